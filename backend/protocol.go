@@ -1,0 +1,296 @@
+package backend
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// The protocol values below follow the app-server v2 schema of codex 0.169.0
+// (`codex app-server generate-ts --experimental`). Only the fields tandem
+// uses are declared; unknown fields are ignored on decode.
+
+// ClientInfo identifies tandem in `initialize`.
+type ClientInfo struct {
+	Name    string  `json:"name"`
+	Title   *string `json:"title"`
+	Version string  `json:"version"`
+}
+
+// InitializeParams are the params of `initialize`.
+type InitializeParams struct {
+	ClientInfo   ClientInfo             `json:"clientInfo"`
+	Capabilities InitializeCapabilities `json:"capabilities"`
+}
+
+// InitializeCapabilities are the client capabilities of `initialize`.
+type InitializeCapabilities struct {
+	ExperimentalAPI    bool `json:"experimentalApi"`
+	RequestAttestation bool `json:"requestAttestation"`
+}
+
+// InitializeResponse is the result of `initialize`.
+type InitializeResponse struct {
+	UserAgent  string `json:"userAgent"`
+	CodexHome  string `json:"codexHome"`
+	PlatformOS string `json:"platformOs"`
+}
+
+// Approval policies (`AskForApproval`) accepted by -a/--ask-for-approval.
+var ApprovalPolicies = []string{"untrusted", "on-request", "never"}
+
+// Sandbox modes (`SandboxMode`) accepted by -s/--sandbox.
+var SandboxModes = []string{"read-only", "workspace-write", "danger-full-access"}
+
+// DynamicToolSpec registers a client-implemented tool in `thread/start`
+// (`DynamicToolSpec` of type "function"). Calls arrive as `item/tool/call`.
+type DynamicToolSpec struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+// ThreadStartParams are the params of `thread/start`.
+type ThreadStartParams struct {
+	Model          string            `json:"model,omitempty"`
+	Cwd            string            `json:"cwd,omitempty"`
+	ApprovalPolicy string            `json:"approvalPolicy,omitempty"`
+	Sandbox        string            `json:"sandbox,omitempty"`
+	DynamicTools   []DynamicToolSpec `json:"dynamicTools,omitempty"`
+}
+
+// ThreadResumeParams are the params of `thread/resume`.
+type ThreadResumeParams struct {
+	ThreadID       string `json:"threadId"`
+	Model          string `json:"model,omitempty"`
+	Cwd            string `json:"cwd,omitempty"`
+	ApprovalPolicy string `json:"approvalPolicy,omitempty"`
+	Sandbox        string `json:"sandbox,omitempty"`
+}
+
+// Thread is the protocol's `Thread`. Turns is filled only by
+// `thread/resume`, `thread/fork` and `thread/read`.
+type Thread struct {
+	ID        string  `json:"id"`
+	Preview   string  `json:"preview"`
+	Name      *string `json:"name"`
+	Model     *string `json:"model"`
+	Cwd       string  `json:"cwd"`
+	CreatedAt int64   `json:"createdAt"` // Unix seconds
+	UpdatedAt int64   `json:"updatedAt"` // Unix seconds
+	Path      *string `json:"path"`
+	Turns     []Turn  `json:"turns"`
+}
+
+// ThreadResponse is the result of `thread/start`, `thread/resume` and
+// `thread/fork`. ApprovalPolicy is a string for the named policies and the
+// raw JSON text for a granular one.
+type ThreadResponse struct {
+	Thread          Thread          `json:"thread"`
+	Model           string          `json:"model"`
+	ModelProvider   string          `json:"modelProvider"`
+	Cwd             string          `json:"cwd"`
+	ApprovalPolicy  json.RawMessage `json:"approvalPolicy"`
+	Sandbox         SandboxPolicy   `json:"sandbox"`
+	ReasoningEffort *string         `json:"reasoningEffort"`
+}
+
+// SandboxPolicy is the protocol's `SandboxPolicy`; only its type is kept.
+type SandboxPolicy struct {
+	Type string `json:"type"`
+}
+
+// Mode returns the sandbox as a -s flag value ("workspace-write" …).
+func (p SandboxPolicy) Mode() string {
+	switch p.Type {
+	case "readOnly":
+		return "read-only"
+	case "workspaceWrite":
+		return "workspace-write"
+	case "dangerFullAccess":
+		return "danger-full-access"
+	}
+	return p.Type
+}
+
+// PolicyString renders an `AskForApproval` value: the name for the named
+// policies, "granular" otherwise.
+func PolicyString(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	if strings.Contains(string(raw), "granular") {
+		return "granular"
+	}
+	return ""
+}
+
+// UserInput is one element of `turn/start` input (`UserInput`), here only
+// the "text" variant.
+type UserInput struct {
+	Type         string `json:"type"`
+	Text         string `json:"text"`
+	TextElements []any  `json:"text_elements"`
+}
+
+// TextInput returns the input list for a plain text prompt.
+func TextInput(text string) []UserInput {
+	return []UserInput{{Type: "text", Text: text, TextElements: []any{}}}
+}
+
+// TurnStartParams are the params of `turn/start`.
+type TurnStartParams struct {
+	ThreadID string      `json:"threadId"`
+	Input    []UserInput `json:"input"`
+	Model    string      `json:"model,omitempty"`
+}
+
+// TurnSteerParams are the params of `turn/steer`.
+type TurnSteerParams struct {
+	ThreadID       string      `json:"threadId"`
+	Input          []UserInput `json:"input"`
+	ExpectedTurnID string      `json:"expectedTurnId"`
+}
+
+// TurnInterruptParams are the params of `turn/interrupt`.
+type TurnInterruptParams struct {
+	ThreadID string `json:"threadId"`
+	TurnID   string `json:"turnId"`
+}
+
+// TurnResponse is the result of `turn/start`.
+type TurnResponse struct {
+	Turn Turn `json:"turn"`
+}
+
+// Turn statuses (`TurnStatus`).
+const (
+	TurnCompleted   = "completed"
+	TurnInterrupted = "interrupted"
+	TurnFailed      = "failed"
+	TurnInProgress  = "inProgress"
+)
+
+// Turn is the protocol's `Turn`.
+type Turn struct {
+	ID         string     `json:"id"`
+	Items      []Item     `json:"items"`
+	Status     string     `json:"status"`
+	Error      *TurnError `json:"error"`
+	DurationMs *int64     `json:"durationMs"`
+}
+
+// TurnError is the protocol's `TurnError`.
+type TurnError struct {
+	Message           string  `json:"message"`
+	AdditionalDetails *string `json:"additionalDetails"`
+}
+
+// Item is a `ThreadItem`, flattened: Type says which variant it is
+// ("userMessage", "agentMessage", "reasoning", "plan", "commandExecution",
+// "fileChange", "mcpToolCall", "dynamicToolCall", "webSearch",
+// "imageView", "enteredReviewMode", "exitedReviewMode",
+// "contextCompaction", …) and only that variant's fields are set.
+type Item struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+
+	// userMessage
+	Content []UserContent `json:"content"`
+	// agentMessage, plan
+	Text string `json:"text"`
+	// reasoning
+	Summary []string `json:"summary"`
+	// commandExecution
+	Command          string  `json:"command"`
+	Cwd              string  `json:"cwd"`
+	Status           string  `json:"status"`
+	AggregatedOutput *string `json:"aggregatedOutput"`
+	ExitCode         *int    `json:"exitCode"`
+	DurationMs       *int64  `json:"durationMs"`
+	// fileChange
+	Changes []FileChange `json:"changes"`
+	// mcpToolCall, dynamicToolCall
+	Server    string          `json:"server"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+	Success   *bool           `json:"success"`
+	// webSearch
+	Query string `json:"query"`
+	// imageView
+	Path string `json:"path"`
+	// enteredReviewMode, exitedReviewMode
+	Review string `json:"review"`
+}
+
+// UserContent is one element of a userMessage's content (`UserInput`).
+type UserContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+	Path string `json:"path"`
+	Name string `json:"name"`
+}
+
+// UserText joins the text parts of a userMessage item.
+func (it Item) UserText() string {
+	var b strings.Builder
+	for _, c := range it.Content {
+		if c.Type == "text" {
+			if b.Len() > 0 {
+				b.WriteString("\n")
+			}
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}
+
+// FileChange is the protocol's `FileUpdateChange`: one file of a patch
+// with its unified diff. Kind is "add", "delete" or "update".
+type FileChange struct {
+	Path string          `json:"path"`
+	Kind PatchChangeKind `json:"kind"`
+	Diff string          `json:"diff"`
+}
+
+// PatchChangeKind is the protocol's `PatchChangeKind`.
+type PatchChangeKind struct {
+	Type     string  `json:"type"`
+	MovePath *string `json:"move_path"`
+}
+
+// TokenUsageBreakdown is the protocol's `TokenUsageBreakdown` (tokens).
+type TokenUsageBreakdown struct {
+	TotalTokens           int64 `json:"totalTokens"`
+	InputTokens           int64 `json:"inputTokens"`
+	CachedInputTokens     int64 `json:"cachedInputTokens"`
+	OutputTokens          int64 `json:"outputTokens"`
+	ReasoningOutputTokens int64 `json:"reasoningOutputTokens"`
+}
+
+// ThreadTokenUsage is the protocol's `ThreadTokenUsage`.
+type ThreadTokenUsage struct {
+	Total              TokenUsageBreakdown `json:"total"`
+	Last               TokenUsageBreakdown `json:"last"`
+	ModelContextWindow *int64              `json:"modelContextWindow"`
+}
+
+// PlanStep is the protocol's `TurnPlanStep`; Status is "pending",
+// "inProgress" or "completed".
+type PlanStep struct {
+	Step   string `json:"step"`
+	Status string `json:"status"`
+}
+
+// DynamicToolCallResponse is the result of `item/tool/call`.
+type DynamicToolCallResponse struct {
+	ContentItems []ContentItem `json:"contentItems"`
+	Success      bool          `json:"success"`
+}
+
+// ContentItem is a `DynamicToolCallOutputContentItem` of type "inputText".
+type ContentItem struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}

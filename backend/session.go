@@ -1,0 +1,306 @@
+package backend
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+)
+
+// SessionOptions configure a Session. Transport and Sink are required.
+type SessionOptions struct {
+	Transport Transport
+	// ClientVersion is sent as clientInfo.version in `initialize`.
+	ClientVersion string
+	// Thread settings for `thread/start` and `thread/resume`; empty means
+	// the server's default.
+	Cwd, Model, ApprovalPolicy, Sandbox string
+	// Sink receives, in wire order and from one goroutine, every Event and
+	// ServerRequest for the session's thread (others are dropped, and
+	// their requests refused), and finally a ServerExitedEvent.
+	Sink func(msg any)
+	// Trace, if set, sees every JSON-RPC line in both directions.
+	Trace func(dir Direction, line []byte)
+	Log   *slog.Logger
+}
+
+// Session is one connection to an app-server: it owns the peer process,
+// the JSON-RPC connection and the feed of typed values to the UI.
+type Session struct {
+	opts   SessionOptions
+	stream Stream
+	conn   *Conn
+	log    *slog.Logger
+	Init   InitializeResponse
+
+	mu       sync.Mutex
+	threadID string
+	turnID   string
+
+	queue  *queue
+	closed chan struct{}
+	once   sync.Once
+}
+
+// StartSession starts the peer, runs `initialize` (clientInfo "tandem",
+// experimentalApi) and sends `initialized`. On error nothing is left
+// running.
+func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	stream, err := opts.Transport.Start()
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{opts: opts, stream: stream, log: log, queue: newQueue(), closed: make(chan struct{})}
+	s.conn = NewConn(stream.Stdout(), stream.Stdin(), s, log)
+	s.conn.Trace = opts.Trace
+	go s.feed()
+	go func() {
+		err := s.conn.Serve()
+		log.Info("app-server connection ended", "err", err)
+		waitErr := stream.Wait()
+		s.queue.push(ServerExitedEvent{Status: ExitDescription(waitErr), Stderr: stream.StderrTail(20)})
+		s.queue.close()
+	}()
+	var init InitializeResponse
+	err = s.conn.Call(ctx, "initialize", InitializeParams{
+		ClientInfo:   ClientInfo{Name: "tandem", Version: opts.ClientVersion},
+		Capabilities: InitializeCapabilities{ExperimentalAPI: true},
+	}, &init)
+	if err == nil {
+		err = s.conn.Notify("initialized", nil)
+	}
+	if err != nil {
+		tail := stream.StderrTail(5)
+		s.Close()
+		if errors.Is(err, ErrClosed) && len(tail) > 0 {
+			return nil, fmt.Errorf("app-server %s: %s", ExitDescription(stream.Wait()), tail[len(tail)-1])
+		}
+		return nil, err
+	}
+	s.Init = init
+	return s, nil
+}
+
+// Conn exposes the JSON-RPC connection for requests without a helper here.
+func (s *Session) Conn() *Conn { return s.conn }
+
+// Describe names the peer ("local", "ssh HOST", …).
+func (s *Session) Describe() string { return s.stream.Describe() }
+
+// Call sends a request on the session's connection; see Conn.Call.
+func (s *Session) Call(ctx context.Context, method string, params, result any) error {
+	return s.conn.Call(ctx, method, params, result)
+}
+
+// ThreadID returns the current thread's id ("" before a thread starts).
+func (s *Session) ThreadID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.threadID
+}
+
+// TurnID returns the running turn's id, or "" when no turn runs.
+func (s *Session) TurnID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.turnID
+}
+
+// SetThread makes id the thread whose events are delivered.
+func (s *Session) SetThread(id string) {
+	s.mu.Lock()
+	s.threadID = id
+	s.turnID = ""
+	s.mu.Unlock()
+}
+
+// StartThread runs `thread/start` with the session's settings and the
+// ask_user_question dynamic tool, and makes the new thread current.
+func (s *Session) StartThread(ctx context.Context) (ThreadResponse, error) {
+	var resp ThreadResponse
+	err := s.conn.Call(ctx, "thread/start", ThreadStartParams{
+		Model:          s.opts.Model,
+		Cwd:            s.opts.Cwd,
+		ApprovalPolicy: s.opts.ApprovalPolicy,
+		Sandbox:        s.opts.Sandbox,
+		DynamicTools:   []DynamicToolSpec{AskUserQuestionTool()},
+	}, &resp)
+	if err != nil {
+		return resp, err
+	}
+	s.SetThread(resp.Thread.ID)
+	return resp, nil
+}
+
+// ResumeThread runs `thread/resume` for id and makes it current. The
+// response's Thread.Turns holds the history.
+func (s *Session) ResumeThread(ctx context.Context, id string) (ThreadResponse, error) {
+	var resp ThreadResponse
+	err := s.conn.Call(ctx, "thread/resume", ThreadResumeParams{
+		ThreadID:       id,
+		Model:          s.opts.Model,
+		Cwd:            s.opts.Cwd,
+		ApprovalPolicy: s.opts.ApprovalPolicy,
+		Sandbox:        s.opts.Sandbox,
+	}, &resp)
+	if err != nil {
+		return resp, err
+	}
+	s.SetThread(resp.Thread.ID)
+	return resp, nil
+}
+
+// StartTurn runs `turn/start` with text as the user's input.
+func (s *Session) StartTurn(ctx context.Context, text string) (Turn, error) {
+	var resp TurnResponse
+	err := s.conn.Call(ctx, "turn/start", TurnStartParams{ThreadID: s.ThreadID(), Input: TextInput(text)}, &resp)
+	if err != nil {
+		return Turn{}, err
+	}
+	s.mu.Lock()
+	s.turnID = resp.Turn.ID
+	s.mu.Unlock()
+	return resp.Turn, nil
+}
+
+// Interrupt runs `turn/interrupt` for the running turn; it is a no-op when
+// none runs.
+func (s *Session) Interrupt(ctx context.Context) error {
+	turn := s.TurnID()
+	if turn == "" {
+		return nil
+	}
+	return s.conn.Call(ctx, "turn/interrupt", TurnInterruptParams{ThreadID: s.ThreadID(), TurnID: turn}, nil)
+}
+
+// Close shuts the peer down (see Stream.Close) and waits for the feed to
+// drain its last event.
+func (s *Session) Close() error {
+	var err error
+	s.once.Do(func() {
+		err = s.stream.Close()
+		<-s.conn.Done()
+		<-s.closed
+	})
+	return err
+}
+
+// Done is closed once the connection has ended and its last event was fed.
+func (s *Session) Done() <-chan struct{} { return s.closed }
+
+// HandleNotification implements Handler.
+func (s *Session) HandleNotification(method string, params json.RawMessage) {
+	ev, err := DecodeNotification(method, params)
+	if err != nil {
+		s.log.Warn("undecodable notification", "method", method, "err", err)
+		return
+	}
+	if ev == nil {
+		return
+	}
+	if t := ev.Thread(); t != "" && t != s.ThreadID() {
+		return
+	}
+	switch e := ev.(type) {
+	case TurnStartedEvent:
+		s.mu.Lock()
+		s.turnID = e.Turn.ID
+		s.mu.Unlock()
+	case TurnCompletedEvent:
+		s.mu.Lock()
+		if s.turnID == e.Turn.ID {
+			s.turnID = ""
+		}
+		s.mu.Unlock()
+	}
+	s.queue.push(ev)
+}
+
+// HandleRequest implements Handler.
+func (s *Session) HandleRequest(in *IncomingRequest) bool {
+	reply := func(result any, rpcErr *RPCError) error {
+		if rpcErr != nil {
+			return in.RespondError(rpcErr.Code, rpcErr.Message)
+		}
+		return in.Respond(result)
+	}
+	req, err := DecodeRequest(in.Method, in.ID, in.Params, reply)
+	if err != nil {
+		s.log.Warn("undecodable server request", "method", in.Method, "err", err)
+		_ = in.RespondError(CodeInvalidParams, err.Error())
+		return true
+	}
+	if req == nil {
+		return false
+	}
+	if t := req.Thread(); t != "" && t != s.ThreadID() {
+		s.log.Info("refusing request for another thread", "method", in.Method, "thread", t)
+		_ = req.Refuse()
+		return true
+	}
+	s.queue.push(req)
+	return true
+}
+
+// feed delivers queued values to the sink, in order, on one goroutine.
+func (s *Session) feed() {
+	defer close(s.closed)
+	for {
+		v, ok := s.queue.pop()
+		if !ok {
+			return
+		}
+		if s.opts.Sink != nil {
+			s.opts.Sink(v)
+		}
+	}
+}
+
+// queue is an unbounded FIFO so the read loop never blocks on the UI.
+type queue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	items  []any
+	closed bool
+}
+
+func newQueue() *queue {
+	q := &queue{}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+func (q *queue) push(v any) {
+	q.mu.Lock()
+	q.items = append(q.items, v)
+	q.mu.Unlock()
+	q.cond.Signal()
+}
+
+func (q *queue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	q.cond.Broadcast()
+}
+
+func (q *queue) pop() (any, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.items) == 0 && !q.closed {
+		q.cond.Wait()
+	}
+	if len(q.items) == 0 {
+		return nil, false
+	}
+	v := q.items[0]
+	q.items[0] = nil
+	q.items = q.items[1:]
+	return v, true
+}

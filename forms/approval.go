@@ -1,0 +1,80 @@
+package forms
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/huh/v2"
+)
+
+// Choice is one answer offered by an approval: Key is what the model maps
+// back to a protocol decision (e.g. "accept", "acceptForSession",
+// "decline", "cancel"), Label what the user reads.
+type Choice struct {
+	Key   string
+	Label string
+}
+
+// ApprovalSpec describes an approval request to show. Title is the
+// question ("Run this command?"); Body lines (command, files, diff) are
+// shown verbatim under it; Reason and Cwd are optional.
+type ApprovalSpec struct {
+	Title   string
+	Reason  string
+	Command string
+	Cwd     string
+	Body    string
+	Choices []Choice
+	// Queue is how many more requests wait behind this one (shown as a
+	// count when > 0).
+	Queue int
+}
+
+// Approval is an inline approval form; Choice holds the selected Key once
+// Done (empty when aborted).
+type Approval struct {
+	base
+	choice string
+}
+
+// NewApproval builds the approval form for spec at width.
+func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
+	a := &Approval{}
+	var desc []string
+	if spec.Reason != "" {
+		desc = append(desc, "Reason: "+spec.Reason)
+	}
+	if spec.Command != "" {
+		desc = append(desc, "$ "+spec.Command)
+	}
+	if spec.Cwd != "" {
+		desc = append(desc, "in "+spec.Cwd)
+	}
+	if spec.Body != "" {
+		desc = append(desc, spec.Body)
+	}
+	title := spec.Title
+	if spec.Queue > 0 {
+		title = fmt.Sprintf("%s  (+%d more waiting)", title, spec.Queue)
+	}
+	opts := make([]huh.Option[string], 0, len(spec.Choices))
+	for _, c := range spec.Choices {
+		opts = append(opts, huh.NewOption(c.Label, c.Key))
+	}
+	sel := huh.NewSelect[string]().
+		Title(title).
+		Description(strings.Join(desc, "\n")).
+		Options(opts...).
+		Value(&a.choice)
+	a.form = newForm(theme, width, huh.NewGroup(sel))
+	return a
+}
+
+// Choice returns the selected choice key, or "" if the form was aborted or
+// is not done.
+func (a *Approval) Choice() string {
+	if !a.Done() || a.Aborted() {
+		return ""
+	}
+	return a.choice
+}

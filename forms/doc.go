@@ -1,0 +1,8 @@
+// Package forms builds the huh forms tandem shows inline under the
+// transcript: approvals, the agent's questions and (later) MCP
+// elicitations. Each builder takes a plain spec and yields a typed answer;
+// forms never see protocol JSON and never send anything themselves — the
+// model turns the answer into the JSON-RPC reply.
+//
+// forms must not import backend/, model/ or ui/.
+package forms

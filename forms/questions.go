@@ -1,0 +1,183 @@
+package forms
+
+import (
+	"charm.land/huh/v2"
+)
+
+// Option is one choice of a Question.
+type Option struct {
+	Label       string
+	Value       string
+	Description string
+}
+
+// Question is one field of a questions form: a select when Options is set
+// (multiselect when Multiple), otherwise a text input. Secret masks text
+// input; Other adds a free-text "Other" answer to a select.
+type Question struct {
+	ID          string
+	Header      string
+	Question    string
+	Placeholder string
+	Required    bool
+	Multiple    bool
+	Secret      bool
+	Other       bool
+	Options     []Option
+}
+
+// QuestionsSpec describes the agent's questions.
+type QuestionsSpec struct {
+	Title       string
+	Description string
+	Questions   []Question
+	Queue       int
+}
+
+// otherValue marks the "Other" option of a select.
+const otherValue = "\x00other"
+
+// Questions is an inline questions form. Answers holds, once Done and not
+// Aborted, each question's answers keyed by question id.
+type Questions struct {
+	base
+	spec   QuestionsSpec
+	single map[string]*string
+	multi  map[string]*[]string
+	other  map[string]*string
+}
+
+// NewQuestions builds the form: one group per question so long lists page.
+func NewQuestions(spec QuestionsSpec, theme huh.Theme, width int) *Questions {
+	q := &Questions{spec: spec, single: map[string]*string{}, multi: map[string]*[]string{}, other: map[string]*string{}}
+	var groups []*huh.Group
+	for i, qu := range spec.Questions {
+		title := qu.Question
+		if qu.Header != "" {
+			title = qu.Header + ": " + qu.Question
+		}
+		desc := ""
+		if i == 0 {
+			desc = spec.Description
+			if spec.Title != "" {
+				title = spec.Title + "\n" + title
+			}
+		}
+		var fields []huh.Field
+		switch {
+		case len(qu.Options) > 0 && qu.Multiple:
+			v := new([]string)
+			q.multi[qu.ID] = v
+			ms := huh.NewMultiSelect[string]().Title(title).Description(desc).Options(options(qu)...).Value(v)
+			if qu.Required {
+				ms = ms.Validate(func(s []string) error {
+					if len(s) == 0 {
+						return errRequired
+					}
+					return nil
+				})
+			}
+			fields = append(fields, ms)
+		case len(qu.Options) > 0:
+			v := new(string)
+			q.single[qu.ID] = v
+			fields = append(fields, huh.NewSelect[string]().Title(title).Description(desc).Options(options(qu)...).Value(v))
+		default:
+			v := new(string)
+			q.single[qu.ID] = v
+			in := huh.NewInput().Title(title).Description(desc).Placeholder(qu.Placeholder).Value(v)
+			if qu.Secret {
+				in = in.EchoMode(huh.EchoModePassword)
+			}
+			if qu.Required {
+				in = in.Validate(huh.ValidateNotEmpty())
+			}
+			fields = append(fields, in)
+		}
+		if qu.Other && len(qu.Options) > 0 {
+			v := new(string)
+			q.other[qu.ID] = v
+			id := qu.ID
+			fields = append(fields, huh.NewInput().Title("Other (used when \"Other\" is chosen)").Value(v).
+				Validate(func(s string) error {
+					if q.chose(id, otherValue) && s == "" {
+						return errRequired
+					}
+					return nil
+				}))
+		}
+		groups = append(groups, huh.NewGroup(fields...))
+	}
+	q.form = newForm(theme, width, groups...)
+	return q
+}
+
+type requiredErr struct{}
+
+func (requiredErr) Error() string { return "an answer is required" }
+
+var errRequired error = requiredErr{}
+
+func options(qu Question) []huh.Option[string] {
+	opts := make([]huh.Option[string], 0, len(qu.Options)+1)
+	for _, o := range qu.Options {
+		label := o.Label
+		if o.Description != "" {
+			label += " — " + o.Description
+		}
+		v := o.Value
+		if v == "" {
+			v = o.Label
+		}
+		opts = append(opts, huh.NewOption(label, v))
+	}
+	if qu.Other {
+		opts = append(opts, huh.NewOption("Other…", otherValue))
+	}
+	return opts
+}
+
+func (q *Questions) chose(id, v string) bool {
+	if p, ok := q.single[id]; ok && *p == v {
+		return true
+	}
+	if p, ok := q.multi[id]; ok {
+		for _, s := range *p {
+			if s == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Answers returns each question's answers keyed by question id: one
+// element for a select or text, any number for a multiselect. "Other" is
+// replaced by the text typed for it. It is nil unless the form completed.
+func (q *Questions) Answers() map[string][]string {
+	if !q.Done() || q.Aborted() {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, qu := range q.spec.Questions {
+		var vals []string
+		if p, ok := q.single[qu.ID]; ok {
+			if *p != "" {
+				vals = []string{*p}
+			}
+		}
+		if p, ok := q.multi[qu.ID]; ok {
+			vals = append(vals, *p...)
+		}
+		for i, v := range vals {
+			if v == otherValue {
+				vals[i] = *q.other[qu.ID]
+			}
+		}
+		if vals == nil {
+			vals = []string{}
+		}
+		out[qu.ID] = vals
+	}
+	return out
+}

@@ -1,0 +1,128 @@
+// Command tandem is a terminal client for the OpenAI Codex agent: it runs
+// `codex app-server` and drives it over JSON-RPC from a Bubble Tea TUI.
+//
+// The CLI lives in this package: main.go parses flags (cobra), run.go
+// wires the backend session to the Bubble Tea program.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set with -ldflags "-X main.version=…"; otherwise the module
+// build info is used.
+var version = ""
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// usageError is a bad flag value or argument; tandem exits 2 for it.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// flags are the options shared by the interactive command and its
+// subcommands. Names follow codex's own CLI.
+type flags struct {
+	cd        string
+	model     string
+	approval  string
+	sandbox   string
+	overrides []string
+	codex     string
+	logFile   string
+}
+
+func (f *flags) register(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVarP(&f.cd, "cd", "C", "", "working directory for the agent (default: current directory)")
+	fs.StringVarP(&f.model, "model", "m", "", "model the agent uses")
+	fs.StringVarP(&f.approval, "ask-for-approval", "a", "", "when to ask before running commands: "+strings.Join(approvalPolicies, ", "))
+	fs.StringVarP(&f.sandbox, "sandbox", "s", "", "sandbox for commands: "+strings.Join(sandboxModes, ", "))
+	fs.StringArrayVarP(&f.overrides, "config", "c", nil, "codex config override key=value, passed to the app-server (repeatable)")
+	fs.StringVar(&f.codex, "codex", "", "path of the codex executable")
+	fs.StringVar(&f.logFile, "log-file", "", "log file (default: $XDG_STATE_HOME/tandem/tandem.log)")
+}
+
+var (
+	approvalPolicies = []string{"untrusted", "on-request", "never"}
+	sandboxModes     = []string{"read-only", "workspace-write", "danger-full-access"}
+)
+
+// validate checks flag values; errors name the flag and its allowed values.
+func (f *flags) validate() error {
+	if f.approval != "" && !slices.Contains(approvalPolicies, f.approval) {
+		return &usageError{fmt.Sprintf("invalid value %q for -a/--ask-for-approval: allowed values are %s", f.approval, strings.Join(approvalPolicies, ", "))}
+	}
+	if f.sandbox != "" && !slices.Contains(sandboxModes, f.sandbox) {
+		return &usageError{fmt.Sprintf("invalid value %q for -s/--sandbox: allowed values are %s", f.sandbox, strings.Join(sandboxModes, ", "))}
+	}
+	for _, kv := range f.overrides {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return &usageError{fmt.Sprintf("invalid value %q for -c/--config: expected key=value", kv)}
+		}
+	}
+	if f.cd != "" {
+		st, err := os.Stat(f.cd)
+		if err != nil || !st.IsDir() {
+			return &usageError{fmt.Sprintf("invalid value %q for -C/--cd: not a directory", f.cd)}
+		}
+	}
+	return nil
+}
+
+func newRootCmd() *cobra.Command {
+	var f flags
+	root := &cobra.Command{
+		Use:   "tandem [PROMPT]",
+		Short: "A terminal client for the Codex agent",
+		Long: "tandem drives `codex app-server` from the terminal: it streams the agent's answer as Markdown,\n" +
+			"shows commands, diffs and reasoning, and asks for approvals inline.",
+		Args:          cobra.MaximumNArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       buildVersion(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.validate(); err != nil {
+				return err
+			}
+			prompt := ""
+			if len(args) == 1 {
+				prompt = args[0]
+			}
+			return runInteractive(cmd.Context(), f, prompt)
+		},
+	}
+	root.SetVersionTemplate("tandem {{.Version}}\n")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	f.register(root)
+	return root
+}
+
+func main() {
+	err := newRootCmd().Execute()
+	if err == nil {
+		return
+	}
+	fmt.Fprintln(os.Stderr, "tandem: "+err.Error())
+	var ue *usageError
+	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "accepts at most") || strings.HasPrefix(err.Error(), "unknown command") {
+		os.Exit(2)
+	}
+	os.Exit(1)
+}

@@ -1,0 +1,599 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"tandem/backend"
+	"tandem/forms"
+	"tandem/ui"
+)
+
+// Options configure a Model.
+type Options struct {
+	// Prompt, when set, is sent as the first turn once the session is ready.
+	Prompt string
+	// Dark selects the dark palette; NoColor the colourless one.
+	Dark, NoColor bool
+	// Status is the initial status line (model, cwd, policies).
+	Status ui.StatusInfo
+	// FormGrace is how long a new form ignores keys (0 = 400 ms), so typing
+	// in flight never answers it.
+	FormGrace time.Duration
+	// Now returns the time; nil means time.Now (tests pin it).
+	Now func() time.Time
+}
+
+// Model is the Bubble Tea model. Use New; it is used by pointer.
+type Model struct {
+	opts   Options
+	now    func() time.Time
+	driver Driver
+
+	width, height int
+	styles        ui.Styles
+	rctx          *ui.RenderContext
+	transcript    ui.Transcript
+	items         map[string]ui.Cell // item id → cell
+	composer      textarea.Model
+	spin          spinner.Model
+	status        ui.StatusInfo
+
+	running     bool
+	startingTurn bool
+	turnStarted time.Time
+	tickSeq     int
+	ticking     bool
+
+	// pending server requests, in arrival order; the first is shown.
+	pending   []backend.ServerRequest
+	form      forms.Form
+	formReq   backend.ServerRequest
+	formReady bool
+	formSeq   int
+	theme     huh.Theme
+
+	// scrolling: follow the bottom unless the user scrolled up; top is the
+	// first visible transcript line when not following.
+	follow bool
+	top    int
+
+	quitArmed time.Time
+	quitting  bool
+	ready     bool
+}
+
+// New returns a model.
+func New(opts Options) *Model {
+	if opts.FormGrace == 0 {
+		opts.FormGrace = 400 * time.Millisecond
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	m := &Model{opts: opts, now: now, items: map[string]ui.Cell{}, follow: true, status: opts.Status}
+	m.styles = ui.NewStyles(opts.Dark)
+	style := "dark"
+	if !opts.Dark {
+		style = "light"
+	}
+	if opts.NoColor {
+		style = "notty"
+	}
+	m.rctx = &ui.RenderContext{Styles: m.styles, Markdown: ui.NewMarkdown(style)}
+	m.theme = forms.Theme(opts.Dark, opts.NoColor)
+
+	ta := textarea.New()
+	ta.Prompt = "› "
+	ta.Placeholder = "Ask Codex to do anything"
+	ta.ShowLineNumbers = false
+	ta.SetHeight(1)
+	ta.CharLimit = 0
+	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j", "alt+enter")
+	ta.Focus()
+	m.composer = ta
+	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
+	m.status.Notice = "starting codex app-server…"
+	return m
+}
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd { return textarea.Blink }
+
+// Pending returns the server requests still waiting for an answer, the
+// shown one first. main refuses them before exit.
+func (m *Model) Pending() []backend.ServerRequest { return m.pending }
+
+// Running reports whether a turn is in progress.
+func (m *Model) Running() bool { return m.running }
+
+// Composer returns the composer's current text.
+func (m *Model) Composer() string { return m.composer.Value() }
+
+// Cells returns the transcript cells (for tests and export).
+func (m *Model) Cells() []ui.Cell { return m.transcript.Cells }
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.composer.SetWidth(msg.Width)
+		if m.form != nil {
+			m.form.SetWidth(msg.Width)
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case tea.PasteMsg:
+		if m.form != nil && m.formReady {
+			return m, m.form.Update(msg)
+		}
+		text := strings.ReplaceAll(msg.Content, "\r\n", "\n")
+		text = strings.ReplaceAll(text, "\r", "\n")
+		m.composer.InsertString(text)
+		m.resizeComposer()
+		return m, nil
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.scroll(-3)
+		case tea.MouseWheelDown:
+			m.scroll(3)
+		}
+		return m, nil
+	case SessionReadyMsg:
+		return m, m.onReady(msg)
+	case SessionFailedMsg:
+		m.status.Notice = ""
+		m.banner(ui.BannerError, "could not start codex app-server: "+msg.Err.Error(), nil)
+		return m, nil
+	case turnStartResult:
+		m.startingTurn = false
+		if msg.err != nil {
+			m.running = false
+			m.banner(ui.BannerError, "could not start the turn: "+msg.err.Error(), nil)
+			// The prompt is never lost: put it back unless the user typed
+			// something new meanwhile.
+			if strings.TrimSpace(m.composer.Value()) == "" {
+				m.composer.SetValue(msg.text)
+				m.resizeComposer()
+			}
+		}
+		return m, nil
+	case interruptResult:
+		if msg.err != nil {
+			m.banner(ui.BannerWarning, "interrupt failed: "+msg.err.Error(), nil)
+		}
+		return m, nil
+	case tickMsg:
+		if msg.seq != m.tickSeq {
+			return m, nil
+		}
+		m.ticking = false
+		if m.running {
+			return m, m.startTick()
+		}
+		return m, nil
+	case spinner.TickMsg:
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		if m.running {
+			return m, cmd
+		}
+		return m, nil
+	case formFocusMsg:
+		if m.form != nil && msg.seq == m.formSeq {
+			m.formReady = true
+		}
+		return m, nil
+	case backend.ServerRequest:
+		return m, m.onRequest(msg)
+	case backend.Event:
+		return m, m.onEvent(msg)
+	}
+	// Anything else (cursor blink, form internals) goes to the focused
+	// component.
+	var cmds []tea.Cmd
+	if m.form != nil {
+		cmds = append(cmds, m.form.Update(msg))
+		cmds = append(cmds, m.settleForm())
+	}
+	var cmd tea.Cmd
+	m.composer, cmd = m.composer.Update(msg)
+	cmds = append(cmds, cmd)
+	return m, tea.Batch(cmds...)
+}
+
+func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
+	m.driver = msg.Driver
+	m.ready = true
+	m.status.Notice = ""
+	m.status.Model, m.status.Cwd = msg.Model, msg.Cwd
+	m.status.Approval, m.status.Sandbox, m.status.Peer = msg.Approval, msg.Sandbox, msg.Peer
+	for _, t := range msg.History {
+		for _, it := range t.Items {
+			m.foldItem(it, true)
+		}
+		if t.Status == backend.TurnFailed && t.Error != nil {
+			m.banner(ui.BannerError, "turn failed: "+t.Error.Message, nil)
+		}
+	}
+	if m.opts.Prompt != "" {
+		p := m.opts.Prompt
+		m.opts.Prompt = ""
+		return m.submit(p)
+	}
+	return nil
+}
+
+// onKey routes a key press: global keys first, then the form (once it is
+// drawn and its grace period passed), then the composer.
+func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	key := k.String()
+	switch key {
+	case "ctrl+c":
+		if m.composer.Value() != "" {
+			m.composer.Reset()
+			m.resizeComposer()
+			m.quitArmed = time.Time{}
+			return nil
+		}
+		if m.running && m.form == nil {
+			return m.interrupt()
+		}
+		if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < 3*time.Second {
+			return m.quit()
+		}
+		m.quitArmed = m.now()
+		m.status.Notice = "press Ctrl+C again to quit"
+		return nil
+	case "pgup":
+		m.scroll(-(m.transcriptHeight() - 2))
+		return nil
+	case "pgdown":
+		m.scroll(m.transcriptHeight() - 2)
+		return nil
+	}
+	if m.status.Notice == "press Ctrl+C again to quit" {
+		m.status.Notice = ""
+		m.quitArmed = time.Time{}
+	}
+	if m.form != nil && m.formReady {
+		cmd := m.form.Update(k)
+		return tea.Batch(cmd, m.settleForm())
+	}
+	switch key {
+	case "esc":
+		if m.running {
+			return m.interrupt()
+		}
+		return nil
+	case "ctrl+d":
+		if m.composer.Value() == "" {
+			return m.quit()
+		}
+	case "enter":
+		text := m.composer.Value()
+		if strings.TrimSpace(text) == "" {
+			return nil
+		}
+		if m.running || m.startingTurn {
+			m.status.Notice = "a turn is running — esc to interrupt, your message stays here"
+			return nil
+		}
+		if !m.ready {
+			m.status.Notice = "codex app-server is not ready yet — your message stays here"
+			return nil
+		}
+		m.composer.Reset()
+		m.resizeComposer()
+		return m.submit(text)
+	}
+	var cmd tea.Cmd
+	m.composer, cmd = m.composer.Update(k)
+	m.resizeComposer()
+	return cmd
+}
+
+func (m *Model) quit() tea.Cmd {
+	m.quitting = true
+	return tea.Quit
+}
+
+func (m *Model) submit(text string) tea.Cmd {
+	m.transcript.Append(&ui.UserCell{Text: text})
+	m.follow = true
+	m.running = true
+	m.startingTurn = true
+	m.turnStarted = m.now()
+	m.status.Notice = ""
+	d := m.driver
+	return tea.Batch(func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		_, err := d.StartTurn(ctx, text)
+		return turnStartResult{text: text, err: err}
+	}, m.startTick(), m.spin.Tick)
+}
+
+func (m *Model) interrupt() tea.Cmd {
+	if m.driver == nil {
+		return nil
+	}
+	d := m.driver
+	m.status.Notice = "interrupting…"
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return interruptResult{err: d.Interrupt(ctx)}
+	}
+}
+
+// startTick keeps a ~30 Hz tick alive while a turn runs; it redraws the
+// elapsed time and flushes throttled streaming renders.
+func (m *Model) startTick() tea.Cmd {
+	if m.ticking {
+		return nil
+	}
+	m.ticking = true
+	m.tickSeq++
+	seq := m.tickSeq
+	return tea.Tick(33*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{seq: seq} })
+}
+
+func (m *Model) resizeComposer() {
+	n := m.composer.LineCount()
+	if n < 1 {
+		n = 1
+	}
+	if n > 8 {
+		n = 8
+	}
+	m.composer.SetHeight(n)
+}
+
+func (m *Model) scroll(delta int) {
+	lines := m.transcript.Lines(m.rctx, m.contentWidth())
+	h := m.transcriptHeight()
+	maxTop := max(0, len(lines)-h)
+	if m.follow {
+		m.top = maxTop
+	}
+	m.top += delta
+	if m.top < 0 {
+		m.top = 0
+	}
+	if m.top >= maxTop {
+		m.top = maxTop
+		m.follow = true
+	} else {
+		m.follow = false
+	}
+}
+
+func (m *Model) banner(kind ui.BannerKind, text string, detail []string) {
+	m.transcript.Append(&ui.BannerCell{Kind: kind, Text: text, Detail: detail})
+}
+
+// onEvent folds one backend event into the state.
+func (m *Model) onEvent(ev backend.Event) tea.Cmd {
+	switch e := ev.(type) {
+	case backend.TurnStartedEvent:
+		if !m.running {
+			m.running = true
+			m.turnStarted = m.now()
+		}
+		return tea.Batch(m.startTick(), m.spin.Tick)
+	case backend.TurnCompletedEvent:
+		m.endTurn(e.Turn)
+	case backend.ItemStartedEvent:
+		m.foldItem(e.Item, false)
+	case backend.ItemCompletedEvent:
+		m.foldItem(e.Item, true)
+	case backend.AgentMessageDeltaEvent:
+		c, ok := m.items[e.ItemID].(*ui.AgentCell)
+		if !ok {
+			c = &ui.AgentCell{ItemID: e.ItemID}
+			m.addItem(e.ItemID, c)
+		}
+		c.Append(e.Delta)
+	case backend.ReasoningSummaryDeltaEvent:
+		c, ok := m.items[e.ItemID].(*ui.ReasoningCell)
+		if !ok {
+			c = &ui.ReasoningCell{ItemID: e.ItemID}
+			m.addItem(e.ItemID, c)
+		}
+		c.Append(e.Delta)
+	case backend.CommandOutputDeltaEvent:
+		if c, ok := m.items[e.ItemID].(*ui.CommandCell); ok {
+			c.AppendOutput(e.Delta)
+		}
+	case backend.PatchUpdatedEvent:
+		if c, ok := m.items[e.ItemID].(*ui.FileChangeCell); ok {
+			c.SetFiles(fileDiffs(e.Changes))
+		}
+	case backend.TokenUsageEvent:
+		m.status.TotalTokens = e.TokenUsage.Total.TotalTokens
+		m.status.LastInputTokens = e.TokenUsage.Last.InputTokens
+		if e.TokenUsage.ModelContextWindow != nil {
+			m.status.ContextWindow = *e.TokenUsage.ModelContextWindow
+		}
+	case backend.ErrorEvent:
+		if e.WillRetry {
+			m.banner(ui.BannerWarning, e.Error.Message+" (retrying)", nil)
+		} else {
+			m.banner(ui.BannerError, e.Error.Message, detailLines(e.Error.AdditionalDetails))
+		}
+	case backend.WarningEvent:
+		m.banner(ui.BannerWarning, e.Text(), nil)
+	case backend.ThreadStatusEvent:
+		// A thread that went idle without turn/completed ends the turn.
+		if e.Status.Type == "idle" && m.running && !m.startingTurn {
+			m.endTurn(backend.Turn{Status: backend.TurnCompleted})
+		}
+	case backend.RequestResolvedEvent:
+		return m.resolved(e.RequestID)
+	case backend.ServerExitedEvent:
+		m.running = false
+		m.ready = false
+		m.driver = nil
+		m.banner(ui.BannerError, "codex app-server "+e.Status, e.Stderr)
+		// Requests of a dead server can no longer be answered.
+		m.pending = nil
+		m.closeForm()
+	}
+	return nil
+}
+
+func detailLines(s *string) []string {
+	if s == nil || *s == "" {
+		return nil
+	}
+	return strings.Split(*s, "\n")
+}
+
+func (m *Model) endTurn(t backend.Turn) {
+	if !m.running && !m.startingTurn {
+		return
+	}
+	m.running = false
+	m.startingTurn = false
+	m.status.Notice = ""
+	switch t.Status {
+	case backend.TurnInterrupted:
+		m.banner(ui.BannerWarning, "Turn interrupted", nil)
+	case backend.TurnFailed:
+		msg := "Turn failed"
+		if t.Error != nil && t.Error.Message != "" {
+			msg += ": " + t.Error.Message
+		}
+		m.banner(ui.BannerError, msg, nil)
+	}
+}
+
+func (m *Model) addItem(id string, c ui.Cell) {
+	m.items[id] = c
+	m.transcript.Append(c)
+}
+
+// foldItem creates or updates the cell for a thread item. final marks
+// item/completed (or history), whose content replaces what was streamed.
+func (m *Model) foldItem(it backend.Item, final bool) {
+	existing := m.items[it.ID]
+	switch it.Type {
+	case "userMessage":
+		// Live user messages are drawn when sent; history draws them here.
+		if existing == nil && (final && !m.running) {
+			c := &ui.UserCell{Text: it.UserText()}
+			m.addItem(it.ID, c)
+		}
+	case "agentMessage":
+		c, ok := existing.(*ui.AgentCell)
+		if !ok {
+			c = &ui.AgentCell{ItemID: it.ID}
+			m.addItem(it.ID, c)
+		}
+		if final {
+			c.SetFinal(it.Text)
+		}
+	case "reasoning":
+		c, ok := existing.(*ui.ReasoningCell)
+		if !ok {
+			c = &ui.ReasoningCell{ItemID: it.ID}
+			m.addItem(it.ID, c)
+		}
+		if final && len(it.Summary) > 0 {
+			c.SetText(strings.Join(it.Summary, "\n\n"))
+		}
+	case "commandExecution":
+		c, ok := existing.(*ui.CommandCell)
+		if !ok {
+			c = &ui.CommandCell{ItemID: it.ID}
+			m.addItem(it.ID, c)
+		}
+		c.Command, c.Cwd, c.Status, c.ExitCode = it.Command, it.Cwd, it.Status, it.ExitCode
+		if it.DurationMs != nil {
+			c.Duration = time.Duration(*it.DurationMs) * time.Millisecond
+		}
+		if final && it.AggregatedOutput != nil {
+			c.Output.Reset()
+			c.Output.WriteString(*it.AggregatedOutput)
+		}
+		c.Touch()
+	case "fileChange":
+		c, ok := existing.(*ui.FileChangeCell)
+		if !ok {
+			c = &ui.FileChangeCell{ItemID: it.ID}
+			m.addItem(it.ID, c)
+		}
+		c.Status = it.Status
+		if len(it.Changes) > 0 {
+			c.SetFiles(fileDiffs(it.Changes))
+		}
+		c.Touch()
+	default:
+		title, detail := describeItem(it)
+		if title == "" {
+			return
+		}
+		c, ok := existing.(*ui.ToolCell)
+		if !ok {
+			c = &ui.ToolCell{ItemID: it.ID}
+			m.addItem(it.ID, c)
+		}
+		status := it.Status
+		if final && status == "" {
+			status = "completed"
+		}
+		c.Set(title, status, detail)
+	}
+}
+
+// describeItem gives a title and detail for item kinds without their own
+// cell.
+func describeItem(it backend.Item) (string, string) {
+	switch it.Type {
+	case "mcpToolCall":
+		return fmt.Sprintf("%s.%s", it.Server, it.Tool), compactJSON(it.Arguments)
+	case "dynamicToolCall":
+		return "tool " + it.Tool, compactJSON(it.Arguments)
+	case "webSearch":
+		return "Searched the web: " + it.Query, ""
+	case "imageView":
+		return "Viewed image " + it.Path, ""
+	case "enteredReviewMode":
+		return "Review started", it.Review
+	case "exitedReviewMode":
+		return "Review finished", it.Review
+	case "contextCompaction":
+		return "Context compacted", ""
+	case "plan":
+		return "Plan", it.Text
+	}
+	return "", ""
+}
+
+func compactJSON(raw []byte) string {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || s == "null" {
+		return ""
+	}
+	return s
+}
+
+func fileDiffs(changes []backend.FileChange) []ui.FileDiff {
+	out := make([]ui.FileDiff, 0, len(changes))
+	for _, ch := range changes {
+		out = append(out, ui.FileDiff{Path: ch.Path, Kind: ch.Kind.Type, Diff: ch.Diff})
+	}
+	return out
+}

@@ -1,0 +1,42 @@
+package model
+
+import (
+	"context"
+
+	"tandem/backend"
+)
+
+// Driver is what the model asks of the backend: start and interrupt turns.
+// *backend.Session implements it; tests and replays supply their own.
+type Driver interface {
+	StartTurn(ctx context.Context, text string) (backend.Turn, error)
+	Interrupt(ctx context.Context) error
+}
+
+// SessionReadyMsg tells the model the app-server is up and a thread is
+// open. Info fills the status line; History (from thread/resume) is folded
+// into the transcript.
+type SessionReadyMsg struct {
+	Driver   Driver
+	Model    string
+	Cwd      string
+	Approval string
+	Sandbox  string
+	Peer     string
+	History  []backend.Turn
+}
+
+// SessionFailedMsg tells the model the app-server could not be started;
+// Err is shown as a banner and the composer stays usable for /quit.
+type SessionFailedMsg struct{ Err error }
+
+type turnStartResult struct {
+	text string
+	err  error
+}
+
+type interruptResult struct{ err error }
+
+type tickMsg struct{ seq int }
+
+type formFocusMsg struct{ seq int }

@@ -1,0 +1,219 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"time"
+
+	"tandem/backend"
+	"tandem/forms"
+	"tandem/ui"
+)
+
+// onRequest queues a server request and shows it when it is first in line.
+// Requests that need no person (bad arguments, unknown tools) are answered
+// at once.
+func (m *Model) onRequest(req backend.ServerRequest) tea.Cmd {
+	if tc, ok := req.(*backend.ToolCallRequest); ok {
+		if tc.Params.Tool != backend.AskUserQuestionName {
+			_ = tc.Fail("unknown tool: " + tc.Params.Tool)
+			m.banner(ui.BannerWarning, "the agent called an unknown tool "+tc.Params.Tool+"; answered with an error", nil)
+			return nil
+		}
+		if _, err := backend.ParseAskUserQuestion(tc.Params.Arguments); err != nil {
+			_ = tc.Fail(err.Error())
+			m.banner(ui.BannerWarning, err.Error(), nil)
+			return nil
+		}
+	}
+	m.pending = append(m.pending, req)
+	if m.form == nil {
+		return m.showNext()
+	}
+	return nil
+}
+
+// showNext builds the form for the first pending request. The form takes
+// focus only after the grace period, so keys already typed stay in the
+// composer.
+func (m *Model) showNext() tea.Cmd {
+	if len(m.pending) == 0 {
+		return nil
+	}
+	req := m.pending[0]
+	f := m.buildForm(req, len(m.pending)-1)
+	if f == nil {
+		// Nothing to ask: answer safely and move on.
+		_ = req.Refuse()
+		m.pending = m.pending[1:]
+		return m.showNext()
+	}
+	m.form, m.formReq, m.formReady = f, req, false
+	m.formSeq++
+	seq := m.formSeq
+	m.follow = true
+	return tea.Batch(f.Init(), tea.Tick(m.opts.FormGrace, func(time.Time) tea.Msg { return formFocusMsg{seq: seq} }))
+}
+
+func (m *Model) formWidth() int { return max(20, m.width) }
+
+func (m *Model) buildForm(req backend.ServerRequest, queued int) forms.Form {
+	switch r := req.(type) {
+	case *backend.CommandApprovalRequest:
+		p := r.Params
+		spec := forms.ApprovalSpec{Title: "Run this command?", Queue: queued, Choices: commandChoices(p)}
+		if p.Reason != nil {
+			spec.Reason = *p.Reason
+		}
+		if p.Command != nil {
+			spec.Command = *p.Command
+		}
+		if p.Cwd != nil {
+			spec.Cwd = *p.Cwd
+		}
+		return forms.NewApproval(spec, m.theme, m.formWidth())
+	case *backend.FileChangeApprovalRequest:
+		p := r.Params
+		spec := forms.ApprovalSpec{Title: "Apply these changes?", Queue: queued, Choices: []forms.Choice{
+			{Key: "accept", Label: "Yes, apply them"},
+			{Key: "acceptForSession", Label: "Yes, and don't ask again for these files this session"},
+			{Key: "decline", Label: "No, continue without applying"},
+			{Key: "cancel", Label: "No, and stop the turn"},
+		}}
+		if p.Reason != nil {
+			spec.Reason = *p.Reason
+		}
+		if c, ok := m.items[p.ItemID].(*ui.FileChangeCell); ok {
+			var body []string
+			for _, f := range c.Files {
+				a, d := ui.DiffStat(f.Diff)
+				body = append(body, fmt.Sprintf("%s (+%d −%d)", f.Path, a, d))
+			}
+			spec.Body = strings.Join(body, "\n")
+		}
+		return forms.NewApproval(spec, m.theme, m.formWidth())
+	case *backend.ToolCallRequest:
+		args, err := backend.ParseAskUserQuestion(r.Params.Arguments)
+		if err != nil {
+			return nil
+		}
+		spec := forms.QuestionsSpec{Title: args.Title, Description: args.Description, Queue: queued}
+		for _, q := range args.Questions {
+			fq := forms.Question{ID: q.ID, Header: q.Header, Question: q.Question, Placeholder: q.Placeholder, Required: q.Required, Multiple: q.Multiple}
+			for _, o := range q.Options {
+				fq.Options = append(fq.Options, forms.Option{Label: o.Label, Value: o.Value, Description: o.Description})
+			}
+			spec.Questions = append(spec.Questions, fq)
+		}
+		return forms.NewQuestions(spec, m.theme, m.formWidth())
+	}
+	return nil
+}
+
+// commandChoices offers the decisions of a command approval, honouring
+// availableDecisions when the server sends it.
+func commandChoices(p backend.CommandApprovalParams) []forms.Choice {
+	all := []forms.Choice{
+		{Key: "accept", Label: "Yes, run it"},
+		{Key: "acceptForSession", Label: "Yes, and don't ask again this session"},
+		{Key: "decline", Label: "No, continue without running it"},
+		{Key: "cancel", Label: "No, and stop the turn"},
+	}
+	if len(p.AvailableDecisions) == 0 {
+		return all
+	}
+	allowed := map[string]bool{}
+	for _, raw := range p.AvailableDecisions {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			allowed[s] = true
+		}
+	}
+	var out []forms.Choice
+	for _, c := range all {
+		if allowed[c.Key] {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
+}
+
+// settleForm answers the shown request once its form is done and shows
+// the next one.
+func (m *Model) settleForm() tea.Cmd {
+	if m.form == nil || !m.form.Done() {
+		return nil
+	}
+	req, f := m.formReq, m.form
+	m.answer(req, f)
+	m.closeForm()
+	if len(m.pending) > 0 && m.pending[0] == req {
+		m.pending = m.pending[1:]
+	}
+	return m.showNext()
+}
+
+func (m *Model) answer(req backend.ServerRequest, f forms.Form) {
+	var err error
+	switch r := req.(type) {
+	case *backend.CommandApprovalRequest:
+		err = r.Answer(decisionFor(f))
+	case *backend.FileChangeApprovalRequest:
+		err = r.Answer(decisionFor(f))
+	case *backend.ToolCallRequest:
+		q := f.(*forms.Questions)
+		if f.Aborted() {
+			err = r.Fail("user declined to answer")
+			break
+		}
+		b, _ := json.Marshal(q.Answers())
+		err = r.Succeed(string(b))
+	default:
+		err = req.Refuse()
+	}
+	if err != nil {
+		m.banner(ui.BannerWarning, "could not answer "+req.Method()+": "+err.Error(), nil)
+	}
+}
+
+// decisionFor maps an approval form's result to a decision; an aborted
+// form (Esc) cancels.
+func decisionFor(f forms.Form) backend.Decision {
+	a := f.(*forms.Approval)
+	switch a.Choice() {
+	case "accept":
+		return backend.Accept
+	case "acceptForSession":
+		return backend.AcceptForSession
+	case "decline":
+		return backend.Decline
+	}
+	return backend.Cancel
+}
+
+func (m *Model) closeForm() {
+	m.form, m.formReq, m.formReady = nil, nil, false
+}
+
+// resolved drops a request the server no longer needs answered
+// (`serverRequest/resolved`), closing its form if shown.
+func (m *Model) resolved(id backend.RequestID) tea.Cmd {
+	for i, r := range m.pending {
+		if r.ID().String() == id.String() {
+			m.pending = append(m.pending[:i:i], m.pending[i+1:]...)
+			if m.formReq == r {
+				m.closeForm()
+				return m.showNext()
+			}
+			return nil
+		}
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Styles are the lipgloss styles of every part of the screen. Colours are
+// written as full ANSI and reduced by Bubble Tea to what the terminal (or
+// NO_COLOR) allows.
+type Styles struct {
+	Dark bool
+
+	User, UserBar        lipgloss.Style
+	Dim, Italic          lipgloss.Style
+	OK, Fail, Running    lipgloss.Style
+	Command              lipgloss.Style
+	DiffAdd, DiffDel     lipgloss.Style
+	DiffHunk, DiffHeader lipgloss.Style
+	Warn, Error, Info    lipgloss.Style
+	Status, StatusKey    lipgloss.Style
+	Accent               lipgloss.Style
+}
+
+// NewStyles returns the styles for a dark or light background.
+func NewStyles(dark bool) Styles {
+	pick := func(d, l string) lipgloss.Style {
+		if dark {
+			return lipgloss.NewStyle().Foreground(lipgloss.Color(d))
+		}
+		return lipgloss.NewStyle().Foreground(lipgloss.Color(l))
+	}
+	return Styles{
+		Dark:       dark,
+		User:       pick("#E4E4E7", "#18181B").Bold(true),
+		UserBar:    pick("#7C3AED", "#7C3AED"),
+		Dim:        pick("#8A8A93", "#6B6B73"),
+		Italic:     pick("#8A8A93", "#6B6B73").Italic(true),
+		OK:         pick("#22C55E", "#15803D"),
+		Fail:       pick("#EF4444", "#B91C1C"),
+		Running:    pick("#EAB308", "#A16207"),
+		Command:    pick("#E4E4E7", "#18181B").Bold(true),
+		DiffAdd:    pick("#4ADE80", "#15803D"),
+		DiffDel:    pick("#F87171", "#B91C1C"),
+		DiffHunk:   pick("#60A5FA", "#1D4ED8"),
+		DiffHeader: pick("#E4E4E7", "#18181B").Bold(true),
+		Warn:       pick("#FACC15", "#A16207").Bold(true),
+		Error:      pick("#F87171", "#B91C1C").Bold(true),
+		Info:       pick("#60A5FA", "#1D4ED8"),
+		Status:     pick("#A1A1AA", "#52525B"),
+		StatusKey:  pick("#E4E4E7", "#18181B").Bold(true),
+		Accent:     pick("#A78BFA", "#6D28D9").Bold(true),
+	}
+}
+
+// ExpandTabs replaces tabs with spaces to the next multiple of 4 columns,
+// since a tab has no width of its own in layout.
+func ExpandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		switch r {
+		case '\t':
+			n := 4 - col%4
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		case '\n':
+			b.WriteRune(r)
+			col = 0
+		default:
+			b.WriteRune(r)
+			col++
+		}
+	}
+	return b.String()
+}
+
+// Wrap hard-wraps plain or styled text to width cells, breaking long words,
+// and returns its lines. Widths are measured in grapheme cells.
+func Wrap(s string, width int) []string {
+	if width < 1 {
+		width = 1
+	}
+	s = ExpandTabs(strings.ReplaceAll(s, "\r\n", "\n"))
+	out := make([]string, 0, strings.Count(s, "\n")+1)
+	for _, line := range strings.Split(s, "\n") {
+		if ansi.StringWidth(line) <= width {
+			out = append(out, line)
+			continue
+		}
+		out = append(out, strings.Split(ansi.Wrap(line, width, ""), "\n")...)
+	}
+	return out
+}
+
+// Truncate cuts s to width cells, adding "…" when it was longer.
+func Truncate(s string, width int) string {
+	return ansi.Truncate(s, width, "…")
+}
+
+// Prefix prepends first to the first line and rest to the others.
+func Prefix(lines []string, first, rest string) []string {
+	for i := range lines {
+		if i == 0 {
+			lines[i] = first + lines[i]
+		} else {
+			lines[i] = rest + lines[i]
+		}
+	}
+	return lines
+}
