@@ -1,0 +1,147 @@
+// Package e2e is the shared harness for end-to-end tests: it runs the real
+// `codex app-server` (the pinned 0.169.0 from scripts/install-codex.sh)
+// against the project's scripted mock of the Responses API
+// (internal/mockapi), through tandem's own backend.
+//
+// Tests that need codex call CodexPath, which skips when codex is missing —
+// except in CI (env CI set), where a missing codex fails the test, so e2e
+// tests never skip silently there.
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"tandem/backend"
+	"tandem/internal/mockapi"
+)
+
+// CodexPath returns the codex executable for tests: $TANDEM_CODEX, else
+// .codex-bin/node_modules/.bin/codex at the module root. Missing codex
+// skips the test, or fails it when $CI is set.
+func CodexPath(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("TANDEM_CODEX"); p != "" {
+		return p
+	}
+	if root, err := ModuleRoot(); err == nil {
+		p := filepath.Join(root, ".codex-bin", "node_modules", ".bin", "codex")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("codex not installed: run scripts/install-codex.sh (CI must not skip e2e tests)")
+	}
+	t.Skip("codex not installed: run scripts/install-codex.sh")
+	return ""
+}
+
+// ModuleRoot walks up from the working directory to the go.mod.
+func ModuleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// Env is one test's world: the mock provider, a CODEX_HOME pointing codex
+// at it, and a workspace directory.
+type Env struct {
+	Codex string
+	Mock  *mockapi.Server
+	Home  string // CODEX_HOME
+	Dir   string // workspace (cwd of the agent)
+}
+
+// NewEnv starts the mock with the scripted responses and prepares
+// CODEX_HOME and a workspace; everything is removed when t ends.
+func NewEnv(t testing.TB, responses ...mockapi.Response) *Env {
+	t.Helper()
+	codex := CodexPath(t)
+	m := mockapi.New(responses...)
+	t.Cleanup(m.Close)
+	home := t.TempDir()
+	if err := mockapi.WriteCodexHome(home, m.URL); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	return &Env{Codex: codex, Mock: m, Home: home, Dir: dir}
+}
+
+// Environ is the process environment for codex: tandem's plus CODEX_HOME.
+func (e *Env) Environ() []string {
+	return append(os.Environ(), "CODEX_HOME="+e.Home)
+}
+
+// Transport returns a process transport running the real app-server.
+func (e *Env) Transport() *backend.ProcessTransport {
+	return &backend.ProcessTransport{Path: e.Codex, Dir: e.Dir, Env: e.Environ(), Grace: 2 * time.Second}
+}
+
+// Session starts a session on a fresh app-server with approval policy and
+// sandbox, opens a thread, and returns it with the channel its events and
+// requests arrive on. The session is closed when t ends.
+func (e *Env) Session(t testing.TB, approval, sandbox string) (*backend.Session, <-chan any) {
+	t.Helper()
+	ch := make(chan any, 100000)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := backend.StartSession(ctx, backend.SessionOptions{
+		Transport:      e.Transport(),
+		ClientVersion:  "test",
+		Cwd:            e.Dir,
+		ApprovalPolicy: approval,
+		Sandbox:        sandbox,
+		Sink:           func(msg any) { ch <- msg },
+	})
+	if err != nil {
+		t.Fatalf("starting session: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.StartThread(ctx); err != nil {
+		t.Fatalf("thread/start: %v", err)
+	}
+	return s, ch
+}
+
+// Await reads from ch until a value of type T arrives and returns it,
+// failing the test after timeout. Values of other types are passed to
+// skip (which may be nil).
+func Await[T any](t testing.TB, ch <-chan any, timeout time.Duration, skip func(any)) T {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case v, ok := <-ch:
+			if !ok {
+				var zero T
+				t.Fatalf("stream ended while waiting for %v", reflect.TypeOf(zero))
+			}
+			if x, ok := v.(T); ok {
+				return x
+			}
+			if skip != nil {
+				skip(v)
+			}
+		case <-deadline:
+			var zero T
+			t.Fatalf("timed out after %v waiting for %v", timeout, reflect.TypeOf(zero))
+		}
+	}
+}
