@@ -1,0 +1,157 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"tandem/backend"
+	"tandem/model"
+)
+
+// Probe wraps a model so a test can read its screen from the program's own
+// goroutine (no data race): send a ScreenMsg and read the reply. With
+// Freeze, spinner ticks are dropped so screens are deterministic (goldens).
+type Probe struct {
+	tea.Model
+	Freeze bool
+}
+
+// ScreenMsg asks a Probe for its current screen as plain text.
+type ScreenMsg struct{ Reply chan string }
+
+// Init implements tea.Model.
+func (p Probe) Init() tea.Cmd { return p.Model.Init() }
+
+// Update implements tea.Model, answering ScreenMsg itself.
+func (p Probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if s, ok := msg.(ScreenMsg); ok {
+		s.Reply <- ansi.Strip(p.Model.View().Content)
+		return p, nil
+	}
+	if _, ok := msg.(spinner.TickMsg); ok && p.Freeze {
+		return p, nil
+	}
+	m, cmd := p.Model.Update(msg)
+	return Probe{m, p.Freeze}, cmd
+}
+
+// View implements tea.Model.
+func (p Probe) View() tea.View { return p.Model.View() }
+
+// TUI is a running tandem model under teatest, optionally wired to a live
+// session.
+type TUI struct {
+	TM      *teatest.TestModel
+	Session *backend.Session
+	Model   *model.Model
+}
+
+// NewTUI starts the model in a headless program at w×h with a colour-free
+// profile.
+func NewTUI(t testing.TB, opts model.Options, w, h int) *TUI {
+	return newTUI(t, opts, w, h, false)
+}
+
+// NewFrozenTUI is NewTUI with spinner ticks dropped, for golden screens
+// (pin Options.Now too).
+func NewFrozenTUI(t testing.TB, opts model.Options, w, h int) *TUI {
+	return newTUI(t, opts, w, h, true)
+}
+
+func newTUI(t testing.TB, opts model.Options, w, h int, freeze bool) *TUI {
+	t.Helper()
+	opts.NoColor = true
+	m := model.New(opts)
+	tm := teatest.NewTestModel(t, Probe{m, freeze}, teatest.WithInitialTermSize(w, h),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	t.Cleanup(func() { _ = tm.Quit() })
+	return &TUI{TM: tm, Model: m}
+}
+
+// Connect starts a session on the env's app-server whose events feed the
+// TUI, opens a thread and sends SessionReadyMsg.
+func (u *TUI) Connect(t testing.TB, e *Env, approval, sandbox string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := backend.StartSession(ctx, backend.SessionOptions{
+		Transport:      e.Transport(),
+		ClientVersion:  "test",
+		Cwd:            e.Dir,
+		ApprovalPolicy: approval,
+		Sandbox:        sandbox,
+		Sink:           func(msg any) { u.TM.Send(msg) },
+	})
+	if err != nil {
+		t.Fatalf("starting session: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	resp, err := s.StartThread(ctx)
+	if err != nil {
+		t.Fatalf("thread/start: %v", err)
+	}
+	u.Session = s
+	u.TM.Send(model.SessionReadyMsg{Driver: s, Model: resp.Model, Cwd: resp.Cwd,
+		Approval: backend.PolicyString(resp.ApprovalPolicy), Sandbox: resp.Sandbox.Mode(), Peer: s.Describe()})
+}
+
+// Screen returns the current screen as plain text.
+func (u *TUI) Screen(t testing.TB) string {
+	t.Helper()
+	reply := make(chan string, 1)
+	u.TM.Send(ScreenMsg{Reply: reply})
+	select {
+	case s := <-reply:
+		return s
+	case <-time.After(10 * time.Second):
+		t.Fatal("the program did not answer a screen probe")
+		return ""
+	}
+}
+
+// WaitScreen polls the screen until cond holds, failing after timeout with
+// the last screen in the message.
+func (u *TUI) WaitScreen(t testing.TB, timeout time.Duration, what string, cond func(string) bool) string {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var s string
+	for time.Now().Before(deadline) {
+		s = u.Screen(t)
+		if cond(s) {
+			return s
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	t.Fatalf("timed out after %v waiting for %s; screen:\n%s", timeout, what, s)
+	return ""
+}
+
+// Contains returns a WaitScreen condition that holds when every part is on
+// screen.
+func Contains(parts ...string) func(string) bool {
+	return func(s string) bool {
+		for _, p := range parts {
+			if !strings.Contains(s, p) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// Submit types text into the composer and presses Enter.
+func (u *TUI) Submit(text string) {
+	u.TM.Type(text)
+	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
+}
+
+// Key sends one key press.
+func (u *TUI) Key(k tea.KeyPressMsg) { u.TM.Send(k) }

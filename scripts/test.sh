@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The one test command (README, .ci/run): installs what the tests need —
+# the pinned codex into .codex-bin/, and on Debian the OpenSSH server/client
+# and tmux when missing — then checks formatting and vet, runs every test
+# (end-to-end ones against the real codex app-server and the mock provider)
+# and a bounded fuzz run of the JSON-RPC line dispatcher.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+need=()
+command -v tmux >/dev/null || need+=(tmux)
+[ -x /usr/sbin/sshd ] || need+=(openssh-server)
+command -v ssh >/dev/null || need+=(openssh-client)
+command -v ssh-keygen >/dev/null || need+=(openssh-client)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "test.sh: installing ${need[*]}" >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    echo "test.sh: missing ${need[*]} (install them, or run as root on Debian)" >&2
+  fi
+fi
+
+TANDEM_CODEX="$(./scripts/install-codex.sh)"
+export TANDEM_CODEX
+
+unformatted="$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.codex-bin/*'))"
+if [ -n "$unformatted" ]; then
+  echo "gofmt needed on:" >&2; echo "$unformatted" >&2; exit 1
+fi
+go vet ./...
+go test -count=1 -timeout 25m ./...
+go test -count=1 -race -timeout 15m ./backend/...
+if grep -q "func FuzzDispatch" backend/*_test.go 2>/dev/null; then
+  go test -run='^$' -fuzz=FuzzDispatch -fuzztime="${FUZZTIME:-30s}" ./backend
+fi
