@@ -14,6 +14,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"tandem/backend"
+	"tandem/config"
 )
 
 // version is set with -ldflags "-X main.version=…"; otherwise the module
@@ -45,6 +48,18 @@ type flags struct {
 	overrides []string
 	codex     string
 	logFile   string
+	diag      diagFlags    // diag.go
+	resume    resumeChoice // resume.go
+	record    string       // --record FILE: protocol transcript (record.go)
+	// traces see every JSON-RPC line (--record, --trace-protocol, cast
+	// markers); startSession chains them.
+	traces []func(backend.Direction, []byte)
+	// cfg are the config-file options; settings is the resolved
+	// configuration (flags > profile > file > defaults), set by
+	// resolveConfig in validate (settings.go).
+	cfg      configFlags
+	settings config.Settings
+	remote   remoteFlags // remote.go: --ssh, --remote and friends
 }
 
 func (f *flags) register(cmd *cobra.Command) {
@@ -53,9 +68,13 @@ func (f *flags) register(cmd *cobra.Command) {
 	fs.StringVarP(&f.model, "model", "m", "", "model the agent uses")
 	fs.StringVarP(&f.approval, "ask-for-approval", "a", "", "when to ask before running commands: "+strings.Join(approvalPolicies, ", "))
 	fs.StringVarP(&f.sandbox, "sandbox", "s", "", "sandbox for commands: "+strings.Join(sandboxModes, ", "))
-	fs.StringArrayVarP(&f.overrides, "config", "c", nil, "codex config override key=value, passed to the app-server (repeatable)")
+	fs.StringArrayVarP(&f.overrides, "codex-config", "c", nil, "codex config override key=value, passed to the app-server (repeatable)")
 	fs.StringVar(&f.codex, "codex", "", "path of the codex executable")
 	fs.StringVar(&f.logFile, "log-file", "", "log file (default: $XDG_STATE_HOME/tandem/tandem.log)")
+	f.diag.register(fs)
+	f.cfg.register(fs) // settings.go
+	f.remote.register(fs)
+	fs.StringVar(&f.record, "record", "", "record the session's protocol transcript to FILE (JSONL, redacted) for `tandem replay` and `tandem export`")
 }
 
 var (
@@ -74,7 +93,7 @@ func (f *flags) validate() error {
 	for _, kv := range f.overrides {
 		k, _, ok := strings.Cut(kv, "=")
 		if !ok || strings.TrimSpace(k) == "" {
-			return &usageError{fmt.Sprintf("invalid value %q for -c/--config: expected key=value", kv)}
+			return &usageError{fmt.Sprintf("invalid value %q for -c/--codex-config: expected key=value", kv)}
 		}
 	}
 	if f.cd != "" {
@@ -83,7 +102,10 @@ func (f *flags) validate() error {
 			return &usageError{fmt.Sprintf("invalid value %q for -C/--cd: not a directory", f.cd)}
 		}
 	}
-	return nil
+	if err := f.remote.validate(); err != nil { // remote.go
+		return err
+	}
+	return f.resolveConfig() // settings.go
 }
 
 func newRootCmd() *cobra.Command {
@@ -111,6 +133,10 @@ func newRootCmd() *cobra.Command {
 	root.SetVersionTemplate("tandem {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
 	f.register(root)
+	root.AddCommand(newServeCmd())
+	root.AddCommand(newExecCmd()) // exec.go
+	root.AddCommand(newResumeCmd())
+	root.AddCommand(newReplayCmd(), newDemoCmd(), newExportCmd(), newRecordCmd())
 	return root
 }
 

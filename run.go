@@ -15,7 +15,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/internal/redact"
 	"tandem/model"
+	"tandem/sessions"
 	"tandem/ui"
 )
 
@@ -37,13 +39,19 @@ func openLog(path string) (*slog.Logger, io.Closer) {
 	if err != nil {
 		return slog.New(slog.DiscardHandler), io.NopCloser(nil)
 	}
-	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})), f
+	return slog.New(redact.Handler(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))), f
 }
 
 // runInteractive starts the TUI at once and the app-server session in the
 // background, so the first frame never waits for codex.
 func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
-	codex, err := backend.LocateCodex(f.codex)
+	var codex string
+	if !f.isRemote() { // remote.go: over ssh or websocket no local codex is needed
+		codex, err = backend.LocateCodex(f.codex)
+	}
+	if errors.Is(err, backend.ErrCodexNotFound) {
+		return errors.New("codex not found — run `tandem demo` to see tandem without Codex, or install with " + backend.InstallHint + " (or pass --codex PATH)")
+	}
 	if err != nil {
 		return err
 	}
@@ -55,12 +63,43 @@ func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
 		cwd, _ = os.Getwd()
 	}
 	cwd, _ = filepath.Abs(cwd)
-
-	var args []string
-	for _, kv := range f.overrides {
-		args = append(args, "-c", kv)
+	if f.record != "" {
+		rec, err := startRecording(f.record, cwd)
+		if err != nil {
+			return err
+		}
+		defer rec.Close()
+		f.traces = append(f.traces, rec.Trace)
 	}
-	transport := &backend.ProcessTransport{Path: codex, Args: args, Dir: cwd}
+	if f.diag.traceProtocol != "" {
+		tr, err := openTrace(f.diag.traceProtocol) // diag.go
+		if err != nil {
+			return err
+		}
+		defer tr.Close()
+		f.traces = append(f.traces, tr.Trace)
+	}
+	if os.Getenv(sessions.MarkerFDEnv) != "" {
+		f.traces = append(f.traces, markerTrace)
+	}
+
+	// Config args, then -c overrides; env and the per-run CODEX_HOME
+	// from the config (settings.go). cleanupHome runs after shutdown.
+	env, cleanupHome, err := f.codexEnviron()
+	if err != nil {
+		return err
+	}
+	defer cleanupHome()
+	var transport backend.Transport = &backend.ProcessTransport{Path: codex, Args: f.settings.CodexArgs, Dir: cwd, Env: env}
+	if f.isRemote() { // remote.go
+		if transport, err = f.remoteTransport(log); err != nil {
+			return err
+		}
+	}
+	if os.Getenv(sessions.RedactDisplayEnv) != "" {
+		// Under `tandem record` (record.go): no secret is drawn on screen.
+		transport = sessions.RedactTransport(transport)
+	}
 
 	if ctx == nil {
 		ctx = context.Background()
@@ -68,24 +107,25 @@ func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
+	var owner *sessionOwner // set before the program runs
 	m := model.New(model.Options{
 		Prompt:  prompt,
-		Dark:    true,
+		Dark:    f.settings.Dark(),
 		NoColor: os.Getenv("NO_COLOR") != "",
 		Status:  ui.StatusInfo{Cwd: shortPath(cwd), Approval: f.approval, Sandbox: f.sandbox, Model: f.model},
+		// resume.go: the last thread and prompt history per workspace.
+		State:     sessions.Open(""),
+		Workspace: cwd,
+		// owner.go: F5 and /restart start a new app-server on the thread.
+		Restart:     func() (model.RestartInfo, error) { return owner.restart() },
+		TurnTimeout: f.diag.turnTimeout,
 	})
-	p := tea.NewProgram(m, tea.WithContext(ctx))
+	p := tea.NewProgram(m, tea.WithContext(ctx), themeFilter(f.settings))
 
-	// The session is owned here; every exit path below closes it, which
-	// kills the app-server's whole process group.
-	sessCh := make(chan *backend.Session, 1)
-	go func() {
-		sess, err := startSession(ctx, transport, f, cwd, log, p.Send)
-		sessCh <- sess
-		if err != nil {
-			p.Send(model.SessionFailedMsg{Err: err})
-		}
-	}()
+	// The session is owned here (owner.go); every exit path below closes
+	// the current one, which kills the app-server's whole process group.
+	owner = newSessionOwner(ctx, transport, f, cwd, log, p.Send)
+	go owner.start()
 
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
@@ -102,14 +142,14 @@ func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			cancel()
-			shutdown(sessCh, nil, log)
+			shutdown(owner, nil, log)
 			panic(r)
 		}
 	}()
 	final, runErr := p.Run()
 	fm, _ := final.(*model.Model)
 	cancel()
-	shutdown(sessCh, fm, log)
+	shutdown(owner, fm, log)
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && !errors.Is(runErr, context.Canceled) {
 		return runErr
 	}
@@ -120,18 +160,14 @@ func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
 func startSession(ctx context.Context, t backend.Transport, f flags, cwd string, log *slog.Logger, send func(tea.Msg)) (*backend.Session, error) {
 	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	sess, err := backend.StartSession(sctx, backend.SessionOptions{
-		Transport:      t,
-		ClientVersion:  buildVersion(),
-		Cwd:            cwd,
-		Model:          f.model,
-		ApprovalPolicy: f.approval,
-		Sandbox:        f.sandbox,
-		Sink:           func(msg any) { send(msg) },
-		Log:            log,
-	})
+	sess, err := backend.StartSession(sctx, sessionOptions(t, f, cwd, log, send))
 	if err != nil {
 		return nil, err
+	}
+	if f.resume.req != nil {
+		// The model resumes (or opens the picker) itself; see resume.go.
+		send(model.SessionReadyMsg{Driver: sess, Peer: sess.Describe(), Resume: f.resume.req})
+		return sess, nil
 	}
 	resp, err := sess.StartThread(sctx)
 	if err != nil {
@@ -148,14 +184,28 @@ func startSession(ctx context.Context, t backend.Transport, f flags, cwd string,
 	return sess, nil
 }
 
-// shutdown refuses every pending server request (never accepting), then
-// closes the session, which stops the app-server and its process group.
-func shutdown(sessCh chan *backend.Session, m *model.Model, log *slog.Logger) {
-	var sess *backend.Session
-	select {
-	case sess = <-sessCh:
-	case <-time.After(65 * time.Second):
+// sessionOptions are the app-server session settings of a run; send
+// feeds the model.
+func sessionOptions(t backend.Transport, f flags, cwd string, log *slog.Logger, send func(tea.Msg)) backend.SessionOptions {
+	return backend.SessionOptions{
+		Transport:      t,
+		ClientVersion:  buildVersion(),
+		Cwd:            f.threadCwd(cwd), // remote.go
+		Model:          f.model,
+		ApprovalPolicy: f.approval,
+		Sandbox:        f.sandbox,
+		Sink:           func(msg any) { send(msg) },
+		Trace:          chainTrace(f.traces...),
+		Log:            log,
 	}
+}
+
+// shutdown refuses every pending server request (never accepting), then
+// closes the current session, which stops the app-server and its process
+// group. The replies are written synchronously to the server's stdin
+// before it is closed, so the server reads them before EOF.
+func shutdown(owner *sessionOwner, m *model.Model, log *slog.Logger) {
+	sess := owner.current(65 * time.Second)
 	if m != nil {
 		for _, r := range m.Pending() {
 			if !r.Answered() {

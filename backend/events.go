@@ -98,6 +98,15 @@ type TokenUsageEvent struct {
 	TokenUsage ThreadTokenUsage `json:"tokenUsage"`
 }
 
+// RateLimitsEvent follows `account/rateLimits/updated`: a sparse snapshot
+// of the account's rate-limit windows (percentages used, 0–100).
+type RateLimitsEvent struct {
+	RateLimits RateLimitSnapshot `json:"rateLimits"`
+}
+
+// Thread implements Event; rate limits belong to the account.
+func (RateLimitsEvent) Thread() string { return "" }
+
 // ThreadStatusEvent follows `thread/status/changed`; Status is "idle",
 // "active", "notLoaded" or "systemError".
 type ThreadStatusEvent struct {
@@ -194,10 +203,14 @@ func DecodeNotification(method string, params json.RawMessage) (Event, error) {
 		ev, err = decode[TokenUsageEvent](params)
 	case "thread/status/changed":
 		ev, err = decode[ThreadStatusEvent](params)
+	case "account/rateLimits/updated":
+		ev, err = decode[RateLimitsEvent](params)
 	case "error":
 		ev, err = decode[ErrorEvent](params)
 	case "warning", "configWarning", "deprecationNotice", "guardianWarning":
 		ev, err = decode[WarningEvent](params)
+	case "account/login/completed":
+		ev, err = decode[LoginCompletedEvent](params)
 	case "serverRequest/resolved":
 		ev, err = decode[RequestResolvedEvent](params)
 	default:

@@ -71,6 +71,10 @@ func (t *ProcessTransport) Start() (Stream, error) {
 	}
 	ring := NewRing(200, 64<<10)
 	cmd.Stderr = ring
+	// The leader may die alone (kill -9 of the node wrapper leaves the
+	// native codex holding stdout and stderr): Wait then gives up on the
+	// pipes after exitPipeDelay, so the death is noticed.
+	cmd.WaitDelay = exitPipeDelay
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", argv[0], err)
 	}
@@ -84,6 +88,8 @@ func (t *ProcessTransport) Start() (Stream, error) {
 	}
 	go func() {
 		p.waitErr = cmd.Wait()
+		// No member of the group may outlive the leader.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		close(p.exited)
 	}()
 	if len(t.Prelude) > 0 {
@@ -94,6 +100,10 @@ func (t *ProcessTransport) Start() (Stream, error) {
 	}
 	return p, nil
 }
+
+// exitPipeDelay is how long Wait waits for the pipes to close after the
+// peer's leader exited, before closing them itself.
+const exitPipeDelay = 500 * time.Millisecond
 
 type process struct {
 	cmd     *exec.Cmd

@@ -209,6 +209,9 @@ type Item struct {
 	AggregatedOutput *string `json:"aggregatedOutput"`
 	ExitCode         *int    `json:"exitCode"`
 	DurationMs       *int64  `json:"durationMs"`
+	// Source is "agent", "userShell", "unifiedExecStartup" or
+	// "unifiedExecInteraction" (`CommandExecutionSource`).
+	Source string `json:"source"`
 	// fileChange
 	Changes []FileChange `json:"changes"`
 	// mcpToolCall, dynamicToolCall
@@ -216,6 +219,13 @@ type Item struct {
 	Tool      string          `json:"tool"`
 	Arguments json.RawMessage `json:"arguments"`
 	Success   *bool           `json:"success"`
+	// mcpToolCall: Result (`McpToolCallResult`, raw JSON) or Error.
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+	// dynamicToolCall: the reply's content items.
+	ContentItems []ContentItem `json:"contentItems"`
 	// webSearch
 	Query string `json:"query"`
 	// imageView
@@ -281,6 +291,22 @@ type ThreadTokenUsage struct {
 type PlanStep struct {
 	Step   string `json:"step"`
 	Status string `json:"status"`
+}
+
+// RateLimitWindow is the protocol's `RateLimitWindow`: UsedPercent of the
+// window (0–100), its length in minutes and its reset time (Unix seconds).
+type RateLimitWindow struct {
+	UsedPercent        float64 `json:"usedPercent"`
+	WindowDurationMins *int64  `json:"windowDurationMins"`
+	ResetsAt           *int64  `json:"resetsAt"`
+}
+
+// RateLimitSnapshot is the protocol's `RateLimitSnapshot`; only the
+// primary and secondary windows are kept.
+type RateLimitSnapshot struct {
+	LimitID   *string          `json:"limitId"`
+	Primary   *RateLimitWindow `json:"primary"`
+	Secondary *RateLimitWindow `json:"secondary"`
 }
 
 // DynamicToolCallResponse is the result of `item/tool/call`.

@@ -121,6 +121,7 @@ type CommandApprovalParams struct {
 	ProposedExecpolicyAmendment     []string                 `json:"proposedExecpolicyAmendment"`
 	ProposedNetworkPolicyAmendments []NetworkPolicyAmendment `json:"proposedNetworkPolicyAmendments"`
 	AvailableDecisions              []json.RawMessage        `json:"availableDecisions"`
+	NetworkApprovalContext          *NetworkApprovalContext  `json:"networkApprovalContext"`
 }
 
 // NetworkPolicyAmendment is the protocol's `NetworkPolicyAmendment`;

@@ -158,10 +158,19 @@ type Conn struct {
 	// Trace, when set before Serve, sees every message in both directions
 	// as raw JSON (one line, no newline). It must not retain the slice.
 	Trace func(dir Direction, line []byte)
+	// Retry bounds retries of calls refused with -32001 (zero value:
+	// DefaultRetry); OnRetry, if set, hears about each retry (retry.go).
+	Retry   RetryPolicy
+	OnRetry func(RetryNotice)
 	// Filter, when set before Serve, sees each received line before it is
 	// parsed and may drop it by returning false (used to skip login-shell
 	// noise over SSH).
 	Filter func(line []byte) bool
+	// Malformed, when set before Serve, decides what a received line that
+	// is not a JSON-RPC message does: nil skips it, an error ends Serve
+	// with that error (used over SSH, where such a line means a broken
+	// stream). Unset means log and skip.
+	Malformed func(line []byte) error
 
 	wmu     sync.Mutex
 	nextID  atomic.Int64
@@ -211,7 +220,10 @@ func (c *Conn) Serve() error {
 		var line []byte
 		line, err = readLine(c.r)
 		if len(line) > 0 {
-			c.dispatch(line)
+			if derr := c.dispatch(line); derr != nil {
+				err = derr
+				break
+			}
 		}
 		if err != nil {
 			break
@@ -245,28 +257,32 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	return line, err
 }
 
-// dispatch handles one received line.
-func (c *Conn) dispatch(line []byte) {
+// dispatch handles one received line. It returns an error only when the
+// Malformed hook rejects the line.
+func (c *Conn) dispatch(line []byte) error {
 	if c.Filter != nil && !c.Filter(line) {
-		return
+		return nil
 	}
 	if len(bytes.TrimSpace(line)) == 0 {
-		return
+		return nil
 	}
 	if c.Trace != nil {
 		c.Trace(Received, line)
 	}
 	var m Message
 	if err := json.Unmarshal(line, &m); err != nil {
+		if c.Malformed != nil {
+			return c.Malformed(line)
+		}
 		c.log.Warn("skipping malformed line from app-server", "err", err, "line", truncate(line, 200))
-		return
+		return nil
 	}
 	switch m.Kind() {
 	case "response":
 		id, err := strconv.ParseInt(string(m.ID), 10, 64)
 		if err != nil {
 			c.log.Warn("response with unknown id", "id", m.ID.String())
-			return
+			return nil
 		}
 		c.mu.Lock()
 		ch, ok := c.pending[id]
@@ -274,7 +290,7 @@ func (c *Conn) dispatch(line []byte) {
 		c.mu.Unlock()
 		if !ok {
 			c.log.Warn("response to no pending request", "id", id)
-			return
+			return nil
 		}
 		ch <- &m
 	case "notification":
@@ -288,8 +304,12 @@ func (c *Conn) dispatch(line []byte) {
 			_ = req.RespondError(CodeMethodNotFound, "method not found: "+m.Method)
 		}
 	default:
+		if c.Malformed != nil {
+			return c.Malformed(line)
+		}
 		c.log.Warn("skipping message that is not JSON-RPC", "line", truncate(line, 200))
 	}
+	return nil
 }
 
 func truncate(b []byte, n int) string {
@@ -302,10 +322,16 @@ func truncate(b []byte, n int) string {
 // write sends one message as a single line. Writes are serialized.
 func (c *Conn) write(m *Message) error {
 	m.JSONRPC = "2.0"
-	b, err := json.Marshal(m)
-	if err != nil {
+	// No HTML escaping: ids (and texts) containing <, > or & are echoed
+	// byte for byte.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
 		return err
 	}
+	b := bytes.TrimRight(buf.Bytes(), "\n")
+	var err error
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if c.Trace != nil {
@@ -341,11 +367,9 @@ func (c *Conn) Notify(method string, params any) error {
 	return c.write(m)
 }
 
-// Call sends a request and waits for its response, decoding the result
-// into result (which may be nil). It returns an *RPCError when the server
-// answered with an error, ctx.Err() when ctx ends first, and ErrClosed when
-// the connection closes before an answer arrives.
-func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+// callOnce sends a request once and waits for its response; Call
+// (retry.go) wraps it with retries on -32001.
+func (c *Conn) callOnce(ctx context.Context, method string, params, result any) error {
 	id := c.nextID.Add(1)
 	ch := make(chan *Message, 1)
 	c.mu.Lock()

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"syscall"
+	"time"
 )
 
 // SessionOptions configure a Session. Transport and Sink are required.
@@ -19,7 +21,8 @@ type SessionOptions struct {
 	Cwd, Model, ApprovalPolicy, Sandbox string
 	// Sink receives, in wire order and from one goroutine, every Event and
 	// ServerRequest for the session's thread (others are dropped, and
-	// their requests refused), and finally a ServerExitedEvent.
+	// their requests refused), RetryNotices while a call is retried after
+	// -32001 (retry.go), and finally a ServerExitedEvent.
 	Sink func(msg any)
 	// Trace, if set, sees every JSON-RPC line in both directions.
 	Trace func(dir Direction, line []byte)
@@ -59,11 +62,15 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 	s := &Session{opts: opts, stream: stream, log: log, queue: newQueue(), closed: make(chan struct{})}
 	s.conn = NewConn(stream.Stdout(), stream.Stdin(), s, log)
 	s.conn.Trace = opts.Trace
+	s.conn.OnRetry = func(n RetryNotice) { s.queue.push(n) }
+	if h, ok := stream.(LineHooks); ok {
+		s.conn.Filter, s.conn.Malformed = h.Filter, h.Malformed
+	}
 	go s.feed()
 	go func() {
 		err := s.conn.Serve()
 		log.Info("app-server connection ended", "err", err)
-		waitErr := stream.Wait()
+		waitErr := waitOrKill(stream, 3*time.Second)
 		s.queue.push(ServerExitedEvent{Status: ExitDescription(waitErr), Stderr: stream.StderrTail(20)})
 		s.queue.close()
 	}()
@@ -76,9 +83,13 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 		err = s.conn.Notify("initialized", nil)
 	}
 	if err != nil {
-		tail := stream.StderrTail(5)
 		s.Close()
-		if errors.Is(err, ErrClosed) && len(tail) > 0 {
+		tail := stream.StderrTail(5) // complete once the peer is gone
+		var remote *RemoteError
+		if errors.As(stream.Wait(), &remote) {
+			return nil, remote
+		}
+		if (errors.Is(err, ErrClosed) || errors.Is(err, syscall.EPIPE)) && len(tail) > 0 {
 			return nil, fmt.Errorf("app-server %s: %s", ExitDescription(stream.Wait()), tail[len(tail)-1])
 		}
 		return nil, err
@@ -303,4 +314,18 @@ func (q *queue) pop() (any, bool) {
 	q.items[0] = nil
 	q.items = q.items[1:]
 	return v, true
+}
+
+// waitOrKill waits for the peer to exit after its output closed; a peer
+// that lingers longer than grace is shut down so nothing is orphaned.
+func waitOrKill(stream Stream, grace time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- stream.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(grace):
+		_ = stream.Close()
+		return <-done
+	}
 }

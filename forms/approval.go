@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Choice is one answer offered by an approval: Key is what the model maps
@@ -28,6 +29,10 @@ type ApprovalSpec struct {
 	// Queue is how many more requests wait behind this one (shown as a
 	// count when > 0).
 	Queue int
+	// Diff, when set, is shown above the choices in a scrollable window of
+	// DiffHeight lines (0 = 12): pre-rendered lines, one per row.
+	Diff       []string
+	DiffHeight int
 }
 
 // Approval is an inline approval form; Choice holds the selected Key once
@@ -35,11 +40,15 @@ type ApprovalSpec struct {
 type Approval struct {
 	base
 	choice string
+	diff   diffView
 }
 
 // NewApproval builds the approval form for spec at width.
 func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
-	a := &Approval{}
+	a := &Approval{diff: diffView{lines: spec.Diff, height: spec.DiffHeight, width: width}}
+	if a.diff.height <= 0 {
+		a.diff.height = 12
+	}
 	var desc []string
 	if spec.Reason != "" {
 		desc = append(desc, "Reason: "+spec.Reason)
@@ -59,7 +68,9 @@ func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
 	}
 	opts := make([]huh.Option[string], 0, len(spec.Choices))
 	for _, c := range spec.Choices {
-		opts = append(opts, huh.NewOption(c.Label, c.Key))
+		// One line per choice: a wrapped label pushes later choices out of
+		// the select's viewport.
+		opts = append(opts, huh.NewOption(ansi.Truncate(c.Label, max(10, width-8), "…"), c.Key))
 	}
 	sel := huh.NewSelect[string]().
 		Title(title).

@@ -1,6 +1,6 @@
 // Package forms builds the huh forms tandem shows inline under the
-// transcript: approvals, the agent's questions and (later) MCP
-// elicitations. Each builder takes a plain spec and yields a typed answer;
+// transcript: approvals (with a scrollable diff), permission grants, the
+// agent's questions and MCP elicitations. Each builder takes a plain spec and yields a typed answer;
 // forms never see protocol JSON and never send anything themselves — the
 // model turns the answer into the JSON-RPC reply.
 //

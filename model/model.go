@@ -13,6 +13,8 @@ import (
 
 	"tandem/backend"
 	"tandem/forms"
+	"tandem/internal/hub"
+	"tandem/sessions"
 	"tandem/ui"
 )
 
@@ -29,6 +31,27 @@ type Options struct {
 	FormGrace time.Duration
 	// Now returns the time; nil means time.Now (tests pin it).
 	Now func() time.Time
+	// ReadOnly makes a watcher's model for `tandem serve` (role.go): it
+	// only scrolls, opens the pager and leaves; it starts no turn and
+	// answers no server request.
+	ReadOnly bool
+	// Shared marks a model fed by the pairing hub: user messages are
+	// drawn from the thread's items, so every viewer sees every prompt.
+	Shared bool
+	// State remembers, per workspace, the last thread and the prompt
+	// history (nil: nothing is remembered). Workspace is the absolute cwd
+	// it is keyed by, also the root of @ file search and the resume
+	// picker's workspace filter.
+	State     *sessions.Store
+	Workspace string
+	// Restart, when set, closes the app-server, starts a new one and
+	// resumes the current thread with `thread/resume` (F5 and /restart,
+	// restart.go); it blocks until done and sends the new SessionReadyMsg
+	// (without History: the transcript is kept) before returning.
+	Restart func() (RestartInfo, error)
+	// TurnTimeout, when > 0, is how long a turn runs before tandem offers
+	// to interrupt it.
+	TurnTimeout time.Duration
 }
 
 // Model is the Bubble Tea model. Use New; it is used by pointer.
@@ -46,11 +69,14 @@ type Model struct {
 	spin          spinner.Model
 	status        ui.StatusInfo
 
-	running     bool
+	running      bool
 	startingTurn bool
-	turnStarted time.Time
-	tickSeq     int
-	ticking     bool
+	turnStarted  time.Time
+	tickSeq      int
+	// turnSeq changes whenever a turn starts or ends, so a pending idle
+	// check for an earlier turn is ignored.
+	turnSeq int
+	ticking bool
 
 	// pending server requests, in arrival order; the first is shown.
 	pending   []backend.ServerRequest
@@ -68,6 +94,14 @@ type Model struct {
 	quitArmed time.Time
 	quitting  bool
 	ready     bool
+
+	pair pairState // presence and role hints (role.go)
+
+	tv viewState // transcript view: pager, width, theme, kept values (transcript.go)
+
+	x extState // threads, slash commands, composer popups/history/queue, login (ext.go)
+
+	rec recoveryState // dead or busy server, restart, turn timeout (restart.go)
 }
 
 // New returns a model.
@@ -85,9 +119,8 @@ func New(opts Options) *Model {
 	if !opts.Dark {
 		style = "light"
 	}
-	if opts.NoColor {
-		style = "notty"
-	}
+	// NoColor keeps the dark style's layout (borders, bullets); Bubble Tea's
+	// colour profile strips the colours themselves.
 	m.rctx = &ui.RenderContext{Styles: m.styles, Markdown: ui.NewMarkdown(style)}
 	m.theme = forms.Theme(opts.Dark, opts.NoColor)
 
@@ -100,13 +133,14 @@ func New(opts Options) *Model {
 	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j", "alt+enter")
 	ta.Focus()
 	m.composer = ta
+	m.applyRole()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
 	m.status.Notice = "starting codex app-server…"
 	return m
 }
 
 // Init implements tea.Model.
-func (m *Model) Init() tea.Cmd { return textarea.Blink }
+func (m *Model) Init() tea.Cmd { return tea.Batch(textarea.Blink, tea.RequestBackgroundColor) }
 
 // Pending returns the server requests still waiting for an answer, the
 // shown one first. main refuses them before exit.
@@ -123,6 +157,22 @@ func (m *Model) Cells() []ui.Cell { return m.transcript.Cells }
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if cmd, done := m.roleFilter(msg); done {
+		return m, cmd
+	}
+	if cmd, ok := m.recoverUpdate(msg); ok {
+		return m, cmd
+	}
+	m.tv.deltaOnly = isDelta(msg)
+	if !m.tv.deltaOnly {
+		m.transcript.Flush() // deltas coalesce until the next other message
+	}
+	if cmd, ok := m.extUpdate(msg); ok { // ext.go: threads, commands, composer, login
+		return m, cmd
+	}
+	if cmd, ok := m.viewMsg(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -130,7 +180,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.form != nil {
 			m.form.SetWidth(msg.Width)
 		}
-		return m, nil
+		return m, m.onResize()
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case tea.PasteMsg:
@@ -151,7 +201,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case SessionReadyMsg:
-		return m, m.onReady(msg)
+		return m, tea.Batch(m.onReady(msg), m.afterReady(msg)) // afterReady: ext.go
 	case SessionFailedMsg:
 		m.status.Notice = ""
 		m.banner(ui.BannerError, "could not start codex app-server: "+msg.Err.Error(), nil)
@@ -190,6 +240,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		return m, nil
+	case idleCheckMsg:
+		if msg.seq == m.turnSeq && m.running && !m.startingTurn {
+			m.endTurn(backend.Turn{Status: backend.TurnCompleted})
+			m.banner(ui.BannerWarning, "the server went idle without completing the turn; ended it", nil)
+		}
+		return m, nil
 	case formFocusMsg:
 		if m.form != nil && msg.seq == m.formSeq {
 			m.formReady = true
@@ -198,7 +254,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case backend.ServerRequest:
 		return m, m.onRequest(msg)
 	case backend.Event:
-		return m, m.onEvent(msg)
+		cmd := m.onEvent(msg)
+		if !m.ticking {
+			m.transcript.Flush() // no frame tick running: draw now
+		}
+		return m, cmd
 	}
 	// Anything else (cursor blink, form internals) goes to the focused
 	// component.
@@ -238,6 +298,9 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 // onKey routes a key press: global keys first, then the form (once it is
 // drawn and its grace period passed), then the composer.
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if cmd, done := m.viewKey(k); done {
+		return cmd
+	}
 	key := k.String()
 	switch key {
 	case "ctrl+c":
@@ -306,21 +369,24 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 
 func (m *Model) quit() tea.Cmd {
 	m.quitting = true
+	m.closeOutputs()
 	return tea.Quit
 }
 
 func (m *Model) submit(text string) tea.Cmd {
-	m.transcript.Append(&ui.UserCell{Text: text})
+	if !m.opts.Shared {
+		m.transcript.Append(&ui.UserCell{Text: text})
+	}
 	m.follow = true
 	m.running = true
 	m.startingTurn = true
 	m.turnStarted = m.now()
 	m.status.Notice = ""
-	d := m.driver
+	start := turnStarter(m.driver, m.x.turn)
 	return tea.Batch(func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		_, err := d.StartTurn(ctx, text)
+		_, err := start(ctx, text)
 		return turnStartResult{text: text, err: err}
 	}, m.startTick(), m.spin.Tick)
 }
@@ -362,9 +428,14 @@ func (m *Model) resizeComposer() {
 }
 
 func (m *Model) scroll(delta int) {
-	lines := m.transcript.Lines(m.rctx, m.contentWidth())
 	h := m.transcriptHeight()
-	maxTop := max(0, len(lines)-h)
+	from := m.top
+	if m.follow {
+		from = m.transcript.Total() - h
+	}
+	m.rctx.Tail = m.visibleTail(from+delta, h) // what may come into view gets drawn fully
+	total := m.transcript.Sync(m.rctx, m.RenderWidth())
+	maxTop := max(0, total-h)
 	if m.follow {
 		m.top = maxTop
 	}
@@ -386,6 +457,9 @@ func (m *Model) banner(kind ui.BannerKind, text string, detail []string) {
 
 // onEvent folds one backend event into the state.
 func (m *Model) onEvent(ev backend.Event) tea.Cmd {
+	if cmd, done := m.viewEvent(ev); done {
+		return cmd
+	}
 	switch e := ev.(type) {
 	case backend.TurnStartedEvent:
 		if !m.running {
@@ -395,6 +469,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		return tea.Batch(m.startTick(), m.spin.Tick)
 	case backend.TurnCompletedEvent:
 		m.endTurn(e.Turn)
+		return m.flushQueue() // composer.go: send the next queued prompt
 	case backend.ItemStartedEvent:
 		m.foldItem(e.Item, false)
 	case backend.ItemCompletedEvent:
@@ -413,10 +488,17 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 			m.addItem(e.ItemID, c)
 		}
 		c.Append(e.Delta)
-	case backend.CommandOutputDeltaEvent:
-		if c, ok := m.items[e.ItemID].(*ui.CommandCell); ok {
-			c.AppendOutput(e.Delta)
+		if h := c.Heading(); h != "" {
+			m.status.Header = h
 		}
+	case backend.CommandOutputDeltaEvent:
+		c, ok := m.items[e.ItemID].(*ui.CommandCell)
+		if !ok {
+			c = &ui.CommandCell{ItemID: e.ItemID, Status: "inProgress"}
+			m.addItem(e.ItemID, c)
+			m.tv.commands = append(m.tv.commands, c)
+		}
+		c.AppendOutput(e.Delta)
 	case backend.PatchUpdatedEvent:
 		if c, ok := m.items[e.ItemID].(*ui.FileChangeCell); ok {
 			c.SetFiles(fileDiffs(e.Changes))
@@ -436,20 +518,19 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 	case backend.WarningEvent:
 		m.banner(ui.BannerWarning, e.Text(), nil)
 	case backend.ThreadStatusEvent:
-		// A thread that went idle without turn/completed ends the turn.
+		// A thread that went idle without turn/completed ends the turn —
+		// after a grace period, since turn/completed normally follows.
 		if e.Status.Type == "idle" && m.running && !m.startingTurn {
-			m.endTurn(backend.Turn{Status: backend.TurnCompleted})
+			m.turnSeq++
+			seq := m.turnSeq
+			return tea.Tick(idleGrace, func(time.Time) tea.Msg { return idleCheckMsg{seq: seq} })
 		}
 	case backend.RequestResolvedEvent:
 		return m.resolved(e.RequestID)
+	case hub.PresenceEvent:
+		m.onPresence(e)
 	case backend.ServerExitedEvent:
-		m.running = false
-		m.ready = false
-		m.driver = nil
-		m.banner(ui.BannerError, "codex app-server "+e.Status, e.Stderr)
-		// Requests of a dead server can no longer be answered.
-		m.pending = nil
-		m.closeForm()
+		m.onServerExited(e) // restart.go
 	}
 	return nil
 }
@@ -465,9 +546,11 @@ func (m *Model) endTurn(t backend.Turn) {
 	if !m.running && !m.startingTurn {
 		return
 	}
+	m.turnSeq++
 	m.running = false
 	m.startingTurn = false
 	m.status.Notice = ""
+	m.status.Header = ""
 	switch t.Status {
 	case backend.TurnInterrupted:
 		m.banner(ui.BannerWarning, "Turn interrupted", nil)
@@ -492,7 +575,7 @@ func (m *Model) foldItem(it backend.Item, final bool) {
 	switch it.Type {
 	case "userMessage":
 		// Live user messages are drawn when sent; history draws them here.
-		if existing == nil && (final && !m.running) {
+		if existing == nil && final && (!m.running || m.opts.Shared) {
 			c := &ui.UserCell{Text: it.UserText()}
 			m.addItem(it.ID, c)
 		}
@@ -505,6 +588,7 @@ func (m *Model) foldItem(it backend.Item, final bool) {
 		if final {
 			c.SetFinal(it.Text)
 		}
+		m.tv.lastAnswer = c
 	case "reasoning":
 		c, ok := existing.(*ui.ReasoningCell)
 		if !ok {
@@ -519,14 +603,17 @@ func (m *Model) foldItem(it backend.Item, final bool) {
 		if !ok {
 			c = &ui.CommandCell{ItemID: it.ID}
 			m.addItem(it.ID, c)
+			m.tv.commands = append(m.tv.commands, c)
 		}
-		c.Command, c.Cwd, c.Status, c.ExitCode = it.Command, it.Cwd, it.Status, it.ExitCode
+		m.tv.lastCommand = c
+		c.Command, c.Cwd, c.Status, c.ExitCode, c.Source = it.Command, it.Cwd, it.Status, it.ExitCode, it.Source
 		if it.DurationMs != nil {
 			c.Duration = time.Duration(*it.DurationMs) * time.Millisecond
 		}
-		if final && it.AggregatedOutput != nil {
-			c.Output.Reset()
-			c.Output.WriteString(*it.AggregatedOutput)
+		// Streamed output is kept (and bounded); the aggregate is used
+		// only when nothing streamed (history, or a silent server).
+		if final && it.AggregatedOutput != nil && c.OutputBytes() == 0 {
+			c.SetOutput(*it.AggregatedOutput)
 		}
 		c.Touch()
 	case "fileChange":
@@ -563,9 +650,9 @@ func (m *Model) foldItem(it backend.Item, final bool) {
 func describeItem(it backend.Item) (string, string) {
 	switch it.Type {
 	case "mcpToolCall":
-		return fmt.Sprintf("%s.%s", it.Server, it.Tool), compactJSON(it.Arguments)
+		return fmt.Sprintf("%s.%s(%s)", it.Server, it.Tool, ui.Truncate(compactJSON(it.Arguments), 60)), mcpResult(it)
 	case "dynamicToolCall":
-		return "tool " + it.Tool, compactJSON(it.Arguments)
+		return fmt.Sprintf("tool %s(%s)", it.Tool, ui.Truncate(compactJSON(it.Arguments), 60)), toolResult(it)
 	case "webSearch":
 		return "Searched the web: " + it.Query, ""
 	case "imageView":

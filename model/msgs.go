@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"time"
 
 	"tandem/backend"
 )
@@ -24,6 +25,9 @@ type SessionReadyMsg struct {
 	Sandbox  string
 	Peer     string
 	History  []backend.Turn
+	// Resume, if set, opens an earlier thread (or the resume picker)
+	// instead of the one started; see ResumeRequest.
+	Resume *ResumeRequest
 }
 
 // SessionFailedMsg tells the model the app-server could not be started;
@@ -40,3 +44,9 @@ type interruptResult struct{ err error }
 type tickMsg struct{ seq int }
 
 type formFocusMsg struct{ seq int }
+
+// idleCheckMsg fires idleGrace after the thread went idle while a turn
+// was running; if turn/completed still hasn't come, the turn is ended.
+type idleCheckMsg struct{ seq int }
+
+const idleGrace = 3 * time.Second

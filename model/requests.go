@@ -2,8 +2,6 @@ package model
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -18,6 +16,12 @@ import (
 // Requests that need no person (bad arguments, unknown tools) are answered
 // at once.
 func (m *Model) onRequest(req backend.ServerRequest) tea.Cmd {
+	if m.opts.ReadOnly {
+		return m.watchRequest(req)
+	}
+	if m.autoAnswer(req) {
+		return nil
+	}
 	if tc, ok := req.(*backend.ToolCallRequest); ok {
 		if tc.Params.Tool != backend.AskUserQuestionName {
 			_ = tc.Fail("unknown tool: " + tc.Params.Tool)
@@ -31,10 +35,16 @@ func (m *Model) onRequest(req backend.ServerRequest) tea.Cmd {
 		}
 	}
 	m.pending = append(m.pending, req)
+	var cmd tea.Cmd
 	if m.form == nil {
-		return m.showNext()
+		cmd = m.showNext()
 	}
-	return nil
+	if req.Answered() {
+		// Answered while building its form (e.g. an elicitation tandem
+		// cannot show is declined): nothing to ring for.
+		return cmd
+	}
+	return tea.Batch(cmd, ring(req))
 }
 
 // showNext builds the form for the first pending request. The form takes
@@ -45,7 +55,8 @@ func (m *Model) showNext() tea.Cmd {
 		return nil
 	}
 	req := m.pending[0]
-	f := m.buildForm(req, len(m.pending)-1)
+	// The queue count is drawn live under the form (queueLine).
+	f := m.buildForm(req, 0)
 	if f == nil {
 		// Nothing to ask: answer safely and move on.
 		_ = req.Refuse()
@@ -75,26 +86,13 @@ func (m *Model) buildForm(req backend.ServerRequest, queued int) forms.Form {
 		if p.Cwd != nil {
 			spec.Cwd = *p.Cwd
 		}
+		if nc := p.NetworkApprovalContext; nc != nil {
+			spec.Body = "Network access to " + nc.Host + " (" + nc.Protocol + ")"
+		}
 		return forms.NewApproval(spec, m.theme, m.formWidth())
 	case *backend.FileChangeApprovalRequest:
-		p := r.Params
-		spec := forms.ApprovalSpec{Title: "Apply these changes?", Queue: queued, Choices: []forms.Choice{
-			{Key: "accept", Label: "Yes, apply them"},
-			{Key: "acceptForSession", Label: "Yes, and don't ask again for these files this session"},
-			{Key: "decline", Label: "No, continue without applying"},
-			{Key: "cancel", Label: "No, and stop the turn"},
-		}}
-		if p.Reason != nil {
-			spec.Reason = *p.Reason
-		}
-		if c, ok := m.items[p.ItemID].(*ui.FileChangeCell); ok {
-			var body []string
-			for _, f := range c.Files {
-				a, d := ui.DiffStat(f.Diff)
-				body = append(body, fmt.Sprintf("%s (+%d −%d)", f.Path, a, d))
-			}
-			spec.Body = strings.Join(body, "\n")
-		}
+		spec := m.fileChangeSpec(r.Params)
+		spec.Queue = queued
 		return forms.NewApproval(spec, m.theme, m.formWidth())
 	case *backend.ToolCallRequest:
 		args, err := backend.ParseAskUserQuestion(r.Params.Arguments)
@@ -111,38 +109,7 @@ func (m *Model) buildForm(req backend.ServerRequest, queued int) forms.Form {
 		}
 		return forms.NewQuestions(spec, m.theme, m.formWidth())
 	}
-	return nil
-}
-
-// commandChoices offers the decisions of a command approval, honouring
-// availableDecisions when the server sends it.
-func commandChoices(p backend.CommandApprovalParams) []forms.Choice {
-	all := []forms.Choice{
-		{Key: "accept", Label: "Yes, run it"},
-		{Key: "acceptForSession", Label: "Yes, and don't ask again this session"},
-		{Key: "decline", Label: "No, continue without running it"},
-		{Key: "cancel", Label: "No, and stop the turn"},
-	}
-	if len(p.AvailableDecisions) == 0 {
-		return all
-	}
-	allowed := map[string]bool{}
-	for _, raw := range p.AvailableDecisions {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			allowed[s] = true
-		}
-	}
-	var out []forms.Choice
-	for _, c := range all {
-		if allowed[c.Key] {
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		return all
-	}
-	return out
+	return m.buildMoreForm(req)
 }
 
 // settleForm answers the shown request once its form is done and shows
@@ -164,7 +131,7 @@ func (m *Model) answer(req backend.ServerRequest, f forms.Form) {
 	var err error
 	switch r := req.(type) {
 	case *backend.CommandApprovalRequest:
-		err = r.Answer(decisionFor(f))
+		err = r.Answer(commandDecision(r.Params, f.(*forms.Approval).Choice()))
 	case *backend.FileChangeApprovalRequest:
 		err = r.Answer(decisionFor(f))
 	case *backend.ToolCallRequest:
@@ -176,7 +143,10 @@ func (m *Model) answer(req backend.ServerRequest, f forms.Form) {
 		b, _ := json.Marshal(q.Answers())
 		err = r.Succeed(string(b))
 	default:
-		err = req.Refuse()
+		var known bool
+		if known, err = m.answerMore(req, f); !known {
+			err = req.Refuse()
+		}
 	}
 	if err != nil {
 		m.banner(ui.BannerWarning, "could not answer "+req.Method()+": "+err.Error(), nil)

@@ -10,14 +10,20 @@ import (
 
 func (m *Model) contentWidth() int { return max(20, m.width) }
 
-// chromeHeight is the height of everything below the transcript.
-func (m *Model) bottom() []string {
+// drawBottom draws everything below the transcript (bottom caches it).
+func (m *Model) drawBottom() []string {
 	var out []string
 	if m.form != nil {
 		fv := strings.TrimRight(m.form.View(), "\n")
 		out = append(out, m.styles.Dim.Render(strings.Repeat("─", m.contentWidth())))
 		out = append(out, strings.Split(fv, "\n")...)
+		if q := m.queueLine(); q != "" {
+			out = append(out, q)
+		}
+	} else if w := m.waitingLine(); w != "" {
+		out = append(out, w)
 	}
+	out = append(out, m.extAbove()...)
 	out = append(out, m.styles.Dim.Render(strings.Repeat("─", m.contentWidth())))
 	out = append(out, strings.Split(m.composer.View(), "\n")...)
 	m.status.Running = m.running
@@ -40,15 +46,32 @@ func (m *Model) View() tea.View {
 		return tea.NewView("")
 	}
 	w := m.contentWidth()
+	if m.tv.pager != nil {
+		return m.finishView(m.pagerView())
+	}
+	// A streaming delta that changes nothing drawn yet (its cell re-renders
+	// on the next frame tick) reuses the last frame: a delta then costs
+	// O(1), not a frame.
+	if m.tv.deltaOnly && m.tv.frameOK && m.tv.frameW == m.width && m.tv.frameH == m.height && !m.transcript.Pending() {
+		return m.finishView(m.tv.frame)
+	}
 	bottom := m.bottom()
 	h := max(1, m.height-len(bottom))
-	lines := m.transcript.Lines(m.rctx, w)
-	maxTop := max(0, len(lines)-h)
+	// Only the visible cells' lines are touched: Sync re-renders changed
+	// cells (live ones once a frame), Window slices by line counts.
+	// Following the bottom, only the last h lines are on screen: what lies
+	// above may be laid out cheaply until the user scrolls up (ui.Lazy).
+	m.rctx.Tail = h
+	if !m.follow {
+		m.rctx.Tail = m.visibleTail(m.top, h)
+	}
+	total := m.transcript.Sync(m.rctx, m.RenderWidth())
+	maxTop := max(0, total-h)
 	top := m.top
 	if m.follow || top > maxTop {
 		top = maxTop
 	}
-	visible := lines[top:min(len(lines), top+h)]
+	visible := m.transcript.Window(top, h, w)
 	screen := make([]string, 0, m.height)
 	for i := len(visible); i < h; i++ {
 		screen = append(screen, "")
@@ -62,9 +85,20 @@ func (m *Model) View() tea.View {
 	if len(screen) > m.height {
 		screen = screen[len(screen)-m.height:]
 	}
-	v := tea.NewView(strings.Join(screen, "\n"))
+	m.tv.frame = strings.Join(screen, "\n")
+	m.tv.frameOK, m.tv.frameW, m.tv.frameH = true, m.width, m.height
+	return m.finishView(m.tv.frame)
+}
+
+// finishView wraps the screen text in a view: alt screen, title, and the
+// mouse captured unless the user released it (keyMouse).
+func (m *Model) finishView(s string) tea.View {
+	v := tea.NewView(s)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
+	if m.tv.mouseOff {
+		v.MouseMode = tea.MouseModeNone
+	}
 	v.WindowTitle = "tandem"
 	return v
 }

@@ -15,20 +15,39 @@ type Cell interface {
 }
 
 // RenderContext carries what cells need to draw: styles and the Markdown
-// renderer.
+// renderer. Expanded asks cells for their full content (the transcript
+// pager) instead of the collapsed form shown inline.
 type RenderContext struct {
 	Styles   Styles
 	Markdown *Markdown
+	Expanded bool
+	// Tail, when > 0, says only the last Tail lines of the transcript are
+	// on screen (following the bottom): cells may lay out what lies above
+	// plainly and cheaply (see Lazy). 0 asks for everything fully drawn.
+	Tail int
 }
 
-// versioned implements the Version bookkeeping.
-type versioned struct{ v int }
+// versioned implements the Version bookkeeping. Once the cell is in a
+// Transcript, Touch also tells the transcript, so a frame re-checks only
+// the cells that changed.
+type versioned struct {
+	v     int
+	owner *Transcript
+	idx   int
+}
+
+func (c *versioned) attach(t *Transcript, i int) { c.owner, c.idx = t, i }
 
 // Version implements Cell.
 func (c *versioned) Version() int { return c.v }
 
 // Touch marks the cell changed.
-func (c *versioned) Touch() { c.v++ }
+func (c *versioned) Touch() {
+	c.v++
+	if c.owner != nil {
+		c.owner.markDirty(c.idx)
+	}
+}
 
 // UserCell is a message the user sent.
 type UserCell struct {
@@ -43,126 +62,6 @@ func (c *UserCell) Render(ctx *RenderContext, width int) []string {
 		lines[i] = ctx.Styles.UserBar.Render("▌") + " " + ctx.Styles.User.Render(lines[i])
 	}
 	return append([]string{""}, lines...)
-}
-
-// AgentCell is the agent's Markdown answer, streamed by deltas and
-// replaced by the final text when the item completes.
-type AgentCell struct {
-	versioned
-	ItemID string
-	Text   strings.Builder
-	Final  bool
-}
-
-// Append adds a streamed delta.
-func (c *AgentCell) Append(delta string) {
-	c.Text.WriteString(delta)
-	c.Touch()
-}
-
-// SetFinal replaces the streamed text with the completed item's text.
-func (c *AgentCell) SetFinal(text string) {
-	if text != "" || c.Text.Len() == 0 {
-		c.Text.Reset()
-		c.Text.WriteString(text)
-	}
-	c.Final = true
-	c.Touch()
-}
-
-// Render implements Cell.
-func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
-	src := c.Text.String()
-	if strings.TrimSpace(src) == "" {
-		return nil
-	}
-	return append([]string{""}, ctx.Markdown.Render(src, width)...)
-}
-
-// CommandCell is a command the agent ran (commandExecution item).
-type CommandCell struct {
-	versioned
-	ItemID   string
-	Command  string
-	Cwd      string
-	Status   string // "inProgress", "completed", "failed", "declined"
-	ExitCode *int
-	Duration time.Duration
-	Output   strings.Builder
-	// TailLines is how many output lines are shown; the rest is counted.
-	TailLines int
-}
-
-// AppendOutput adds a chunk of output.
-func (c *CommandCell) AppendOutput(s string) {
-	c.Output.WriteString(s)
-	c.Touch()
-}
-
-// Render implements Cell.
-func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
-	st := ctx.Styles
-	var mark, state string
-	switch c.Status {
-	case "completed":
-		if c.ExitCode != nil && *c.ExitCode != 0 {
-			mark = st.Fail.Render("✗")
-		} else {
-			mark = st.OK.Render("✓")
-		}
-	case "failed":
-		mark = st.Fail.Render("✗")
-	case "declined":
-		mark = st.Fail.Render("⊘")
-		state = "declined"
-	default:
-		mark = st.Running.Render("•")
-		state = "running"
-	}
-	var meta []string
-	if state != "" {
-		meta = append(meta, state)
-	}
-	if c.ExitCode != nil {
-		meta = append(meta, fmt.Sprintf("exit %d", *c.ExitCode))
-	}
-	if c.Duration > 0 {
-		meta = append(meta, FormatDuration(c.Duration))
-	}
-	head := Wrap("$ "+c.Command, width-2)
-	for i := range head {
-		head[i] = st.Command.Render(head[i])
-	}
-	head = Prefix(head, mark+" ", "  ")
-	if len(meta) > 0 {
-		head[len(head)-1] += st.Dim.Render("  (" + strings.Join(meta, ", ") + ")")
-	}
-	lines := append([]string{""}, head...)
-	if c.Cwd != "" {
-		lines = append(lines, st.Dim.Render(Truncate("  in "+c.Cwd, width)))
-	}
-	out := strings.TrimRight(c.Output.String(), "\n")
-	if out != "" {
-		n := c.TailLines
-		if n <= 0 {
-			n = 5
-		}
-		all := strings.Split(out, "\n")
-		hidden := 0
-		if len(all) > n {
-			hidden = len(all) - n
-			all = all[len(all)-n:]
-		}
-		if hidden > 0 {
-			lines = append(lines, st.Dim.Render(fmt.Sprintf("  │ … +%d lines", hidden)))
-		}
-		for _, l := range all {
-			for _, w := range Wrap(l, width-4) {
-				lines = append(lines, st.Dim.Render("  │ ")+w)
-			}
-		}
-	}
-	return lines
 }
 
 // FileDiff is one file of a FileChangeCell.
@@ -218,7 +117,7 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 	}
 	lines := []string{""}
 	for _, f := range c.Files {
-		a, r := DiffStat(f.Diff)
+		a, r := FileDiffStat(f)
 		v := verb
 		if f.Kind == "add" && c.Status == "completed" {
 			v = "Added"
@@ -228,7 +127,7 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 		head := fmt.Sprintf("%s %s ", v, f.Path)
 		lines = append(lines, st.Accent.Render("✎ ")+st.DiffHeader.Render(Truncate(head, width-16))+
 			st.DiffAdd.Render(fmt.Sprintf("+%d", a))+" "+st.DiffDel.Render(fmt.Sprintf("−%d", r)))
-		lines = append(lines, RenderDiff(st, f.Diff, width, c.MaxDiffLines)...)
+		lines = append(lines, RenderFileDiff(st, f, width, c.MaxDiffLines)...)
 	}
 	return lines
 }
@@ -287,17 +186,49 @@ func (c *ReasoningCell) SetText(s string) {
 	c.Touch()
 }
 
-// Render implements Cell.
+// Heading returns the summary's latest bold heading ("**Planning the
+// change**" → "Planning the change"), or "" when it has none.
+func (c *ReasoningCell) Heading() string { return ReasoningHeading(c.Text.String()) }
+
+// ReasoningHeading returns the last complete **bold** span of a reasoning
+// summary: codex's summaries start each part with one, and the status
+// line shows it as the "working" header.
+func ReasoningHeading(s string) string {
+	end := strings.LastIndex(s, "**")
+	for end >= 0 {
+		start := strings.LastIndex(s[:end], "**")
+		if start < 0 {
+			return ""
+		}
+		if h := strings.TrimSpace(s[start+2 : end]); h != "" && strings.Count(s[:start], "**")%2 == 0 {
+			return h
+		}
+		end = start
+	}
+	return ""
+}
+
+// Render implements Cell: collapsed to its heading (or first line) in the
+// transcript, the whole summary in the pager (ctx.Expanded).
 func (c *ReasoningCell) Render(ctx *RenderContext, width int) []string {
-	s := strings.TrimSpace(strings.ReplaceAll(c.Text.String(), "**", ""))
-	if s == "" {
+	src := strings.TrimSpace(c.Text.String())
+	if src == "" {
 		return nil
 	}
+	st := ctx.Styles
+	if !ctx.Expanded {
+		h := c.Heading()
+		if h == "" {
+			h, _, _ = strings.Cut(strings.ReplaceAll(src, "**", ""), "\n")
+		}
+		return []string{"", st.Dim.Render("∴ ") + st.Italic.Render(Truncate("Thinking: "+h, width-16)) + st.Dim.Render("  (ctrl+t)")}
+	}
+	s := strings.ReplaceAll(src, "**", "")
 	lines := Wrap(s, width-2)
 	for i := range lines {
-		lines[i] = ctx.Styles.Italic.Render(lines[i])
+		lines[i] = st.Italic.Render(lines[i])
 	}
-	return append([]string{""}, Prefix(lines, ctx.Styles.Dim.Render("∴ "), "  ")...)
+	return append([]string{""}, Prefix(lines, st.Dim.Render("∴ "), "  ")...)
 }
 
 // BannerKind says how loud a banner is.

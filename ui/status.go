@@ -12,20 +12,60 @@ type StatusInfo struct {
 	// Tokens used in the thread so far, and the model's context window
 	// (0 when unknown).
 	TotalTokens, ContextWindow, LastInputTokens int64
-	Running                                    bool
-	Spinner                                    string
-	Elapsed                                    time.Duration
-	Notice                                     string // transient hint, e.g. "press Ctrl+C again to quit"
+	Running                                     bool
+	Spinner                                     string
+	Elapsed                                     time.Duration
+	Notice                                      string // transient hint, e.g. "press Ctrl+C again to quit"
+	// Presence lists who is connected to a shared session (`tandem
+	// serve`), e.g. "alice (driver), bob (watcher)"; "" when not shared.
+	Presence string
+	// Header is the "working" header while a turn runs: the latest bold
+	// heading of the reasoning summary ("" shows "Working").
+	Header string
+	// RateLimits are the account's rate-limit windows, when known
+	// (`account/rateLimits/updated`).
+	RateLimits []RateLimit
+	// Hints are short key hints shown on the right ("mouse off").
+	Hints []string
+}
+
+// RateLimit is one rate-limit window: Label ("5h", "weekly") and the
+// percentage of it used (0–100).
+type RateLimit struct {
+	Label       string
+	UsedPercent float64
+}
+
+// RateLimitLabel names a window of mins minutes: "5h", "weekly", "90m".
+func RateLimitLabel(mins int64) string {
+	switch {
+	case mins <= 0:
+		return "limit"
+	case mins == 7*24*60:
+		return "weekly"
+	case mins%(24*60) == 0:
+		return fmt.Sprintf("%dd", mins/(24*60))
+	case mins%60 == 0:
+		return fmt.Sprintf("%dh", mins/60)
+	}
+	return fmt.Sprintf("%dm", mins)
 }
 
 // StatusLine renders the one-line status bar at width.
 func StatusLine(st Styles, s StatusInfo, width int) string {
 	var left []string
 	if s.Running {
-		left = append(left, st.Running.Render(s.Spinner+" Working "+FormatDuration(s.Elapsed.Truncate(time.Second)))+st.Dim.Render(" · esc to interrupt"))
+		h := s.Header
+		if h == "" {
+			h = "Working"
+		}
+		left = append(left, st.Running.Render(s.Spinner+" "+Truncate(h, 48)+" "+FormatDuration(s.Elapsed.Truncate(time.Second)))+st.Dim.Render(" · esc to interrupt"))
 	}
 	if s.Notice != "" {
 		left = append(left, st.Warn.Render(s.Notice))
+	}
+	if s.Presence != "" {
+		left = append(left, st.Dim.Render("⇄ "+s.Presence))
 	}
 	var right []string
 	if s.Model != "" {
@@ -51,6 +91,10 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 		}
 		right = append(right, t)
 	}
+	for _, rl := range s.RateLimits {
+		right = append(right, fmt.Sprintf("%s %.0f%% used", rl.Label, rl.UsedPercent))
+	}
+	right = append(right, s.Hints...)
 	l := strings.Join(left, "  ")
 	r := st.Status.Render(strings.Join(right, " · "))
 	gap := width - ansiWidth(l) - ansiWidth(r)

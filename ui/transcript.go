@@ -1,16 +1,60 @@
 package ui
 
 import (
+	"sort"
+
 	"github.com/charmbracelet/x/ansi"
 )
 
+// Live is implemented by cells that stream (an agent answer being typed, a
+// command still printing). While Live reports true, the transcript
+// re-renders the cell only when Flush was called since its last render, so
+// a burst of deltas costs one render per frame.
+type Live interface {
+	Live() bool
+}
+
+// Lazy is implemented by cells that may draw off-screen parts cheaply when
+// RenderContext.Tail > 0; Partial reports that the last render did. The
+// transcript re-renders such a cell fully once its lines come into view or
+// a full drawing is asked for (Tail == 0).
+type Lazy interface {
+	Partial() bool
+}
+
+// Fitted is implemented by cells whose Render already cuts every line to
+// the width, so the transcript need not measure them again.
+type Fitted interface {
+	FitsWidth()
+}
+
 // Transcript is the ordered list of cells with a per-cell render cache
-// keyed by (version, width). Finished cells therefore render once per
-// width.
+// keyed by (version, width), so a finished cell renders once per width.
+// It keeps each cell's line count and start line, so a frame slices out
+// only the visible lines, and it learns from Touch which cells changed, so
+// a frame costs O(changed + visible), not O(history).
 type Transcript struct {
 	Cells []Cell
 	cache []cachedLines
+	// starts[i] is the first line of cell i; valid for i < validStarts.
+	starts      []int
+	validStarts int
+	total       int
+	flushDue    bool
+	width       int  // width of the last full pass
+	full        bool // next Sync must check every cell
+	dirty       []int
+	isDirty     []bool
+	unowned     []int       // cells that don't report Touch: checked every Sync
+	partial     map[int]int // Lazy cells last drawn partially → the Tail used
+	lastRenders int         // Renders and Tail at the end of the last Sync
+	lastTail    int
+	// Renders counts cell renders (for tests and benchmarks).
+	Renders int
 }
+
+// attachable cells report their changes to the transcript (versioned).
+type attachable interface{ attach(t *Transcript, i int) }
 
 type cachedLines struct {
 	version, width int
@@ -20,34 +64,289 @@ type cachedLines struct {
 
 // Append adds a cell at the end.
 func (t *Transcript) Append(c Cell) {
+	i := len(t.Cells)
 	t.Cells = append(t.Cells, c)
+	t.isDirty = append(t.isDirty, false)
+	if a, ok := c.(attachable); ok {
+		a.attach(t, i)
+	} else {
+		t.unowned = append(t.unowned, i)
+	}
+	t.markDirty(i)
+}
+
+func (t *Transcript) markDirty(i int) {
+	if i < len(t.isDirty) && !t.isDirty[i] {
+		t.isDirty[i] = true
+		t.dirty = append(t.dirty, i)
+	}
 }
 
 // Reset removes every cell.
 func (t *Transcript) Reset() {
-	t.Cells = nil
-	t.cache = nil
+	for _, c := range t.Cells {
+		if a, ok := c.(attachable); ok {
+			a.attach(nil, 0)
+		}
+	}
+	*t = Transcript{Renders: t.Renders}
 }
 
-// Lines renders the whole transcript at width and returns its lines, each
-// cut to width.
-func (t *Transcript) Lines(ctx *RenderContext, width int) []string {
-	if len(t.cache) < len(t.Cells) {
-		t.cache = append(t.cache, make([]cachedLines, len(t.Cells)-len(t.cache))...)
+// Invalidate drops every cached render (after a theme change).
+func (t *Transcript) Invalidate() {
+	for i := range t.cache {
+		t.cache[i].ok = false
 	}
-	var out []string
-	for i, c := range t.Cells {
-		e := &t.cache[i]
-		if !e.ok || e.version != c.Version() || e.width != width {
-			lines := c.Render(ctx, width)
-			for j, l := range lines {
-				if ansi.StringWidth(l) > width {
-					lines[j] = ansi.Truncate(l, width, "")
-				}
-			}
-			*e = cachedLines{version: c.Version(), width: width, lines: lines, ok: true}
+	t.full = true
+	t.flushDue = true
+}
+
+// Flush lets live cells re-render at the next Sync. The model calls it on
+// its frame tick (about 30 times a second while a turn runs) and on every
+// message that is not a streaming delta.
+func (t *Transcript) Flush() { t.flushDue = true }
+
+// Sync brings the cached lines up to date at width (live cells only when
+// a flush is due) and returns the total line count. It checks only the
+// cells touched since the last Sync, unless the width changed.
+func (t *Transcript) Sync(ctx *RenderContext, width int) int {
+	for i := len(t.isDirty); i < len(t.Cells); i++ {
+		// appended to Cells directly: watch it every Sync
+		t.isDirty = append(t.isDirty, false)
+		t.unowned = append(t.unowned, i)
+		t.markDirty(i)
+	}
+	if n := len(t.Cells) - len(t.cache); n > 0 {
+		t.cache = append(t.cache, make([]cachedLines, n)...)
+		t.starts = append(t.starts, make([]int, n)...)
+	}
+	flush := t.flushDue
+	t.flushDue = false
+	if width != t.width || t.full {
+		t.width, t.full = width, false
+		after := 0
+		for i := len(t.Cells) - 1; i >= 0; i-- {
+			t.syncCell(t.tailCtx(ctx, after), i, width, true, false)
+			after += len(t.cache[i].lines)
 		}
-		out = append(out, e.lines...)
+		for _, i := range t.dirty {
+			t.isDirty[i] = false
+		}
+		t.dirty = t.dirty[:0]
+	} else {
+		// bottom up, so each cell knows how many lines follow it
+		sort.Sort(sort.Reverse(sort.IntSlice(t.dirty)))
+		keep := t.dirty[:0]
+		after, next := 0, len(t.Cells)-1
+		for _, i := range t.dirty {
+			t.isDirty[i] = false
+			for ; next > i; next-- {
+				after += len(t.cache[next].lines)
+			}
+			if !t.syncCell(t.tailCtx(ctx, after), i, width, flush, false) {
+				keep = append(keep, i) // throttled: check again next frame
+			}
+		}
+		t.dirty = keep
+		for _, i := range t.dirty {
+			t.isDirty[i] = true
+		}
+		for _, i := range t.unowned {
+			t.syncCell(ctx, i, width, flush, false)
+		}
+	}
+	t.restart()
+	// Cells drawn partially get their full drawing once they are on
+	// screen, or when everything is asked for.
+	// (Only when something was drawn or the screen moved: otherwise the
+	// partial cells are as they were.)
+	if t.Renders == t.lastRenders && ctx.Tail == t.lastTail {
+		return t.total
+	}
+	defer func() { t.lastRenders, t.lastTail = t.Renders, ctx.Tail }()
+	for pass := 0; pass < 3 && len(t.partial) > 0; pass++ {
+		redrawn := false
+		for i, last := range t.partial {
+			end := t.starts[i] + len(t.cache[i].lines)
+			tail := 0 // full drawing
+			switch {
+			case ctx.Tail <= 0:
+			case end > t.total-ctx.Tail:
+				tail = end - (t.total - ctx.Tail) + 10
+				if last > 0 && tail <= last {
+					continue // drawn with at least this much already
+				}
+			default:
+				continue
+			}
+			c2 := *ctx
+			c2.Tail = tail
+			t.syncCell(&c2, i, width, true, true)
+			redrawn = true
+		}
+		if !redrawn {
+			break
+		}
+		t.restart()
+	}
+	return t.total
+}
+
+// tailCtx is ctx with Tail reduced by the lines drawn after a cell (-1 when
+// the cell is wholly above the screen).
+func (t *Transcript) tailCtx(ctx *RenderContext, after int) *RenderContext {
+	if ctx.Tail <= 0 || after == 0 {
+		return ctx
+	}
+	c2 := *ctx
+	c2.Tail = ctx.Tail - after
+	if c2.Tail <= 0 {
+		c2.Tail = -1
+	}
+	return &c2
+}
+
+// restart recomputes the start lines from the first changed cell.
+func (t *Transcript) restart() {
+	for i := t.validStarts; i < len(t.Cells); i++ {
+		if i == 0 {
+			t.starts[0] = 0
+		} else {
+			t.starts[i] = t.starts[i-1] + len(t.cache[i-1].lines)
+		}
+	}
+	t.validStarts = len(t.Cells)
+	t.total = 0
+	if n := len(t.Cells); n > 0 {
+		t.total = t.starts[n-1] + len(t.cache[n-1].lines)
+	}
+}
+
+// syncCell re-renders cell i if it changed; a live cell already drawn at
+// this width waits for a flush. It reports false when it was held back.
+func (t *Transcript) syncCell(ctx *RenderContext, i, width int, flush, force bool) bool {
+	c := t.Cells[i]
+	e := &t.cache[i]
+	if !force && e.ok && e.width == width && e.version == c.Version() {
+		return true
+	}
+	if e.ok && e.width == width && !flush {
+		if l, ok := c.(Live); ok && l.Live() {
+			return false
+		}
+	}
+	old := len(e.lines)
+	lines := c.Render(ctx, width)
+	t.Renders++
+	if _, ok := c.(Fitted); !ok {
+		for j, l := range lines {
+			if ansi.StringWidth(l) > width {
+				lines[j] = ansi.Truncate(l, width, "")
+			}
+		}
+	}
+	*e = cachedLines{version: c.Version(), width: width, lines: lines, ok: true}
+	if l, ok := c.(Lazy); ok {
+		if l.Partial() {
+			if t.partial == nil {
+				t.partial = map[int]int{}
+			}
+			t.partial[i] = ctx.Tail
+		} else {
+			delete(t.partial, i)
+		}
+	}
+	if len(lines) != old && i < t.validStarts {
+		t.validStarts = i
+	}
+	return true
+}
+
+// Pending reports whether the next Sync would draw something: a flush is
+// due, or a cell was appended since the last Sync. Touched live cells
+// alone don't count: they wait for the flush.
+func (t *Transcript) Pending() bool {
+	if t.flushDue || len(t.cache) < len(t.Cells) {
+		return true
+	}
+	for _, i := range t.dirty {
+		if l, ok := t.Cells[i].(Live); !ok || !l.Live() || !t.cache[i].ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Total returns the line count as of the last Sync.
+func (t *Transcript) Total() int { return t.total }
+
+// Window returns lines [top, top+h) of the transcript as of the last Sync,
+// cut to width. Only the cells that overlap the window are touched.
+func (t *Transcript) Window(top, h, width int) []string {
+	if top < 0 {
+		top = 0
+	}
+	out := make([]string, 0, h)
+	n := len(t.Cells)
+	if n == 0 || h <= 0 || len(t.cache) < n {
+		return out
+	}
+	// binary search the cell holding line top
+	lo, hi := 0, n-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if t.starts[mid] <= top {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	for i := lo; i < n && len(out) < h; i++ {
+		lines := t.cache[i].lines
+		skip := top + len(out) - t.starts[i]
+		if skip < 0 {
+			skip = 0
+		}
+		for j := skip; j < len(lines) && len(out) < h; j++ {
+			l := lines[j]
+			if t.cache[i].width > width && ansi.StringWidth(l) > width {
+				l = ansi.Truncate(l, width, "")
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Lines renders the whole transcript at width and returns all its lines
+// (for the pager, export and tests).
+func (t *Transcript) Lines(ctx *RenderContext, width int) []string {
+	t.Flush()
+	total := t.Sync(ctx, width)
+	return t.Window(0, total, width)
+}
+
+// RenderAll renders every cell at width with ctx, bypassing the cache (the
+// transcript pager renders expanded cells this way).
+func (t *Transcript) RenderAll(ctx *RenderContext, width int) []string {
+	var out []string
+	for _, c := range t.Cells {
+		for _, l := range c.Render(ctx, width) {
+			if ansi.StringWidth(l) > width {
+				l = ansi.Truncate(l, width, "")
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// PartialCells returns the indexes of the cells last drawn partially (see
+// Lazy), in no order.
+func (t *Transcript) PartialCells() []int {
+	out := make([]int, 0, len(t.partial))
+	for i := range t.partial {
+		out = append(out, i)
 	}
 	return out
 }

@@ -1,0 +1,452 @@
+package backend
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"tandem/internal/redact"
+)
+
+// MaxNoiseLines is how many non-JSON lines a remote peer may print before
+// the app-server's first message (motd, banners, .bashrc echo) before the
+// connection is treated as broken.
+const MaxNoiseLines = 200
+
+// SSHTransport runs `codex app-server --listen stdio://` on another machine
+// through the system ssh client, so ~/.ssh/config, the agent, known_hosts
+// and ProxyJump behave as the user expects.
+//
+// Each Start runs, on the remote side, `bash -lc BOOTSTRAP` (see
+// bootstrapScript) which cds into the workspace, builds a per-run
+// CODEX_HOME (mode 0700, removed when the app-server exits) from the
+// remote's shared one, appends the managed MCP block read from the first
+// line of stdin, and runs the remote codex. Start can be called again after
+// a dropped connection: every run is independent, and sessions/ is shared,
+// so `thread/resume` finds the earlier rollout.
+type SSHTransport struct {
+	// Target is "[user@]host[:port]" (IPv6 hosts in brackets: "[::1]:22").
+	Target string
+	// Options are passed to ssh as "-o OPT" before tandem's defaults, so
+	// they win (ssh keeps the first value it sees).
+	Options []string
+	// SSHPath is the ssh client; "" means "ssh" from $PATH.
+	SSHPath string
+	// ConfigFile, when set, is passed as "-F FILE" (tests use it to keep
+	// away from the user's ~/.ssh/config).
+	ConfigFile string
+	// RemoteCodex is the codex executable on the remote; "" means "codex"
+	// looked up in the remote login shell's $PATH. A leading "~/" is the
+	// remote home.
+	RemoteCodex string
+	// RemoteWorkspace is created if missing and becomes the app-server's
+	// working directory; "" means the remote login directory. A leading
+	// "~/" is the remote home.
+	RemoteWorkspace string
+	// RemoteCodexHome is the remote's shared CODEX_HOME that auth.json,
+	// sessions/ and config come from; "" means the remote's $CODEX_HOME,
+	// else ~/.codex.
+	RemoteCodexHome string
+	// Args are extra app-server arguments, e.g. "-c", "model=o3".
+	Args []string
+	// MCPBlock is TOML (the managed [mcp_servers.NAME] tables, see
+	// ManagedMCPBlock) appended to the per-run config.toml. It travels
+	// base64-encoded as the first line of stdin, never on a command line.
+	MCPBlock []byte
+	// Grace is the wait after closing stdin before SIGTERM; 0 means 5 s.
+	Grace time.Duration
+	// Log receives skipped login-shell noise; nil discards it.
+	Log *slog.Logger
+}
+
+// SSHTarget is a parsed "[user@]host[:port]".
+type SSHTarget struct {
+	User, Host string
+	Port       int // 0 means ssh's default
+}
+
+// ParseSSHTarget parses "[user@]host[:port]". A host may be a
+// ~/.ssh/config alias; IPv6 addresses with a port go in brackets. It
+// rejects empty hosts, hosts starting with "-" (they would be read as ssh
+// options) and ports outside 1–65535.
+func ParseSSHTarget(s string) (SSHTarget, error) {
+	var t SSHTarget
+	rest := s
+	if i := strings.LastIndex(rest, "@"); i >= 0 {
+		t.User, rest = rest[:i], rest[i+1:]
+		if t.User == "" {
+			return t, fmt.Errorf("ssh target %q: empty user", s)
+		}
+	}
+	port := ""
+	switch {
+	case strings.HasPrefix(rest, "["):
+		end := strings.Index(rest, "]")
+		if end < 0 {
+			return t, fmt.Errorf("ssh target %q: missing ]", s)
+		}
+		t.Host = rest[1:end]
+		if after := rest[end+1:]; after != "" {
+			if !strings.HasPrefix(after, ":") {
+				return t, fmt.Errorf("ssh target %q: unexpected %q after ]", s, after)
+			}
+			port = after[1:]
+		}
+	case strings.Count(rest, ":") == 1:
+		t.Host, port, _ = strings.Cut(rest, ":")
+	default:
+		t.Host = rest // a bare IPv6 address or a plain host
+	}
+	if t.Host == "" {
+		return t, fmt.Errorf("ssh target %q: empty host", s)
+	}
+	if strings.HasPrefix(t.Host, "-") || strings.HasPrefix(t.User, "-") {
+		return t, fmt.Errorf("ssh target %q: must not start with -", s)
+	}
+	if strings.ContainsAny(t.Host+t.User, " \t\n'\"\\") {
+		return t, fmt.Errorf("ssh target %q: unexpected whitespace or quote", s)
+	}
+	if port != "" {
+		p, err := strconv.Atoi(port)
+		if err != nil || p < 1 || p > 65535 {
+			return t, fmt.Errorf("ssh target %q: port must be 1-65535", s)
+		}
+		t.Port = p
+	}
+	return t, nil
+}
+
+// Destination is the ssh destination argument: "user@host" or "host".
+func (t SSHTarget) Destination() string {
+	if t.User != "" {
+		return t.User + "@" + t.Host
+	}
+	return t.Host
+}
+
+// Argv returns the full ssh command line for one run (without the
+// prelude, which goes to stdin). It is exported for tests and for logging;
+// it holds no secrets.
+func (t *SSHTransport) Argv() ([]string, error) {
+	target, err := ParseSSHTarget(t.Target)
+	if err != nil {
+		return nil, err
+	}
+	ssh := t.SSHPath
+	if ssh == "" {
+		ssh = "ssh"
+	}
+	argv := []string{ssh, "-T"}
+	if t.ConfigFile != "" {
+		argv = append(argv, "-F", t.ConfigFile)
+	}
+	for _, o := range t.Options {
+		argv = append(argv, "-o", o)
+	}
+	// Defaults after the user's options: ssh keeps the first value, so
+	// --ssh-option BatchMode=no still works. BatchMode: a password prompt
+	// would fight the TUI for the terminal. Keepalives turn a dead network
+	// into an exit within ~45 s instead of a hang.
+	argv = append(argv,
+		"-o", "BatchMode=yes",
+		"-o", "ServerAliveInterval=15",
+		"-o", "ServerAliveCountMax=3",
+		"-o", "LogLevel=ERROR",
+	)
+	if target.Port != 0 {
+		argv = append(argv, "-p", strconv.Itoa(target.Port))
+	}
+	argv = append(argv, "--", target.Destination(), t.remoteCommand())
+	return argv, nil
+}
+
+// remoteCommand is the single string ssh hands to the remote login shell:
+// `bash -lc 'SCRIPT' tandem-bootstrap WORKSPACE CODEX CODEX_HOME ARGS…`,
+// every word single-quoted.
+func (t *SSHTransport) remoteCommand() string {
+	codex := t.RemoteCodex
+	if codex == "" {
+		codex = "codex"
+	}
+	words := []string{"bash", "-lc", bootstrapScript, "tandem-bootstrap", t.RemoteWorkspace, codex, t.RemoteCodexHome}
+	words = append(words, t.Args...)
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = ShellQuote(w)
+	}
+	return strings.Join(q, " ")
+}
+
+// ShellQuote quotes s as one POSIX shell word. Words of safe characters
+// stay as they are; others are single-quoted, with each ' written as the
+// sequence quote, backslash, quote, quote (close, escaped quote, reopen).
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Exit codes of the bootstrap script, besides codex's own.
+const (
+	bootstrapNoPrelude = 96 // stdin closed before the prelude line
+	bootstrapSetup     = 97 // workspace or CODEX_HOME could not be set up
+	bootstrapNoCodex   = 98 // the remote codex is not on $PATH / not executable
+)
+
+// bootstrapScript runs under `bash -lc` on the remote with arguments
+// WORKSPACE CODEX SHARED_CODEX_HOME APP_SERVER_ARGS…, and stdin starting
+// with one line: the base64 of the managed MCP block (may be empty).
+//
+// The per-run homes live in $XDG_STATE_HOME/tandem/remote-homes (default
+// ~/.local/state/...), not in /tmp: codex refuses to install its helper
+// binaries under a temporary CODEX_HOME. The per-run home is removed by an
+// EXIT trap. bash therefore waits for
+// codex instead of exec'ing it (exec would drop the trap); HUP/INT/TERM
+// are forwarded to codex. A bash killed with SIGKILL cannot clean up, so
+// every start also removes the caller's stale per-run homes whose owning
+// bash is gone (pid file check).
+const bootstrapScript = `set -u
+ws=$1 codex=$2 src=$3
+shift 3
+IFS= read -r mcp || { echo "tandem: stdin closed before the bootstrap line" >&2; exit 96; }
+tilde() { case $1 in "~") printf '%s' "$HOME" ;; "~/"*) printf '%s/%s' "$HOME" "${1#"~/"}" ;; *) printf '%s' "$1" ;; esac; }
+ws=$(tilde "$ws") codex=$(tilde "$codex") src=$(tilde "$src")
+if [ -n "$ws" ]; then
+  mkdir -p -- "$ws" && cd -- "$ws" || { echo "tandem: cannot use remote workspace $ws" >&2; exit 97; }
+fi
+if ! command -v -- "$codex" >/dev/null 2>&1; then
+  echo "tandem: remote codex not found: $codex (set --remote-codex)" >&2; exit 98
+fi
+[ -n "$src" ] || src=${CODEX_HOME:-$HOME/.codex}
+umask 077
+base=${XDG_STATE_HOME:-$HOME/.local/state}/tandem/remote-homes
+mkdir -p -- "$base" || { echo "tandem: cannot create $base" >&2; exit 97; }
+for d in "$base"/tandem-codex-home.*; do
+  [ -d "$d" ] && [ -O "$d" ] && [ -f "$d/.tandem-pid" ] || continue
+  p=$(cat -- "$d/.tandem-pid" 2>/dev/null) || continue
+  if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then continue; fi
+  rm -rf -- "$d"
+done
+mkdir -p -- "$src/sessions" || { echo "tandem: cannot create $src/sessions" >&2; exit 97; }
+home=$(mktemp -d "$base/tandem-codex-home.XXXXXX") || { echo "tandem: mktemp failed in $base" >&2; exit 97; }
+trap 'rm -rf -- "$home"' EXIT
+chmod 700 -- "$home"
+echo $$ > "$home/.tandem-pid"
+[ -e "$src/auth.json" ] && ln -s -- "$src/auth.json" "$home/auth.json"
+ln -s -- "$src/sessions" "$home/sessions"
+for f in config.toml config.json instructions.md; do
+  [ -f "$src/$f" ] && cp -- "$src/$f" "$home/$f"
+done
+if [ -n "$mcp" ]; then
+  { printf '\n'; printf '%s' "$mcp" | base64 -d; } >> "$home/config.toml" || { echo "tandem: bad MCP block" >&2; exit 97; }
+fi
+[ -f "$home/config.toml" ] && chmod 600 -- "$home/config.toml"
+unset mcp
+export CODEX_HOME=$home
+"$codex" app-server --listen stdio:// "$@" <&0 &
+pid=$!
+trap 'kill -TERM "$pid" 2>/dev/null' HUP INT TERM
+rc=0
+wait "$pid" || rc=$?
+while kill -0 "$pid" 2>/dev/null; do wait "$pid"; rc=$?; done
+exit "$rc"
+`
+
+// Start runs ssh with the bootstrap as the remote command and the MCP
+// block as the stdin prelude. The returned Stream describes itself as
+// "ssh HOST", skips login-shell noise before the first JSON message (up to
+// MaxNoiseLines), and turns ssh's own failures into a *RemoteError.
+func (t *SSHTransport) Start() (Stream, error) {
+	argv, err := t.Argv()
+	if err != nil {
+		return nil, err
+	}
+	target, _ := ParseSSHTarget(t.Target)
+	prelude := append([]byte(base64.StdEncoding.EncodeToString(t.MCPBlock)), '\n')
+	log := t.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	log.Info("starting remote app-server", "ssh", argv[:len(argv)-1])
+	pt := &ProcessTransport{Command: argv, Prelude: prelude, Grace: t.Grace, Name: "ssh " + target.Host}
+	s, err := pt.Start()
+	if err != nil {
+		return nil, fmt.Errorf("ssh %s: %w", target.Host, err)
+	}
+	return &sshStream{Stream: s, host: target.Host, log: log}, nil
+}
+
+// LineHooks is implemented by streams whose peer may print noise around
+// the protocol. StartSession installs the hooks on the connection: Filter
+// as Conn.Filter, Malformed as Conn.Malformed.
+type LineHooks interface {
+	Filter(line []byte) bool
+	Malformed(line []byte) error
+}
+
+// RemoteError is why a remote app-server (over ssh or websocket) failed or
+// went away, in words for the user: Peer names it ("ssh dev"), Reason says
+// what happened, Detail is the peer's last diagnostic line, redacted.
+type RemoteError struct {
+	Peer   string
+	Reason string
+	Detail string
+}
+
+// Error implements error as "PEER: REASON: DETAIL".
+func (e *RemoteError) Error() string {
+	s := e.Peer + ": " + e.Reason
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	return s
+}
+
+// sshStream adds noise handling and readable failures to the ssh process.
+type sshStream struct {
+	Stream
+	host string
+	log  *slog.Logger
+
+	mu       sync.Mutex
+	started  bool // the first JSON message arrived
+	skipped  int
+	protoErr error
+	closing  bool // Close was called: a signal exit is tandem's own doing
+}
+
+// Close notes that the end is wanted, then runs the shutdown ladder.
+func (s *sshStream) Close() error {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	return s.Stream.Close()
+}
+
+// Filter drops non-JSON lines until the first JSON object arrives,
+// logging them; past MaxNoiseLines it lets the line through so Malformed
+// ends the connection.
+func (s *sshStream) Filter(line []byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return true
+	}
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed) {
+		s.started = true
+		if s.skipped > 0 {
+			s.log.Info("skipped login-shell output before the app-server started", "lines", s.skipped)
+		}
+		return true
+	}
+	if len(trimmed) == 0 {
+		return false
+	}
+	if s.skipped >= MaxNoiseLines {
+		return true
+	}
+	s.skipped++
+	s.log.Info("skipping remote login-shell output", "line", redactLine(truncate(line, 200)))
+	return false
+}
+
+// Malformed ends the connection: over ssh a broken line means a broken
+// stream, not a line to skip.
+func (s *sshStream) Malformed(line []byte) error {
+	s.mu.Lock()
+	var err error
+	if !s.started {
+		err = &RemoteError{Peer: "ssh " + s.host, Reason: fmt.Sprintf("more than %d lines of non-JSON output before the app-server answered (login shell noise?)", MaxNoiseLines), Detail: redactLine(truncate(line, 120))}
+	} else {
+		err = &RemoteError{Peer: "ssh " + s.host, Reason: "malformed line from the app-server", Detail: redactLine(truncate(line, 120))}
+	}
+	if s.protoErr == nil {
+		s.protoErr = err
+	}
+	s.mu.Unlock()
+	go s.Stream.Close()
+	return err
+}
+
+// StderrTail returns ssh's and the remote's last stderr lines, redacted.
+func (s *sshStream) StderrTail(n int) []string {
+	tail := s.Stream.StderrTail(n)
+	for i, l := range tail {
+		tail[i] = redactLine(l)
+	}
+	return tail
+}
+
+// Wait returns a *RemoteError for ssh's own failures (exit 255: could not
+// connect, authentication failed, connection lost), for the bootstrap's
+// setup failures, and for protocol errors; other exits pass through. A
+// Close never causes exit 255 (it ends ssh by EOF or a signal), so 255
+// always means ssh itself failed.
+func (s *sshStream) Wait() error {
+	err := s.Stream.Wait()
+	s.mu.Lock()
+	protoErr, started, closing := s.protoErr, s.started, s.closing
+	s.mu.Unlock()
+	if protoErr != nil {
+		return protoErr
+	}
+	code := -1
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Exited() {
+			code = ws.ExitStatus()
+		}
+	}
+	detail := ""
+	if tail := s.StderrTail(1); len(tail) > 0 {
+		detail = tail[0]
+	}
+	peer := "ssh " + s.host
+	if ee != nil && !closing {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			// Not tandem's own Close: something (OOM killer, kill -9)
+			// killed ssh, which drops the link.
+			return &RemoteError{Peer: peer, Reason: fmt.Sprintf("connection lost (ssh killed by signal %d)", int(ws.Signal()))}
+		}
+	}
+	switch code {
+	case 255:
+		return &RemoteError{Peer: peer, Reason: sshFailure(s.StderrTail(20), started), Detail: detail}
+	case bootstrapNoPrelude, bootstrapSetup, bootstrapNoCodex:
+		return &RemoteError{Peer: peer, Reason: "remote setup failed", Detail: detail}
+	}
+	return err
+}
+
+// sshFailure names what an ssh exit 255 most likely was, from its stderr.
+func sshFailure(stderr []string, started bool) string {
+	all := strings.ToLower(strings.Join(stderr, "\n"))
+	switch {
+	case strings.Contains(all, "permission denied") || strings.Contains(all, "authentication"):
+		return "authentication failed (exit 255; check the key, the agent or --ssh-option)"
+	case strings.Contains(all, "host key verification failed") || strings.Contains(all, "remote host identification has changed"):
+		return "host key verification failed (exit 255; check known_hosts)"
+	case strings.Contains(all, "could not resolve"):
+		return "unknown host (exit 255)"
+	case started:
+		return "connection lost (exit 255)"
+	}
+	return "could not connect (exit 255)"
+}
+
+// redactLine masks secrets in a line of remote output before it is logged
+// or shown.
+func redactLine(s string) string { return redact.String(s) }

@@ -1,0 +1,337 @@
+package backend
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// This file holds the thread-management, command and account methods of
+// the app-server v2 protocol (codex 0.169.0) that the slash commands and
+// the resume picker use, with their params and results.
+
+// Thread sort keys (`ThreadSortKey`) for `thread/list`.
+const (
+	SortCreated = "created_at"
+	SortUpdated = "updated_at"
+)
+
+// ThreadListParams are the params of `thread/list`. Cwd, when set, keeps
+// only threads whose session cwd is exactly that absolute path; SearchTerm
+// is a substring filter on the thread title; Limit is the page size.
+type ThreadListParams struct {
+	Cursor     *string `json:"cursor,omitempty"`
+	Limit      int     `json:"limit,omitempty"`
+	SortKey    string  `json:"sortKey,omitempty"`
+	Cwd        string  `json:"cwd,omitempty"`
+	SearchTerm string  `json:"searchTerm,omitempty"`
+}
+
+// ThreadListResponse is the result of `thread/list`; NextCursor is nil on
+// the last page.
+type ThreadListResponse struct {
+	Data       []Thread `json:"data"`
+	NextCursor *string  `json:"nextCursor"`
+}
+
+// ThreadReadParams are the params of `thread/read`.
+type ThreadReadParams struct {
+	ThreadID     string `json:"threadId"`
+	IncludeTurns bool   `json:"includeTurns"`
+}
+
+// ThreadReadResponse is the result of `thread/read`.
+type ThreadReadResponse struct {
+	Thread Thread `json:"thread"`
+}
+
+// ThreadForkParams are the params of `thread/fork` (by thread id).
+type ThreadForkParams struct {
+	ThreadID       string `json:"threadId"`
+	Cwd            string `json:"cwd,omitempty"`
+	ApprovalPolicy string `json:"approvalPolicy,omitempty"`
+	Sandbox        string `json:"sandbox,omitempty"`
+}
+
+// ThreadIDParams are the params of the methods that take only a thread id:
+// `thread/archive`, `thread/compact/start`.
+type ThreadIDParams struct {
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadSetNameParams are the params of `thread/name/set`.
+type ThreadSetNameParams struct {
+	ThreadID string `json:"threadId"`
+	Name     string `json:"name"`
+}
+
+// ThreadShellCommandParams are the params of `thread/shellCommand`: the
+// command runs unsandboxed in the thread's shell and shows up as a
+// commandExecution item of the thread.
+type ThreadShellCommandParams struct {
+	ThreadID string `json:"threadId"`
+	Command  string `json:"command"`
+}
+
+// ReviewStartParams are the params of `review/start`; Target is e.g.
+// {"type":"uncommittedChanges"}.
+type ReviewStartParams struct {
+	ThreadID string       `json:"threadId"`
+	Target   ReviewTarget `json:"target"`
+}
+
+// ReviewTarget is the protocol's `ReviewTarget` (only the variants without
+// fields plus baseBranch).
+type ReviewTarget struct {
+	Type   string `json:"type"`
+	Branch string `json:"branch,omitempty"`
+}
+
+// ModelListParams are the params of `model/list`.
+type ModelListParams struct {
+	Cursor *string `json:"cursor,omitempty"`
+	Limit  int     `json:"limit,omitempty"`
+}
+
+// ModelListResponse is the result of `model/list`.
+type ModelListResponse struct {
+	Data       []ModelInfo `json:"data"`
+	NextCursor *string     `json:"nextCursor"`
+}
+
+// ModelInfo is the protocol's `Model` (a catalog entry of `model/list`).
+type ModelInfo struct {
+	ID                        string                  `json:"id"`
+	Model                     string                  `json:"model"`
+	DisplayName               string                  `json:"displayName"`
+	Description               string                  `json:"description"`
+	Hidden                    bool                    `json:"hidden"`
+	SupportedReasoningEfforts []ReasoningEffortOption `json:"supportedReasoningEfforts"`
+	DefaultReasoningEffort    string                  `json:"defaultReasoningEffort"`
+	IsDefault                 bool                    `json:"isDefault"`
+}
+
+// ReasoningEffortOption is the protocol's `ReasoningEffortOption`.
+type ReasoningEffortOption struct {
+	ReasoningEffort string `json:"reasoningEffort"`
+	Description     string `json:"description"`
+}
+
+// AccountReadParams are the params of `account/read`.
+type AccountReadParams struct {
+	RefreshToken bool `json:"refreshToken"`
+}
+
+// AccountReadResponse is the result of `account/read` (`GetAccountResponse`).
+// Auth is needed when RequiresOpenaiAuth is set and Account is nil.
+type AccountReadResponse struct {
+	Account            *Account `json:"account"`
+	RequiresOpenaiAuth bool     `json:"requiresOpenaiAuth"`
+}
+
+// NeedsLogin reports whether the user must log in before a turn can run.
+func (r AccountReadResponse) NeedsLogin() bool { return r.RequiresOpenaiAuth && r.Account == nil }
+
+// Account is the protocol's `Account`; Type is "apiKey", "chatgpt",
+// "amazonBedrock" or "gcp".
+type Account struct {
+	Type     string  `json:"type"`
+	Email    *string `json:"email"`
+	PlanType string  `json:"planType"`
+}
+
+// Describe renders the account in one line ("ChatGPT a@b.c (plus)", "API key").
+func (a *Account) Describe() string {
+	if a == nil {
+		return "not logged in"
+	}
+	switch a.Type {
+	case "apiKey":
+		return "API key"
+	case "chatgpt":
+		s := "ChatGPT"
+		if a.Email != nil && *a.Email != "" {
+			s += " " + *a.Email
+		}
+		if a.PlanType != "" {
+			s += " (" + a.PlanType + ")"
+		}
+		return s
+	}
+	return a.Type
+}
+
+// LoginStartParams are the params of `account/login/start`: Type "apiKey"
+// with APIKey, or "chatgptDeviceCode".
+type LoginStartParams struct {
+	Type   string `json:"type"`
+	APIKey string `json:"apiKey,omitempty"`
+}
+
+// LoginStartResponse is the result of `account/login/start`; the device
+// code flow fills LoginID, VerificationURL and UserCode.
+type LoginStartResponse struct {
+	Type            string `json:"type"`
+	LoginID         string `json:"loginId"`
+	VerificationURL string `json:"verificationUrl"`
+	UserCode        string `json:"userCode"`
+}
+
+// LoginCompletedEvent follows `account/login/completed`.
+type LoginCompletedEvent struct {
+	LoginID *string `json:"loginId"`
+	Success bool    `json:"success"`
+	Error   *string `json:"error"`
+}
+
+// Thread implements Event; the login is not thread-scoped.
+func (LoginCompletedEvent) Thread() string { return "" }
+
+// McpServerStatusListParams are the params of `mcpServerStatus/list`.
+type McpServerStatusListParams struct {
+	ThreadID string `json:"threadId,omitempty"`
+	Detail   string `json:"detail,omitempty"`
+}
+
+// McpServerStatusListResponse is the result of `mcpServerStatus/list`.
+type McpServerStatusListResponse struct {
+	Data []McpServerStatus `json:"data"`
+}
+
+// McpServerStatus is the protocol's `McpServerStatus`, reduced to what
+// /mcp shows.
+type McpServerStatus struct {
+	Name          string                     `json:"name"`
+	RuntimeStatus *string                    `json:"runtimeStatus"`
+	AuthStatus    string                     `json:"authStatus"`
+	Tools         map[string]json.RawMessage `json:"tools"`
+	ToolsError    *string                    `json:"toolsError"`
+}
+
+// FuzzyFileSearchParams are the params of `fuzzyFileSearch`.
+type FuzzyFileSearchParams struct {
+	Query             string   `json:"query"`
+	Roots             []string `json:"roots"`
+	CancellationToken *string  `json:"cancellationToken"`
+}
+
+// FuzzyFileSearchResponse is the result of `fuzzyFileSearch`.
+type FuzzyFileSearchResponse struct {
+	Files []FuzzyFileMatch `json:"files"`
+}
+
+// FuzzyFileMatch is the protocol's `FuzzyFileSearchResult`; Path is
+// relative to Root.
+type FuzzyFileMatch struct {
+	Root     string  `json:"root"`
+	Path     string  `json:"path"`
+	FileName string  `json:"file_name"`
+	Score    float64 `json:"score"`
+}
+
+// TurnOptions override the thread's settings for a turn and the turns
+// after it (`turn/start` model, effort, approvalPolicy, sandboxPolicy).
+// Empty fields keep the thread's settings.
+type TurnOptions struct {
+	Model, Effort, ApprovalPolicy, Sandbox string
+}
+
+// turnStartWithParams are `turn/start` params with the overrides.
+type turnStartWithParams struct {
+	ThreadID       string          `json:"threadId"`
+	Input          []UserInput     `json:"input"`
+	Model          string          `json:"model,omitempty"`
+	Effort         string          `json:"effort,omitempty"`
+	ApprovalPolicy string          `json:"approvalPolicy,omitempty"`
+	SandboxPolicy  json.RawMessage `json:"sandboxPolicy,omitempty"`
+}
+
+// SandboxPolicyFor returns the `SandboxPolicy` JSON for a -s mode
+// ("read-only", "workspace-write", "danger-full-access"), or nil for "".
+func SandboxPolicyFor(mode string) (json.RawMessage, error) {
+	switch mode {
+	case "":
+		return nil, nil
+	case "read-only":
+		return json.RawMessage(`{"type":"readOnly","networkAccess":false}`), nil
+	case "workspace-write":
+		return json.RawMessage(`{"type":"workspaceWrite","writableRoots":[],"networkAccess":false,"excludeTmpdirEnvVar":false,"excludeSlashTmp":false}`), nil
+	case "danger-full-access":
+		return json.RawMessage(`{"type":"dangerFullAccess"}`), nil
+	}
+	return nil, fmt.Errorf("unknown sandbox mode %q", mode)
+}
+
+// StartTurnWith runs `turn/start` with text as input and o's overrides.
+func (s *Session) StartTurnWith(ctx context.Context, text string, o TurnOptions) (Turn, error) {
+	sb, err := SandboxPolicyFor(o.Sandbox)
+	if err != nil {
+		return Turn{}, err
+	}
+	var resp TurnResponse
+	err = s.conn.Call(ctx, "turn/start", turnStartWithParams{
+		ThreadID: s.ThreadID(), Input: TextInput(text),
+		Model: o.Model, Effort: o.Effort, ApprovalPolicy: o.ApprovalPolicy, SandboxPolicy: sb,
+	}, &resp)
+	if err != nil {
+		return Turn{}, err
+	}
+	s.mu.Lock()
+	s.turnID = resp.Turn.ID
+	s.mu.Unlock()
+	return resp.Turn, nil
+}
+
+// SteerTurn runs `turn/steer`: text is added as user input to the running
+// turn, whose id is passed as expectedTurnId. It fails when no turn runs or
+// the turn ended meanwhile (the caller keeps the text).
+func (s *Session) SteerTurn(ctx context.Context, text string) error {
+	turn := s.TurnID()
+	if turn == "" {
+		return fmt.Errorf("turn/steer: no turn is running")
+	}
+	var resp struct {
+		TurnID string `json:"turnId"`
+	}
+	return s.conn.Call(ctx, "turn/steer", TurnSteerParams{ThreadID: s.ThreadID(), Input: TextInput(text), ExpectedTurnID: turn}, &resp)
+}
+
+// NewThread runs `thread/start` (see StartThread) and makes the new thread
+// current.
+func (s *Session) NewThread(ctx context.Context) (ThreadResponse, error) {
+	return s.StartThread(ctx)
+}
+
+// ForkThread runs `thread/fork` for id with the session's settings and
+// makes the fork current; its Thread.Turns holds the copied history.
+func (s *Session) ForkThread(ctx context.Context, id string) (ThreadResponse, error) {
+	var resp ThreadResponse
+	err := s.conn.Call(ctx, "thread/fork", ThreadForkParams{
+		ThreadID:       id,
+		Cwd:            s.opts.Cwd,
+		ApprovalPolicy: s.opts.ApprovalPolicy,
+		Sandbox:        s.opts.Sandbox,
+	}, &resp)
+	if err != nil {
+		return resp, err
+	}
+	s.SetThread(resp.Thread.ID)
+	return resp, nil
+}
+
+// ListThreads runs `thread/list` for one page.
+func (s *Session) ListThreads(ctx context.Context, p ThreadListParams) (ThreadListResponse, error) {
+	var resp ThreadListResponse
+	err := s.conn.Call(ctx, "thread/list", p, &resp)
+	return resp, err
+}
+
+// ReadThread runs `thread/read` without turns (metadata and rollout path).
+func (s *Session) ReadThread(ctx context.Context, id string) (Thread, error) {
+	var resp ThreadReadResponse
+	err := s.conn.Call(ctx, "thread/read", ThreadReadParams{ThreadID: id}, &resp)
+	return resp.Thread, err
+}
+
+// UserAgent returns the server's `initialize` userAgent (name and version).
+func (s *Session) UserAgent() string { return s.Init.UserAgent }

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"tandem/backend"
+	"tandem/internal/redact"
+)
+
+// diagFlags are the diagnostics and watchdog options.
+type diagFlags struct {
+	traceProtocol string
+	turnTimeout   time.Duration
+}
+
+func (d *diagFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&d.traceProtocol, "trace-protocol", "", "write every JSON-RPC message in both directions to FILE, redacted, one JSON line each")
+	fs.DurationVar(&d.turnTimeout, "turn-timeout", 30*time.Minute, "after a turn runs this long, offer to interrupt it (0 = never)")
+}
+
+// traceLine is one line of a --trace-protocol file.
+type traceLine struct {
+	Time string          `json:"time"` // RFC 3339, nanoseconds, UTC
+	Dir  string          `json:"dir"`  // "send" (tandem → server) or "recv"
+	Msg  json.RawMessage `json:"msg,omitempty"`
+	// Line holds the redacted text when it is not valid JSON.
+	Line string `json:"line,omitempty"`
+}
+
+// protocolTracer writes traced JSON-RPC messages, redacted, to a file. It
+// is safe for concurrent use; its Trace method fits backend.Conn.Trace.
+type protocolTracer struct {
+	mu  sync.Mutex
+	w   io.WriteCloser
+	now func() time.Time
+}
+
+// openTrace creates (truncating) the --trace-protocol file.
+func openTrace(path string) (*protocolTracer, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("--trace-protocol: %w", err)
+	}
+	return &protocolTracer{w: f, now: time.Now}, nil
+}
+
+// Trace writes one message. Errors are dropped: tracing never stops the
+// session.
+func (t *protocolTracer) Trace(dir backend.Direction, line []byte) {
+	if t == nil {
+		return
+	}
+	red := redact.Bytes(line)
+	tl := traceLine{Time: t.now().UTC().Format(time.RFC3339Nano), Dir: string(dir)}
+	if json.Valid(red) {
+		tl.Msg = red
+	} else {
+		tl.Line = string(red)
+	}
+	b, err := json.Marshal(tl)
+	if err != nil {
+		return
+	}
+	b = append(b, '\n')
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, _ = t.w.Write(b)
+}
+
+// Close closes the file.
+func (t *protocolTracer) Close() error {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.w.Close()
+}
+
+// traceFunc returns t.Trace, or nil when tracing is off.
+func (t *protocolTracer) traceFunc() func(backend.Direction, []byte) {
+	if t == nil {
+		return nil
+	}
+	return t.Trace
+}

@@ -1,0 +1,421 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"tandem/backend"
+	"tandem/internal/redact"
+	"tandem/ui"
+)
+
+// execIO is where `tandem exec` reads the prompt and writes its output.
+// TTY says stdout is a terminal (the answer is rendered as Markdown, Width
+// columns wide).
+type execIO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	TTY            bool
+	Width          int
+}
+
+func newExecCmd() *cobra.Command {
+	var f flags
+	var jsonl bool
+	cmd := &cobra.Command{
+		Use:   "exec PROMPT",
+		Short: "Run one turn non-interactively and print the answer",
+		Long: "exec starts codex, runs PROMPT as one turn and prints the agent's final answer to stdout:\n" +
+			"Markdown-rendered on a terminal, plain text otherwise. With --json it writes one JSON event per line.\n" +
+			"A PROMPT of - is read from stdin. Approval requests are declined (fail closed): pass -a never\n" +
+			"to let commands run without asking, within the sandbox. Exit status: 0 when the turn completes,\n" +
+			"1 when it fails, is interrupted, times out or the app-server dies, 2 for bad usage.",
+		Args:          cobra.ExactArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.validate(); err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			tty, width := false, 0
+			if file, ok := out.(*os.File); ok && term.IsTerminal(file.Fd()) {
+				tty = true
+				if w, _, err := term.GetSize(file.Fd()); err == nil {
+					width = w
+				}
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+			defer stop()
+			return runExec(ctx, f, args[0], jsonl, execIO{Stdin: cmd.InOrStdin(), Stdout: out, Stderr: cmd.ErrOrStderr(), TTY: tty, Width: width})
+		},
+	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	f.register(cmd)
+	cmd.Flags().BoolVar(&jsonl, "json", false, "write JSONL events (one typed event per line) instead of the answer")
+	return cmd
+}
+
+// runExec runs one turn of prompt ("-" reads it from stdin) on a new
+// thread and reports it to io. It returns nil only when the turn
+// completed; a failed, interrupted or timed-out turn, or an app-server
+// that exits early, is an error (exit status 1).
+func runExec(ctx context.Context, f flags, prompt string, jsonl bool, eio execIO) (err error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if prompt == "-" {
+		data, err := io.ReadAll(eio.Stdin)
+		if err != nil {
+			return fmt.Errorf("reading the prompt from stdin: %w", err)
+		}
+		prompt = string(data)
+	}
+	if strings.TrimSpace(prompt) == "" {
+		return &usageError{"exec: the prompt is empty"}
+	}
+	var codex string
+	if !f.isRemote() { // remote.go: over ssh or websocket no local codex is needed
+		if codex, err = backend.LocateCodex(f.codex); err != nil {
+			return err
+		}
+	}
+	log, closeLog := openLog(f.logFile)
+	defer closeLog.Close()
+	if f.record != "" {
+		rec, err := startRecording(f.record, f.cd) // record.go
+		if err != nil {
+			return err
+		}
+		defer rec.Close()
+		f.traces = append(f.traces, rec.Trace)
+	}
+	if f.diag.traceProtocol != "" {
+		tr, err := openTrace(f.diag.traceProtocol) // diag.go
+		if err != nil {
+			return err
+		}
+		defer tr.Close()
+		f.traces = append(f.traces, tr.Trace)
+	}
+	env, cleanupHome, err := f.codexEnviron()
+	if err != nil {
+		return err
+	}
+	defer cleanupHome()
+
+	var transport backend.Transport = &backend.ProcessTransport{Path: codex, Args: f.settings.CodexArgs, Dir: f.cd, Env: env}
+	if f.isRemote() {
+		if transport, err = f.remoteTransport(log); err != nil {
+			return err
+		}
+	}
+	events := make(chan any, 1024)
+	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	sess, err := backend.StartSession(sctx, backend.SessionOptions{
+		Transport:      transport,
+		ClientVersion:  buildVersion(),
+		Cwd:            f.threadCwd(f.cd), // remote.go
+		Model:          f.model,
+		ApprovalPolicy: f.approval,
+		Sandbox:        f.sandbox,
+		Sink:           func(msg any) { events <- msg },
+		Trace:          chainTrace(f.traces...),
+		Log:            log,
+	})
+	if err != nil {
+		return fmt.Errorf("starting the app-server: %s", redact.String(err.Error()))
+	}
+	defer sess.Close()
+
+	out := &execOutput{io: eio, jsonl: jsonl, dark: f.settings.Dark()}
+	thread, err := sess.StartThread(sctx)
+	if err != nil {
+		return fmt.Errorf("thread/start: %s", redact.String(err.Error()))
+	}
+	out.emit(execEvent{Type: "thread.started", ThreadID: thread.Thread.ID, Model: thread.Model})
+	turn, err := sess.StartTurn(sctx, prompt)
+	if err != nil {
+		return fmt.Errorf("turn/start: %s", redact.String(err.Error()))
+	}
+	cancel()
+
+	var timeout <-chan time.Time
+	if d := f.diag.turnTimeout; d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timeout = t.C
+	}
+	interrupt := func(why string) error {
+		ictx, icancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer icancel()
+		_ = sess.Interrupt(ictx)
+		out.emit(execEvent{Type: "turn.failed", TurnID: turn.ID, Status: backend.TurnInterrupted, Error: &execError{Message: why}})
+		return errors.New(why)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return interrupt("interrupted")
+		case <-timeout:
+			return interrupt(fmt.Sprintf("turn timed out after %v", f.diag.turnTimeout))
+		case v := <-events:
+			done, err := out.handle(v, turn.ID)
+			if done {
+				return err
+			}
+		}
+	}
+}
+
+// execOutput turns the event stream into stdout/stderr output.
+type execOutput struct {
+	io     execIO
+	jsonl  bool
+	dark   bool
+	answer string // the last completed agent message
+	usage  *execUsage
+	errMsg string // the last turn error that will not be retried
+}
+
+// execEvent is one line of `tandem exec --json`: Type names the event
+// ("thread.started", "turn.started", "item.started", "item.completed",
+// "approval.declined", "request.refused", "warning", "error",
+// "turn.completed", "turn.failed", "server.exited") and only the fields
+// that event has are set. Every line is redacted before it is written.
+type execEvent struct {
+	Type     string     `json:"type"`
+	ThreadID string     `json:"thread_id,omitempty"`
+	TurnID   string     `json:"turn_id,omitempty"`
+	Model    string     `json:"model,omitempty"`
+	Item     *execItem  `json:"item,omitempty"`
+	Method   string     `json:"method,omitempty"`
+	ItemID   string     `json:"item_id,omitempty"`
+	Command  string     `json:"command,omitempty"`
+	Tool     string     `json:"tool,omitempty"`
+	Message  string     `json:"message,omitempty"`
+	Retrying bool       `json:"will_retry,omitempty"`
+	Status   string     `json:"status,omitempty"`
+	Usage    *execUsage `json:"usage,omitempty"`
+	Error    *execError `json:"error,omitempty"`
+	Stderr   []string   `json:"stderr,omitempty"`
+}
+
+// execItem is a thread item as exec reports it (a subset of the
+// protocol's `ThreadItem`, snake_case, variant fields only when set).
+type execItem struct {
+	ID         string           `json:"id"`
+	Type       string           `json:"type"`
+	Text       string           `json:"text,omitempty"`
+	Summary    []string         `json:"summary,omitempty"`
+	Command    string           `json:"command,omitempty"`
+	Cwd        string           `json:"cwd,omitempty"`
+	Status     string           `json:"status,omitempty"`
+	ExitCode   *int             `json:"exit_code,omitempty"`
+	Output     *string          `json:"output,omitempty"`
+	DurationMs *int64           `json:"duration_ms,omitempty"`
+	Changes    []execFileChange `json:"changes,omitempty"`
+	Server     string           `json:"server,omitempty"`
+	Tool       string           `json:"tool,omitempty"`
+	Arguments  string           `json:"arguments,omitempty"`
+	Success    *bool            `json:"success,omitempty"`
+	Query      string           `json:"query,omitempty"`
+	Path       string           `json:"path,omitempty"`
+}
+
+type execFileChange struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"`
+	Diff string `json:"diff,omitempty"`
+}
+
+// execUsage is the thread's token usage (tokens) when the turn ended.
+type execUsage struct {
+	InputTokens       int64 `json:"input_tokens"`
+	CachedInputTokens int64 `json:"cached_input_tokens"`
+	OutputTokens      int64 `json:"output_tokens"`
+	ReasoningTokens   int64 `json:"reasoning_output_tokens"`
+	TotalTokens       int64 `json:"total_tokens"`
+}
+
+type execError struct {
+	Message string `json:"message"`
+	Details string `json:"details,omitempty"`
+}
+
+func newExecItem(it backend.Item) *execItem {
+	x := &execItem{ID: it.ID, Type: it.Type, Text: it.Text, Summary: it.Summary, Command: it.Command, Cwd: it.Cwd,
+		Status: it.Status, ExitCode: it.ExitCode, Output: it.AggregatedOutput, DurationMs: it.DurationMs,
+		Server: it.Server, Tool: it.Tool, Success: it.Success, Query: it.Query, Path: it.Path}
+	if it.Type == "userMessage" {
+		x.Text = it.UserText()
+	}
+	if len(it.Arguments) > 0 && string(it.Arguments) != "null" {
+		x.Arguments = string(it.Arguments)
+	}
+	for _, c := range it.Changes {
+		x.Changes = append(x.Changes, execFileChange{Path: c.Path, Kind: c.Kind.Type, Diff: c.Diff})
+	}
+	return x
+}
+
+// emit writes one redacted JSON line (in --json mode only).
+func (o *execOutput) emit(ev execEvent) {
+	if !o.jsonl {
+		return
+	}
+	line, err := json.Marshal(ev)
+	if err != nil {
+		return
+	}
+	line = append(redact.Bytes(line), '\n')
+	_, _ = o.io.Stdout.Write(line)
+}
+
+// note writes one redacted line to stderr (in text mode only).
+func (o *execOutput) note(format string, args ...any) {
+	if o.jsonl {
+		return
+	}
+	fmt.Fprintln(o.io.Stderr, "tandem: "+redact.String(fmt.Sprintf(format, args...)))
+}
+
+// handle folds one event or server request; done reports the end of the
+// run, with err nil only for a completed turn.
+func (o *execOutput) handle(v any, turnID string) (done bool, err error) {
+	switch e := v.(type) {
+	case backend.TurnStartedEvent:
+		o.emit(execEvent{Type: "turn.started", ThreadID: e.ThreadID, TurnID: e.Turn.ID})
+	case backend.ItemStartedEvent:
+		o.emit(execEvent{Type: "item.started", ThreadID: e.ThreadID, TurnID: e.TurnID, Item: newExecItem(e.Item)})
+	case backend.ItemCompletedEvent:
+		o.emit(execEvent{Type: "item.completed", ThreadID: e.ThreadID, TurnID: e.TurnID, Item: newExecItem(e.Item)})
+		if e.Item.Type == "agentMessage" && strings.TrimSpace(e.Item.Text) != "" {
+			o.answer = e.Item.Text
+		}
+	case backend.TokenUsageEvent:
+		t := e.TokenUsage.Total
+		o.usage = &execUsage{InputTokens: t.InputTokens, CachedInputTokens: t.CachedInputTokens, OutputTokens: t.OutputTokens,
+			ReasoningTokens: t.ReasoningOutputTokens, TotalTokens: t.TotalTokens}
+	case backend.WarningEvent:
+		o.emit(execEvent{Type: "warning", Message: e.Text()})
+	case backend.ErrorEvent:
+		o.emit(execEvent{Type: "error", ThreadID: e.ThreadID, TurnID: e.TurnID, Message: e.Error.Message, Retrying: e.WillRetry})
+		if !e.WillRetry {
+			o.errMsg = e.Error.Message
+		}
+	case backend.TurnCompletedEvent:
+		if turnID != "" && e.Turn.ID != turnID {
+			return false, nil
+		}
+		return true, o.finish(e)
+	case backend.ServerExitedEvent:
+		o.emit(execEvent{Type: "server.exited", Status: e.Status, Stderr: e.Stderr})
+		msg := "app-server " + e.Status + " before the turn ended"
+		if n := len(e.Stderr); n > 0 {
+			msg += ": " + e.Stderr[n-1]
+		}
+		return true, errors.New(redact.String(msg))
+	case backend.ServerRequest:
+		o.refuse(e)
+	}
+	return false, nil
+}
+
+// refuse answers a server request without a person: auto-answered
+// requests get their fixed answer, approvals are declined (fail closed),
+// ask_user_question fails as a declined tool call, anything else gets its
+// safest refusal.
+func (o *execOutput) refuse(r backend.ServerRequest) {
+	var err error
+	switch q := r.(type) {
+	case backend.AutoAnswered:
+		err = q.AutoAnswer()
+	case *backend.CommandApprovalRequest:
+		err = q.Answer(backend.Decline)
+		cmd := ""
+		if q.Params.Command != nil {
+			cmd = *q.Params.Command
+		}
+		o.emit(execEvent{Type: "approval.declined", Method: r.Method(), ItemID: q.Params.ItemID, Command: cmd})
+		o.note("declined a command (approvals fail closed in exec; -a never runs commands without asking): %s", cmd)
+	case *backend.FileChangeApprovalRequest:
+		err = q.Answer(backend.Decline)
+		o.emit(execEvent{Type: "approval.declined", Method: r.Method(), ItemID: q.Params.ItemID})
+		o.note("declined a file change (approvals fail closed in exec; -a never applies changes without asking)")
+	case *backend.ToolCallRequest:
+		err = q.Fail("the user cannot be asked: tandem exec runs non-interactively; continue without an answer")
+		o.emit(execEvent{Type: "request.refused", Method: r.Method(), Tool: q.Params.Tool})
+		o.note("declined %s: nobody to ask in exec", q.Params.Tool)
+	default:
+		err = r.Refuse()
+		o.emit(execEvent{Type: "request.refused", Method: r.Method()})
+		o.note("refused %s: nobody to ask in exec", r.Method())
+	}
+	if err != nil {
+		o.note("answering %s: %v", r.Method(), err)
+	}
+}
+
+// finish reports the end of the turn: the answer (text mode) or the
+// closing event (JSON mode).
+func (o *execOutput) finish(e backend.TurnCompletedEvent) error {
+	if e.Turn.Status == backend.TurnCompleted {
+		o.emit(execEvent{Type: "turn.completed", ThreadID: e.ThreadID, TurnID: e.Turn.ID, Status: e.Turn.Status, Usage: o.usage})
+		if !o.jsonl {
+			o.printAnswer()
+		}
+		return nil
+	}
+	msg := o.errMsg
+	var details string
+	if e.Turn.Error != nil {
+		msg = e.Turn.Error.Message
+		if e.Turn.Error.AdditionalDetails != nil {
+			details = *e.Turn.Error.AdditionalDetails
+		}
+	}
+	if msg == "" {
+		msg = "turn " + e.Turn.Status
+	}
+	o.emit(execEvent{Type: "turn.failed", ThreadID: e.ThreadID, TurnID: e.Turn.ID, Status: e.Turn.Status, Usage: o.usage, Error: &execError{Message: msg, Details: details}})
+	return fmt.Errorf("turn %s: %s", e.Turn.Status, redact.String(msg))
+}
+
+// printAnswer writes the final agent message: rendered Markdown on a
+// terminal, the Markdown source otherwise.
+func (o *execOutput) printAnswer() {
+	text := redact.String(o.answer)
+	if text == "" {
+		return
+	}
+	if !o.io.TTY {
+		_, _ = io.WriteString(o.io.Stdout, strings.TrimRight(text, "\n")+"\n")
+		return
+	}
+	style := "light"
+	if o.dark {
+		style = "dark"
+	}
+	if os.Getenv("NO_COLOR") != "" {
+		style = "notty"
+	}
+	width := o.io.Width
+	if width <= 0 {
+		width = 80
+	}
+	lines := ui.NewMarkdown(style).Render(text, width)
+	_, _ = io.WriteString(o.io.Stdout, strings.Join(lines, "\n")+"\n")
+}

@@ -1,0 +1,88 @@
+package forms
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// diffView is a fixed-height window over pre-rendered diff lines, scrolled
+// with shift+↑/↓ (a line) and ctrl+u/ctrl+d (half a window). It sits
+// above an approval's choices, whose own keys it leaves alone.
+type diffView struct {
+	lines  []string
+	height int
+	top    int
+	width  int
+}
+
+// scroll handles a scroll key and reports whether it was one.
+func (d *diffView) scroll(k tea.KeyPressMsg) bool {
+	if len(d.lines) == 0 {
+		return false
+	}
+	switch k.String() {
+	case "shift+down":
+		d.top++
+	case "shift+up":
+		d.top--
+	case "ctrl+d":
+		d.top += max(1, d.height/2)
+	case "ctrl+u":
+		d.top -= max(1, d.height/2)
+	default:
+		return false
+	}
+	d.top = max(0, min(d.top, len(d.lines)-d.height))
+	return true
+}
+
+// view draws the window with a position line under it; "" without a diff.
+func (d *diffView) view(width int) string {
+	if len(d.lines) == 0 {
+		return ""
+	}
+	end := min(len(d.lines), d.top+d.height)
+	var b strings.Builder
+	for _, l := range d.lines[d.top:end] {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	info := fmt.Sprintf("  lines %d–%d of %d", d.top+1, end, len(d.lines))
+	if len(d.lines) > d.height {
+		info += " · shift+↑/↓ or ctrl+u/d to scroll the diff"
+	}
+	b.WriteString(lipgloss.NewStyle().Faint(true).MaxWidth(max(10, width)).Render(info))
+	return b.String()
+}
+
+// Update forwards to the form unless the key scrolls the diff.
+func (a *Approval) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok && !a.settled && a.diff.scroll(k) {
+		return nil
+	}
+	return a.base.Update(msg)
+}
+
+// View draws the diff window (if any) above the choices.
+func (a *Approval) View() string {
+	fv := a.base.View()
+	if fv == "" {
+		return ""
+	}
+	if dv := a.diff.view(a.diff.width); dv != "" {
+		return dv + "\n" + fv
+	}
+	return fv
+}
+
+// SetWidth re-applies the width to the form and the diff's info line.
+func (a *Approval) SetWidth(w int) {
+	a.diff.width = w
+	a.base.SetWidth(w)
+}
+
+// DiffTop is the first diff line shown (0-based), for tests.
+func (a *Approval) DiffTop() int { return a.diff.top }

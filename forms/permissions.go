@@ -1,0 +1,47 @@
+package forms
+
+import (
+	"strings"
+
+	"charm.land/huh/v2"
+)
+
+// Keys of the permissions form's choices (Approval.Choice).
+const (
+	GrantTurn    = "turn"
+	GrantSession = "session"
+	GrantDeny    = "deny"
+)
+
+// PermissionsSpec describes a request for extra sandbox permissions
+// (`item/permissions/requestApproval`): Requested lists what is asked
+// for, one line each ("network access", "write: /shared").
+type PermissionsSpec struct {
+	Reason    string
+	Cwd       string
+	Requested []string
+	Queue     int
+}
+
+// NewPermissions builds the permissions form: grant for this turn, grant
+// for the session, or deny. Its Choice is GrantTurn, GrantSession or
+// GrantDeny ("" when aborted, which the model treats as deny).
+func NewPermissions(spec PermissionsSpec, theme huh.Theme, width int) *Approval {
+	body := make([]string, 0, len(spec.Requested)+1)
+	body = append(body, "Requested:")
+	for _, r := range spec.Requested {
+		body = append(body, "  • "+r)
+	}
+	return NewApproval(ApprovalSpec{
+		Title:  "Grant these permissions?",
+		Reason: spec.Reason,
+		Cwd:    spec.Cwd,
+		Body:   strings.Join(body, "\n"),
+		Queue:  spec.Queue,
+		Choices: []Choice{
+			{Key: GrantTurn, Label: "Yes, for this turn"},
+			{Key: GrantSession, Label: "Yes, for the rest of the session"},
+			{Key: GrantDeny, Label: "No, deny"},
+		},
+	}, theme, width)
+}

@@ -1,0 +1,65 @@
+package e2e
+
+// The SSH transport for e2e tests: the real codex reached through a real
+// sshd (internal/sshtest) on this machine.
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"tandem/backend"
+	"tandem/internal/sshtest"
+	"tandem/model"
+)
+
+// StartSSHD starts a real sshd for this env (see internal/sshtest): its
+// sessions get a temp XDG_STATE_HOME, so the remote per-run CODEX_HOMEs
+// stay out of the user's home. banner lines, if any, are printed by a
+// login wrapper before each command.
+func (e *Env) StartSSHD(t testing.TB, banner ...string) *sshtest.Server {
+	t.Helper()
+	return sshtest.Start(t, sshtest.Options{Banner: banner, Env: []string{"XDG_STATE_HOME=" + t.TempDir()}})
+}
+
+// SSHTransport returns a transport that runs this env's codex on srv (the
+// same machine) through the system ssh client: the remote codex is
+// e.Codex, the remote shared CODEX_HOME is e.Home (so the mock provider is
+// configured there), and the remote workspace is e.Dir.
+func (e *Env) SSHTransport(srv *sshtest.Server) *backend.SSHTransport {
+	return &backend.SSHTransport{
+		Target:          srv.Target,
+		ConfigFile:      srv.ConfigFile,
+		RemoteCodex:     e.Codex,
+		RemoteWorkspace: e.Dir,
+		RemoteCodexHome: e.Home,
+		Grace:           2 * time.Second,
+	}
+}
+
+// ConnectWith is Connect over any transport: it starts a session whose
+// events feed the TUI, opens a thread in cwd and sends SessionReadyMsg.
+func (u *TUI) ConnectWith(t testing.TB, tr backend.Transport, cwd, approval, sandbox string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s, err := backend.StartSession(ctx, backend.SessionOptions{
+		Transport:      tr,
+		ClientVersion:  "test",
+		Cwd:            cwd,
+		ApprovalPolicy: approval,
+		Sandbox:        sandbox,
+		Sink:           func(msg any) { u.TM.Send(msg) },
+	})
+	if err != nil {
+		t.Fatalf("starting session: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	resp, err := s.StartThread(ctx)
+	if err != nil {
+		t.Fatalf("thread/start: %v", err)
+	}
+	u.Session = s
+	u.TM.Send(model.SessionReadyMsg{Driver: s, Model: resp.Model, Cwd: resp.Cwd,
+		Approval: backend.PolicyString(resp.ApprovalPolicy), Sandbox: resp.Sandbox.Mode(), Peer: s.Describe()})
+}

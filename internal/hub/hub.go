@@ -1,0 +1,342 @@
+// Package hub shares one live agent session with many viewers: it keeps
+// the session's stream of events and server requests in an append-only
+// log and hands every viewer the log from the start, then the live tail.
+// A late joiner therefore folds the same events as everyone else and sees
+// the whole transcript.
+//
+// Each viewer reads the log through its own cursor (see Viewer), so the
+// session never waits for a viewer, a slow viewer only falls behind, and a
+// viewer that leaves never ends the session. Server requests reach
+// drivers as per-viewer copies whose replies come back through the hub:
+// the first reply goes to the app-server, later ones are dropped, and a
+// backend.RequestResolvedEvent is logged so every other form closes.
+//
+// The hub knows nothing of SSH, Bubble Tea or the model: it imports only
+// backend.
+package hub
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+
+	"tandem/backend"
+)
+
+// Role is what a viewer may do with the session.
+type Role int
+
+const (
+	// Driver may type, steer, interrupt, and answer approvals and questions.
+	Driver Role = iota
+	// Watcher may only scroll, open the pager, and leave.
+	Watcher
+)
+
+// String returns "driver" or "watcher".
+func (r Role) String() string {
+	if r == Watcher {
+		return "watcher"
+	}
+	return "driver"
+}
+
+// Participant is one connected viewer as shown in presence: Name is the
+// key's comment or fingerprint.
+type Participant struct {
+	Name string
+	Role Role
+}
+
+// PresenceEvent is logged when a viewer joins or leaves. Present is
+// everyone connected after the change, in join order. It is not
+// thread-scoped (Thread returns "").
+type PresenceEvent struct {
+	Who    Participant
+	Joined bool // false: left
+	// Present is the roster after this change.
+	Present []Participant
+}
+
+// Thread implements backend.Event.
+func (PresenceEvent) Thread() string { return "" }
+
+// Text is the transcript notice, e.g. "alice joined as watcher".
+func (e PresenceEvent) Text() string {
+	if e.Joined {
+		return fmt.Sprintf("%s joined as %s", e.Who.Name, e.Who.Role)
+	}
+	return fmt.Sprintf("%s left", e.Who.Name)
+}
+
+// ErrWatcher is returned when a watcher's copy of a server request is
+// answered: watchers cannot answer.
+var ErrWatcher = errors.New("watchers cannot answer server requests")
+
+// sharedRequest is one server request as the app-server sent it, plus
+// whether a driver has answered it.
+type sharedRequest struct {
+	orig     backend.ServerRequest
+	answered bool
+	by       string
+}
+
+// Hub is the event log and the roster. Use New; the zero value is not
+// usable. All methods are safe for concurrent use.
+type Hub struct {
+	mu      sync.Mutex
+	log     []any
+	changed chan struct{} // closed and replaced on every append
+	closed  bool
+	roster  []*Viewer
+	reqs    map[string]*sharedRequest
+}
+
+// New returns an empty hub.
+func New() *Hub {
+	return &Hub{changed: make(chan struct{}), reqs: map[string]*sharedRequest{}}
+}
+
+// Publish appends one value to the log and wakes every viewer. It never
+// blocks on a viewer, so it can be the session's Sink. Server requests
+// (backend.ServerRequest) are remembered so the first driver's answer can
+// be forwarded; anything else (backend.Event values, or the caller's own
+// messages such as a "session ready" value) is logged as is.
+func (h *Hub) Publish(v any) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.appendLocked(v)
+}
+
+func (h *Hub) appendLocked(v any) {
+	if h.closed {
+		return
+	}
+	switch r := v.(type) {
+	case backend.ServerRequest:
+		h.reqs[r.ID().String()] = &sharedRequest{orig: r}
+	case backend.RequestResolvedEvent:
+		// The server no longer needs an answer: late joiners skip it.
+		if s, ok := h.reqs[r.RequestID.String()]; ok && !s.answered {
+			s.answered, s.by = true, "server"
+		}
+	}
+	h.log = append(h.log, v)
+	close(h.changed)
+	h.changed = make(chan struct{})
+}
+
+// Len returns the number of logged values.
+func (h *Hub) Len() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.log)
+}
+
+// Close stops the hub: nothing more is logged and every viewer's Next
+// returns false once it has read the log.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed {
+		h.closed = true
+		close(h.changed)
+	}
+}
+
+// RefusePending refuses (backend.ServerRequest.Refuse) every logged server
+// request no driver answered; the host calls it before closing the
+// session, so nothing is ever accepted on the way out. It returns how many
+// were refused.
+func (h *Hub) RefusePending() int {
+	h.mu.Lock()
+	var todo []backend.ServerRequest
+	for _, s := range h.reqs {
+		if !s.answered && !s.orig.Answered() {
+			s.answered, s.by = true, "host (exit)"
+			todo = append(todo, s.orig)
+		}
+	}
+	h.mu.Unlock()
+	for _, r := range todo {
+		_ = r.Refuse()
+	}
+	return len(todo)
+}
+
+// Present returns the roster, in join order.
+func (h *Hub) Present() []Participant {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.presentLocked()
+}
+
+func (h *Hub) presentLocked() []Participant {
+	out := make([]Participant, 0, len(h.roster))
+	for _, v := range h.roster {
+		out = append(out, v.who)
+	}
+	return out
+}
+
+// Join adds a viewer and logs a PresenceEvent for it. The viewer reads
+// the log from its start with Next; call Leave when it disconnects.
+func (h *Hub) Join(name string, role Role) *Viewer {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	v := &Viewer{h: h, who: Participant{Name: name, Role: role}, done: make(chan struct{})}
+	h.roster = append(h.roster, v)
+	h.appendLocked(PresenceEvent{Who: v.who, Joined: true, Present: h.presentLocked()})
+	return v
+}
+
+// answer forwards a driver's reply to request id when it is the first;
+// later replies are dropped (nil error). On the first it logs a
+// RequestResolvedEvent so the other drivers' forms close.
+func (h *Hub) answer(id backend.RequestID, by string, result any, rpcErr *backend.RPCError) error {
+	h.mu.Lock()
+	s, ok := h.reqs[id.String()]
+	if !ok || s.answered {
+		h.mu.Unlock()
+		return nil
+	}
+	s.answered, s.by = true, by
+	h.mu.Unlock()
+	responder, ok := s.orig.(interface {
+		Respond(any) error
+		RespondError(int, string) error
+	})
+	var err error
+	switch {
+	case !ok:
+		err = fmt.Errorf("%s: cannot forward the answer", s.orig.Method())
+	case rpcErr != nil:
+		err = responder.RespondError(rpcErr.Code, rpcErr.Message)
+	default:
+		err = responder.Respond(result)
+	}
+	h.Publish(backend.RequestResolvedEvent{ThreadID: s.orig.Thread(), RequestID: id})
+	return err
+}
+
+// Viewer is one connected client's cursor into the log. Its "queue" is
+// the part of the log it has not read yet: it needs no memory of its own
+// and never overflows, so a slow viewer costs the session nothing and
+// simply catches up from the log (this is the hub's answer to overflow:
+// resync from the log, never drop events).
+type Viewer struct {
+	h    *Hub
+	who  Participant
+	next int // index of the next log entry to hand out; owned by Next's caller
+	once sync.Once
+	done chan struct{}
+}
+
+// Who returns the viewer's name and role.
+func (v *Viewer) Who() Participant { return v.who }
+
+// Lag returns how many logged values the viewer has not read yet.
+func (v *Viewer) Lag() int {
+	v.h.mu.Lock()
+	defer v.h.mu.Unlock()
+	return len(v.h.log) - v.next
+}
+
+// Next blocks until there are unread values and returns them, in log
+// order, as the viewer should see them: server requests become copies
+// answerable through the hub (drivers) or unanswerable (watchers), and
+// requests already answered are skipped. It returns ok=false once the
+// viewer left or the hub closed and the log is read. Only one goroutine
+// may call Next.
+func (v *Viewer) Next() (batch []any, ok bool) {
+	h := v.h
+	select {
+	case <-v.done:
+		return nil, false
+	default:
+	}
+	h.mu.Lock()
+	for v.next >= len(h.log) {
+		if h.closed {
+			h.mu.Unlock()
+			return nil, false
+		}
+		wait := h.changed
+		h.mu.Unlock()
+		select {
+		case <-wait:
+		case <-v.done:
+			return nil, false
+		}
+		h.mu.Lock()
+	}
+	raw := h.log[v.next:len(h.log):len(h.log)]
+	v.next = len(h.log)
+	out := make([]any, 0, len(raw))
+	for _, e := range raw {
+		if r, isReq := e.(backend.ServerRequest); isReq {
+			s := h.reqs[r.ID().String()]
+			if s.answered {
+				continue
+			}
+			out = append(out, v.copyRequest(r))
+			continue
+		}
+		out = append(out, e)
+	}
+	h.mu.Unlock()
+	return out, true
+}
+
+// Leave removes the viewer from the roster and logs a PresenceEvent. It
+// is idempotent and never ends the session.
+func (v *Viewer) Leave() {
+	v.once.Do(func() {
+		close(v.done)
+		h := v.h
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		for i, x := range h.roster {
+			if x == v {
+				h.roster = append(h.roster[:i:i], h.roster[i+1:]...)
+				break
+			}
+		}
+		h.appendLocked(PresenceEvent{Who: v.who, Joined: false, Present: h.presentLocked()})
+	})
+}
+
+// Done is closed when the viewer left.
+func (v *Viewer) Done() <-chan struct{} { return v.done }
+
+// copyRequest returns a copy of r whose answers go through the hub (for
+// a driver) or fail with ErrWatcher (for a watcher). Every ServerRequest
+// kind is a pointer to a struct embedding *backend.Request; the copy
+// shares the typed params and gets a fresh Request, so each viewer's copy
+// tracks its own "answered" state.
+func (v *Viewer) copyRequest(r backend.ServerRequest) backend.ServerRequest {
+	id, by := r.ID(), v.who.Name
+	reply := backend.ReplyFunc(func(result any, rpcErr *backend.RPCError) error {
+		return v.h.answer(id, by, result, rpcErr)
+	})
+	if v.who.Role == Watcher {
+		reply = func(any, *backend.RPCError) error { return ErrWatcher }
+	}
+	rv := reflect.ValueOf(r)
+	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
+		return r
+	}
+	f := rv.Elem().FieldByName("Request")
+	if !f.IsValid() || f.Type() != reflect.TypeFor[*backend.Request]() {
+		return r
+	}
+	cp := reflect.New(rv.Elem().Type())
+	cp.Elem().Set(rv.Elem())
+	cp.Elem().FieldByName("Request").Set(reflect.ValueOf(backend.NewRequest(r.Method(), id, r.Thread(), reply)))
+	out, ok := cp.Interface().(backend.ServerRequest)
+	if !ok {
+		return r
+	}
+	return out
+}

@@ -1,0 +1,483 @@
+// Package redact hides secrets in text before tandem shows or writes it.
+//
+// String and Bytes are the one redaction function used wherever an error,
+// the app-server's stderr, a log record or a protocol trace is shown or
+// written. They replace the secret value with Marker and keep the key name,
+// so "OPENAI_API_KEY=sk-…" becomes "OPENAI_API_KEY=[REDACTED]".
+//
+// Covered forms:
+//   - Authorization headers (any scheme) and bare "Bearer <token>";
+//   - assignments to keys ending in api_key/apikey/api-key, token, secret,
+//     password/passwd, secret_access_key, secret_key, private_key,
+//     access_key or credentials, written as JSON ("k": "v", also
+//     JSON-escaped \"k\":\"v\"), env or config (K=v, k: v) and CLI
+//     (--k v, --k=v);
+//   - OpenAI keys (sk-…, sk-proj-…) and AWS access key ids (AKIA…, ASIA…)
+//     anywhere.
+//
+// Text may contain ANSI/OSC escape sequences: values end at ESC or BEL and
+// a key right after an SGR sequence is still recognised. The package
+// imports nothing from tandem.
+package redact
+
+import (
+	"regexp"
+	"strings"
+	"unsafe"
+)
+
+// Marker replaces every redacted value.
+const Marker = "[REDACTED]"
+
+var (
+	// authRE matches an Authorization header up to its credentials.
+	authRE = regexp.MustCompile(`(?i)(authorization(\\*["'])?\s*[:=]\s*(\\*["'])?(?:(?:bearer|basic|token|digest|bot)[ \t]+)?)`)
+	// bearerRE matches "Bearer " anywhere.
+	bearerRE = regexp.MustCompile(`(?i)\bbearer[ \t]+`)
+)
+
+// needles start every key keyword; findAssign looks only at their hits.
+var needles = []string{"key", "token", "secret", "passw", "credential"}
+
+// span is a byte range of the input to replace with Marker (quoted is set
+// when the marker must be wrapped in quotes to keep JSON valid).
+type span struct {
+	start, end int
+	quote      string
+}
+
+// String returns s with every secret value replaced by Marker. It returns
+// s itself when nothing needs redacting.
+func String(s string) string {
+	hints := scan(s)
+	if hints == 0 {
+		return s
+	}
+	var spans []span
+	if hints&hintKey != 0 {
+		spans = findAssign(s, spans)
+	}
+	if hints&hintAuth != 0 {
+		spans = findAuth(s, spans)
+	}
+	if hints&hintBearer != 0 {
+		spans = findBearer(s, spans)
+	}
+	if hints&hintPrefix != 0 {
+		spans = findPrefixed(s, spans)
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	return apply(s, spans)
+}
+
+// Bytes is String for a byte slice. It returns b itself when nothing needs
+// redacting, and a new slice otherwise.
+func Bytes(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	// A read-only view: String never keeps s, and returns it unchanged
+	// only when nothing was redacted (then b itself is returned).
+	s := unsafe.String(&b[0], len(b))
+	if scan(s) == 0 {
+		return b
+	}
+	r := String(s)
+	if r == s {
+		return b
+	}
+	return []byte(r)
+}
+
+// Hints from scan say which finders can match.
+const (
+	hintKey = 1 << iota
+	hintAuth
+	hintBearer
+	hintPrefix
+)
+
+// scan is a cheap pre-filter: every pattern contains one of a few needles
+// (case-insensitively), so text without any skips the finders.
+func scan(s string) int {
+	h := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] | 0x20 {
+		case 'k':
+			if hasFold(s[i:], "key") {
+				h |= hintKey
+			}
+		case 't':
+			if hasFold(s[i:], "token") {
+				h |= hintKey
+			}
+		case 's':
+			if hasFold(s[i:], "secret") {
+				h |= hintKey
+			} else if hasFold(s[i:], "sk-") {
+				h |= hintPrefix
+			}
+		case 'p':
+			if hasFold(s[i:], "passw") {
+				h |= hintKey
+			}
+		case 'c':
+			if hasFold(s[i:], "credential") {
+				h |= hintKey
+			}
+		case 'a':
+			if hasFold(s[i:], "authorization") {
+				h |= hintAuth
+			} else if s[i] == 'A' && (strings.HasPrefix(s[i:], "AKIA") || strings.HasPrefix(s[i:], "ASIA")) {
+				h |= hintPrefix
+			}
+		case 'b':
+			if hasFold(s[i:], "bearer") {
+				h |= hintBearer
+			}
+		}
+	}
+	return h
+}
+
+// hasFold reports whether s starts with the lower-case ASCII word w,
+// ignoring case.
+func hasFold(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// findAssign finds `key=v`, `key: v`, `"key": "v"`, `\"key\":\"v\"`,
+// `--key v` and `--key=v` for secret-looking keys.
+func findAssign(s string, spans []span) []span {
+	for i := 0; i < len(s); i++ {
+		kwEnd := -1
+		for _, n := range needles {
+			if hasFold(s[i:], n) {
+				kwEnd = i + len(n)
+				break
+			}
+		}
+		if kwEnd < 0 {
+			continue
+		}
+		// Extend over the rest of the keyword ("passw"+"ord", "credential"+"s").
+		for kwEnd < len(s) && isKeyChar(s[kwEnd]) && s[kwEnd] != '_' && s[kwEnd] != '-' && s[kwEnd] != '.' {
+			kwEnd++
+		}
+		start := i
+		for start > 0 && isKeyChar(s[start-1]) {
+			start--
+		}
+		// "--key": the dashes are part of isKeyChar already.
+		name := s[start:kwEnd]
+		i = kwEnd - 1
+		if !secretName(name) {
+			continue
+		}
+		// Separator: closing quote of a quoted key, then = or :, or
+		// whitespace after a --flag.
+		j := kwEnd
+		for j < len(s) && s[j] == '\\' {
+			j++
+		}
+		keyQuote := ""
+		if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+			keyQuote = s[kwEnd : j+1]
+			j++
+		} else {
+			j = kwEnd
+		}
+		k := j
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+			k++
+		}
+		cli := false
+		switch {
+		case k < len(s) && (s[k] == '=' || s[k] == ':'):
+			k++
+			for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+				k++
+			}
+		case strings.HasPrefix(name, "--") && k > j && keyQuote == "":
+			cli = true
+		default:
+			continue
+		}
+		open := ""
+		q := k
+		for q < len(s) && s[q] == '\\' {
+			q++
+		}
+		if q < len(s) && (s[q] == '"' || s[q] == '\'') {
+			open = s[k : q+1]
+			k = q + 1
+		}
+		if cli && open == "" && k < len(s) && s[k] == '-' {
+			continue // the next word is another flag
+		}
+		sp, ok := valueSpan(s, k, open)
+		if !ok {
+			continue
+		}
+		if open == "" && keyQuote != "" && strings.Contains(s[kwEnd:k], ":") {
+			// "password": 1234 → "password": "[REDACTED]" stays valid JSON;
+			// the marker's quotes are escaped like the key's.
+			sp.quote = keyQuote
+		}
+		spans = append(spans, sp)
+		i = sp.end - 1
+	}
+	return spans
+}
+
+// secretSuffixes end a secret key's name once lower-cased and stripped of
+// "_", "-" and ".": OPENAI_API_KEY → openaiapikey.
+var secretSuffixes = []string{"apikey", "token", "secret", "password", "passwd", "accesskey", "secretkey", "privatekey", "credential", "credentials"}
+
+// secretName reports whether a key name (e.g. "client_secret",
+// "--api-key", "refreshToken") names a secret.
+func secretName(name string) bool {
+	var buf [32]byte
+	n := 0
+	// Normalise the last letters only: the longest suffix is 11 bytes.
+	for i := len(name) - 1; i >= 0 && n < len(buf); i-- {
+		c := name[i]
+		if c == '_' || c == '-' || c == '.' {
+			continue
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		n++
+		buf[len(buf)-n] = c
+	}
+	norm := string(buf[len(buf)-n:])
+	for _, suf := range secretSuffixes {
+		if strings.HasSuffix(norm, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+func isKeyChar(c byte) bool {
+	return isAlnum(c) || c == '_' || c == '-' || c == '.'
+}
+
+func findAuth(s string, spans []span) []span {
+	for _, m := range authRE.FindAllStringSubmatchIndex(s, -1) {
+		var open string
+		start := m[1]
+		switch {
+		case m[6] >= 0 && m[4] >= 0:
+			// "Authorization": "…": the value is quoted like the key.
+			open = s[m[6]:m[7]]
+		case m[6] >= 0:
+			// An unquoted header followed by a quote ends a string
+			// (`"Authorization: ",…`): the quote is not the value's.
+			start = m[6]
+		}
+		if sp, ok := valueSpan(s, start, open); ok {
+			spans = append(spans, sp)
+		}
+	}
+	return spans
+}
+
+func findBearer(s string, spans []span) []span {
+	for _, m := range bearerRE.FindAllStringIndex(s, -1) {
+		end := m[1]
+		for end < len(s) && isTokenChar(s[end]) {
+			end++
+		}
+		tok := s[m[1]:end]
+		if len(tok) < 8 || !looksRandom(tok) || tok == Marker {
+			continue
+		}
+		spans = append(spans, span{start: m[1], end: end})
+	}
+	return spans
+}
+
+// findPrefixed finds sk-… keys and AWS access key ids.
+func findPrefixed(s string, spans []span) []span {
+	for i := 0; i+3 < len(s); i++ {
+		c := s[i] | 0x20
+		switch {
+		case c == 's' && (s[i+1]|0x20) == 'k' && s[i+2] == '-':
+			if !wordBoundary(s, i) {
+				continue
+			}
+			end := i + 3
+			for end < len(s) && (isAlnum(s[end]) || s[end] == '-' || s[end] == '_') {
+				end++
+			}
+			if end-(i+3) >= 20 {
+				spans = append(spans, span{start: i, end: end})
+				i = end - 1
+			}
+		case s[i] == 'A' && (s[i+1:i+4] == "KIA" || s[i+1:i+4] == "SIA"):
+			if !wordBoundary(s, i) || i+20 > len(s) {
+				continue
+			}
+			ok := true
+			for j := i + 4; j < i+20; j++ {
+				if !('A' <= s[j] && s[j] <= 'Z' || '0' <= s[j] && s[j] <= '9') {
+					ok = false
+					break
+				}
+			}
+			if ok && (i+20 == len(s) || !isAlnum(s[i+20])) {
+				spans = append(spans, span{start: i, end: i + 20})
+				i += 19
+			}
+		}
+	}
+	return spans
+}
+
+// valueSpan returns the value starting at i. open is the value's opening
+// quote including any backslashes that escape it ("" when unquoted).
+func valueSpan(s string, i int, open string) (span, bool) {
+	if strings.HasPrefix(s[i:], Marker) {
+		return span{}, false
+	}
+	if open == "" {
+		end := i
+		for end < len(s) && !isValueEnd(s[end]) {
+			end++
+		}
+		v := s[i:end]
+		switch strings.ToLower(v) {
+		case "", "null", "true", "false", "none", "nil", "undefined", Marker, strings.ToLower(Marker):
+			return span{}, false
+		}
+		return span{start: i, end: end}, true
+	}
+	q := open[len(open)-1]
+	n := len(open) - 1 // backslashes escaping the opening quote
+	end := i
+	for end < len(s) {
+		c := s[end]
+		if c == '\n' || c == '\x1b' || c == '\a' {
+			break
+		}
+		if c == q {
+			k := 0
+			for k < end-i && s[end-1-k] == '\\' {
+				k++
+			}
+			if (n == 0 && k%2 == 0) || (n > 0 && k == n) {
+				break
+			}
+		}
+		end++
+	}
+	if n > 0 {
+		// The closing quote's escaping backslashes are not value.
+		for end > i && s[end-1] == '\\' && end < len(s) && s[end] == q {
+			end--
+		}
+	}
+	if end == i || s[i:end] == Marker {
+		return span{}, false
+	}
+	return span{start: i, end: end}, true
+}
+
+// wordBoundary reports whether position i starts a word: at the start,
+// after a non-alphanumeric byte, or right after an ANSI CSI sequence
+// (ESC [ params final).
+func wordBoundary(s string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	if !isAlnum(s[i-1]) {
+		return true
+	}
+	// ESC [ 0-9;? ... final letter right before i?
+	j := i - 2
+	for j >= 0 && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == '?' || s[j] == ':') {
+		j--
+	}
+	return j >= 1 && s[j] == '[' && s[j-1] == '\x1b'
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+func isTokenChar(c byte) bool {
+	return isAlnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/' || c == '='
+}
+
+// isValueEnd ends an unquoted value: whitespace, quotes, separators,
+// brackets, backslash (JSON escapes) and terminal escapes.
+func isValueEnd(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', ',', ';', '&', '}', ']', ')', '\\', '\x1b', '\a', '<', '>', '`':
+		return true
+	}
+	return false
+}
+
+// looksRandom tells a credential from a prose word: it has a digit, or a
+// mix of upper and lower case past the first letter, or token punctuation.
+func looksRandom(tok string) bool {
+	var digit, upper, punct bool
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case '0' <= c && c <= '9':
+			digit = true
+		case 'A' <= c && c <= 'Z' && i > 0:
+			upper = true
+		case c == '.' || c == '_' || c == '-' || c == '+' || c == '/' || c == '=':
+			punct = true
+		}
+	}
+	return digit || upper || punct || len(tok) >= 24
+}
+
+// apply replaces the spans (possibly overlapping, in any order) with
+// Marker.
+func apply(s string, spans []span) string {
+	// insertion sort by start; spans are few
+	for i := 1; i < len(spans); i++ {
+		for j := i; j > 0 && spans[j].start < spans[j-1].start; j-- {
+			spans[j], spans[j-1] = spans[j-1], spans[j]
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	pos := 0
+	for _, sp := range spans {
+		if sp.end <= pos {
+			continue
+		}
+		if sp.start < pos {
+			sp.start = pos
+		}
+		b.WriteString(s[pos:sp.start])
+		b.WriteString(sp.quote)
+		b.WriteString(Marker)
+		b.WriteString(sp.quote)
+		pos = sp.end
+	}
+	b.WriteString(s[pos:])
+	return b.String()
+}

@@ -1,0 +1,179 @@
+package redact
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+const (
+	skKey   = "sk-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+	projKey = "sk-proj-Abc123_def456-GHI789jkl012MNO345pqr678"
+)
+
+func TestString(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+	}{
+		// Authorization headers and Bearer tokens.
+		{"auth header bearer", "Authorization: Bearer abc.def.ghi123", "Authorization: Bearer [REDACTED]"},
+		{"auth header lower", "authorization: bearer eyJhbGciOiJIUzI1NiJ9.x.y", "authorization: bearer [REDACTED]"},
+		{"auth header basic", "Authorization: Basic dXNlcjpwYXNz", "Authorization: Basic [REDACTED]"},
+		{"auth json", `{"Authorization": "Bearer tok_123456789"}`, `{"Authorization": "Bearer [REDACTED]"}`},
+		{"auth header with empty value ending a JSON string", `{"delta":"Authorization: ","x":1}`, `{"delta":"Authorization: ","x":1}`},
+		{"auth header inside a JSON string", `{"delta":"Authorization: Bearer abcdef123456","x":1}`, `{"delta":"Authorization: Bearer [REDACTED]","x":1}`},
+		{"auth curl", `curl -H "Authorization: Bearer abc123def456" https://x`, `curl -H "Authorization: Bearer [REDACTED]" https://x`},
+		{"bare bearer", "sent Bearer 9f8e7d6c5b4a3210 upstream", "sent Bearer [REDACTED] upstream"},
+		// JSON form.
+		{"json api_key", `{"api_key": "hunter2hunter2"}`, `{"api_key": "[REDACTED]"}`},
+		{"json access_token", `{"access_token":"ya29.a0AfH6"}`, `{"access_token":"[REDACTED]"}`},
+		{"json client_secret", `{"client_id":"abc","client_secret":"s3cr3t value"}`, `{"client_id":"abc","client_secret":"[REDACTED]"}`},
+		{"json password number", `{"password": 123456}`, `{"password": "[REDACTED]"}`},
+		{"json escaped", `{"arguments":"{\"api_key\":\"abc123\",\"n\":1}"}`, `{"arguments":"{\"api_key\":\"[REDACTED]\",\"n\":1}"}`},
+		{"json escaped quote in value", `{"password":"a\"b c"}`, `{"password":"[REDACTED]"}`},
+		{"json refresh token camel", `{"refreshToken": "rt-1-abc"}`, `{"refreshToken": "[REDACTED]"}`},
+		{"json null kept", `{"api_key": null}`, `{"api_key": null}`},
+		// env / config form.
+		{"env openai", "OPENAI_API_KEY=abc123 codex", "OPENAI_API_KEY=[REDACTED] codex"},
+		{"env export", "export GITHUB_TOKEN=ghp_abcdef123456", "export GITHUB_TOKEN=[REDACTED]"},
+		{"env password", "DB_PASSWORD='p a s s'", "DB_PASSWORD='[REDACTED]'"},
+		{"aws secret", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = [REDACTED]"},
+		{"yaml colon", "secret: topsecretvalue", "secret: [REDACTED]"},
+		{"url query", "GET /cb?access_token=abc123&state=x", "GET /cb?access_token=[REDACTED]&state=x"},
+		// CLI form.
+		{"cli space", "codex --api-key abc123 exec", "codex --api-key [REDACTED] exec"},
+		{"cli equals", "tool --token=xyz789 run", "tool --token=[REDACTED] run"},
+		{"cli password quoted", `mysql --password "my pass" -u root`, `mysql --password "[REDACTED]" -u root`},
+		{"cli flag follows", "tool --token --verbose", "tool --token --verbose"},
+		// Bare keys.
+		{"sk key", "error: invalid key " + skKey + " given", "error: invalid key [REDACTED] given"},
+		{"sk proj key", "key=" + projKey, "key=[REDACTED]"},
+		{"sk in prose", "using " + projKey + ".", "using [REDACTED]."},
+		{"aws akia", "AKIAIOSFODNN7EXAMPLE is the id", "[REDACTED] is the id"},
+		{"aws asia", "id ASIAY34FZKBOKMUTVV7A.", "id [REDACTED]."},
+		// Terminal escapes.
+		{"ansi sgr before key", "\x1b[31mOPENAI_API_KEY=abc123\x1b[0m", "\x1b[31mOPENAI_API_KEY=[REDACTED]\x1b[0m"},
+		{"ansi sgr before sk", "\x1b[1m" + skKey + "\x1b[0m", "\x1b[1m[REDACTED]\x1b[0m"},
+		{"osc title", "\x1b]0;token=abc123\x07rest", "\x1b]0;token=[REDACTED]\x07rest"},
+		// Must NOT be redacted.
+		{"tokens used", "tokens used: 1200", "tokens used: 1200"},
+		{"max_output_tokens", `{"max_output_tokens": 100}`, `{"max_output_tokens": 100}`},
+		{"token usage camel", `{"tokenUsage":{"total":{"inputTokens":5}}}`, `{"tokenUsage":{"total":{"inputTokens":5}}}`},
+		{"password reset", "see the password reset docs", "see the password reset docs"},
+		{"sk alone", "sk", "sk"},
+		{"sk short", "sk-test", "sk-test"},
+		{"task id", "task-1234 done", "task-1234 done"},
+		{"desk word", "desk-lamp-with-a-very-long-name-here", "desk-lamp-with-a-very-long-name-here"},
+		{"sha hash", "commit 3f786850e387550fdab836ed7e6dc881de23001b", "commit 3f786850e387550fdab836ed7e6dc881de23001b"},
+		{"uuid", "thread 0199a213-81c0-7800-8aa1-bbab2a035a53", "thread 0199a213-81c0-7800-8aa1-bbab2a035a53"},
+		{"bearer prose", "Authorization headers and Bearer tokens", "Authorization headers and Bearer tokens"},
+		{"keyboard", "keyboard shortcuts: ctrl+c", "keyboard shortcuts: ctrl+c"},
+		{"AKIA short", "AKIA is a prefix", "AKIA is a prefix"},
+		{"pwd env", "PWD=/home/me", "PWD=/home/me"},
+		{"empty", "", ""},
+		{"already redacted", "api_key=[REDACTED]", "api_key=[REDACTED]"},
+		{"token_count key", "token_count=42", "token_count=42"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := String(tc.in); got != tc.want {
+				t.Errorf("String(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+			}
+			if got := string(Bytes([]byte(tc.in))); got != tc.want {
+				t.Errorf("Bytes(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+			// Idempotent.
+			if got := String(tc.want); got != tc.want {
+				t.Errorf("String(want) changed it: %q", got)
+			}
+		})
+	}
+}
+
+// A redacted JSON-RPC line stays valid JSON.
+func TestJSONStaysValid(t *testing.T) {
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"env":{"OPENAI_API_KEY":"` + skKey + `","password":1234}}}`,
+		`{"method":"item/completed","params":{"item":{"aggregatedOutput":"export TOKEN=abc\nAuthorization: Bearer abcdef123456\n"}}}`,
+		`{"params":{"arguments":"{\"api_key\":\"abc\",\"secret\":12}"}}`,
+	}
+	for _, l := range lines {
+		got := String(l)
+		if got == l {
+			t.Errorf("nothing redacted in %s", l)
+		}
+		if !json.Valid([]byte(got)) {
+			t.Errorf("invalid JSON after redaction:\n%s\n→\n%s", l, got)
+		}
+		for _, secret := range []string{skKey, "abcdef123456", `"abc"`, "1234"} {
+			if strings.Contains(got, secret) {
+				t.Errorf("%q left in %s", secret, got)
+			}
+		}
+	}
+}
+
+func TestBytesUnchangedIsSameSlice(t *testing.T) {
+	b := []byte(`{"method":"turn/started","params":{"threadId":"t1"}}`)
+	if got := Bytes(b); &got[0] != &b[0] {
+		t.Error("Bytes copied text that needed no redaction")
+	}
+}
+
+var benchLine = []byte(`{"jsonrpc":"2.0","method":"item/agentMessage/delta","params":{"threadId":"0199a213-81c0-7800-8aa1-bbab2a035a53","turnId":"1","itemId":"msg_1","delta":"Here is the next part of the answer, with some code: fmt.Println(x)"}}`)
+
+var benchSecret = []byte(`{"jsonrpc":"2.0","id":3,"result":{"item":{"type":"commandExecution","command":"env","aggregatedOutput":"HOME=/root\nOPENAI_API_KEY=` + skKey + `\nPATH=/usr/bin\n","tokenUsage":{"inputTokens":12}}}}`)
+
+func BenchmarkBytesDelta(b *testing.B) {
+	b.SetBytes(int64(len(benchLine)))
+	for b.Loop() {
+		Bytes(benchLine)
+	}
+}
+
+func BenchmarkBytesSecret(b *testing.B) {
+	b.SetBytes(int64(len(benchSecret)))
+	for b.Loop() {
+		Bytes(benchSecret)
+	}
+}
+
+func TestHandler(t *testing.T) {
+	var buf strings.Builder
+	log := slog.New(Handler(slog.NewTextHandler(&buf, nil))).With("env", "OPENAI_API_KEY="+skKey)
+	log.Info("starting with --token abc123", "err", errors.New("401: Authorization: Bearer tok_0123456789"),
+		"n", 3, slog.Group("g", "password", "x", "line", `{"secret":"s3"}`), "tokens", 1200)
+	out := buf.String()
+	for _, secret := range []string{skKey, "abc123", "tok_0123456789", `"s3"`} {
+		if strings.Contains(out, secret) {
+			t.Errorf("%q left in log: %s", secret, out)
+		}
+	}
+	for _, keep := range []string{"n=3", "tokens=1200", "OPENAI_API_KEY=[REDACTED]", "g.password=[REDACTED]"} {
+		if !strings.Contains(out, keep) {
+			t.Errorf("%q missing from log: %s", keep, out)
+		}
+	}
+}
+
+// FuzzString: no input makes String panic, Bytes agrees with it, and
+// redacting twice changes nothing more.
+func FuzzString(f *testing.F) {
+	for _, s := range []string{
+		`{"api_key":"x"}`, `\"token\":\"y\"`, "--password", "Authorization: Bearer ", "sk-", "AKIA",
+		"a=\x1b[31msk-" + strings.Repeat("a", 30), `"secret":`, `'passwd': '`, "Bearer\t" + strings.Repeat("9", 40),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r := String(s)
+		if string(Bytes([]byte(s))) != r {
+			t.Fatalf("Bytes and String disagree on %q", s)
+		}
+		if r2 := String(r); r2 != r {
+			t.Fatalf("not idempotent: %q → %q → %q", s, r, r2)
+		}
+	})
+}

@@ -1,0 +1,733 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"tandem/backend"
+	"tandem/sessions"
+)
+
+// fakeDriver is a ThreadDriver that records what the model asks and
+// answers from its fields.
+type fakeDriver struct {
+	mu        sync.Mutex
+	thread    string
+	calls     []string // method names, in order
+	params    map[string]any
+	results   map[string]any   // method → result (marshalled into the caller's value)
+	errs      map[string]error // method → error
+	turns     []string
+	opts      []backend.TurnOptions
+	steers    []string
+	steerErr  error
+	resumeErr error
+	threads   map[string]backend.Thread // for resume/fork/read
+	list      []backend.Thread
+	newCount  int
+}
+
+func newFake() *fakeDriver {
+	return &fakeDriver{thread: "t-first", params: map[string]any{}, results: map[string]any{}, errs: map[string]error{}, threads: map[string]backend.Thread{}}
+}
+
+func (f *fakeDriver) record(method string, params any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, method)
+	f.params[method] = params
+}
+
+func (f *fakeDriver) called() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls...)
+}
+
+func (f *fakeDriver) StartTurn(ctx context.Context, text string) (backend.Turn, error) {
+	return f.StartTurnWith(ctx, text, backend.TurnOptions{})
+}
+
+func (f *fakeDriver) StartTurnWith(_ context.Context, text string, o backend.TurnOptions) (backend.Turn, error) {
+	f.record("turn/start", text)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.turns = append(f.turns, text)
+	f.opts = append(f.opts, o)
+	return backend.Turn{ID: "turn-1"}, f.errs["turn/start"]
+}
+
+func (f *fakeDriver) Interrupt(context.Context) error { return nil }
+
+func (f *fakeDriver) Call(_ context.Context, method string, params, result any) error {
+	f.record(method, params)
+	f.mu.Lock()
+	err, res := f.errs[method], f.results[method]
+	f.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if res != nil && result != nil {
+		b, _ := json.Marshal(res)
+		return json.Unmarshal(b, result)
+	}
+	return nil
+}
+
+func (f *fakeDriver) ThreadID() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.thread
+}
+
+func (f *fakeDriver) SteerTurn(_ context.Context, text string) error {
+	f.record("turn/steer", text)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.steers = append(f.steers, text)
+	return f.steerErr
+}
+
+func (f *fakeDriver) NewThread(context.Context) (backend.ThreadResponse, error) {
+	f.record("thread/start", nil)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.newCount++
+	f.thread = "t-new"
+	return backend.ThreadResponse{Thread: backend.Thread{ID: "t-new"}, Model: "mock-model"}, nil
+}
+
+func (f *fakeDriver) ResumeThread(_ context.Context, id string) (backend.ThreadResponse, error) {
+	f.record("thread/resume", id)
+	if f.resumeErr != nil {
+		return backend.ThreadResponse{}, f.resumeErr
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.thread = id
+	return backend.ThreadResponse{Thread: f.threads[id], Model: "mock-model"}, nil
+}
+
+func (f *fakeDriver) ForkThread(_ context.Context, id string) (backend.ThreadResponse, error) {
+	f.record("thread/fork", id)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t := f.threads[id]
+	t.ID = "t-fork"
+	f.thread = t.ID
+	return backend.ThreadResponse{Thread: t, Model: "mock-model"}, nil
+}
+
+func (f *fakeDriver) ListThreads(_ context.Context, p backend.ThreadListParams) (backend.ThreadListResponse, error) {
+	f.record("thread/list", p)
+	return backend.ThreadListResponse{Data: f.list}, nil
+}
+
+func (f *fakeDriver) ReadThread(_ context.Context, id string) (backend.Thread, error) {
+	f.record("thread/read", id)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t, ok := f.threads[id]
+	if !ok {
+		return t, &backend.RPCError{Code: -32600, Message: "no rollout found for thread id " + id}
+	}
+	return t, nil
+}
+
+func (f *fakeDriver) TurnID() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.turns) == 0 {
+		return ""
+	}
+	return "turn-1"
+}
+
+func (f *fakeDriver) UserAgent() string { return "codex_cli_rs/0.169.0" }
+
+// settle runs cmd and feeds the messages it yields back into m, until
+// nothing of interest is left. Commands run concurrently; timers (frame
+// ticks, spinner, cursor blink) are abandoned once nothing else arrived for
+// a short while, so settle never waits on them.
+func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
+	t.Helper()
+	ch := make(chan tea.Msg, 64)
+	pending := 0
+	run := func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		pending++
+		go func() { ch <- c() }()
+	}
+	for _, c := range cmds {
+		run(c)
+	}
+	for steps := 0; pending > 0; steps++ {
+		if steps > 500 {
+			t.Fatal("settle: too many steps")
+		}
+		var msg tea.Msg
+		select {
+		case msg = <-ch:
+			pending--
+		case <-time.After(50 * time.Millisecond):
+			return // only timers are left
+		}
+		switch msg := msg.(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				run(c)
+			}
+		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg, threadPageMsg, modelListMsg,
+			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult:
+			_, next := m.Update(msg)
+			run(next)
+		}
+	}
+}
+
+func ready(t *testing.T, f *fakeDriver, opts Options) *Model {
+	t.Helper()
+	m := New(opts)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, cmd := m.Update(SessionReadyMsg{Driver: f, Model: "mock-model", Cwd: "~/w"})
+	settle(t, m, cmd)
+	return m
+}
+
+func typeText(t *testing.T, m *Model, s string) {
+	t.Helper()
+	var cmds []tea.Cmd
+	for _, r := range s {
+		_, cmd := m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+		cmds = append(cmds, cmd)
+	}
+	settle(t, m, cmds...)
+}
+
+// typeSlow types s one key at a time, settling after each, so requests
+// happen in order.
+func typeSlow(t *testing.T, m *Model, s string) {
+	t.Helper()
+	for _, r := range s {
+		typeText(t, m, string(r))
+	}
+}
+
+func press(t *testing.T, m *Model, code rune, mod tea.KeyMod) {
+	t.Helper()
+	_, cmd := m.Update(tea.KeyPressMsg{Code: code, Mod: mod})
+	settle(t, m, cmd)
+}
+
+func viewText(m *Model) string { return ansi.Strip(m.View().Content) }
+
+func TestSlashPopupFilters(t *testing.T) {
+	m := ready(t, newFake(), Options{})
+	typeText(t, m, "/")
+	if got := len(m.x.popup.items); got != len(commands()) {
+		t.Fatalf("'/' lists %d commands, want all %d", got, len(commands()))
+	}
+	typeText(t, m, "mo")
+	var names []string
+	for _, it := range m.x.popup.items {
+		names = append(names, it.label)
+	}
+	if len(names) == 0 || names[0] != "/model" {
+		t.Fatalf("'/mo' popup = %v, want /model first", names)
+	}
+	for _, n := range names {
+		if n == "/help" || n == "/quit" {
+			t.Fatalf("'/mo' popup should not list %s: %v", n, names)
+		}
+	}
+	v := viewText(m)
+	if !strings.Contains(v, "/model") || !strings.Contains(v, "choose the model") {
+		t.Fatalf("popup with description not drawn:\n%s", v)
+	}
+	// fuzzy, not prefix: "cmpt" finds /compact
+	got := filterCommands(commands(), "cmpt")
+	if len(got) == 0 || got[0].name != "compact" {
+		t.Fatalf("fuzzy 'cmpt' = %v", got)
+	}
+	// Esc closes it; typing a space (arguments) ends it too.
+	press(t, m, tea.KeyEscape, 0)
+	if m.x.popup.active() {
+		t.Fatal("esc did not close the popup")
+	}
+}
+
+func TestSlashCommandRunsAndRefusesDuringTurn(t *testing.T) {
+	f := newFake()
+	m := ready(t, f, Options{})
+	typeText(t, m, "/help")
+	press(t, m, tea.KeyEnter, 0)
+	if !strings.Contains(viewText(m), "mention a file") {
+		t.Fatalf("/help did not list the keys:\n%s", viewText(m))
+	}
+	typeText(t, m, "hello")
+	press(t, m, tea.KeyEnter, 0)
+	if !m.Running() {
+		t.Fatal("prompt did not start a turn")
+	}
+	typeText(t, m, "/compact")
+	press(t, m, tea.KeyEnter, 0)
+	if !strings.Contains(m.status.Notice, "can't run while a turn is running") {
+		t.Fatalf("notice = %q", m.status.Notice)
+	}
+	for _, c := range f.called() {
+		if c == "thread/compact/start" {
+			t.Fatal("/compact ran during a turn")
+		}
+	}
+}
+
+func TestModelPickerSetsTurnOverrides(t *testing.T) {
+	f := newFake()
+	f.results["model/list"] = backend.ModelListResponse{Data: []backend.ModelInfo{
+		{Model: "mock-model", DisplayName: "mock-model", Description: "the mock", DefaultReasoningEffort: "medium",
+			SupportedReasoningEfforts: []backend.ReasoningEffortOption{{ReasoningEffort: "low"}, {ReasoningEffort: "medium"}, {ReasoningEffort: "high"}}},
+		{Model: "other", DisplayName: "Other", Description: "another"},
+	}}
+	m := ready(t, f, Options{})
+	typeText(t, m, "/model")
+	press(t, m, tea.KeyEnter, 0)
+	if m.x.picker == nil || len(m.x.picker.shown) != 2 {
+		t.Fatalf("model picker not open with 2 models: %+v", m.x.picker)
+	}
+	if !strings.Contains(viewText(m), "the mock") {
+		t.Fatalf("model picker not drawn:\n%s", viewText(m))
+	}
+	press(t, m, tea.KeyEnter, 0) // mock-model (current) → effort picker
+	if m.x.picker == nil || !strings.HasPrefix(m.x.picker.title, "Reasoning effort") {
+		t.Fatalf("effort picker not open: %+v", m.x.picker)
+	}
+	press(t, m, tea.KeyDown, 0) // medium (default) → high
+	press(t, m, tea.KeyEnter, 0)
+	if got := m.TurnOptions(); got.Model != "mock-model" || got.Effort != "high" {
+		t.Fatalf("overrides = %+v", got)
+	}
+	typeText(t, m, "go")
+	press(t, m, tea.KeyEnter, 0)
+	if len(f.opts) != 1 || f.opts[0].Effort != "high" || f.opts[0].Model != "mock-model" {
+		t.Fatalf("turn/start options = %+v", f.opts)
+	}
+}
+
+func TestHistoryWalkAndPersist(t *testing.T) {
+	dir := t.TempDir()
+	store := sessions.Open(dir)
+	f := newFake()
+	m := ready(t, f, Options{State: store, Workspace: "/w"})
+	for _, p := range []string{"first", "second"} {
+		typeText(t, m, p)
+		press(t, m, tea.KeyEnter, 0)
+		m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
+	}
+	typeText(t, m, "draft")
+	press(t, m, tea.KeyUp, 0) // a draft is there: Up is the cursor's, not history
+	if m.Composer() != "draft" {
+		t.Fatalf("Up over a draft changed it to %q", m.Composer())
+	}
+	m.setDraft("")
+	press(t, m, tea.KeyUp, 0)
+	if m.Composer() != "second" {
+		t.Fatalf("Up → %q, want second", m.Composer())
+	}
+	press(t, m, tea.KeyUp, 0)
+	press(t, m, tea.KeyUp, 0) // stays at the oldest
+	if m.Composer() != "first" {
+		t.Fatalf("Up Up → %q, want first", m.Composer())
+	}
+	press(t, m, tea.KeyDown, 0)
+	press(t, m, tea.KeyDown, 0)
+	if m.Composer() != "" {
+		t.Fatalf("Down past the newest → %q, want the empty draft", m.Composer())
+	}
+	// A new model on the same state file has the history.
+	m2 := ready(t, newFake(), Options{State: sessions.Open(dir), Workspace: "/w"})
+	press(t, m2, tea.KeyUp, 0)
+	if m2.Composer() != "second" {
+		t.Fatalf("persisted history: Up → %q", m2.Composer())
+	}
+	// Ctrl+R searches it.
+	m2.setDraft("")
+	press(t, m2, 'r', tea.ModCtrl)
+	typeText(t, m2, "frst")
+	press(t, m2, tea.KeyEnter, 0)
+	if m2.Composer() != "first" {
+		t.Fatalf("ctrl+r 'frst' → %q", m2.Composer())
+	}
+	// Another workspace has its own.
+	m3 := ready(t, newFake(), Options{State: sessions.Open(dir), Workspace: "/other"})
+	press(t, m3, tea.KeyUp, 0)
+	if m3.Composer() != "" {
+		t.Fatalf("history leaked across workspaces: %q", m3.Composer())
+	}
+}
+
+func TestSteerQueueAndFailedSteerKeepsText(t *testing.T) {
+	f := newFake()
+	m := ready(t, f, Options{})
+	typeText(t, m, "start")
+	press(t, m, tea.KeyEnter, 0)
+	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
+	typeText(t, m, "also this")
+	press(t, m, tea.KeyEnter, 0)
+	if !reflect.DeepEqual(f.steers, []string{"also this"}) {
+		t.Fatalf("steers = %q", f.steers)
+	}
+	if f.called()[len(f.called())-1] != "turn/steer" || len(f.turns) != 1 {
+		t.Fatalf("steer started a turn: %v", f.called())
+	}
+	f.steerErr = &backend.RPCError{Code: -32600, Message: "expected turn mismatch"}
+	typeText(t, m, "lost?")
+	press(t, m, tea.KeyEnter, 0)
+	if m.Composer() != "lost?" {
+		t.Fatalf("failed steer did not give the text back: %q", m.Composer())
+	}
+	m.setDraft("")
+	typeText(t, m, "later")
+	press(t, m, tea.KeyTab, 0)
+	if !reflect.DeepEqual(m.Queued(), []string{"later"}) || m.Composer() != "" {
+		t.Fatalf("queue = %q, draft %q", m.Queued(), m.Composer())
+	}
+	if !strings.Contains(viewText(m), "queued 1: later") {
+		t.Fatalf("queued message not shown:\n%s", viewText(m))
+	}
+	_, cmd := m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
+	settle(t, m, cmd)
+	if !reflect.DeepEqual(f.turns, []string{"start", "later"}) || len(m.Queued()) != 0 {
+		t.Fatalf("turns = %q, queue %q", f.turns, m.Queued())
+	}
+}
+
+func TestFailedTurnPutsPromptBack(t *testing.T) {
+	f := newFake()
+	f.errs["turn/start"] = errors.New("boom")
+	m := ready(t, f, Options{})
+	typeText(t, m, "keep me")
+	press(t, m, tea.KeyEnter, 0)
+	if m.Composer() != "keep me" || m.Running() {
+		t.Fatalf("draft %q running %v", m.Composer(), m.Running())
+	}
+}
+
+func TestResumeFailureStartsNewThreadOnce(t *testing.T) {
+	f := newFake()
+	f.resumeErr = &backend.RPCError{Code: -32600, Message: "no rollout found for thread id x"}
+	f.threads["t-old"] = backend.Thread{ID: "t-old"}
+	dir := t.TempDir()
+	m := New(Options{State: sessions.Open(dir), Workspace: "/w"})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, cmd := m.Update(SessionReadyMsg{Driver: f, Resume: &ResumeRequest{ID: "t-old"}})
+	settle(t, m, cmd)
+	resumes, starts := 0, 0
+	for _, c := range f.called() {
+		switch c {
+		case "thread/resume":
+			resumes++
+		case "thread/start":
+			starts++
+		}
+	}
+	if resumes != 1 || starts != 1 {
+		t.Fatalf("resume tried %d times, new thread %d times: %v", resumes, starts, f.called())
+	}
+	if !strings.Contains(viewText(m), "could not resume thread") || !strings.Contains(viewText(m), "no rollout found") {
+		t.Fatalf("no notice:\n%s", viewText(m))
+	}
+	if got := sessions.Open(dir).LastThread("/w"); got != "t-new" {
+		t.Fatalf("last thread = %q, want t-new", got)
+	}
+}
+
+func TestResumeFoldsHistoryAndRemembers(t *testing.T) {
+	f := newFake()
+	f.threads["t-old"] = backend.Thread{ID: "t-old", Preview: "earlier question", Turns: []backend.Turn{{ID: "a", Status: "completed", Items: []backend.Item{
+		{Type: "userMessage", ID: "u1", Content: []backend.UserContent{{Type: "text", Text: "earlier question"}}},
+		{Type: "agentMessage", ID: "a1", Text: "earlier answer"},
+	}}}}
+	dir := t.TempDir()
+	store := sessions.Open(dir)
+	_ = store.SetLastThread("/w", "t-old")
+	m := New(Options{State: store, Workspace: "/w"})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, cmd := m.Update(SessionReadyMsg{Driver: f, Resume: &ResumeRequest{Last: true}})
+	settle(t, m, cmd)
+	v := viewText(m)
+	if !strings.Contains(v, "earlier question") || !strings.Contains(v, "earlier answer") || !strings.Contains(v, "Resumed thread") {
+		t.Fatalf("history not folded:\n%s", v)
+	}
+	for _, c := range f.called() {
+		if c == "thread/list" {
+			t.Fatal("--last listed threads although the state file knew the last one")
+		}
+	}
+	// /fork copies the history into a new thread and remembers it.
+	typeText(t, m, "/fork")
+	press(t, m, tea.KeyEnter, 0)
+	if f.ThreadID() != "t-fork" || !strings.Contains(viewText(m), "Forked into thread t-fork") {
+		t.Fatalf("fork: thread %q\n%s", f.ThreadID(), viewText(m))
+	}
+	if !strings.Contains(viewText(m), "earlier answer") {
+		t.Fatal("fork lost the history")
+	}
+	if got := store.LastThread("/w"); got != "t-fork" {
+		t.Fatalf("last thread = %q", got)
+	}
+}
+
+func TestResumeWarnsAboutUnfinishedToolCalls(t *testing.T) {
+	f := newFake()
+	path, _ := filepath.Abs(filepath.Join("..", "sessions", "testdata", "unfinished.jsonl"))
+	f.threads["t-bad"] = backend.Thread{ID: "t-bad", Path: &path}
+	m := New(Options{})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, cmd := m.Update(SessionReadyMsg{Driver: f, Resume: &ResumeRequest{ID: "t-bad"}})
+	settle(t, m, cmd)
+	v := viewText(m)
+	if !strings.Contains(v, "2 tool call(s) that never got an output") || m.x.picker == nil {
+		t.Fatalf("no warning or choice:\n%s", v)
+	}
+	for _, c := range f.called() {
+		if c == "thread/resume" {
+			t.Fatal("resumed despite unfinished tool calls")
+		}
+	}
+	press(t, m, tea.KeyEnter, 0) // "Fork it"
+	if f.ThreadID() != "t-fork" {
+		t.Fatalf("choice did not fork: %v", f.called())
+	}
+}
+
+func TestResumePickerListsSearchesAndToggles(t *testing.T) {
+	f := newFake()
+	now := time.Now().Unix()
+	f.list = []backend.Thread{
+		{ID: "t-a", Preview: "fix the parser", Cwd: "/w", UpdatedAt: now - 120, CreatedAt: now - 7200},
+		{ID: "t-b", Preview: "write docs", Cwd: "/w", UpdatedAt: now - 3600, CreatedAt: now - 3600},
+	}
+	f.threads["t-b"] = backend.Thread{ID: "t-b", Preview: "write docs"}
+	m := New(Options{Workspace: "/w"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	_, cmd := m.Update(SessionReadyMsg{Driver: f, Resume: &ResumeRequest{}})
+	settle(t, m, cmd)
+	v := viewText(m)
+	if !strings.Contains(v, "fix the parser") || !strings.Contains(v, "write docs") || !strings.Contains(v, "this workspace") {
+		t.Fatalf("picker not drawn:\n%s", v)
+	}
+	lp := f.params["thread/list"].(backend.ThreadListParams)
+	if lp.Cwd != "/w" || lp.SortKey != backend.SortUpdated {
+		t.Fatalf("thread/list params %+v", lp)
+	}
+	press(t, m, 'a', tea.ModCtrl)
+	press(t, m, 's', tea.ModCtrl)
+	typeSlow(t, m, "docs")
+	lp = f.params["thread/list"].(backend.ThreadListParams)
+	if lp.Cwd != "" || lp.SortKey != backend.SortCreated || lp.SearchTerm != "docs" {
+		t.Fatalf("after ctrl+a, ctrl+s, search: %+v", lp)
+	}
+	press(t, m, tea.KeyDown, 0)
+	press(t, m, tea.KeyEnter, 0)
+	if f.ThreadID() != "t-b" {
+		t.Fatalf("picked thread not resumed: %v", f.called())
+	}
+}
+
+func TestFileMentionPopup(t *testing.T) {
+	f := newFake()
+	f.results["fuzzyFileSearch"] = backend.FuzzyFileSearchResponse{Files: []backend.FuzzyFileMatch{{Root: "/w", Path: "src/main.go", FileName: "main.go"}}}
+	m := ready(t, f, Options{Workspace: "/w"})
+	typeSlow(t, m, "look at @mai")
+	p := f.params["fuzzyFileSearch"].(backend.FuzzyFileSearchParams)
+	if p.Query != "mai" || !reflect.DeepEqual(p.Roots, []string{"/w"}) {
+		t.Fatalf("fuzzyFileSearch params %+v", p)
+	}
+	if !strings.Contains(viewText(m), "src/main.go") {
+		t.Fatalf("file popup not drawn:\n%s", viewText(m))
+	}
+	press(t, m, tea.KeyTab, 0)
+	if m.Composer() != "look at src/main.go " {
+		t.Fatalf("mention inserted as %q", m.Composer())
+	}
+}
+
+func TestShellCommand(t *testing.T) {
+	f := newFake()
+	m := ready(t, f, Options{})
+	typeText(t, m, "!ls -la")
+	press(t, m, tea.KeyEnter, 0)
+	p, ok := f.params["thread/shellCommand"].(backend.ThreadShellCommandParams)
+	if !ok || p.Command != "ls -la" || p.ThreadID != "t-first" {
+		t.Fatalf("thread/shellCommand params %+v", f.params["thread/shellCommand"])
+	}
+	if len(f.turns) != 0 {
+		t.Fatal("! command started a turn")
+	}
+}
+
+func TestLoginFormAPIKey(t *testing.T) {
+	f := newFake()
+	f.results["account/read"] = map[string]any{"account": nil, "requiresOpenaiAuth": true}
+	f.results["account/login/start"] = map[string]any{"type": "apiKey"}
+	m := ready(t, f, Options{})
+	if !m.LoginOpen() || !strings.Contains(viewText(m), "Use an API key") {
+		t.Fatalf("login form not shown:\n%s", viewText(m))
+	}
+	press(t, m, tea.KeyEnter, 0) // API key
+	typeText(t, m, "sk-secret")
+	if strings.Contains(viewText(m), "sk-secret") {
+		t.Fatal("API key shown in clear")
+	}
+	press(t, m, tea.KeyEnter, 0)
+	p := f.params["account/login/start"].(backend.LoginStartParams)
+	if p.Type != "apiKey" || p.APIKey != "sk-secret" {
+		t.Fatalf("login params %+v", p)
+	}
+	if m.LoginOpen() {
+		t.Fatal("form still open after a successful API key login")
+	}
+}
+
+func TestLoginFormDeviceCode(t *testing.T) {
+	f := newFake()
+	f.results["account/read"] = map[string]any{"account": nil, "requiresOpenaiAuth": true}
+	f.results["account/login/start"] = map[string]any{"type": "chatgptDeviceCode", "loginId": "L1", "verificationUrl": "https://auth.example/device", "userCode": "ABCD-1234"}
+	m := ready(t, f, Options{})
+	press(t, m, tea.KeyDown, 0)
+	press(t, m, tea.KeyEnter, 0)
+	v := viewText(m)
+	if !strings.Contains(v, "https://auth.example/device") || !strings.Contains(v, "ABCD-1234") {
+		t.Fatalf("device code not shown:\n%s", v)
+	}
+	id := "other"
+	m.Update(backend.LoginCompletedEvent{LoginID: &id, Success: true})
+	if !m.LoginOpen() {
+		t.Fatal("another login's completion closed the form")
+	}
+	id = "L1"
+	m.Update(backend.LoginCompletedEvent{LoginID: &id, Success: true})
+	if m.LoginOpen() {
+		t.Fatal("form still open after account/login/completed")
+	}
+}
+
+func TestNoLoginWhenNotRequired(t *testing.T) {
+	f := newFake()
+	f.results["account/read"] = map[string]any{"account": nil, "requiresOpenaiAuth": false}
+	m := ready(t, f, Options{})
+	if m.LoginOpen() {
+		t.Fatal("login form shown although the provider needs no auth")
+	}
+}
+
+func TestEditorReplacesDraft(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "ed.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf 'edited text\\n' > \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("VISUAL", script)
+	m := ready(t, newFake(), Options{})
+	typeText(t, m, "draft")
+	_, cmd := m.Update(tea.KeyPressMsg{Code: 'g', Mod: tea.ModCtrl})
+	if cmd == nil {
+		t.Fatal("ctrl+g gave no command")
+	}
+	// Run what tea.ExecProcess would, then deliver its result.
+	var path string
+	for _, f := range []string{"tandem-prompt-"} {
+		matches, _ := filepath.Glob(filepath.Join(os.TempDir(), f+"*.md"))
+		for _, p := range matches {
+			if b, _ := os.ReadFile(p); string(b) == "draft" {
+				path = p
+			}
+		}
+	}
+	if path == "" {
+		t.Fatal("draft file not written")
+	}
+	if out, err := execScript(script, path); err != nil {
+		t.Fatal(err, out)
+	}
+	m.Update(editorDoneMsg{path: path})
+	if m.Composer() != "edited text" {
+		t.Fatalf("draft after editor = %q", m.Composer())
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatal("temp file left behind")
+	}
+}
+
+func execScript(script, arg string) (string, error) {
+	out, err := exec.Command(script, arg).CombinedOutput()
+	return string(out), err
+}
+
+func TestDiffShowsLastTurnDiff(t *testing.T) {
+	m := ready(t, newFake(), Options{})
+	typeText(t, m, "/diff")
+	press(t, m, tea.KeyEnter, 0)
+	if !strings.Contains(viewText(m), "No diff yet") {
+		t.Fatalf("empty /diff:\n%s", viewText(m))
+	}
+	diff := "diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-old line\n+new line\n"
+	m.Update(backend.TurnDiffUpdatedEvent{Diff: "stale"})
+	m.Update(backend.TurnDiffUpdatedEvent{Diff: diff})
+	typeText(t, m, "/diff")
+	press(t, m, tea.KeyEnter, 0)
+	v := viewText(m)
+	if !strings.Contains(v, "+new line") || !strings.Contains(v, "-old line") || strings.Contains(v, "stale") {
+		t.Fatalf("/diff did not show the last diff:\n%s", v)
+	}
+}
+
+func TestUnknownSlashIsAPrompt(t *testing.T) {
+	f := newFake()
+	m := ready(t, f, Options{})
+	typeText(t, m, "/usr/bin is where it lives")
+	press(t, m, tea.KeyEnter, 0)
+	if !reflect.DeepEqual(f.turns, []string{"/usr/bin is where it lives"}) {
+		t.Fatalf("turns = %q", f.turns)
+	}
+	// An @ with no matches doesn't swallow Enter either.
+	m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
+	typeText(t, m, "mail @")
+	press(t, m, tea.KeyEnter, 0)
+	if len(f.turns) != 2 || f.turns[1] != "mail @" {
+		t.Fatalf("turns = %q", f.turns)
+	}
+}
+
+func TestResumeLastFallsBackToListWhenRememberedIsUnknown(t *testing.T) {
+	f := newFake()
+	f.threads["t-listed"] = backend.Thread{ID: "t-listed", Preview: "listed one"}
+	f.list = []backend.Thread{{ID: "t-listed", Preview: "listed one"}}
+	store := sessions.Open(t.TempDir())
+	_ = store.SetLastThread("/w", "t-elsewhere") // from another CODEX_HOME
+	m := New(Options{State: store, Workspace: "/w"})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, cmd := m.Update(SessionReadyMsg{Driver: f, Resume: &ResumeRequest{Last: true}})
+	settle(t, m, cmd)
+	if f.ThreadID() != "t-listed" {
+		t.Fatalf("resumed %q, calls %v", f.ThreadID(), f.called())
+	}
+	lp := f.params["thread/list"].(backend.ThreadListParams)
+	if lp.Cwd != "/w" || lp.SortKey != backend.SortUpdated || lp.Limit != 1 {
+		t.Fatalf("thread/list params %+v", lp)
+	}
+}

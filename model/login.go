@@ -1,0 +1,242 @@
+package model
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/ui"
+)
+
+// accountMsg is the `account/read` answer checked once the session is up.
+type accountMsg struct {
+	resp backend.AccountReadResponse
+	err  error
+}
+
+// loginStartedMsg is the `account/login/start` answer.
+type loginStartedMsg struct {
+	resp backend.LoginStartResponse
+	err  error
+}
+
+// login stages.
+const (
+	loginChoose = iota
+	loginAPIKey
+	loginWaiting
+)
+
+// loginForm is shown when `account/read` says auth is needed: two ways in,
+// an API key typed masked, or the ChatGPT device-code flow (URL and code
+// shown); it closes on `account/login/completed`.
+type loginForm struct {
+	stage   int
+	choice  int // 0 API key, 1 device code
+	input   textinput.Model
+	loginID string
+	url     string
+	code    string
+	err     string
+}
+
+func newLoginForm() *loginForm {
+	ti := textinput.New()
+	ti.Placeholder = "sk-…"
+	ti.EchoMode = textinput.EchoPassword
+	ti.EchoCharacter = '•'
+	ti.Prompt = "API key: "
+	return &loginForm{input: ti}
+}
+
+// checkAccount runs `account/read` and opens the login form when needed.
+func (m *Model) checkAccount() tea.Cmd {
+	td, ok := m.threadDriver()
+	if !ok {
+		return nil
+	}
+	return func() tea.Msg {
+		ctx, cancel := callCtx()
+		defer cancel()
+		var r backend.AccountReadResponse
+		err := td.Call(ctx, "account/read", backend.AccountReadParams{}, &r)
+		return accountMsg{resp: r, err: err}
+	}
+}
+
+func (m *Model) onAccount(msg accountMsg) tea.Cmd {
+	if msg.err != nil || !msg.resp.NeedsLogin() {
+		return nil
+	}
+	m.x.login = newLoginForm()
+	m.banner(ui.BannerWarning, "codex needs you to log in before it can answer", nil)
+	return nil
+}
+
+// LoginOpen reports whether the login form is shown.
+func (m *Model) LoginOpen() bool { return m.x.login != nil }
+
+// key handles a key press in the form.
+func (f *loginForm) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+	key := k.String()
+	if key == "ctrl+c" {
+		return m.quit()
+	}
+	switch f.stage {
+	case loginChoose:
+		switch key {
+		case "up", "down", "tab":
+			f.choice = 1 - f.choice
+		case "esc":
+			m.x.login = nil
+			m.status.Notice = "not logged in — turns will fail until you do"
+		case "enter":
+			f.err = ""
+			if f.choice == 0 {
+				f.stage = loginAPIKey
+				return f.input.Focus()
+			}
+			f.stage = loginWaiting
+			return m.startLogin(backend.LoginStartParams{Type: "chatgptDeviceCode"})
+		}
+		return nil
+	case loginAPIKey:
+		switch key {
+		case "esc":
+			f.stage = loginChoose
+			f.input.Blur()
+			return nil
+		case "enter":
+			v := strings.TrimSpace(f.input.Value())
+			if v == "" {
+				return nil
+			}
+			f.input.SetValue("")
+			f.stage = loginWaiting
+			return m.startLogin(backend.LoginStartParams{Type: "apiKey", APIKey: v})
+		}
+		var cmd tea.Cmd
+		f.input, cmd = f.input.Update(k)
+		return cmd
+	case loginWaiting:
+		if key == "esc" {
+			if f.loginID != "" {
+				id := f.loginID
+				if td, ok := m.threadDriver(); ok {
+					go func() {
+						ctx, cancel := callCtx()
+						defer cancel()
+						_ = td.Call(ctx, "account/login/cancel", map[string]string{"loginId": id}, nil)
+					}()
+				}
+			}
+			f.stage, f.loginID, f.url, f.code = loginChoose, "", "", ""
+		}
+	}
+	return nil
+}
+
+// update passes other messages (cursor blink, paste) to the key input.
+func (f *loginForm) update(m *Model, msg tea.Msg) (tea.Cmd, bool) {
+	if f.stage != loginAPIKey {
+		return nil, false
+	}
+	if p, ok := msg.(tea.PasteMsg); ok {
+		f.input.SetValue(f.input.Value() + strings.TrimSpace(p.Content))
+		return nil, true
+	}
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	return cmd, false
+}
+
+func (m *Model) startLogin(p backend.LoginStartParams) tea.Cmd {
+	td, ok := m.threadDriver()
+	if !ok {
+		return nil
+	}
+	return func() tea.Msg {
+		ctx, cancel := callCtx()
+		defer cancel()
+		var r backend.LoginStartResponse
+		err := td.Call(ctx, "account/login/start", p, &r)
+		return loginStartedMsg{resp: r, err: err}
+	}
+}
+
+func (m *Model) onLoginStarted(msg loginStartedMsg) tea.Cmd {
+	f := m.x.login
+	if f == nil {
+		return nil
+	}
+	if msg.err != nil {
+		f.stage = loginChoose
+		f.err = oneLine(msg.err)
+		return nil
+	}
+	if msg.resp.Type == "apiKey" {
+		// An API key is checked and stored by the call itself.
+		m.x.login = nil
+		m.banner(ui.BannerInfo, "Logged in with an API key", nil)
+		return nil
+	}
+	f.loginID, f.url, f.code = msg.resp.LoginID, msg.resp.VerificationURL, msg.resp.UserCode
+	return nil
+}
+
+func (m *Model) onLoginCompleted(e backend.LoginCompletedEvent) tea.Cmd {
+	f := m.x.login
+	if f == nil {
+		return nil
+	}
+	if f.loginID != "" && e.LoginID != nil && *e.LoginID != f.loginID {
+		return nil
+	}
+	if !e.Success {
+		f.stage = loginChoose
+		f.err = "login failed"
+		if e.Error != nil && *e.Error != "" {
+			f.err += ": " + *e.Error
+		}
+		return nil
+	}
+	m.x.login = nil
+	m.banner(ui.BannerInfo, "Logged in", nil)
+	return nil
+}
+
+// view draws the form.
+func (f *loginForm) view(st ui.Styles, width int) []string {
+	out := []string{st.Accent.Render("Log in to use Codex")}
+	switch f.stage {
+	case loginChoose:
+		for i, opt := range []string{"Use an API key", "Sign in with ChatGPT (device code)"} {
+			mark, sty := "  ", st.Dim
+			if i == f.choice {
+				mark, sty = "› ", st.Accent.Bold(true)
+			}
+			out = append(out, mark+sty.Render(opt))
+		}
+		out = append(out, st.Dim.Render("↑/↓ choose · enter continue · esc skip"))
+	case loginAPIKey:
+		out = append(out, f.input.View(), st.Dim.Render("enter log in · esc back"))
+	case loginWaiting:
+		if f.url == "" {
+			out = append(out, st.Dim.Render("logging in…"))
+		} else {
+			out = append(out,
+				"Open "+st.Accent.Render(f.url)+" in a browser",
+				"and enter the code "+st.User.Render(f.code),
+				st.Dim.Render("waiting for sign-in… esc to cancel"))
+		}
+	}
+	if f.err != "" {
+		out = append(out, st.Error.Render(ui.Truncate(f.err, width)))
+	}
+	for i := range out {
+		out[i] = ui.Truncate(out[i], width)
+	}
+	return out
+}

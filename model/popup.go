@@ -1,0 +1,249 @@
+package model
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/sahilm/fuzzy"
+
+	"tandem/backend"
+	"tandem/ui"
+)
+
+// popup kinds.
+const (
+	popupNone = iota
+	popupSlash
+	popupFile
+)
+
+// popup is the list above the composer that follows the draft: the
+// commands matching "/xyz", or the files matching the "@xyz" being typed
+// (from `fuzzyFileSearch`). It is derived from the draft by refreshPopup.
+type popup struct {
+	kind int
+	// for is the draft (slash) or the @ token (file) the items match.
+	for_  string
+	items []popupItem
+	sel   int
+	// dismissed is the draft on which Esc closed the popup.
+	dismissed string
+	loading   bool
+}
+
+type popupItem struct {
+	label, detail string
+	cmd           *command // slash
+	path          string   // file
+}
+
+// maxPopupRows is how many popup rows are shown.
+const maxPopupRows = 8
+
+func (p popup) active() bool { return p.kind != popupNone }
+
+// fileSearchMsg is a `fuzzyFileSearch` answer for the query of request seq.
+type fileSearchMsg struct {
+	seq   int
+	query string
+	files []backend.FuzzyFileMatch
+	err   error
+}
+
+// filterCommands returns the commands whose name matches query fuzzily,
+// best first; an empty query lists them all in their usual order.
+func filterCommands(cmds []*command, query string) []*command {
+	if query == "" {
+		return cmds
+	}
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
+		names[i] = c.name
+	}
+	var out []*command
+	for _, match := range fuzzy.Find(query, names) {
+		out = append(out, cmds[match.Index])
+	}
+	return out
+}
+
+// mentionToken returns the "@xyz" word at the end of the draft, if any.
+func mentionToken(draft string) (string, bool) {
+	i := strings.LastIndexAny(draft, " \t\n")
+	tok := draft[i+1:]
+	if strings.HasPrefix(tok, "@") {
+		return tok, true
+	}
+	return "", false
+}
+
+// refreshPopup recomputes the popup from the draft, and returns the
+// `fuzzyFileSearch` request when the @ query changed.
+func (m *Model) refreshPopup() tea.Cmd {
+	draft := m.composer.Value()
+	p := &m.x.popup
+	if p.dismissed != "" && p.dismissed == draft {
+		return nil
+	}
+	p.dismissed = ""
+	if strings.HasPrefix(draft, "/") && !strings.ContainsAny(draft, " \t\n") {
+		if p.kind == popupSlash && p.for_ == draft {
+			return nil
+		}
+		cmds := filterCommands(commands(), draft[1:])
+		items := make([]popupItem, 0, len(cmds))
+		for _, c := range cmds {
+			items = append(items, popupItem{label: "/" + c.name, detail: c.desc, cmd: c})
+		}
+		*p = popup{kind: popupSlash, for_: draft, items: items}
+		return nil
+	}
+	if tok, ok := mentionToken(draft); ok {
+		if p.kind == popupFile && p.for_ == tok {
+			return nil
+		}
+		sel := 0
+		items := p.items
+		if p.kind != popupFile {
+			items = nil
+		}
+		*p = popup{kind: popupFile, for_: tok, items: items, sel: sel}
+		query := tok[1:]
+		td, ok := m.threadDriver()
+		if query == "" || !ok || m.opts.Workspace == "" {
+			p.items = nil
+			return nil
+		}
+		p.loading = true
+		m.x.fileSeq++
+		seq := m.x.fileSeq
+		root := m.opts.Workspace
+		return func() tea.Msg {
+			ctx, cancel := callCtx()
+			defer cancel()
+			var resp backend.FuzzyFileSearchResponse
+			err := td.Call(ctx, "fuzzyFileSearch", backend.FuzzyFileSearchParams{Query: query, Roots: []string{root}}, &resp)
+			return fileSearchMsg{seq: seq, query: query, files: resp.Files, err: err}
+		}
+	}
+	*p = popup{}
+	return nil
+}
+
+func (m *Model) onFileSearch(msg fileSearchMsg) {
+	p := &m.x.popup
+	if msg.seq != m.x.fileSeq || p.kind != popupFile {
+		return
+	}
+	p.loading = false
+	p.items = nil
+	p.sel = 0
+	for i, f := range msg.files {
+		if i >= 50 {
+			break
+		}
+		p.items = append(p.items, popupItem{label: f.Path, path: f.Path})
+	}
+}
+
+// popupKey handles the popup's keys: Up/Down move, Tab completes, Enter
+// runs the command (or inserts the file), Esc closes it.
+func (m *Model) popupKey(key string) tea.Cmd {
+	p := &m.x.popup
+	switch key {
+	case "up":
+		if p.sel > 0 {
+			p.sel--
+		}
+		return nil
+	case "down":
+		if p.sel < len(p.items)-1 {
+			p.sel++
+		}
+		return nil
+	case "esc":
+		p.dismissed = m.composer.Value()
+		p.kind = popupNone
+		return nil
+	}
+	if p.sel >= len(p.items) {
+		return nil
+	}
+	it := p.items[p.sel]
+	switch p.kind {
+	case popupSlash:
+		if key == "tab" {
+			m.setDraft("/" + it.cmd.name + " ")
+			return nil
+		}
+		// Enter on an exact name with arguments already typed is the
+		// command line itself; otherwise run the selected command.
+		m.setDraft("")
+		return m.runCommand(it.cmd, "")
+	case popupFile:
+		draft := m.composer.Value()
+		tok, _ := mentionToken(draft)
+		path := it.path
+		if strings.ContainsAny(path, " \t") {
+			path = `"` + path + `"`
+		}
+		m.setDraft(strings.TrimSuffix(draft, tok) + path + " ")
+		p.dismissed = m.composer.Value()
+	}
+	return nil
+}
+
+// popupView draws the popup rows.
+func (m *Model) popupView(width int) []string {
+	p := m.x.popup
+	if !p.active() {
+		return nil
+	}
+	st := m.styles
+	out := []string{st.Dim.Render(strings.Repeat("╌", width))}
+	if len(p.items) == 0 {
+		msg := "no matching command"
+		if p.kind == popupFile {
+			switch {
+			case p.loading:
+				msg = "searching files…"
+			case p.for_ == "@":
+				msg = "type to search files"
+			default:
+				msg = "no matching file"
+			}
+		}
+		return append(out, st.Dim.Render("  "+msg))
+	}
+	start := 0
+	if p.sel >= maxPopupRows {
+		start = p.sel - maxPopupRows + 1
+	}
+	end := min(len(p.items), start+maxPopupRows)
+	labelW := 0
+	for _, it := range p.items[start:end] {
+		labelW = max(labelW, lipWidth(it.label))
+	}
+	labelW = min(labelW, width/2)
+	for i := start; i < end; i++ {
+		it := p.items[i]
+		mark, sty := "  ", st.Dim
+		if i == p.sel {
+			mark, sty = "› ", st.Accent.Bold(true)
+		}
+		label := ui.Truncate(it.label, labelW)
+		line := mark + sty.Render(label) + strings.Repeat(" ", max(0, labelW-lipWidth(label)))
+		if it.detail != "" {
+			line += "  " + st.Dim.Render(it.detail)
+		}
+		out = append(out, ui.Truncate(line, width))
+	}
+	if more := len(p.items) - end; more > 0 {
+		hint := " · tab completes · enter runs · esc closes"
+		if p.kind == popupFile {
+			hint = " · tab or enter inserts · esc closes"
+		}
+		out = append(out, st.Dim.Render("  ↓ "+itoa(more)+" more"+hint))
+	}
+	return out
+}

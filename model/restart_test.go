@@ -1,0 +1,230 @@
+package model
+
+import (
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+)
+
+const testKey = "sk-proj-abcdefghijklmnopqrstuvwxyz012345"
+
+// The app-server dies mid-turn: the banner shows the exit status and the
+// redacted stderr tail, the turn ends, the transcript and the draft stay;
+// F5 runs the Restart hook, and the resumed session adds no duplicate
+// cells; the kept draft can then be sent on the new driver.
+func TestServerDeathMidTurnKeepsWorkAndRestarts(t *testing.T) {
+	var restarts atomic.Int32
+	f := newFake()
+	m := ready(t, f, Options{Restart: func() (RestartInfo, error) {
+		restarts.Add(1)
+		return RestartInfo{ThreadID: "t-first"}, nil
+	}})
+	typeText(t, m, "first question")
+	press(t, m, tea.KeyEnter, 0)
+	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
+	m.Update(backend.AgentMessageDeltaEvent{ItemID: "msg-1", Delta: "partial answer"})
+	typeText(t, m, "my draft")
+	if !m.Running() {
+		t.Fatal("turn not running before the server died")
+	}
+
+	m.Update(backend.ServerExitedEvent{Status: "killed by signal 9 (killed)", Stderr: []string{"ERROR auth failed for OPENAI_API_KEY=" + testKey, "", "last words"}})
+	if m.Running() || !m.ServerDead() {
+		t.Fatalf("running=%v dead=%v after ServerExitedEvent", m.Running(), m.ServerDead())
+	}
+	if got := m.Composer(); got != "my draft" {
+		t.Fatalf("composer = %q; the draft must survive", got)
+	}
+	v := viewText(m)
+	for _, want := range []string{"killed by signal 9", "F5", "/restart", "last words", "OPENAI_API_KEY=[REDACTED]", "partial answer", "first question"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("view lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, testKey) {
+		t.Errorf("stderr secret shown:\n%s", v)
+	}
+	cellsBefore := len(m.Cells())
+
+	// F5 restarts; the hook's session reports ready (without History, as
+	// owner.go sends it), then the restart result arrives.
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyF5})
+	if cmd == nil {
+		t.Fatal("F5 did nothing while the server is dead")
+	}
+	msg := cmd()
+	if restarts.Load() != 1 {
+		t.Fatalf("Restart ran %d times; want 1", restarts.Load())
+	}
+	f2 := newFake()
+	_, rc := m.Update(SessionReadyMsg{Driver: f2, Model: "mock-model"})
+	settle(t, m, rc)
+	m.Update(msg)
+	if m.ServerDead() {
+		t.Fatal("still dead after a successful restart")
+	}
+	v = viewText(m)
+	if !strings.Contains(v, "resumed thread t-first") {
+		t.Errorf("no restart banner:\n%s", v)
+	}
+	if n := strings.Count(v, "first question"); n != 1 {
+		t.Errorf("%q shown %d times after resume; want once:\n%s", "first question", n, v)
+	}
+	if got := len(m.Cells()); got != cellsBefore+1 {
+		t.Errorf("cells: %d before, %d after restart; want only the restart banner added", cellsBefore, got)
+	}
+	if got := m.Composer(); got != "my draft" {
+		t.Fatalf("composer = %q after restart", got)
+	}
+
+	// The user resends the draft: it goes to the new session.
+	press(t, m, tea.KeyEnter, 0)
+	if len(f2.turns) != 1 || f2.turns[0] != "my draft" {
+		t.Fatalf("new driver got turns %q; want the draft", f2.turns)
+	}
+}
+
+// F5 does nothing while the server is alive; /restart runs the hook.
+func TestSlashRestart(t *testing.T) {
+	var restarts atomic.Int32
+	m := ready(t, newFake(), Options{Restart: func() (RestartInfo, error) {
+		restarts.Add(1)
+		return RestartInfo{}, nil
+	}})
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyF5}); cmd != nil {
+		if _, ok := cmd().(restartDoneMsg); ok {
+			t.Fatal("F5 restarted a live server")
+		}
+	}
+	m.Update(backend.ServerExitedEvent{Status: "exited with status 1"})
+	typeText(t, m, "/restart")
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	deadline := time.After(2 * time.Second)
+	for restarts.Load() == 0 && cmd != nil {
+		done := make(chan tea.Msg, 1)
+		go func(c tea.Cmd) { done <- c() }(cmd)
+		select {
+		case msg := <-done:
+			cmd = nil
+			if b, ok := msg.(tea.BatchMsg); ok {
+				for _, c := range b {
+					if c != nil {
+						if r, ok := c().(restartDoneMsg); ok {
+							m.Update(r)
+						}
+					}
+				}
+			} else if r, ok := msg.(restartDoneMsg); ok {
+				m.Update(r)
+			}
+		case <-deadline:
+			t.Fatal("/restart did not return")
+		}
+	}
+	if restarts.Load() != 1 {
+		t.Fatalf("/restart ran Restart %d times; want 1", restarts.Load())
+	}
+}
+
+// A -32001 retry shows "server busy, retrying" until the call is done.
+func TestRetryNoticeShowsServerBusy(t *testing.T) {
+	m := ready(t, newFake(), Options{})
+	m.Update(backend.RetryNotice{Method: "turn/start", Attempt: 1, Tries: 5, Delay: 300 * time.Millisecond})
+	if v := viewText(m); !strings.Contains(v, "server busy, retrying") {
+		t.Fatalf("no busy notice:\n%s", v)
+	}
+	m.Update(backend.RetryNotice{Method: "turn/start", Tries: 5, Done: true})
+	if v := viewText(m); strings.Contains(v, "server busy") {
+		t.Fatalf("busy notice stayed after the retry ended:\n%s", v)
+	}
+}
+
+// A turn running past TurnTimeout gets one offer to interrupt.
+func TestTurnTimeoutOffersInterrupt(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	m := ready(t, newFake(), Options{TurnTimeout: 30 * time.Minute, Now: func() time.Time { return now }})
+	typeText(t, m, "long job")
+	press(t, m, tea.KeyEnter, 0)
+	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
+	now = now.Add(29 * time.Minute)
+	m.Update(tickMsg{seq: m.tickSeq})
+	if v := viewText(m); strings.Contains(v, "interrupt it") {
+		t.Fatalf("offered to interrupt before the timeout:\n%s", v)
+	}
+	now = now.Add(2 * time.Minute)
+	m.Update(tickMsg{seq: m.tickSeq})
+	m.Update(tickMsg{seq: m.tickSeq})
+	v := viewText(m)
+	if n := strings.Count(v, "press esc to interrupt it"); n != 1 {
+		t.Fatalf("timeout offer shown %d times; want 1:\n%s", n, v)
+	}
+	if !strings.Contains(v, "30m0s") {
+		t.Errorf("offer does not name the timeout:\n%s", v)
+	}
+}
+
+// The thread going idle without turn/completed ends the turn after the
+// grace period; a turn/completed that does arrive cancels the check.
+func TestIdleWithoutTurnCompletedEndsTurn(t *testing.T) {
+	m := ready(t, newFake(), Options{})
+	typeText(t, m, "question")
+	press(t, m, tea.KeyEnter, 0)
+	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
+	_, cmd := m.Update(backend.ThreadStatusEvent{ThreadID: "t-first", Status: struct {
+		Type string `json:"type"`
+	}{Type: "idle"}})
+	if cmd == nil {
+		t.Fatal("idle status scheduled no check")
+	}
+	if !m.Running() {
+		t.Fatal("turn ended before the grace period")
+	}
+	m.Update(idleCheckMsg{seq: m.turnSeq})
+	if m.Running() {
+		t.Fatal("turn still running after idle without turn/completed")
+	}
+	if v := viewText(m); !strings.Contains(v, "went idle without completing the turn") {
+		t.Errorf("no notice about the missing turn/completed:\n%s", v)
+	}
+
+	// A check that is overtaken by turn/completed does nothing.
+	typeText(t, m, "again")
+	press(t, m, tea.KeyEnter, 0)
+	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-2"}})
+	m.Update(backend.ThreadStatusEvent{ThreadID: "t-first", Status: struct {
+		Type string `json:"type"`
+	}{Type: "idle"}})
+	stale := m.turnSeq
+	m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-2", Status: backend.TurnCompleted}})
+	before := len(m.Cells())
+	m.Update(idleCheckMsg{seq: stale})
+	if len(m.Cells()) != before {
+		t.Error("a stale idle check added a banner after turn/completed")
+	}
+}
+
+// A failed start offers F5 too, and shows the error redacted.
+func TestFailedStartOffersRestart(t *testing.T) {
+	var restarts atomic.Int32
+	m := New(Options{Restart: func() (RestartInfo, error) { restarts.Add(1); return RestartInfo{}, nil }})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.Update(SessionFailedMsg{Err: errors.New("initialize: token=abc123xyz rejected")})
+	v := viewText(m)
+	if !strings.Contains(v, "could not start codex app-server") || !strings.Contains(v, "F5") || strings.Contains(v, "abc123xyz") {
+		t.Fatalf("failed-start banner wrong:\n%s", v)
+	}
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyF5})
+	if cmd == nil {
+		t.Fatal("F5 did nothing after a failed start")
+	}
+	m.Update(cmd())
+	if restarts.Load() != 1 {
+		t.Fatalf("Restart ran %d times", restarts.Load())
+	}
+}

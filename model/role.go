@@ -1,0 +1,140 @@
+package model
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/internal/hub"
+	"tandem/ui"
+)
+
+// pairState is what a model shared through `tandem serve` knows about the
+// other viewers: the roster from the last hub.PresenceEvent.
+type pairState struct {
+	present []hub.Participant
+}
+
+// watcherReadOnlyHint is shown to a watcher who types.
+const watcherReadOnlyHint = "you are watching — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
+
+// watcherKeys are the keys a watcher may use besides leaving: scrolling,
+// the transcript pager and mouse capture.
+var watcherKeys = map[string]bool{
+	"pgup": true, "pgdown": true, keyPager: true, keyMouse: true,
+}
+
+// roleFilter runs first in Update. For a watcher (Options.ReadOnly) it
+// consumes every key press and paste except the ones in watcherKeys, so
+// no other key path (composer, commands, forms) ever sees them: q, Ctrl+C
+// and Ctrl+D leave (this viewer only), anything else shows a hint. While
+// the pager is open its keys go straight to it (q, Esc and Ctrl+C close
+// it). Drivers pass through untouched.
+func (m *Model) roleFilter(msg tea.Msg) (cmd tea.Cmd, done bool) {
+	if !m.opts.ReadOnly {
+		return nil, false
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		key := msg.String()
+		switch {
+		case m.tv.pager != nil && key != "ctrl+d":
+			m.pagerKey(key) // q, esc and Ctrl+C close the pager
+			return nil, true
+		case key == "q" || key == "ctrl+c" || key == "ctrl+d":
+			return m.quit(), true
+		case watcherKeys[key]:
+			return nil, false
+		}
+		return m.readOnlyHint(), true
+	case tea.PasteMsg:
+		return m.readOnlyHint(), true
+	}
+	return nil, false
+}
+
+// applyRole sets up what depends on the role when the model is built: a
+// watcher's composer says it is read-only.
+func (m *Model) applyRole() {
+	if m.opts.ReadOnly {
+		m.composer.Placeholder = "watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
+	}
+}
+
+// sharedBlocked are the slash commands that would switch or restart the
+// one thread every viewer of a shared session folds: they are refused
+// there, since the other viewers' models would not follow.
+var sharedBlocked = map[string]bool{
+	"new": true, "resume": true, "fork": true, "archive": true, "restart": true,
+}
+
+// sharedBlocks reports whether slash command name is refused because the
+// session is shared (Options.Shared), and says so in the status line.
+func (m *Model) sharedBlocks(name string) bool {
+	if !m.opts.Shared || !sharedBlocked[name] {
+		return false
+	}
+	m.status.Notice = "/" + name + " is not available in a shared session"
+	return true
+}
+
+// readOnlyHint shows the watcher hint in the status line.
+func (m *Model) readOnlyHint() tea.Cmd {
+	m.status.Notice = watcherReadOnlyHint
+	return nil
+}
+
+// watchRequest records a server request for a watcher: no form, just a
+// "waiting for …" line until it is resolved (model.resolved drops it).
+func (m *Model) watchRequest(req backend.ServerRequest) tea.Cmd {
+	m.pending = append(m.pending, req)
+	m.follow = true
+	return nil
+}
+
+// waitingLine is what a watcher sees instead of a form: who the session
+// waits for and what was asked. It is "" when nothing is pending or the
+// model is not read-only.
+func (m *Model) waitingLine() string {
+	if !m.opts.ReadOnly || len(m.pending) == 0 {
+		return ""
+	}
+	what := "an answer"
+	switch m.pending[0].(type) {
+	case *backend.CommandApprovalRequest:
+		what = "approval of a command"
+	case *backend.FileChangeApprovalRequest:
+		what = "approval of file changes"
+	case *backend.ToolCallRequest:
+		what = "answers to the agent's questions"
+	}
+	return m.styles.Dim.Render(ui.Truncate("⏳ waiting for "+m.driverNames()+" — "+what, m.contentWidth()))
+}
+
+// driverNames names the connected drivers ("alice, bob"), or "a driver"
+// when none is connected.
+func (m *Model) driverNames() string {
+	var names []string
+	for _, p := range m.pair.present {
+		if p.Role == hub.Driver {
+			names = append(names, p.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "a driver"
+	}
+	return strings.Join(names, ", ")
+}
+
+// onPresence folds a join or leave: a quiet notice in the transcript and
+// the roster in the status line.
+func (m *Model) onPresence(e hub.PresenceEvent) {
+	m.pair.present = e.Present
+	var who []string
+	for _, p := range e.Present {
+		who = append(who, p.Name+" ("+p.Role.String()+")")
+	}
+	m.status.Presence = strings.Join(who, ", ")
+	m.transcript.Append(&ui.BannerCell{Kind: ui.BannerInfo, Text: e.Text()})
+}

@@ -1,0 +1,308 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/sessions"
+	"tandem/ui"
+)
+
+// ThreadDriver is what the slash commands, the resume picker, steering and
+// the login form need from the backend beyond Driver. *backend.Session
+// implements it. The model type-asserts its Driver, so a Driver without
+// these methods (a replay, a test fake) still runs turns; the commands then
+// say they are unavailable.
+type ThreadDriver interface {
+	Driver
+	// Call sends any JSON-RPC request (see backend.Conn.Call).
+	Call(ctx context.Context, method string, params, result any) error
+	// ThreadID is the current thread ("" before one is open); TurnID the
+	// running turn ("" when none runs or its id isn't known yet).
+	ThreadID() string
+	TurnID() string
+	// StartTurnWith runs `turn/start` with model/effort/policy overrides.
+	StartTurnWith(ctx context.Context, text string, o backend.TurnOptions) (backend.Turn, error)
+	// SteerTurn runs `turn/steer` on the running turn (expectedTurnId).
+	SteerTurn(ctx context.Context, text string) error
+	// NewThread, ResumeThread and ForkThread run `thread/start`,
+	// `thread/resume` and `thread/fork` and make the result current.
+	NewThread(ctx context.Context) (backend.ThreadResponse, error)
+	ResumeThread(ctx context.Context, id string) (backend.ThreadResponse, error)
+	ForkThread(ctx context.Context, id string) (backend.ThreadResponse, error)
+	// ListThreads runs `thread/list`; ReadThread runs `thread/read`.
+	ListThreads(ctx context.Context, p backend.ThreadListParams) (backend.ThreadListResponse, error)
+	ReadThread(ctx context.Context, id string) (backend.Thread, error)
+	// UserAgent is the server's `initialize` userAgent.
+	UserAgent() string
+}
+
+// ResumeRequest asks the model, once the session is ready, to open a
+// thread other than a fresh one: ID resumes that thread, Last the
+// workspace's last thread, and neither opens the resume picker.
+type ResumeRequest struct {
+	ID   string
+	Last bool
+}
+
+// threadSwitchedMsg carries the result of opening a thread: resp is the
+// new current thread (with its history), how says what happened
+// ("resumed", "forked", "new"), notice is an optional banner.
+type threadSwitchedMsg struct {
+	resp   backend.ThreadResponse
+	how    string
+	notice string
+	err    error
+}
+
+// resumeCheckMsg reports unfinished tool calls found in the rollout of a
+// thread about to be resumed.
+type resumeCheckMsg struct {
+	thread  backend.Thread
+	pending []sessions.PendingCall
+}
+
+func (m *Model) threadDriver() (ThreadDriver, bool) {
+	td, ok := m.driver.(ThreadDriver)
+	return td, ok
+}
+
+func callCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 60*time.Second)
+}
+
+// newThread starts a fresh thread; notice, if set, is shown first (e.g.
+// why a resume did not happen).
+func newThreadCmd(td ThreadDriver, notice string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := callCtx()
+		defer cancel()
+		resp, err := td.NewThread(ctx)
+		return threadSwitchedMsg{resp: resp, how: "new", notice: notice, err: err}
+	}
+}
+
+// resumeCmd resumes thread t: it first scans t's rollout for tool calls
+// without output (then asks the user instead), and falls back to a new
+// thread — once, never retrying — when the resume fails.
+func resumeCmd(td ThreadDriver, t backend.Thread) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := callCtx()
+		defer cancel()
+		if t.Path == nil || *t.Path == "" {
+			if full, err := td.ReadThread(ctx, t.ID); err == nil {
+				t.Path = full.Path
+			}
+		}
+		if t.Path != nil && *t.Path != "" {
+			if pending, err := sessions.UnfinishedToolCalls(*t.Path); err == nil && len(pending) > 0 {
+				return resumeCheckMsg{thread: t, pending: pending}
+			}
+		}
+		return resumeNow(ctx, td, t.ID)
+	}
+}
+
+func resumeNow(ctx context.Context, td ThreadDriver, id string) tea.Msg {
+	resp, err := td.ResumeThread(ctx, id)
+	if err == nil {
+		return threadSwitchedMsg{resp: resp, how: "resumed"}
+	}
+	notice := fmt.Sprintf("could not resume thread %s: %s — started a new thread", shortID(id), oneLine(err))
+	nresp, nerr := td.NewThread(ctx)
+	return threadSwitchedMsg{resp: nresp, how: "new", notice: notice, err: nerr}
+}
+
+// resumeLastCmd resumes the workspace's last thread: the one remembered
+// in the state file if this server knows it (`thread/read`; another
+// CODEX_HOME may have written it), else the most recently updated one
+// `thread/list` returns for the workspace.
+func resumeLastCmd(td ThreadDriver, state *sessions.Store, ws string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := callCtx()
+		defer cancel()
+		id := ""
+		if state != nil {
+			id = state.LastThread(ws)
+		}
+		if id != "" {
+			if t, err := td.ReadThread(ctx, id); err == nil {
+				t.ID = id
+				return resumeCmd(td, t)()
+			}
+		}
+		list, err := td.ListThreads(ctx, backend.ThreadListParams{Limit: 1, SortKey: backend.SortUpdated, Cwd: ws})
+		if err != nil || len(list.Data) == 0 {
+			why := "no earlier thread in this workspace"
+			if err != nil {
+				why = "thread/list: " + oneLine(err)
+			}
+			resp, nerr := td.NewThread(ctx)
+			return threadSwitchedMsg{resp: resp, how: "new", notice: why + " — started a new thread", err: nerr}
+		}
+		return resumeCmd(td, list.Data[0])()
+	}
+}
+
+func forkCmd(td ThreadDriver, id string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := callCtx()
+		defer cancel()
+		resp, err := td.ForkThread(ctx, id)
+		if err != nil {
+			return threadSwitchedMsg{err: fmt.Errorf("thread/fork: %w", err), how: "forked"}
+		}
+		return threadSwitchedMsg{resp: resp, how: "forked"}
+	}
+}
+
+// onThreadSwitched replaces the transcript with the new thread's history.
+func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
+	m.x.switching = false
+	if msg.err != nil {
+		if msg.notice != "" {
+			m.banner(ui.BannerWarning, msg.notice, nil)
+		}
+		m.banner(ui.BannerError, "could not open a thread: "+oneLine(msg.err), nil)
+		return nil
+	}
+	r := msg.resp
+	m.transcript.Reset()
+	m.items = map[string]ui.Cell{}
+	m.running, m.startingTurn = false, false
+	m.follow = true
+	m.x.lastDiff = ""
+	m.status.Model = r.Model
+	if r.Cwd != "" {
+		m.status.Cwd = shortHome(r.Cwd)
+	}
+	m.status.Approval = backend.PolicyString(r.ApprovalPolicy)
+	m.status.Sandbox = r.Sandbox.Mode()
+	m.status.TotalTokens, m.status.LastInputTokens = 0, 0
+	m.x.effort = ""
+	if r.ReasoningEffort != nil {
+		m.x.effort = *r.ReasoningEffort
+	}
+	if msg.notice != "" {
+		m.banner(ui.BannerWarning, msg.notice, nil)
+	}
+	for _, t := range r.Thread.Turns {
+		for _, it := range t.Items {
+			m.foldItem(it, true)
+		}
+	}
+	title := r.Thread.Preview
+	if r.Thread.Name != nil && *r.Thread.Name != "" {
+		title = *r.Thread.Name
+	}
+	switch msg.how {
+	case "resumed":
+		m.banner(ui.BannerInfo, fmt.Sprintf("Resumed thread %s %s", shortID(r.Thread.ID), quoteTitle(title)), nil)
+	case "forked":
+		m.banner(ui.BannerInfo, fmt.Sprintf("Forked into thread %s %s", shortID(r.Thread.ID), quoteTitle(title)), nil)
+	}
+	m.rememberThread(r.Thread.ID)
+	return nil
+}
+
+// rememberThread records id as the workspace's last thread.
+func (m *Model) rememberThread(id string) {
+	if m.opts.State == nil || m.opts.Workspace == "" || id == "" {
+		return
+	}
+	_ = m.opts.State.SetLastThread(m.opts.Workspace, id)
+}
+
+// onResumeCheck warns about tool calls without output and offers a fork
+// or a fresh thread.
+func (m *Model) onResumeCheck(msg resumeCheckMsg) tea.Cmd {
+	var names []string
+	for _, c := range msg.pending {
+		n := c.Type
+		if c.Name != "" {
+			n += " " + c.Name
+		}
+		names = append(names, n+" ("+c.CallID+")")
+	}
+	m.banner(ui.BannerWarning, fmt.Sprintf("thread %s has %d tool call(s) that never got an output; resuming it as is may fail", shortID(msg.thread.ID), len(msg.pending)), names)
+	td, ok := m.threadDriver()
+	if !ok {
+		return nil
+	}
+	id := msg.thread.ID
+	items := []pickItem{
+		{label: "Fork it", detail: "a new thread with the same history", value: "fork"},
+		{label: "Start a new thread", detail: "leave the old thread alone", value: "new"},
+		{label: "Resume anyway", detail: "the server may reject it", value: "resume"},
+	}
+	m.openPicker(&picker{
+		title: "Unfinished tool calls in " + shortID(id),
+		items: items,
+		onChoose: func(it pickItem) tea.Cmd {
+			m.x.switching = true
+			switch it.value {
+			case "fork":
+				return forkCmd(td, id)
+			case "resume":
+				return func() tea.Msg {
+					ctx, cancel := callCtx()
+					defer cancel()
+					return resumeNow(ctx, td, id)
+				}
+			}
+			return newThreadCmd(td, "")
+		},
+		onCancel: func() tea.Cmd {
+			m.x.switching = true
+			return newThreadCmd(td, "")
+		},
+	})
+	return nil
+}
+
+// startResume runs a ResumeRequest from the command line.
+func (m *Model) startResume(r ResumeRequest) tea.Cmd {
+	td, ok := m.threadDriver()
+	if !ok {
+		return nil
+	}
+	m.x.switching = true
+	switch {
+	case r.ID != "":
+		return resumeCmd(td, backend.Thread{ID: r.ID})
+	case r.Last:
+		return resumeLastCmd(td, m.opts.State, m.opts.Workspace)
+	}
+	return m.openResumePicker(true)
+}
+
+func shortID(id string) string {
+	if len(id) > 13 {
+		return id[:8] + "…" + id[len(id)-4:]
+	}
+	return id
+}
+
+func quoteTitle(s string) string {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\n", " "))
+	if s == "" {
+		return ""
+	}
+	return "“" + ui.Truncate(s, 50) + "”"
+}
+
+// oneLine gives the first line of an error, for a banner.
+func oneLine(err error) string {
+	var rpc *backend.RPCError
+	if errors.As(err, &rpc) {
+		return fmt.Sprintf("%s (%d)", rpc.Message, rpc.Code)
+	}
+	s, _, _ := strings.Cut(err.Error(), "\n")
+	return s
+}

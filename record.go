@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/creack/pty"
+	"github.com/spf13/cobra"
+
+	"tandem/backend"
+	"tandem/sessions"
+)
+
+func newRecordCmd() *cobra.Command {
+	var out string
+	var idle float64
+	cmd := &cobra.Command{
+		Use:   "record -o FILE.cast [--idle-time-limit S] -- [tandem args]",
+		Short: "Record tandem's screen as an asciicast v2 file, redacted",
+		Long: "Run tandem (with the given arguments) in a pseudo-terminal at your terminal's size, show it as usual,\n" +
+			"and write an asciicast v2 recording: output (redacted, escape sequences included), resizes and\n" +
+			"markers at turn boundaries. Keys you type are never recorded.",
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return &usageError{"record: -o FILE is required"}
+			}
+			return runRecord(cmd.Context(), out, idle, args)
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "asciicast file to write")
+	cmd.Flags().Float64Var(&idle, "idle-time-limit", 2, "idle_time_limit written to the header (seconds; players cap pauses at it)")
+	return cmd
+}
+
+// terminalSize returns the size of the terminal on fd, or $COLUMNS×$LINES,
+// or 80×24.
+func terminalSize(fd uintptr) (int, int) {
+	if w, h, err := term.GetSize(fd); err == nil && w > 0 && h > 0 {
+		return w, h
+	}
+	w, _ := strconv.Atoi(os.Getenv("COLUMNS"))
+	h, _ := strconv.Atoi(os.Getenv("LINES"))
+	if w <= 0 || h <= 0 {
+		return 80, 24
+	}
+	return w, h
+}
+
+// runRecord runs tandem args in a pty mirrored to this terminal and writes
+// the asciicast to out.
+func runRecord(ctx context.Context, out string, idle float64, args []string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	f, err := os.OpenFile(out, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	defer f.Close()
+
+	stdin := os.Stdin.Fd()
+	width, height := terminalSize(stdin)
+	env := map[string]string{"TERM": os.Getenv("TERM"), "SHELL": os.Getenv("SHELL")}
+	if env["TERM"] == "" {
+		env["TERM"] = "xterm-256color"
+	}
+	cast, err := sessions.NewCastWriter(f, sessions.CastHeader{Width: width, Height: height, IdleTimeLimit: idle, Env: env})
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+
+	// Turn boundaries come from the child on its own pipe (fd 3).
+	markR, markW, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Env = append(os.Environ(), sessions.MarkerFDEnv+"=3", sessions.RedactDisplayEnv+"=1", "TERM="+env["TERM"])
+	cmd.ExtraFiles = []*os.File{markW}
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(width), Rows: uint16(height)})
+	markW.Close()
+	if err != nil {
+		markR.Close()
+		return fmt.Errorf("record: starting tandem: %w", err)
+	}
+	defer ptmx.Close()
+
+	markersDone := make(chan struct{})
+	go func() {
+		defer close(markersDone)
+		sc := bufio.NewScanner(markR)
+		for sc.Scan() {
+			cast.Marker(sc.Text())
+		}
+		markR.Close()
+	}()
+
+	if term.IsTerminal(stdin) {
+		state, err := term.MakeRaw(stdin)
+		if err == nil {
+			defer term.Restore(stdin, state)
+		}
+		// Keys go to tandem and nowhere else: input is never recorded.
+		// This copy ends with the process (a read on stdin can't be
+		// cancelled portably).
+		go func() { _, _ = io.Copy(ptmx, os.Stdin) }()
+	}
+
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	defer signal.Stop(winch)
+	stopWinch := make(chan struct{})
+	defer close(stopWinch)
+	go func() {
+		for {
+			select {
+			case <-winch:
+				w, h := terminalSize(stdin)
+				if w == width && h == height {
+					continue
+				}
+				width, height = w, h
+				_ = pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)})
+				cast.Resize(w, h)
+			case <-stopWinch:
+				return
+			}
+		}
+	}()
+
+	buf := make([]byte, 32<<10)
+	for {
+		n, rerr := ptmx.Read(buf)
+		if n > 0 {
+			_, _ = os.Stdout.Write(buf[:n])
+			cast.Output(buf[:n])
+		}
+		if rerr != nil {
+			break // EIO once tandem has exited
+		}
+	}
+	werr := cmd.Wait()
+	<-markersDone
+	if err := cast.Close(); err != nil {
+		return fmt.Errorf("record: writing %s: %w", out, err)
+	}
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) {
+		return fmt.Errorf("recorded tandem %s", backend.ExitDescription(werr))
+	}
+	return werr
+}
+
+// markerTrace emits cast markers at turn boundaries seen on the wire; it is
+// added to the session's traces only under `tandem record`.
+func markerTrace(dir backend.Direction, line []byte) {
+	if dir != backend.Received {
+		return
+	}
+	switch {
+	case bytes.Contains(line, []byte(`"method":"turn/started"`)):
+		sessions.EmitMarker("turn started")
+	case bytes.Contains(line, []byte(`"method":"turn/completed"`)):
+		sessions.EmitMarker("turn completed")
+	}
+}
+
+// chainTrace composes trace hooks (--record, --trace-protocol, markers):
+// each sees every line, in order. It returns nil when there is none.
+func chainTrace(fns ...func(backend.Direction, []byte)) func(backend.Direction, []byte) {
+	var live []func(backend.Direction, []byte)
+	for _, fn := range fns {
+		if fn != nil {
+			live = append(live, fn)
+		}
+	}
+	switch len(live) {
+	case 0:
+		return nil
+	case 1:
+		return live[0]
+	}
+	return func(dir backend.Direction, line []byte) {
+		for _, fn := range live {
+			fn(dir, line)
+		}
+	}
+}
+
+// startRecording opens the --record transcript with its header.
+func startRecording(path, cwd string) (*sessions.Recorder, error) {
+	w, h := terminalSize(os.Stdout.Fd())
+	return sessions.CreateRecorder(path, sessions.Header{Tandem: buildVersion(), Width: w, Height: h, Cwd: shortPath(cwd)})
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# scripts/bench.sh — whole-process benchmark of tandem against codex's own
+# TUI and a trivial app-server client (issue #4, docs/PERFORMANCE.md).
+#
+# Each run serves the BigMarkdown stream (100 KB of Markdown in 8,500
+# deltas, mockapi script keyword big_markdown) from a fresh mock Responses
+# API and runs one prompt through:
+#   tandem   the TUI in tmux at 120×40, against the real `codex app-server`
+#   codex    codex 0.169.0's own TUI in tmux at 120×40, same CODEX_HOME/mock
+#   trivial  scripts/trivialclient: app-server + a minimal JSON-RPC client
+# and reports, per client, the median over RUNS of
+#   cpu   process-tree CPU seconds (user+sys of the client and every
+#         process it waited for — the app-server included), from
+#         /usr/bin/time
+#   rss   peak RSS in MiB: for tandem its own process (VmHWM), for the
+#         others the largest process of the tree
+#   wall  seconds from launch until the whole answer is on screen (TUIs,
+#         polled every 20 ms) or turn/completed arrived (trivial)
+# then the ratios against the targets, and the keystroke-echo p99 from the
+# Go benchmark (model.BenchmarkKeystrokeEcho).
+#
+# Usage: scripts/bench.sh            (RUNS=3 by default; needs go, tmux,
+#                                     /usr/bin/time and codex 0.169.0 —
+#                                     scripts/install-codex.sh installs it)
+#        RUNS=5 CODEX=/path/to/codex scripts/bench.sh
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+RUNS=${RUNS:-3}
+W=120
+H=40
+TIMEOUT=${TIMEOUT:-180}
+
+for tool in go tmux /usr/bin/time; do
+	command -v "$tool" >/dev/null || { echo "bench.sh: $tool is required" >&2; exit 2; }
+done
+
+# The native codex binary (not the node wrapper, whose start-up would be
+# billed to every client).
+if [[ -z "${CODEX:-}" ]]; then
+	CODEX=$(find "$ROOT/.codex-bin/node_modules/@openai" -type f -name codex -path '*vendor*' 2>/dev/null | head -1 || true)
+	[[ -n "$CODEX" ]] || CODEX=$(command -v codex || true)
+fi
+[[ -x "$CODEX" ]] || { echo "bench.sh: codex not found; run scripts/install-codex.sh or set CODEX" >&2; exit 2; }
+"$CODEX" --version | grep -q '0.169.0' || echo "bench.sh: warning: $("$CODEX" --version) is not codex 0.169.0" >&2
+
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/tandem-bench.XXXXXX")
+SESS="tandem-bench-$$"
+MOCKPID=""
+cleanup() {
+	tmux kill-session -t "$SESS" 2>/dev/null || true
+	[[ -n "$MOCKPID" ]] && kill "$MOCKPID" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+echo "building into $OUT …"
+(cd "$ROOT" && go build -o "$OUT/tandem" . && go build -o "$OUT/mockapi" ./internal/mockapi/cmd/mockapi && go build -o "$OUT/trivial" ./scripts/trivialclient)
+echo '{"responses": [{"big_markdown": {"bytes": 100000, "deltas": 8500}}]}' >"$OUT/script.json"
+PROMPT="write the benchmark document"
+
+now() { date +%s.%N; }
+
+# start_mock HOME: a fresh mock whose script starts over, and a CODEX_HOME
+# pointing at it.
+start_mock() {
+	local home=$1
+	mkdir -p "$home"
+	"$OUT/mockapi" --script "$OUT/script.json" --codex-home "$home" --quiet >"$home/url" 2>"$home/mock.err" &
+	MOCKPID=$!
+	for _ in $(seq 100); do [[ -s "$home/url" ]] && return 0; sleep 0.05; done
+	echo "bench.sh: mock did not start" >&2; exit 1
+}
+stop_mock() { kill "$MOCKPID" 2>/dev/null || true; wait "$MOCKPID" 2>/dev/null || true; MOCKPID=""; }
+
+screen() { tmux capture-pane -p -t "$SESS" 2>/dev/null || true; }
+
+# run_tui NAME DONE_REGEX ABSENT_REGEX QUITKEYS CMD… — runs CMD under
+# /usr/bin/time in tmux, waits until the screen matches DONE_REGEX and not
+# ABSENT_REGEX, records wall time, then quits with QUITKEYS.
+run_tui() {
+	local name=$1 done_re=$2 absent_re=$3 quit=$4
+	shift 4
+	local home="$OUT/home-$name-$RUN" ws="$OUT/ws-$name-$RUN"
+	mkdir -p "$ws"
+	start_mock "$home"
+	local tf="$OUT/$name-$RUN.time" t0f="$OUT/$name-$RUN.t0"
+	local t0
+	# The clock starts inside the pane, right before the client: tmux's
+	# own start-up is not the client's.
+	tmux new-session -d -s "$SESS" -x $W -y $H \
+		"cd '$ws' && date +%s.%N >'$t0f' && CODEX_HOME='$home' XDG_STATE_HOME='$OUT/state' /usr/bin/time -f '%e %U %S %M' -o '$tf' $*; sleep 0.2"
+	local ok=0 s
+	for _ in $(seq $((TIMEOUT * 50))); do
+		s=$(screen)
+		if grep -qE "$done_re" <<<"$s" && ! grep -qE "$absent_re" <<<"$s"; then ok=1; break; fi
+		sleep 0.02
+	done
+	local t1
+	t1=$(now)
+	t0=$(cat "$t0f")
+	if [[ $ok != 1 ]]; then
+		echo "bench.sh: $name did not finish within ${TIMEOUT}s; last screen:" >&2
+		screen >&2
+		exit 1
+	fi
+	local own=""
+	if [[ $name == tandem ]]; then
+		local pid
+		pid=$(pgrep -f "^$OUT/tandem " | head -1 || true)
+		[[ -n "$pid" ]] && own=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+	fi
+	screen >"$OUT/$name-$RUN.screen"
+	for k in $quit; do tmux send-keys -t "$SESS" "$k" 2>/dev/null || true; sleep 0.3; done
+	for _ in $(seq 200); do [[ -s "$tf" ]] && break; sleep 0.05; done
+	tmux kill-session -t "$SESS" 2>/dev/null || true
+	stop_mock
+	[[ -s "$tf" ]] || { echo "bench.sh: $name did not exit" >&2; exit 1; }
+	read -r _ u sy maxrss <"$tf"
+	local rss=${own:-$maxrss}
+	echo "$(echo "$t1 - $t0" | bc -l) $(echo "$u + $sy" | bc -l) $((rss / 1024))" >>"$OUT/$name.results"
+	printf '  %-8s run %d: wall %.2fs  cpu %.2fs  rss %d MiB\n' "$name" "$RUN" "$(echo "$t1 - $t0" | bc -l)" "$(echo "$u + $sy" | bc -l)" $((rss / 1024))
+}
+
+run_trivial() {
+	local home="$OUT/home-trivial-$RUN" ws="$OUT/ws-trivial-$RUN"
+	mkdir -p "$ws"
+	start_mock "$home"
+	local tf="$OUT/trivial-$RUN.time" t0 t1
+	t0=$(now)
+	(cd "$ws" && CODEX_HOME="$home" /usr/bin/time -f '%e %U %S %M' -o "$tf" "$OUT/trivial" -codex "$CODEX" -cwd "$ws" "$PROMPT" >/dev/null)
+	t1=$(now)
+	stop_mock
+	read -r _ u sy maxrss <"$tf"
+	echo "$(echo "$t1 - $t0" | bc -l) $(echo "$u + $sy" | bc -l) $((maxrss / 1024))" >>"$OUT/trivial.results"
+	printf '  %-8s run %d: wall %.2fs  cpu %.2fs  rss %d MiB\n' trivial "$RUN" "$(echo "$t1 - $t0" | bc -l)" "$(echo "$u + $sy" | bc -l)" $((maxrss / 1024))
+}
+
+command -v bc >/dev/null || { echo "bench.sh: bc is required" >&2; exit 2; }
+
+for RUN in $(seq "$RUNS"); do
+	echo "run $RUN/$RUNS"
+	run_trivial
+	# tandem: done when the token count is in the status line and the turn
+	# no longer runs; Ctrl+D quits with an empty composer.
+	run_tui tandem ' tokens' 'esc to interrupt' 'C-d' \
+		"'$OUT/tandem' --codex '$CODEX' -a never -s read-only '$PROMPT'"
+	# codex TUI: done when it prints "Worked for …" after the turn; Ctrl+C
+	# twice quits.
+	run_tui codex 'Worked for' 'esc to interrupt' 'C-c C-c' \
+		"'$CODEX' -a never -s read-only '$PROMPT'"
+done
+
+# median COLUMN FILE
+median() { awk -v c="$1" '{print $c}' "$2" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+echo
+echo "keystroke echo while streaming (go test -bench KeystrokeEcho) …"
+ECHO=$(cd "$ROOT" && go test ./model -run '^$' -bench 'KeystrokeEcho' -benchtime 3x 2>/dev/null | awk '/KeystrokeEcho/ {for (i=1;i<=NF;i++) if ($i=="p99-ms") print $(i-1)}')
+
+echo
+printf '%-8s %8s %8s %8s   (median of %d runs, 100 KB / 8,500 deltas, %d×%d)\n' client wall_s cpu_s rss_MiB "$RUNS" $W $H
+for n in trivial tandem codex; do
+	printf '%-8s %8.2f %8.2f %8d\n' "$n" "$(median 1 "$OUT/$n.results")" "$(median 2 "$OUT/$n.results")" "$(median 3 "$OUT/$n.results")"
+done
+TC=$(median 2 "$OUT/tandem.results")
+CC=$(median 2 "$OUT/codex.results")
+TW=$(median 1 "$OUT/tandem.results")
+BW=$(median 1 "$OUT/trivial.results")
+TR=$(median 3 "$OUT/tandem.results")
+echo
+verdict() { if [[ $(echo "$1" | bc -l) == 1 ]]; then echo "ok"; else echo "MISSED"; fi; }
+printf 'cpu  tandem+app-server / codex TUI   = %.2f  (target ≤ 0.35: %s)\n' "$(echo "$TC / $CC" | bc -l)" "$(verdict "$TC / $CC <= 0.35")"
+printf 'wall tandem / trivial client         = %.2f  (target ≤ 1.2: %s)\n' "$(echo "$TW / $BW" | bc -l)" "$(verdict "$TW / $BW <= 1.2")"
+printf 'rss  tandem                          = %d MiB (target ≤ 60: %s)\n' "$TR" "$(verdict "$TR <= 60")"
+printf 'keystroke echo p99 while streaming   = %s ms (target < 16: %s)\n' "${ECHO:-?}" "$(verdict "${ECHO:-99} < 16")"
+echo "raw results and last screens: $OUT"

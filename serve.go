@@ -1,0 +1,524 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	charmlog "charm.land/log/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"charm.land/wish/v2/activeterm"
+	"charm.land/wish/v2/bubbletea"
+	"github.com/spf13/cobra"
+	gossh "golang.org/x/crypto/ssh"
+
+	"tandem/backend"
+	"tandem/internal/hub"
+	"tandem/model"
+	"tandem/ui"
+)
+
+// serveFlags are `tandem serve`'s own options (the session flags are the
+// shared flags).
+type serveFlags struct {
+	listen         string
+	authorizedKeys string
+	watcherKeys    string
+	idleTimeout    time.Duration
+	attach         bool
+	hostKey        string
+}
+
+func newServeCmd() *cobra.Command {
+	var f flags
+	var sf serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Share one live session over SSH (pair with a colleague)",
+		Long: "serve hosts one agent session and lets colleagues join it with ssh, each at their own terminal size.\n" +
+			"Keys in --authorized-keys join as drivers (type, interrupt, answer approvals); keys in --watcher-keys\n" +
+			"join as watchers (scroll and leave). Other keys and passwords are rejected.",
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.validate(); err != nil {
+				return err
+			}
+			if sf.authorizedKeys == "" {
+				return &usageError{"serve needs --authorized-keys FILE (the drivers' public keys)"}
+			}
+			return runServe(cmd.Context(), f, sf)
+		},
+	}
+	f.register(cmd)
+	fs := cmd.Flags()
+	fs.StringVar(&sf.listen, "listen", "127.0.0.1:2222", "address the SSH server listens on")
+	fs.StringVar(&sf.authorizedKeys, "authorized-keys", "", "authorized_keys file of the drivers (required)")
+	fs.StringVar(&sf.watcherKeys, "watcher-keys", "", "authorized_keys file of the watchers (read-only)")
+	fs.DurationVar(&sf.idleTimeout, "idle-timeout", 0, "end the session after nobody has been connected for this long (0: never)")
+	fs.BoolVar(&sf.attach, "attach", false, "also open this terminal on the session, as a driver")
+	fs.StringVar(&sf.hostKey, "host-key", "", "SSH host key (default: $XDG_DATA_HOME/tandem/host_ed25519, created if missing)")
+	return cmd
+}
+
+// member is an allowed key's owner: Name is the key's comment, or its
+// SHA256 fingerprint when the comment is empty.
+type member struct {
+	name string
+	role hub.Role
+}
+
+// keyring maps allowed public keys (wire format) to their members.
+type keyring map[string]member
+
+// loadKeyring reads the drivers' and watchers' authorized_keys files; a
+// key in both is a driver. Options in the files are ignored.
+func loadKeyring(drivers, watchers string) (keyring, error) {
+	kr := keyring{}
+	if err := kr.add(watchers, hub.Watcher); err != nil {
+		return nil, err
+	}
+	if err := kr.add(drivers, hub.Driver); err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, m := range kr {
+		if m.role == hub.Driver {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%s: no public keys", drivers)
+	}
+	return kr, nil
+}
+
+func (kr keyring) add(path string, role hub.Role) error {
+	if path == "" {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("reading keys: %w", err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(b)))
+	sc.Buffer(nil, 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		key, comment, _, _, err := gossh.ParseAuthorizedKey([]byte(text))
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		name := strings.TrimSpace(comment)
+		if name == "" {
+			name = gossh.FingerprintSHA256(key)
+		}
+		kr[string(key.Marshal())] = member{name: name, role: role}
+	}
+	return sc.Err()
+}
+
+func (kr keyring) lookup(key ssh.PublicKey) (member, bool) {
+	if key == nil {
+		return member{}, false
+	}
+	m, ok := kr[string(key.Marshal())]
+	return m, ok
+}
+
+// defaultHostKey is $XDG_DATA_HOME/tandem/host_ed25519 (~/.local/share
+// when unset); its directory is created with mode 0700.
+func defaultHostKey() (string, error) {
+	dir := os.Getenv("XDG_DATA_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("host key: %w", err)
+		}
+		dir = filepath.Join(home, ".local", "share")
+	}
+	dir = filepath.Join(dir, "tandem")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("host key: %w", err)
+	}
+	return filepath.Join(dir, "host_ed25519"), nil
+}
+
+// sessionReady is the hub's log entry for "the thread is open"; each
+// viewer gets it as a model.SessionReadyMsg, with the shared Driver for
+// drivers and none for watchers.
+type sessionReady struct{ msg model.SessionReadyMsg }
+
+// sshFPS is the frame rate of an SSH client's program.
+const sshFPS = 30
+
+// pairServer hosts one session for many viewers: the hub, the keys, and
+// one Bubble Tea program per SSH client.
+type pairServer struct {
+	hub    *hub.Hub
+	keys   keyring
+	status ui.StatusInfo
+	log    *slog.Logger
+
+	mu      sync.Mutex
+	clients map[ssh.Session]sshClientState
+}
+
+// sshClientState is one connected SSH client: its program and its cursor
+// into the hub.
+type sshClientState struct {
+	p *tea.Program
+	v *hub.Viewer
+}
+
+func newPairServer(keys keyring, status ui.StatusInfo, log *slog.Logger) *pairServer {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &pairServer{hub: hub.New(), keys: keys, status: status, log: log, clients: map[ssh.Session]sshClientState{}}
+}
+
+// publish is the session's send function: the ready message is logged
+// without its Driver (it is handed out per role), the rest as is.
+func (ps *pairServer) publish(msg tea.Msg) {
+	if r, ok := msg.(model.SessionReadyMsg); ok {
+		ps.hub.Publish(sessionReady{msg: r})
+		return
+	}
+	ps.hub.Publish(msg)
+}
+
+// sshServer builds the wish server: public-key auth only, against the
+// keyring; one program per PTY session.
+func (ps *pairServer) sshServer(addr, hostKey string) (*ssh.Server, error) {
+	return wish.NewServer(
+		wish.WithAddress(addr),
+		wish.WithHostKeyPath(hostKey),
+		wish.WithPublicKeyAuth(func(_ ssh.Context, key ssh.PublicKey) bool {
+			m, ok := ps.keys.lookup(key)
+			if ok {
+				ps.log.Info("ssh auth", "name", m.name, "role", m.role.String())
+			} else {
+				ps.log.Warn("ssh auth rejected", "fingerprint", gossh.FingerprintSHA256(key))
+			}
+			return ok
+		}),
+		// The last listed runs first: activeterm rejects sessions
+		// without a PTY, bubbletea runs the client's program, and leave
+		// runs once that program has ended.
+		wish.WithMiddleware(
+			ps.leave,
+			bubbletea.MiddlewareWithProgramHandler(ps.program),
+			activeterm.Middleware(),
+		),
+	)
+}
+
+// newModel returns a viewer's own model: shared transcript, read-only for
+// watchers.
+func (ps *pairServer) newModel(role hub.Role) *model.Model {
+	return model.New(model.Options{
+		Dark:     true,
+		NoColor:  os.Getenv("NO_COLOR") != "",
+		Status:   ps.status,
+		ReadOnly: role == hub.Watcher,
+		Shared:   true,
+	})
+}
+
+// program is the wish ProgramHandler: a program at the client's own size,
+// fed from the hub until the client leaves.
+func (ps *pairServer) program(sess ssh.Session) *tea.Program {
+	m, ok := ps.keys.lookup(sess.PublicKey())
+	if !ok {
+		return nil
+	}
+	// 30 frames a second is plenty over a network and halves the render
+	// cost each client puts on the host.
+	opts := append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler(), tea.WithFPS(sshFPS))
+	p := tea.NewProgram(ps.newModel(m.role), opts...)
+	v := ps.hub.Join(m.name, m.role)
+	ps.mu.Lock()
+	ps.clients[sess] = sshClientState{p: p, v: v}
+	ps.mu.Unlock()
+	go ps.pump(v, p.Send)
+	go func() {
+		// A dropped connection ends the program (the middleware quits
+		// it); this covers a program that never ran.
+		select {
+		case <-sess.Context().Done():
+			v.Leave()
+		case <-v.Done():
+		}
+	}()
+	return p
+}
+
+// leave is the innermost middleware: it runs when a client's program has
+// ended (the client quit or disconnected) and takes it off the roster.
+// The session goes on.
+func (ps *pairServer) leave(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		ps.mu.Lock()
+		c, ok := ps.clients[sess]
+		delete(ps.clients, sess)
+		ps.mu.Unlock()
+		if ok {
+			c.v.Leave()
+		}
+		next(sess)
+	}
+}
+
+// quitAll asks every SSH client's program to quit.
+func (ps *pairServer) quitAll() {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	for _, c := range ps.clients {
+		c.p.Quit()
+	}
+}
+
+// pump hands the viewer's log entries to its program in order. send
+// blocks only this viewer (Program.Send waits for its own Update loop).
+func (ps *pairServer) pump(v *hub.Viewer, send func(tea.Msg)) {
+	role := v.Who().Role
+	for {
+		batch, ok := v.Next()
+		if !ok {
+			return
+		}
+		for _, e := range batch {
+			select {
+			case <-v.Done():
+				return
+			default:
+			}
+			if r, ok := e.(sessionReady); ok {
+				msg := r.msg
+				if role == hub.Watcher {
+					msg.Driver = nil
+				}
+				e = msg
+			}
+			send(e)
+		}
+	}
+}
+
+// runServe hosts the session until SIGINT/SIGTERM, --idle-timeout, or the
+// host leaving the --attach view.
+func runServe(ctx context.Context, f flags, sf serveFlags) error {
+	keys, err := loadKeyring(sf.authorizedKeys, sf.watcherKeys)
+	if err != nil {
+		return &usageError{err.Error()}
+	}
+	hostKey := sf.hostKey
+	if hostKey == "" {
+		if hostKey, err = defaultHostKey(); err != nil {
+			return err
+		}
+	}
+	var codex string
+	if !f.isRemote() { // remote.go: --ssh / --remote need no local codex
+		if codex, err = backend.LocateCodex(f.codex); err != nil {
+			return err
+		}
+	}
+	log, closeLog := openLog(f.logFile)
+	defer closeLog.Close()
+	// wish logs through charm's logger to stderr, which is the host's
+	// terminal under --attach: send it to the log file instead.
+	if w, ok := closeLog.(io.Writer); ok {
+		charmlog.SetOutput(w)
+	} else {
+		charmlog.SetOutput(io.Discard)
+	}
+	cwd := f.cd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	cwd, _ = filepath.Abs(cwd)
+	// The same transport as an interactive run (run.go): local codex
+	// with the config's args and env, or over --ssh / --remote.
+	env, cleanupHome, err := f.codexEnviron() // settings.go
+	if err != nil {
+		return err
+	}
+	defer cleanupHome()
+	var transport backend.Transport = &backend.ProcessTransport{Path: codex, Args: f.settings.CodexArgs, Dir: cwd, Env: env}
+	if f.isRemote() {
+		if transport, err = f.remoteTransport(log); err != nil {
+			return err
+		}
+	}
+
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+
+	ps := newPairServer(keys, ui.StatusInfo{Cwd: shortPath(cwd), Approval: f.approval, Sandbox: f.sandbox, Model: f.model}, log)
+	srv, err := ps.sshServer(sf.listen, hostKey)
+	if err != nil {
+		return fmt.Errorf("ssh server: %w", err)
+	}
+	ln, err := net.Listen("tcp", sf.listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, ssh.ErrServerClosed) {
+			log.Error("ssh server", "err", err)
+		}
+	}()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	fmt.Fprintf(os.Stderr, "tandem serve: sharing one session on %s — a guest runs: ssh -p %s %s\n", ln.Addr(), port, guestHost(sf.listen))
+	if !sf.attach {
+		fmt.Fprintln(os.Stderr, "Ctrl+C ends the session for everyone.")
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The app-server starts in the background, so clients (and the
+	// host's --attach view) get their first frame at once; the ready (or
+	// failed) message reaches them through the hub's log.
+	sessCh := make(chan *backend.Session, 1)
+	startErr := make(chan error, 1)
+	go func() {
+		sess, err := startSession(ctx, transport, f, cwd, log, ps.publish)
+		sessCh <- sess
+		if err != nil {
+			ps.hub.Publish(model.SessionFailedMsg{Err: err})
+			startErr <- err
+		}
+	}()
+	idled := make(chan struct{})
+	if sf.idleTimeout > 0 {
+		go ps.watchIdle(ctx, sf.idleTimeout, func() { close(idled); cancel() })
+	}
+	if sf.attach {
+		err = ps.attach(ctx, hostName())
+		cancel()
+	} else {
+		select {
+		case <-ctx.Done():
+		case err = <-startErr:
+		}
+	}
+	cancel()
+	ps.shutdown(srv, <-sessCh)
+	select {
+	case <-idled:
+		fmt.Fprintf(os.Stderr, "tandem serve: nobody connected for %v — session ended\n", sf.idleTimeout)
+	default:
+	}
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// attach runs the host's own terminal on the session, as a driver; it
+// returns when the host quits it (which ends the session) or ctx ends.
+func (ps *pairServer) attach(ctx context.Context, name string) error {
+	p := tea.NewProgram(ps.newModel(hub.Driver), tea.WithContext(ctx))
+	v := ps.hub.Join(name, hub.Driver)
+	defer v.Leave()
+	go ps.pump(v, p.Send)
+	_, err := p.Run()
+	return err
+}
+
+// watchIdle ends the session (calls end) once nobody has been connected
+// for d: it counts from the first tick (every d/4, at most 1 s) that saw
+// nobody, so it never fires early.
+func (ps *pairServer) watchIdle(ctx context.Context, d time.Duration, end func()) {
+	tick := time.NewTicker(min(d/4+time.Millisecond, time.Second))
+	defer tick.Stop()
+	var emptySince time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			switch {
+			case len(ps.hub.Present()) > 0:
+				emptySince = time.Time{}
+			case emptySince.IsZero():
+				emptySince = now
+			case now.Sub(emptySince) >= d:
+				ps.log.Info("idle timeout", "after", d)
+				end()
+				return
+			}
+		}
+	}
+}
+
+// shutdown ends the shared session: pending requests are refused (never
+// accepted), every client is disconnected, then the app-server stops.
+func (ps *pairServer) shutdown(srv *ssh.Server, sess *backend.Session) {
+	if n := ps.hub.RefusePending(); n > 0 {
+		ps.log.Info("refused pending requests on exit", "n", n)
+	}
+	ps.quitAll()
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		_ = srv.Close()
+	}
+	if sess != nil {
+		_ = sess.Close()
+	}
+	ps.hub.Close()
+}
+
+// hostName is the host's presence name: "USER (host)".
+func hostName() string {
+	name := os.Getenv("USER")
+	if name == "" {
+		if u, err := user.Current(); err == nil {
+			name = u.Username
+		}
+	}
+	if name == "" {
+		return "host"
+	}
+	return name + " (host)"
+}
+
+// guestHost is the host part of the ssh line a guest runs: the listen
+// address when it is specific, else this machine's hostname.
+func guestHost(listen string) string {
+	h, _, err := net.SplitHostPort(listen)
+	if err != nil || h == "" || h == "0.0.0.0" || h == "::" {
+		if n, err := os.Hostname(); err == nil {
+			return n
+		}
+		return "HOST"
+	}
+	if h == "127.0.0.1" || h == "::1" {
+		return "localhost"
+	}
+	return h
+}

@@ -1,0 +1,247 @@
+package sessions
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"tandem/backend"
+	"tandem/internal/redact"
+)
+
+// ExportMarkdown writes rec as Markdown: the user's prompts, the agent's
+// messages, commands with their output and exit code, file diffs, plans,
+// and the questions asked with the answers given. Everything written passes
+// through the redactor (the transcript is redacted already; this also
+// covers transcripts written by other tools).
+func ExportMarkdown(w io.Writer, rec *Recording) error {
+	var b strings.Builder
+	h := rec.Header
+	b.WriteString("# tandem session\n\n")
+	var meta []string
+	if !h.Start.IsZero() {
+		meta = append(meta, "recorded "+h.Start.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	if h.Cwd != "" {
+		meta = append(meta, "in `"+h.Cwd+"`")
+	}
+	if h.Codex != "" {
+		meta = append(meta, "codex "+h.Codex)
+	}
+	if len(meta) > 0 {
+		b.WriteString("_" + strings.Join(meta, " · ") + "_\n\n")
+	}
+
+	sentMethod := map[string]string{}
+	questions := map[string]backend.ToolCallParams{} // server request id → call
+	turn := 0
+	for _, e := range rec.Entries {
+		m, ok := e.Message()
+		if !ok {
+			continue
+		}
+		switch {
+		case e.Dir == backend.Sent && m.Kind() == "request":
+			sentMethod[m.ID.String()] = m.Method
+			if m.Method == "turn/start" {
+				var p backend.TurnStartParams
+				if json.Unmarshal(m.Params, &p) != nil {
+					continue
+				}
+				turn++
+				fmt.Fprintf(&b, "## Turn %d\n\n", turn)
+				for _, in := range p.Input {
+					if in.Type == "text" {
+						b.WriteString(quote(in.Text) + "\n\n")
+					}
+				}
+			}
+		case e.Dir == backend.Received && m.Kind() == "request" && m.Method == "item/tool/call":
+			var p backend.ToolCallParams
+			if json.Unmarshal(m.Params, &p) == nil && p.Tool == backend.AskUserQuestionName {
+				questions[m.ID.String()] = p
+			}
+		case e.Dir == backend.Sent && m.Kind() == "response":
+			p, ok := questions[m.ID.String()]
+			if !ok {
+				continue
+			}
+			delete(questions, m.ID.String())
+			writeQuestion(&b, p, m.Result)
+		case e.Dir == backend.Received && m.Kind() == "notification":
+			switch m.Method {
+			case "item/completed":
+				var ev backend.ItemCompletedEvent
+				if json.Unmarshal(m.Params, &ev) == nil {
+					writeItem(&b, ev.Item)
+				}
+			case "turn/plan/updated":
+				var ev backend.PlanUpdatedEvent
+				if json.Unmarshal(m.Params, &ev) == nil {
+					writePlan(&b, ev)
+				}
+			case "turn/completed":
+				var ev backend.TurnCompletedEvent
+				if json.Unmarshal(m.Params, &ev) == nil && ev.Turn.Status != backend.TurnCompleted && ev.Turn.Status != "" {
+					msg := "_Turn " + string(ev.Turn.Status)
+					if ev.Turn.Error != nil && ev.Turn.Error.Message != "" {
+						msg += ": " + ev.Turn.Error.Message
+					}
+					b.WriteString(msg + "_\n\n")
+				}
+			}
+		}
+	}
+	_, err := io.WriteString(w, redact.String(b.String()))
+	return err
+}
+
+func quote(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "> " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fence returns a code fence longer than any backtick run in s.
+func fence(s string) string {
+	f := "```"
+	for strings.Contains(s, f) {
+		f += "`"
+	}
+	return f
+}
+
+func codeBlock(b *strings.Builder, lang, s string) {
+	f := fence(s)
+	b.WriteString(f + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + f + "\n\n")
+}
+
+func writeItem(b *strings.Builder, it backend.Item) {
+	switch it.Type {
+	case "agentMessage":
+		if strings.TrimSpace(it.Text) != "" {
+			b.WriteString(strings.TrimRight(it.Text, "\n") + "\n\n")
+		}
+	case "reasoning":
+		if len(it.Summary) > 0 {
+			b.WriteString("_Reasoning: " + strings.Join(it.Summary, " ") + "_\n\n")
+		}
+	case "commandExecution":
+		status := it.Status
+		if it.ExitCode != nil {
+			status = fmt.Sprintf("exit %d", *it.ExitCode)
+		}
+		fmt.Fprintf(b, "**Command** `%s` (%s)\n\n", strings.ReplaceAll(it.Command, "`", "'"), status)
+		if it.AggregatedOutput != nil && strings.TrimSpace(*it.AggregatedOutput) != "" {
+			codeBlock(b, "", *it.AggregatedOutput)
+		}
+	case "fileChange":
+		for _, ch := range it.Changes {
+			fmt.Fprintf(b, "**File %s** `%s` (%s)\n\n", ch.Kind.Type, ch.Path, it.Status)
+			if ch.Diff != "" {
+				codeBlock(b, "diff", ch.Diff)
+			}
+		}
+	case "plan":
+		if it.Text != "" {
+			b.WriteString("**Plan**\n\n" + quote(it.Text) + "\n\n")
+		}
+	case "mcpToolCall", "dynamicToolCall":
+		if it.Tool == backend.AskUserQuestionName {
+			return // written with its answer
+		}
+		name := it.Tool
+		if it.Server != "" {
+			name = it.Server + "." + it.Tool
+		}
+		fmt.Fprintf(b, "**Tool** `%s` (%s)\n\n", name, it.Status)
+	case "webSearch":
+		fmt.Fprintf(b, "**Searched the web** for %q\n\n", it.Query)
+	}
+}
+
+func writePlan(b *strings.Builder, ev backend.PlanUpdatedEvent) {
+	b.WriteString("**Plan**")
+	if ev.Explanation != nil && *ev.Explanation != "" {
+		b.WriteString(": " + *ev.Explanation)
+	}
+	b.WriteString("\n\n")
+	for _, s := range ev.Plan {
+		box := "[ ]"
+		switch s.Status {
+		case "completed":
+			box = "[x]"
+		case "inProgress", "in_progress":
+			box = "[~]"
+		}
+		fmt.Fprintf(b, "- %s %s\n", box, s.Step)
+	}
+	b.WriteString("\n")
+}
+
+// writeQuestion writes an ask_user_question call with the answer the
+// client sent (`item/tool/call` response).
+func writeQuestion(b *strings.Builder, p backend.ToolCallParams, result json.RawMessage) {
+	args, err := backend.ParseAskUserQuestion(p.Arguments)
+	if err != nil {
+		return
+	}
+	var resp backend.DynamicToolCallResponse
+	_ = json.Unmarshal(result, &resp)
+	var text strings.Builder
+	for _, c := range resp.ContentItems {
+		text.WriteString(c.Text)
+	}
+	answers := map[string]any{}
+	_ = json.Unmarshal([]byte(text.String()), &answers)
+
+	title := args.Title
+	if title == "" {
+		title = "Question"
+	}
+	b.WriteString("**" + title + "**")
+	if args.Description != "" {
+		b.WriteString(" — " + args.Description)
+	}
+	b.WriteString("\n\n")
+	for _, q := range args.Questions {
+		b.WriteString("- " + q.Question + "\n")
+		switch {
+		case !resp.Success:
+			b.WriteString("  - _not answered: " + text.String() + "_\n")
+		case answers[q.ID] != nil:
+			labels := map[string]string{}
+			for _, o := range q.Options {
+				if o.Value != "" {
+					labels[o.Value] = o.Label
+				}
+			}
+			b.WriteString("  - **" + answerText(answers[q.ID], labels) + "**\n")
+		default:
+			b.WriteString("  - _no answer_\n")
+		}
+	}
+	b.WriteString("\n")
+}
+
+// answerText renders an answer; option values are shown by their label.
+func answerText(v any, labels map[string]string) string {
+	switch x := v.(type) {
+	case string:
+		if l, ok := labels[x]; ok {
+			return l
+		}
+		return x
+	case []any:
+		var parts []string
+		for _, p := range x {
+			parts = append(parts, answerText(p, labels))
+		}
+		return strings.Join(parts, ", ")
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}

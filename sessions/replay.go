@@ -1,0 +1,304 @@
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"tandem/backend"
+)
+
+// ThreadReady is what a replay yields in place of a live `thread/start`
+// (or `thread/resume`) response: the thread's settings for the status line
+// and, for a resumed thread, its history. The caller turns it into the
+// model's ready message.
+type ThreadReady struct {
+	ThreadID, Model, Cwd, Approval, Sandbox string
+	History                                 []backend.Turn
+}
+
+// PlayerStatus is sent by Player.Run whenever the playback state changes.
+// Speed is the playback rate (1 = as recorded); Step and Steps count the
+// events delivered and in total.
+type PlayerStatus struct {
+	Paused, Done bool
+	Speed        float64
+	Step, Steps  int
+}
+
+// String is the status line text, e.g. "replay 2× · space pause · → step ·
+// +/− speed · turns can't be started".
+func (s PlayerStatus) String() string {
+	speed := fmt.Sprintf("%g×", s.Speed)
+	switch {
+	case s.Done:
+		return "replay finished · turns can't be started · ctrl+c quits"
+	case s.Paused:
+		return "replay paused " + speed + " · space resume · → step · +/− speed"
+	}
+	return "replay " + speed + " · space pause · → step · +/− speed · turns can't be started"
+}
+
+// Speeds are the playback rates +/− step through.
+var Speeds = []float64{0.25, 0.5, 1, 2, 4, 8, 16}
+
+// step is one value to deliver at a virtual time (idle gaps capped, not
+// yet scaled by speed).
+type step struct {
+	at  time.Duration
+	msg any
+}
+
+type control int
+
+const (
+	ctlToggle control = iota
+	ctlStep
+	ctlFaster
+	ctlSlower
+)
+
+// PlayerOptions configure a Player.
+type PlayerOptions struct {
+	// Speed is the initial playback rate; 0 means 1.
+	Speed float64
+	// IdleLimit caps every pause between two events; 0 means no cap.
+	IdleLimit time.Duration
+}
+
+// Player replays a recording as the stream of values a live
+// backend.Session gives its Sink: backend.Event and backend.ServerRequest
+// values (decoded with backend.DecodeNotification and DecodeRequest), plus
+// ThreadReady first and PlayerStatus on every change. A server request is
+// answered by a reply function that only records the answer; at the time
+// the recorded client answered it, the player yields a
+// backend.RequestResolvedEvent so the form closes as it did. Prompts the
+// user sent (`turn/start`) are yielded as completed userMessage items just
+// before the turn starts.
+type Player struct {
+	steps  []step
+	ctl    chan control
+	speed  float64
+	paused bool
+}
+
+// NewPlayer prepares rec for playback.
+func NewPlayer(rec *Recording, opts PlayerOptions) *Player {
+	p := &Player{ctl: make(chan control, 32), speed: opts.Speed}
+	if p.speed <= 0 {
+		p.speed = 1
+	}
+	p.steps = buildSteps(rec, opts.IdleLimit)
+	return p
+}
+
+// Steps returns how many values Run will deliver (status messages aside).
+func (p *Player) Steps() int { return len(p.steps) }
+
+// Toggle pauses or resumes playback. It never blocks.
+func (p *Player) Toggle() { p.control(ctlToggle) }
+
+// Step delivers the next event at once (also while paused).
+func (p *Player) Step() { p.control(ctlStep) }
+
+// Faster and Slower move to the next or previous rate of Speeds.
+func (p *Player) Faster() { p.control(ctlFaster) }
+
+// Slower: see Faster.
+func (p *Player) Slower() { p.control(ctlSlower) }
+
+func (p *Player) control(c control) {
+	select {
+	case p.ctl <- c:
+	default: // a flood of keys: drop the surplus
+	}
+}
+
+// Run delivers the recording to send with its original timing until the
+// end or until ctx ends. send may block (e.g. tea.Program.Send). Run must
+// be called once.
+func (p *Player) Run(ctx context.Context, send func(any)) {
+	var pos time.Duration
+	i := 0
+	status := func() {
+		send(PlayerStatus{Paused: p.paused, Done: i >= len(p.steps), Speed: p.speed, Step: i, Steps: len(p.steps)})
+	}
+	deliver := func() {
+		pos = p.steps[i].at
+		send(p.steps[i].msg)
+		i++
+	}
+	apply := func(c control) {
+		switch c {
+		case ctlToggle:
+			p.paused = !p.paused
+		case ctlStep:
+			if i < len(p.steps) {
+				deliver()
+			}
+		case ctlFaster, ctlSlower:
+			p.speed = nextSpeed(p.speed, c == ctlFaster)
+		}
+		status()
+	}
+	status()
+	for i < len(p.steps) {
+		if p.paused {
+			select {
+			case c := <-p.ctl:
+				apply(c)
+			case <-ctx.Done():
+				return
+			}
+			continue
+		}
+		wait := time.Duration(float64(p.steps[i].at-pos) / p.speed)
+		if wait <= 0 {
+			deliver()
+			continue
+		}
+		began := time.Now()
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+			deliver()
+		case c := <-p.ctl:
+			t.Stop()
+			pos += time.Duration(float64(time.Since(began)) * p.speed)
+			pos = min(pos, p.steps[i].at)
+			apply(c)
+		case <-ctx.Done():
+			t.Stop()
+			return
+		}
+	}
+	status()
+}
+
+func nextSpeed(cur float64, faster bool) float64 {
+	if faster {
+		for _, s := range Speeds {
+			if s > cur {
+				return s
+			}
+		}
+		return Speeds[len(Speeds)-1]
+	}
+	for i := len(Speeds) - 1; i >= 0; i-- {
+		if Speeds[i] < cur {
+			return Speeds[i]
+		}
+	}
+	return Speeds[0]
+}
+
+// ignoreReply is the reply function of replayed requests: the recording
+// already holds the answer, so nothing is sent anywhere.
+func ignoreReply(any, *backend.RPCError) error { return nil }
+
+// buildSteps turns the transcript into the values a Session would have
+// fed its sink, each at its recorded time with idle gaps capped.
+func buildSteps(rec *Recording, idle time.Duration) []step {
+	type timed struct {
+		t   int64
+		msg any
+	}
+	var out []timed
+	sentMethod := map[string]string{}   // client request id → method
+	openRequests := map[string]string{} // server request id → thread
+	var ready *ThreadReady
+	thread := ""
+	userSeq := 0
+	for _, e := range rec.Entries {
+		m, ok := e.Message()
+		if !ok {
+			continue
+		}
+		switch {
+		case e.Dir == backend.Sent && m.Kind() == "request":
+			sentMethod[m.ID.String()] = m.Method
+			if m.Method == "turn/start" {
+				var params backend.TurnStartParams
+				if json.Unmarshal(m.Params, &params) == nil {
+					userSeq++
+					it := backend.Item{Type: "userMessage", ID: fmt.Sprintf("replay-user-%d", userSeq)}
+					for _, in := range params.Input {
+						if in.Type == "text" {
+							it.Content = append(it.Content, backend.UserContent{Type: "text", Text: in.Text})
+						}
+					}
+					out = append(out, timed{e.T, backend.ItemCompletedEvent{Item: it}})
+				}
+			}
+		case e.Dir == backend.Sent && m.Kind() == "response":
+			if th, ok := openRequests[m.ID.String()]; ok {
+				delete(openRequests, m.ID.String())
+				out = append(out, timed{e.T, backend.RequestResolvedEvent{ThreadID: th, RequestID: m.ID}})
+			}
+		case e.Dir == backend.Received && m.Kind() == "response":
+			method := sentMethod[m.ID.String()]
+			if method != "thread/start" && method != "thread/resume" || m.Error != nil {
+				continue
+			}
+			var resp backend.ThreadResponse
+			if json.Unmarshal(m.Result, &resp) != nil {
+				continue
+			}
+			thread = resp.Thread.ID
+			r := ThreadReady{
+				ThreadID: resp.Thread.ID, Model: resp.Model, Cwd: resp.Cwd,
+				Approval: backend.PolicyString(resp.ApprovalPolicy), Sandbox: resp.Sandbox.Mode(),
+			}
+			if method == "thread/resume" {
+				r.History = resp.Thread.Turns
+			}
+			if ready == nil {
+				ready = &r
+			} else {
+				out = append(out, timed{e.T, r})
+			}
+		case e.Dir == backend.Received && m.Kind() == "notification":
+			ev, err := backend.DecodeNotification(m.Method, m.Params)
+			if err != nil || ev == nil {
+				continue
+			}
+			if t := ev.Thread(); t != "" && thread != "" && t != thread {
+				continue
+			}
+			out = append(out, timed{e.T, ev})
+		case e.Dir == backend.Received && m.Kind() == "request":
+			req, err := backend.DecodeRequest(m.Method, m.ID, m.Params, ignoreReply)
+			if err != nil || req == nil {
+				continue
+			}
+			if t := req.Thread(); t != "" && thread != "" && t != thread {
+				continue
+			}
+			openRequests[m.ID.String()] = req.Thread()
+			out = append(out, timed{e.T, req})
+		}
+	}
+	var steps []step
+	if ready != nil {
+		steps = append(steps, step{0, *ready})
+	}
+	var at time.Duration
+	var last int64
+	for i, o := range out {
+		gap := time.Duration(o.t-last) * time.Millisecond
+		if i == 0 {
+			gap = min(gap, time.Second) // don't wait for codex to start
+		}
+		if gap < 0 {
+			gap = 0
+		}
+		if idle > 0 && gap > idle {
+			gap = idle
+		}
+		at += gap
+		last = o.t
+		steps = append(steps, step{at, o.msg})
+	}
+	return steps
+}

@@ -1,0 +1,142 @@
+package sessions
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// MaxHistory is how many prompts are kept per workspace (oldest dropped).
+const MaxHistory = 500
+
+// Workspace is what is remembered for one absolute cwd.
+type Workspace struct {
+	// LastThread is the id of the thread last used in this workspace.
+	LastThread string `json:"lastThread,omitempty"`
+	// History holds the prompts sent, oldest first.
+	History []string `json:"history,omitempty"`
+}
+
+// Store is the state file: a JSON object keyed by absolute cwd. It is safe
+// for concurrent use; every change is written at once (write to a
+// temporary file, then rename), so a crash never leaves half a file.
+type Store struct {
+	path string
+	mu   sync.Mutex
+}
+
+// DefaultDir returns $XDG_STATE_HOME/tandem (or ~/.local/state/tandem).
+func DefaultDir() string {
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "tandem")
+}
+
+// Open returns the store kept in dir/workspaces.json; the file is created on
+// the first change. An empty dir means DefaultDir.
+func Open(dir string) *Store {
+	if dir == "" {
+		dir = DefaultDir()
+	}
+	return &Store{path: filepath.Join(dir, "workspaces.json")}
+}
+
+// Path is the state file's path.
+func (s *Store) Path() string { return s.path }
+
+func (s *Store) load() (map[string]Workspace, error) {
+	all := map[string]Workspace{}
+	b, err := os.ReadFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return all, nil
+	}
+	if err != nil {
+		return all, err
+	}
+	if err := json.Unmarshal(b, &all); err != nil {
+		return map[string]Workspace{}, fmt.Errorf("%s: %w", s.path, err)
+	}
+	return all, nil
+}
+
+func (s *Store) save(all map[string]Workspace) error {
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".workspaces-*.json")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), s.path)
+}
+
+// Get returns what is remembered for cwd (zero when nothing is, or the file
+// is unreadable).
+func (s *Store) Get(cwd string) Workspace {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all, _ := s.load()
+	return all[cwd]
+}
+
+func (s *Store) update(cwd string, f func(*Workspace)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all, err := s.load()
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// A corrupt file is replaced rather than blocking the user.
+		all = map[string]Workspace{}
+	}
+	w := all[cwd]
+	f(&w)
+	all[cwd] = w
+	if err := s.save(all); err != nil {
+		return fmt.Errorf("saving %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// LastThread returns the thread last used in cwd, or "".
+func (s *Store) LastThread(cwd string) string { return s.Get(cwd).LastThread }
+
+// SetLastThread remembers id as cwd's last thread.
+func (s *Store) SetLastThread(cwd, id string) error {
+	return s.update(cwd, func(w *Workspace) { w.LastThread = id })
+}
+
+// History returns cwd's prompt history, oldest first.
+func (s *Store) History(cwd string) []string { return s.Get(cwd).History }
+
+// AddHistory appends a prompt to cwd's history; a prompt equal to the
+// previous one is not repeated, and only the last MaxHistory are kept.
+func (s *Store) AddHistory(cwd, prompt string) error {
+	return s.update(cwd, func(w *Workspace) {
+		if n := len(w.History); n > 0 && w.History[n-1] == prompt {
+			return
+		}
+		w.History = append(w.History, prompt)
+		if len(w.History) > MaxHistory {
+			w.History = append([]string(nil), w.History[len(w.History)-MaxHistory:]...)
+		}
+	})
+}

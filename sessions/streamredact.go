@@ -1,0 +1,236 @@
+package sessions
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+
+	"tandem/backend"
+	"tandem/internal/redact"
+)
+
+// deltaMethods are the notifications whose "delta" is the next piece of a
+// longer text: a secret can be cut between two of them, so redacting each
+// line alone is not enough.
+var deltaMethods = map[string]bool{
+	"item/agentMessage/delta":           true,
+	"item/commandExecution/outputDelta": true,
+	"item/reasoning/summaryTextDelta":   true,
+	"item/reasoning/textDelta":          true,
+	"item/plan/delta":                   true,
+	"item/fileChange/outputDelta":       true,
+}
+
+// maxHeldLine is how much of a line without whitespace or newline is held
+// back before it is let through anyway.
+const maxHeldLine = 4 << 10
+
+// StreamRedactor redacts JSON-RPC lines like redact.Bytes, and in addition
+// redacts streamed text across deltas: for each item it re-redacts the
+// text of the current line and lets a delta carry only the part of it that
+// is complete (up to the last whitespace) and already redacted. A secret
+// split over several deltas therefore never leaves in pieces; the held
+// back tail reaches the client with the item's final text
+// (`item/completed`), which replaces the streamed text. It is safe for
+// concurrent use.
+type StreamRedactor struct {
+	mu     sync.Mutex
+	stream map[string]*streamState // method|itemId|index → state
+}
+
+type streamState struct {
+	tail    string // raw text of the current line not yet committed
+	emitted string // redacted text of tail already sent
+}
+
+// NewStreamRedactor returns an empty redactor.
+func NewStreamRedactor() *StreamRedactor {
+	return &StreamRedactor{stream: map[string]*streamState{}}
+}
+
+// Line returns line (one JSON-RPC message) with secrets replaced. A delta
+// notification's "delta" is rewritten to the safe new text (possibly "").
+func (s *StreamRedactor) Line(line []byte) []byte {
+	if !bytes.Contains(line, []byte(`"method"`)) {
+		return RedactJSON(line)
+	}
+	var m struct {
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(line, &m) != nil || !deltaMethods[m.Method] && m.Method != "item/completed" {
+		return RedactJSON(line)
+	}
+	if m.Method == "item/completed" {
+		var p struct {
+			Item struct {
+				ID string `json:"id"`
+			} `json:"item"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && p.Item.ID != "" {
+			s.mu.Lock()
+			for k := range s.stream {
+				if strings.Contains(k, "|"+p.Item.ID+"|") {
+					delete(s.stream, k)
+				}
+			}
+			s.mu.Unlock()
+		}
+		return RedactJSON(line)
+	}
+	var full map[string]json.RawMessage
+	var params map[string]json.RawMessage
+	if json.Unmarshal(line, &full) != nil || json.Unmarshal(m.Params, &params) != nil {
+		return RedactJSON(line)
+	}
+	var itemID, delta string
+	_ = json.Unmarshal(params["itemId"], &itemID)
+	if json.Unmarshal(params["delta"], &delta) != nil {
+		return RedactJSON(line)
+	}
+	key := m.Method + "|" + itemID + "|" + string(params["summaryIndex"]) + string(params["contentIndex"])
+	s.mu.Lock()
+	st := s.stream[key]
+	if st == nil {
+		st = &streamState{}
+		s.stream[key] = st
+	}
+	out := st.push(delta)
+	s.mu.Unlock()
+	params["delta"], _ = json.Marshal(out)
+	full["params"], _ = json.Marshal(params)
+	b, err := json.Marshal(full)
+	if err != nil {
+		return RedactJSON(line)
+	}
+	// The delta is redacted already; the rest are ids.
+	return b
+}
+
+// RedactJSON is redact.Bytes for one JSON value that stays valid JSON:
+// when redacting the text as a whole would break the JSON (a key with an
+// empty value right before a closing quote), every string inside is
+// redacted on its own instead.
+func RedactJSON(line []byte) []byte {
+	r := redact.Bytes(line)
+	if json.Valid(r) || !json.Valid(line) {
+		return r
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return r
+	}
+	b, err := json.Marshal(redactValue(v))
+	if err != nil {
+		return r
+	}
+	return b
+}
+
+func redactValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return redact.String(x)
+	case []any:
+		for i := range x {
+			x[i] = redactValue(x[i])
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = redactValue(e)
+		}
+	}
+	return v
+}
+
+// push adds a delta and returns the redacted text that may be sent now.
+func (st *streamState) push(delta string) string {
+	st.tail += delta
+	var out strings.Builder
+	for {
+		i := strings.IndexByte(st.tail, '\n')
+		if i < 0 {
+			break
+		}
+		out.WriteString(st.commit(st.tail[:i+1]))
+		st.tail = st.tail[i+1:]
+		st.emitted = ""
+	}
+	cut := strings.LastIndexAny(st.tail, " \t\r")
+	if cut < 0 && len(st.tail) > maxHeldLine {
+		cut = len(st.tail) - 1
+	}
+	if cut >= 0 {
+		out.WriteString(st.commit(st.tail[:cut+1]))
+	}
+	return out.String()
+}
+
+// commit redacts raw (the current line's text from its start) and returns
+// what was not sent before.
+func (st *streamState) commit(raw string) string {
+	r := redact.String(raw)
+	if !strings.HasPrefix(r, st.emitted) {
+		// Redaction reached back into text already sent (it was shown
+		// before the secret became recognisable); send nothing more of
+		// this line rather than a second, garbled copy.
+		st.emitted = r
+		return ""
+	}
+	out := r[len(st.emitted):]
+	st.emitted = r
+	return out
+}
+
+// RedactDisplayEnv names the environment variable `tandem record` sets so
+// that the recorded tandem reads the app-server through RedactTransport.
+const RedactDisplayEnv = "TANDEM_REDACT_DISPLAY"
+
+// RedactTransport wraps t so that every line the app-server prints is
+// redacted (StreamRedactor) before tandem reads it. `tandem record` runs
+// tandem this way, so no secret is ever drawn on the recorded screen.
+func RedactTransport(t backend.Transport) backend.Transport { return redactTransport{t} }
+
+type redactTransport struct{ backend.Transport }
+
+// Start implements backend.Transport.
+func (t redactTransport) Start() (backend.Stream, error) {
+	st, err := t.Transport.Start()
+	if err != nil {
+		return nil, err
+	}
+	pr, pw := io.Pipe()
+	// The copy ends when the peer's stdout ends (Close ends the peer).
+	go func() {
+		red := NewStreamRedactor()
+		br := bufio.NewReaderSize(st.Stdout(), 64<<10)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				body := bytes.TrimRight(line, "\r\n")
+				if _, werr := pw.Write(append(red.Line(body), '\n')); werr != nil {
+					pw.CloseWithError(werr)
+					return
+				}
+			}
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	return redactStream{Stream: st, r: pr}, nil
+}
+
+type redactStream struct {
+	backend.Stream
+	r io.Reader
+}
+
+// Stdout implements backend.Stream.
+func (s redactStream) Stdout() io.Reader { return s.r }

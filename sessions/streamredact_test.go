@@ -1,0 +1,103 @@
+package sessions
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"tandem/internal/redact"
+)
+
+// deltaLine builds an item/agentMessage/delta notification.
+func deltaLine(item, delta string) []byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "item/agentMessage/delta",
+		"params": map[string]any{"threadId": "th", "turnId": "tu", "itemId": item, "delta": delta}})
+	return b
+}
+
+func deltaOf(t *testing.T, line []byte) string {
+	t.Helper()
+	var m struct {
+		Params struct {
+			Delta string `json:"delta"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal(line, &m); err != nil {
+		t.Fatalf("redacted line is not JSON: %s", line)
+	}
+	return m.Params.Delta
+}
+
+// A secret streamed in small pieces never leaves in pieces.
+func TestStreamRedactorSplitSecrets(t *testing.T) {
+	text := "Use Authorization: " + secretBearer + " now.\nexport OPENAI_API_KEY=" + secretSK + "\nkey " + secretSK + " end\napi_key=" + secretAPIValue + "\nplain words stay\n"
+	for _, size := range []int{1, 3, 4, 7, 16} {
+		red := NewStreamRedactor()
+		var got strings.Builder
+		for i := 0; i < len(text); i += size {
+			got.WriteString(deltaOf(t, red.Line(deltaLine("a1", text[i:min(len(text), i+size)]))))
+		}
+		s := got.String()
+		for _, secret := range []string{secretBearerValue[:8], secretSK[8:16], secretAPIValue[:8]} {
+			if strings.Contains(s, secret) {
+				t.Errorf("size %d: streamed text leaks %q: %q", size, secret, s)
+			}
+		}
+		want := redact.String(text)
+		if s != want {
+			t.Errorf("size %d: streamed text\n got %q\nwant %q", size, s, want)
+		}
+	}
+}
+
+// Deltas of different items are redacted independently, and other lines
+// are redacted whole.
+func TestStreamRedactorItemsAndOtherLines(t *testing.T) {
+	red := NewStreamRedactor()
+	a := deltaOf(t, red.Line(deltaLine("a", "Bearer ")))
+	b := deltaOf(t, red.Line(deltaLine("b", "hello ")))
+	a += deltaOf(t, red.Line(deltaLine("a", secretBearerValue+" ")))
+	if a != "Bearer "+redact.Marker+" " || b != "hello " {
+		t.Errorf("a = %q, b = %q", a, b)
+	}
+	line := red.Line([]byte(`{"id":1,"result":{"text":"OPENAI_API_KEY=` + secretSK + `"}}`))
+	if strings.Contains(string(line), secretSK) || !json.Valid(line) {
+		t.Errorf("response line = %s", line)
+	}
+}
+
+// Redacting a JSON line keeps it valid JSON even where redacting the raw
+// text would not (an empty value before the closing quote).
+func TestRedactJSONStaysValid(t *testing.T) {
+	for _, in := range []string{
+		`{"delta":"Authorization: ","itemId":"a1"}`,
+		`{"text":"api_key=","x":1}`,
+		`{"text":"api_key=` + secretAPIValue + `","n":12345678901234567890}`,
+	} {
+		out := RedactJSON([]byte(in))
+		if !json.Valid(out) {
+			t.Errorf("RedactJSON(%s) = %s: not JSON", in, out)
+		}
+		if strings.Contains(string(out), secretAPIValue) {
+			t.Errorf("RedactJSON(%s) leaks", in)
+		}
+	}
+}
+
+// BenchmarkStreamRedactorDelta measures the redaction cost per streamed
+// delta (a --record run pays it on every delta).
+func BenchmarkStreamRedactorDelta(b *testing.B) {
+	text := strings.Repeat("Some **Markdown** with `code`, a | table | row and words.\n", 2000)
+	var lines [][]byte
+	for i := 0; i < len(text); i += 12 {
+		lines = append(lines, deltaLine("a1", text[i:min(len(text), i+12)]))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		red := NewStreamRedactor()
+		for _, l := range lines {
+			red.Line(l)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(lines)), "ns/delta")
+}

@@ -1,0 +1,123 @@
+package teatest
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"tandem/backend"
+	"tandem/internal/e2e"
+	"tandem/internal/mockapi"
+	"tandem/model"
+	"tandem/sessions"
+	"tandem/sessions/demo"
+)
+
+// replayInto plays rec into u the way `tandem replay` does (the player's
+// ThreadReady becomes the model's SessionReadyMsg) and waits for the end.
+func replayInto(t *testing.T, u *e2e.TUI, rec *sessions.Recording, speed float64) {
+	t.Helper()
+	p := sessions.NewPlayer(rec, sessions.PlayerOptions{Speed: speed, IdleLimit: 100 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p.Run(ctx, func(v any) {
+		switch x := v.(type) {
+		case sessions.ThreadReady:
+			u.TM.Send(model.SessionReadyMsg{Driver: noDriver{}, Model: x.Model, Cwd: "~/project", Approval: x.Approval, Sandbox: x.Sandbox, Peer: "replay"})
+		case sessions.PlayerStatus:
+		default:
+			u.TM.Send(v)
+		}
+	})
+	if ctx.Err() != nil {
+		t.Fatal("replay did not finish")
+	}
+}
+
+type noDriver struct{}
+
+func (noDriver) StartTurn(context.Context, string) (backend.Turn, error) {
+	return backend.Turn{}, context.Canceled
+}
+func (noDriver) Interrupt(context.Context) error { return nil }
+
+// transcriptPart drops the status line (elapsed time and peer differ
+// between a live run and its replay).
+func transcriptPart(screen string) string {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	return strings.Join(lines[:len(lines)-1], "\n")
+}
+
+// TestReplayMatchesLive records a live session (real codex, mock model)
+// with --record's recorder, replays it into a fresh model, and compares
+// the final screens.
+func TestReplayMatchesLive(t *testing.T) {
+	env := e2e.NewEnv(t,
+		mockapi.Response{Items: []mockapi.Item{mockapi.Reasoning("Checking the files"), mockapi.Text("Here is a **table**:\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```sh\necho hi\n```\n"), mockapi.ExecCommand("echo replayed")}},
+		mockapi.Response{Items: []mockapi.Item{mockapi.Text("Done, it printed `replayed`.")}, Usage: mockapi.Usage{InputTokens: 1000, OutputTokens: 50}},
+	)
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	rec, err := sessions.CreateRecorder(path, sessions.Header{Tandem: "test", Width: 90, Height: 30, Cwd: "~/project"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := model.Options{Now: func() time.Time { return time.Unix(0, 0) }, FormGrace: time.Millisecond}
+	live := e2e.NewFrozenTUI(t, opts, 90, 30)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sess, err := backend.StartSession(ctx, backend.SessionOptions{
+		Transport: env.Transport(), ClientVersion: "test", Cwd: env.Dir,
+		ApprovalPolicy: "never", Sandbox: "workspace-write",
+		Sink:  func(msg any) { live.TM.Send(msg) },
+		Trace: rec.Trace,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := sess.StartThread(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live.TM.Send(model.SessionReadyMsg{Driver: sess, Model: resp.Model, Cwd: "~/project", Approval: "never", Sandbox: "workspace-write"})
+	live.Submit("show a table and run a command")
+	liveScreen := live.WaitScreen(t, 30*time.Second, "the turn to finish", func(s string) bool {
+		return strings.Contains(s, "it printed") && !strings.Contains(s, "Working")
+	})
+	sess.Close()
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	loaded, err := sessions.LoadRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := e2e.NewFrozenTUI(t, opts, 90, 30)
+	replayInto(t, replay, loaded, 16)
+	replayScreen := replay.WaitScreen(t, 10*time.Second, "the replay to finish", func(s string) bool {
+		return strings.Contains(s, "it printed") && !strings.Contains(s, "Working")
+	})
+	if a, b := transcriptPart(liveScreen), transcriptPart(replayScreen); a != b {
+		t.Errorf("replay differs from the live screen\n--- live\n%s\n--- replay\n%s", a, b)
+	}
+}
+
+// TestGoldenDemoFinalScreen replays the embedded demo at 80×24 and pins
+// its final screen.
+func TestGoldenDemoFinalScreen(t *testing.T) {
+	rec, err := sessions.ReadRecording(bytes.NewReader(demo.Transcript))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := e2e.NewFrozenTUI(t, model.Options{Now: func() time.Time { return time.Unix(0, 0) }, FormGrace: time.Millisecond}, 80, 24)
+	replayInto(t, u, rec, 16)
+	screen := u.WaitScreen(t, 10*time.Second, "the demo's end", func(s string) bool {
+		return strings.Contains(s, "greets like a pirate") && !strings.Contains(s, "Working") && !strings.Contains(s, "Apply these changes?")
+	})
+	teatest.RequireEqualOutput(t, []byte(screen))
+}

@@ -1,0 +1,123 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func testCtx() *RenderContext {
+	return &RenderContext{Styles: NewStyles(true), Markdown: NewMarkdown("notty")}
+}
+
+// streamed feeds src to a cell in pieces of n bytes (never splitting a
+// rune), rendering after each piece, and returns the final render.
+func streamed(t testing.TB, src string, n, width int) (*AgentCell, []string) {
+	c := &AgentCell{}
+	ctx := testCtx()
+	for len(src) > 0 {
+		k := min(n, len(src))
+		for k < len(src) && !utf8Start(src[k]) {
+			k++
+		}
+		c.Append(src[:k])
+		src = src[k:]
+		c.Render(ctx, width)
+	}
+	c.SetFinal(c.Text.String())
+	return c, c.Render(ctx, width)
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+func TestAgentStreamingMatchesOneShot(t *testing.T) {
+	src := "# Title\n\nSome *intro* text.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n\n```go\nfunc main() {\n\n\tprintln(1)\n}\n```\n\n- one\n- two\n\n- three\n\nend.\n"
+	_, got := streamed(t, src, 3, 60)
+	c2 := &AgentCell{}
+	c2.Append(src)
+	c2.SetFinal(src)
+	want := c2.Render(testCtx(), 60)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("streamed render differs from one-shot:\n%s\n---\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	joined := ansi.Strip(strings.Join(got, "\n"))
+	for _, s := range []string{"Title", "println(1)", "three", "end."} {
+		if strings.Count(joined, s) != 1 {
+			t.Errorf("%q appears %d times", s, strings.Count(joined, s))
+		}
+	}
+}
+
+func TestScannerKeepsFenceAndListOpen(t *testing.T) {
+	var s mdScanner
+	src := "para\n\n```\ncode\n\nmore\n"
+	s.advance(src)
+	if len(s.segs) != 1 || src[s.segStart:] != "```\ncode\n\nmore\n" {
+		t.Fatalf("segs %v tail %q", s.segs, src[s.segStart:])
+	}
+	src += "```\n\nafter\n"
+	s.advance(src)
+	if len(s.segs) != 2 || src[s.segStart:] != "after\n" {
+		t.Fatalf("segs %v tail %q", s.segs, src[s.segStart:])
+	}
+	var l mdScanner
+	src = "- a\n\n- b\n\n  cont\n\nnext\n"
+	l.advance(src)
+	if len(l.segs) != 1 || src[l.segs[0][0]:l.segs[0][1]] != "- a\n\n- b\n\n  cont\n" {
+		t.Fatalf("list split wrongly: %v", l.segs)
+	}
+}
+
+func TestOpenTailIsPlain(t *testing.T) {
+	c := &AgentCell{}
+	c.Append("intro\n\n| a | b |\n|---|")
+	lines := c.Render(testCtx(), 40)
+	if got := strings.TrimSpace(lines[len(lines)-1]); got != "|---|" {
+		t.Fatalf("open table tail not plain: %q", lines)
+	}
+}
+
+func TestWithholdPartialGrapheme(t *testing.T) {
+	cases := map[string]string{
+		"hi 👩\u200d": "hi ",
+		"flag 🇯":     "flag ",
+		"flag 🇯🇵":    "flag 🇯🇵",
+		"plain":      "plain",
+		"漢字":         "漢字",
+	}
+	for in, want := range cases {
+		if got := withholdPartialGrapheme(in); got != want {
+			t.Errorf("%q → %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWideTextFitsWidth(t *testing.T) {
+	src := strings.Repeat("漢字テキスト👩‍👩‍👧 emoji ", 40) + "\n\n" + strings.Repeat("x", 5000) + "\n"
+	for _, final := range []bool{false, true} {
+		c := &AgentCell{}
+		c.Append(src)
+		if final {
+			c.SetFinal(src)
+		}
+		var tr Transcript
+		tr.Append(c)
+		for _, l := range tr.Lines(testCtx(), 50) {
+			if w := ansi.StringWidth(l); w > 50 {
+				t.Fatalf("line of width %d > 50: %q", w, l)
+			}
+		}
+	}
+}
+
+func BenchmarkLongLineNoSpaces(b *testing.B) {
+	src := strings.Repeat("x", 5000) + "\n"
+	ctx := testCtx()
+	for b.Loop() {
+		c := &AgentCell{}
+		c.Append(src)
+		c.SetFinal(src)
+		c.Render(ctx, 100)
+	}
+}
