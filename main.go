@@ -74,7 +74,7 @@ func (f *flags) register(cmd *cobra.Command) {
 	f.diag.register(fs)
 	f.cfg.register(fs) // settings.go
 	f.remote.register(fs)
-	fs.StringVar(&f.record, "record", "", "record the session's protocol transcript to FILE (JSONL, redacted) for `tandem replay` and `tandem export`")
+	fs.StringVar(&f.record, "record", "", "record the session's protocol transcript to `FILE` (JSONL, redacted) for tandem replay and tandem export")
 }
 
 var (

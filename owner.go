@@ -123,7 +123,7 @@ func (o *sessionOwner) restart() (model.RestartInfo, error) {
 		ThreadResumeParams: backend.ThreadResumeParams{
 			ThreadID:       threadID,
 			Model:          o.f.model,
-			Cwd:            o.cwd,
+			Cwd:            o.f.threadCwd(o.cwd), // remote.go: the remote workspace over ssh
 			ApprovalPolicy: o.f.approval,
 			Sandbox:        o.f.sandbox,
 		},

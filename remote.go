@@ -29,7 +29,7 @@ func (r *remoteFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&r.sshOptions, "ssh-option", nil, "extra ssh option, passed as ssh -o OPTION (repeatable), e.g. ProxyJump=bastion")
 	fs.StringVar(&r.remoteCodex, "remote-codex", "", "codex executable on the ssh remote (default: codex from the remote login shell's PATH)")
 	fs.StringVar(&r.remoteWorkspace, "remote-workspace", "", "working directory on the ssh remote, created if missing (default: the remote home)")
-	fs.StringVar(&r.ws, "remote", "", "attach to a running `codex app-server --listen ws://…`: ws://host:port")
+	fs.StringVar(&r.ws, "remote", "", "attach to a running codex app-server that listens on a websocket: ws://host:port")
 	fs.StringVar(&r.tokenFile, "remote-token-file", "", "file holding the capability token for --remote, sent as Authorization: Bearer")
 }
 

@@ -1,5 +1,6 @@
 // Package backend owns the Codex app-server peer: the transports that start
-// it (a local process, later SSH or a websocket), the newline-delimited
+// it (a local process; SSH through the system ssh client, ssh.go; an
+// app-server already listening on a websocket, ws.go), the newline-delimited
 // JSON-RPC 2.0 client that speaks to it, and the typed protocol values that
 // the rest of tandem consumes.
 //

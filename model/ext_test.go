@@ -183,7 +183,7 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 		select {
 		case msg = <-ch:
 			pending--
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(150 * time.Millisecond):
 			return // only timers are left
 		}
 		switch msg := msg.(type) {
@@ -552,7 +552,8 @@ func TestFileMentionPopup(t *testing.T) {
 	f := newFake()
 	f.results["fuzzyFileSearch"] = backend.FuzzyFileSearchResponse{Files: []backend.FuzzyFileMatch{{Root: "/w", Path: "src/main.go", FileName: "main.go"}}}
 	m := ready(t, f, Options{Workspace: "/w"})
-	typeSlow(t, m, "look at @mai")
+	typeText(t, m, "look at ")
+	typeSlow(t, m, "@mai")
 	p := f.params["fuzzyFileSearch"].(backend.FuzzyFileSearchParams)
 	if p.Query != "mai" || !reflect.DeepEqual(p.Roots, []string{"/w"}) {
 		t.Fatalf("fuzzyFileSearch params %+v", p)

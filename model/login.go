@@ -122,17 +122,18 @@ func (f *loginForm) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case loginWaiting:
 		if key == "esc" {
-			if f.loginID != "" {
+			var cmd tea.Cmd
+			if td, ok := m.threadDriver(); ok && f.loginID != "" {
 				id := f.loginID
-				if td, ok := m.threadDriver(); ok {
-					go func() {
-						ctx, cancel := callCtx()
-						defer cancel()
-						_ = td.Call(ctx, "account/login/cancel", map[string]string{"loginId": id}, nil)
-					}()
+				cmd = func() tea.Msg {
+					ctx, cancel := callCtx()
+					defer cancel()
+					_ = td.Call(ctx, "account/login/cancel", map[string]string{"loginId": id}, nil)
+					return nil
 				}
 			}
 			f.stage, f.loginID, f.url, f.code = loginChoose, "", "", ""
+			return cmd
 		}
 	}
 	return nil

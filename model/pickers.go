@@ -268,7 +268,7 @@ func (m *Model) openResumePicker(fresh bool) tea.Cmd {
 	p.preview = func(it pickItem) []string {
 		t := it.value.(backend.Thread)
 		var lines []string
-		lines = append(lines, fmt.Sprintf("%s · %s · created %s · updated %s", t.ID, shortHome(t.Cwd), ago(t.CreatedAt), ago(t.UpdatedAt)))
+		lines = append(lines, fmt.Sprintf("%s · %s · created %s · updated %s", t.ID, shortHome(t.Cwd), ago(m.now(), t.CreatedAt), ago(m.now(), t.UpdatedAt)))
 		prev := strings.TrimSpace(t.Preview)
 		for i, l := range strings.Split(prev, "\n") {
 			if i >= 3 {
@@ -329,7 +329,7 @@ func (m *Model) onThreadPage(msg threadPageMsg) tea.Cmd {
 		if f.sortKey == backend.SortCreated {
 			when = t.CreatedAt
 		}
-		detail := ago(when)
+		detail := ago(m.now(), when)
 		if f.all {
 			detail += " · " + shortHome(t.Cwd)
 		}
@@ -339,12 +339,12 @@ func (m *Model) onThreadPage(msg threadPageMsg) tea.Cmd {
 	return nil
 }
 
-// ago renders a Unix time as "5m ago", "3h ago", "2d ago".
-func ago(unix int64) string {
+// ago renders a Unix time as "5m ago", "3h ago", "2d ago", seen at now.
+func ago(now time.Time, unix int64) string {
 	if unix == 0 {
 		return "—"
 	}
-	d := time.Since(time.Unix(unix, 0))
+	d := now.Sub(time.Unix(unix, 0))
 	switch {
 	case d < time.Minute:
 		return "just now"

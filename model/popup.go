@@ -23,9 +23,9 @@ const (
 type popup struct {
 	kind int
 	// for is the draft (slash) or the @ token (file) the items match.
-	for_  string
-	items []popupItem
-	sel   int
+	source string
+	items  []popupItem
+	sel    int
 	// dismissed is the draft on which Esc closed the popup.
 	dismissed string
 	loading   bool
@@ -87,7 +87,7 @@ func (m *Model) refreshPopup() tea.Cmd {
 	}
 	p.dismissed = ""
 	if strings.HasPrefix(draft, "/") && !strings.ContainsAny(draft, " \t\n") {
-		if p.kind == popupSlash && p.for_ == draft {
+		if p.kind == popupSlash && p.source == draft {
 			return nil
 		}
 		cmds := filterCommands(commands(), draft[1:])
@@ -95,11 +95,11 @@ func (m *Model) refreshPopup() tea.Cmd {
 		for _, c := range cmds {
 			items = append(items, popupItem{label: "/" + c.name, detail: c.desc, cmd: c})
 		}
-		*p = popup{kind: popupSlash, for_: draft, items: items}
+		*p = popup{kind: popupSlash, source: draft, items: items}
 		return nil
 	}
 	if tok, ok := mentionToken(draft); ok {
-		if p.kind == popupFile && p.for_ == tok {
+		if p.kind == popupFile && p.source == tok {
 			return nil
 		}
 		sel := 0
@@ -107,7 +107,7 @@ func (m *Model) refreshPopup() tea.Cmd {
 		if p.kind != popupFile {
 			items = nil
 		}
-		*p = popup{kind: popupFile, for_: tok, items: items, sel: sel}
+		*p = popup{kind: popupFile, source: tok, items: items, sel: sel}
 		query := tok[1:]
 		td, ok := m.threadDriver()
 		if query == "" || !ok || m.opts.Workspace == "" {
@@ -207,7 +207,7 @@ func (m *Model) popupView(width int) []string {
 			switch {
 			case p.loading:
 				msg = "searching files…"
-			case p.for_ == "@":
+			case p.source == "@":
 				msg = "type to search files"
 			default:
 				msg = "no matching file"

@@ -64,9 +64,10 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	fmt.Println(srv.URL)
-
+	// Register for signals before announcing the URL, so a caller that
+	// signals right after reading it gets a clean exit.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	fmt.Println(srv.URL)
 	<-sig
 }

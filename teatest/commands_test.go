@@ -1,0 +1,17 @@
+package teatest
+
+import "testing"
+
+// The `/` popup above the composer: every command with its description.
+func TestGoldenSlashPopup(t *testing.T) {
+	u := newScreen(t)
+	u.TM.Type("/")
+	golden(t, u, "more · tab completes")
+}
+
+// Typing filters the popup fuzzily.
+func TestGoldenSlashPopupFiltered(t *testing.T) {
+	u := newScreen(t)
+	u.TM.Type("/re")
+	golden(t, u, "› /re ") // the composer line: the filter has seen all of "/re"
+}
