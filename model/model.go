@@ -157,15 +157,15 @@ func (m *Model) Cells() []ui.Cell { return m.transcript.Cells }
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.tv.deltaOnly = isDelta(msg)
+	if !m.tv.deltaOnly {
+		m.transcript.Flush() // deltas coalesce until the next other message
+	}
 	if cmd, done := m.roleFilter(msg); done {
 		return m, cmd
 	}
 	if cmd, ok := m.recoverUpdate(msg); ok {
 		return m, cmd
-	}
-	m.tv.deltaOnly = isDelta(msg)
-	if !m.tv.deltaOnly {
-		m.transcript.Flush() // deltas coalesce until the next other message
 	}
 	if cmd, ok := m.extUpdate(msg); ok { // ext.go: threads, commands, composer, login
 		return m, cmd

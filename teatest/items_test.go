@@ -204,6 +204,7 @@ func (d *countingDriver) Interrupt(context.Context) error { d.interrupts.Add(1);
 // TestHugeOutputStillInterrupts streams 10 MB of command output and checks
 // that Ctrl+C reaches the model and interrupts the turn right after.
 func TestHugeOutputStillInterrupts(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()) // the spilled output goes away with the test
 	u := e2e.NewFrozenTUI(t, model.Options{Now: func() time.Time { return epoch }, FormGrace: time.Millisecond}, 100, 30)
 	d := &countingDriver{}
 	u.TM.Send(model.SessionReadyMsg{Driver: d, Model: "gpt-test"})
