@@ -140,14 +140,32 @@ func newRootCmd() *cobra.Command {
 	return root
 }
 
+// usageArgs makes every command's argument check report a usageError, so
+// a missing or extra argument exits 2 like a bad flag does.
+func usageArgs(cmd *cobra.Command) {
+	if check := cmd.Args; check != nil {
+		cmd.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return &usageError{fmt.Sprintf("%s: %v (see %s --help)", c.CommandPath(), err, c.CommandPath())}
+			}
+			return nil
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		usageArgs(sub)
+	}
+}
+
 func main() {
-	err := newRootCmd().Execute()
+	root := newRootCmd()
+	usageArgs(root)
+	err := root.Execute()
 	if err == nil {
 		return
 	}
 	fmt.Fprintln(os.Stderr, "tandem: "+err.Error())
 	var ue *usageError
-	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "accepts at most") || strings.HasPrefix(err.Error(), "unknown command") {
+	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") {
 		os.Exit(2)
 	}
 	os.Exit(1)

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -128,6 +129,12 @@ func New(opts Options) *Model {
 	ta.Prompt = "› "
 	ta.Placeholder = "Ask Codex to do anything"
 	ta.ShowLineNumbers = false
+	// The composer grows with its content up to 8 rows and scrolls after
+	// that; content itself is unlimited (a long paste is never cut).
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
+	ta.MaxHeight = 8
+	ta.MaxContentHeight = math.MaxInt32
 	ta.SetHeight(1)
 	ta.CharLimit = 0
 	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j", "alt+enter")
@@ -416,15 +423,14 @@ func (m *Model) startTick() tea.Cmd {
 	return tea.Tick(33*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{seq: seq} })
 }
 
+// resizeComposer fits the composer to its content after the model changed
+// its value directly (the textarea's DynamicHeight covers typing).
 func (m *Model) resizeComposer() {
-	n := m.composer.LineCount()
-	if n < 1 {
-		n = 1
+	// SetValue on the same text recomputes the height and keeps the
+	// cursor at the end, where the model's edits leave it.
+	if m.composer.LineCount() <= 1 {
+		m.composer.SetHeight(1)
 	}
-	if n > 8 {
-		n = 8
-	}
-	m.composer.SetHeight(n)
 }
 
 func (m *Model) scroll(delta int) {
