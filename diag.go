@@ -22,7 +22,8 @@ type diagFlags struct {
 
 func (d *diagFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&d.traceProtocol, "trace-protocol", "", "write every JSON-RPC message in both directions to FILE, redacted, one JSON line each")
-	fs.DurationVar(&d.turnTimeout, "turn-timeout", 30*time.Minute, "after a turn runs this long, offer to interrupt it (0 = never)")
+	d.turnTimeout = 30 * time.Minute
+	fs.Var(turnTimeoutValue{&d.turnTimeout}, "turn-timeout", "after a turn runs this long, offer to interrupt it (0 or off = never)") // timeoutflag.go
 }
 
 // traceLine is one line of a --trace-protocol file.

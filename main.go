@@ -102,6 +102,9 @@ func (f *flags) validate() error {
 			return &usageError{fmt.Sprintf("invalid value %q for -C/--cd: not a directory", f.cd)}
 		}
 	}
+	if err := checkLogFile(f.logFile); err != nil { // logfile.go
+		return err
+	}
 	if err := f.remote.validate(); err != nil { // remote.go
 		return err
 	}
@@ -121,6 +124,9 @@ func newRootCmd() *cobra.Command {
 		Version:       buildVersion(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.validate(); err != nil {
+				return err
+			}
+			if err := needTerminal(cmd.InOrStdin(), cmd.OutOrStdout()); err != nil { // tty.go
 				return err
 			}
 			prompt := ""

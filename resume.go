@@ -39,6 +39,9 @@ func newResumeCmd() *cobra.Command {
 				req.ID = args[0]
 			}
 			f.resume.req = req
+			if err := needTerminal(cmd.InOrStdin(), cmd.OutOrStdout()); err != nil { // tty.go
+				return err
+			}
 			return runInteractive(cmd.Context(), f, "")
 		},
 	}

@@ -31,9 +31,11 @@ func openLog(path string) (*slog.Logger, io.Closer) {
 			dir = filepath.Join(home, ".local", "state")
 		}
 		path = filepath.Join(dir, "tandem", "tandem.log")
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return slog.New(slog.DiscardHandler), io.NopCloser(nil)
+		// Only the default folder is created; an explicit --log-file was
+		// checked by checkLogFile (logfile.go).
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return slog.New(slog.DiscardHandler), io.NopCloser(nil)
+		}
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {

@@ -377,3 +377,28 @@ func TestDocExample(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeExample keeps the README's short example valid, including its
+// profile.
+func TestReadmeExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```toml\n")
+	if !ok {
+		t.Fatal("no ```toml block in README.md")
+	}
+	example, _, _ := strings.Cut(rest, "```")
+	f, err := Parse("README.md", []byte(example))
+	if err != nil {
+		t.Fatalf("the README example does not parse: %v", err)
+	}
+	s, err := Resolve(f, "devbox", Flags{})
+	if err != nil {
+		t.Fatalf("resolving the README's profile: %v", err)
+	}
+	if s.ApprovalPolicy != "on-request" || s.SSH.String() == "" || len(s.MCPServers) != 1 {
+		t.Errorf("README example resolved to %+v", s)
+	}
+}

@@ -103,6 +103,12 @@ type Model struct {
 	x extState // threads, slash commands, composer popups/history/queue, login (ext.go)
 
 	rec recoveryState // dead or busy server, restart, turn timeout (restart.go)
+	// awaiting holds the command cells flagged "awaiting approval" while
+	// their approval request is pending (awaiting.go).
+	awaiting map[string]*ui.CommandCell
+	// turnErr is the turn error already shown this turn (an `error`
+	// notification), so turn/completed with status failed does not repeat it.
+	turnErr string
 }
 
 // New returns a model.
@@ -164,6 +170,7 @@ func (m *Model) Cells() []ui.Cell { return m.transcript.Cells }
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer m.syncAwaiting() // awaiting.go
 	m.tv.deltaOnly = isDelta(msg)
 	if !m.tv.deltaOnly {
 		m.transcript.Flush() // deltas coalesce until the next other message
@@ -520,6 +527,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 			m.banner(ui.BannerWarning, e.Error.Message+" (retrying)", nil)
 		} else {
 			m.banner(ui.BannerError, e.Error.Message, detailLines(e.Error.AdditionalDetails))
+			m.turnErr = e.Error.Message
 		}
 	case backend.WarningEvent:
 		m.banner(ui.BannerWarning, e.Text(), nil)
@@ -550,6 +558,7 @@ func detailLines(s *string) []string {
 
 func (m *Model) endTurn(t backend.Turn) {
 	if !m.running && !m.startingTurn {
+		m.turnErr = ""
 		return
 	}
 	m.turnSeq++
@@ -561,12 +570,16 @@ func (m *Model) endTurn(t backend.Turn) {
 	case backend.TurnInterrupted:
 		m.banner(ui.BannerWarning, "Turn interrupted", nil)
 	case backend.TurnFailed:
-		msg := "Turn failed"
-		if t.Error != nil && t.Error.Message != "" {
-			msg += ": " + t.Error.Message
+		shown := m.turnErr != "" && (t.Error == nil || t.Error.Message == "" || t.Error.Message == m.turnErr)
+		if !shown {
+			msg := "Turn failed"
+			if t.Error != nil && t.Error.Message != "" {
+				msg += ": " + t.Error.Message
+			}
+			m.banner(ui.BannerError, msg, nil)
 		}
-		m.banner(ui.BannerError, msg, nil)
 	}
+	m.turnErr = ""
 }
 
 func (m *Model) addItem(id string, c ui.Cell) {

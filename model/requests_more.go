@@ -338,7 +338,7 @@ func (m *Model) elicitationForm(r *backend.ElicitationRequest, w int) forms.Form
 			spec.Fields = append(spec.Fields, f)
 		}
 	default:
-		m.banner(ui.BannerWarning, p.ServerName+" sent an elicitation of unknown mode "+p.Mode+"; declined", nil)
+		m.banner(ui.BannerWarning, elicitationUnknownText(p.ServerName, p.Mode), nil)
 		_ = r.Decline()
 		return nil
 	}

@@ -32,9 +32,20 @@ W=120
 H=40
 TIMEOUT=${TIMEOUT:-180}
 
-for tool in go tmux /usr/bin/time; do
+# Install what a fresh Debian machine lacks (as root), like scripts/test.sh.
+need=()
+command -v tmux >/dev/null || need+=(tmux)
+[[ -x /usr/bin/time ]] || need+=(time)
+command -v bc >/dev/null || need+=(bc)
+command -v pgrep >/dev/null || need+=(procps)
+if ((${#need[@]})) && [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+	echo "bench.sh: installing ${need[*]}" >&2
+	apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+for tool in go tmux /usr/bin/time bc pgrep; do
 	command -v "$tool" >/dev/null || { echo "bench.sh: $tool is required" >&2; exit 2; }
 done
+[[ -x "$ROOT/.codex-bin/node_modules/.bin/codex" ]] || "$ROOT/scripts/install-codex.sh" >/dev/null
 
 # The native codex binary (not the node wrapper, whose start-up would be
 # billed to every client).

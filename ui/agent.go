@@ -35,6 +35,7 @@ type AgentCell struct {
 	segs       []mdBlock
 	finalLines []string // the last block, rendered once Final
 	partial    bool
+	safe       safeText // Text made safe to draw (Sanitize), kept incrementally
 }
 
 // mdBlock is the cached drawing of one stable block.
@@ -56,6 +57,7 @@ func (c *AgentCell) SetFinal(text string) {
 		c.Text.Reset()
 		c.Text.WriteString(text)
 		c.scan = mdScanner{}
+		c.safe.reset()
 		c.resetCache()
 	}
 	c.Final = true
@@ -75,7 +77,9 @@ func (c *AgentCell) resetCache() {
 
 // Render implements Cell.
 func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
-	src := c.Text.String()
+	// The agent's text never reaches the terminal raw: controls and escape
+	// sequences are drawn visibly (Sanitize).
+	src := c.safe.update(c.Text.String(), c.Final)
 	if strings.TrimSpace(src) == "" {
 		return nil
 	}

@@ -57,7 +57,7 @@ type UserCell struct {
 
 // Render implements Cell.
 func (c *UserCell) Render(ctx *RenderContext, width int) []string {
-	lines := Wrap(c.Text, width-2)
+	lines := Wrap(Sanitize(c.Text), width-2)
 	for i := range lines {
 		lines[i] = ctx.Styles.UserBar.Render("▌") + " " + ctx.Styles.User.Render(lines[i])
 	}
@@ -124,7 +124,7 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 		} else if f.Kind == "delete" && c.Status == "completed" {
 			v = "Deleted"
 		}
-		head := fmt.Sprintf("%s %s ", v, f.Path)
+		head := fmt.Sprintf("%s %s ", v, SanitizeLine(f.Path))
 		lines = append(lines, st.Accent.Render("✎ ")+st.DiffHeader.Render(Truncate(head, width-16))+
 			st.DiffAdd.Render(fmt.Sprintf("+%d", a))+" "+st.DiffDel.Render(fmt.Sprintf("−%d", r)))
 		lines = append(lines, RenderFileDiff(st, f, width, c.MaxDiffLines)...)
@@ -139,7 +139,7 @@ func RenderDiff(st Styles, diff string, width, max int) []string {
 		max = 40
 	}
 	var lines []string
-	src := strings.Split(strings.TrimRight(diff, "\n"), "\n")
+	src := strings.Split(strings.TrimRight(Sanitize(diff), "\n"), "\n")
 	shown := 0
 	for i, l := range src {
 		if strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "diff ") || strings.HasPrefix(l, "index ") {
@@ -211,13 +211,13 @@ func ReasoningHeading(s string) string {
 // Render implements Cell: collapsed to its heading (or first line) in the
 // transcript, the whole summary in the pager (ctx.Expanded).
 func (c *ReasoningCell) Render(ctx *RenderContext, width int) []string {
-	src := strings.TrimSpace(c.Text.String())
+	src := strings.TrimSpace(Sanitize(c.Text.String()))
 	if src == "" {
 		return nil
 	}
 	st := ctx.Styles
 	if !ctx.Expanded {
-		h := c.Heading()
+		h := SanitizeLine(c.Heading())
 		if h == "" {
 			h, _, _ = strings.Cut(strings.ReplaceAll(src, "**", ""), "\n")
 		}
@@ -260,13 +260,13 @@ func (c *BannerCell) Render(ctx *RenderContext, width int) []string {
 	case BannerError:
 		mark, sty = "✗ ", st.Error
 	}
-	lines := Wrap(c.Text, width-2)
+	lines := Wrap(Sanitize(c.Text), width-2)
 	for i := range lines {
 		lines[i] = sty.Render(lines[i])
 	}
 	lines = Prefix(lines, sty.Render(mark), "  ")
 	for _, d := range c.Detail {
-		for _, w := range Wrap(d, width-4) {
+		for _, w := range Wrap(Sanitize(d), width-4) {
 			lines = append(lines, st.Dim.Render("  │ "+w))
 		}
 	}
@@ -299,9 +299,9 @@ func (c *ToolCell) Render(ctx *RenderContext, width int) []string {
 	case "failed", "declined":
 		mark = st.Fail.Render("✗")
 	}
-	lines := []string{"", mark + " " + st.Command.Render(Truncate(c.Title, width-2))}
+	lines := []string{"", mark + " " + st.Command.Render(Truncate(SanitizeLine(c.Title), width-2))}
 	if c.Detail != "" {
-		d := strings.Split(strings.TrimRight(c.Detail, "\n"), "\n")
+		d := strings.Split(strings.TrimRight(Sanitize(c.Detail), "\n"), "\n")
 		if len(d) > 6 {
 			d = append(d[:6], fmt.Sprintf("… +%d lines", len(d)-6))
 		}

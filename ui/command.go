@@ -36,6 +36,9 @@ type CommandCell struct {
 	// Expanded shows up to ExpandedLines of output instead of the head and
 	// tail.
 	Expanded bool
+	// awaiting is set while the command's approval request is pending; the
+	// cell then reads "awaiting approval" instead of "running".
+	awaiting bool
 
 	buf       []byte // whole output while it fits OutputMemCap, else the head
 	tail      []byte // last bytes once spilled
@@ -130,6 +133,15 @@ func (c *CommandCell) Close() {
 	}
 }
 
+// SetAwaitingApproval marks the command as waiting for the user's
+// approval (true) or not (false).
+func (c *CommandCell) SetAwaitingApproval(on bool) {
+	if c.awaiting != on {
+		c.awaiting = on
+		c.Touch()
+	}
+}
+
 // Live implements Live: a running command re-renders at most once a frame.
 func (c *CommandCell) Live() bool { return c.Status == "inProgress" || c.Status == "" }
 
@@ -200,7 +212,7 @@ func cleanLine(l string, width int) string {
 	if len(l) > 8*width+16 {
 		l = l[:8*width+16]
 	}
-	l = ExpandTabs(ansi.Strip(strings.TrimRight(l, "\r")))
+	l = Sanitize(ansi.Strip(strings.TrimRight(l, "\r")))
 	return Truncate(l, width)
 }
 
@@ -223,6 +235,9 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 	default:
 		mark = st.Running.Render("•")
 		state = "running"
+		if c.awaiting {
+			state = "awaiting approval"
+		}
 	}
 	var meta []string
 	if state != "" {
@@ -238,7 +253,7 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 	if c.Source == "userShell" {
 		prompt = "! "
 	}
-	cmd := c.Command
+	cmd := Sanitize(c.Command)
 	if len(cmd) > 4096 {
 		cmd = cmd[:4096] + "…"
 	}
@@ -255,7 +270,7 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 	}
 	lines := append([]string{""}, head...)
 	if c.Cwd != "" && (c.Expanded || ctx.Expanded) {
-		lines = append(lines, st.Dim.Render(Truncate("  in "+c.Cwd, width)))
+		lines = append(lines, st.Dim.Render(Truncate("  in "+SanitizeLine(c.Cwd), width)))
 	}
 	if c.total == 0 {
 		return lines

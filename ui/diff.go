@@ -43,7 +43,7 @@ func RenderFileDiff(st Styles, f FileDiff, width, max int) []string {
 	if max <= 0 {
 		max = 40
 	}
-	diff := strings.TrimRight(ExpandTabs(f.Diff), "\n")
+	diff := strings.TrimRight(Sanitize(f.Diff), "\n")
 	if diff == "" {
 		return nil
 	}

@@ -34,7 +34,7 @@ func (c *PlanCell) Render(ctx *RenderContext, width int) []string {
 		}
 	}
 	lines := []string{"", st.Accent.Render("☰ Plan") + st.Dim.Render(" "+itoa(done)+"/"+itoa(len(c.Steps))+" done")}
-	if e := strings.TrimSpace(c.Explanation); e != "" {
+	if e := strings.TrimSpace(Sanitize(c.Explanation)); e != "" {
 		for _, w := range Wrap(e, width-4) {
 			lines = append(lines, "  "+st.Italic.Render(w))
 		}
@@ -50,7 +50,7 @@ func (c *PlanCell) Render(ctx *RenderContext, width int) []string {
 		default:
 			mark = st.Dim.Render(mark)
 		}
-		w := Wrap(s.Step, width-6)
+		w := Wrap(Sanitize(s.Step), width-6)
 		for i := range w {
 			w[i] = sty.Render(w[i])
 		}

@@ -53,6 +53,11 @@ func RateLimitLabel(mins int64) string {
 
 // StatusLine renders the one-line status bar at width.
 func StatusLine(st Styles, s StatusInfo, width int) string {
+	// Model, cwd, header and notices come from the server or the user's
+	// files: one line each, no controls (Sanitize).
+	for _, f := range []*string{&s.Model, &s.Cwd, &s.Approval, &s.Sandbox, &s.Peer, &s.Notice, &s.Header, &s.Presence} {
+		*f = SanitizeLine(*f)
+	}
 	var left []string
 	if s.Running {
 		h := s.Header

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -528,5 +529,33 @@ func TestCmdMockapi(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "script[0]") {
 		t.Errorf("stderr log %q", stderr.String())
+	}
+}
+
+// With a command after "--" the runner writes a codex home, runs the
+// command with CODEX_HOME pointing at it, exits with its status, and
+// removes the temporary home.
+func TestCmdMockapiRunsCommand(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mockapi")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/mockapi").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	script := filepath.Join(dir, "s.json")
+	os.WriteFile(script, []byte(`{"responses":[]}`), 0o644)
+	seen := filepath.Join(dir, "home-was")
+	cmd := exec.Command(bin, "--script", script, "--", "sh", "-c",
+		`grep -q 'model_provider = "mock"' "$CODEX_HOME/config.toml" || exit 3; echo "$CODEX_HOME" > `+seen+`; exit 7`)
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 7 {
+		t.Fatalf("exit = %v, want the command's status 7 (3 means no mock config)", err)
+	}
+	home, _ := os.ReadFile(seen)
+	if len(home) == 0 {
+		t.Fatal("command did not run")
+	}
+	if _, err := os.Stat(strings.TrimSpace(string(home))); !os.IsNotExist(err) {
+		t.Fatalf("temporary codex home left behind: %v", err)
 	}
 }

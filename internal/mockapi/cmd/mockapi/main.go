@@ -3,18 +3,26 @@
 // tests and demo recordings.
 //
 //	mockapi --script FILE [--addr 127.0.0.1:0] [--codex-home DIR] [--quiet]
+//	mockapi --script FILE [--codex-home DIR] -- COMMAND [ARGS...]
 //
 // The first line on stdout is the base URL (ending in /v1). With
 // --codex-home, DIR/config.toml (and the mock model catalog) are written so
 // that `CODEX_HOME=DIR codex app-server` talks to this mock. Requests are
 // logged to stderr. It serves until killed (SIGINT/SIGTERM exit 0). See
 // package tandem/internal/mockapi for the script format.
+//
+// With a COMMAND, mockapi prints nothing, writes the codex home (a
+// temporary one unless --codex-home is given), runs COMMAND on the
+// terminal with CODEX_HOME set, and exits with its status once it ends —
+// e.g. `mockapi --script s.json -- tandem -a untrusted`.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"syscall"
 
@@ -27,9 +35,19 @@ func main() {
 	home := flag.String("codex-home", "", "if set, write `dir`/config.toml pointing codex at this mock")
 	quiet := flag.Bool("quiet", false, "do not log requests to stderr")
 	flag.Parse()
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "mockapi: unexpected arguments %q\n", flag.Args())
-		os.Exit(2)
+	command := flag.Args()
+	tmpHome := ""
+	if len(command) > 0 {
+		*quiet = true // the command owns the terminal
+		if *home == "" {
+			dir, err := os.MkdirTemp("", "mockapi-home-")
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "mockapi: %v\n", err)
+				os.Exit(1)
+			}
+			tmpHome = dir
+			*home = dir
+		}
 	}
 
 	var responses []mockapi.Response
@@ -64,10 +82,37 @@ func main() {
 			os.Exit(1)
 		}
 	}
+	if len(command) > 0 {
+		code := runCommand(command, *home)
+		srv.Close()
+		if tmpHome != "" {
+			os.RemoveAll(tmpHome)
+		}
+		os.Exit(code)
+	}
 	// Register for signals before announcing the URL, so a caller that
 	// signals right after reading it gets a clean exit.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	fmt.Println(srv.URL)
 	<-sig
+}
+
+// runCommand runs argv on this terminal with CODEX_HOME=home and returns
+// its exit status.
+func runCommand(argv []string, home string) int {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Env = append(os.Environ(), "CODEX_HOME="+home)
+	// The child gets the terminal's signals itself; don't die before it.
+	signal.Ignore(syscall.SIGINT, syscall.SIGQUIT)
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		fmt.Fprintf(os.Stderr, "mockapi: %v\n", err)
+		return 127
+	}
+	return 0
 }

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+// Without a terminal, tandem and tandem resume stop with one line that
+// points at tandem exec (exit 2), before looking for codex.
+func TestInteractiveNeedsTerminal(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	for _, args := range [][]string{{}, {"hello"}, {"resume", "--last"}} {
+		for _, in := range []any{strings.NewReader(""), devnull} {
+			root := newRootCmd()
+			root.SetArgs(append([]string{"--codex", "/nonexistent/codex"}, args...))
+			if r, ok := in.(*os.File); ok {
+				root.SetIn(r)
+			} else {
+				root.SetIn(in.(*strings.Reader))
+			}
+			root.SetOut(devnull)
+			root.SetErr(devnull)
+			err := root.Execute()
+			var ue *usageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), "tandem needs a terminal; use `tandem exec PROMPT` for scripts") {
+				t.Errorf("%v (stdin %T): got %v, want the no-terminal usage error", args, in, err)
+			}
+		}
+	}
+}
