@@ -87,12 +87,16 @@ func runExec(ctx context.Context, f flags, prompt string, jsonl bool, eio execIO
 	}
 	var codex string
 	if !f.isRemote() { // remote.go: over ssh or websocket no local codex is needed
-		if codex, err = backend.LocateCodex(f.codex); err != nil {
+		if codex, err = f.locateCodex(); err != nil { // codexpath.go
 			return err
 		}
 	}
 	log, closeLog := openLog(f.logFile)
 	defer closeLog.Close()
+	// As in run.go: orphans of the app-server are re-parented here and ended.
+	if err := backend.EnableSubreaper(); err != nil {
+		log.Warn("cannot become a child subreaper", "err", err)
+	}
 	if f.record != "" {
 		rec, err := startRecording(f.record, f.cd) // record.go
 		if err != nil {
@@ -289,7 +293,7 @@ func (o *execOutput) note(format string, args ...any) {
 	if o.jsonl {
 		return
 	}
-	fmt.Fprintln(o.io.Stderr, "tandem: "+redact.String(fmt.Sprintf(format, args...)))
+	fmt.Fprintln(o.io.Stderr, "tandem: "+ui.SanitizePlain(redact.String(fmt.Sprintf(format, args...))))
 }
 
 // handle folds one event or server request; done reports the end of the
@@ -402,7 +406,9 @@ func (o *execOutput) printAnswer() {
 		return
 	}
 	if !o.io.TTY {
-		_, _ = io.WriteString(o.io.Stdout, strings.TrimRight(text, "\n")+"\n")
+		// The agent's text must not drive the reader's terminal (OSC 52,
+		// clear screen, title) when the pipe ends on one.
+		_, _ = io.WriteString(o.io.Stdout, strings.TrimRight(ui.SanitizePlain(text), "\n")+"\n")
 		return
 	}
 	style := "light"
@@ -416,6 +422,6 @@ func (o *execOutput) printAnswer() {
 	if width <= 0 {
 		width = 80
 	}
-	lines := ui.NewMarkdown(style).Render(text, width)
+	lines := ui.NewMarkdown(style).Render(ui.Sanitize(text), width)
 	_, _ = io.WriteString(o.io.Stdout, strings.Join(lines, "\n")+"\n")
 }

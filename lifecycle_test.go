@@ -406,6 +406,42 @@ func TestNoOrphans(t *testing.T) {
 		lt.keys(keyCtrlD)
 		lt.waitExit(30 * time.Second)
 	})
+	// A command the agent started runs in a session of its own (setsid),
+	// out of reach of the app-server's group kill: tandem, a child
+	// subreaper, ends it when the app-server dies, whichever process of
+	// it (the native codex or its node wrapper) was killed.
+	for _, tc := range []struct {
+		name, then string
+		victim     func(lt *liveTandem) int
+	}{
+		{"kill -9 of the native codex during a setsid command, then quit", "quit", nativeCodexPid},
+		{"kill -9 of the native codex during a setsid command, then F5", "f5", nativeCodexPid},
+		{"kill -9 of the node wrapper during a setsid command, then F5", "f5", (*liveTandem).appServerPid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := e2e.NewEnv(t,
+				mockapi.Response{Items: []mockapi.Item{mockapi.ExecCommandWith(mockapi.ExecCommandArgs{Cmd: "sleep 333; echo done", YieldTimeMs: 600000})}},
+				mockapi.Response{Items: []mockapi.Item{mockapi.Text("ok")}})
+			lt := startTandem(t, env, "-a", "never", "-s", "danger-full-access")
+			lt.waitReady()
+			lt.keys("sleep please\r")
+			sleep := lt.waitSleep333(20 * time.Second)
+			lt.snapshot()
+			if err := syscall.Kill(tc.victim(lt), syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			lt.waitScreen("codex app-server", 10*time.Second)
+			lt.waitScreen("press F5 or type /restart", 10*time.Second)
+			if tc.then == "f5" {
+				lt.keys(keyF5)
+				lt.waitScreen("codex app-server restarted", 30*time.Second)
+				assertGone(t, sleep, 5*time.Second, "after F5")
+			}
+			lt.keys(keyCtrlD)
+			lt.waitExit(30 * time.Second)
+			assertGone(t, sleep, time.Second, "after tandem exited")
+		})
+	}
 	t.Run("kill -9 of tandem", func(t *testing.T) {
 		lt := startTandem(t, e2e.NewEnv(t))
 		lt.waitReady()
@@ -586,4 +622,51 @@ func TestKillMidTurnRestartResumes(t *testing.T) {
 	lt.snapshot()
 	lt.keys(keyCtrlD)
 	lt.waitExit(30 * time.Second)
+}
+
+// nativeCodexPid is the native codex binary under the node wrapper.
+func nativeCodexPid(lt *liveTandem) int {
+	lt.t.Helper()
+	wrapper := lt.appServerPid()
+	for pid, st := range procTable() {
+		if st.ppid == wrapper && st.state != 'Z' {
+			return pid
+		}
+	}
+	lt.t.Fatal("the node wrapper has no native codex child")
+	return 0
+}
+
+// waitSleep333 waits for the agent's `sleep 333` among tandem's
+// descendants and returns its pid.
+func (lt *liveTandem) waitSleep333(timeout time.Duration) int {
+	lt.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		for pid := range descendants(lt.cmd.Process.Pid) {
+			b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+			if strings.ReplaceAll(string(b), "\x00", " ") == "sleep 333 " {
+				return pid
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	lt.t.Fatalf("the agent's sleep 333 never started; screen:\n%s", lt.screen())
+	return 0
+}
+
+// assertGone fails unless pid is gone (or a zombie) within d.
+func assertGone(t *testing.T, pid int, d time.Duration, when string) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		st, ok := procTable()[pid]
+		if !ok || st.state == 'Z' {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: the agent's sleep 333 (pid %d, parent %d) survives", when, pid, st.ppid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"tandem/backend"
 	"tandem/config"
+	"tandem/internal/termsafe"
 )
 
 // version is set with -ldflags "-X main.version=…"; otherwise the module
@@ -60,6 +61,9 @@ type flags struct {
 	cfg      configFlags
 	settings config.Settings
 	remote   remoteFlags // remote.go: --ssh, --remote and friends
+	// stdio are the command's stdin (io.Reader) and stdout (io.Writer);
+	// the interactive commands need both to be terminals (tty.go).
+	stdio [2]any
 }
 
 func (f *flags) register(cmd *cobra.Command) {
@@ -126,9 +130,7 @@ func newRootCmd() *cobra.Command {
 			if err := f.validate(); err != nil {
 				return err
 			}
-			if err := needTerminal(cmd.InOrStdin(), cmd.OutOrStdout()); err != nil { // tty.go
-				return err
-			}
+			f.stdio = [2]any{cmd.InOrStdin(), cmd.OutOrStdout()} // checked by runInteractive (tty.go)
 			prompt := ""
 			if len(args) == 1 {
 				prompt = args[0]
@@ -169,7 +171,8 @@ func main() {
 	if err == nil {
 		return
 	}
-	fmt.Fprintln(os.Stderr, "tandem: "+err.Error())
+	// The error may quote the server (a failed turn): no raw controls.
+	fmt.Fprintln(os.Stderr, "tandem: "+termsafe.Plain(err.Error()))
 	var ue *usageError
 	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") {
 		os.Exit(2)

@@ -39,9 +39,7 @@ func newResumeCmd() *cobra.Command {
 				req.ID = args[0]
 			}
 			f.resume.req = req
-			if err := needTerminal(cmd.InOrStdin(), cmd.OutOrStdout()); err != nil { // tty.go
-				return err
-			}
+			f.stdio = [2]any{cmd.InOrStdin(), cmd.OutOrStdout()} // checked by runInteractive (tty.go)
 			return runInteractive(cmd.Context(), f, "")
 		},
 	}

@@ -49,7 +49,7 @@ func openLog(path string) (*slog.Logger, io.Closer) {
 func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
 	var codex string
 	if !f.isRemote() { // remote.go: over ssh or websocket no local codex is needed
-		codex, err = backend.LocateCodex(f.codex)
+		codex, err = f.locateCodex() // codexpath.go
 	}
 	if errors.Is(err, backend.ErrCodexNotFound) {
 		return errors.New("codex not found — run `tandem demo` to see tandem without Codex, or install with " + backend.InstallHint + " (or pass --codex PATH)")
@@ -57,8 +57,17 @@ func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
 	if err != nil {
 		return err
 	}
+	// After the codex check, so a missing codex is told first.
+	if err := needTerminal(f.stdio); err != nil { // tty.go
+		return err
+	}
 	log, closeLog := openLog(f.logFile)
 	defer closeLog.Close()
+	// Commands the agent started in their own session are re-parented to
+	// tandem when the app-server dies, and ended with it (backend/reaper_linux.go).
+	if err := backend.EnableSubreaper(); err != nil {
+		log.Warn("cannot become a child subreaper", "err", err)
+	}
 
 	cwd := f.cd
 	if cwd == "" {
@@ -219,6 +228,7 @@ func shutdown(owner *sessionOwner, m *model.Model, log *slog.Logger) {
 	if sess != nil {
 		_ = sess.Close()
 	}
+	backend.ReapOrphans() // whatever a dead app-server left behind
 }
 
 // shortPath folds $HOME to ~.

@@ -339,12 +339,16 @@ func runServe(ctx context.Context, f flags, sf serveFlags) error {
 	}
 	var codex string
 	if !f.isRemote() { // remote.go: --ssh / --remote need no local codex
-		if codex, err = backend.LocateCodex(f.codex); err != nil {
+		if codex, err = f.locateCodex(); err != nil { // codexpath.go
 			return err
 		}
 	}
 	log, closeLog := openLog(f.logFile)
 	defer closeLog.Close()
+	// As in run.go: orphans of a dead app-server are re-parented here and ended.
+	if err := backend.EnableSubreaper(); err != nil {
+		log.Warn("cannot become a child subreaper", "err", err)
+	}
 	// wish logs through charm's logger to stderr, which is the host's
 	// terminal under --attach: send it to the log file instead.
 	if w, ok := closeLog.(io.Writer); ok {
@@ -392,8 +396,9 @@ func runServe(ctx context.Context, f flags, sf serveFlags) error {
 		}
 	}()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	fmt.Fprintf(os.Stderr, "tandem serve: sharing one session on %s — a guest runs: ssh -p %s %s\n", ln.Addr(), port, guestHost(sf.listen))
+	sharing := fmt.Sprintf("sharing one session on %s — a guest runs: ssh -p %s %s", ln.Addr(), port, guestHost(sf.listen))
 	if !sf.attach {
+		fmt.Fprintln(os.Stderr, "tandem serve: "+sharing)
 		fmt.Fprintln(os.Stderr, "Ctrl+C ends the session for everyone.")
 	}
 
@@ -417,7 +422,8 @@ func runServe(ctx context.Context, f flags, sf serveFlags) error {
 		go ps.watchIdle(ctx, sf.idleTimeout, func() { close(idled); cancel() })
 	}
 	if sf.attach {
-		err = ps.attach(ctx, hostName())
+		// The attached view hides the terminal: the line goes in it.
+		err = ps.attach(ctx, hostName(), sharing)
 		cancel()
 	} else {
 		select {
@@ -440,13 +446,23 @@ func runServe(ctx context.Context, f flags, sf serveFlags) error {
 
 // attach runs the host's own terminal on the session, as a driver; it
 // returns when the host quits it (which ends the session) or ctx ends.
-func (ps *pairServer) attach(ctx context.Context, name string) error {
-	p := tea.NewProgram(ps.newModel(hub.Driver), tea.WithContext(ctx))
+// info, when set, is shown first as an info banner in the host's view
+// only. opts are extra program options (tests give input and output).
+func (ps *pairServer) attach(ctx context.Context, name, info string, opts ...tea.ProgramOption) error {
+	_, err := ps.attachRun(ctx, name, info, opts...)
+	return err
+}
+
+// attachRun is attach, returning the program's final model.
+func (ps *pairServer) attachRun(ctx context.Context, name, info string, opts ...tea.ProgramOption) (tea.Model, error) {
+	p := tea.NewProgram(ps.newModel(hub.Driver), append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
 	v := ps.hub.Join(name, hub.Driver)
 	defer v.Leave()
+	if info != "" {
+		go p.Send(model.InfoMsg{Text: info}) // Send blocks until the program runs
+	}
 	go ps.pump(v, p.Send)
-	_, err := p.Run()
-	return err
+	return p.Run()
 }
 
 // watchIdle ends the session (calls end) once nobody has been connected

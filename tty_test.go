@@ -8,7 +8,8 @@ import (
 )
 
 // Without a terminal, tandem and tandem resume stop with one line that
-// points at tandem exec (exit 2), before looking for codex.
+// points at tandem exec (exit 2), before starting anything (a missing
+// codex is told first: TestNoCodexOffersDemo).
 func TestInteractiveNeedsTerminal(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	devnull, err := os.Open(os.DevNull)
@@ -19,7 +20,7 @@ func TestInteractiveNeedsTerminal(t *testing.T) {
 	for _, args := range [][]string{{}, {"hello"}, {"resume", "--last"}} {
 		for _, in := range []any{strings.NewReader(""), devnull} {
 			root := newRootCmd()
-			root.SetArgs(append([]string{"--codex", "/nonexistent/codex"}, args...))
+			root.SetArgs(append([]string{"--codex", "/bin/true"}, args...))
 			if r, ok := in.(*os.File); ok {
 				root.SetIn(r)
 			} else {

@@ -2,9 +2,11 @@ package backend
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // InstallHint is the command that installs the pinned codex.
@@ -22,10 +24,19 @@ var ErrCodexNotFound = errors.New("codex not found: pass --codex PATH, put codex
 // folder .codex-bin/node_modules/.bin/codex next to the tandem executable
 // or the current directory, or any of their parents.
 func LocateCodex(flag string) (string, error) {
-	if flag != "" {
-		p, err := exec.LookPath(flag)
+	return LocateCodexFrom(flag, "--codex")
+}
+
+// LocateCodexFrom is LocateCodex for a configured command whose origin
+// is from: "--codex", or the config file, line and key that set it
+// ("config.toml:3: codex.command"). The error for a command that cannot
+// run names from and says whether the file is not found or not
+// executable.
+func LocateCodexFrom(command, from string) (string, error) {
+	if command != "" {
+		p, err := exec.LookPath(command)
 		if err != nil {
-			return "", errors.New("--codex " + flag + ": not an executable")
+			return "", codexCommandError(command, from, err)
 		}
 		return p, nil
 	}
@@ -61,4 +72,24 @@ func LocateCodex(flag string) (string, error) {
 		}
 	}
 	return "", ErrCodexNotFound
+}
+
+// codexCommandError explains why exec.LookPath rejected command.
+func codexCommandError(command, from string, lookErr error) error {
+	what := "not executable"
+	switch st, err := os.Stat(command); {
+	case !strings.ContainsRune(command, filepath.Separator) && errors.Is(lookErr, exec.ErrNotFound):
+		what = "not found on $PATH"
+	case err != nil:
+		what = "not found"
+	case st.IsDir():
+		what = "is a directory, not an executable"
+	}
+	if from == "" {
+		from = "--codex"
+	}
+	if strings.HasPrefix(from, "-") {
+		return fmt.Errorf("invalid value %q for %s: %s", command, from, what)
+	}
+	return fmt.Errorf("%s: codex command %q: %s", from, command, what)
 }

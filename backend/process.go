@@ -75,8 +75,15 @@ func (t *ProcessTransport) Start() (Stream, error) {
 	// native codex holding stdout and stderr): Wait then gives up on the
 	// pipes after exitPipeDelay, so the death is noticed.
 	cmd.WaitDelay = exitPipeDelay
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", argv[0], err)
+	var startErr error
+	startTracked(func() int { // reaper.go: a live peer is never an orphan
+		if startErr = cmd.Start(); startErr != nil {
+			return 0
+		}
+		return cmd.Process.Pid
+	})
+	if startErr != nil {
+		return nil, fmt.Errorf("starting %s: %w", argv[0], startErr)
 	}
 	grace := t.Grace
 	if grace == 0 {
@@ -88,8 +95,11 @@ func (t *ProcessTransport) Start() (Stream, error) {
 	}
 	go func() {
 		p.waitErr = cmd.Wait()
-		// No member of the group may outlive the leader.
+		untrack(cmd.Process.Pid)
+		// No member of the group may outlive the leader, nor any command
+		// it started in a session of its own (reaper_linux.go).
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		ReapOrphans()
 		close(p.exited)
 	}()
 	if len(t.Prelude) > 0 {

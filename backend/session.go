@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -24,6 +25,9 @@ type SessionOptions struct {
 	// their requests refused), RetryNotices while a call is retried after
 	// -32001 (retry.go), and finally a ServerExitedEvent.
 	Sink func(msg any)
+	// InitTimeout bounds the wait for the answer to `initialize`; 0 means
+	// DefaultInitTimeout.
+	InitTimeout time.Duration
 	// Trace, if set, sees every JSON-RPC line in both directions.
 	Trace func(dir Direction, line []byte)
 	Log   *slog.Logger
@@ -44,7 +48,12 @@ type Session struct {
 
 	queue  *queue
 	closed chan struct{}
-	once   sync.Once
+	// quiet drops the final ServerExitedEvent of a session that failed to
+	// start: StartSession's error reports it once.
+	quiet atomic.Bool
+	// initDone is closed once StartSession knows whether it succeeded.
+	initDone chan struct{}
+	once     sync.Once
 }
 
 // StartSession starts the peer, runs `initialize` (clientInfo "tandem",
@@ -59,7 +68,7 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{opts: opts, stream: stream, log: log, queue: newQueue(), closed: make(chan struct{})}
+	s := &Session{opts: opts, stream: stream, log: log, queue: newQueue(), closed: make(chan struct{}), initDone: make(chan struct{})}
 	s.conn = NewConn(stream.Stdout(), stream.Stdin(), s, log)
 	s.conn.Trace = opts.Trace
 	s.conn.OnRetry = func(n RetryNotice) { s.queue.push(n) }
@@ -75,28 +84,53 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 		s.queue.close()
 	}()
 	var init InitializeResponse
-	err = s.conn.Call(ctx, "initialize", InitializeParams{
+	limit := opts.InitTimeout
+	if limit <= 0 {
+		limit = DefaultInitTimeout
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < limit {
+		limit = time.Until(dl).Round(time.Second)
+	}
+	ictx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	err = s.conn.Call(ictx, "initialize", InitializeParams{
 		ClientInfo:   ClientInfo{Name: "tandem", Version: opts.ClientVersion},
 		Capabilities: InitializeCapabilities{ExperimentalAPI: true},
 	}, &init)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("codex app-server did not answer initialize within %s", limit)
+	}
 	if err == nil {
 		err = s.conn.Notify("initialized", nil)
 	}
 	if err != nil {
+		// The caller reports this error; the peer's exit is not news.
+		s.quiet.Store(true)
+		close(s.initDone)
 		s.Close()
-		tail := stream.StderrTail(5) // complete once the peer is gone
+		tail := stream.StderrTail(50) // complete once the peer is gone
 		var remote *RemoteError
 		if errors.As(stream.Wait(), &remote) {
 			return nil, remote
 		}
-		if (errors.Is(err, ErrClosed) || errors.Is(err, syscall.EPIPE)) && len(tail) > 0 {
-			return nil, fmt.Errorf("app-server %s: %s", ExitDescription(stream.Wait()), tail[len(tail)-1])
+		if errors.Is(err, ErrClosed) || errors.Is(err, syscall.EPIPE) {
+			msg := "app-server " + ExitDescription(stream.Wait())
+			if reason := StderrReason(tail); reason != "" {
+				msg += ": " + reason
+			}
+			return nil, errors.New(msg)
 		}
 		return nil, err
 	}
 	s.Init = init
+	close(s.initDone)
 	return s, nil
 }
+
+// DefaultInitTimeout is how long StartSession waits for the answer to
+// `initialize`: codex answers in well under a second, but a cold start
+// over SSH or on a loaded machine can take several.
+const DefaultInitTimeout = 30 * time.Second
 
 // Conn exposes the JSON-RPC connection for requests without a helper here.
 func (s *Session) Conn() *Conn { return s.conn }
@@ -134,15 +168,20 @@ func (s *Session) SetThread(id string) {
 // StartThread runs `thread/start` with the session's settings and the
 // ask_user_question dynamic tool, and makes the new thread current.
 func (s *Session) StartThread(ctx context.Context) (ThreadResponse, error) {
-	var resp ThreadResponse
-	err := s.conn.Call(ctx, "thread/start", ThreadStartParams{
+	return s.openThread(ctx, "thread/start", ThreadStartParams{
 		Model:          s.opts.Model,
 		Cwd:            s.opts.Cwd,
 		ApprovalPolicy: s.opts.ApprovalPolicy,
 		Sandbox:        s.opts.Sandbox,
 		DynamicTools:   []DynamicToolSpec{AskUserQuestionTool()},
-	}, &resp)
-	if err != nil {
+	})
+}
+
+// openThread runs a request answered with a ThreadResponse (thread/start,
+// thread/resume, thread/fork) and makes the thread it names current.
+func (s *Session) openThread(ctx context.Context, method string, params any) (ThreadResponse, error) {
+	var resp ThreadResponse
+	if err := s.conn.Call(ctx, method, params, &resp); err != nil {
 		return resp, err
 	}
 	s.SetThread(resp.Thread.ID)
@@ -152,19 +191,13 @@ func (s *Session) StartThread(ctx context.Context) (ThreadResponse, error) {
 // ResumeThread runs `thread/resume` for id and makes it current. The
 // response's Thread.Turns holds the history.
 func (s *Session) ResumeThread(ctx context.Context, id string) (ThreadResponse, error) {
-	var resp ThreadResponse
-	err := s.conn.Call(ctx, "thread/resume", ThreadResumeParams{
+	return s.openThread(ctx, "thread/resume", ThreadResumeParams{
 		ThreadID:       id,
 		Model:          s.opts.Model,
 		Cwd:            s.opts.Cwd,
 		ApprovalPolicy: s.opts.ApprovalPolicy,
 		Sandbox:        s.opts.Sandbox,
-	}, &resp)
-	if err != nil {
-		return resp, err
-	}
-	s.SetThread(resp.Thread.ID)
-	return resp, nil
+	})
 }
 
 // StartTurn runs `turn/start` with text as the user's input.
@@ -266,6 +299,12 @@ func (s *Session) feed() {
 		v, ok := s.queue.pop()
 		if !ok {
 			return
+		}
+		if _, exited := v.(ServerExitedEvent); exited {
+			<-s.initDone // StartSession decides whether the exit is news
+			if s.quiet.Load() {
+				continue
+			}
 		}
 		if s.opts.Sink != nil {
 			s.opts.Sink(v)

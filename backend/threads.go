@@ -305,18 +305,12 @@ func (s *Session) NewThread(ctx context.Context) (ThreadResponse, error) {
 // ForkThread runs `thread/fork` for id with the session's settings and
 // makes the fork current; its Thread.Turns holds the copied history.
 func (s *Session) ForkThread(ctx context.Context, id string) (ThreadResponse, error) {
-	var resp ThreadResponse
-	err := s.conn.Call(ctx, "thread/fork", ThreadForkParams{
+	return s.openThread(ctx, "thread/fork", ThreadForkParams{
 		ThreadID:       id,
 		Cwd:            s.opts.Cwd,
 		ApprovalPolicy: s.opts.ApprovalPolicy,
 		Sandbox:        s.opts.Sandbox,
-	}, &resp)
-	if err != nil {
-		return resp, err
-	}
-	s.SetThread(resp.Thread.ID)
-	return resp, nil
+	})
 }
 
 // ListThreads runs `thread/list` for one page.

@@ -248,6 +248,9 @@ var parseErrRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (
 // Parse decodes and validates data read from path (path is used in
 // errors only).
 func Parse(path string, data []byte) (*File, error) {
+	if err := checkTypes(path, data, indexLines(data)); err != nil { // types.go
+		return nil, err
+	}
 	var raw rawFile
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&raw)
 	if err != nil {

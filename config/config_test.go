@@ -214,7 +214,19 @@ func TestParseErrors(t *testing.T) {
 		msg  string // substring
 	}{
 		{"syntax", "model = \"a\"\ntheme = \n", 2, "theme", "expected value"},
-		{"wrong type", "model = \"a\"\n\nsandbox = 3\n", 3, "sandbox", "incompatible types"},
+		{"wrong type", "model = \"a\"\n\nsandbox = 3\n", 3, "sandbox", "expected a string, got an integer"},
+		// Wrong types are told in TOML's words, never Go's (types.go).
+		{"profiles as string", "model = \"a\"\nprofiles = \"x\"\n", 2, "profiles", "expected a table ([profiles.NAME]), got a string"},
+		{"profile as integer", "[profiles]\nx = 1\n", 2, "profiles.x", "expected a table ([profiles.x]), got an integer"},
+		{"profile key wrong type", "[profiles.w]\n\nmodel = true\n", 3, "profiles.w.model", "expected a string, got a boolean"},
+		{"codex as string", "codex = \"/bin/codex\"\n", 1, "codex", "expected a table ([codex]), got a string"},
+		{"codex args as string", "[codex]\nargs = \"-c x=1\"\n", 2, "codex.args", "expected an array of strings, got a string"},
+		{"codex env as array", "[codex]\ncommand = \"c\"\nenv = [\"A=1\"]\n", 3, "codex.env", "expected a table of strings"},
+		{"ssh_options of integers", "ssh_options = [1, 2]\n", 1, "ssh_options", "expected an array of strings, got an array holding an integer"},
+		{"mcp_servers as integer", "mcp_servers = 1\n", 1, "mcp_servers", "expected a table ([mcp_servers.NAME]), got an integer"},
+		{"mcp server as string", "[mcp_servers]\nfs = \"npx fs\"\n", 2, "mcp_servers.fs", "expected a table ([mcp_servers.fs]), got a string"},
+		{"mcp timeout as string", "[mcp_servers.s]\ncommand = \"a\"\nstartup_timeout_sec = \"10\"\n", 3, "mcp_servers.s.startup_timeout_sec", "expected a number, got a string"},
+		{"turn_timeout as integer", "turn_timeout = 600\n", 1, "turn_timeout", "expected a string, got an integer"},
 		{"bad enum top", "model = \"x\"\napproval_policy = \"sometimes\"\n", 2, "approval_policy", `invalid value "sometimes": allowed values are untrusted, on-request, never`},
 		{"bad enum in profile", "[profiles.a]\nmodel = \"x\"\n\n[profiles.b]\nsandbox = \"open\"\n", 5, "profiles.b.sandbox", "allowed values are read-only, workspace-write, danger-full-access"},
 		{"bad theme", "theme = 'neon'\n", 1, "theme", "allowed values are auto, dark, light"},
@@ -243,6 +255,11 @@ func TestParseErrors(t *testing.T) {
 			}
 			if want := p + ":"; !strings.HasPrefix(err.Error(), want) {
 				t.Errorf("message %q does not start with %q", err, want)
+			}
+			for _, goWord := range []string{"config.", "int64", "float64", "slice", "type mismatch", "incompatible types"} {
+				if strings.Contains(ce.Msg, goWord) {
+					t.Errorf("message %q shows Go type words (%q)", ce.Msg, goWord)
+				}
 			}
 		})
 	}

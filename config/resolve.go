@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/BurntSushi/toml"
 )
 
 // DefaultTurnTimeout is the turn timeout when neither a flag nor the file
@@ -43,7 +45,11 @@ type Settings struct {
 	// stdio://` (profile args replace top-level args; flag args are
 	// appended). CodexEnv is added to tandem's environment (profile
 	// entries override top-level ones).
-	Codex     string
+	Codex string
+	// CodexFrom says where Codex was set, for error messages: "--codex",
+	// or "FILE:LINE: codex.command" ("profiles.NAME.codex.command");
+	// "" when Codex is "".
+	CodexFrom string
 	CodexArgs []string
 	CodexEnv  map[string]string
 
@@ -133,7 +139,7 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 	}
 	var timeout string
 	// Lower layers first; each set value overrides.
-	for _, l := range layers {
+	for li, l := range layers {
 		setStr(&s.Model, l.Model)
 		setStr(&s.ApprovalPolicy, l.ApprovalPolicy)
 		setStr(&s.Sandbox, l.Sandbox)
@@ -152,6 +158,13 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 		}
 		if c := l.Codex; c != nil {
 			setStr(&s.Codex, c.Command)
+			if c.Command != nil {
+				key := []string{"codex", "command"}
+				if li > 0 {
+					key = append([]string{"profiles", profile}, key...)
+				}
+				s.CodexFrom = file.keyPlace(key)
+			}
 			if c.Args != nil {
 				s.CodexArgs = slices.Clone(*c.Args)
 			}
@@ -191,7 +204,7 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 		return s, err
 	}
 	if flags.Codex != "" {
-		s.Codex = flags.Codex
+		s.Codex, s.CodexFrom = flags.Codex, "--codex"
 	}
 	s.CodexArgs = append(s.CodexArgs, flags.CodexArgs...)
 	if flags.Model != "" {
@@ -283,4 +296,14 @@ func (s Settings) Environ(base []string) []string {
 		out = append(out, k+"="+s.CodexEnv[k])
 	}
 	return out
+}
+
+// keyPlace renders where a key is set: "FILE:LINE: KEY" (without LINE
+// when unknown).
+func (f *File) keyPlace(key []string) string {
+	e := Error{File: f.Path, Key: toml.Key(key).String()}
+	if f.lines != nil {
+		e.Line = f.lines.line(key)
+	}
+	return strings.TrimSuffix(e.Error(), ": ")
 }

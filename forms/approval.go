@@ -33,6 +33,10 @@ type ApprovalSpec struct {
 	// DiffHeight lines (0 = 12): pre-rendered lines, one per row.
 	Diff       []string
 	DiffHeight int
+	// MaxHeight, when > 0, is the most rows the form may take, diff
+	// included: the help line, then the diff window, then the description
+	// give way so the choices stay visible (fit.go).
+	MaxHeight int
 }
 
 // Approval is an inline approval form; Choice holds the selected Key once
@@ -49,23 +53,14 @@ func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
 	if a.diff.height <= 0 {
 		a.diff.height = 12
 	}
-	var desc []string
-	if spec.Reason != "" {
-		desc = append(desc, "Reason: "+spec.Reason)
-	}
-	if spec.Command != "" {
-		desc = append(desc, "$ "+spec.Command)
-	}
-	if spec.Cwd != "" {
-		desc = append(desc, "in "+spec.Cwd)
-	}
-	if spec.Body != "" {
-		desc = append(desc, spec.Body)
-	}
+	lay := fitApproval(spec, width, a.diff.height) // fit.go
+	a.diff.height = lay.diffH
+	desc := lay.desc
 	title := spec.Title
 	if spec.Queue > 0 {
 		title = fmt.Sprintf("%s  (+%d more waiting)", title, spec.Queue)
 	}
+	title = ansi.Truncate(title, max(10, width-3), "…") // one row, as huh counts it
 	opts := make([]huh.Option[string], 0, len(spec.Choices))
 	for _, c := range spec.Choices {
 		// One line per choice: a wrapped label pushes later choices out of
@@ -78,6 +73,9 @@ func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
 		Options(opts...).
 		Value(&a.choice)
 	a.form = newForm(theme, width, huh.NewGroup(sel))
+	if !lay.showHelp {
+		a.form = a.form.WithShowHelp(false)
+	}
 	return a
 }
 

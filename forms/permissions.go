@@ -21,6 +21,7 @@ type PermissionsSpec struct {
 	Cwd       string
 	Requested []string
 	Queue     int
+	MaxHeight int // as ApprovalSpec.MaxHeight
 }
 
 // NewPermissions builds the permissions form: grant for this turn, grant
@@ -33,11 +34,12 @@ func NewPermissions(spec PermissionsSpec, theme huh.Theme, width int) *Approval 
 		body = append(body, "  • "+r)
 	}
 	return NewApproval(ApprovalSpec{
-		Title:  "Grant these permissions?",
-		Reason: spec.Reason,
-		Cwd:    spec.Cwd,
-		Body:   strings.Join(body, "\n"),
-		Queue:  spec.Queue,
+		Title:     "Grant these permissions?",
+		Reason:    spec.Reason,
+		Cwd:       spec.Cwd,
+		Body:      strings.Join(body, "\n"),
+		Queue:     spec.Queue,
+		MaxHeight: spec.MaxHeight,
 		Choices: []Choice{
 			{Key: GrantTurn, Label: "Yes, for this turn"},
 			{Key: GrantSession, Label: "Yes, for the rest of the session"},

@@ -327,7 +327,7 @@ func (m *Model) cmdStatus(string) tea.Cmd {
 	}
 	td, ok := m.threadDriver()
 	if ok {
-		lines = append(lines, "thread:     "+orDash(td.ThreadID()), "server:     "+orDash(td.UserAgent()))
+		lines = append(lines, "thread:     "+orDash(td.ThreadID()), "server:     "+orDash(serverVersion(td.UserAgent())))
 	}
 	if s.Peer != "" {
 		lines = append(lines, "peer:       "+s.Peer)

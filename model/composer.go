@@ -85,11 +85,11 @@ func (m *Model) extKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 // onEnter submits the draft: a slash command, a `!` shell command, a new
 // turn, or — while a turn runs — a steer of that turn.
 func (m *Model) onEnter() tea.Cmd {
-	text := m.composer.Value()
-	if strings.TrimSpace(text) == "" {
+	raw := m.composer.Value()
+	if strings.TrimSpace(raw) == "" {
 		return nil
 	}
-	if c, args, ok := parseCommand(text); ok {
+	if c, args, ok := parseCommand(raw); ok {
 		m.setDraft("")
 		return m.runCommand(c, args)
 	}
@@ -101,31 +101,41 @@ func (m *Model) onEnter() tea.Cmd {
 		m.status.Notice = "opening a thread — your message stays here"
 		return nil
 	}
+	text := m.expandPastes(raw) // paste.go: placeholders → the pasted text
+	hist := m.histEntry(raw, text)
 	if strings.HasPrefix(text, "!") && len(strings.TrimSpace(text)) > 1 {
 		if m.running || m.startingTurn {
 			m.status.Notice = "a turn is running — ! commands run between turns"
 			return nil
 		}
-		m.addHistory(text)
+		m.addHistory(hist)
 		m.setDraft("")
 		return m.shellCommand(strings.TrimSpace(text[1:]))
 	}
 	if m.running || m.startingTurn {
-		return m.steer(text)
+		return m.steer(text, hist)
 	}
-	m.addHistory(text)
+	if len(m.x.queued) > 0 {
+		// Prompts still queued (e.g. from before a restart) go first.
+		m.x.queued = append(m.x.queued, raw)
+		m.setDraft("")
+		m.status.Notice = "queued after the earlier prompts"
+		return m.flushQueue()
+	}
+	m.addHistory(hist)
 	m.setDraft("")
 	return m.submit(text)
 }
 
-// steer adds text to the running turn with `turn/steer`.
-func (m *Model) steer(text string) tea.Cmd {
+// steer adds text to the running turn with `turn/steer`; hist is what the
+// history keeps of it.
+func (m *Model) steer(text, hist string) tea.Cmd {
 	td, ok := m.threadDriver()
 	if !ok || td.TurnID() == "" {
 		m.status.Notice = "the turn is starting — Tab queues your message for the next turn"
 		return nil
 	}
-	m.addHistory(text)
+	m.addHistory(hist)
 	m.setDraft("")
 	if !m.opts.Shared { // shared models draw prompts from the thread's items
 		m.transcript.Append(&ui.UserCell{Text: text})
@@ -154,6 +164,7 @@ func (m *Model) onSteerResult(r steerResult) tea.Cmd {
 // restoreDraft puts a prompt that was not delivered back in the composer,
 // ahead of anything typed since.
 func (m *Model) restoreDraft(text string) {
+	text = m.largeAsPaste(text)
 	cur := m.composer.Value()
 	if strings.TrimSpace(cur) != "" && cur != text {
 		text = text + "\n" + cur
@@ -161,7 +172,8 @@ func (m *Model) restoreDraft(text string) {
 	m.setDraft(text)
 }
 
-// queueDraft moves the draft to the queue sent when the turn ends.
+// queueDraft moves the draft to the queue sent when the turn ends; it is
+// queued with its placeholders, expanded when sent.
 func (m *Model) queueDraft() {
 	text := m.composer.Value()
 	if strings.TrimSpace(text) == "" {
@@ -177,9 +189,11 @@ func (m *Model) flushQueue() tea.Cmd {
 	if len(m.x.queued) == 0 || m.running || m.startingTurn || !m.ready || m.driver == nil || m.x.switching {
 		return nil
 	}
-	text := m.x.queued[0]
+	raw := m.x.queued[0]
 	m.x.queued = m.x.queued[1:]
-	m.addHistory(text)
+	text := m.expandPastes(raw)
+	m.addHistory(m.histEntry(raw, text))
+	m.prunePastes()
 	return m.submit(text)
 }
 
@@ -193,11 +207,12 @@ func turnStarter(d Driver, o backend.TurnOptions) func(ctx context.Context, text
 }
 
 func (m *Model) setDraft(s string) {
-	m.composer.SetValue(s)
+	m.composer.SetValue(m.largeAsPaste(s))
 	m.composer.MoveToEnd()
 	m.resizeComposer()
 	m.x.popup = popup{}
 	m.x.histPos = len(m.x.hist)
+	m.prunePastes()
 }
 
 // loadHistory reads the workspace's history once.
@@ -220,7 +235,12 @@ func (m *Model) addHistory(text string) {
 	}
 	m.x.histPos = len(m.x.hist)
 	if m.opts.State != nil && m.opts.Workspace != "" {
-		_ = m.opts.State.AddHistory(m.opts.Workspace, text)
+		stored := text
+		if m.hasPaste(text) {
+			// The pasted text stays in this session only.
+			stored += "\n" + pasteNotSaved
+		}
+		_ = m.opts.State.AddHistory(m.opts.Workspace, stored)
 	}
 }
 

@@ -2,12 +2,16 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
+	"tandem/ui"
 )
 
 func notify(t *testing.T, m *Model, method, params string) {
@@ -16,8 +20,7 @@ func notify(t *testing.T, m *Model, method, params string) {
 	if err != nil || ev == nil {
 		t.Fatalf("DecodeNotification(%s): %v %v", method, ev, err)
 	}
-	_, cmd := m.Update(ev)
-	drive(t, m, cmd)
+	m.Update(ev) // ticks and spinners are not driven
 }
 
 // A failed turn's error is shown once, whether or not an `error`
@@ -94,6 +97,71 @@ func TestElicitationMissingFieldsNotice(t *testing.T) {
 		}
 		if got := rep.all(); len(got) != 1 || !strings.Contains(got[0], "decline") {
 			t.Errorf("params %s: replies %q; want one decline", tc.params, got)
+		}
+	}
+}
+
+// A failed first start is reported once, offers to try again (there is no
+// thread to resume), and so does a failed retry; the dead server's last
+// stderr lines are shown without blank lines and backtrace frames.
+func TestStartFailureWording(t *testing.T) {
+	m := New(Options{NoColor: true, FormGrace: time.Hour, Restart: func() (RestartInfo, error) {
+		return RestartInfo{}, errors.New("app-server exited with status 1: Error: bad config")
+	}})
+	m.Update(tea.WindowSizeMsg{Width: 150, Height: 40})
+	m.Update(SessionFailedMsg{Err: errors.New("app-server exited with status 1: Error: bad config")})
+	v := strings.Join(strings.Fields(plain(m)), " ")
+	if strings.Count(v, "Error: bad config") != 1 || strings.Contains(v, "resume this thread") || !strings.Contains(v, "try again") {
+		t.Fatalf("want one report offering to try again:\n%s", v)
+	}
+	m.Update(restartDoneMsg{err: errors.New("still broken")})
+	v = strings.Join(strings.Fields(plain(m)), " ")
+	if !strings.Contains(v, "restart failed: still broken — press F5 or type /restart to try again") {
+		t.Fatalf("retry failure wording:\n%s", v)
+	}
+
+	m = newReqModel()
+	m.Update(backend.ServerExitedEvent{Status: "exited with status 1", Stderr: []string{"Error: boom", "", "Stack backtrace:", "   8: <unknown>", "      at src/x.rs:1", ""}})
+	v = plain(m)
+	if !strings.Contains(v, "Error: boom") || strings.Contains(v, "<unknown>") || strings.Contains(v, "backtrace") || strings.Contains(v, "src/x.rs") {
+		t.Fatalf("stderr box keeps frames:\n%s", v)
+	}
+}
+
+func TestServerVersion(t *testing.T) {
+	cases := []struct{ ua, want string }{
+		{"tandem/0.169.0 (Debian GNU/Linux 13.0.0; x86_64) xterm-256color (tandem; 0.1.0)", "codex 0.169.0"},
+		{"codex_cli_rs/0.170.0-alpha.2 (Mac OS 15.1; arm64)", "codex 0.170.0-alpha.2"},
+		{"something odd", "something odd"},
+		{"", ""},
+	}
+	for _, tc := range cases {
+		if got := serverVersion(tc.ua); got != tc.want {
+			t.Errorf("serverVersion(%q) = %q; want %q", tc.ua, got, tc.want)
+		}
+	}
+}
+
+// The login form's API key field shows its whole placeholder, and a long
+// device-code error wraps so its reason is seen.
+func TestLoginFormFieldAndErrorFit(t *testing.T) {
+	st := ui.NewStyles(true)
+	f := newLoginForm()
+	f.stage = loginAPIKey
+	v := ansi.Strip(strings.Join(f.view(st, 60), "\n"))
+	if !strings.Contains(v, "API key: sk-…") {
+		t.Errorf("placeholder cut:\n%s", v)
+	}
+	f.stage = loginWaiting
+	f.err = "account/login/start: the device code flow is not enabled for this workspace: ask your admin to enable it"
+	lines := f.view(st, 40)
+	joined := strings.Join(strings.Fields(ansi.Strip(strings.Join(lines, " "))), " ")
+	if !strings.Contains(joined, "ask your admin to enable it") {
+		t.Errorf("error reason cut:\n%s", strings.Join(lines, "\n"))
+	}
+	for _, l := range lines {
+		if w := ansi.StringWidth(l); w > 40 {
+			t.Errorf("line %q is %d cells wide; want ≤ 40", ansi.Strip(l), w)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"tandem/backend"
 	"tandem/ui"
@@ -68,10 +69,13 @@ func (m *Model) checkAccount() tea.Cmd {
 
 func (m *Model) onAccount(msg accountMsg) tea.Cmd {
 	if msg.err != nil || !msg.resp.NeedsLogin() {
-		return nil
+		return m.releasePrompt() // paste.go: the command line's prompt
 	}
 	m.x.login = newLoginForm()
 	m.banner(ui.BannerWarning, "codex needs you to log in before it can answer", nil)
+	if m.d.held != "" {
+		m.status.Notice = "your prompt is sent once you log in (or skip with esc)"
+	}
 	return nil
 }
 
@@ -92,6 +96,7 @@ func (f *loginForm) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		case "esc":
 			m.x.login = nil
 			m.status.Notice = "not logged in — turns will fail until you do"
+			return m.releasePrompt()
 		case "enter":
 			f.err = ""
 			if f.choice == 0 {
@@ -181,7 +186,7 @@ func (m *Model) onLoginStarted(msg loginStartedMsg) tea.Cmd {
 		// An API key is checked and stored by the call itself.
 		m.x.login = nil
 		m.banner(ui.BannerInfo, "Logged in with an API key", nil)
-		return nil
+		return m.releasePrompt()
 	}
 	f.loginID, f.url, f.code = msg.resp.LoginID, msg.resp.VerificationURL, msg.resp.UserCode
 	return nil
@@ -205,7 +210,7 @@ func (m *Model) onLoginCompleted(e backend.LoginCompletedEvent) tea.Cmd {
 	}
 	m.x.login = nil
 	m.banner(ui.BannerInfo, "Logged in", nil)
-	return nil
+	return m.releasePrompt()
 }
 
 // view draws the form.
@@ -222,19 +227,24 @@ func (f *loginForm) view(st ui.Styles, width int) []string {
 		}
 		out = append(out, st.Dim.Render("↑/↓ choose · enter continue · esc skip"))
 	case loginAPIKey:
+		// Without a width the input shows one cell: the placeholder's "s".
+		f.input.SetWidth(max(8, width-lipgloss.Width(f.input.Prompt)-1))
 		out = append(out, f.input.View(), st.Dim.Render("enter log in · esc back"))
 	case loginWaiting:
 		if f.url == "" {
 			out = append(out, st.Dim.Render("logging in…"))
 		} else {
 			out = append(out,
-				"Open "+st.Accent.Render(f.url)+" in a browser",
-				"and enter the code "+st.User.Render(f.code),
+				"Open "+st.Accent.Render(ui.SanitizeLine(f.url))+" in a browser",
+				"and enter the code "+st.User.Render(ui.SanitizeLine(f.code)),
 				st.Dim.Render("waiting for sign-in… esc to cancel"))
 		}
 	}
 	if f.err != "" {
-		out = append(out, st.Error.Render(ui.Truncate(f.err, width)))
+		// Wrapped, not cut: the reason comes last in a long error.
+		for _, l := range ui.Wrap(ui.SanitizeLine(f.err), max(1, width)) {
+			out = append(out, st.Error.Render(l))
+		}
 	}
 	for i := range out {
 		out[i] = ui.Truncate(out[i], width)

@@ -27,9 +27,13 @@ type Options struct {
 	Dark, NoColor bool
 	// Status is the initial status line (model, cwd, policies).
 	Status ui.StatusInfo
-	// FormGrace is how long a new form ignores keys (0 = 400 ms), so typing
-	// in flight never answers it.
-	FormGrace time.Duration
+	// FormGrace is how long a new form ignores keys at least (0 = 400 ms),
+	// and FormQuiet how long no key must have been pressed before it takes
+	// them (0 = 500 ms, or FormGrace when that is set), so typing in
+	// flight never answers it (grace.go). GraceNow is the clock they are
+	// measured by (nil: time.Now; Now may be pinned for drawing).
+	FormGrace, FormQuiet time.Duration
+	GraceNow             func() time.Time
 	// Now returns the time; nil means time.Now (tests pin it).
 	Now func() time.Time
 	// ReadOnly makes a watcher's model for `tandem serve` (role.go): it
@@ -85,6 +89,7 @@ type Model struct {
 	formReq   backend.ServerRequest
 	formReady bool
 	formSeq   int
+	grace     graceState // when the shown form takes focus (grace.go)
 	theme     huh.Theme
 
 	// scrolling: follow the bottom unless the user scrolled up; top is the
@@ -103,6 +108,9 @@ type Model struct {
 	x extState // threads, slash commands, composer popups/history/queue, login (ext.go)
 
 	rec recoveryState // dead or busy server, restart, turn timeout (restart.go)
+
+	d draftState // pasted text behind placeholders, held prompt, pending interrupt (paste.go)
+
 	// awaiting holds the command cells flagged "awaiting approval" while
 	// their approval request is pending (awaiting.go).
 	awaiting map[string]*ui.CommandCell
@@ -113,8 +121,17 @@ type Model struct {
 
 // New returns a model.
 func New(opts Options) *Model {
+	if opts.FormQuiet == 0 {
+		opts.FormQuiet = 500 * time.Millisecond
+		if opts.FormGrace != 0 {
+			opts.FormQuiet = opts.FormGrace // tests shorten both at once
+		}
+	}
 	if opts.FormGrace == 0 {
 		opts.FormGrace = 400 * time.Millisecond
+	}
+	if opts.GraceNow == nil {
+		opts.GraceNow = time.Now
 	}
 	now := opts.Now
 	if now == nil {
@@ -162,8 +179,9 @@ func (m *Model) Pending() []backend.ServerRequest { return m.pending }
 // Running reports whether a turn is in progress.
 func (m *Model) Running() bool { return m.running }
 
-// Composer returns the composer's current text.
-func (m *Model) Composer() string { return m.composer.Value() }
+// Composer returns the composer's current text, large pastes expanded
+// (what Enter would send).
+func (m *Model) Composer() string { return m.draftText() }
 
 // Cells returns the transcript cells (for tests and export).
 func (m *Model) Cells() []ui.Cell { return m.transcript.Cells }
@@ -171,6 +189,8 @@ func (m *Model) Cells() []ui.Cell { return m.transcript.Cells }
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.syncAwaiting() // awaiting.go
+	// grace.go: typing keeps a new form unfocused
+	m.noteInput(msg)
 	m.tv.deltaOnly = isDelta(msg)
 	if !m.tv.deltaOnly {
 		m.transcript.Flush() // deltas coalesce until the next other message
@@ -201,10 +221,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.form != nil && m.formReady {
 			return m, m.form.Update(msg)
 		}
-		text := strings.ReplaceAll(msg.Content, "\r\n", "\n")
-		text = strings.ReplaceAll(text, "\r", "\n")
-		m.composer.InsertString(text)
-		m.resizeComposer()
+		m.onPaste(msg.Content) // paste.go: a large paste becomes a placeholder
 		return m, nil
 	case tea.MouseWheelMsg:
 		switch msg.Button {
@@ -228,8 +245,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// The prompt is never lost: put it back unless the user typed
 			// something new meanwhile.
 			if strings.TrimSpace(m.composer.Value()) == "" {
-				m.composer.SetValue(msg.text)
-				m.resizeComposer()
+				m.setDraft(msg.text) // a large one comes back as a placeholder
 			}
 		}
 		return m, nil
@@ -265,6 +281,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.formReady = true
 		}
 		return m, nil
+	case formCheckMsg:
+		return m, m.onFormCheck(msg)
 	case backend.ServerRequest:
 		return m, m.onRequest(msg)
 	case backend.Event:
@@ -304,7 +322,7 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	if m.opts.Prompt != "" {
 		p := m.opts.Prompt
 		m.opts.Prompt = ""
-		return m.submit(p)
+		return m.holdPrompt(p) // paste.go: sent after the login check
 	}
 	return nil
 }
@@ -319,19 +337,25 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	switch key {
 	case "ctrl+c":
 		if m.composer.Value() != "" {
+			m.rememberDraft() // paste.go: Up brings it back
 			m.composer.Reset()
 			m.resizeComposer()
 			m.quitArmed = time.Time{}
 			return nil
 		}
 		if m.running && m.form == nil {
-			return m.interrupt()
+			if cmd, done := m.ctrlCInterrupting(); done {
+				return cmd
+			}
 		}
 		if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < 3*time.Second {
 			return m.quit()
 		}
 		m.quitArmed = m.now()
-		m.status.Notice = "press Ctrl+C again to quit"
+		m.status.Notice = quitHint
+		if m.running && !m.d.interruptSent.IsZero() {
+			m.status.Notice = "interrupt not confirmed — " + quitHint
+		}
 		return nil
 	case "pgup":
 		m.scroll(-(m.transcriptHeight() - 2))
@@ -340,13 +364,16 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.scroll(m.transcriptHeight() - 2)
 		return nil
 	}
-	if m.status.Notice == "press Ctrl+C again to quit" {
+	if strings.HasSuffix(m.status.Notice, quitHint) {
 		m.status.Notice = ""
 		m.quitArmed = time.Time{}
 	}
 	if m.form != nil && m.formReady {
 		cmd := m.form.Update(k)
 		return tea.Batch(cmd, m.settleForm())
+	}
+	if m.graceKey(key) { // grace.go: an Esc meant for the form
+		return nil
 	}
 	switch key {
 	case "esc":
@@ -359,7 +386,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.quit()
 		}
 	case "enter":
-		text := m.composer.Value()
+		text := m.draftText()
 		if strings.TrimSpace(text) == "" {
 			return nil
 		}
@@ -375,13 +402,25 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.resizeComposer()
 		return m.submit(text)
 	}
+	if m.backspacePlaceholder(k) { // paste.go: a token goes as a whole
+		m.resizeComposer()
+		m.prunePastes()
+		return nil
+	}
 	var cmd tea.Cmd
 	m.composer, cmd = m.composer.Update(k)
 	m.resizeComposer()
+	m.prunePastes()
 	return cmd
 }
 
 func (m *Model) quit() tea.Cmd {
+	if m.d.held != "" {
+		// The command line's prompt was never sent (quit at the login
+		// form): keep it in the history, where Up finds it next time.
+		m.addHistory(m.d.held)
+		m.d.held = ""
+	}
 	m.quitting = true
 	m.closeOutputs()
 	return tea.Quit
@@ -411,6 +450,7 @@ func (m *Model) interrupt() tea.Cmd {
 	}
 	d := m.driver
 	m.status.Notice = "interrupting…"
+	m.d.interruptSent = m.now()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -564,6 +604,7 @@ func (m *Model) endTurn(t backend.Turn) {
 	m.turnSeq++
 	m.running = false
 	m.startingTurn = false
+	m.d.interruptSent = time.Time{}
 	m.status.Notice = ""
 	m.status.Header = ""
 	switch t.Status {

@@ -43,6 +43,8 @@ type interruptResult struct{ err error }
 
 type tickMsg struct{ seq int }
 
+// formFocusMsg gives form seq the keyboard at once, without the checks of
+// formCheckMsg (grace.go); tests use it to skip the grace period.
 type formFocusMsg struct{ seq int }
 
 // idleCheckMsg fires idleGrace after the thread went idle while a turn

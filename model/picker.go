@@ -175,7 +175,7 @@ func (p *picker) view(st ui.Styles, width int) []string {
 	end := min(len(p.shown), start+maxPickerRows)
 	labelW := 0
 	for _, i := range p.shown[start:end] {
-		labelW = max(labelW, lipWidth(p.items[i].label))
+		labelW = max(labelW, lipWidth(ui.SanitizeLine(p.items[i].label)))
 	}
 	labelW = min(labelW, width/2)
 	for row := start; row < end; row++ {
@@ -184,11 +184,11 @@ func (p *picker) view(st ui.Styles, width int) []string {
 		if row == p.sel {
 			mark, lst = "› ", st.Accent.Bold(true)
 		}
-		label := ui.Truncate(it.label, labelW)
+		label := ui.Truncate(ui.SanitizeLine(it.label), labelW)
 		pad := strings.Repeat(" ", max(0, labelW-lipWidth(label)))
 		line := mark + lst.Render(label) + pad
 		if it.detail != "" {
-			line += "  " + st.Dim.Render(ui.Truncate(strings.ReplaceAll(it.detail, "\n", " "), max(1, width-labelW-4)))
+			line += "  " + st.Dim.Render(ui.Truncate(ui.SanitizeLine(strings.ReplaceAll(it.detail, "\n", " ")), max(1, width-labelW-4)))
 		}
 		out = append(out, ui.Truncate(line, width))
 	}
@@ -207,7 +207,7 @@ func (p *picker) view(st ui.Styles, width int) []string {
 			if lines := p.preview(it); len(lines) > 0 {
 				out = append(out, st.Dim.Render(strings.Repeat("╌", min(width, 40))))
 				for _, l := range lines {
-					out = append(out, st.Dim.Render(ui.Truncate(l, width)))
+					out = append(out, st.Dim.Render(ui.Truncate(ui.SanitizeLine(l), width)))
 				}
 			}
 		}

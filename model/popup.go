@@ -222,7 +222,7 @@ func (m *Model) popupView(width int) []string {
 	end := min(len(p.items), start+maxPopupRows)
 	labelW := 0
 	for _, it := range p.items[start:end] {
-		labelW = max(labelW, lipWidth(it.label))
+		labelW = max(labelW, lipWidth(ui.SanitizeLine(it.label)))
 	}
 	labelW = min(labelW, width/2)
 	for i := start; i < end; i++ {
@@ -231,10 +231,10 @@ func (m *Model) popupView(width int) []string {
 		if i == p.sel {
 			mark, sty = "› ", st.Accent.Bold(true)
 		}
-		label := ui.Truncate(it.label, labelW)
+		label := ui.Truncate(ui.SanitizeLine(it.label), labelW)
 		line := mark + sty.Render(label) + strings.Repeat(" ", max(0, labelW-lipWidth(label)))
 		if it.detail != "" {
-			line += "  " + st.Dim.Render(it.detail)
+			line += "  " + st.Dim.Render(ui.SanitizeLine(it.detail))
 		}
 		out = append(out, ui.Truncate(line, width))
 	}

@@ -5,8 +5,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"time"
-
 	"tandem/backend"
 	"tandem/forms"
 	"tandem/ui"
@@ -65,9 +63,8 @@ func (m *Model) showNext() tea.Cmd {
 	}
 	m.form, m.formReq, m.formReady = f, req, false
 	m.formSeq++
-	seq := m.formSeq
 	m.follow = true
-	return tea.Batch(f.Init(), tea.Tick(m.opts.FormGrace, func(time.Time) tea.Msg { return formFocusMsg{seq: seq} }))
+	return tea.Batch(f.Init(), m.startGrace()) // grace.go
 }
 
 func (m *Model) formWidth() int { return max(20, m.width) }
@@ -89,11 +86,11 @@ func (m *Model) buildForm(req backend.ServerRequest, queued int) forms.Form {
 		if nc := p.NetworkApprovalContext; nc != nil {
 			spec.Body = "Network access to " + nc.Host + " (" + nc.Protocol + ")"
 		}
-		return forms.NewApproval(spec, m.theme, m.formWidth())
+		return forms.NewApproval(m.approvalSpec(spec), m.theme, m.formWidth())
 	case *backend.FileChangeApprovalRequest:
 		spec := m.fileChangeSpec(r.Params)
 		spec.Queue = queued
-		return forms.NewApproval(spec, m.theme, m.formWidth())
+		return forms.NewApproval(m.approvalSpec(spec), m.theme, m.formWidth())
 	case *backend.ToolCallRequest:
 		args, err := backend.ParseAskUserQuestion(r.Params.Arguments)
 		if err != nil {
@@ -107,7 +104,7 @@ func (m *Model) buildForm(req backend.ServerRequest, queued int) forms.Form {
 			}
 			spec.Questions = append(spec.Questions, fq)
 		}
-		return forms.NewQuestions(spec, m.theme, m.formWidth())
+		return forms.NewQuestions(safeQuestions(spec), m.theme, m.formWidth())
 	}
 	return m.buildMoreForm(req)
 }

@@ -74,6 +74,8 @@ func osc9(text string) string {
 		}
 		return r
 	}, text)
+	// Nor may a C1 control (ST would end the OSC early) or a bidi override.
+	clean = ui.SanitizeLine(clean)
 	return "\x1b]9;" + ui.Truncate(clean, 120) + "\a"
 }
 
@@ -196,7 +198,7 @@ func (m *Model) diffRows(files []ui.FileDiff) []string {
 	var rows []string
 	for _, f := range files {
 		a, d := ui.FileDiffStat(f)
-		rows = append(rows, m.styles.DiffHeader.Render(ui.Truncate(fmt.Sprintf("%s %s (+%d −%d)", f.Kind, f.Path, a, d), w)))
+		rows = append(rows, m.styles.DiffHeader.Render(ui.Truncate(fmt.Sprintf("%s %s (+%d −%d)", f.Kind, ui.SanitizeLine(f.Path), a, d), w)))
 		rows = append(rows, ui.RenderFileDiff(m.styles, f, w, 1<<30)...)
 	}
 	return rows
@@ -242,7 +244,7 @@ func (m *Model) buildMoreForm(req backend.ServerRequest) forms.Form {
 		if p.Reason != nil {
 			spec.Reason = *p.Reason
 		}
-		return forms.NewApproval(spec, m.theme, w)
+		return forms.NewApproval(m.approvalSpec(spec), m.theme, w)
 	case *backend.ApplyPatchApprovalRequest:
 		p := r.Params
 		spec := forms.ApprovalSpec{Title: "Apply these changes?", Choices: legacyChoices, DiffHeight: m.diffHeight()}
@@ -258,14 +260,14 @@ func (m *Model) buildMoreForm(req backend.ServerRequest) forms.Form {
 			files = append(files, ui.FileDiff{Path: path, Kind: c.Type, Diff: c.Diff()})
 		}
 		spec.Diff = m.diffRows(files)
-		return forms.NewApproval(spec, m.theme, w)
+		return forms.NewApproval(m.approvalSpec(spec), m.theme, w)
 	case *backend.PermissionsApprovalRequest:
 		p := r.Params
 		spec := forms.PermissionsSpec{Cwd: p.Cwd, Requested: p.Permissions.Describe()}
 		if p.Reason != nil {
 			spec.Reason = *p.Reason
 		}
-		return forms.NewPermissions(spec, m.theme, w)
+		return forms.NewPermissions(m.permissionsSpec(spec), m.theme, w)
 	case *backend.UserInputRequest:
 		if len(r.Params.Questions) == 0 {
 			return nil
@@ -278,7 +280,7 @@ func (m *Model) buildMoreForm(req backend.ServerRequest) forms.Form {
 			}
 			spec.Questions = append(spec.Questions, fq)
 		}
-		return forms.NewQuestions(spec, m.theme, w)
+		return forms.NewQuestions(safeQuestions(spec), m.theme, w)
 	case *backend.ElicitationRequest:
 		return m.elicitationForm(r, w)
 	}
@@ -342,7 +344,7 @@ func (m *Model) elicitationForm(r *backend.ElicitationRequest, w int) forms.Form
 		_ = r.Decline()
 		return nil
 	}
-	return forms.NewElicitation(spec, m.theme, w)
+	return forms.NewElicitation(safeElicitation(spec), m.theme, w)
 }
 
 // answerMore answers the request kinds of this file from their form and

@@ -319,6 +319,11 @@ func TestBellSequence(t *testing.T) {
 			t.Errorf("%v: got %q want %q", c.env, got, c.want)
 		}
 	}
+	// A C1 ST or a bidi override can't end or reorder the notification.
+	got := bellSequence(func(k string) string { return map[string]string{"TERM_PROGRAM": "ghostty"}[k] }, "a\u009cb\u202ec")
+	if want := "\x1b]9;a<U+009C>b<U+202E>c\a"; got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
 }
 
 // The file-change approval shows the item's diff in a window that

@@ -36,6 +36,9 @@ type recoveryState struct {
 	timeoutFor time.Time
 	// busy is set while a call waits to retry after -32001.
 	busy bool
+	// noThread is set when the first start failed, so no thread exists
+	// for a restart to resume; a restart that succeeds clears it.
+	noThread bool
 }
 
 // restartDoneMsg is the outcome of Options.Restart.
@@ -58,10 +61,14 @@ func (m *Model) recoverUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	case restartDoneMsg:
 		return m.onRestartDone(msg), true
+	case InfoMsg:
+		m.onInfo(msg) // info.go
+		return nil, true
 	case SessionFailedMsg:
 		if m.opts.Restart != nil && !m.opts.ReadOnly && msg.Err != nil {
 			// As the model's own handler, plus the way back: F5 tries again.
 			m.rec.dead = true
+			m.rec.noThread = true
 			m.status.Notice = "F5 or /restart to try again"
 			m.banner(ui.BannerError, "could not start codex app-server: "+redact.String(msg.Err.Error())+" — press F5 or type /restart to try again", nil)
 			return nil, true
@@ -96,6 +103,7 @@ func (m *Model) onServerExited(e backend.ServerExitedEvent) {
 	wasRunning := m.running || m.startingTurn
 	m.running = false
 	m.startingTurn = false
+	m.d.interruptSent = time.Time{}
 	m.turnSeq++
 	m.ready = false
 	m.driver = nil
@@ -104,10 +112,8 @@ func (m *Model) onServerExited(e backend.ServerExitedEvent) {
 	m.rec.dead = true
 	m.rec.busy = false
 	var detail []string
-	for _, l := range e.Stderr {
-		if strings.TrimSpace(l) != "" {
-			detail = append(detail, redact.String(l))
-		}
+	for _, l := range backend.MeaningfulStderr(e.Stderr) { // no blank lines, no backtrace frames
+		detail = append(detail, redact.String(l))
 	}
 	if len(detail) > 0 {
 		detail = append([]string{"last stderr lines:"}, detail...)
@@ -159,17 +165,23 @@ func (m *Model) onRestartDone(msg restartDoneMsg) tea.Cmd {
 	if msg.err != nil {
 		m.rec.dead = true
 		m.status.Notice = ""
-		m.banner(ui.BannerError, "restart failed: "+redact.String(msg.err.Error())+" — "+restartHint, nil)
+		hint := restartHint
+		if m.rec.noThread {
+			hint = "press F5 or type /restart to try again"
+		}
+		m.banner(ui.BannerError, "restart failed: "+redact.String(msg.err.Error())+" — "+hint, nil)
 		return nil
 	}
 	m.rec.dead = false
+	m.rec.noThread = false
 	m.status.Notice = ""
 	text := "codex app-server restarted"
 	if msg.info.ThreadID != "" {
 		text += " — resumed thread " + msg.info.ThreadID + "; resend your message if the last turn was cut off"
 	}
 	m.banner(ui.BannerInfo, text, nil)
-	return nil
+	// Prompts queued before the server died go first, in order.
+	return m.flushQueue()
 }
 
 // checkTurnTimeout offers, once per turn, to interrupt a turn that has run

@@ -109,7 +109,7 @@ func (m *Model) waitingLine() string {
 	case *backend.ToolCallRequest:
 		what = "answers to the agent's questions"
 	}
-	return m.styles.Dim.Render(ui.Truncate("⏳ waiting for "+m.driverNames()+" — "+what, m.contentWidth()))
+	return m.styles.Dim.Render(ui.Truncate(ui.SanitizeLine("⏳ waiting for "+m.driverNames()+" — "+what), m.contentWidth()))
 }
 
 // driverNames names the connected drivers ("alice, bob"), or "a driver"

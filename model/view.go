@@ -56,6 +56,9 @@ func (m *Model) View() tea.View {
 		return m.finishView(m.tv.frame)
 	}
 	bottom := m.bottom()
+	if m.form != nil {
+		m.grace.drawn = true // grace.go: the form is on screen
+	}
 	h := max(1, m.height-len(bottom))
 	// Only the visible cells' lines are touched: Sync re-renders changed
 	// cells (live ones once a frame), Window slices by line counts.

@@ -8,6 +8,7 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/redact"
+	"tandem/internal/termsafe"
 )
 
 // ExportMarkdown writes rec as Markdown: the user's prompts, the agent's
@@ -93,7 +94,8 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 			}
 		}
 	}
-	_, err := io.WriteString(w, redact.String(b.String()))
+	// Nothing in the export may drive the terminal it is shown on.
+	_, err := io.WriteString(w, termsafe.Plain(redact.String(b.String())))
 	return err
 }
 

@@ -212,6 +212,9 @@ func CodexVersion(userAgent string) string {
 type Recording struct {
 	Header  Header
 	Entries []Entry
+	// Skipped counts the lines after the header that were not JSON
+	// entries (a corrupt or cut line); they are left out of Entries.
+	Skipped int
 }
 
 // ErrNotRecording is returned by ReadRecording when the first line is not
@@ -237,6 +240,8 @@ func ReadRecording(r io.Reader) (*Recording, error) {
 				var e Entry
 				if json.Unmarshal(line, &e) == nil {
 					rec.Entries = append(rec.Entries, e)
+				} else {
+					rec.Skipped++
 				}
 			}
 		}

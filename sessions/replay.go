@@ -210,9 +210,14 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 	var ready *ThreadReady
 	thread := ""
 	userSeq := 0
+	skipped := rec.Skipped
+	openTurns := map[string]bool{} // turns started and not completed
+	var lastT int64
 	for _, e := range rec.Entries {
+		lastT = max(lastT, e.T)
 		m, ok := e.Message()
 		if !ok {
+			skipped++
 			continue
 		}
 		switch {
@@ -260,15 +265,27 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 			}
 		case e.Dir == backend.Received && m.Kind() == "notification":
 			ev, err := backend.DecodeNotification(m.Method, m.Params)
+			if err != nil {
+				skipped++
+			}
 			if err != nil || ev == nil {
 				continue
 			}
 			if t := ev.Thread(); t != "" && thread != "" && t != thread {
 				continue
 			}
+			switch x := ev.(type) {
+			case backend.TurnStartedEvent:
+				openTurns[x.Turn.ID] = true
+			case backend.TurnCompletedEvent:
+				delete(openTurns, x.Turn.ID)
+			}
 			out = append(out, timed{e.T, ev})
 		case e.Dir == backend.Received && m.Kind() == "request":
 			req, err := backend.DecodeRequest(m.Method, m.ID, m.Params, ignoreReply)
+			if err != nil {
+				skipped++
+			}
 			if err != nil || req == nil {
 				continue
 			}
@@ -279,9 +296,24 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 			out = append(out, timed{e.T, req})
 		}
 	}
+	// A recording cut mid-turn ends that turn, so nothing keeps counting.
+	if len(openTurns) > 0 {
+		out = append(out, timed{lastT, backend.WarningEvent{Message: "the recording ends here, in the middle of a turn"}})
+		for _, o := range out {
+			if ev, ok := o.msg.(backend.TurnStartedEvent); ok && openTurns[ev.Turn.ID] {
+				delete(openTurns, ev.Turn.ID)
+				done := backend.TurnCompletedEvent{Turn: backend.Turn{ID: ev.Turn.ID, Status: backend.TurnCompleted}}
+				done.ThreadID = ev.ThreadID
+				out = append(out, timed{lastT, done})
+			}
+		}
+	}
 	var steps []step
 	if ready != nil {
 		steps = append(steps, step{0, *ready})
+	}
+	if skipped > 0 {
+		steps = append(steps, step{0, backend.WarningEvent{Message: skippedText(skipped)}})
 	}
 	var at time.Duration
 	var last int64
@@ -301,4 +333,13 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 		steps = append(steps, step{at, o.msg})
 	}
 	return steps
+}
+
+// skippedText is the one notice for the lines of a recording that could
+// not be read.
+func skippedText(n int) string {
+	if n == 1 {
+		return "1 line of this recording could not be read and was skipped"
+	}
+	return fmt.Sprintf("%d lines of this recording could not be read and were skipped", n)
 }

@@ -124,13 +124,18 @@ func (s *Store) SetLastThread(cwd, id string) error {
 	return s.update(cwd, func(w *Workspace) { w.LastThread = id })
 }
 
-// History returns cwd's prompt history, oldest first.
-func (s *Store) History(cwd string) []string { return s.Get(cwd).History }
+// History returns cwd's prompt history, oldest first; an entry longer than
+// MaxHistoryEntry (from an older file) comes back cut.
+func (s *Store) History(cwd string) []string { return capAll(s.Get(cwd).History) }
 
-// AddHistory appends a prompt to cwd's history; a prompt equal to the
-// previous one is not repeated, and only the last MaxHistory are kept.
+// AddHistory appends a prompt to cwd's history, redacted and cut to
+// MaxHistoryEntry bytes (histcap.go); a prompt equal to the previous one
+// is not repeated, and only the last MaxHistory are kept. Over-long
+// entries already in the file are cut on the way.
 func (s *Store) AddHistory(cwd, prompt string) error {
+	prompt = historyEntry(prompt)
 	return s.update(cwd, func(w *Workspace) {
+		w.History = capAll(w.History)
 		if n := len(w.History); n > 0 && w.History[n-1] == prompt {
 			return
 		}

@@ -44,6 +44,11 @@ type StreamRedactor struct {
 type streamState struct {
 	tail    string // raw text of the current line not yet committed
 	emitted string // redacted text of tail already sent
+	// inKey is set after a line that opens a PEM private key block
+	// (redact.OpensPrivateKey): the lines up to the END line are key
+	// material, which redact cannot recognise line by line, so they are
+	// not sent at all (the header line already ended in redact.Marker).
+	inKey bool
 }
 
 // NewStreamRedactor returns an empty redactor.
@@ -157,9 +162,17 @@ func (st *streamState) push(delta string) string {
 		if i < 0 {
 			break
 		}
-		out.WriteString(st.commit(st.tail[:i+1]))
+		out.WriteString(st.line(st.tail[:i+1]))
 		st.tail = st.tail[i+1:]
 		st.emitted = ""
+	}
+	if st.inKey {
+		// Inside a private key nothing of a partial line is sent; a
+		// very long one keeps only enough to find an END line in.
+		if len(st.tail) > maxHeldLine {
+			st.tail = st.tail[len(st.tail)-64:]
+		}
+		return out.String()
 	}
 	cut := strings.LastIndexAny(st.tail, " \t\r")
 	if cut < 0 && len(st.tail) > maxHeldLine {
@@ -169,6 +182,25 @@ func (st *streamState) push(delta string) string {
 		out.WriteString(st.commit(st.tail[:cut+1]))
 	}
 	return out.String()
+}
+
+// line commits one complete line (raw ends in a newline). Inside a
+// private key block only the text from the END line on is sent; a line
+// that opens a block starts one. Streamed this way a key block comes out
+// as redact.String gives it for the whole text:
+// "-----BEGIN … PRIVATE KEY-----[REDACTED]-----END … PRIVATE KEY-----".
+func (st *streamState) line(raw string) string {
+	if st.inKey {
+		k := redact.PrivateKeyEnd(raw)
+		if k < 0 {
+			return ""
+		}
+		st.inKey = false
+		raw = raw[k:]
+	}
+	out := st.commit(raw)
+	st.inKey = redact.OpensPrivateKey(raw)
+	return out
 }
 
 // commit redacts raw (the current line's text from its start) and returns

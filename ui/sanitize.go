@@ -1,9 +1,10 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"tandem/internal/termsafe"
 )
 
 // Sanitize makes text from the server, a tool or a file safe to draw: no
@@ -27,75 +28,6 @@ func Sanitize(s string) string {
 // SanitizeLine is Sanitize for a single line: "\n" is shown as ␊ too.
 func SanitizeLine(s string) string {
 	return strings.ReplaceAll(Sanitize(s), "\n", "␊")
-}
-
-// sanitizeControls is Sanitize without the tab expansion (tabs depend on
-// the column, so text sanitized in pieces expands them once assembled).
-func sanitizeControls(s string) string {
-	i := firstUnsafe(s)
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	b.WriteString(s[:i])
-	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '\r' && i+1 < len(s) && s[i+1] == '\n':
-				// CRLF is a line break.
-			case c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f):
-				b.WriteByte(c)
-			case c == 0x1b:
-				b.WriteString(`\x1b`)
-			case c == 0x7f:
-				b.WriteRune('␡')
-			default:
-				b.WriteRune(rune(0x2400 + int(c))) // control pictures
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			b.WriteRune(utf8.RuneError)
-		case unsafeRune(r):
-			fmt.Fprintf(&b, "<U+%04X>", r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// firstUnsafe returns the index of the first byte Sanitize would change,
-// or len(s).
-func firstUnsafe(s string) int {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
-				return i
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && n == 1) || unsafeRune(r) {
-			return i
-		}
-		i += n
-	}
-	return len(s)
-}
-
-// unsafeRune reports a non-ASCII rune that must not reach the terminal:
-// a C1 control or a bidi embedding, override or isolate.
-func unsafeRune(r rune) bool {
-	return (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
 
 // safeText keeps a sanitized mirror of text that only grows (a streamed
@@ -151,3 +83,14 @@ func completePrefix(s string) int {
 	}
 	return n
 }
+
+// SanitizeKeepTabs is Sanitize for text written as is rather than laid
+// out (a pipe, a file): tabs are kept, everything else is as Sanitize.
+func SanitizeKeepTabs(s string) string { return sanitizeControls(s) }
+
+// SanitizePlain prepares text for a pipe or a file that may be shown on a
+// terminal later (termsafe.Plain): complete escape sequences are dropped,
+// other controls shown as SanitizeKeepTabs does; "\n" and tabs are kept.
+func SanitizePlain(s string) string { return termsafe.Plain(s) }
+
+func sanitizeControls(s string) string { return termsafe.Controls(s) }

@@ -13,7 +13,9 @@
 //     JSON-escaped \"k\":\"v\"), env or config (K=v, k: v) and CLI
 //     (--k v, --k=v);
 //   - OpenAI keys (sk-…, sk-proj-…) and AWS access key ids (AKIA…, ASIA…)
-//     anywhere.
+//     anywhere;
+//   - GitHub, Slack, Google and Stripe tokens, JWTs, passwords in URLs
+//     and PEM private key bodies, anywhere (see formats.go).
 //
 // Text may contain ANSI/OSC escape sequences: values end at ESC or BEL and
 // a key right after an SGR sequence is still recognised. The package
@@ -66,6 +68,15 @@ func String(s string) string {
 	if hints&hintPrefix != 0 {
 		spans = findPrefixed(s, spans)
 	}
+	if hints&hintToken != 0 {
+		spans = findTokens(s, spans) // formats.go
+	}
+	if hints&hintURL != 0 {
+		spans = findURLPasswords(s, spans)
+	}
+	if hints&hintPEM != 0 {
+		spans = findPEM(s, spans)
+	}
 	if len(spans) == 0 {
 		return s
 	}
@@ -97,6 +108,9 @@ const (
 	hintAuth
 	hintBearer
 	hintPrefix
+	hintToken // GitHub, Slack, Google, Stripe, JWT (formats.go)
+	hintURL   // "://": a password in a URL
+	hintPEM   // "-----BEGIN": a private key block
 )
 
 // scan is a cheap pre-filter: every pattern contains one of a few needles
@@ -118,6 +132,8 @@ func scan(s string) int {
 				h |= hintKey
 			} else if hasFold(s[i:], "sk-") {
 				h |= hintPrefix
+			} else if strings.HasPrefix(s[i:], "sk_") {
+				h |= hintToken
 			}
 		case 'p':
 			if hasFold(s[i:], "passw") {
@@ -132,10 +148,36 @@ func scan(s string) int {
 				h |= hintAuth
 			} else if s[i] == 'A' && (strings.HasPrefix(s[i:], "AKIA") || strings.HasPrefix(s[i:], "ASIA")) {
 				h |= hintPrefix
+			} else if strings.HasPrefix(s[i:], "AIza") {
+				h |= hintToken
 			}
 		case 'b':
 			if hasFold(s[i:], "bearer") {
 				h |= hintBearer
+			}
+		case 'g':
+			if strings.HasPrefix(s[i:], "gh") || strings.HasPrefix(s[i:], "github_pat_") {
+				h |= hintToken
+			}
+		case 'x':
+			if strings.HasPrefix(s[i:], "xox") {
+				h |= hintToken
+			}
+		case 'r':
+			if strings.HasPrefix(s[i:], "rk_") {
+				h |= hintToken
+			}
+		case 'e':
+			if strings.HasPrefix(s[i:], "eyJ") {
+				h |= hintToken
+			}
+		case ':':
+			if strings.HasPrefix(s[i:], "://") {
+				h |= hintURL
+			}
+		case '-':
+			if strings.HasPrefix(s[i:], pemBegin) {
+				h |= hintPEM
 			}
 		}
 	}

@@ -164,6 +164,9 @@ func FuzzString(f *testing.F) {
 	for _, s := range []string{
 		`{"api_key":"x"}`, `\"token\":\"y\"`, "--password", "Authorization: Bearer ", "sk-", "AKIA",
 		"a=\x1b[31msk-" + strings.Repeat("a", 30), `"secret":`, `'passwd': '`, "Bearer\t" + strings.Repeat("9", 40),
+		// formats.go
+		"-----BEGIN PRIVATE KEY-----\nMIIa\n-----END PRIVATE KEY-----", `"-----BEGIN EC PRIVATE KEY-----\nAb`, "x://u:p@h/a:b@c",
+		"eyJabcdefghij.eyJabcdefghij.sig", "ghp_" + strings.Repeat("a1", 12), "xoxb-1234567890", "sk_live_0123456789", "AIza" + strings.Repeat("x", 35),
 	} {
 		f.Add(s)
 	}

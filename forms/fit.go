@@ -1,0 +1,120 @@
+package forms
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Fitting an approval into a small terminal. huh sizes a field from its
+// text before wrapping it, so a description that wraps pushes the choices
+// out of the field's window; and a form taller than the screen loses its
+// top or bottom. The description is therefore wrapped here, and with a
+// height budget (ApprovalSpec.MaxHeight) the help line, then the diff
+// window, then the description give way, so the choices always show.
+
+// helpRows is the blank line and the key help under a form.
+const helpRows = 2
+
+// descSection is one part of an approval's description.
+type descSection struct {
+	lines []string
+	prio  int // lower keeps its lines first when space is short
+}
+
+// approvalLayout is what fits: the description lines, whether the help
+// line shows, and the diff window's height.
+type approvalLayout struct {
+	desc     []string
+	showHelp bool
+	diffH    int
+}
+
+// fitApproval lays spec out at width within spec.MaxHeight rows.
+func fitApproval(spec ApprovalSpec, width, diffH int) approvalLayout {
+	w := max(8, width-3) // the field's border and padding
+	wrap := func(s string) []string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			out = append(out, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
+		}
+		return out
+	}
+	// Shown in this order; when space is short the command keeps its
+	// lines first, then the body, the cwd and the reason.
+	var secs []descSection
+	if spec.Reason != "" {
+		secs = append(secs, descSection{wrap("Reason: " + spec.Reason), 3})
+	}
+	if spec.Command != "" {
+		secs = append(secs, descSection{wrap("$ " + spec.Command), 0})
+	}
+	if spec.Cwd != "" {
+		secs = append(secs, descSection{wrap("in " + spec.Cwd), 2})
+	}
+	if spec.Body != "" {
+		secs = append(secs, descSection{wrap(spec.Body), 1})
+	}
+	lay := approvalLayout{showHelp: true, diffH: diffH}
+	total := 0
+	for _, s := range secs {
+		total += len(s.lines)
+	}
+	diffRows := func() int {
+		if len(spec.Diff) == 0 {
+			return 0
+		}
+		return min(len(spec.Diff), lay.diffH) + 1 // + the position line
+	}
+	fixed := func() int {
+		h := 1 + len(spec.Choices) + diffRows()
+		if lay.showHelp {
+			h += helpRows
+		}
+		return h
+	}
+	if b := spec.MaxHeight; b > 0 {
+		if fixed()+total > b {
+			lay.showHelp = false
+		}
+		for fixed()+total > b && lay.diffH > 1 && len(spec.Diff) > 1 {
+			lay.diffH--
+		}
+		if room := b - fixed(); total > room {
+			secs = capSections(secs, max(0, room), w)
+		}
+	}
+	for _, s := range secs {
+		lay.desc = append(lay.desc, s.lines...)
+	}
+	return lay
+}
+
+// capSections cuts secs to room lines in all, giving lines by priority; a
+// cut section's last line ends in a "…+N" note (N lines hidden).
+func capSections(secs []descSection, room, w int) []descSection {
+	keep := make([]int, len(secs))
+	for p := 0; p <= 3; p++ {
+		for i, s := range secs {
+			if s.prio == p {
+				keep[i] = min(len(s.lines), room)
+				room -= keep[i]
+			}
+		}
+	}
+	out := make([]descSection, 0, len(secs))
+	for i, s := range secs {
+		k := keep[i]
+		if k == 0 {
+			continue
+		}
+		lines := append([]string(nil), s.lines[:k]...)
+		if n := len(s.lines) - k; n > 0 {
+			note := fmt.Sprintf(" …+%d", n)
+			lines[k-1] = ansi.Truncate(lines[k-1], max(1, w-len(note)), "") + note
+		}
+		out = append(out, descSection{lines, s.prio})
+	}
+	return out
+}

@@ -1,0 +1,171 @@
+package model
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+)
+
+// interruptCounter is a driver that counts interrupts.
+type interruptCounter struct{ n atomic.Int32 }
+
+func (d *interruptCounter) StartTurn(context.Context, string) (backend.Turn, error) {
+	return backend.Turn{ID: "t"}, nil
+}
+func (d *interruptCounter) Interrupt(context.Context) error { d.n.Add(1); return nil }
+
+// graceModel is a model with a running turn and a clock the test moves.
+func graceModel(t *testing.T) (*Model, *time.Time, *interruptCounter) {
+	t.Helper()
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	d := &interruptCounter{}
+	clock := func() time.Time { return now }
+	m := New(Options{NoColor: true, Now: clock, GraceNow: clock})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.Update(SessionReadyMsg{Driver: d, Model: "m", Cwd: "/w"})
+	m.running = true
+	return m, &now, d
+}
+
+// check fires the form's focus check as its tick would.
+func check(t *testing.T, m *Model) {
+	t.Helper()
+	m.Update(formCheckMsg{seq: m.formSeq}) // the next check's tick is not run
+}
+
+// Someone typing a message at 50 ms a key while an approval arrives: the
+// form never takes a key while the typing goes on, however long after its
+// arrival; the Enter stays with the composer, the text is whole, and no
+// reply is sent. Once the user pauses, the form takes focus.
+func TestFormWaitsUntilTypingStops(t *testing.T) {
+	m, now, _ := graceModel(t)
+	rep := &replies{}
+	text := "hello there, please also check the logs and rerun the tests"
+	for i, r := range text {
+		if i == 6 {
+			_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
+			drive(t, m, cmd)
+			m.View() // the form is on screen
+		}
+		*now = now.Add(50 * time.Millisecond)
+		key(t, m, r, 0)
+		check(t, m) // the grace tick, as late as it may come
+		if m.formReady {
+			t.Fatalf("form took focus after %q while typing went on", text[:i+1])
+		}
+	}
+	*now = now.Add(50 * time.Millisecond)
+	key(t, m, tea.KeyEnter, 0)
+	check(t, m)
+	if m.formReady || m.form == nil || m.form.Done() {
+		t.Fatal("the Enter typed for the message answered the form")
+	}
+	if got := rep.all(); len(got) != 0 {
+		t.Fatalf("a reply was sent while typing: %q", got)
+	}
+	if got := m.Composer(); got != text {
+		t.Fatalf("composer %q, want the whole message %q", got, text)
+	}
+	// A pause shorter than the quiet period is not enough …
+	*now = now.Add(300 * time.Millisecond)
+	check(t, m)
+	if m.formReady {
+		t.Fatal("form took focus 300 ms after the last key")
+	}
+	// … a full one is.
+	*now = now.Add(250 * time.Millisecond)
+	check(t, m)
+	if !m.formReady {
+		t.Fatal("form did not take focus after the user stopped typing")
+	}
+	key(t, m, tea.KeyEnter, 0)
+	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
+		t.Fatalf("replies %q after answering the focused form", got)
+	}
+}
+
+// A form shown while nobody types still waits its grace period and for
+// being drawn.
+func TestFormFocusNeedsGraceAndDraw(t *testing.T) {
+	m, now, _ := graceModel(t)
+	rep := &replies{}
+	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
+	drive(t, m, cmd)
+	*now = now.Add(200 * time.Millisecond)
+	check(t, m)
+	if m.formReady {
+		t.Fatal("focus before the grace period")
+	}
+	*now = now.Add(time.Second)
+	check(t, m)
+	if m.formReady {
+		t.Fatal("focus before the form was drawn")
+	}
+	m.View()
+	check(t, m)
+	if !m.formReady {
+		t.Fatal("no focus once drawn and quiet")
+	}
+}
+
+// An Esc pressed while the form is shown but not focused yet neither
+// interrupts the turn nor answers the form.
+func TestEscDuringGraceDoesNotInterrupt(t *testing.T) {
+	m, now, d := graceModel(t)
+	rep := &replies{}
+	typeKeys(t, m, "draft")
+	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
+	drive(t, m, cmd)
+	m.View()
+	*now = now.Add(100 * time.Millisecond)
+	key(t, m, tea.KeyEscape, 0)
+	if n := d.n.Load(); n != 0 {
+		t.Fatalf("Esc during the grace period interrupted the turn (%d interrupts)", n)
+	}
+	if got := rep.all(); len(got) != 0 || m.form == nil {
+		t.Fatalf("Esc during the grace period answered the form: %q", got)
+	}
+	if !m.running || m.Composer() != "draft" {
+		t.Fatalf("running %v, composer %q", m.running, m.Composer())
+	}
+	if !strings.Contains(m.status.Notice, "request is waiting") {
+		t.Errorf("no hint why Esc did nothing: %q", m.status.Notice)
+	}
+	// Once focused, Esc is the form's: it cancels the request, and still
+	// does not interrupt through the composer.
+	*now = now.Add(time.Second)
+	check(t, m)
+	key(t, m, tea.KeyEscape, 0)
+	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"decision":"cancel"}}` {
+		t.Fatalf("replies %q after Esc on the focused form", got)
+	}
+	if n := d.n.Load(); n != 0 {
+		t.Fatalf("Esc on the focused form interrupted the turn (%d)", n)
+	}
+}
+
+// A form first drawn after its tick (nothing drives another tick) still
+// takes the first key pressed after a pause, and only such a key.
+func TestFormDrawnAfterTickTakesKeyAfterPause(t *testing.T) {
+	m, now, _ := graceModel(t)
+	rep := &replies{}
+	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
+	drive(t, m, cmd)
+	*now = now.Add(time.Second)
+	check(t, m) // not drawn yet
+	if m.formReady {
+		t.Fatal("focus before the form was drawn")
+	}
+	m.View()
+	*now = now.Add(100 * time.Millisecond)
+	key(t, m, tea.KeyEnter, 0)
+	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
+		t.Fatalf("replies %q; want the Enter after the pause to answer", got)
+	}
+}

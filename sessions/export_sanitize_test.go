@@ -1,0 +1,54 @@
+package sessions
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"tandem/backend"
+)
+
+// An export never carries an escape sequence or a raw control from the
+// agent's text: shown with cat on a terminal it can't set the clipboard
+// (OSC 52), clear the screen or retitle the window.
+func TestExportMarkdownSanitized(t *testing.T) {
+	var buf bytes.Buffer
+	rec := NewRecorder(&buf, nil, Header{Tandem: "test", Width: 80, Height: 24, Cwd: "~/w"})
+	send := func(dir backend.Direction, v map[string]any) {
+		v["jsonrpc"] = "2.0"
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Trace(dir, b)
+	}
+	evil := "copy \x1b]52;c;cm0gLXJmIH4=\x07 clear \x1b[2J title \x1b]0;pwned\x07 rm -rf important\rsafe text"
+	send(backend.Sent, map[string]any{"id": 1, "method": "thread/start", "params": map[string]any{}})
+	send(backend.Received, map[string]any{"id": 1, "result": map[string]any{"thread": map[string]any{"id": "th"}, "model": "m", "cwd": "/w"}})
+	send(backend.Sent, map[string]any{"id": 2, "method": "turn/start", "params": map[string]any{"threadId": "th", "input": []any{map[string]any{"type": "text", "text": "hi"}}}})
+	send(backend.Received, map[string]any{"method": "turn/started", "params": map[string]any{"threadId": "th", "turn": map[string]any{"id": "tu", "status": "inProgress", "items": []any{}}}})
+	send(backend.Received, map[string]any{"method": "item/completed", "params": map[string]any{"threadId": "th", "turnId": "tu", "item": map[string]any{"type": "agentMessage", "id": "a1", "text": evil}}})
+	send(backend.Received, map[string]any{"method": "item/completed", "params": map[string]any{"threadId": "th", "turnId": "tu", "item": map[string]any{"type": "commandExecution", "id": "c1", "command": "echo a\x1b[2Kb", "cwd": "/w", "status": "completed", "exitCode": 0}}})
+	send(backend.Received, map[string]any{"method": "turn/completed", "params": map[string]any{"threadId": "th", "turn": map[string]any{"id": "tu", "status": "completed", "items": []any{}}}})
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadRecording(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := ExportMarkdown(&out, r); err != nil {
+		t.Fatal(err)
+	}
+	md := out.String()
+	if strings.ContainsAny(md, "\x1b\x07\r") {
+		t.Fatalf("export carries raw controls: %q", md)
+	}
+	for _, want := range []string{"copy  clear  title  rm -rf important␍safe text", "echo ab"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("export lacks %q:\n%q", want, md)
+		}
+	}
+}
