@@ -25,6 +25,16 @@ fi
 TANDEM_CODEX="$(./scripts/install-codex.sh)"
 export TANDEM_CODEX
 
+# Run the tests in a scratch HOME: tandem's state and config, and the login
+# shells codex starts for commands (bash -lc), then never read or write the
+# user's own dotfiles. Go keeps its caches where they were.
+GOCACHE="$(go env GOCACHE)" GOMODCACHE="$(go env GOMODCACHE)" GOPATH="$(go env GOPATH)"
+export GOCACHE GOMODCACHE GOPATH
+TEST_HOME="$(mktemp -d "${TMPDIR:-/tmp}/tandem-test-home.XXXXXX")"
+trap 'rm -rf "$TEST_HOME"' EXIT
+export HOME="$TEST_HOME"
+unset XDG_CONFIG_HOME XDG_STATE_HOME XDG_DATA_HOME CODEX_HOME
+
 unformatted="$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.codex-bin/*'))"
 if [ -n "$unformatted" ]; then
   echo "gofmt needed on:" >&2; echo "$unformatted" >&2; exit 1
