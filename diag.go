@@ -92,3 +92,33 @@ func (t *protocolTracer) traceFunc() func(backend.Direction, []byte) {
 	}
 	return t.Trace
 }
+
+// openTraces opens the --record transcript (header with cwd) and the
+// --trace-protocol file, adds their tracers to f.traces, and returns a
+// function that closes them.
+func (f *flags) openTraces(cwd string) (func(), error) {
+	var closers []func() error
+	closeAll := func() {
+		for _, c := range closers {
+			_ = c()
+		}
+	}
+	if f.record != "" {
+		rec, err := startRecording(f.record, cwd) // record.go
+		if err != nil {
+			return nil, err
+		}
+		closers = append(closers, rec.Close)
+		f.traces = append(f.traces, rec.Trace)
+	}
+	if f.diag.traceProtocol != "" {
+		tr, err := openTrace(f.diag.traceProtocol)
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		closers = append(closers, tr.Close)
+		f.traces = append(f.traces, tr.Trace)
+	}
+	return closeAll, nil
+}

@@ -97,22 +97,11 @@ func runExec(ctx context.Context, f flags, prompt string, jsonl bool, eio execIO
 	if err := backend.EnableSubreaper(); err != nil {
 		log.Warn("cannot become a child subreaper", "err", err)
 	}
-	if f.record != "" {
-		rec, err := startRecording(f.record, f.cd) // record.go
-		if err != nil {
-			return err
-		}
-		defer rec.Close()
-		f.traces = append(f.traces, rec.Trace)
+	closeTraces, err := f.openTraces(f.cd) // diag.go
+	if err != nil {
+		return err
 	}
-	if f.diag.traceProtocol != "" {
-		tr, err := openTrace(f.diag.traceProtocol) // diag.go
-		if err != nil {
-			return err
-		}
-		defer tr.Close()
-		f.traces = append(f.traces, tr.Trace)
-	}
+	defer closeTraces()
 	env, cleanupHome, err := f.codexEnviron()
 	if err != nil {
 		return err

@@ -42,6 +42,15 @@ func (o *replayOptions) player(rec *sessions.Recording) (*sessions.Player, error
 	}), nil
 }
 
+// play replays rec in the TUI with the speed options.
+func (o replayOptions) play(cmd *cobra.Command, rec *sessions.Recording) error {
+	p, err := o.player(rec)
+	if err != nil {
+		return err
+	}
+	return runReplay(cmd.Context(), p, replayStatus(rec))
+}
+
 func newReplayCmd() *cobra.Command {
 	var o replayOptions
 	cmd := &cobra.Command{
@@ -55,11 +64,7 @@ func newReplayCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := o.player(rec)
-			if err != nil {
-				return err
-			}
-			return runReplay(cmd.Context(), p, replayStatus(rec))
+			return o.play(cmd, rec)
 		},
 	}
 	o.register(cmd)
@@ -80,11 +85,7 @@ func newDemoCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("built-in demo: %w", err)
 			}
-			p, err := o.player(rec)
-			if err != nil {
-				return err
-			}
-			return runReplay(cmd.Context(), p, replayStatus(rec))
+			return o.play(cmd, rec)
 		},
 	}
 	o.register(cmd)

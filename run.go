@@ -74,22 +74,11 @@ func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
 		cwd, _ = os.Getwd()
 	}
 	cwd, _ = filepath.Abs(cwd)
-	if f.record != "" {
-		rec, err := startRecording(f.record, cwd)
-		if err != nil {
-			return err
-		}
-		defer rec.Close()
-		f.traces = append(f.traces, rec.Trace)
+	closeTraces, err := f.openTraces(cwd) // diag.go
+	if err != nil {
+		return err
 	}
-	if f.diag.traceProtocol != "" {
-		tr, err := openTrace(f.diag.traceProtocol) // diag.go
-		if err != nil {
-			return err
-		}
-		defer tr.Close()
-		f.traces = append(f.traces, tr.Trace)
-	}
+	defer closeTraces()
 	if os.Getenv(sessions.MarkerFDEnv) != "" {
 		f.traces = append(f.traces, markerTrace)
 	}

@@ -286,6 +286,11 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		"↑/↓        prompt history · ctrl+r search it",
 		"ctrl+g     edit the prompt in $VISUAL/$EDITOR",
 		"esc        interrupt the turn · ctrl+c twice to quit",
+		"ctrl+t     the whole transcript in a pager (q closes)",
+		"ctrl+o     expand or collapse the last command's output · alt+o: in $PAGER",
+		"alt+y      copy the last answer (also /copy)",
+		"f2         release the mouse for the terminal's own selection",
+		"pgup/pgdn  scroll the transcript",
 		"f5         after the app-server died: restart it, resume the thread")
 	m.banner(ui.BannerInfo, "Commands", lines)
 	m.follow = true
