@@ -102,18 +102,12 @@ func runExec(ctx context.Context, f flags, prompt string, jsonl bool, eio execIO
 		return err
 	}
 	defer closeTraces()
-	env, cleanupHome, err := f.codexEnviron()
+	transport, cleanupHome, err := f.appServerTransport(codex, f.cd, log) // settings.go
 	if err != nil {
 		return err
 	}
 	defer cleanupHome()
 
-	var transport backend.Transport = &backend.ProcessTransport{Path: codex, Args: f.settings.CodexArgs, Dir: f.cd, Env: env}
-	if f.isRemote() {
-		if transport, err = f.remoteTransport(log); err != nil {
-			return err
-		}
-	}
 	events := make(chan any, 1024)
 	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()

@@ -84,18 +84,13 @@ func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
 	}
 
 	// Config args, then -c overrides; env and the per-run CODEX_HOME
-	// from the config (settings.go). cleanupHome runs after shutdown.
-	env, cleanupHome, err := f.codexEnviron()
+	// from the config, or --ssh / --remote (settings.go). cleanupHome
+	// runs after shutdown.
+	transport, cleanupHome, err := f.appServerTransport(codex, cwd, log)
 	if err != nil {
 		return err
 	}
 	defer cleanupHome()
-	var transport backend.Transport = &backend.ProcessTransport{Path: codex, Args: f.settings.CodexArgs, Dir: cwd, Env: env}
-	if f.isRemote() { // remote.go
-		if transport, err = f.remoteTransport(log); err != nil {
-			return err
-		}
-	}
 	if os.Getenv(sessions.RedactDisplayEnv) != "" {
 		// Under `tandem record` (record.go): no secret is drawn on screen.
 		transport = sessions.RedactTransport(transport)

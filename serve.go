@@ -363,17 +363,11 @@ func runServe(ctx context.Context, f flags, sf serveFlags) error {
 	cwd, _ = filepath.Abs(cwd)
 	// The same transport as an interactive run (run.go): local codex
 	// with the config's args and env, or over --ssh / --remote.
-	env, cleanupHome, err := f.codexEnviron() // settings.go
+	transport, cleanupHome, err := f.appServerTransport(codex, cwd, log) // settings.go
 	if err != nil {
 		return err
 	}
 	defer cleanupHome()
-	var transport backend.Transport = &backend.ProcessTransport{Path: codex, Args: f.settings.CodexArgs, Dir: cwd, Env: env}
-	if f.isRemote() {
-		if transport, err = f.remoteTransport(log); err != nil {
-			return err
-		}
-	}
 
 	if ctx == nil {
 		ctx = context.Background()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"os"
 	"strings"
 
@@ -87,6 +88,26 @@ func (f *flags) codexEnviron() (env []string, cleanup func(), err error) {
 		return nil, nil, err
 	}
 	return setEnv(env, "CODEX_HOME", dir), cleanup, nil
+}
+
+// appServerTransport returns how a run reaches its app-server: the local
+// codex at path, started in dir with the config's args and the
+// environment of codexEnviron, or the --ssh / --remote transport
+// (remote.go). cleanup removes the per-run CODEX_HOME; the caller defers
+// it right away and it runs after the app-server has stopped.
+func (f *flags) appServerTransport(codex, dir string, log *slog.Logger) (t backend.Transport, cleanup func(), err error) {
+	env, cleanup, err := f.codexEnviron()
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.isRemote() {
+		if t, err = f.remoteTransport(log); err != nil {
+			cleanup()
+			return nil, nil, err
+		}
+		return t, cleanup, nil
+	}
+	return &backend.ProcessTransport{Path: codex, Args: f.settings.CodexArgs, Dir: dir, Env: env}, cleanup, nil
 }
 
 // themeFilter returns a program option that keeps the configured theme:

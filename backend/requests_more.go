@@ -583,7 +583,7 @@ const (
 
 // Accept replies {"action":"accept","content":content,"_meta":null};
 // content is the form's values keyed by property name (nil for URL mode).
-func (r *ElicitationRequest) Accept(content map[string]any) error {
+func (r *ElicitationRequest) Accept(content map[string]ElicitValue) error {
 	var c any
 	if content != nil {
 		c = content

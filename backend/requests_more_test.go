@@ -203,7 +203,7 @@ func TestServerRequestRepliesExactJSON(t *testing.T) {
 			`"result":{"answers":{}}`},
 		{"elicitation form accept", "mcpServer/elicitation/request", elicitForm,
 			func(r ServerRequest) error {
-				return r.(*ElicitationRequest).Accept(map[string]any{"name": "Ada", "age": 36})
+				return r.(*ElicitationRequest).Accept(map[string]ElicitValue{"name": ElicitString("Ada"), "age": ElicitInteger(36)})
 			},
 			`"result":{"_meta":null,"action":"accept","content":{"age":36,"name":"Ada"}}`},
 		{"elicitation url accept", "mcpServer/elicitation/request", elicitURL,

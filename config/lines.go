@@ -33,7 +33,7 @@ func indexLines(data []byte) *lineIndex {
 		if strings.HasPrefix(line, "[") {
 			hdr := strings.TrimPrefix(line, "[")
 			hdr = strings.TrimPrefix(hdr, "[")
-			end := closingBracket(hdr)
+			end := indexOutsideQuotes(hdr, ']')
 			if end < 0 {
 				continue
 			}
@@ -41,7 +41,7 @@ func indexLines(data []byte) *lineIndex {
 			idx.add(table, n)
 			continue
 		}
-		eq := keyEnd(line)
+		eq := indexOutsideQuotes(line, '=')
 		if eq < 0 {
 			continue
 		}
@@ -77,9 +77,10 @@ func (idx *lineIndex) line(key []string) int {
 	return 0
 }
 
-// closingBracket returns the index of the ] that ends a header, skipping
-// quoted parts, or -1.
-func closingBracket(s string) int {
+// indexOutsideQuotes returns the index of the first stop byte in s that is
+// not inside a quoted part, or -1. It finds the ] that ends a header and
+// the = that ends a key.
+func indexOutsideQuotes(s string, stop byte) int {
 	q := byte(0)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -92,29 +93,7 @@ func closingBracket(s string) int {
 			}
 		case c == '"' || c == '\'':
 			q = c
-		case c == ']':
-			return i
-		}
-	}
-	return -1
-}
-
-// keyEnd returns the index of the = that ends a key, skipping quoted
-// parts, or -1.
-func keyEnd(s string) int {
-	q := byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0:
-			if c == q {
-				q = 0
-			} else if c == '\\' && q == '"' {
-				i++
-			}
-		case c == '"' || c == '\'':
-			q = c
-		case c == '=':
+		case c == stop:
 			return i
 		}
 	}

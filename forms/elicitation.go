@@ -297,23 +297,34 @@ func (e *Elicitation) Action() string {
 	return e.action
 }
 
-// Content is the accepted form's values keyed by field name: a string,
-// float64 (number), int64 (integer), bool, or []string (multiEnum).
-// Empty optional fields are left out. It is nil unless Action is
-// ActionAccept in form mode.
-func (e *Elicitation) Content() map[string]any {
+// ElicitAnswer is one answered field of an elicitation form. Kind (one of
+// the Field* kinds) says which value holds the answer: Text for string and
+// enum, Number, Integer, Bool, or List for multiEnum.
+type ElicitAnswer struct {
+	Kind    string
+	Text    string
+	Number  float64
+	Integer int64
+	Bool    bool
+	List    []string
+}
+
+// Content is the accepted form's answers keyed by field name. Empty
+// optional fields (and numbers that don't parse) are left out. It is nil
+// unless Action is ActionAccept in form mode.
+func (e *Elicitation) Content() map[string]ElicitAnswer {
 	if e.Action() != ActionAccept || e.spec.URL != "" {
 		return nil
 	}
-	out := map[string]any{}
+	out := map[string]ElicitAnswer{}
 	for _, f := range e.spec.Fields {
 		switch f.Kind {
 		case FieldBoolean:
-			out[f.Name] = *e.bools[f.Name]
+			out[f.Name] = ElicitAnswer{Kind: f.Kind, Bool: *e.bools[f.Name]}
 		case FieldMultiEnum:
 			v := *e.multi[f.Name]
 			if len(v) > 0 || f.Required {
-				out[f.Name] = append([]string{}, v...)
+				out[f.Name] = ElicitAnswer{Kind: f.Kind, List: append([]string{}, v...)}
 			}
 		case FieldEnum, FieldString, FieldNumber, FieldInteger:
 			p, ok := e.text[f.Name]
@@ -330,14 +341,14 @@ func (e *Elicitation) Content() map[string]any {
 			switch f.Kind {
 			case FieldInteger:
 				if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-					out[f.Name] = i
+					out[f.Name] = ElicitAnswer{Kind: f.Kind, Integer: i}
 				}
 			case FieldNumber:
 				if x, err := strconv.ParseFloat(s, 64); err == nil {
-					out[f.Name] = x
+					out[f.Name] = ElicitAnswer{Kind: f.Kind, Number: x}
 				}
 			default:
-				out[f.Name] = s
+				out[f.Name] = ElicitAnswer{Kind: f.Kind, Text: s}
 			}
 		}
 	}

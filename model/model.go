@@ -710,9 +710,9 @@ func (m *Model) foldItem(it backend.Item, final bool) {
 func describeItem(it backend.Item) (string, string) {
 	switch it.Type {
 	case "mcpToolCall":
-		return fmt.Sprintf("%s.%s(%s)", it.Server, it.Tool, ui.Truncate(compactJSON(it.Arguments), 60)), mcpResult(it)
+		return fmt.Sprintf("%s.%s(%s)", it.Server, it.Tool, ui.Truncate(it.ArgumentsText(), 60)), it.ResultText()
 	case "dynamicToolCall":
-		return fmt.Sprintf("tool %s(%s)", it.Tool, ui.Truncate(compactJSON(it.Arguments), 60)), toolResult(it)
+		return fmt.Sprintf("tool %s(%s)", it.Tool, ui.Truncate(it.ArgumentsText(), 60)), toolResult(it)
 	case "webSearch":
 		return "Searched the web: " + it.Query, ""
 	case "imageView":
@@ -727,14 +727,6 @@ func describeItem(it backend.Item) (string, string) {
 		return "Plan", it.Text
 	}
 	return "", ""
-}
-
-func compactJSON(raw []byte) string {
-	s := strings.TrimSpace(string(raw))
-	if s == "" || s == "null" {
-		return ""
-	}
-	return s
 }
 
 func fileDiffs(changes []backend.FileChange) []ui.FileDiff {

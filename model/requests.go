@@ -1,8 +1,6 @@
 package model
 
 import (
-	"encoding/json"
-
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
@@ -137,8 +135,7 @@ func (m *Model) answer(req backend.ServerRequest, f forms.Form) {
 			err = r.Fail("user declined to answer")
 			break
 		}
-		b, _ := json.Marshal(q.Answers())
-		err = r.Succeed(string(b))
+		err = r.AnswerQuestions(q.Answers())
 	default:
 		var known bool
 		if known, err = m.answerMore(req, f); !known {

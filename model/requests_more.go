@@ -1,7 +1,6 @@
 package model
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -319,20 +318,8 @@ func (m *Model) elicitationForm(r *backend.ElicitationRequest, w int) forms.Form
 				}
 				continue
 			}
-			if len(pr.Default) > 0 {
-				var d any
-				if json.Unmarshal(pr.Default, &d) == nil {
-					if arr, ok := d.([]any); ok {
-						var ss []string
-						for _, v := range arr {
-							if s, ok := v.(string); ok {
-								ss = append(ss, s)
-							}
-						}
-						d = ss
-					}
-					f.Default = d
-				}
+			if d := pr.DefaultValue(); d != nil {
+				f.Default = d
 			}
 			for _, o := range pr.Options() {
 				f.Options = append(f.Options, forms.Option{Label: o.Title, Value: o.Const})
@@ -372,11 +359,34 @@ func (m *Model) answerMore(req backend.ServerRequest, f forms.Form) (bool, error
 		e := f.(*forms.Elicitation)
 		switch e.Action() {
 		case forms.ActionAccept:
-			return true, r.Accept(e.Content())
+			return true, r.Accept(elicitContent(e.Content()))
 		case forms.ActionDecline:
 			return true, r.Decline()
 		}
 		return true, r.Cancel()
 	}
 	return false, nil
+}
+
+// elicitContent turns a form's answers into the reply's typed values.
+func elicitContent(answers map[string]forms.ElicitAnswer) map[string]backend.ElicitValue {
+	if answers == nil {
+		return nil
+	}
+	out := make(map[string]backend.ElicitValue, len(answers))
+	for name, a := range answers {
+		switch a.Kind {
+		case forms.FieldBoolean:
+			out[name] = backend.ElicitBool(a.Bool)
+		case forms.FieldMultiEnum:
+			out[name] = backend.ElicitList(a.List)
+		case forms.FieldInteger:
+			out[name] = backend.ElicitInteger(a.Integer)
+		case forms.FieldNumber:
+			out[name] = backend.ElicitNumber(a.Number)
+		default:
+			out[name] = backend.ElicitString(a.Text)
+		}
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"strconv"
@@ -377,36 +376,6 @@ func (m *Model) closeOutputs() {
 	for _, c := range m.tv.commands {
 		c.Close()
 	}
-}
-
-// mcpResult is the detail of an mcpToolCall item: its error message, or the
-// text of its result's content blocks (other blocks as JSON).
-func mcpResult(it backend.Item) string {
-	if it.Error != nil && it.Error.Message != "" {
-		return "error: " + it.Error.Message
-	}
-	if len(it.Result) == 0 || string(it.Result) == "null" {
-		return ""
-	}
-	var r struct {
-		Content []json.RawMessage `json:"content"`
-	}
-	if json.Unmarshal(it.Result, &r) != nil {
-		return compactJSON(it.Result)
-	}
-	var parts []string
-	for _, c := range r.Content {
-		var t struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		if json.Unmarshal(c, &t) == nil && t.Type == "text" {
-			parts = append(parts, t.Text)
-		} else {
-			parts = append(parts, compactJSON(c))
-		}
-	}
-	return strings.Join(parts, "\n")
 }
 
 // toolResult is the detail of a dynamicToolCall item: the text of its
