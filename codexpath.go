@@ -4,8 +4,12 @@ import "tandem/backend"
 
 // locateCodex finds the local codex executable from the resolved
 // settings; an error names where a configured command came from (the
-// --codex flag, or the config file, line and key).
+// --codex flag, or the config file, line and key). Over ssh or websocket
+// (remote.go) no local codex is needed: it returns "" and no error.
 func (f *flags) locateCodex() (string, error) {
+	if f.isRemote() {
+		return "", nil
+	}
 	from := f.settings.CodexFrom
 	if from == "" || f.settings.Codex != f.codex {
 		from = "--codex"

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
@@ -85,18 +86,13 @@ func runExec(ctx context.Context, f flags, prompt string, jsonl bool, eio execIO
 	if strings.TrimSpace(prompt) == "" {
 		return &usageError{"exec: the prompt is empty"}
 	}
-	var codex string
-	if !f.isRemote() { // remote.go: over ssh or websocket no local codex is needed
-		if codex, err = f.locateCodex(); err != nil { // codexpath.go
-			return err
-		}
+	codex, err := f.locateCodex() // codexpath.go
+	if err != nil {
+		return err
 	}
 	log, closeLog := openLog(f.logFile)
 	defer closeLog.Close()
-	// As in run.go: orphans of the app-server are re-parented here and ended.
-	if err := backend.EnableSubreaper(); err != nil {
-		log.Warn("cannot become a child subreaper", "err", err)
-	}
+	enableSubreaper(log)
 	closeTraces, err := f.openTraces(f.cd) // diag.go
 	if err != nil {
 		return err
@@ -111,17 +107,8 @@ func runExec(ctx context.Context, f flags, prompt string, jsonl bool, eio execIO
 	events := make(chan any, 1024)
 	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	sess, err := backend.StartSession(sctx, backend.SessionOptions{
-		Transport:      transport,
-		ClientVersion:  buildVersion(),
-		Cwd:            f.threadCwd(f.cd), // remote.go
-		Model:          f.model,
-		ApprovalPolicy: f.approval,
-		Sandbox:        f.sandbox,
-		Sink:           func(msg any) { events <- msg },
-		Trace:          chainTrace(f.traces...),
-		Log:            log,
-	})
+	sink := func(msg tea.Msg) { events <- msg }
+	sess, err := backend.StartSession(sctx, sessionOptions(transport, f, f.cd, log, sink)) // run.go
 	if err != nil {
 		return fmt.Errorf("starting the app-server: %s", redact.String(err.Error()))
 	}

@@ -20,6 +20,7 @@ import (
 
 	"tandem/internal/e2e"
 	"tandem/internal/mockapi"
+	"tandem/internal/procfs"
 )
 
 // liveTandem is the tandem binary running the real codex (against the
@@ -226,14 +227,14 @@ func (lt *liveTandem) assertNoOrphans() {
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		var left []string
-		for pid, st := range procTable() {
-			if st.state == 'Z' {
+		for pid, st := range procfs.Table() {
+			if st.State == 'Z' {
 				continue
 			}
 			if _, ok := lt.seen[pid]; ok {
-				left = append(left, fmt.Sprintf("pid %d (%s) survived", pid, st.comm))
-			} else if groups[st.pgid] {
-				left = append(left, fmt.Sprintf("pid %d (%s) in app-server group %d", pid, st.comm, st.pgid))
+				left = append(left, fmt.Sprintf("pid %d (%s) survived", pid, st.Comm))
+			} else if groups[st.PGID] {
+				left = append(left, fmt.Sprintf("pid %d (%s) in app-server group %d", pid, st.Comm, st.PGID))
 			}
 		}
 		if len(left) == 0 {
@@ -246,48 +247,12 @@ func (lt *liveTandem) assertNoOrphans() {
 	}
 }
 
-type procStat struct {
-	ppid, pgid int
-	state      byte
-	comm       string
-}
-
-// procTable reads /proc/*/stat.
-func procTable() map[int]procStat {
-	out := map[int]procStat{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		// comm is in parentheses and may hold spaces.
-		i, j := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if i < 0 || j < i {
-			continue
-		}
-		f := strings.Fields(s[j+1:])
-		if len(f) < 3 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		pgid, _ := strconv.Atoi(f[2])
-		out[pid] = procStat{ppid: ppid, pgid: pgid, state: f[0][0], comm: s[i+1 : j]}
-	}
-	return out
-}
-
 // descendants returns root's live descendants (pid → pgid).
 func descendants(root int) map[int]int {
-	table := procTable()
+	table := procfs.Table()
 	kids := map[int][]int{}
 	for pid, st := range table {
-		kids[st.ppid] = append(kids[st.ppid], pid)
+		kids[st.PPID] = append(kids[st.PPID], pid)
 	}
 	out := map[int]int{}
 	stack := []int{root}
@@ -295,8 +260,8 @@ func descendants(root int) map[int]int {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, c := range kids[p] {
-			if table[c].state != 'Z' {
-				out[c] = table[c].pgid
+			if table[c].State != 'Z' {
+				out[c] = table[c].PGID
 			}
 			stack = append(stack, c)
 		}
@@ -308,8 +273,8 @@ func descendants(root int) map[int]int {
 // wrapper).
 func (lt *liveTandem) appServerPid() int {
 	lt.t.Helper()
-	for pid, st := range procTable() {
-		if st.ppid == lt.cmd.Process.Pid && st.state != 'Z' {
+	for pid, st := range procfs.Table() {
+		if st.PPID == lt.cmd.Process.Pid && st.State != 'Z' {
 			return pid
 		}
 	}
@@ -460,7 +425,7 @@ func (lt *liveTandem) assertNoOrphansWithin(d time.Duration) {
 	for time.Now().Before(deadline) {
 		alive := 0
 		for pid := range lt.seen {
-			if st, ok := procTable()[pid]; ok && st.state != 'Z' {
+			if st, ok := procfs.Table()[pid]; ok && st.State != 'Z' {
 				alive++
 			}
 		}
@@ -628,8 +593,8 @@ func TestKillMidTurnRestartResumes(t *testing.T) {
 func nativeCodexPid(lt *liveTandem) int {
 	lt.t.Helper()
 	wrapper := lt.appServerPid()
-	for pid, st := range procTable() {
-		if st.ppid == wrapper && st.state != 'Z' {
+	for pid, st := range procfs.Table() {
+		if st.PPID == wrapper && st.State != 'Z' {
 			return pid
 		}
 	}
@@ -660,12 +625,12 @@ func assertGone(t *testing.T, pid int, d time.Duration, when string) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for {
-		st, ok := procTable()[pid]
-		if !ok || st.state == 'Z' {
+		st, ok := procfs.Table()[pid]
+		if !ok || st.State == 'Z' {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: the agent's sleep 333 (pid %d, parent %d) survives", when, pid, st.ppid)
+			t.Fatalf("%s: the agent's sleep 333 (pid %d, parent %d) survives", when, pid, st.PPID)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

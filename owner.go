@@ -133,14 +133,7 @@ func (o *sessionOwner) restart() (model.RestartInfo, error) {
 		return model.RestartInfo{}, fmt.Errorf("thread/resume: %w", err)
 	}
 	sess.SetThread(resp.Thread.ID)
-	send(model.SessionReadyMsg{
-		Driver:   sess,
-		Model:    resp.Model,
-		Cwd:      shortPath(resp.Cwd),
-		Approval: backend.PolicyString(resp.ApprovalPolicy),
-		Sandbox:  resp.Sandbox.Mode(),
-		Peer:     sess.Describe(),
-	})
+	send(readyMsg(sess, resp)) // run.go
 	return model.RestartInfo{ThreadID: resp.Thread.ID}, nil
 }
 

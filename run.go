@@ -21,16 +21,12 @@ import (
 	"tandem/ui"
 )
 
-// openLog opens the log file (flag, or $XDG_STATE_HOME/tandem/tandem.log).
-// A log that cannot be opened is discarded rather than failing the run.
+// openLog opens the log file (flag, or tandem.log in backend.StateDir:
+// $XDG_STATE_HOME/tandem or ~/.local/state/tandem). A log that cannot be
+// opened is discarded rather than failing the run.
 func openLog(path string) (*slog.Logger, io.Closer) {
 	if path == "" {
-		dir := os.Getenv("XDG_STATE_HOME")
-		if dir == "" {
-			home, _ := os.UserHomeDir()
-			dir = filepath.Join(home, ".local", "state")
-		}
-		path = filepath.Join(dir, "tandem", "tandem.log")
+		path = filepath.Join(backend.StateDir(), "tandem.log")
 		// Only the default folder is created; an explicit --log-file was
 		// checked by checkLogFile (logfile.go).
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -44,13 +40,20 @@ func openLog(path string) (*slog.Logger, io.Closer) {
 	return slog.New(redact.Handler(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))), f
 }
 
+// enableSubreaper makes tandem the child subreaper of the commands the
+// agent starts in their own session: when the app-server dies they are
+// re-parented to tandem and ended with it (backend/reaper_linux.go). A
+// failure is logged, not fatal.
+func enableSubreaper(log *slog.Logger) {
+	if err := backend.EnableSubreaper(); err != nil {
+		log.Warn("cannot become a child subreaper", "err", err)
+	}
+}
+
 // runInteractive starts the TUI at once and the app-server session in the
 // background, so the first frame never waits for codex.
 func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
-	var codex string
-	if !f.isRemote() { // remote.go: over ssh or websocket no local codex is needed
-		codex, err = f.locateCodex() // codexpath.go
-	}
+	codex, err := f.locateCodex() // codexpath.go
 	if errors.Is(err, backend.ErrCodexNotFound) {
 		return errors.New("codex not found — run `tandem demo` to see tandem without Codex, or install with " + backend.InstallHint + " (or pass --codex PATH)")
 	}
@@ -63,11 +66,7 @@ func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
 	}
 	log, closeLog := openLog(f.logFile)
 	defer closeLog.Close()
-	// Commands the agent started in their own session are re-parented to
-	// tandem when the app-server dies, and ended with it (backend/reaper_linux.go).
-	if err := backend.EnableSubreaper(); err != nil {
-		log.Warn("cannot become a child subreaper", "err", err)
-	}
+	enableSubreaper(log)
 
 	cwd := f.cd
 	if cwd == "" {
@@ -168,15 +167,22 @@ func startSession(ctx context.Context, t backend.Transport, f flags, cwd string,
 	if err != nil {
 		return sess, fmt.Errorf("thread/start: %w", err)
 	}
-	send(model.SessionReadyMsg{
+	send(readyMsg(sess, resp))
+	return sess, nil
+}
+
+// readyMsg tells the model that sess is ready on the thread of resp
+// (from thread/start or thread/resume): its model, workspace and policies
+// for the status line.
+func readyMsg(sess *backend.Session, resp backend.ThreadResponse) model.SessionReadyMsg {
+	return model.SessionReadyMsg{
 		Driver:   sess,
 		Model:    resp.Model,
 		Cwd:      shortPath(resp.Cwd),
 		Approval: backend.PolicyString(resp.ApprovalPolicy),
 		Sandbox:  resp.Sandbox.Mode(),
 		Peer:     sess.Describe(),
-	})
-	return sess, nil
+	}
 }
 
 // sessionOptions are the app-server session settings of a run; send

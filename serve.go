@@ -337,18 +337,13 @@ func runServe(ctx context.Context, f flags, sf serveFlags) error {
 			return err
 		}
 	}
-	var codex string
-	if !f.isRemote() { // remote.go: --ssh / --remote need no local codex
-		if codex, err = f.locateCodex(); err != nil { // codexpath.go
-			return err
-		}
+	codex, err := f.locateCodex() // codexpath.go
+	if err != nil {
+		return err
 	}
 	log, closeLog := openLog(f.logFile)
 	defer closeLog.Close()
-	// As in run.go: orphans of a dead app-server are re-parented here and ended.
-	if err := backend.EnableSubreaper(); err != nil {
-		log.Warn("cannot become a child subreaper", "err", err)
-	}
+	enableSubreaper(log)
 	// wish logs through charm's logger to stderr, which is the host's
 	// terminal under --attach: send it to the log file instead.
 	if w, ok := closeLog.(io.Writer); ok {

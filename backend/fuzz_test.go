@@ -16,13 +16,7 @@ type refusingHandler struct{}
 func (refusingHandler) HandleNotification(string, json.RawMessage) {}
 
 func (refusingHandler) HandleRequest(in *IncomingRequest) bool {
-	reply := func(result any, rpcErr *RPCError) error {
-		if rpcErr != nil {
-			return in.RespondError(rpcErr.Code, rpcErr.Message)
-		}
-		return in.Respond(result)
-	}
-	req, err := DecodeRequest(in.Method, in.ID, in.Params, reply)
+	req, err := decodeIncoming(in)
 	if err != nil {
 		_ = in.RespondError(CodeInvalidParams, err.Error())
 		return true

@@ -4,13 +4,13 @@ package backend
 
 import (
 	"os"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"tandem/internal/procfs"
 )
 
 var subreaper atomic.Bool
@@ -47,20 +47,20 @@ func ReapOrphans() {
 	termed := map[int]bool{}
 	var termAt time.Time
 	for {
-		table := readProcs()
+		table := procfs.Table()
 		var roots []int
 		for pid, st := range table {
-			if st.ppid != self || peers.live[pid] {
+			if st.PPID != self || peers.live[pid] {
 				continue
 			}
-			if peers.groups[st.pgid] || (st.sid != mySid && st.sid != 0) {
+			if peers.groups[st.PGID] || (st.SID != mySid && st.SID != 0) {
 				roots = append(roots, pid)
 			}
 		}
 		// Reap the direct children that are already zombies.
 		alive := false
 		for _, pid := range roots {
-			if table[pid].state == 'Z' {
+			if table[pid].State == 'Z' {
 				var ws unix.WaitStatus
 				_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
 				continue
@@ -92,10 +92,10 @@ func ReapOrphans() {
 
 // subtree lists the live (non-zombie) processes among roots and their
 // descendants.
-func subtree(table map[int]procInfo, roots []int) []int {
+func subtree(table map[int]procfs.Stat, roots []int) []int {
 	kids := map[int][]int{}
 	for pid, st := range table {
-		kids[st.ppid] = append(kids[st.ppid], pid)
+		kids[st.PPID] = append(kids[st.PPID], pid)
 	}
 	var out []int
 	seen := map[int]bool{}
@@ -107,46 +107,10 @@ func subtree(table map[int]procInfo, roots []int) []int {
 			continue
 		}
 		seen[p] = true
-		if table[p].state != 'Z' {
+		if table[p].State != 'Z' {
 			out = append(out, p)
 		}
 		stack = append(stack, kids[p]...)
-	}
-	return out
-}
-
-type procInfo struct {
-	ppid, pgid, sid int
-	state           byte
-}
-
-// readProcs reads /proc/*/stat: state, parent, group and session.
-func readProcs() map[int]procInfo {
-	out := map[int]procInfo{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// comm is in parentheses and may hold spaces and parentheses.
-		s := string(b)
-		j := strings.LastIndexByte(s, ')')
-		if j < 0 {
-			continue
-		}
-		f := strings.Fields(s[j+1:])
-		if len(f) < 4 || len(f[0]) == 0 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		pgid, _ := strconv.Atoi(f[2])
-		sid, _ := strconv.Atoi(f[3])
-		out[pid] = procInfo{ppid: ppid, pgid: pgid, sid: sid, state: f[0][0]}
 	}
 	return out
 }

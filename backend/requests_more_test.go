@@ -19,13 +19,7 @@ type decodingHandler struct {
 func (h *decodingHandler) HandleNotification(string, json.RawMessage) {}
 
 func (h *decodingHandler) HandleRequest(in *IncomingRequest) bool {
-	reply := func(result any, rpcErr *RPCError) error {
-		if rpcErr != nil {
-			return in.RespondError(rpcErr.Code, rpcErr.Message)
-		}
-		return in.Respond(result)
-	}
-	req, err := DecodeRequest(in.Method, in.ID, in.Params, reply)
+	req, err := decodeIncoming(in)
 	if err != nil {
 		h.errs <- err
 		_ = in.RespondError(CodeInvalidParams, err.Error())

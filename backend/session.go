@@ -200,17 +200,10 @@ func (s *Session) ResumeThread(ctx context.Context, id string) (ThreadResponse, 
 	})
 }
 
-// StartTurn runs `turn/start` with text as the user's input.
+// StartTurn runs `turn/start` with text as the user's input and the
+// thread's settings (StartTurnWith without overrides).
 func (s *Session) StartTurn(ctx context.Context, text string) (Turn, error) {
-	var resp TurnResponse
-	err := s.conn.Call(ctx, "turn/start", TurnStartParams{ThreadID: s.ThreadID(), Input: TextInput(text)}, &resp)
-	if err != nil {
-		return Turn{}, err
-	}
-	s.mu.Lock()
-	s.turnID = resp.Turn.ID
-	s.mu.Unlock()
-	return resp.Turn, nil
+	return s.StartTurnWith(ctx, text, TurnOptions{})
 }
 
 // Interrupt runs `turn/interrupt` for the running turn; it is a no-op when
@@ -268,13 +261,7 @@ func (s *Session) HandleNotification(method string, params json.RawMessage) {
 
 // HandleRequest implements Handler.
 func (s *Session) HandleRequest(in *IncomingRequest) bool {
-	reply := func(result any, rpcErr *RPCError) error {
-		if rpcErr != nil {
-			return in.RespondError(rpcErr.Code, rpcErr.Message)
-		}
-		return in.Respond(result)
-	}
-	req, err := DecodeRequest(in.Method, in.ID, in.Params, reply)
+	req, err := decodeIncoming(in)
 	if err != nil {
 		s.log.Warn("undecodable server request", "method", in.Method, "err", err)
 		_ = in.RespondError(CodeInvalidParams, err.Error())
@@ -290,6 +277,17 @@ func (s *Session) HandleRequest(in *IncomingRequest) bool {
 	}
 	s.queue.push(req)
 	return true
+}
+
+// decodeIncoming decodes in with DecodeRequest; the typed request's
+// answers go back as in's JSON-RPC result or error.
+func decodeIncoming(in *IncomingRequest) (ServerRequest, error) {
+	return DecodeRequest(in.Method, in.ID, in.Params, func(result any, rpcErr *RPCError) error {
+		if rpcErr != nil {
+			return in.RespondError(rpcErr.Code, rpcErr.Message)
+		}
+		return in.Respond(result)
+	})
 }
 
 // feed delivers queued values to the sink, in order, on one goroutine.

@@ -23,6 +23,7 @@ import (
 
 	"tandem/backend"
 	"tandem/config"
+	"tandem/internal/codextest"
 	"tandem/internal/mockapi"
 	"tandem/internal/sshtest"
 )
@@ -99,24 +100,6 @@ func TestSSHArgv(t *testing.T) {
 	}
 }
 
-// codexPath finds the pinned codex like internal/e2e does (that package
-// depends on the model; this one must not).
-func codexPath(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("TANDEM_CODEX"); p != "" {
-		return p
-	}
-	p, _ := filepath.Abs(filepath.Join("..", ".codex-bin", "node_modules", ".bin", "codex"))
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("codex not installed: run scripts/install-codex.sh (CI must not skip e2e tests)")
-	}
-	t.Skip("codex not installed: run scripts/install-codex.sh")
-	return ""
-}
-
 // remoteEnv is a mock provider plus a "remote" shared CODEX_HOME and
 // workspace, reached through sshd.
 type remoteEnv struct {
@@ -133,7 +116,7 @@ func (e *remoteEnv) sshd(t *testing.T, banner ...string) *sshtest.Server {
 
 func newRemoteEnv(t *testing.T, responses ...mockapi.Response) *remoteEnv {
 	t.Helper()
-	codex := codexPath(t)
+	codex := codextest.Path(t)
 	m := mockapi.New(responses...)
 	t.Cleanup(m.Close)
 	home := t.TempDir()

@@ -128,7 +128,7 @@ func (m *Model) answer(req backend.ServerRequest, f forms.Form) {
 	case *backend.CommandApprovalRequest:
 		err = r.Answer(commandDecision(r.Params, f.(*forms.Approval).Choice()))
 	case *backend.FileChangeApprovalRequest:
-		err = r.Answer(decisionFor(f))
+		err = r.Answer(approvalDecision(f.(*forms.Approval).Choice()))
 	case *backend.ToolCallRequest:
 		q := f.(*forms.Questions)
 		if f.Aborted() {
@@ -147,11 +147,10 @@ func (m *Model) answer(req backend.ServerRequest, f forms.Form) {
 	}
 }
 
-// decisionFor maps an approval form's result to a decision; an aborted
-// form (Esc) cancels.
-func decisionFor(f forms.Form) backend.Decision {
-	a := f.(*forms.Approval)
-	switch a.Choice() {
+// approvalDecision maps the choices every approval form offers to their
+// decision; "" (an aborted form, Esc) and anything unknown cancel.
+func approvalDecision(key string) backend.Decision {
+	switch key {
 	case "accept":
 		return backend.Accept
 	case "acceptForSession":

@@ -152,21 +152,14 @@ func commandChoices(p backend.CommandApprovalParams) []forms.Choice {
 // commandDecision maps a command-approval choice to its decision; "" (an
 // aborted form) and anything unknown cancel.
 func commandDecision(p backend.CommandApprovalParams, key string) backend.Decision {
-	switch key {
-	case "accept":
-		return backend.Accept
-	case "acceptForSession":
-		return backend.AcceptForSession
-	case "decline":
-		return backend.Decline
-	case keyExecpolicy:
+	if key == keyExecpolicy {
 		return backend.AcceptWithExecpolicyAmendment(p.ProposedExecpolicyAmendment)
 	}
 	var i int
 	if _, err := fmt.Sscanf(key, keyNetwork+"%d", &i); err == nil && i >= 0 && i < len(p.ProposedNetworkPolicyAmendments) {
 		return backend.ApplyNetworkPolicyAmendment(p.ProposedNetworkPolicyAmendments[i])
 	}
-	return backend.Cancel
+	return approvalDecision(key) // requests.go
 }
 
 // legacyDecision maps a legacy approval's choice to a `ReviewDecision`;

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"tandem/backend"
 )
 
 // MaxHistory is how many prompts are kept per workspace (oldest dropped).
@@ -29,21 +31,12 @@ type Store struct {
 	mu   sync.Mutex
 }
 
-// DefaultDir returns $XDG_STATE_HOME/tandem (or ~/.local/state/tandem).
-func DefaultDir() string {
-	dir := os.Getenv("XDG_STATE_HOME")
-	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".local", "state")
-	}
-	return filepath.Join(dir, "tandem")
-}
-
 // Open returns the store kept in dir/workspaces.json; the file is created on
-// the first change. An empty dir means DefaultDir.
+// the first change. An empty dir means tandem's state directory
+// (backend.StateDir: $XDG_STATE_HOME/tandem or ~/.local/state/tandem).
 func Open(dir string) *Store {
 	if dir == "" {
-		dir = DefaultDir()
+		dir = backend.StateDir()
 	}
 	return &Store{path: filepath.Join(dir, "workspaces.json")}
 }

@@ -132,40 +132,6 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 	return lines
 }
 
-// RenderDiff colours a unified diff, indented by 4, at most max lines
-// (0 = 40) with a "+N lines" note for the rest.
-func RenderDiff(st Styles, diff string, width, max int) []string {
-	if max <= 0 {
-		max = 40
-	}
-	var lines []string
-	src := strings.Split(strings.TrimRight(Sanitize(diff), "\n"), "\n")
-	shown := 0
-	for i, l := range src {
-		if strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "diff ") || strings.HasPrefix(l, "index ") {
-			continue
-		}
-		if shown == max {
-			lines = append(lines, st.Dim.Render(fmt.Sprintf("    … +%d lines", len(src)-i)))
-			break
-		}
-		shown++
-		sty := st.Dim
-		switch {
-		case strings.HasPrefix(l, "@@"):
-			sty = st.DiffHunk
-		case strings.HasPrefix(l, "+"):
-			sty = st.DiffAdd
-		case strings.HasPrefix(l, "-"):
-			sty = st.DiffDel
-		}
-		for _, w := range Wrap(l, width-4) {
-			lines = append(lines, "    "+sty.Render(w))
-		}
-	}
-	return lines
-}
-
 // ReasoningCell is the agent's reasoning summary, shown dim.
 type ReasoningCell struct {
 	versioned

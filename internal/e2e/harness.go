@@ -3,62 +3,22 @@
 // against the project's scripted mock of the Responses API
 // (internal/mockapi), through tandem's own backend.
 //
-// Tests that need codex call CodexPath, which skips when codex is missing —
-// except in CI (env CI set), where a missing codex fails the test, so e2e
-// tests never skip silently there.
+// Tests that need codex find it with codextest.Path (through NewEnv), which
+// skips when codex is missing — except in CI (env CI set), where a missing
+// codex fails the test, so e2e tests never skip silently there.
 package e2e
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
 	"tandem/backend"
+	"tandem/internal/codextest"
 	"tandem/internal/mockapi"
 )
-
-// CodexPath returns the codex executable for tests: $TANDEM_CODEX, else
-// .codex-bin/node_modules/.bin/codex at the module root. Missing codex
-// skips the test, or fails it when $CI is set.
-func CodexPath(t testing.TB) string {
-	t.Helper()
-	if p := os.Getenv("TANDEM_CODEX"); p != "" {
-		return p
-	}
-	if root, err := ModuleRoot(); err == nil {
-		p := filepath.Join(root, ".codex-bin", "node_modules", ".bin", "codex")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("codex not installed: run scripts/install-codex.sh (CI must not skip e2e tests)")
-	}
-	t.Skip("codex not installed: run scripts/install-codex.sh")
-	return ""
-}
-
-// ModuleRoot walks up from the working directory to the go.mod.
-func ModuleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
 
 // Env is one test's world: the mock provider, a CODEX_HOME pointing codex
 // at it, and a workspace directory.
@@ -73,7 +33,7 @@ type Env struct {
 // CODEX_HOME and a workspace; everything is removed when t ends.
 func NewEnv(t testing.TB, responses ...mockapi.Response) *Env {
 	t.Helper()
-	codex := CodexPath(t)
+	codex := codextest.Path(t)
 	m := mockapi.New(responses...)
 	t.Cleanup(m.Close)
 	home := t.TempDir()
@@ -100,24 +60,35 @@ func (e *Env) Transport() *backend.ProcessTransport {
 func (e *Env) Session(t testing.TB, approval, sandbox string) (*backend.Session, <-chan any) {
 	t.Helper()
 	ch := make(chan any, 100000)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	s, _ := startSession(t, 30*time.Second, e.Transport(), e.Dir, approval, sandbox, func(msg any) { ch <- msg })
+	return s, ch
+}
+
+// startSession starts a session over tr in cwd with approval policy and
+// sandbox, whose events and requests go to sink, and opens a thread, all
+// within timeout; any failure fails the test. The session is closed when
+// t ends.
+func startSession(t testing.TB, timeout time.Duration, tr backend.Transport, cwd, approval, sandbox string, sink func(any)) (*backend.Session, backend.ThreadResponse) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	s, err := backend.StartSession(ctx, backend.SessionOptions{
-		Transport:      e.Transport(),
+		Transport:      tr,
 		ClientVersion:  "test",
-		Cwd:            e.Dir,
+		Cwd:            cwd,
 		ApprovalPolicy: approval,
 		Sandbox:        sandbox,
-		Sink:           func(msg any) { ch <- msg },
+		Sink:           sink,
 	})
 	if err != nil {
 		t.Fatalf("starting session: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
-	if _, err := s.StartThread(ctx); err != nil {
+	resp, err := s.StartThread(ctx)
+	if err != nil {
 		t.Fatalf("thread/start: %v", err)
 	}
-	return s, ch
+	return s, resp
 }
 
 // Await reads from ch until a value of type T arrives and returns it,

@@ -4,13 +4,11 @@ package e2e
 // sshd (internal/sshtest) on this machine.
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"tandem/backend"
 	"tandem/internal/sshtest"
-	"tandem/model"
 )
 
 // StartSSHD starts a real sshd for this env (see internal/sshtest): its
@@ -41,25 +39,5 @@ func (e *Env) SSHTransport(srv *sshtest.Server) *backend.SSHTransport {
 // events feed the TUI, opens a thread in cwd and sends SessionReadyMsg.
 func (u *TUI) ConnectWith(t testing.TB, tr backend.Transport, cwd, approval, sandbox string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	s, err := backend.StartSession(ctx, backend.SessionOptions{
-		Transport:      tr,
-		ClientVersion:  "test",
-		Cwd:            cwd,
-		ApprovalPolicy: approval,
-		Sandbox:        sandbox,
-		Sink:           func(msg any) { u.TM.Send(msg) },
-	})
-	if err != nil {
-		t.Fatalf("starting session: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	resp, err := s.StartThread(ctx)
-	if err != nil {
-		t.Fatalf("thread/start: %v", err)
-	}
-	u.Session = s
-	u.TM.Send(model.SessionReadyMsg{Driver: s, Model: resp.Model, Cwd: resp.Cwd,
-		Approval: backend.PolicyString(resp.ApprovalPolicy), Sandbox: resp.Sandbox.Mode(), Peer: s.Describe()})
+	u.connect(t, 60*time.Second, tr, cwd, approval, sandbox) // tui.go
 }

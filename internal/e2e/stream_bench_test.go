@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tandem/backend"
+	"tandem/internal/codextest"
 	"tandem/internal/mockapi"
 )
 
@@ -15,7 +16,7 @@ import (
 // turn/completed: the backend's share of tandem's wall time
 // (scripts/bench.sh compares the whole TUI).
 func BenchmarkSessionStream(b *testing.B) {
-	CodexPath(b)
+	codextest.Path(b)
 	b.StopTimer()
 	for i := 0; i < b.N; i++ {
 		e := NewEnv(b, mockapi.BigMarkdown(mockapi.BigMarkdownBytes, 8500))

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -80,24 +79,14 @@ func newTUI(t testing.TB, opts model.Options, w, h int, freeze bool) *TUI {
 // TUI, opens a thread and sends SessionReadyMsg.
 func (u *TUI) Connect(t testing.TB, e *Env, approval, sandbox string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	s, err := backend.StartSession(ctx, backend.SessionOptions{
-		Transport:      e.Transport(),
-		ClientVersion:  "test",
-		Cwd:            e.Dir,
-		ApprovalPolicy: approval,
-		Sandbox:        sandbox,
-		Sink:           func(msg any) { u.TM.Send(msg) },
-	})
-	if err != nil {
-		t.Fatalf("starting session: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	resp, err := s.StartThread(ctx)
-	if err != nil {
-		t.Fatalf("thread/start: %v", err)
-	}
+	u.connect(t, 30*time.Second, e.Transport(), e.Dir, approval, sandbox)
+}
+
+// connect starts a session over tr within timeout whose events feed the
+// TUI, opens a thread in cwd and sends SessionReadyMsg.
+func (u *TUI) connect(t testing.TB, timeout time.Duration, tr backend.Transport, cwd, approval, sandbox string) {
+	t.Helper()
+	s, resp := startSession(t, timeout, tr, cwd, approval, sandbox, func(msg any) { u.TM.Send(msg) })
 	u.Session = s
 	u.TM.Send(model.SessionReadyMsg{Driver: s, Model: resp.Model, Cwd: resp.Cwd,
 		Approval: backend.PolicyString(resp.ApprovalPolicy), Sandbox: resp.Sandbox.Mode(), Peer: s.Describe()})

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"tandem/internal/codextest"
 	"tandem/internal/mockapi"
 )
 
@@ -453,7 +454,7 @@ func TestWriteCodexHomeAndOverrides(t *testing.T) {
 // TestOverridesWithCodex checks that codex accepts the overrides (strict
 // config validation) without any config.toml.
 func TestOverridesWithCodex(t *testing.T) {
-	bin := codexPath(t)
+	bin := codextest.Path(t)
 	args := append([]string{"app-server", "--strict-config", "--print-startup-config"}, mockapi.Overrides("http://127.0.0.1:9/v1")...)
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "CODEX_HOME="+t.TempDir())

@@ -12,50 +12,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"tandem/internal/codextest"
 	"tandem/internal/mockapi"
 )
-
-// codexPath finds the codex binary: $TANDEM_CODEX, else
-// .codex-bin/node_modules/.bin/codex under the module root. It skips the test
-// when there is none (fails under CI).
-func codexPath(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("TANDEM_CODEX"); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			t.Fatalf("TANDEM_CODEX=%s: %v", p, err)
-		}
-		return p
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, ".codex-bin", "node_modules", ".bin", "codex")
-			if _, err := os.Stat(p); err == nil {
-				return p
-			}
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("codex binary not found (set TANDEM_CODEX or run scripts/install-codex.sh)")
-	}
-	t.Skip("codex binary not found (set TANDEM_CODEX or run scripts/install-codex.sh)")
-	return ""
-}
 
 // rpcMsg is any JSON-RPC message: a response (ID+Result/Error), a
 // notification (Method+Params) or a server request (ID+Method+Params).
@@ -113,7 +77,7 @@ func (l *lockedBuffer) String() string {
 // dir configured for srv, and performs the initialize handshake.
 func startCodex(t *testing.T, srv *mockapi.Server) *appServer {
 	t.Helper()
-	bin := codexPath(t)
+	bin := codextest.Path(t)
 	home := t.TempDir()
 	if err := mockapi.WriteCodexHome(home, srv.URL); err != nil {
 		t.Fatal(err)
