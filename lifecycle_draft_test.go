@@ -40,6 +40,10 @@ func TestQueuedPromptsSentAfterRestart(t *testing.T) {
 	lt.waitScreen("press F5 or type /restart", 10*time.Second)
 	lt.keys(keyF5)
 	lt.waitScreen("Answer one.", 30*time.Second)
+	// Typed once the queue has drained (earlier, Enter would steer the
+	// running queued turn — a different path, tested in model).
+	lt.waitScreen("Answer two.", 30*time.Second)
+	lt.waitGone("esc to interrupt", 10*time.Second)
 	lt.keys("typed later\r")
 	lt.waitScreen("Answer three.", 30*time.Second)
 	var got []string

@@ -117,6 +117,19 @@ func (lt *liveTandem) waitScreen(text string, timeout time.Duration) {
 	lt.snapshot()
 }
 
+// waitGone waits until text is no longer on screen.
+func (lt *liveTandem) waitGone(text string, timeout time.Duration) {
+	lt.t.Helper()
+	want := squash(text)
+	deadline := time.Now().Add(timeout)
+	for strings.Contains(squash(lt.screen()), want) {
+		if time.Now().After(deadline) {
+			lt.t.Fatalf("%q still on screen after %v; screen:\n%s", text, timeout, lt.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // traced returns the traced messages so far.
 func (lt *liveTandem) traced() []tracedMsg {
 	b, _ := os.ReadFile(lt.trace)

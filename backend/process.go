@@ -60,7 +60,7 @@ func (t *ProcessTransport) Start() (Stream, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = t.Dir
 	cmd.Env = t.Env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = procAttr()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"slices"
@@ -137,9 +138,6 @@ func (m *Model) steer(text, hist string) tea.Cmd {
 	}
 	m.addHistory(hist)
 	m.setDraft("")
-	if !m.opts.Shared { // shared models draw prompts from the thread's items
-		m.transcript.Append(&ui.UserCell{Text: text})
-	}
 	m.follow = true
 	m.status.Notice = "steering the turn…"
 	return func() tea.Msg {
@@ -149,12 +147,26 @@ func (m *Model) steer(text, hist string) tea.Cmd {
 	}
 }
 
+// onSteerResult draws a delivered steer as the user's message. A steer
+// that lost the race with the turn's end (-32600: no active turn, or
+// another turn than expected) is not an error for the user: the message
+// joins the queue (after what was queued before it) and is sent as a turn. Any other failure
+// puts the text back in the composer.
 func (m *Model) onSteerResult(r steerResult) tea.Cmd {
 	if m.status.Notice == "steering the turn…" {
 		m.status.Notice = ""
 	}
-	if r.err == nil {
+	var rpcErr *backend.RPCError
+	switch {
+	case r.err == nil:
+		if !m.opts.Shared { // shared models draw prompts from the thread's items
+			m.transcript.Append(&ui.UserCell{Text: r.text})
+		}
 		return nil
+	case errors.As(r.err, &rpcErr) && rpcErr.Code == backend.CodeInvalidRequest:
+		m.x.queued = append(m.x.queued, m.largeAsPaste(r.text))
+		m.status.Notice = "the turn had ended — your message is sent as the next turn"
+		return m.flushQueue()
 	}
 	m.banner(ui.BannerError, "could not steer the turn: "+oneLine(r.err), nil)
 	m.restoreDraft(r.text)

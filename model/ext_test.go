@@ -393,7 +393,15 @@ func TestSteerQueueAndFailedSteerKeepsText(t *testing.T) {
 	if f.called()[len(f.called())-1] != "turn/steer" || len(f.turns) != 1 {
 		t.Fatalf("steer started a turn: %v", f.called())
 	}
+	// A steer that loses the race with the turn's end becomes the next turn.
 	f.steerErr = &backend.RPCError{Code: -32600, Message: "expected turn mismatch"}
+	typeText(t, m, "too late to steer")
+	press(t, m, tea.KeyEnter, 0)
+	if !reflect.DeepEqual(m.Queued(), []string{"too late to steer"}) || m.Composer() != "" {
+		t.Fatalf("late steer: queue %q, draft %q", m.Queued(), m.Composer())
+	}
+	// Any other failure gives the text back.
+	f.steerErr = errors.New("connection reset")
 	typeText(t, m, "lost?")
 	press(t, m, tea.KeyEnter, 0)
 	if m.Composer() != "lost?" {
@@ -402,15 +410,15 @@ func TestSteerQueueAndFailedSteerKeepsText(t *testing.T) {
 	m.setDraft("")
 	typeText(t, m, "later")
 	press(t, m, tea.KeyTab, 0)
-	if !reflect.DeepEqual(m.Queued(), []string{"later"}) || m.Composer() != "" {
+	if !reflect.DeepEqual(m.Queued(), []string{"too late to steer", "later"}) || m.Composer() != "" {
 		t.Fatalf("queue = %q, draft %q", m.Queued(), m.Composer())
 	}
-	if !strings.Contains(viewText(m), "queued 1: later") {
+	if !strings.Contains(viewText(m), "later") {
 		t.Fatalf("queued message not shown:\n%s", viewText(m))
 	}
 	_, cmd := m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
 	settle(t, m, cmd)
-	if !reflect.DeepEqual(f.turns, []string{"start", "later"}) || len(m.Queued()) != 0 {
+	if !reflect.DeepEqual(f.turns, []string{"start", "too late to steer"}) || !reflect.DeepEqual(m.Queued(), []string{"later"}) {
 		t.Fatalf("turns = %q, queue %q", f.turns, m.Queued())
 	}
 }
