@@ -64,7 +64,7 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 		if h == "" {
 			h = "Working"
 		}
-		left = append(left, st.Running.Render(s.Spinner+" "+Truncate(h, 48)+" "+FormatDuration(s.Elapsed.Truncate(time.Second)))+st.Dim.Render(" · esc to interrupt"))
+		left = append(left, st.Running.Render(strings.TrimSpace(s.Spinner)+" "+Truncate(h, 48)+" "+FormatDuration(s.Elapsed.Truncate(time.Second)))+st.Dim.Render(" · esc to interrupt"))
 	}
 	if s.Notice != "" {
 		left = append(left, st.Warn.Render(s.Notice))
