@@ -19,9 +19,7 @@ var (
 )
 
 func TestStringFormats(t *testing.T) {
-	cases := []struct {
-		name, in, want string
-	}{
+	cases := []redactCase{
 		// GitHub.
 		{"github ghp", "token " + ghToken + " ok", "token [REDACTED] ok"},
 		{"github gho", "gho_" + strings.Repeat("Z9", 18), "[REDACTED]"},
@@ -70,19 +68,7 @@ func TestStringFormats(t *testing.T) {
 		{"certificate", "-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----", "-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----"},
 		{"markdown rule", "-----\ntext", "-----\ntext"},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := String(tc.in); got != tc.want {
-				t.Errorf("String(%q)\n got %q\nwant %q", tc.in, got, tc.want)
-			}
-			if got := string(Bytes([]byte(tc.in))); got != tc.want {
-				t.Errorf("Bytes(%q) = %q, want %q", tc.in, got, tc.want)
-			}
-			if got := String(tc.want); got != tc.want {
-				t.Errorf("String(want) changed it: %q", got)
-			}
-		})
-	}
+	runRedactCases(t, cases)
 }
 
 // The new formats inside JSON-RPC lines leave valid JSON and no secret.

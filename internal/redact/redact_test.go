@@ -14,9 +14,7 @@ const (
 )
 
 func TestString(t *testing.T) {
-	cases := []struct {
-		name, in, want string
-	}{
+	cases := []redactCase{
 		// Authorization headers and Bearer tokens.
 		{"auth header bearer", "Authorization: Bearer abc.def.ghi123", "Authorization: Bearer [REDACTED]"},
 		{"auth header lower", "authorization: bearer eyJhbGciOiJIUzI1NiJ9.x.y", "authorization: bearer [REDACTED]"},
@@ -76,6 +74,16 @@ func TestString(t *testing.T) {
 		{"already redacted", "api_key=[REDACTED]", "api_key=[REDACTED]"},
 		{"token_count key", "token_count=42", "token_count=42"},
 	}
+	runRedactCases(t, cases)
+}
+
+// redactCase is one table row: in redacts to want.
+type redactCase struct{ name, in, want string }
+
+// runRedactCases checks String and Bytes on every case, and that
+// redacting the result again changes nothing.
+func runRedactCases(t *testing.T, cases []redactCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := String(tc.in); got != tc.want {
@@ -84,7 +92,6 @@ func TestString(t *testing.T) {
 			if got := string(Bytes([]byte(tc.in))); got != tc.want {
 				t.Errorf("Bytes(%q) = %q, want %q", tc.in, got, tc.want)
 			}
-			// Idempotent.
 			if got := String(tc.want); got != tc.want {
 				t.Errorf("String(want) changed it: %q", got)
 			}
