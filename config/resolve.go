@@ -35,10 +35,8 @@ type Flags struct {
 // over the file's top level over the defaults. Everyone reads this struct;
 // nothing else reads the file.
 type Settings struct {
-	// ConfigFile is the file read ("" when none exists); Profile the
-	// profile applied ("" for none).
+	// ConfigFile is the file read ("" when none exists).
 	ConfigFile string
-	Profile    string
 
 	// Codex is the codex executable as configured ("" means: locate it,
 	// see backend.LocateCodex). CodexArgs go after `app-server --listen
@@ -121,7 +119,7 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 	if file == nil {
 		file = &File{}
 	}
-	s := Settings{ConfigFile: file.Path, Profile: profile, Theme: "auto", CodexHome: "shared", TurnTimeout: DefaultTurnTimeout}
+	s := Settings{ConfigFile: file.Path, Theme: "auto", CodexHome: "shared", TurnTimeout: DefaultTurnTimeout}
 	layers := []*Layer{&file.Top}
 	if profile != "" {
 		p, ok := file.Profiles[profile]

@@ -106,10 +106,7 @@ func safeCut(b []byte) int {
 func (c *CastWriter) Flush() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.pending) > 0 {
-		c.emitLocked(c.pending)
-		c.pending = c.pending[:0]
-	}
+	c.flushLocked()
 }
 
 func (c *CastWriter) emitLocked(p []byte) {

@@ -34,7 +34,6 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 		b.WriteString("_" + strings.Join(meta, " · ") + "_\n\n")
 	}
 
-	sentMethod := map[string]string{}
 	questions := map[string]backend.ToolCallParams{} // server request id → call
 	turn := 0
 	for _, e := range rec.Entries {
@@ -44,7 +43,6 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 		}
 		switch {
 		case e.Dir == backend.Sent && m.Kind() == "request":
-			sentMethod[m.ID.String()] = m.Method
 			if m.Method == "turn/start" {
 				var p backend.TurnStartParams
 				if json.Unmarshal(m.Params, &p) != nil {

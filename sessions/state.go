@@ -95,11 +95,9 @@ func (s *Store) Get(cwd string) Workspace {
 func (s *Store) update(cwd string, f func(*Workspace)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all, err := s.load()
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		// A corrupt file is replaced rather than blocking the user.
-		all = map[string]Workspace{}
-	}
+	// load gives an empty map for an unreadable or corrupt file: it is
+	// replaced rather than blocking the user.
+	all, _ := s.load()
 	w := all[cwd]
 	f(&w)
 	all[cwd] = w

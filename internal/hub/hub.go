@@ -79,7 +79,6 @@ var ErrWatcher = errors.New("watchers cannot answer server requests")
 type sharedRequest struct {
 	orig     backend.ServerRequest
 	answered bool
-	by       string
 }
 
 // Hub is the event log and the roster. Use New; the zero value is not
@@ -119,7 +118,7 @@ func (h *Hub) appendLocked(v any) {
 	case backend.RequestResolvedEvent:
 		// The server no longer needs an answer: late joiners skip it.
 		if s, ok := h.reqs[r.RequestID.String()]; ok && !s.answered {
-			s.answered, s.by = true, "server"
+			s.answered = true
 		}
 	}
 	h.log = append(h.log, v)
@@ -154,7 +153,7 @@ func (h *Hub) RefusePending() int {
 	var todo []backend.ServerRequest
 	for _, s := range h.reqs {
 		if !s.answered && !s.orig.Answered() {
-			s.answered, s.by = true, "host (exit)"
+			s.answered = true
 			todo = append(todo, s.orig)
 		}
 	}
@@ -194,14 +193,14 @@ func (h *Hub) Join(name string, role Role) *Viewer {
 // answer forwards a driver's reply to request id when it is the first;
 // later replies are dropped (nil error). On the first it logs a
 // RequestResolvedEvent so the other drivers' forms close.
-func (h *Hub) answer(id backend.RequestID, by string, result any, rpcErr *backend.RPCError) error {
+func (h *Hub) answer(id backend.RequestID, result any, rpcErr *backend.RPCError) error {
 	h.mu.Lock()
 	s, ok := h.reqs[id.String()]
 	if !ok || s.answered {
 		h.mu.Unlock()
 		return nil
 	}
-	s.answered, s.by = true, by
+	s.answered = true
 	h.mu.Unlock()
 	responder, ok := s.orig.(interface {
 		Respond(any) error
@@ -316,9 +315,9 @@ func (v *Viewer) Done() <-chan struct{} { return v.done }
 // shares the typed params and gets a fresh Request, so each viewer's copy
 // tracks its own "answered" state.
 func (v *Viewer) copyRequest(r backend.ServerRequest) backend.ServerRequest {
-	id, by := r.ID(), v.who.Name
+	id := r.ID()
 	reply := backend.ReplyFunc(func(result any, rpcErr *backend.RPCError) error {
-		return v.h.answer(id, by, result, rpcErr)
+		return v.h.answer(id, result, rpcErr)
 	})
 	if v.who.Role == Watcher {
 		reply = func(any, *backend.RPCError) error { return ErrWatcher }

@@ -50,8 +50,10 @@ type span struct {
 
 // String returns s with every secret value replaced by Marker. It returns
 // s itself when nothing needs redacting.
-func String(s string) string {
-	hints := scan(s)
+func String(s string) string { return redactHinted(s, scan(s)) }
+
+// redactHinted is String for s whose scan gave hints.
+func redactHinted(s string, hints int) string {
 	if hints == 0 {
 		return s
 	}
@@ -92,10 +94,11 @@ func Bytes(b []byte) []byte {
 	// A read-only view: String never keeps s, and returns it unchanged
 	// only when nothing was redacted (then b itself is returned).
 	s := unsafe.String(&b[0], len(b))
-	if scan(s) == 0 {
+	hints := scan(s)
+	if hints == 0 {
 		return b
 	}
-	r := String(s)
+	r := redactHinted(s, hints)
 	if r == s {
 		return b
 	}

@@ -46,7 +46,6 @@ type Options struct {
 // Server is a running sshd.
 type Server struct {
 	Port       int
-	Dir        string // temp dir holding keys, configs and logs
 	User       string // the remote (= current) user
 	ConfigFile string // client ssh_config to pass as `ssh -F`
 	KeyFile    string // client private key
@@ -91,7 +90,7 @@ func Start(t testing.TB, opts Options) *Server {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	s := &Server{Dir: dir, User: u.Username, KeyFile: filepath.Join(dir, "id_ed25519"), ConfigFile: filepath.Join(dir, "ssh_config")}
+	s := &Server{User: u.Username, KeyFile: filepath.Join(dir, "id_ed25519"), ConfigFile: filepath.Join(dir, "ssh_config")}
 	hostKey := filepath.Join(dir, "host_ed25519")
 	keygen(t, hostKey)
 	keygen(t, s.KeyFile)
