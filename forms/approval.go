@@ -1,7 +1,6 @@
 package forms
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/huh/v2"
@@ -26,9 +25,6 @@ type ApprovalSpec struct {
 	Cwd     string
 	Body    string
 	Choices []Choice
-	// Queue is how many more requests wait behind this one (shown as a
-	// count when > 0).
-	Queue int
 	// Diff, when set, is shown above the choices in a scrollable window of
 	// DiffHeight lines (0 = 12): pre-rendered lines, one per row.
 	Diff       []string
@@ -56,11 +52,7 @@ func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
 	lay := fitApproval(spec, width, a.diff.height) // fit.go
 	a.diff.height = lay.diffH
 	desc := lay.desc
-	title := spec.Title
-	if spec.Queue > 0 {
-		title = fmt.Sprintf("%s  (+%d more waiting)", title, spec.Queue)
-	}
-	title = ansi.Truncate(title, max(10, width-3), "…") // one row, as huh counts it
+	title := ansi.Truncate(spec.Title, max(10, width-3), "…") // one row, as huh counts it
 	opts := make([]huh.Option[string], 0, len(spec.Choices))
 	for _, c := range spec.Choices {
 		// One line per choice: a wrapped label pushes later choices out of

@@ -58,7 +58,6 @@ type ElicitationSpec struct {
 	Message string
 	URL     string
 	Fields  []ElicitField
-	Queue   int
 }
 
 // Elicitation is the inline elicitation form: first accept / decline /
@@ -85,9 +84,6 @@ func NewElicitation(spec ElicitationSpec, theme huh.Theme, width int) *Elicitati
 		acceptLabel = "I opened the link — continue"
 	case len(spec.Fields) == 0:
 		acceptLabel = "Accept"
-	}
-	if spec.Queue > 0 {
-		title = fmt.Sprintf("%s  (+%d more waiting)", title, spec.Queue)
 	}
 	act := huh.NewSelect[string]().Title(title).Description(desc).Options(
 		huh.NewOption(acceptLabel, ActionAccept),

@@ -20,7 +20,6 @@ type PermissionsSpec struct {
 	Reason    string
 	Cwd       string
 	Requested []string
-	Queue     int
 	MaxHeight int // as ApprovalSpec.MaxHeight
 }
 
@@ -38,7 +37,6 @@ func NewPermissions(spec PermissionsSpec, theme huh.Theme, width int) *Approval 
 		Reason:    spec.Reason,
 		Cwd:       spec.Cwd,
 		Body:      strings.Join(body, "\n"),
-		Queue:     spec.Queue,
 		MaxHeight: spec.MaxHeight,
 		Choices: []Choice{
 			{Key: GrantTurn, Label: "Yes, for this turn"},

@@ -31,7 +31,6 @@ type QuestionsSpec struct {
 	Title       string
 	Description string
 	Questions   []Question
-	Queue       int
 }
 
 // otherValue marks the "Other" option of a select.

@@ -199,8 +199,7 @@ func (m *Model) cmdReview(string) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	m.running, m.startingTurn = true, true
-	m.turnStarted = m.now()
+	m.beginTurn()
 	return tea.Batch(func() tea.Msg {
 		ctx, cancel := callCtx()
 		defer cancel()

@@ -38,8 +38,6 @@ type extState struct {
 	histOK  bool
 	// login is the open login form, if any.
 	login *loginForm
-	// resume is the request from the command line, run once ready.
-	resume *ResumeRequest
 	// resumeFilter is the open resume picker's scope, sort and pages.
 	resumeFilter *resumeFilter
 	// fileSeq numbers fuzzyFileSearch requests; older answers are dropped.

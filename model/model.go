@@ -226,21 +226,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelUp:
-			m.scroll(-3)
+			m.scroll(-3, 0)
 		case tea.MouseWheelDown:
-			m.scroll(3)
+			m.scroll(3, 0)
 		}
 		return m, nil
 	case SessionReadyMsg:
 		return m, tea.Batch(m.onReady(msg), m.afterReady(msg)) // afterReady: ext.go
 	case SessionFailedMsg:
-		m.status.Notice = ""
-		m.banner(ui.BannerError, "could not start codex app-server: "+msg.Err.Error(), nil)
+		m.onSessionFailed(msg) // restart.go
 		return m, nil
 	case turnStartResult:
 		m.startingTurn = false
 		if msg.err != nil {
-			m.running = false
+			m.clearTurn()
 			m.banner(ui.BannerError, "could not start the turn: "+msg.err.Error(), nil)
 			// The prompt is never lost: put it back unless the user typed
 			// something new meanwhile.
@@ -328,7 +327,8 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 }
 
 // onKey routes a key press: global keys first, then the form (once it is
-// drawn and its grace period passed), then the composer.
+// drawn and its grace period passed), then the composer. Enter never
+// gets here while the composer has the keys: extKey sends it to onEnter.
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, done := m.viewKey(k); done {
 		return cmd
@@ -358,10 +358,10 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case "pgup":
-		m.scroll(-(m.transcriptHeight() - 2))
+		m.scroll(0, -1)
 		return nil
 	case "pgdown":
-		m.scroll(m.transcriptHeight() - 2)
+		m.scroll(0, 1)
 		return nil
 	}
 	if strings.HasSuffix(m.status.Notice, quitHint) {
@@ -385,22 +385,6 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.composer.Value() == "" {
 			return m.quit()
 		}
-	case "enter":
-		text := m.draftText()
-		if strings.TrimSpace(text) == "" {
-			return nil
-		}
-		if m.running || m.startingTurn {
-			m.status.Notice = "a turn is running — esc to interrupt, your message stays here"
-			return nil
-		}
-		if !m.ready {
-			m.status.Notice = "codex app-server is not ready yet — your message stays here"
-			return nil
-		}
-		m.composer.Reset()
-		m.resizeComposer()
-		return m.submit(text)
 	}
 	if m.backspacePlaceholder(k) { // paste.go: a token goes as a whole
 		m.resizeComposer()
@@ -431,9 +415,7 @@ func (m *Model) submit(text string) tea.Cmd {
 		m.transcript.Append(&ui.UserCell{Text: text})
 	}
 	m.follow = true
-	m.running = true
-	m.startingTurn = true
-	m.turnStarted = m.now()
+	m.beginTurn()
 	m.status.Notice = ""
 	start := turnStarter(m.driver, m.x.turn)
 	return tea.Batch(func() tea.Msg {
@@ -480,8 +462,11 @@ func (m *Model) resizeComposer() {
 	}
 }
 
-func (m *Model) scroll(delta int) {
+// scroll moves the transcript view by lines plus pages (a page is the
+// transcript's height less 2 lines of overlap).
+func (m *Model) scroll(lines, pages int) {
 	h := m.transcriptHeight()
+	delta := lines + pages*(h-2)
 	from := m.top
 	if m.follow {
 		from = m.transcript.Total() - h
@@ -601,10 +586,7 @@ func (m *Model) endTurn(t backend.Turn) {
 		m.turnErr = ""
 		return
 	}
-	m.turnSeq++
-	m.running = false
-	m.startingTurn = false
-	m.d.interruptSent = time.Time{}
+	m.clearTurn()
 	m.status.Notice = ""
 	m.status.Header = ""
 	switch t.Status {
@@ -621,6 +603,21 @@ func (m *Model) endTurn(t backend.Turn) {
 		}
 	}
 	m.turnErr = ""
+}
+
+// beginTurn marks a turn as starting: turn/start (or review/start) was
+// sent and its answer is awaited.
+func (m *Model) beginTurn() {
+	m.running, m.startingTurn = true, true
+	m.turnStarted = m.now()
+}
+
+// clearTurn forgets the running turn, if any: the running flags, an
+// interrupt sent for it, and any idle check pending for it (turnSeq).
+func (m *Model) clearTurn() {
+	m.turnSeq++
+	m.running, m.startingTurn = false, false
+	m.d.interruptSent = time.Time{}
 }
 
 func (m *Model) addItem(id string, c ui.Cell) {

@@ -52,7 +52,7 @@ func (m *Model) showNext() tea.Cmd {
 	}
 	req := m.pending[0]
 	// The queue count is drawn live under the form (queueLine).
-	f := m.buildForm(req, 0)
+	f := m.buildForm(req)
 	if f == nil {
 		// Nothing to ask: answer safely and move on.
 		_ = req.Refuse()
@@ -65,13 +65,11 @@ func (m *Model) showNext() tea.Cmd {
 	return tea.Batch(f.Init(), m.startGrace()) // grace.go
 }
 
-func (m *Model) formWidth() int { return max(20, m.width) }
-
-func (m *Model) buildForm(req backend.ServerRequest, queued int) forms.Form {
+func (m *Model) buildForm(req backend.ServerRequest) forms.Form {
 	switch r := req.(type) {
 	case *backend.CommandApprovalRequest:
 		p := r.Params
-		spec := forms.ApprovalSpec{Title: "Run this command?", Queue: queued, Choices: commandChoices(p)}
+		spec := forms.ApprovalSpec{Title: "Run this command?", Choices: commandChoices(p)}
 		if p.Reason != nil {
 			spec.Reason = *p.Reason
 		}
@@ -84,17 +82,16 @@ func (m *Model) buildForm(req backend.ServerRequest, queued int) forms.Form {
 		if nc := p.NetworkApprovalContext; nc != nil {
 			spec.Body = "Network access to " + nc.Host + " (" + nc.Protocol + ")"
 		}
-		return forms.NewApproval(m.approvalSpec(spec), m.theme, m.formWidth())
+		return forms.NewApproval(m.approvalSpec(spec), m.theme, m.contentWidth())
 	case *backend.FileChangeApprovalRequest:
 		spec := m.fileChangeSpec(r.Params)
-		spec.Queue = queued
-		return forms.NewApproval(m.approvalSpec(spec), m.theme, m.formWidth())
+		return forms.NewApproval(m.approvalSpec(spec), m.theme, m.contentWidth())
 	case *backend.ToolCallRequest:
 		args, err := backend.ParseAskUserQuestion(r.Params.Arguments)
 		if err != nil {
 			return nil
 		}
-		spec := forms.QuestionsSpec{Title: args.Title, Description: args.Description, Queue: queued}
+		spec := forms.QuestionsSpec{Title: args.Title, Description: args.Description}
 		for _, q := range args.Questions {
 			fq := forms.Question{ID: q.ID, Header: q.Header, Question: q.Question, Placeholder: q.Placeholder, Required: q.Required, Multiple: q.Multiple}
 			for _, o := range q.Options {
@@ -102,7 +99,7 @@ func (m *Model) buildForm(req backend.ServerRequest, queued int) forms.Form {
 			}
 			spec.Questions = append(spec.Questions, fq)
 		}
-		return forms.NewQuestions(safeQuestions(spec), m.theme, m.formWidth())
+		return forms.NewQuestions(safeQuestions(spec), m.theme, m.contentWidth())
 	}
 	return m.buildMoreForm(req)
 }

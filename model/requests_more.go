@@ -228,7 +228,7 @@ func (m *Model) fileChangeSpec(p backend.FileChangeApprovalParams) forms.Approva
 // buildMoreForm builds the forms of the request kinds in this file; nil
 // for a kind it does not know.
 func (m *Model) buildMoreForm(req backend.ServerRequest) forms.Form {
-	w := m.formWidth()
+	w := m.contentWidth()
 	switch r := req.(type) {
 	case *backend.ExecCommandApprovalRequest:
 		p := r.Params

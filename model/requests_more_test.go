@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
+	"tandem/internal/teadrive"
 )
 
 // replies captures what a request's ReplyFunc sends, as the JSON of the
@@ -55,37 +56,14 @@ func decodeReq(t *testing.T, method, id, params string, rep *replies) backend.Se
 
 // drive runs cmds the way the program would, feeding their messages back
 // into m; commands that don't finish within 60 ms (blinks, ticks) are
-// dropped. It never blocks for long.
+// dropped, and so is formFocusMsg (focus is granted by key()). It never
+// blocks for long.
 func drive(t *testing.T, m *Model, cmds ...tea.Cmd) {
 	t.Helper()
-	queue := append([]tea.Cmd(nil), cmds...)
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 300 {
-			t.Fatal("drive: too many steps")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		ch := make(chan tea.Msg, 1)
-		go func() { ch <- c() }()
-		var msg tea.Msg
-		select {
-		case msg = <-ch:
-		case <-time.After(60 * time.Millisecond):
-			continue
-		}
-		switch msg := msg.(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case tea.RawMsg, formFocusMsg:
-			// The bell goes to the terminal; focus is granted by key().
-		default:
-			_, next := m.Update(msg)
-			queue = append(queue, next)
-		}
+	update := func(msg tea.Msg) tea.Cmd { _, next := m.Update(msg); return next }
+	skip := func(msg tea.Msg) bool { _, ok := msg.(formFocusMsg); return ok }
+	if err := teadrive.Drive(update, 60*time.Millisecond, skip, cmds...); err != nil {
+		t.Fatal("drive:", err)
 	}
 }
 

@@ -50,6 +50,7 @@ type restartDoneMsg struct {
 // recoverUpdate runs first in Update. It handles F5 while the server is
 // dead, retry notices and restart results (done = true), and watches
 // ticks for the turn timeout without consuming them.
+// (SessionFailedMsg is Update's: onSessionFailed.)
 func (m *Model) recoverUpdate(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -64,19 +65,24 @@ func (m *Model) recoverUpdate(msg tea.Msg) (tea.Cmd, bool) {
 	case InfoMsg:
 		m.onInfo(msg) // info.go
 		return nil, true
-	case SessionFailedMsg:
-		if m.opts.Restart != nil && !m.opts.ReadOnly && msg.Err != nil {
-			// As the model's own handler, plus the way back: F5 tries again.
-			m.rec.dead = true
-			m.rec.noThread = true
-			m.status.Notice = "F5 or /restart to try again"
-			m.banner(ui.BannerError, "could not start codex app-server: "+redact.String(msg.Err.Error())+" — press F5 or type /restart to try again", nil)
-			return nil, true
-		}
 	case tickMsg:
 		m.checkTurnTimeout()
 	}
 	return nil, false
+}
+
+// onSessionFailed shows why the app-server could not start and, when a
+// restart is possible, the way back: F5 or /restart tries again.
+func (m *Model) onSessionFailed(msg SessionFailedMsg) {
+	if m.opts.Restart != nil && !m.opts.ReadOnly && msg.Err != nil {
+		m.rec.dead = true
+		m.rec.noThread = true
+		m.status.Notice = "F5 or /restart to try again"
+		m.banner(ui.BannerError, "could not start codex app-server: "+redact.String(msg.Err.Error())+" — press F5 or type /restart to try again", nil)
+		return
+	}
+	m.status.Notice = ""
+	m.banner(ui.BannerError, "could not start codex app-server: "+msg.Err.Error(), nil)
 }
 
 // onRetryNotice shows "server busy, retrying" while a call is being
@@ -101,10 +107,7 @@ func (m *Model) onRetryNotice(n backend.RetryNotice) {
 // server are dropped (nothing can answer them any more).
 func (m *Model) onServerExited(e backend.ServerExitedEvent) {
 	wasRunning := m.running || m.startingTurn
-	m.running = false
-	m.startingTurn = false
-	m.d.interruptSent = time.Time{}
-	m.turnSeq++
+	m.clearTurn()
 	m.ready = false
 	m.driver = nil
 	m.pending = nil

@@ -175,7 +175,7 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	r := msg.resp
 	m.transcript.Reset()
 	m.items = map[string]ui.Cell{}
-	m.running, m.startingTurn = false, false
+	m.clearTurn()
 	m.follow = true
 	m.x.lastDiff = ""
 	m.status.Model = r.Model

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
+	"tandem/internal/teadrive"
 	"tandem/model"
 )
 
@@ -23,32 +24,9 @@ import (
 // dropped, so it never blocks for long.
 func driveModel(t *testing.T, m *model.Model, cmds ...tea.Cmd) {
 	t.Helper()
-	queue := append([]tea.Cmd(nil), cmds...)
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 300 {
-			t.Fatal("driveModel: too many steps")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		ch := make(chan tea.Msg, 1)
-		go func() { ch <- c() }()
-		var msg tea.Msg
-		select {
-		case msg = <-ch:
-		case <-time.After(200 * time.Millisecond):
-			continue
-		}
-		switch msg := msg.(type) {
-		case nil, tea.RawMsg:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			_, next := m.Update(msg)
-			queue = append(queue, next)
-		}
+	update := func(msg tea.Msg) tea.Cmd { _, next := m.Update(msg); return next }
+	if err := teadrive.Drive(update, 200*time.Millisecond, nil, cmds...); err != nil {
+		t.Fatal("driveModel:", err)
 	}
 }
 
