@@ -94,14 +94,14 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 	if strings.TrimSpace(tail) != "" {
 		if c.Final && ctx.Tail < 0 && c.finalLines == nil {
 			// wholly above the screen: the last block waits too
-			tailLines, tailPlain = plainTail(ctx, tail, width), true
+			tailLines, tailPlain = plainTail(tail, width), true
 		} else if c.Final {
 			if c.finalLines == nil {
 				c.finalLines = fit(trimBlank(ctx.Markdown.Render(tail, width)), width)
 			}
 			tailLines = c.finalLines
 		} else {
-			tailLines = plainTail(ctx, withholdPartialGrapheme(tail), width)
+			tailLines = plainTail(withholdPartialGrapheme(tail), width)
 		}
 	}
 	for len(c.segs) < len(c.scan.segs) {
@@ -117,7 +117,7 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 			styleFrom--
 			b := &c.segs[styleFrom]
 			if b.lines == nil {
-				b.lines = c.plainBlock(ctx, src, styleFrom, width)
+				b.lines = c.plainBlock(src, styleFrom, width)
 			}
 			budget -= len(b.lines) + 1
 		}
@@ -131,7 +131,7 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 			b.lines = fit(trimBlank(ctx.Markdown.Render(src[r[0]:r[1]], width)), width)
 			b.styled = true
 		} else if b.lines == nil {
-			b.lines = c.plainBlock(ctx, src, i, width)
+			b.lines = c.plainBlock(src, i, width)
 		}
 		if !b.styled {
 			c.partial = true
@@ -156,9 +156,9 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 }
 
 // plainBlock lays out stable block i plainly, for when it is off screen.
-func (c *AgentCell) plainBlock(ctx *RenderContext, src string, i, width int) []string {
+func (c *AgentCell) plainBlock(src string, i, width int) []string {
 	r := c.scan.segs[i]
-	return plainTail(ctx, src[r[0]:r[1]], width)
+	return plainTail(src[r[0]:r[1]], width)
 }
 
 // FitsWidth implements Fitted: Render cuts its lines to the width.
@@ -188,7 +188,7 @@ func trimBlank(lines []string) []string {
 
 // plainTail draws the open tail as plain text, indented like glamour's
 // document margin.
-func plainTail(ctx *RenderContext, tail string, width int) []string {
+func plainTail(tail string, width int) []string {
 	tail = strings.TrimRight(tail, "\n")
 	lines := Wrap(tail, width-4)
 	for i, l := range lines {

@@ -58,8 +58,9 @@ type UserCell struct {
 // Render implements Cell.
 func (c *UserCell) Render(ctx *RenderContext, width int) []string {
 	lines := Wrap(Sanitize(c.Text), width-2)
+	bar := ctx.Styles.UserBar.Render("▌") + " "
 	for i := range lines {
-		lines[i] = ctx.Styles.UserBar.Render("▌") + " " + ctx.Styles.User.Render(lines[i])
+		lines[i] = bar + ctx.Styles.User.Render(lines[i])
 	}
 	return append([]string{""}, lines...)
 }
@@ -86,21 +87,6 @@ type FileChangeCell struct {
 func (c *FileChangeCell) SetFiles(files []FileDiff) {
 	c.Files = files
 	c.Touch()
-}
-
-// DiffStat counts added and removed lines of a unified diff, ignoring the
-// ---/+++ headers.
-func DiffStat(diff string) (added, removed int) {
-	for _, l := range strings.Split(diff, "\n") {
-		switch {
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-		case strings.HasPrefix(l, "+"):
-			added++
-		case strings.HasPrefix(l, "-"):
-			removed++
-		}
-	}
-	return
 }
 
 // Render implements Cell.

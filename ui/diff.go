@@ -35,13 +35,28 @@ func FileDiffStat(f FileDiff) (added, removed int) {
 	return DiffStat(f.Diff)
 }
 
+// DiffStat counts added and removed lines of a unified diff, ignoring the
+// ---/+++ headers.
+func DiffStat(diff string) (added, removed int) {
+	for _, l := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		case strings.HasPrefix(l, "+"):
+			added++
+		case strings.HasPrefix(l, "-"):
+			removed++
+		}
+	}
+	return
+}
+
 // RenderFileDiff colours one file's change as a unified diff with old and
-// new line numbers in a gutter, at most max diff lines (0 = 40) and a
+// new line numbers in a gutter, at most maxLines diff lines (0 = 40) and a
 // "+N lines" note for the rest. Added and deleted files given as plain
 // content are shown as all "+" or all "−" lines.
-func RenderFileDiff(st Styles, f FileDiff, width, max int) []string {
-	if max <= 0 {
-		max = 40
+func RenderFileDiff(st Styles, f FileDiff, width, maxLines int) []string {
+	if maxLines <= 0 {
+		maxLines = 40
 	}
 	diff := strings.TrimRight(Sanitize(f.Diff), "\n")
 	if diff == "" {
@@ -63,7 +78,7 @@ func RenderFileDiff(st Styles, f FileDiff, width, max int) []string {
 	for _, l := range src {
 		if strings.HasPrefix(l, "@@") {
 			o, n, oc, nc := parseHunk(l)
-			nw = maxInt(nw, len(strconv.Itoa(o+oc)), len(strconv.Itoa(n+nc)))
+			nw = max(nw, len(strconv.Itoa(o+oc)), len(strconv.Itoa(n+nc)))
 		}
 	}
 	var lines []string
@@ -73,7 +88,7 @@ func RenderFileDiff(st Styles, f FileDiff, width, max int) []string {
 		if strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "diff ") || strings.HasPrefix(l, "index ") {
 			continue
 		}
-		if shown == max {
+		if shown == maxLines {
 			lines = append(lines, st.Dim.Render(fmt.Sprintf("    … +%d lines", len(src)-i)))
 			break
 		}
@@ -147,13 +162,4 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-func maxInt(a int, bs ...int) int {
-	for _, b := range bs {
-		if b > a {
-			a = b
-		}
-	}
-	return a
 }

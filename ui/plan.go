@@ -1,6 +1,9 @@
 package ui
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // PlanStep is one step of a PlanCell; Status is "pending", "inProgress" or
 // "completed".
@@ -33,7 +36,7 @@ func (c *PlanCell) Render(ctx *RenderContext, width int) []string {
 			done++
 		}
 	}
-	lines := []string{"", st.Accent.Render("☰ Plan") + st.Dim.Render(" "+itoa(done)+"/"+itoa(len(c.Steps))+" done")}
+	lines := []string{"", st.Accent.Render("☰ Plan") + st.Dim.Render(" "+strconv.Itoa(done)+"/"+strconv.Itoa(len(c.Steps))+" done")}
 	if e := strings.TrimSpace(Sanitize(c.Explanation)); e != "" {
 		for _, w := range Wrap(e, width-4) {
 			lines = append(lines, "  "+st.Italic.Render(w))
@@ -57,23 +60,4 @@ func (c *PlanCell) Render(ctx *RenderContext, width int) []string {
 		lines = append(lines, Prefix(w, "  "+mark, "    ")...)
 	}
 	return lines
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	if neg {
-		return "-" + string(b)
-	}
-	return string(b)
 }

@@ -22,7 +22,7 @@ import (
 //
 // Text that needs none of this is returned as is, without allocating.
 func Sanitize(s string) string {
-	return ExpandTabs(sanitizeControls(s))
+	return ExpandTabs(termsafe.Controls(s))
 }
 
 // SanitizeLine is Sanitize for a single line: "\n" is shown as ␊ too.
@@ -50,7 +50,7 @@ func (t *safeText) update(src string, final bool) string {
 		chunk = chunk[:completePrefix(chunk)]
 	}
 	if chunk != "" {
-		t.b.WriteString(sanitizeControls(chunk))
+		t.b.WriteString(termsafe.Controls(chunk))
 		t.from += len(chunk)
 	}
 	return t.b.String()
@@ -84,13 +84,7 @@ func completePrefix(s string) int {
 	return n
 }
 
-// SanitizeKeepTabs is Sanitize for text written as is rather than laid
-// out (a pipe, a file): tabs are kept, everything else is as Sanitize.
-func SanitizeKeepTabs(s string) string { return sanitizeControls(s) }
-
 // SanitizePlain prepares text for a pipe or a file that may be shown on a
 // terminal later (termsafe.Plain): complete escape sequences are dropped,
-// other controls shown as SanitizeKeepTabs does; "\n" and tabs are kept.
+// other controls shown as Sanitize does; "\n" and tabs are kept.
 func SanitizePlain(s string) string { return termsafe.Plain(s) }
-
-func sanitizeControls(s string) string { return termsafe.Controls(s) }

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"tandem/internal/termsafe"
 )
 
 func TestSanitize(t *testing.T) {
@@ -42,7 +44,7 @@ func TestSanitizeLine(t *testing.T) {
 // whatever the cuts (inside a rune, between \r and \n).
 func TestSafeTextPieces(t *testing.T) {
 	src := "a\r\nb\u009bc\u202Ed\x1b[2J日本\re\r"
-	want := sanitizeControls(src)
+	want := termsafe.Controls(src)
 	for cut := 0; cut <= len(src); cut++ {
 		var st safeText
 		st.update(src[:cut], false)

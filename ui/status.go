@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // StatusInfo is what the status line shows.
@@ -102,10 +104,11 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 	right = append(right, s.Hints...)
 	l := strings.Join(left, "  ")
 	r := st.Status.Render(strings.Join(right, " · "))
-	gap := width - ansiWidth(l) - ansiWidth(r)
+	lw := ansi.StringWidth(l)
+	gap := width - lw - ansi.StringWidth(r)
 	if gap < 1 {
-		r = Truncate(r, max(0, width-ansiWidth(l)-1))
-		gap = width - ansiWidth(l) - ansiWidth(r)
+		r = Truncate(r, max(0, width-lw-1))
+		gap = width - lw - ansi.StringWidth(r)
 		if gap < 0 {
 			return Truncate(l, width)
 		}

@@ -20,7 +20,7 @@ type Styles struct {
 	DiffAdd, DiffDel     lipgloss.Style
 	DiffHunk, DiffHeader lipgloss.Style
 	Warn, Error, Info    lipgloss.Style
-	Status, StatusKey    lipgloss.Style
+	Status               lipgloss.Style
 	Accent               lipgloss.Style
 }
 
@@ -50,7 +50,6 @@ func NewStyles(dark bool) Styles {
 		Error:      pick("#F87171", "#B91C1C").Bold(true),
 		Info:       pick("#60A5FA", "#1D4ED8"),
 		Status:     pick("#A1A1AA", "#52525B"),
-		StatusKey:  pick("#E4E4E7", "#18181B").Bold(true),
 		Accent:     pick("#A78BFA", "#6D28D9").Bold(true),
 	}
 }

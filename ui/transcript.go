@@ -166,23 +166,34 @@ func (t *Transcript) Sync(ctx *RenderContext, width int) int {
 	defer func() { t.lastRenders, t.lastTail = t.Renders, ctx.Tail }()
 	for pass := 0; pass < 3 && len(t.partial) > 0; pass++ {
 		redrawn := false
-		for i, last := range t.partial {
-			end := t.starts[i] + len(t.cache[i].lines)
-			tail := 0 // full drawing
-			switch {
-			case ctx.Tail <= 0:
-			case end > t.total-ctx.Tail:
-				tail = end - (t.total - ctx.Tail) + 10
+		if ctx.Tail <= 0 {
+			for i := range t.partial {
+				c2 := *ctx
+				c2.Tail = 0 // full drawing
+				t.syncCell(&c2, i, width, true, true)
+				redrawn = true
+			}
+		} else {
+			// only the cells from the top of the screen down can be on it
+			top := t.total - ctx.Tail
+			for i := t.cellAt(top); i < len(t.Cells); i++ {
+				last, ok := t.partial[i]
+				if !ok {
+					continue
+				}
+				end := t.starts[i] + len(t.cache[i].lines)
+				if end <= top {
+					continue
+				}
+				tail := end - top + 10
 				if last > 0 && tail <= last {
 					continue // drawn with at least this much already
 				}
-			default:
-				continue
+				c2 := *ctx
+				c2.Tail = tail
+				t.syncCell(&c2, i, width, true, true)
+				redrawn = true
 			}
-			c2 := *ctx
-			c2.Tail = tail
-			t.syncCell(&c2, i, width, true, true)
-			redrawn = true
 		}
 		if !redrawn {
 			break
@@ -190,6 +201,21 @@ func (t *Transcript) Sync(ctx *RenderContext, width int) int {
 		t.restart()
 	}
 	return t.total
+}
+
+// cellAt returns the index of the cell holding line (as of the last
+// restart): the last cell starting at or before it, 0 if none does.
+func (t *Transcript) cellAt(line int) int {
+	lo, hi := 0, len(t.Cells)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if t.starts[mid] <= line {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
 }
 
 // tailCtx is ctx with Tail reduced by the lines drawn after a cell (-1 when
@@ -239,11 +265,7 @@ func (t *Transcript) syncCell(ctx *RenderContext, i, width int, flush, force boo
 	lines := c.Render(ctx, width)
 	t.Renders++
 	if _, ok := c.(Fitted); !ok {
-		for j, l := range lines {
-			if ansi.StringWidth(l) > width {
-				lines[j] = ansi.Truncate(l, width, "")
-			}
-		}
+		fit(lines, width)
 	}
 	*e = cachedLines{version: c.Version(), width: width, lines: lines, ok: true}
 	if l, ok := c.(Lazy); ok {
@@ -291,17 +313,7 @@ func (t *Transcript) Window(top, h, width int) []string {
 	if n == 0 || h <= 0 || len(t.cache) < n {
 		return out
 	}
-	// binary search the cell holding line top
-	lo, hi := 0, n-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if t.starts[mid] <= top {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	for i := lo; i < n && len(out) < h; i++ {
+	for i := t.cellAt(top); i < n && len(out) < h; i++ {
 		lines := t.cache[i].lines
 		skip := top + len(out) - t.starts[i]
 		if skip < 0 {
@@ -331,12 +343,7 @@ func (t *Transcript) Lines(ctx *RenderContext, width int) []string {
 func (t *Transcript) RenderAll(ctx *RenderContext, width int) []string {
 	var out []string
 	for _, c := range t.Cells {
-		for _, l := range c.Render(ctx, width) {
-			if ansi.StringWidth(l) > width {
-				l = ansi.Truncate(l, width, "")
-			}
-			out = append(out, l)
-		}
+		out = append(out, fit(c.Render(ctx, width), width)...)
 	}
 	return out
 }
