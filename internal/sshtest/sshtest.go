@@ -121,9 +121,19 @@ func Start(t testing.TB, opts Options) *Server {
 		}
 		force = "ForceCommand " + wrapper + "\n"
 	}
-	for _, kv := range opts.Env {
-		force += "SetEnv " + strconvQuote(kv) + "\n"
+	// The remote login shell gets a HOME of its own, so it never reads the
+	// machine user's dotfiles (a ~/.bashrc that runs pyenv or prints
+	// things would make every test depend on that machine).
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
 	}
+	// sshd keeps only the first SetEnv line: put every variable on it.
+	setenv := []string{strconvQuote("HOME=" + home)}
+	for _, kv := range opts.Env {
+		setenv = append(setenv, strconvQuote(kv))
+	}
+	force += "SetEnv " + strings.Join(setenv, " ") + "\n"
 
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
