@@ -85,14 +85,6 @@ func (t *protocolTracer) Close() error {
 	return t.w.Close()
 }
 
-// traceFunc returns t.Trace, or nil when tracing is off.
-func (t *protocolTracer) traceFunc() func(backend.Direction, []byte) {
-	if t == nil {
-		return nil
-	}
-	return t.Trace
-}
-
 // openTraces opens the --record transcript (header with cwd) and the
 // --trace-protocol file, adds their tracers to f.traces, and returns a
 // function that closes them.

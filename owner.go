@@ -116,32 +116,13 @@ func (o *sessionOwner) restart() (model.RestartInfo, error) {
 	if !o.adopt(gen, sess) {
 		return model.RestartInfo{}, errors.New("tandem is quitting")
 	}
-	// The model keeps its transcript, so the history is not fetched
-	// (excludeTurns also avoids the server's full-history warning).
-	var resp backend.ThreadResponse
-	err = sess.Call(sctx, "thread/resume", resumeParams{
-		ThreadResumeParams: backend.ThreadResumeParams{
-			ThreadID:       threadID,
-			Model:          o.f.model,
-			Cwd:            o.f.threadCwd(o.cwd), // remote.go: the remote workspace over ssh
-			ApprovalPolicy: o.f.approval,
-			Sandbox:        o.f.sandbox,
-		},
-		ExcludeTurns: true,
-	}, &resp)
+	// The model keeps its transcript, so the history is not fetched.
+	resp, err := sess.RejoinThread(sctx, threadID)
 	if err != nil {
 		return model.RestartInfo{}, fmt.Errorf("thread/resume: %w", err)
 	}
-	sess.SetThread(resp.Thread.ID)
 	send(readyMsg(sess, resp)) // run.go
 	return model.RestartInfo{ThreadID: resp.Thread.ID}, nil
-}
-
-// resumeParams are `thread/resume` params with excludeTurns: the answer
-// carries the thread without its turns.
-type resumeParams struct {
-	backend.ThreadResumeParams
-	ExcludeTurns bool `json:"excludeTurns"`
 }
 
 // adopt makes sess current unless a newer restart or shutdown came first

@@ -16,22 +16,18 @@ const InstallHint = "scripts/install-codex.sh"
 // against.
 const CodexVersion = "0.169.0"
 
-// ErrCodexNotFound is returned by LocateCodex when no codex binary exists.
+// ErrCodexNotFound is returned by LocateCodexFrom when no codex binary
+// exists.
 var ErrCodexNotFound = errors.New("codex not found: pass --codex PATH, put codex on $PATH, or run " + InstallHint)
 
-// LocateCodex finds the codex executable: flag (the --codex value) if set,
-// then $TANDEM_CODEX, then `codex` on $PATH, then the project's install
-// folder .codex-bin/node_modules/.bin/codex next to the tandem executable
-// or the current directory, or any of their parents.
-func LocateCodex(flag string) (string, error) {
-	return LocateCodexFrom(flag, "--codex")
-}
-
-// LocateCodexFrom is LocateCodex for a configured command whose origin
-// is from: "--codex", or the config file, line and key that set it
-// ("config.toml:3: codex.command"). The error for a command that cannot
-// run names from and says whether the file is not found or not
-// executable.
+// LocateCodexFrom finds the codex executable: command (the --codex value
+// or codex.command) if set, then $TANDEM_CODEX, then `codex` on $PATH,
+// then the project's install folder .codex-bin/node_modules/.bin/codex
+// next to the tandem executable or the current directory, or any of their
+// parents. from is the command's origin: "--codex", or the config file,
+// line and key that set it ("config.toml:3: codex.command"). The error
+// for a command that cannot run names from and says whether the file is
+// not found or not executable.
 func LocateCodexFrom(command, from string) (string, error) {
 	if command != "" {
 		p, err := exec.LookPath(command)

@@ -66,6 +66,9 @@ type ThreadResumeParams struct {
 	Cwd            string `json:"cwd,omitempty"`
 	ApprovalPolicy string `json:"approvalPolicy,omitempty"`
 	Sandbox        string `json:"sandbox,omitempty"`
+	// ExcludeTurns leaves Thread.Turns out of the answer (and avoids the
+	// server's full-history warning).
+	ExcludeTurns bool `json:"excludeTurns,omitempty"`
 }
 
 // Thread is the protocol's `Thread`. Turns is filled only by

@@ -188,16 +188,28 @@ func (s *Session) openThread(ctx context.Context, method string, params any) (Th
 	return resp, nil
 }
 
-// ResumeThread runs `thread/resume` for id and makes it current. The
-// response's Thread.Turns holds the history.
+// ResumeThread runs `thread/resume` for id with the session's settings
+// and makes it current. The response's Thread.Turns holds the history.
 func (s *Session) ResumeThread(ctx context.Context, id string) (ThreadResponse, error) {
-	return s.openThread(ctx, "thread/resume", ThreadResumeParams{
+	return s.openThread(ctx, "thread/resume", s.resumeParams(id))
+}
+
+// RejoinThread is ResumeThread without the history (excludeTurns): for a
+// restarted app-server whose viewer still holds the transcript.
+func (s *Session) RejoinThread(ctx context.Context, id string) (ThreadResponse, error) {
+	p := s.resumeParams(id)
+	p.ExcludeTurns = true
+	return s.openThread(ctx, "thread/resume", p)
+}
+
+func (s *Session) resumeParams(id string) ThreadResumeParams {
+	return ThreadResumeParams{
 		ThreadID:       id,
 		Model:          s.opts.Model,
 		Cwd:            s.opts.Cwd,
 		ApprovalPolicy: s.opts.ApprovalPolicy,
 		Sandbox:        s.opts.Sandbox,
-	})
+	}
 }
 
 // StartTurn runs `turn/start` with text as the user's input and the
