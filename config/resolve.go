@@ -39,7 +39,7 @@ type Settings struct {
 	ConfigFile string
 
 	// Codex is the codex executable as configured ("" means: locate it,
-	// see backend.LocateCodex). CodexArgs go after `app-server --listen
+	// see backend.LocateCodexFrom). CodexArgs go after `app-server --listen
 	// stdio://` (profile args replace top-level args; flag args are
 	// appended). CodexEnv is added to tandem's environment (profile
 	// entries override top-level ones).
