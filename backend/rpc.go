@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 )
 
 // JSON-RPC 2.0 error codes used by tandem and the app-server.
@@ -339,7 +341,17 @@ func (c *Conn) write(m *Message) error {
 	}
 	b = append(b, '\n')
 	_, err = c.w.Write(b)
+	if peerGone(err) {
+		// The peer exited (a broken pipe) or its transport already
+		// reaped it (a closed file): either way the connection is closed.
+		return fmt.Errorf("%w: %w", ErrClosed, err)
+	}
 	return err
+}
+
+// peerGone reports whether a write error means the peer's end is gone.
+func peerGone(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) || errors.Is(err, io.ErrClosedPipe)
 }
 
 func (c *Conn) respond(id RequestID, result any, rpcErr *RPCError) error {

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -113,7 +112,7 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 		if errors.As(stream.Wait(), &remote) {
 			return nil, remote
 		}
-		if errors.Is(err, ErrClosed) || errors.Is(err, syscall.EPIPE) {
+		if errors.Is(err, ErrClosed) {
 			msg := "app-server " + ExitDescription(stream.Wait())
 			if reason := StderrReason(tail); reason != "" {
 				msg += ": " + reason
