@@ -22,7 +22,8 @@ func NewRing(maxLines, maxBytes int) *Ring {
 	return &Ring{maxLines: maxLines, maxBytes: maxBytes}
 }
 
-// Write appends p, splitting it into lines. It never fails.
+// Write appends p, splitting it into lines at LF; a CR before the LF is
+// dropped. It never fails.
 func (r *Ring) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -44,6 +45,8 @@ func (r *Ring) Write(p []byte) (int, error) {
 }
 
 func (r *Ring) push(line string) {
+	// CRLF line ends (ssh prints its errors so) end at the LF.
+	line = strings.TrimSuffix(line, "\r")
 	if len(line) > r.maxBytes {
 		line = line[len(line)-r.maxBytes:]
 	}
