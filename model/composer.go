@@ -95,7 +95,16 @@ func (m *Model) onEnter() tea.Cmd {
 		return m.runCommand(c, args)
 	}
 	if !m.ready || m.driver == nil {
-		m.status.Notice = "codex app-server is not ready yet — your message stays here"
+		switch {
+		case m.rec.restarting:
+			m.status.Notice = "restarting codex app-server — your message stays here"
+		case (m.rec.dead || m.rec.noThread) && m.opts.Restart != nil && !m.opts.ReadOnly:
+			m.status.Notice = "codex app-server is not running — F5 or /restart; your message stays here"
+		case m.rec.dead || m.rec.noThread:
+			m.status.Notice = "codex app-server is not running — your message stays here"
+		default:
+			m.status.Notice = "codex app-server is not ready yet — your message stays here"
+		}
 		return nil
 	}
 	if m.x.switching {

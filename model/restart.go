@@ -81,8 +81,9 @@ func (m *Model) onSessionFailed(msg SessionFailedMsg) {
 		m.banner(ui.BannerError, "could not start codex app-server: "+redact.String(msg.Err.Error())+" — press F5 or type /restart to try again", nil)
 		return
 	}
+	m.rec.dead = true
 	m.status.Notice = ""
-	m.banner(ui.BannerError, "could not start codex app-server: "+msg.Err.Error(), nil)
+	m.banner(ui.BannerError, "could not start codex app-server: "+redact.String(msg.Err.Error()), nil)
 }
 
 // onRetryNotice shows "server busy, retrying" while a call is being

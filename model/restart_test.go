@@ -228,3 +228,43 @@ func TestFailedStartOffersRestart(t *testing.T) {
 		t.Fatalf("Restart ran %d times", restarts.Load())
 	}
 }
+
+// Enter without a server keeps the draft and says why, in the words of
+// the server's state: still starting, gone (with the way back when there
+// is one), or being restarted.
+func TestEnterWithoutServerSaysWhy(t *testing.T) {
+	restart := func() (RestartInfo, error) { return RestartInfo{}, nil }
+	cases := []struct {
+		name  string
+		opts  Options
+		setup func(m *Model)
+		want  string
+	}{
+		{"starting", Options{Restart: restart}, func(*Model) {}, "not ready yet"},
+		{"failed start", Options{Restart: restart}, func(m *Model) {
+			m.Update(SessionFailedMsg{Err: errors.New("ssh: unknown host")})
+		}, "not running — F5 or /restart"},
+		{"failed start, no restart", Options{}, func(m *Model) {
+			m.Update(SessionFailedMsg{Err: errors.New("ssh: unknown host")})
+		}, "not running — your message"},
+		{"restarting", Options{Restart: restart}, func(m *Model) {
+			m.Update(SessionFailedMsg{Err: errors.New("boom")})
+			m.rec.restarting = true
+		}, "restarting codex app-server"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := New(tc.opts)
+			m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+			tc.setup(m)
+			typeText(t, m, "keep me")
+			press(t, m, tea.KeyEnter, 0)
+			if got := m.Composer(); got != "keep me" {
+				t.Fatalf("composer = %q; the draft must stay", got)
+			}
+			if !strings.Contains(m.status.Notice, tc.want) {
+				t.Errorf("notice %q; want it to contain %q", m.status.Notice, tc.want)
+			}
+		})
+	}
+}
