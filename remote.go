@@ -125,6 +125,22 @@ func (f *flags) threadCwd(local string) string {
 	return ""
 }
 
+// statusCwd is the workspace the status line shows before the server
+// names it: the local one folded to ~, the configured remote workspace, or
+// "" when only the remote server knows it.
+func (f *flags) statusCwd(local string) string {
+	if !f.isRemote() {
+		return shortPath(local)
+	}
+	if f.remote.ws != "" {
+		return ""
+	}
+	if ws := f.remote.remoteWorkspace; ws != "" {
+		return ws
+	}
+	return f.settings.RemoteWorkspace
+}
+
 // sshOptions normalises the config's ssh_options: each entry is an ssh -o
 // option ("ConnectTimeout=5"); the forms "-o", "X=y" and "-oX=y" are
 // accepted too. Any other ssh argument is an error (tandem builds the

@@ -120,3 +120,37 @@ func TestSSHOptionsFromConfig(t *testing.T) {
 		t.Fatalf("-v: %v", err)
 	}
 }
+
+// Before the server names its workspace, the status line shows the local
+// one only for a local server: never the local cwd for a remote one.
+func TestStatusCwd(t *testing.T) {
+	home, _ := os.UserHomeDir()
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"local folds home", nil, "~/proj"},
+		{"ssh with a workspace", []string{"--ssh", "dev", "--remote-workspace", "/srv/app"}, "/srv/app"},
+		{"ssh with a relative workspace", []string{"--ssh", "dev", "--remote-workspace", "app"}, "app"},
+		{"ssh without one", []string{"--ssh", "dev"}, ""},
+		{"websocket", []string{"--remote", "ws://127.0.0.1:9"}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := parseFlags(t, tc.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := f.statusCwd(filepath.Join(home, "proj")); got != tc.want {
+				t.Errorf("statusCwd = %q; want %q", got, tc.want)
+			}
+		})
+	}
+	if got := peerPath("ssh dev", filepath.Join(home, "x")); got != filepath.Join(home, "x") {
+		t.Errorf("a remote path was folded with the local home: %q", got)
+	}
+	if got := peerPath("local", filepath.Join(home, "x")); got != "~/x" {
+		t.Errorf("peerPath local = %q; want ~/x", got)
+	}
+}

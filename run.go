@@ -106,7 +106,7 @@ func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
 		Prompt:  prompt,
 		Dark:    f.settings.Dark(),
 		NoColor: os.Getenv("NO_COLOR") != "",
-		Status:  ui.StatusInfo{Cwd: shortPath(cwd), Approval: f.approval, Sandbox: f.sandbox, Model: f.model},
+		Status:  ui.StatusInfo{Cwd: f.statusCwd(cwd), Approval: f.approval, Sandbox: f.sandbox, Model: f.model},
 		// resume.go: the last thread and prompt history per workspace.
 		State:     sessions.Open(""),
 		Workspace: cwd,
@@ -178,7 +178,7 @@ func readyMsg(sess *backend.Session, resp backend.ThreadResponse) model.SessionR
 	return model.SessionReadyMsg{
 		Driver:   sess,
 		Model:    resp.Model,
-		Cwd:      shortPath(resp.Cwd),
+		Cwd:      peerPath(sess.Describe(), resp.Cwd),
 		Approval: backend.PolicyString(resp.ApprovalPolicy),
 		Sandbox:  resp.Sandbox.Mode(),
 		Peer:     sess.Describe(),
@@ -233,6 +233,15 @@ func shortPath(p string) string {
 		}
 	}
 	return p
+}
+
+// peerPath shows path of the named peer: a local one folded to ~, a
+// remote one as the server gave it (the local $HOME means nothing there).
+func peerPath(peer, path string) string {
+	if peer == "local" {
+		return shortPath(path)
+	}
+	return path
 }
 
 func startsWithDotDot(rel string) bool {

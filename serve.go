@@ -370,7 +370,7 @@ func runServe(ctx context.Context, f flags, sf serveFlags) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 
-	ps := newPairServer(keys, ui.StatusInfo{Cwd: shortPath(cwd), Approval: f.approval, Sandbox: f.sandbox, Model: f.model}, log)
+	ps := newPairServer(keys, ui.StatusInfo{Cwd: f.statusCwd(cwd), Approval: f.approval, Sandbox: f.sandbox, Model: f.model}, log)
 	srv, err := ps.sshServer(sf.listen, hostKey)
 	if err != nil {
 		return fmt.Errorf("ssh server: %w", err)
