@@ -28,6 +28,18 @@ var deltaMethods = map[string]bool{
 // back before it is let through anyway.
 const maxHeldLine = 4 << 10
 
+// A long line is not re-redacted from its start on every delta: once more
+// than rollAt bytes of it are committed, the text before the last
+// keepContext committed bytes is dropped. Only a secret longer than
+// keepContext could need that dropped text to be recognised, so the cost
+// per delta stays bounded (BenchmarkStreamRedactorLongLine) while secrets
+// of any realistic size (tokens, JWTs, an Authorization header) are still
+// seen whole.
+const (
+	rollAt      = 16 << 10
+	keepContext = 8 << 10
+)
+
 // StreamRedactor redacts JSON-RPC lines like redact.Bytes, and in addition
 // redacts streamed text across deltas: for each item it re-redacts the
 // text of the current line and lets a delta carry only the part of it that
@@ -42,8 +54,9 @@ type StreamRedactor struct {
 }
 
 type streamState struct {
-	tail    string // raw text of the current line not yet committed
-	emitted string // redacted text of tail already sent
+	tail      string // raw text of the current line (from its start, or from the last roll)
+	committed int    // bytes of tail already committed (redacted and sent)
+	emitted   string // redacted text of tail[:committed]
 	// inKey is set after a line that opens a PEM private key block
 	// (redact.OpensPrivateKey): the lines up to the END line are key
 	// material, which redact cannot recognise line by line, so they are
@@ -164,7 +177,7 @@ func (st *streamState) push(delta string) string {
 		}
 		out.WriteString(st.line(st.tail[:i+1]))
 		st.tail = st.tail[i+1:]
-		st.emitted = ""
+		st.emitted, st.committed = "", 0
 	}
 	if st.inKey {
 		// Inside a private key nothing of a partial line is sent; a
@@ -180,6 +193,13 @@ func (st *streamState) push(delta string) string {
 	}
 	if cut >= 0 {
 		out.WriteString(st.commit(st.tail[:cut+1]))
+		st.committed = cut + 1
+	}
+	if st.committed > rollAt {
+		drop := st.committed - keepContext
+		st.tail = st.tail[drop:]
+		st.committed -= drop
+		st.emitted = redact.String(st.tail[:st.committed])
 	}
 	return out.String()
 }

@@ -101,3 +101,54 @@ func BenchmarkStreamRedactorDelta(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(lines)), "ns/delta")
 }
+
+// BenchmarkStreamRedactorLongLine streams one 1 MiB line (command output
+// with no newline, such as minified JSON) in 4 KiB deltas: the cost per
+// delta must not grow with the line's length.
+func BenchmarkStreamRedactorLongLine(b *testing.B) {
+	text := strings.Repeat(`{"key":"value","n":12345,"words":"some words here"} `, 1<<20/52)
+	var lines [][]byte
+	for i := 0; i < len(text); i += 4096 {
+		lines = append(lines, deltaLine("a1", text[i:min(len(text), i+4096)]))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		red := NewStreamRedactor()
+		for _, l := range lines {
+			red.Line(l)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(lines)), "ns/delta")
+}
+
+// On a line far longer than the redactor's window, secrets anywhere (and
+// around every roll of the window) are still redacted, for any delta size,
+// and the streamed text is what redacting the whole line gives.
+func TestStreamRedactorLongLineSecrets(t *testing.T) {
+	var b strings.Builder
+	secrets := []string{"Authorization: " + secretBearer, "OPENAI_API_KEY=" + secretSK, "api_key=" + secretAPIValue, secretSK}
+	for i := 0; b.Len() < 64<<10; i++ {
+		b.WriteString("plain words in a very long line ")
+		if i%97 == 0 {
+			b.WriteString(secrets[(i/97)%len(secrets)] + " ")
+		}
+	}
+	text := b.String() + "\n"
+	want := redact.String(text)
+	for _, size := range []int{97, 4096} {
+		red := NewStreamRedactor()
+		var got strings.Builder
+		for i := 0; i < len(text); i += size {
+			got.WriteString(deltaOf(t, red.Line(deltaLine("a1", text[i:min(len(text), i+size)]))))
+		}
+		s := got.String()
+		for _, leak := range []string{secretBearerValue[:8], secretSK[8:16], secretAPIValue[:8]} {
+			if strings.Contains(s, leak) {
+				t.Fatalf("size %d: leaks %q", size, leak)
+			}
+		}
+		if s != want {
+			t.Errorf("size %d: streamed text differs from the whole line redacted (len %d vs %d)", size, len(s), len(want))
+		}
+	}
+}
