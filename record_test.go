@@ -166,7 +166,7 @@ func TestRecordCastOfDemo(t *testing.T) {
 	if strings.Count(strings.Join(c.marks, "\n"), "turn started") != 4 || strings.Count(strings.Join(c.marks, "\n"), "turn completed") != 4 {
 		t.Errorf("markers = %q", c.marks)
 	}
-	if !strings.Contains(c.output, "tool ask_user_question") || !strings.Contains(c.output, "\x1b[") {
+	if !strings.Contains(c.output, "Asked: Greeting style") || !strings.Contains(c.output, "\x1b[") {
 		t.Errorf("cast output misses the demo (%d bytes)", len(c.output))
 	}
 }

@@ -116,3 +116,40 @@ func ParseAskUserQuestion(raw json.RawMessage) (AskUserQuestionArgs, error) {
 	}
 	return a, nil
 }
+
+// ParseAnswers decodes the text AnswerQuestions sends back for an
+// ask_user_question call: a JSON object of question id → chosen values
+// (a single string value, as other clients send, counts as one). ok is
+// false for any other text (a failure or a refusal message).
+func ParseAnswers(text string) (answers map[string][]string, ok bool) {
+	var raw map[string]json.RawMessage
+	if json.Unmarshal([]byte(text), &raw) != nil || raw == nil {
+		return nil, false
+	}
+	answers = make(map[string][]string, len(raw))
+	for id, v := range raw {
+		var one string
+		var many []string
+		switch {
+		case json.Unmarshal(v, &many) == nil:
+			answers[id] = many
+		case json.Unmarshal(v, &one) == nil:
+			answers[id] = []string{one}
+		default:
+			return nil, false
+		}
+	}
+	return answers, true
+}
+
+// AnswerLabel is how a chosen value reads: the label of the option whose
+// value it is (ParseAskUserQuestion gives every option one), else the
+// value itself (free text).
+func (q Question) AnswerLabel(value string) string {
+	for _, o := range q.Options {
+		if o.Value == value {
+			return o.Label
+		}
+	}
+	return value
+}

@@ -18,7 +18,7 @@ func TestFormsShowControlsVisibly(t *testing.T) {
 			[]string{"$ echo PWNED > pwned.txt␍ echo 'harmless'", `in /w\x1b[2J`, "Reason: r<U+202E>eason"}},
 		{"legacy exec", "execCommandApproval",
 			`{"conversationId":"th","callId":"c1","approvalId":null,"command":["rm","-rf","x\rls"],"cwd":"/w","reason":null,"parsedCmd":[]}`,
-			[]string{"$ rm -rf x␍ls"}},
+			[]string{`$ rm -rf $'x\rls'`}}, // argv words are shell-quoted, controls escaped
 		{"permissions", "item/permissions/requestApproval",
 			`{"threadId":"th","turnId":"tu","itemId":"p1","environmentId":null,"startedAtMs":1,"cwd":"/w","reason":"needs\rnothing",` +
 				`"permissions":{"network":{"enabled":true},"fileSystem":{"read":null,"write":["/sh\u0007ared"]}}}`,

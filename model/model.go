@@ -2,7 +2,6 @@ package model
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -700,36 +699,4 @@ func (m *Model) foldItem(it backend.Item, final bool) {
 		}
 		c.Set(title, status, detail)
 	}
-}
-
-// describeItem gives a title and detail for item kinds without their own
-// cell.
-func describeItem(it backend.Item) (string, string) {
-	switch it.Type {
-	case "mcpToolCall":
-		return fmt.Sprintf("%s.%s(%s)", it.Server, it.Tool, ui.Truncate(it.ArgumentsText(), 60)), it.ResultText()
-	case "dynamicToolCall":
-		return fmt.Sprintf("tool %s(%s)", it.Tool, ui.Truncate(it.ArgumentsText(), 60)), toolResult(it)
-	case "webSearch":
-		return "Searched the web: " + it.Query, ""
-	case "imageView":
-		return "Viewed image " + it.Path, ""
-	case "enteredReviewMode":
-		return "Review started", it.Review
-	case "exitedReviewMode":
-		return "Review finished", it.Review
-	case "contextCompaction":
-		return "Context compacted", ""
-	case "plan":
-		return "Plan", it.Text
-	}
-	return "", ""
-}
-
-func fileDiffs(changes []backend.FileChange) []ui.FileDiff {
-	out := make([]ui.FileDiff, 0, len(changes))
-	for _, ch := range changes {
-		out = append(out, ui.FileDiff{Path: ch.Path, Kind: ch.Kind.Type, Diff: ch.Diff})
-	}
-	return out
 }

@@ -74,7 +74,7 @@ func (m *Model) buildForm(req backend.ServerRequest) forms.Form {
 			spec.Reason = *p.Reason
 		}
 		if p.Command != nil {
-			spec.Command = *p.Command
+			spec.Command = ui.ShellCommand(*p.Command)
 		}
 		if p.Cwd != nil {
 			spec.Cwd = *p.Cwd

@@ -54,7 +54,7 @@ func TestGoldenReasoning(t *testing.T) {
 	for _, d := range []string{"**Inspect", "ing the repo**\n\nI list the files ", "first.\n\n**Reading main", ".go**\n\nThen the entry point."} {
 		notify(t, u, "item/reasoning/summaryTextDelta", map[string]any{"turnId": "turn-1", "itemId": "rs-1", "delta": d, "summaryIndex": 0})
 	}
-	golden(t, u, "Reading main.go 0ms")
+	golden(t, u, "Reading main.go 0s")
 }
 
 func TestGoldenPlan(t *testing.T) {

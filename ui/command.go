@@ -253,7 +253,7 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 	if c.Source == "userShell" {
 		prompt = "! "
 	}
-	cmd := Sanitize(c.Command)
+	cmd := Sanitize(ShellCommand(c.Command))
 	if len(cmd) > 4096 {
 		cmd = cmd[:4096] + "…"
 	}

@@ -66,7 +66,7 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 		if h == "" {
 			h = "Working"
 		}
-		left = append(left, st.Running.Render(strings.TrimSpace(s.Spinner)+" "+Truncate(h, 48)+" "+FormatDuration(s.Elapsed.Truncate(time.Second)))+st.Dim.Render(" · esc to interrupt"))
+		left = append(left, st.Running.Render(strings.TrimSpace(s.Spinner)+" "+Truncate(h, 48)+" "+ElapsedLabel(s.Elapsed))+st.Dim.Render(" · esc to interrupt"))
 	}
 	if s.Notice != "" {
 		left = append(left, st.Warn.Render(s.Notice))
@@ -104,16 +104,35 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 	right = append(right, s.Hints...)
 	l := strings.Join(left, "  ")
 	r := st.Status.Render(strings.Join(right, " · "))
+	// Left and right stay apart by at least two spaces; the right side is
+	// cut first, then dropped.
+	minGap := 2
+	if l == "" {
+		minGap = 1 // a margin
+	}
 	lw := ansi.StringWidth(l)
 	gap := width - lw - ansi.StringWidth(r)
-	if gap < 1 {
-		r = Truncate(r, max(0, width-lw-1))
-		gap = width - lw - ansi.StringWidth(r)
-		if gap < 0 {
+	if gap < minGap {
+		r = Truncate(r, max(0, width-lw-minGap))
+		if ansi.StringWidth(r) <= 1 { // nothing left but the ellipsis
 			return Truncate(l, width)
 		}
+		gap = width - lw - ansi.StringWidth(r)
 	}
 	return l + strings.Repeat(" ", gap) + r
+}
+
+// ElapsedLabel is a running turn's elapsed time as the status line shows
+// it, to the second: "0s", "59s", "1m 05s", "1h 02m 03s".
+func ElapsedLabel(d time.Duration) string {
+	secs := int64(max(0, d/time.Second))
+	switch {
+	case secs < 60:
+		return fmt.Sprintf("%ds", secs)
+	case secs < 3600:
+		return fmt.Sprintf("%dm %02ds", secs/60, secs%60)
+	}
+	return fmt.Sprintf("%dh %02dm %02ds", secs/3600, secs%3600/60, secs%60)
 }
 
 func humanCount(n int64) string {

@@ -118,18 +118,14 @@ func answerDefault(t *testing.T, req backend.ServerRequest) {
 			err = r.Fail(perr.Error())
 			break
 		}
-		answers := map[string]any{}
+		// The first option of each question, as the form would send it.
+		answers := map[string][]string{}
 		for _, q := range args.Questions {
 			if len(q.Options) > 0 {
-				v := q.Options[0].Value
-				if v == "" {
-					v = q.Options[0].Label
-				}
-				answers[q.ID] = v
+				answers[q.ID] = []string{q.Options[0].Value}
 			}
 		}
-		b, _ := json.Marshal(answers)
-		err = r.Succeed(string(b))
+		err = r.AnswerQuestions(answers)
 	default:
 		err = req.Refuse()
 	}

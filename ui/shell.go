@@ -1,0 +1,95 @@
+package ui
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ShellCommand is how a command line is shown: codex runs the agent's
+// commands as `/bin/bash -lc 'SCRIPT'` (also sh or zsh, -c or -lc), and a
+// reader wants SCRIPT, as in Codex's own TUI. Anything else, including a
+// wrapper whose script needs expansion to be read ("$HOME"), is returned
+// unchanged.
+func ShellCommand(cmd string) string {
+	f, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return cmd
+	}
+	st := f.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) != 3 {
+		return cmd
+	}
+	words := make([]string, 3)
+	for i, w := range call.Args {
+		s, ok := literal(w)
+		if !ok {
+			return cmd
+		}
+		words[i] = s
+	}
+	switch path.Base(words[0]) {
+	case "bash", "sh", "zsh":
+	default:
+		return cmd
+	}
+	if words[1] != "-lc" && words[1] != "-c" {
+		return cmd
+	}
+	return words[2]
+}
+
+// literal is the value of a word made only of literals and quotes, with
+// the quoting removed; ok is false when reading it needs expansion.
+func literal(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, `\`) {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok || strings.ContainsAny(l.Value, `\`) {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// ShellJoin shows an argv (a command prefix such as an execpolicy
+// amendment) as one line a shell would read back the same: words that
+// need it are quoted. A `bash -lc SCRIPT` argv shows SCRIPT.
+func ShellJoin(argv []string) string {
+	if len(argv) == 3 && (argv[1] == "-lc" || argv[1] == "-c") {
+		switch path.Base(argv[0]) {
+		case "bash", "sh", "zsh":
+			return argv[2]
+		}
+	}
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		q, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil { // a NUL byte or invalid UTF-8: show it as Go would
+			q = strconv.Quote(a)
+		}
+		words[i] = q
+	}
+	return strings.Join(words, " ")
+}

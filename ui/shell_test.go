@@ -1,0 +1,44 @@
+package ui
+
+import "testing"
+
+func TestShellCommand(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`/bin/bash -lc 'echo hi > notes.txt'`, `echo hi > notes.txt`},
+		{`bash -c "ls -la"`, `ls -la`},
+		{`/usr/bin/zsh -lc 'sh greet.sh tandem | tee greeting.txt'`, `sh greet.sh tandem | tee greeting.txt`},
+		{`/bin/bash -lc 'it'"'"'s'`, `it's`},
+		{`ls -la`, `ls -la`},
+		{`/bin/bash -lc "echo $HOME"`, `/bin/bash -lc "echo $HOME"`},
+		{`/bin/bash -lc 'a' extra`, `/bin/bash -lc 'a' extra`},
+		{`python -c 'print(1)'`, `python -c 'print(1)'`},
+		{`/bin/bash -lc 'unterminated`, `/bin/bash -lc 'unterminated`},
+		{`FOO=1 bash -lc 'x'`, `FOO=1 bash -lc 'x'`},
+		{`bash -lc 'x' > out`, `bash -lc 'x' > out`},
+		{``, ``},
+	}
+	for _, tc := range cases {
+		if got := ShellCommand(tc.in); got != tc.want {
+			t.Errorf("ShellCommand(%q) = %q; want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestShellJoin(t *testing.T) {
+	cases := []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"sh", "greet.sh", "tandem"}, `sh greet.sh tandem`},
+		{[]string{"git", "commit", "-m", "two words"}, `git commit -m 'two words'`},
+		{[]string{"/bin/bash", "-lc", "npm test"}, `npm test`},
+		{[]string{"echo", "it's"}, `echo "it's"`},
+		{[]string{"printf", "a\x00b"}, `printf "a\x00b"`},
+		{nil, ``},
+	}
+	for _, tc := range cases {
+		if got := ShellJoin(tc.in); got != tc.want {
+			t.Errorf("ShellJoin(%q) = %q; want %q", tc.in, got, tc.want)
+		}
+	}
+}

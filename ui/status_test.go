@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The status line fits its width exactly, keeps left and right apart by
+// two spaces at least, and cuts the right side before the left.
+func TestStatusLineFits(t *testing.T) {
+	st := NewStyles(true)
+	base := StatusInfo{Model: "gpt-test", Cwd: "~/src/tandem", Approval: "on-request", Sandbox: "workspace-write"}
+	running := base
+	running.Running, running.Spinner, running.Elapsed = true, "⣾", 65*time.Second
+	notice := base
+	notice.Notice = "codex app-server is not running — F5 or /restart; your message stays here"
+	cases := []struct {
+		name    string
+		s       StatusInfo
+		width   int
+		left    string // the left side's text, "" when there is none
+		hasMore bool   // some of the right side still shows
+	}{
+		{"wide", running, 200, "⣾ Working 1m 05s · esc to interrupt", true},
+		{"right cut", running, 70, "⣾ Working 1m 05s · esc to interrupt", true},
+		{"right dropped", notice, 76, "codex app-server is not running", false},
+		{"left cut", notice, 30, "codex app-server is not run", false},
+		{"right only", base, 40, "", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			line := ansi.Strip(StatusLine(st, tc.s, tc.width))
+			if w := ansi.StringWidth(line); w > tc.width {
+				t.Fatalf("width %d > %d: %q", w, tc.width, line)
+			}
+			if !strings.HasPrefix(line, tc.left) {
+				t.Errorf("line %q does not start with %q", line, tc.left)
+			}
+			if shown := strings.Contains(line, "gpt"); shown != tc.hasMore {
+				t.Errorf("right side shown=%v; want %v: %q", shown, tc.hasMore, line)
+			}
+			if tc.left != "" && tc.hasMore {
+				rest := strings.TrimPrefix(line, tc.left)
+				if !strings.HasPrefix(rest, "  ") {
+					t.Errorf("left and right run together: %q", line)
+				}
+			}
+		})
+	}
+}
+
+func TestElapsedLabel(t *testing.T) {
+	cases := []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0s"}, {-time.Second, "0s"}, {999 * time.Millisecond, "0s"}, {59 * time.Second, "59s"},
+		{60 * time.Second, "1m 00s"}, {3599 * time.Second, "59m 59s"}, {3723 * time.Second, "1h 02m 03s"},
+	}
+	for _, tc := range cases {
+		if got := ElapsedLabel(tc.d); got != tc.want {
+			t.Errorf("ElapsedLabel(%v) = %q; want %q", tc.d, got, tc.want)
+		}
+	}
+}
