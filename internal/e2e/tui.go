@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,6 +22,8 @@ import (
 type Probe struct {
 	tea.Model
 	Freeze bool
+	// sizes counts the WindowSizeMsgs seen (nil: not counted).
+	sizes *atomic.Int32
 }
 
 // ScreenMsg asks a Probe for its current screen as plain text.
@@ -38,8 +41,11 @@ func (p Probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(spinner.TickMsg); ok && p.Freeze {
 		return p, nil
 	}
+	if _, ok := msg.(tea.WindowSizeMsg); ok && p.sizes != nil {
+		defer p.sizes.Add(1)
+	}
 	m, cmd := p.Model.Update(msg)
-	return Probe{m, p.Freeze}, cmd
+	return Probe{m, p.Freeze, p.sizes}, cmd
 }
 
 // View implements tea.Model.
@@ -69,11 +75,26 @@ func newTUI(t testing.TB, opts model.Options, w, h int, freeze bool) *TUI {
 	t.Helper()
 	opts.NoColor = true
 	m := model.New(opts)
-	tm := teatest.NewTestModel(t, Probe{m, freeze}, teatest.WithInitialTermSize(w, h),
+	sizes := new(atomic.Int32)
+	tm := teatest.NewTestModel(t, Probe{m, freeze, sizes}, teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	t.Cleanup(func() { _ = tm.Quit() })
+	// The initial size arrives twice: teatest sends it, and the program
+	// sends it again from a goroutine of its own (bubbletea's Run), which
+	// may land after a test's own WindowSizeMsg and undo it. Wait for both.
+	deadline := time.Now().Add(10 * time.Second)
+	for sizes.Load() < initialSizeMsgs {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program saw %d of its %d initial window sizes", sizes.Load(), initialSizeMsgs)
+		}
+		time.Sleep(time.Millisecond)
+	}
 	return &TUI{TM: tm, Model: m}
 }
+
+// initialSizeMsgs is how many WindowSizeMsgs a teatest program receives at
+// start (teatest.NewTestModel's and tea.Program.Run's).
+const initialSizeMsgs = 2
 
 // Connect starts a session on the env's app-server whose events feed the
 // TUI, opens a thread and sends SessionReadyMsg.
@@ -88,7 +109,7 @@ func (u *TUI) connect(t testing.TB, timeout time.Duration, tr backend.Transport,
 	t.Helper()
 	s, resp := startSession(t, timeout, tr, cwd, approval, sandbox, func(msg any) { u.TM.Send(msg) })
 	u.Session = s
-	u.TM.Send(model.SessionReadyMsg{Driver: s, Model: resp.Model, Cwd: resp.Cwd,
+	u.TM.Send(model.SessionReadyMsg{Driver: s, Model: resp.Model, Cwd: resp.Cwd, ThreadCwd: resp.Cwd,
 		Approval: backend.PolicyString(resp.ApprovalPolicy), Sandbox: resp.Sandbox.Mode(), Peer: s.Describe()})
 }
 
