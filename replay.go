@@ -187,7 +187,7 @@ func replaySink(send func(tea.Msg)) func(any) {
 		switch x := v.(type) {
 		case sessions.ThreadReady:
 			send(model.SessionReadyMsg{
-				Driver: replayDriver{}, Model: x.Model, Cwd: shortPath(x.Cwd),
+				Driver: replayDriver{}, Model: x.Model, Cwd: shortPath(x.Cwd), ThreadCwd: x.Cwd,
 				Approval: x.Approval, Sandbox: x.Sandbox, Peer: "replay", History: x.History,
 			})
 			return

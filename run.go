@@ -176,12 +176,13 @@ func startSession(ctx context.Context, t backend.Transport, f flags, cwd string,
 // for the status line.
 func readyMsg(sess *backend.Session, resp backend.ThreadResponse) model.SessionReadyMsg {
 	return model.SessionReadyMsg{
-		Driver:   sess,
-		Model:    resp.Model,
-		Cwd:      peerPath(sess.Describe(), resp.Cwd),
-		Approval: backend.PolicyString(resp.ApprovalPolicy),
-		Sandbox:  resp.Sandbox.Mode(),
-		Peer:     sess.Describe(),
+		Driver:    sess,
+		Model:     resp.Model,
+		Cwd:       peerPath(sess.Describe(), resp.Cwd),
+		ThreadCwd: resp.Cwd,
+		Approval:  backend.PolicyString(resp.ApprovalPolicy),
+		Sandbox:   resp.Sandbox.Mode(),
+		Peer:      sess.Describe(),
 	}
 }
 

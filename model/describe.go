@@ -73,10 +73,23 @@ func describeQuestions(it backend.Item) (title, detail string, ok bool) {
 	return title, strings.Join(lines, "\n"), true
 }
 
-func fileDiffs(changes []backend.FileChange) []ui.FileDiff {
+// fileDiffs are a file change's files as the cell shows them, with paths
+// under the thread's workspace made relative to it ("greet.sh", as in
+// Codex's own TUI); other paths stay as the server gave them.
+func (m *Model) fileDiffs(changes []backend.FileChange) []ui.FileDiff {
 	out := make([]ui.FileDiff, 0, len(changes))
 	for _, ch := range changes {
-		out = append(out, ui.FileDiff{Path: ch.Path, Kind: ch.Kind.Type, Diff: ch.Diff})
+		out = append(out, ui.FileDiff{Path: relativeTo(m.threadCwd, ch.Path), Kind: ch.Kind.Type, Diff: ch.Diff})
 	}
 	return out
+}
+
+// relativeTo is p relative to dir when p lies under dir (paths use "/", as
+// codex sends them on every platform it serves here), else p.
+func relativeTo(dir, p string) string {
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" || !strings.HasPrefix(p, dir+"/") {
+		return p
+	}
+	return p[len(dir)+1:]
 }

@@ -53,3 +53,19 @@ func TestDescribeQuestions(t *testing.T) {
 		})
 	}
 }
+
+func TestRelativeTo(t *testing.T) {
+	cases := []struct{ dir, p, want string }{
+		{"/w/project", "/w/project/greet.sh", "greet.sh"},
+		{"/w/project/", "/w/project/src/a.go", "src/a.go"},
+		{"/w/project", "/w/projectile/a.go", "/w/projectile/a.go"},
+		{"/w/project", "/etc/hosts", "/etc/hosts"},
+		{"", "/w/a.go", "/w/a.go"},
+		{"/w", "rel/a.go", "rel/a.go"},
+	}
+	for _, tc := range cases {
+		if got := relativeTo(tc.dir, tc.p); got != tc.want {
+			t.Errorf("relativeTo(%q, %q) = %q; want %q", tc.dir, tc.p, got, tc.want)
+		}
+	}
+}

@@ -72,6 +72,7 @@ type Model struct {
 	composer      textarea.Model
 	spin          spinner.Model
 	status        ui.StatusInfo
+	threadCwd     string // the thread's workspace on the server (SessionReadyMsg.ThreadCwd)
 
 	running      bool
 	startingTurn bool
@@ -308,6 +309,7 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	m.ready = true
 	m.status.Notice = ""
 	m.status.Model, m.status.Cwd = msg.Model, msg.Cwd
+	m.threadCwd = msg.ThreadCwd
 	m.status.Approval, m.status.Sandbox, m.status.Peer = msg.Approval, msg.Sandbox, msg.Peer
 	for _, t := range msg.History {
 		for _, it := range t.Items {
@@ -538,7 +540,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		c.AppendOutput(e.Delta)
 	case backend.PatchUpdatedEvent:
 		if c, ok := m.items[e.ItemID].(*ui.FileChangeCell); ok {
-			c.SetFiles(fileDiffs(e.Changes))
+			c.SetFiles(m.fileDiffs(e.Changes))
 		}
 	case backend.TokenUsageEvent:
 		m.status.TotalTokens = e.TokenUsage.Total.TotalTokens
@@ -680,7 +682,7 @@ func (m *Model) foldItem(it backend.Item, final bool) {
 		}
 		c.Status = it.Status
 		if len(it.Changes) > 0 {
-			c.SetFiles(fileDiffs(it.Changes))
+			c.SetFiles(m.fileDiffs(it.Changes))
 		}
 		c.Touch()
 	default:

@@ -18,13 +18,17 @@ type Driver interface {
 // open. Info fills the status line; History (from thread/resume) is folded
 // into the transcript.
 type SessionReadyMsg struct {
-	Driver   Driver
-	Model    string
-	Cwd      string
-	Approval string
-	Sandbox  string
-	Peer     string
-	History  []backend.Turn
+	Driver Driver
+	Model  string
+	Cwd    string // the workspace as the status line shows it ("~/src/app")
+	// ThreadCwd is the thread's workspace as the server gave it (an
+	// absolute path on the server's machine); file changes under it are
+	// shown relative to it.
+	ThreadCwd string
+	Approval  string
+	Sandbox   string
+	Peer      string
+	History   []backend.Turn
 	// Resume, if set, opens an earlier thread (or the resume picker)
 	// instead of the one started; see ResumeRequest.
 	Resume *ResumeRequest

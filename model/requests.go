@@ -5,6 +5,7 @@ import (
 
 	"tandem/backend"
 	"tandem/forms"
+	"tandem/internal/shellwords"
 	"tandem/ui"
 )
 
@@ -74,7 +75,7 @@ func (m *Model) buildForm(req backend.ServerRequest) forms.Form {
 			spec.Reason = *p.Reason
 		}
 		if p.Command != nil {
-			spec.Command = ui.ShellCommand(*p.Command)
+			spec.Command = shellwords.Display(*p.Command)
 		}
 		if p.Cwd != nil {
 			spec.Cwd = *p.Cwd

@@ -9,6 +9,7 @@ import (
 
 	"tandem/backend"
 	"tandem/forms"
+	"tandem/internal/shellwords"
 	"tandem/ui"
 )
 
@@ -114,7 +115,7 @@ func commandChoices(p backend.CommandApprovalParams) []forms.Choice {
 	all = append(all, forms.Choice{Key: "accept", Label: "Yes, run it"})
 	all = append(all, forms.Choice{Key: "acceptForSession", Label: "Yes, and don't ask again this session"})
 	if len(p.ProposedExecpolicyAmendment) > 0 {
-		all = append(all, forms.Choice{Key: keyExecpolicy, Label: "Yes, and don't ask again for commands starting with `" + ui.ShellJoin(p.ProposedExecpolicyAmendment) + "`"})
+		all = append(all, forms.Choice{Key: keyExecpolicy, Label: "Yes, and don't ask again for commands starting with `" + shellwords.Join(p.ProposedExecpolicyAmendment) + "`"})
 	}
 	for i, a := range p.ProposedNetworkPolicyAmendments {
 		verb := "allow"
@@ -232,7 +233,7 @@ func (m *Model) buildMoreForm(req backend.ServerRequest) forms.Form {
 	switch r := req.(type) {
 	case *backend.ExecCommandApprovalRequest:
 		p := r.Params
-		spec := forms.ApprovalSpec{Title: "Run this command?", Command: ui.ShellJoin(p.Command), Cwd: p.Cwd, Choices: legacyChoices}
+		spec := forms.ApprovalSpec{Title: "Run this command?", Command: shellwords.Join(p.Command), Cwd: p.Cwd, Choices: legacyChoices}
 		if p.Reason != nil {
 			spec.Reason = *p.Reason
 		}

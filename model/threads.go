@@ -181,6 +181,7 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.status.Model = r.Model
 	if r.Cwd != "" {
 		m.status.Cwd = shortHome(r.Cwd)
+		m.threadCwd = r.Cwd
 	}
 	m.status.Approval = backend.PolicyString(r.ApprovalPolicy)
 	m.status.Sandbox = r.Sandbox.Mode()

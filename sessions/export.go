@@ -8,6 +8,7 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/redact"
+	"tandem/internal/shellwords"
 	"tandem/internal/termsafe"
 )
 
@@ -134,7 +135,7 @@ func writeItem(b *strings.Builder, it backend.Item) {
 		if it.ExitCode != nil {
 			status = fmt.Sprintf("exit %d", *it.ExitCode)
 		}
-		fmt.Fprintf(b, "**Command** `%s` (%s)\n\n", strings.ReplaceAll(it.Command, "`", "'"), status)
+		fmt.Fprintf(b, "**Command** `%s` (%s)\n\n", strings.ReplaceAll(shellwords.Display(it.Command), "`", "'"), status)
 		if it.AggregatedOutput != nil && strings.TrimSpace(*it.AggregatedOutput) != "" {
 			codeBlock(b, "", *it.AggregatedOutput)
 		}

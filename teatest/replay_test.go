@@ -28,7 +28,7 @@ func replayInto(t *testing.T, u *e2e.TUI, rec *sessions.Recording, speed float64
 	p.Run(ctx, func(v any) {
 		switch x := v.(type) {
 		case sessions.ThreadReady:
-			u.TM.Send(model.SessionReadyMsg{Driver: noDriver{}, Model: x.Model, Cwd: "~/project", Approval: x.Approval, Sandbox: x.Sandbox, Peer: "replay"})
+			u.TM.Send(model.SessionReadyMsg{Driver: noDriver{}, Model: x.Model, Cwd: "~/project", ThreadCwd: x.Cwd, Approval: x.Approval, Sandbox: x.Sandbox, Peer: "replay"})
 		case sessions.PlayerStatus:
 		default:
 			u.TM.Send(v)

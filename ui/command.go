@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"tandem/internal/shellwords"
 )
 
 // Output limits of a CommandCell. Up to OutputMemCap bytes are kept in
@@ -253,7 +255,7 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 	if c.Source == "userShell" {
 		prompt = "! "
 	}
-	cmd := Sanitize(ShellCommand(c.Command))
+	cmd := Sanitize(shellwords.Display(c.Command))
 	if len(cmd) > 4096 {
 		cmd = cmd[:4096] + "…"
 	}

@@ -44,3 +44,24 @@ func TestTranscriptItemsFromRealServer(t *testing.T) {
 		t.Errorf("middle of the output or raw Markdown on screen:\n%s", s)
 	}
 }
+
+// TestPlanChecklistFromRealServer: the model calls update_plan (enabled by
+// the mock's config), the real server sends turn/plan/updated, and the plan
+// is drawn as a checklist with each step's state.
+func TestPlanChecklistFromRealServer(t *testing.T) {
+	e := NewEnv(t,
+		mockapi.Response{Items: []mockapi.Item{mockapi.Call("update_plan",
+			`{"explanation":"Three steps.","plan":[{"step":"Read greet.sh","status":"completed"},`+
+				`{"step":"Make it a pirate","status":"in_progress"},{"step":"Run it","status":"pending"}]}`)}},
+		mockapi.Response{Items: []mockapi.Item{mockapi.Text("Plan made.")}},
+	)
+	u := NewTUI(t, model.Options{}, 120, 30)
+	u.Connect(t, e, "never", "danger-full-access")
+	u.Submit("plan it")
+	s := u.WaitScreen(t, 30*time.Second, "the plan and the answer", Contains("Plan made."))
+	for _, want := range []string{"☰ Plan 1/3 done", "Three steps.", "✔ Read greet.sh", "◐ Make it a pirate", "○ Run it"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("missing %q on screen:\n%s", want, s)
+		}
+	}
+}

@@ -41,6 +41,9 @@ func tableSettings() []struct {
 		{"feedback", []setting{{"enabled", "false"}}},
 		// The curated-plugin sync at startup goes to github.com and chatgpt.com.
 		{"features", []setting{{"plugins", "false"}}},
+		// The update_plan checklist tool is off by default in 0.169.0;
+		// with it a scripted {"call":"update_plan"} gives turn/plan/updated.
+		{"tools.update_plan", []setting{{"enabled", "true"}}},
 	}
 }
 

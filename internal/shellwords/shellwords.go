@@ -1,4 +1,7 @@
-package ui
+// Package shellwords shows command lines the way a reader wants them:
+// the script of a `bash -lc` wrapper, and argv words quoted only where a
+// shell needs it. It parses and quotes with mvdan.cc/sh.
+package shellwords
 
 import (
 	"path"
@@ -8,12 +11,12 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// ShellCommand is how a command line is shown: codex runs the agent's
+// Display is how a command line is shown: codex runs the agent's
 // commands as `/bin/bash -lc 'SCRIPT'` (also sh or zsh, -c or -lc), and a
 // reader wants SCRIPT, as in Codex's own TUI. Anything else, including a
 // wrapper whose script needs expansion to be read ("$HOME"), is returned
 // unchanged.
-func ShellCommand(cmd string) string {
+func Display(cmd string) string {
 	f, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
 	if err != nil || len(f.Stmts) != 1 {
 		return cmd
@@ -73,10 +76,10 @@ func literal(w *syntax.Word) (string, bool) {
 	return b.String(), true
 }
 
-// ShellJoin shows an argv (a command prefix such as an execpolicy
+// Join shows an argv (a command prefix such as an execpolicy
 // amendment) as one line a shell would read back the same: words that
 // need it are quoted. A `bash -lc SCRIPT` argv shows SCRIPT.
-func ShellJoin(argv []string) string {
+func Join(argv []string) string {
 	if len(argv) == 3 && (argv[1] == "-lc" || argv[1] == "-c") {
 		switch path.Base(argv[0]) {
 		case "bash", "sh", "zsh":

@@ -1,8 +1,8 @@
-package ui
+package shellwords
 
 import "testing"
 
-func TestShellCommand(t *testing.T) {
+func TestDisplay(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{`/bin/bash -lc 'echo hi > notes.txt'`, `echo hi > notes.txt`},
 		{`bash -c "ls -la"`, `ls -la`},
@@ -18,13 +18,13 @@ func TestShellCommand(t *testing.T) {
 		{``, ``},
 	}
 	for _, tc := range cases {
-		if got := ShellCommand(tc.in); got != tc.want {
-			t.Errorf("ShellCommand(%q) = %q; want %q", tc.in, got, tc.want)
+		if got := Display(tc.in); got != tc.want {
+			t.Errorf("Display(%q) = %q; want %q", tc.in, got, tc.want)
 		}
 	}
 }
 
-func TestShellJoin(t *testing.T) {
+func TestJoin(t *testing.T) {
 	cases := []struct {
 		in   []string
 		want string
@@ -37,8 +37,8 @@ func TestShellJoin(t *testing.T) {
 		{nil, ``},
 	}
 	for _, tc := range cases {
-		if got := ShellJoin(tc.in); got != tc.want {
-			t.Errorf("ShellJoin(%q) = %q; want %q", tc.in, got, tc.want)
+		if got := Join(tc.in); got != tc.want {
+			t.Errorf("Join(%q) = %q; want %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -32,7 +32,7 @@ func TestDemoTranscriptShowsEverything(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"item/agentMessage/delta", "item/commandExecution/requestApproval", "item/fileChange/requestApproval", "item/tool/call",
+	for _, want := range []string{"item/agentMessage/delta", "item/commandExecution/requestApproval", "item/fileChange/requestApproval", "item/tool/call", "turn/plan/updated",
 		`"type":"plan"`, `"type":"fileChange"`, `"type":"commandExecution"`, `"type":"reasoning"`} {
 		if !seen[want] {
 			t.Errorf("demo transcript has no %s", want)
@@ -42,7 +42,7 @@ func TestDemoTranscriptShowsEverything(t *testing.T) {
 	if err := sessions.ExportMarkdown(&md, rec); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| Item | Cell | Streams |", "```go", "**Command** `/bin/bash -lc 'sh greet.sh tandem", "```diff", "**Greeting style**", "  - **Pirate**", "**Plan**", "## Turn 4"} {
+	for _, want := range []string{"| Item | Cell | Streams |", "```go", "**Command** `sh greet.sh tandem | tee greeting.txt`", "```diff", "**Greeting style**", "  - **Pirate**", "**Plan**", "## Turn 4"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("demo export lacks %q", want)
 		}

@@ -62,16 +62,31 @@ func TestGenerateDemo(t *testing.T) {
 		}))}},
 		{Items: []mockapi.Item{mockapi.Text("Pirate it is.\n\n<proposed_plan>\n# Pirate greeting\n\n1. Change the `echo` line in `greet.sh` to a pirate greeting.\n2. Run `sh greet.sh tandem` to check it.\n</proposed_plan>\n")}, ChunkDelay: slow,
 			Usage: mockapi.Usage{InputTokens: 12100, OutputTokens: 90}},
-		// Turn 4: carry out the plan (a diff, approved).
+		// Turn 4: carry out the plan, tracked as a checklist (update_plan):
+		// a diff and a command, both approved.
+		{Items: []mockapi.Item{mockapi.Call("update_plan", planArgs("in_progress", "pending"))}},
 		{Items: []mockapi.Item{mockapi.Call("exec_command", execArgs("apply_patch <<'EOF'\n"+greetUpdate+"EOF\n"))}},
-		{Items: []mockapi.Item{mockapi.Text("Done: `greet.sh` now greets like a pirate. ⚓\n\n- [x] asked for the tone\n- [x] updated the script")}, ChunkDelay: slow,
+		{Items: []mockapi.Item{mockapi.Call("update_plan", planArgs("completed", "in_progress"))}},
+		{Items: []mockapi.Item{mockapi.Call("exec_command", execArgs("sh greet.sh tandem"))}},
+		{Items: []mockapi.Item{mockapi.Call("update_plan", planArgs("completed", "completed"))}},
+		{Items: []mockapi.Item{mockapi.Text("Done: `greet.sh` now greets like a pirate. ⚓")}, ChunkDelay: slow,
 			Usage: mockapi.Usage{InputTokens: 14100, OutputTokens: 180}},
 	}
 	turns := []scriptedTurn{
 		{prompt: "How does tandem render a streamed answer?"},
 		{prompt: "Add a greeting script and run it"},
 		{prompt: "Plan how to make the greeting more fun", mode: "plan"},
-		{prompt: "Go ahead"},
+		{prompt: "Go ahead", mode: "default"}, // plan mode lasts until changed
 	}
 	recordSession(t, filepath.Join(".", "demo.jsonl"), demoWorkspace(t), 1500*time.Millisecond, responses, turns)
+}
+
+// planArgs are update_plan arguments for the demo's last turn: the tone is
+// chosen; edit and run are in the given states.
+func planArgs(edit, run string) string {
+	return jsonArgs(map[string]any{"plan": []map[string]string{
+		{"step": "Ask for the tone", "status": "completed"},
+		{"step": "Change the echo line to a pirate greeting", "status": edit},
+		{"step": "Run sh greet.sh tandem", "status": run},
+	}})
 }
