@@ -490,3 +490,20 @@ func TestCodexBigMarkdown(t *testing.T) {
 		t.Errorf("got %d deltas, want %d", n, mockapi.BigMarkdownDeltas)
 	}
 }
+
+// TestCodexWithOverridesOnly: with an empty CODEX_HOME and only the -c
+// overrides, codex talks to the mock and streams its answer.
+func TestCodexWithOverridesOnly(t *testing.T) {
+	srv := mockapi.New(mockapi.Response{Items: []mockapi.Item{mockapi.Text("from the mock")}})
+	defer srv.Close()
+	a := startCodexConfigured(t, srv, true)
+	tid := startThread(t, a, t.TempDir(), "never", "read-only", nil)
+	startTurn(t, a, tid, "hi")
+	notes := a.runTurn(turnTimeout, nil)
+	if s := turnStatus(t, notes); s != "completed" {
+		t.Fatalf("turn status %q", s)
+	}
+	if msgs := completedItems(t, notes, "agentMessage"); len(msgs) != 1 || msgs[0]["text"] != "from the mock" {
+		t.Errorf("agentMessage items = %v", msgs)
+	}
+}

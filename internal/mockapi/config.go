@@ -2,11 +2,12 @@ package mockapi
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
 )
 
 // DefaultModel is the model name WriteCodexHome and Overrides configure.
@@ -15,50 +16,53 @@ const DefaultModel = "mock-model"
 // ProviderID is the model_providers key WriteCodexHome and Overrides use.
 const ProviderID = "mock"
 
-// setting is one config.toml key with its TOML-encoded value.
-type setting struct{ key, value string }
-
-// topSettings are the top-level keys, in file order.
-func topSettings() []setting {
-	return []setting{
-		{"model", tomlString(DefaultModel)},
-		{"model_provider", tomlString(ProviderID)},
-		// No update check against GitHub/npm at startup.
-		{"check_for_update_on_startup", "false"},
-	}
+// codexConfig is the config.toml WriteCodexHome writes, encoded with
+// BurntSushi/toml in field order.
+type codexConfig struct {
+	Model         string `toml:"model"`
+	ModelProvider string `toml:"model_provider"`
+	// No update check against GitHub/npm at startup.
+	CheckForUpdateOnStartup bool    `toml:"check_for_update_on_startup"`
+	ModelCatalogJSON        string  `toml:"model_catalog_json,omitempty"`
+	Analytics               enabled `toml:"analytics"`
+	Feedback                enabled `toml:"feedback"`
+	// The curated-plugin sync at startup goes to github.com and chatgpt.com.
+	Features struct {
+		Plugins bool `toml:"plugins"`
+	} `toml:"features"`
+	// The update_plan checklist tool is off by default in 0.169.0; with it a
+	// scripted {"call":"update_plan"} gives turn/plan/updated.
+	Tools struct {
+		UpdatePlan enabled `toml:"update_plan"`
+	} `toml:"tools"`
+	ModelProviders map[string]providerConfig `toml:"model_providers"`
 }
 
-// tableSettings are [table] key = value settings, in file order.
-func tableSettings() []struct {
-	table string
-	kv    []setting
-} {
-	return []struct {
-		table string
-		kv    []setting
-	}{
-		{"analytics", []setting{{"enabled", "false"}}},
-		{"feedback", []setting{{"enabled", "false"}}},
-		// The curated-plugin sync at startup goes to github.com and chatgpt.com.
-		{"features", []setting{{"plugins", "false"}}},
-		// The update_plan checklist tool is off by default in 0.169.0;
-		// with it a scripted {"call":"update_plan"} gives turn/plan/updated.
-		{"tools.update_plan", []setting{{"enabled", "true"}}},
-	}
+type enabled struct {
+	Enabled bool `toml:"enabled"`
 }
 
-// providerSettings are the [model_providers.mock] keys for baseURL.
-func providerSettings(baseURL string) []setting {
-	return []setting{
-		{"name", tomlString("mock")},
-		{"base_url", tomlString(baseURL)},
-		{"wire_api", tomlString("responses")},
-		{"request_max_retries", "0"},
-		{"stream_max_retries", "0"},
-		{"stream_idle_timeout_ms", "60000"},
-		{"requires_openai_auth", "false"},
-		{"supports_websockets", "false"},
-	}
+// providerConfig is [model_providers.mock]: the Responses API at BaseURL,
+// no retries, no OpenAI auth, no websockets.
+type providerConfig struct {
+	Name                string `toml:"name"`
+	BaseURL             string `toml:"base_url"`
+	WireAPI             string `toml:"wire_api"`
+	RequestMaxRetries   int    `toml:"request_max_retries"`
+	StreamMaxRetries    int    `toml:"stream_max_retries"`
+	StreamIdleTimeoutMs int    `toml:"stream_idle_timeout_ms"`
+	RequiresOpenAIAuth  bool   `toml:"requires_openai_auth"`
+	SupportsWebsockets  bool   `toml:"supports_websockets"`
+}
+
+// newCodexConfig is the configuration pointing codex at the mock at baseURL.
+func newCodexConfig(baseURL, catalogPath string) codexConfig {
+	c := codexConfig{Model: DefaultModel, ModelProvider: ProviderID, ModelCatalogJSON: catalogPath}
+	c.Tools.UpdatePlan.Enabled = true
+	c.ModelProviders = map[string]providerConfig{ProviderID: {
+		Name: "mock", BaseURL: baseURL, WireAPI: "responses", StreamIdleTimeoutMs: 60000,
+	}}
+	return c
 }
 
 // CodexConfig returns the config.toml text that points codex at the mock
@@ -69,21 +73,8 @@ func CodexConfig(baseURL, catalogPath string) string {
 	var b strings.Builder
 	b.WriteString("# Written by tandem/internal/mockapi: codex talks to a local mock of the\n")
 	b.WriteString("# OpenAI Responses API instead of the network.\n")
-	for _, s := range topSettings() {
-		fmt.Fprintf(&b, "%s = %s\n", s.key, s.value)
-	}
-	if catalogPath != "" {
-		fmt.Fprintf(&b, "model_catalog_json = %s\n", tomlString(catalogPath))
-	}
-	for _, t := range tableSettings() {
-		fmt.Fprintf(&b, "\n[%s]\n", t.table)
-		for _, s := range t.kv {
-			fmt.Fprintf(&b, "%s = %s\n", s.key, s.value)
-		}
-	}
-	fmt.Fprintf(&b, "\n[model_providers.%s]\n", ProviderID)
-	for _, s := range providerSettings(baseURL) {
-		fmt.Fprintf(&b, "%s = %s\n", s.key, s.value)
+	if err := toml.NewEncoder(&b).Encode(newCodexConfig(baseURL, catalogPath)); err != nil {
+		panic("mockapi: encoding config.toml: " + err.Error()) // plain values only: cannot fail
 	}
 	return b.String()
 }
@@ -158,47 +149,40 @@ func WriteModelCatalog(path string) error {
 }
 
 // Overrides returns the settings of CodexConfig (without the model catalog)
-// as codex command-line overrides ("-c", "key=value", ...), for use when the
-// CODEX_HOME config cannot be replaced, e.g.
+// as codex command-line overrides ("-c", "dotted.key=value", ...), for use
+// when the CODEX_HOME config cannot be replaced, e.g.
 //
 //	exec.Command(codex, append([]string{"app-server"}, mockapi.Overrides(url)...)...)
 func Overrides(baseURL string) []string {
-	var out []string
-	for _, s := range topSettings() {
-		out = append(out, "-c", s.key+"="+s.value)
+	var doc map[string]any
+	if _, err := toml.Decode(CodexConfig(baseURL, ""), &doc); err != nil {
+		panic("mockapi: decoding own config: " + err.Error())
 	}
-	for _, t := range tableSettings() {
-		for _, s := range t.kv {
-			out = append(out, "-c", t.table+"."+s.key+"="+s.value)
+	var out []string
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if sub, ok := m[k].(map[string]any); ok {
+				walk(prefix+k+".", sub)
+				continue
+			}
+			out = append(out, "-c", prefix+k+"="+tomlValue(m[k]))
 		}
 	}
-	var fields []string
-	for _, s := range providerSettings(baseURL) {
-		fields = append(fields, s.key+"="+s.value)
-	}
-	out = append(out, "-c", "model_providers."+ProviderID+"={"+strings.Join(fields, ",")+"}")
+	walk("", doc)
 	return out
 }
 
-// tomlString returns s as a TOML basic string.
-func tomlString(s string) string {
+// tomlValue is v in TOML syntax, as a -c override's value.
+func tomlValue(v any) string {
 	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f || r == utf8.RuneError:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
+	if err := toml.NewEncoder(&b).Encode(map[string]any{"v": v}); err != nil {
+		panic("mockapi: encoding an override: " + err.Error())
 	}
-	b.WriteByte('"')
-	return b.String()
+	return strings.TrimSpace(strings.TrimPrefix(b.String(), "v = "))
 }

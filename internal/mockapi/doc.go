@@ -60,7 +60,9 @@
 //   - A model round offers the tools exec_command, write_stdin,
 //     request_user_input, view_image, the multi_agent_v1 namespace,
 //     get_goal/create_goal/update_goal, web_search, plus the thread's
-//     dynamic tools. The exec_command arguments are cmd (required), workdir,
+//     dynamic tools; update_plan only with tools.update_plan.enabled, which
+//     WriteCodexHome and Overrides set (a call then gives turn/plan/updated,
+//     and an error in plan mode). The exec_command arguments are cmd (required), workdir,
 //     shell, login, tty, yield_time_ms, max_output_tokens,
 //     sandbox_permissions ("use_default" | "require_escalated"),
 //     justification and prefix_rule (see ExecCommandArgs). The command runs

@@ -77,12 +77,23 @@ func (l *lockedBuffer) String() string {
 // dir configured for srv, and performs the initialize handshake.
 func startCodex(t *testing.T, srv *mockapi.Server) *appServer {
 	t.Helper()
+	return startCodexConfigured(t, srv, false)
+}
+
+// startCodexConfigured starts codex on the mock through a config.toml in
+// its CODEX_HOME, or with overrides set through -c flags only (an
+// empty CODEX_HOME).
+func startCodexConfigured(t *testing.T, srv *mockapi.Server, overrides bool) *appServer {
+	t.Helper()
 	bin := codextest.Path(t)
 	home := t.TempDir()
-	if err := mockapi.WriteCodexHome(home, srv.URL); err != nil {
+	args := []string{"app-server", "--strict-config", "--listen", "stdio://"}
+	if overrides {
+		args = append(args, mockapi.Overrides(srv.URL)...)
+	} else if err := mockapi.WriteCodexHome(home, srv.URL); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "app-server", "--strict-config", "--listen", "stdio://")
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "CODEX_HOME="+home, "RUST_LOG=warn", "NO_COLOR=1")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	a := &appServer{t: t, cmd: cmd, msgs: make(chan rpcMsg, 4096), stderr: &lockedBuffer{}}
