@@ -41,34 +41,48 @@ type Approval struct {
 	base
 	choice string
 	diff   diffView
+	spec   ApprovalSpec
+	sel    *huh.Select[string]
 }
 
 // NewApproval builds the approval form for spec at width.
 func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
-	a := &Approval{diff: diffView{lines: spec.Diff, height: spec.DiffHeight, width: width}}
+	a := &Approval{spec: spec, diff: diffView{lines: spec.Diff}}
+	a.sel = huh.NewSelect[string]().Value(&a.choice)
+	showHelp := a.layout(width)
+	a.form = newForm(theme, width, huh.NewGroup(a.sel)).WithShowHelp(showHelp)
+	return a
+}
+
+// layout fits the title, description, choices and diff window to width
+// (fit.go) and reports whether the help line fits too. Labels are cut to
+// one line each: a wrapped label pushes later choices out of the
+// select's viewport. The highlighted choice stays (Select.Options keeps
+// the bound value).
+func (a *Approval) layout(width int) (showHelp bool) {
+	a.diff.width, a.diff.height = width, a.spec.DiffHeight
 	if a.diff.height <= 0 {
 		a.diff.height = 12
 	}
-	lay := fitApproval(spec, width, a.diff.height) // fit.go
+	lay := fitApproval(a.spec, width, a.diff.height)
 	a.diff.height = lay.diffH
-	desc := lay.desc
-	title := ansi.Truncate(spec.Title, max(10, width-3), "…") // one row, as huh counts it
-	opts := make([]huh.Option[string], 0, len(spec.Choices))
-	for _, c := range spec.Choices {
-		// One line per choice: a wrapped label pushes later choices out of
-		// the select's viewport.
+	a.diff.top = max(0, min(a.diff.top, len(a.diff.lines)-a.diff.height))
+	opts := make([]huh.Option[string], 0, len(a.spec.Choices))
+	for _, c := range a.spec.Choices {
 		opts = append(opts, huh.NewOption(ansi.Truncate(c.Label, max(10, width-8), "…"), c.Key))
 	}
-	sel := huh.NewSelect[string]().
-		Title(title).
-		Description(strings.Join(desc, "\n")).
-		Options(opts...).
-		Value(&a.choice)
-	a.form = newForm(theme, width, huh.NewGroup(sel))
-	if !lay.showHelp {
-		a.form = a.form.WithShowHelp(false)
-	}
-	return a
+	a.sel.Title(ansi.Truncate(a.spec.Title, max(10, width-3), "…")). // one row, as huh counts it
+										Description(strings.Join(lay.desc, "\n")).
+										Options(opts...)
+	return lay.showHelp
+}
+
+// SetWidth re-fits the form to a new width: labels cut at the old width
+// are laid out again from the spec.
+func (a *Approval) SetWidth(w int) {
+	showHelp := a.layout(w)
+	a.form = a.form.WithShowHelp(showHelp)
+	a.base.SetWidth(w)
 }
 
 // Choice returns the selected choice key, or "" if the form was aborted or

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // diffView is a fixed-height window over pre-rendered diff lines, scrolled
@@ -47,7 +48,10 @@ func (d *diffView) view(width int) string {
 	end := min(len(d.lines), d.top+d.height)
 	var b strings.Builder
 	for _, l := range d.lines[d.top:end] {
-		b.WriteString(l)
+		// Rendered for the width the form had when it opened: after a
+		// narrowing resize a line is cut rather than wrapped by the
+		// terminal.
+		b.WriteString(ansi.Truncate(l, max(10, width), ""))
 		b.WriteByte('\n')
 	}
 	info := fmt.Sprintf("  lines %d–%d of %d", d.top+1, end, len(d.lines))
@@ -76,12 +80,6 @@ func (a *Approval) View() string {
 		return dv + "\n" + fv
 	}
 	return fv
-}
-
-// SetWidth re-applies the width to the form and the diff's info line.
-func (a *Approval) SetWidth(w int) {
-	a.diff.width = w
-	a.base.SetWidth(w)
 }
 
 // DiffTop is the first diff line shown (0-based), for tests.

@@ -86,9 +86,26 @@ func (b *base) View() string {
 	return b.form.View()
 }
 
-func (b *base) SetWidth(w int) { b.form = b.form.WithWidth(w) }
-func (b *base) Done() bool     { return b.form.State != huh.StateNormal }
-func (b *base) Aborted() bool  { return b.form.State == huh.StateAborted }
+// SetWidth applies w and redraws: huh's group draws its fields into a
+// viewport on Update only, so a message no field knows makes it draw the
+// new layout now rather than at the next key.
+func (b *base) SetWidth(w int) {
+	b.form = b.form.WithWidth(w)
+	if b.settled {
+		return
+	}
+	if m, _ := b.form.Update(refitMsg{}); m != nil {
+		if f, ok := m.(*huh.Form); ok {
+			b.form = f
+		}
+	}
+}
+
+// refitMsg asks a huh form to redraw its group after a layout change.
+type refitMsg struct{}
+
+func (b *base) Done() bool    { return b.form.State != huh.StateNormal }
+func (b *base) Aborted() bool { return b.form.State == huh.StateAborted }
 
 func newForm(theme huh.Theme, width int, groups ...*huh.Group) *huh.Form {
 	km := huh.NewDefaultKeyMap()

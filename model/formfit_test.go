@@ -52,3 +52,33 @@ func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 		}
 	}
 }
+
+// An approval opened in a narrow terminal lays its choices out again when
+// the terminal grows: the labels cut at the old width show whole, and the
+// highlighted choice stays where the user moved it.
+func TestApprovalRefitsOnResize(t *testing.T) {
+	m := New(Options{NoColor: true, FormGrace: time.Millisecond})
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
+	rep := &replies{}
+	deliver(t, m, decodeReq(t, "item/commandExecution/requestApproval", `7`, cmdReq, rep))
+	const long = "Yes, and don't ask again for commands starting with `git add`"
+	if strings.Contains(plain(m), long) {
+		t.Fatalf("label not cut at 40 columns:\n%s", plain(m))
+	}
+	key(t, m, tea.KeyDown, 0)
+	key(t, m, tea.KeyDown, 0) // the execpolicy choice
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	screen := plain(m)
+	if !strings.Contains(screen, "> "+long) {
+		t.Fatalf("after growing, the label is not whole or not highlighted:\n%s", screen)
+	}
+	for _, l := range strings.Split(screen, "\n") {
+		if w := len([]rune(l)); w > 120 {
+			t.Errorf("row wider than the window (%d): %q", w, l)
+		}
+	}
+	key(t, m, tea.KeyEnter, 0)
+	if len(rep.got) != 1 || !strings.Contains(rep.got[0], "acceptWithExecpolicyAmendment") {
+		t.Errorf("reply = %q; want the execpolicy amendment", rep.got)
+	}
+}

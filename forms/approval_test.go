@@ -1,0 +1,40 @@
+package forms
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// SetWidth lays the choices out again from the spec: a label cut in a
+// narrow form shows whole once the form is wide, the highlighted choice
+// stays, and no row is wider than the form.
+func TestApprovalSetWidthRefits(t *testing.T) {
+	const long = "Yes, and don't ask again for commands starting with `git add`"
+	spec := ApprovalSpec{Title: "Run this command?", Command: "git add x", Choices: []Choice{
+		{Key: "accept", Label: "Yes, run it"}, {Key: "execpolicy", Label: long}, {Key: "cancel", Label: "No, and stop the turn"},
+	}, Diff: []string{strings.Repeat("+", 100)}}
+	a := NewApproval(spec, Theme(true, true), 40)
+	a.Init()
+	if v := ansi.Strip(a.View()); strings.Contains(v, long) {
+		t.Fatalf("not cut at 40:\n%s", v)
+	}
+	a.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	for _, w := range []int{120, 30} {
+		a.SetWidth(w)
+		v := ansi.Strip(a.View())
+		if w == 120 && !strings.Contains(v, "> "+long) {
+			t.Errorf("at %d the label is not whole and highlighted:\n%s", w, v)
+		}
+		for _, l := range strings.Split(v, "\n") {
+			if ansi.StringWidth(l) > w {
+				t.Errorf("at %d a row is %d wide: %q", w, ansi.StringWidth(l), l)
+			}
+		}
+	}
+	if a.choice != "execpolicy" {
+		t.Errorf("highlighted value = %q after the resizes; want execpolicy", a.choice)
+	}
+}
