@@ -556,6 +556,15 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 			m.turnErr = e.Error.Message
 		}
 	case backend.WarningEvent:
+		if e.Thread() == "" {
+			if m.rec.warned[e.Text()] {
+				break
+			}
+			if m.rec.warned == nil {
+				m.rec.warned = map[string]bool{}
+			}
+			m.rec.warned[e.Text()] = true
+		}
 		m.banner(ui.BannerWarning, e.Text(), nil)
 	case backend.ThreadStatusEvent:
 		// A thread that went idle without turn/completed ends the turn —

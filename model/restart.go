@@ -39,6 +39,9 @@ type recoveryState struct {
 	// noThread is set when the first start failed, so no thread exists
 	// for a restart to resume; a restart that succeeds clears it.
 	noThread bool
+	// warned holds the server-wide warnings (no thread id, such as
+	// configWarning) already shown: a restarted server sends them again.
+	warned map[string]bool
 }
 
 // restartDoneMsg is the outcome of Options.Restart.

@@ -268,3 +268,27 @@ func TestEnterWithoutServerSaysWhy(t *testing.T) {
 		})
 	}
 }
+
+// A server-wide warning (configWarning has no thread id) shows once per
+// tandem run, however often a restarted server repeats it; a thread's own
+// warnings always show.
+func TestServerWarningShownOnce(t *testing.T) {
+	m := New(Options{})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	th := "t1"
+	for _, ev := range []backend.WarningEvent{
+		{Message: "bubblewrap not on PATH"},
+		{Message: "bubblewrap not on PATH"},
+		{ThreadID: &th, Message: "model metadata missing"},
+		{ThreadID: &th, Message: "model metadata missing"},
+	} {
+		m.Update(ev)
+	}
+	v := viewText(m)
+	if n := strings.Count(v, "bubblewrap not on PATH"); n != 1 {
+		t.Errorf("server warning shown %d times:\n%s", n, v)
+	}
+	if n := strings.Count(v, "model metadata missing"); n != 2 {
+		t.Errorf("thread warning shown %d times; want 2:\n%s", n, v)
+	}
+}
