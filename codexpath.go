@@ -5,7 +5,8 @@ import "tandem/backend"
 // locateCodex finds the local codex executable from the resolved
 // settings; an error names where a configured command came from (the
 // --codex flag, or the config file, line and key). Over ssh or websocket
-// (remote.go) no local codex is needed: it returns "" and no error.
+// (remote.go) no local codex is needed: it returns "" and no error. A bad
+// --codex value is a usageError.
 func (f *flags) locateCodex() (string, error) {
 	if f.isRemote() {
 		return "", nil
@@ -14,5 +15,9 @@ func (f *flags) locateCodex() (string, error) {
 	if from == "" || f.settings.Codex != f.codex {
 		from = "--codex"
 	}
-	return backend.LocateCodexFrom(f.codex, from)
+	p, err := backend.LocateCodexFrom(f.codex, from)
+	if err != nil && f.codex != "" && from == "--codex" {
+		return "", &usageError{err.Error()} // a bad flag value: exit 2
+	}
+	return p, err
 }

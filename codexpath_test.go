@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,17 +36,23 @@ func TestLocateCodexNamesTheSource(t *testing.T) {
 		name string
 		args []string
 		want []string // substrings of the error; nil = found
+		env  string   // $TANDEM_CODEX, when set
 	}{
-		{"config missing file", []string{"--config", top}, []string{top + ":2: codex.command", "not found"}},
-		{"config bare name", []string{"--config", cfg("[codex]\ncommand = \"no-such-codex-xyz\"\n")}, []string{":2: codex.command", "not found on $PATH"}},
-		{"profile not executable", []string{"--config", prof, "--profile", "p"}, []string{prof + ":4: profiles.p.codex.command", "not executable"}},
-		{"flag missing", []string{"--codex", missing}, []string{"--codex", "not found"}},
-		{"flag not executable beats config", []string{"--config", top, "--codex", plain}, []string{"for --codex", "not executable"}},
-		{"flag directory", []string{"--codex", dir}, []string{"--codex", "is a directory"}},
-		{"config executable", []string{"--config", cfg("[codex]\ncommand = \"" + exe + "\"\n")}, nil},
+		{"config missing file", []string{"--config", top}, []string{top + ":2: codex.command", "not found"}, ""},
+		{"config bare name", []string{"--config", cfg("[codex]\ncommand = \"no-such-codex-xyz\"\n")}, []string{":2: codex.command", "not found on $PATH"}, ""},
+		{"profile not executable", []string{"--config", prof, "--profile", "p"}, []string{prof + ":4: profiles.p.codex.command", "not executable"}, ""},
+		{"flag missing", []string{"--codex", missing}, []string{"--codex", "not found"}, ""},
+		{"flag not executable beats config", []string{"--config", top, "--codex", plain}, []string{"for --codex", "not executable"}, ""},
+		{"flag directory", []string{"--codex", dir}, []string{"--codex", "is a directory"}, ""},
+		{"config executable", []string{"--config", cfg("[codex]\ncommand = \"" + exe + "\"\n")}, nil, ""},
+		{"env missing file", nil, []string{"$TANDEM_CODEX", "not found"}, missing},
+		{"env executable", nil, nil, exe},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv("TANDEM_CODEX", tc.env)
+			}
 			f, err := parseSettingsFlags(t, tc.args...)
 			if err != nil {
 				t.Fatal(err)
@@ -68,8 +75,13 @@ func TestLocateCodexNamesTheSource(t *testing.T) {
 			if strings.Contains(err.Error(), "not found") && strings.Contains(err.Error(), "not executable") {
 				t.Errorf("error %q says both", err)
 			}
-			if !strings.Contains(strings.Join(tc.args, " "), "--codex") && strings.Contains(err.Error(), "--codex") {
+			flag := strings.Contains(strings.Join(tc.args, " "), "--codex")
+			if !flag && strings.Contains(err.Error(), "--codex") {
 				t.Errorf("error %q blames --codex, which was not given", err)
+			}
+			var ue *usageError
+			if usage := errors.As(err, &ue); usage != flag {
+				t.Errorf("usage error (exit 2) = %v; want %v (only a bad --codex flag is one)", usage, flag)
 			}
 		})
 	}

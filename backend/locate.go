@@ -37,9 +37,12 @@ func LocateCodexFrom(command, from string) (string, error) {
 		return p, nil
 	}
 	if env := os.Getenv("TANDEM_CODEX"); env != "" {
-		if p, err := exec.LookPath(env); err == nil {
-			return p, nil
+		p, err := exec.LookPath(env)
+		if err != nil {
+			// Set on purpose: falling back elsewhere would hide the mistake.
+			return "", codexCommandError(env, "$TANDEM_CODEX", err)
 		}
+		return p, nil
 	}
 	if p, err := exec.LookPath("codex"); err == nil {
 		return p, nil
