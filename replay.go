@@ -44,6 +44,9 @@ func (o *replayOptions) player(rec *sessions.Recording) (*sessions.Player, error
 
 // play replays rec in the TUI with the speed options.
 func (o replayOptions) play(cmd *cobra.Command, rec *sessions.Recording) error {
+	if needTerminal([2]any{cmd.InOrStdin(), cmd.OutOrStdout()}) != nil { // tty.go
+		return &usageError{cmd.CommandPath() + " needs a terminal; `tandem export FILE` writes a recording as Markdown"}
+	}
 	p, err := o.player(rec)
 	if err != nil {
 		return err
@@ -57,7 +60,7 @@ func newReplayCmd() *cobra.Command {
 		Use:   "replay FILE",
 		Short: "Replay a session recorded with --record, at any terminal size",
 		Long: "Replay a protocol transcript written by `tandem --record FILE` with its original timing.\n" +
-			"Keys: space pauses, → steps to the next event, +/− change the speed, ctrl+c quits.",
+			"Keys: space pauses, → steps to the next event, +/- change the speed, ctrl+c quits.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rec, err := sessions.LoadRecording(args[0])
@@ -78,7 +81,7 @@ func newDemoCmd() *cobra.Command {
 		Short: "Show tandem without Codex: replay a built-in session",
 		Long: "Replay a session recorded from the real codex app-server (with a scripted model):\n" +
 			"a streamed Markdown answer, an approved file change and command, a question form and a plan.\n" +
-			"Needs no Codex install and no account. Keys: space pauses, → steps, +/− change the speed.",
+			"Needs no Codex install and no account. Keys: space pauses, → steps, +/- change the speed.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			rec, err := sessions.ReadRecording(bytes.NewReader(demo.Transcript))
@@ -125,7 +128,7 @@ func newExportCmd() *cobra.Command {
 
 // replayStatus is the status line's starting state for a recording.
 func replayStatus(rec *sessions.Recording) ui.StatusInfo {
-	return ui.StatusInfo{Cwd: rec.Header.Cwd, Peer: "replay"}
+	return ui.StatusInfo{Cwd: rec.Header.Cwd, Peer: "replay", NoInterrupt: true}
 }
 
 // replayDriver is the model's Driver during a replay: nothing can be sent.
@@ -165,7 +168,7 @@ func (r replayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case "+", "=":
 			r.player.Faster()
 			return r, nil
-		case "-", "_":
+		case "-", "_", "−":
 			r.player.Slower()
 			return r, nil
 		}

@@ -138,6 +138,7 @@ func New(opts Options) *Model {
 		now = time.Now
 	}
 	m := &Model{opts: opts, now: now, items: map[string]ui.Cell{}, follow: true, status: opts.Status}
+	m.status.NoInterrupt = m.status.NoInterrupt || opts.ReadOnly // a watcher cannot interrupt
 	m.styles = ui.NewStyles(opts.Dark)
 	style := "dark"
 	if !opts.Dark {

@@ -28,19 +28,20 @@ type PlayerStatus struct {
 }
 
 // String is the status line text, e.g. "replay 2× · space pause · → step ·
-// +/− speed · turns can't be started".
+// +/- speed · ctrl+c quits": the keys first, as a narrow status line cuts
+// from the end.
 func (s PlayerStatus) String() string {
 	speed := fmt.Sprintf("%g×", s.Speed)
 	switch {
 	case s.Done:
-		return "replay finished · turns can't be started · ctrl+c quits"
+		return "replay finished · ctrl+c quits"
 	case s.Paused:
-		return "replay paused " + speed + " · space resume · → step · +/− speed"
+		return "replay paused " + speed + " · space resume · → step · +/- speed · ctrl+c quits"
 	}
-	return "replay " + speed + " · space pause · → step · +/− speed · turns can't be started"
+	return "replay " + speed + " · space pause · → step · +/- speed · ctrl+c quits"
 }
 
-// Speeds are the playback rates +/− step through.
+// Speeds are the playback rates + and - step through.
 var Speeds = []float64{0.25, 0.5, 1, 2, 4, 8, 16}
 
 // step is one value to deliver at a virtual time (idle gaps capped, not

@@ -15,9 +15,12 @@ type StatusInfo struct {
 	// (0 when unknown).
 	TotalTokens, ContextWindow, LastInputTokens int64
 	Running                                     bool
-	Spinner                                     string
-	Elapsed                                     time.Duration
-	Notice                                      string // transient hint, e.g. "press Ctrl+C again to quit"
+	// NoInterrupt drops the "esc to interrupt" hint of a running turn,
+	// for a session this terminal cannot steer (a replay, a watcher).
+	NoInterrupt bool
+	Spinner     string
+	Elapsed     time.Duration
+	Notice      string // transient hint, e.g. "press Ctrl+C again to quit"
 	// Presence lists who is connected to a shared session (`tandem
 	// serve`), e.g. "alice (driver), bob (watcher)"; "" when not shared.
 	Presence string
@@ -66,7 +69,11 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 		if h == "" {
 			h = "Working"
 		}
-		left = append(left, st.Running.Render(strings.TrimSpace(s.Spinner)+" "+Truncate(h, 48)+" "+ElapsedLabel(s.Elapsed))+st.Dim.Render(" · esc to interrupt"))
+		run := st.Running.Render(strings.TrimSpace(s.Spinner) + " " + Truncate(h, 48) + " " + ElapsedLabel(s.Elapsed))
+		if !s.NoInterrupt {
+			run += st.Dim.Render(" · esc to interrupt")
+		}
+		left = append(left, run)
 	}
 	if s.Notice != "" {
 		left = append(left, st.Warn.Render(s.Notice))

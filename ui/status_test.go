@@ -66,3 +66,17 @@ func TestElapsedLabel(t *testing.T) {
 		}
 	}
 }
+
+// A session this terminal cannot steer (replay, watcher) shows no
+// interrupt hint while a turn runs.
+func TestStatusLineNoInterrupt(t *testing.T) {
+	st := NewStyles(true)
+	s := StatusInfo{Running: true, Spinner: "⣾", Model: "m"}
+	if l := ansi.Strip(StatusLine(st, s, 100)); !strings.Contains(l, "esc to interrupt") {
+		t.Errorf("running turn lacks the hint: %q", l)
+	}
+	s.NoInterrupt = true
+	if l := ansi.Strip(StatusLine(st, s, 100)); strings.Contains(l, "esc to interrupt") || !strings.Contains(l, "Working 0s") {
+		t.Errorf("NoInterrupt line = %q", l)
+	}
+}
