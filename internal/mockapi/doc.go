@@ -126,7 +126,8 @@
 //	  {"items": [{"text": "Here is the **answer**."}],
 //	   "usage": {"input_tokens": 1200, "output_tokens": 40},
 //	   "chunk_delay_ms": 15},
-//	  {"items": [{"call": "ask_user_question", "arguments": {"question": "Which?"}}]},
+//	  {"items": [{"call": "ask_user_question", "arguments": {"questions": [
+//	    {"id": "pick", "question": "Which?", "options": [{"label": "A"}, {"label": "B"}]}]}}]},
 //	  {"fail_status": 500},
 //	  {"big_markdown": {"bytes": 100000, "deltas": 8500}}
 //	]}

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"tandem/backend"
 	"tandem/internal/codextest"
 	"tandem/internal/mockapi"
 )
@@ -558,5 +559,44 @@ func TestCmdMockapiRunsCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(strings.TrimSpace(string(home))); !os.IsNotExist(err) {
 		t.Fatalf("temporary codex home left behind: %v", err)
+	}
+}
+
+// The script example in the package documentation parses, and its
+// ask_user_question call carries arguments tandem accepts.
+func TestDocScriptExample(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(src), "LoadScript reads the JSON format documented at ParseScript, e.g.\n//\n")
+	if !ok {
+		t.Fatal("doc.go: the script example is gone")
+	}
+	var js strings.Builder
+	for _, l := range strings.Split(rest, "\n") {
+		code, ok := strings.CutPrefix(l, "//\t")
+		if !ok {
+			break
+		}
+		js.WriteString(code + "\n")
+	}
+	rs, err := mockapi.ParseScript([]byte(js.String()))
+	if err != nil {
+		t.Fatalf("doc example: %v\n%s", err, js.String())
+	}
+	found := false
+	for _, r := range rs {
+		for _, it := range r.Items {
+			if it.Name == backend.AskUserQuestionName {
+				found = true
+				if _, err := backend.ParseAskUserQuestion(json.RawMessage(it.Arguments)); err != nil {
+					t.Errorf("doc example's ask_user_question: %v", err)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("doc example has no ask_user_question call")
 	}
 }

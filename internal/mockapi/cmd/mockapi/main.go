@@ -34,6 +34,17 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen `address` (port 0 picks a free port)")
 	home := flag.String("codex-home", "", "if set, write `dir`/config.toml pointing codex at this mock")
 	quiet := flag.Bool("quiet", false, "do not log requests to stderr")
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), "usage:\n"+
+			"  mockapi --script FILE [--addr 127.0.0.1:0] [--codex-home DIR] [--quiet]\n"+
+			"      serve the mock; the first line on stdout is its base URL\n"+
+			"  mockapi --script FILE [--codex-home DIR] -- COMMAND [ARGS...]\n"+
+			"      run COMMAND with CODEX_HOME pointing codex at the mock\n"+
+			"      (e.g. -- ./tandem -a untrusted); --codex-home DIR keeps that home\n"+
+			"      between runs, so threads can be resumed\n"+
+			"The script format: go doc tandem/internal/mockapi\n\nflags:\n")
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 	command := flag.Args()
 	tmpHome := ""
