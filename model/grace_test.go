@@ -169,3 +169,33 @@ func TestFormDrawnAfterTickTakesKeyAfterPause(t *testing.T) {
 		t.Fatalf("replies %q; want the Enter after the pause to answer", got)
 	}
 }
+
+// Ctrl+C mid-turn with an approval up (shown or still in its grace
+// period) refuses it — cancel, never accept — and interrupts the turn;
+// the draft stays.
+func TestCtrlCWithFormInterrupts(t *testing.T) {
+	m, _, d := graceModel(t)
+	rep := &replies{}
+	typeKeys(t, m, "draft")
+	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
+	drive(t, m, cmd)
+	m.View()
+	key(t, m, 'c', tea.ModCtrl)
+	if n := d.n.Load(); n != 1 {
+		t.Fatalf("Ctrl+C with a form up sent %d interrupts; want 1", n)
+	}
+	got := rep.all()
+	if len(got) != 1 || !strings.Contains(got[0], `"decision":"cancel"`) {
+		t.Fatalf("reply = %q; want one cancel", got)
+	}
+	if m.form != nil || m.Composer() != "draft" {
+		t.Fatalf("form %v, composer %q", m.form != nil, m.Composer())
+	}
+	// Then Ctrl+C works as without a form: the draft goes to history,
+	// then quit is armed; no second interrupt is sent.
+	key(t, m, 'c', tea.ModCtrl)
+	key(t, m, 'c', tea.ModCtrl)
+	if !strings.Contains(m.status.Notice, "again to quit") || d.n.Load() != 1 {
+		t.Errorf("later Ctrl+C: notice %q, %d interrupts", m.status.Notice, d.n.Load())
+	}
+}

@@ -338,6 +338,12 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
 	switch key {
 	case "ctrl+c":
+		if m.running && m.form != nil && m.d.interruptSent.IsZero() {
+			// Mid-turn with a question or approval up: refuse it (never
+			// accept) and interrupt the turn; the draft stays.
+			m.refuseAll()
+			return m.interrupt()
+		}
 		if m.composer.Value() != "" {
 			m.rememberDraft() // paste.go: Up brings it back
 			m.composer.Reset()

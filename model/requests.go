@@ -163,6 +163,18 @@ func (m *Model) closeForm() {
 	m.form, m.formReq, m.formReady = nil, nil, false
 }
 
+// refuseAll answers every pending server request with its refusal
+// (decline, cancel or an error: never accept) and closes the form.
+func (m *Model) refuseAll() {
+	for _, r := range m.pending {
+		if !r.Answered() {
+			_ = r.Refuse()
+		}
+	}
+	m.pending = nil
+	m.closeForm()
+}
+
 // resolved drops a request the server no longer needs answered
 // (`serverRequest/resolved`), closing its form if shown.
 func (m *Model) resolved(id backend.RequestID) tea.Cmd {

@@ -150,13 +150,7 @@ func (m *Model) restartServer() tea.Cmd {
 	if m.rec.restarting {
 		return nil
 	}
-	for _, r := range m.pending {
-		if !r.Answered() {
-			_ = r.Refuse()
-		}
-	}
-	m.pending = nil
-	m.closeForm()
+	m.refuseAll()
 	m.rec.restarting = true
 	m.ready = false
 	m.status.Notice = "restarting codex app-server…"
