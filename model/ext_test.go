@@ -558,7 +558,11 @@ func TestResumePickerListsSearchesAndToggles(t *testing.T) {
 
 func TestFileMentionPopup(t *testing.T) {
 	f := newFake()
-	f.results["fuzzyFileSearch"] = backend.FuzzyFileSearchResponse{Files: []backend.FuzzyFileMatch{{Root: "/w", Path: "src/main.go", FileName: "main.go"}}}
+	f.results["fuzzyFileSearch"] = backend.FuzzyFileSearchResponse{Files: []backend.FuzzyFileMatch{
+		{Root: "/w", Path: ".git/hooks/pre-commit.sample", FileName: "pre-commit.sample"},
+		{Root: "/w", Path: "src/main.go", FileName: "main.go"},
+		{Root: "/w", Path: "vendor/x/.git/main", FileName: "main"},
+	}}
 	m := ready(t, f, Options{Workspace: "/w"})
 	typeText(t, m, "look at ")
 	typeSlow(t, m, "@mai")
@@ -569,9 +573,27 @@ func TestFileMentionPopup(t *testing.T) {
 	if !strings.Contains(viewText(m), "src/main.go") {
 		t.Fatalf("file popup not drawn:\n%s", viewText(m))
 	}
+	if v := viewText(m); strings.Contains(v, ".git/") {
+		t.Fatalf("files inside .git offered:\n%s", v)
+	}
 	press(t, m, tea.KeyTab, 0)
 	if m.Composer() != "look at src/main.go " {
 		t.Fatalf("mention inserted as %q", m.Composer())
+	}
+}
+
+// Files are searched in the thread's workspace as the server gave it (a
+// remote path under --ssh), not the local directory.
+func TestFileMentionSearchesThreadWorkspace(t *testing.T) {
+	f := newFake()
+	m := New(Options{Workspace: "/local/w"})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, cmd := m.Update(SessionReadyMsg{Driver: f, Model: "mock-model", Cwd: "/srv/app", ThreadCwd: "/srv/app"})
+	settle(t, m, cmd)
+	typeSlow(t, m, "@mai")
+	p, _ := f.params["fuzzyFileSearch"].(backend.FuzzyFileSearchParams)
+	if !reflect.DeepEqual(p.Roots, []string{"/srv/app"}) {
+		t.Fatalf("fuzzyFileSearch roots %q; want the thread's workspace", p.Roots)
 	}
 }
 

@@ -110,14 +110,19 @@ func (m *Model) refreshPopup() tea.Cmd {
 		*p = popup{kind: popupFile, source: tok, items: items, sel: sel}
 		query := tok[1:]
 		td, ok := m.threadDriver()
-		if query == "" || !ok || m.opts.Workspace == "" {
+		// The thread's workspace as the server knows it (a remote path
+		// under --ssh), else the local one.
+		root := m.threadCwd
+		if root == "" {
+			root = m.opts.Workspace
+		}
+		if query == "" || !ok || root == "" {
 			p.items = nil
 			return nil
 		}
 		p.loading = true
 		m.x.fileSeq++
 		seq := m.x.fileSeq
-		root := m.opts.Workspace
 		return func() tea.Msg {
 			ctx, cancel := callCtx()
 			defer cancel()
@@ -138,12 +143,21 @@ func (m *Model) onFileSearch(msg fileSearchMsg) {
 	p.loading = false
 	p.items = nil
 	p.sel = 0
-	for i, f := range msg.files {
-		if i >= 50 {
+	for _, f := range msg.files {
+		if len(p.items) >= 50 {
 			break
+		}
+		if inGitDir(f.Path) {
+			continue // the repository's internals are never what is meant
 		}
 		p.items = append(p.items, popupItem{label: f.Path, path: f.Path})
 	}
+}
+
+// inGitDir reports whether path (relative to the search root, "/"
+// separated as codex sends it) lies inside a .git directory.
+func inGitDir(path string) bool {
+	return strings.HasPrefix(path, ".git/") || strings.Contains(path, "/.git/")
 }
 
 // popupKey handles the popup's keys: Up/Down move, Tab completes, Enter
