@@ -70,6 +70,10 @@ type Elicitation struct {
 	bools  map[string]*bool
 	multi  map[string]*[]string
 	width  int
+	// choices are the enum fields, laid out by fit.go; groups are sized
+	// to their fields.
+	choices []*choiceFit
+	groups  []*huh.Group
 }
 
 // NewElicitation builds the form for spec at width.
@@ -85,11 +89,13 @@ func NewElicitation(spec ElicitationSpec, theme huh.Theme, width int) *Elicitati
 	case len(spec.Fields) == 0:
 		acceptLabel = "Accept"
 	}
-	act := huh.NewSelect[string]().Title(title).Description(desc).Options(
+	act := huh.NewSelect[string]().Value(&e.action)
+	e.choices = append(e.choices, &choiceFit{title: title, desc: desc, sel: act, opts: []huh.Option[string]{
 		huh.NewOption(acceptLabel, ActionAccept),
 		huh.NewOption("Decline", ActionDecline),
 		huh.NewOption("Cancel", ActionCancel),
-	).Value(&e.action)
+	}})
+	e.choices[0].fit(width, 0)
 	groups := []*huh.Group{huh.NewGroup(act)}
 	if spec.URL == "" && len(spec.Fields) > 0 {
 		var fields []huh.Field
@@ -102,8 +108,21 @@ func NewElicitation(spec ElicitationSpec, theme huh.Theme, width int) *Elicitati
 			groups = append(groups, huh.NewGroup(fields...).WithHideFunc(func() bool { return e.action != ActionAccept }))
 		}
 	}
+	e.groups = groups
 	e.form = newForm(theme, width, groups...)
+	e.layout(width)
 	return e
+}
+
+// layout sizes the enum fields to their options at width (fit.go) and
+// each group to its fields.
+func (e *Elicitation) layout(width int) {
+	for _, c := range e.choices {
+		c.fit(width, 0)
+	}
+	for _, g := range e.groups {
+		fitGroup(g)
+	}
 }
 
 func fieldTitle(f ElicitField) string {
@@ -140,7 +159,11 @@ func (e *Elicitation) field(f ElicitField) huh.Field {
 		for _, o := range f.Options {
 			opts = append(opts, huh.NewOption(optLabel(o), optValue(o)))
 		}
-		return huh.NewSelect[string]().Title(title).Description(f.Description).Options(opts...).Value(v)
+		sel := huh.NewSelect[string]().Value(v)
+		c := &choiceFit{title: title, desc: f.Description, opts: opts, sel: sel}
+		c.fit(e.width, 0)
+		e.choices = append(e.choices, c)
+		return sel
 	case FieldMultiEnum:
 		v := new([]string)
 		if d, ok := f.Default.([]string); ok {
@@ -151,8 +174,12 @@ func (e *Elicitation) field(f ElicitField) huh.Field {
 		for _, o := range f.Options {
 			opts = append(opts, huh.NewOption(optLabel(o), optValue(o)))
 		}
-		return huh.NewMultiSelect[string]().Title(title).Description(f.Description).Options(opts...).Value(v).
+		ms := huh.NewMultiSelect[string]().Value(v).
 			Validate(func(s []string) error { return checkItems(f, s) })
+		c := &choiceFit{title: title, desc: f.Description, opts: opts, ms: ms}
+		c.fit(e.width, 0)
+		e.choices = append(e.choices, c)
+		return ms
 	case FieldString, FieldNumber, FieldInteger:
 		v := new(string)
 		switch d := f.Default.(type) {
@@ -281,6 +308,8 @@ func (e *Elicitation) View() string {
 // SetWidth re-applies the width to the form and the message.
 func (e *Elicitation) SetWidth(w int) {
 	e.width = w
+	e.form = e.form.WithWidth(w)
+	e.layout(w)
 	e.base.SetWidth(w)
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -117,4 +119,76 @@ func capSections(secs []descSection, room, w int) []descSection {
 		out = append(out, descSection{lines, s.prio})
 	}
 	return out
+}
+
+// Sizing selects. Left alone, huh sizes a multi-select's option window
+// as its option count less its title and description rows, so the last
+// options hide without a hint (and a form's group keeps the height it had
+// before its width and theme were known). choiceFit sets every select's
+// height from its own rows instead: the title and description as huh
+// wraps them, plus one row per option (labels are cut to one line). With
+// a row budget, options beyond it scroll and the description says so.
+
+// choiceFit is a select or multi-select laid out by tandem.
+type choiceFit struct {
+	title, desc string
+	opts        []huh.Option[string] // labels as given
+	sel         *huh.Select[string]
+	ms          *huh.MultiSelect[string]
+	shown       []string // the labels last set on the field
+}
+
+// huhRows counts the rows s takes in a field of the given width, wrapped
+// the way huh wraps titles and descriptions.
+func huhRows(s string, width int) int {
+	if s == "" {
+		return 0
+	}
+	return lipgloss.Height(lipgloss.Wrap(s, max(1, width-2), ",.-; "))
+}
+
+// fit lays the field out at width; budget (> 0) caps the rows the field
+// may take, less extra rows other fields of its group need.
+func (c *choiceFit) fit(width, budget int) {
+	labels := make([]string, len(c.opts))
+	opts := make([]huh.Option[string], len(c.opts))
+	for i, o := range c.opts {
+		labels[i] = ansi.Truncate(o.Key, max(10, width-8), "…")
+		opts[i] = huh.NewOption(labels[i], o.Value)
+	}
+	n := len(opts)
+	desc := c.desc
+	rows := func() int { return huhRows(c.title, width) + huhRows(desc, width) }
+	visible := n
+	if budget > 0 && rows()+n > budget {
+		hint := fmt.Sprintf("(%d options, ↑/↓ to see all)", n)
+		if desc != "" {
+			desc += "\n"
+		}
+		desc += hint
+		visible = min(n, max(1, budget-rows()))
+	}
+	h := rows() + max(1, visible)
+	changed := strings.Join(labels, "\x00") != strings.Join(c.shown, "\x00")
+	c.shown = labels
+	switch {
+	case c.sel != nil:
+		c.sel.Title(c.title).Description(desc)
+		if changed {
+			c.sel.Options(opts...) // keeps the bound value highlighted
+		}
+		c.sel.Height(h)
+	case c.ms != nil:
+		c.ms.Title(c.title).Description(desc)
+		if changed {
+			c.ms.Options(opts...) // keeps the bound selection
+		}
+		c.ms.Height(h)
+	}
+}
+
+// fitGroup sizes g's window to its fields as they now draw, so no field
+// is cut and no blank rows pad it.
+func fitGroup(g *huh.Group) {
+	g.WithHeight(lipgloss.Height(g.Content()) + lipgloss.Height(g.Footer()))
 }

@@ -2,6 +2,7 @@ package forms
 
 import (
 	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // Option is one choice of a Question.
@@ -31,6 +32,9 @@ type QuestionsSpec struct {
 	Title       string
 	Description string
 	Questions   []Question
+	// MaxHeight, when > 0, is the most rows the form may take: a select
+	// with more options than fit scrolls them and says so (fit.go).
+	MaxHeight int
 }
 
 // otherValue marks the "Other" option of a select.
@@ -44,12 +48,21 @@ type Questions struct {
 	single map[string]*string
 	multi  map[string]*[]string
 	other  map[string]*string
+	groups []questionGroup
+}
+
+// questionGroup is one question's group and, for a select, its layout.
+type questionGroup struct {
+	group  *huh.Group
+	choice *choiceFit // nil for a text question
+	other  huh.Field  // the "Other" input, if any
 }
 
 // NewQuestions builds the form: one group per question so long lists page.
 func NewQuestions(spec QuestionsSpec, theme huh.Theme, width int) *Questions {
 	q := &Questions{spec: spec, single: map[string]*string{}, multi: map[string]*[]string{}, other: map[string]*string{}}
 	var groups []*huh.Group
+	var qgs []questionGroup
 	for i, qu := range spec.Questions {
 		title := qu.Question
 		if qu.Header != "" {
@@ -63,11 +76,12 @@ func NewQuestions(spec QuestionsSpec, theme huh.Theme, width int) *Questions {
 			}
 		}
 		var fields []huh.Field
+		var choice *choiceFit
 		switch {
 		case len(qu.Options) > 0 && qu.Multiple:
 			v := new([]string)
 			q.multi[qu.ID] = v
-			ms := huh.NewMultiSelect[string]().Title(title).Description(desc).Options(options(qu)...).Value(v)
+			ms := huh.NewMultiSelect[string]().Value(v)
 			if qu.Required {
 				ms = ms.Validate(func(s []string) error {
 					if len(s) == 0 {
@@ -76,11 +90,14 @@ func NewQuestions(spec QuestionsSpec, theme huh.Theme, width int) *Questions {
 					return nil
 				})
 			}
+			choice = &choiceFit{title: title, desc: desc, opts: options(qu), ms: ms}
 			fields = append(fields, ms)
 		case len(qu.Options) > 0:
 			v := new(string)
 			q.single[qu.ID] = v
-			fields = append(fields, huh.NewSelect[string]().Title(title).Description(desc).Options(options(qu)...).Value(v))
+			sel := huh.NewSelect[string]().Value(v)
+			choice = &choiceFit{title: title, desc: desc, opts: options(qu), sel: sel}
+			fields = append(fields, sel)
 		default:
 			v := new(string)
 			q.single[qu.ID] = v
@@ -93,22 +110,56 @@ func NewQuestions(spec QuestionsSpec, theme huh.Theme, width int) *Questions {
 			}
 			fields = append(fields, in)
 		}
+		var other huh.Field
 		if qu.Other && len(qu.Options) > 0 {
 			v := new(string)
 			q.other[qu.ID] = v
 			id := qu.ID
-			fields = append(fields, huh.NewInput().Title("Other (used when \"Other\" is chosen)").Value(v).
+			other = huh.NewInput().Title("Other (used when \"Other\" is chosen)").Value(v).
 				Validate(func(s string) error {
 					if q.chose(id, otherValue) && s == "" {
 						return errRequired
 					}
 					return nil
-				}))
+				})
+			fields = append(fields, other)
 		}
-		groups = append(groups, huh.NewGroup(fields...))
+		if choice != nil {
+			choice.fit(width, 0) // sized before the group measures it
+		}
+		g := huh.NewGroup(fields...)
+		groups = append(groups, g)
+		qgs = append(qgs, questionGroup{group: g, choice: choice, other: other})
 	}
+	q.groups = qgs
 	q.form = newForm(theme, width, groups...)
+	q.layout(width)
 	return q
+}
+
+// layout sizes each select to its title, description and options at
+// width, within spec.MaxHeight when set, and each group to its fields.
+func (q *Questions) layout(width int) {
+	for _, g := range q.groups {
+		if g.choice != nil {
+			budget := 0
+			if q.spec.MaxHeight > 0 {
+				budget = max(1, q.spec.MaxHeight-helpRows)
+				if g.other != nil {
+					budget -= lipgloss.Height(g.other.View()) + 1 // + the gap
+				}
+			}
+			g.choice.fit(width, budget)
+		}
+		fitGroup(g.group)
+	}
+}
+
+// SetWidth lays the questions out again at w.
+func (q *Questions) SetWidth(w int) {
+	q.form = q.form.WithWidth(w)
+	q.layout(w)
+	q.base.SetWidth(w)
 }
 
 type requiredErr struct{}

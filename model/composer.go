@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
@@ -375,4 +376,16 @@ func (m *Model) shellCommand(command string) tea.Cmd {
 		err := td.Call(ctx, "thread/shellCommand", backend.ThreadShellCommandParams{ThreadID: id, Command: command}, nil)
 		return commandResultMsg{name: "!", err: err}
 	}
+}
+
+// promptWidth is the width of the composer's prompt column.
+const promptWidth = 2
+
+// composerPrompt is "› " on the draft's first row only; wrapped and
+// further lines are indented by as much, as in Codex's composer.
+func composerPrompt(p textarea.PromptInfo) string {
+	if p.LineNumber == 0 {
+		return "› "
+	}
+	return "  "
 }

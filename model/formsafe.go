@@ -91,6 +91,14 @@ func (m *Model) approvalSpec(s forms.ApprovalSpec) forms.ApprovalSpec {
 	return s
 }
 
+// questionsSpec is s made safe to draw and fitted to the rows below the
+// transcript: options beyond them scroll, with a hint.
+func (m *Model) questionsSpec(s forms.QuestionsSpec) forms.QuestionsSpec {
+	s = safeQuestions(s)
+	s.MaxHeight = m.formMaxHeight()
+	return s
+}
+
 func (m *Model) permissionsSpec(s forms.PermissionsSpec) forms.PermissionsSpec {
 	s = safePermissions(s)
 	s.MaxHeight = m.formMaxHeight()

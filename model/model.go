@@ -150,7 +150,7 @@ func New(opts Options) *Model {
 	m.theme = forms.Theme(opts.Dark, opts.NoColor)
 
 	ta := textarea.New()
-	ta.Prompt = "› "
+	ta.SetPromptFunc(promptWidth, composerPrompt) // composer.go: › on the first row only
 	ta.Placeholder = "Ask Codex to do anything"
 	ta.ShowLineNumbers = false
 	// The composer grows with its content up to 8 rows and scrolls after
@@ -463,10 +463,11 @@ func (m *Model) startTick() tea.Cmd {
 // resizeComposer fits the composer to its content after the model changed
 // its value directly (the textarea's DynamicHeight covers typing).
 func (m *Model) resizeComposer() {
-	// SetValue on the same text recomputes the height and keeps the
-	// cursor at the end, where the model's edits leave it.
-	if m.composer.LineCount() <= 1 {
-		m.composer.SetHeight(1)
+	// SetWidth with the window's width (as WindowSizeMsg set it)
+	// recomputes the dynamic height from the wrapped rows — a long single
+	// line takes several — and keeps the wrap memo, keyed by width.
+	if m.width > 0 {
+		m.composer.SetWidth(m.width)
 	}
 }
 

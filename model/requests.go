@@ -100,7 +100,7 @@ func (m *Model) buildForm(req backend.ServerRequest) forms.Form {
 			}
 			spec.Questions = append(spec.Questions, fq)
 		}
-		return forms.NewQuestions(safeQuestions(spec), m.theme, m.contentWidth())
+		return forms.NewQuestions(m.questionsSpec(spec), m.theme, m.contentWidth())
 	}
 	return m.buildMoreForm(req)
 }

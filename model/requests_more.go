@@ -273,7 +273,7 @@ func (m *Model) buildMoreForm(req backend.ServerRequest) forms.Form {
 			}
 			spec.Questions = append(spec.Questions, fq)
 		}
-		return forms.NewQuestions(safeQuestions(spec), m.theme, w)
+		return forms.NewQuestions(m.questionsSpec(spec), m.theme, w)
 	case *backend.ElicitationRequest:
 		return m.elicitationForm(r, w)
 	}

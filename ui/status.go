@@ -96,7 +96,7 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 	}
 	if s.TotalTokens > 0 {
 		t := fmt.Sprintf("%s tokens", humanCount(s.TotalTokens))
-		if s.ContextWindow > 0 && s.LastInputTokens > 0 {
+		if s.ContextWindow > 0 {
 			left := 100 - int(100*s.LastInputTokens/s.ContextWindow)
 			if left < 0 {
 				left = 0
