@@ -497,6 +497,13 @@ func TestResumeFoldsHistoryAndRemembers(t *testing.T) {
 	if got := store.LastThread("/w"); got != "t-fork" {
 		t.Fatalf("last thread = %q", got)
 	}
+	// /new starts an empty thread and says so.
+	typeText(t, m, "/new")
+	press(t, m, tea.KeyEnter, 0)
+	v = viewText(m)
+	if strings.Contains(v, "earlier answer") || !strings.Contains(v, "New thread") {
+		t.Fatalf("/new: history kept or no notice:\n%s", v)
+	}
 }
 
 func TestResumeWarnsAboutUnfinishedToolCalls(t *testing.T) {

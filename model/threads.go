@@ -207,6 +207,10 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 		m.banner(ui.BannerInfo, fmt.Sprintf("Resumed thread %s %s", shortID(r.Thread.ID), quoteTitle(title)), nil)
 	case "forked":
 		m.banner(ui.BannerInfo, fmt.Sprintf("Forked into thread %s %s", shortID(r.Thread.ID), quoteTitle(title)), nil)
+	case "new":
+		if msg.notice == "" { // a notice already says why there is a new thread
+			m.banner(ui.BannerInfo, "New thread "+shortID(r.Thread.ID), nil)
+		}
 	}
 	m.rememberThread(r.Thread.ID)
 	return nil
