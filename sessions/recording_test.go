@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tandem/backend"
+	"tandem/internal/redact"
 )
 
 // Planted secrets: none of them may reach a file tandem writes.
@@ -43,11 +44,11 @@ func fakeTranscript(t *testing.T) []byte {
 	send(backend.Received, m("id", 1, "result", map[string]any{"userAgent": "tandem/0.169.0 (Linux; x86_64)"}))
 	send(backend.Sent, m("id", 2, "method", "thread/start", "params", map[string]any{}))
 	send(backend.Received, m("id", 2, "result", map[string]any{"thread": map[string]any{"id": "th"}, "model": "mock-model", "cwd": "/w", "approvalPolicy": "untrusted", "sandbox": map[string]any{"type": "workspaceWrite"}}))
-	send(backend.Sent, m("id", 3, "method", "turn/start", "params", map[string]any{"threadId": "th", "input": []any{map[string]any{"type": "text", "text": "configure the mcp server"}}}))
+	send(backend.Sent, m("id", 3, "method", "turn/start", "params", map[string]any{"threadId": "th", "input": []any{map[string]any{"type": "text", "text": "configure the mcp server with\n" + secretSK}}}))
 	send(backend.Received, m("method", "turn/started", "params", map[string]any{"threadId": "th", "turn": map[string]any{"id": "tu", "status": "inProgress", "items": []any{}}}))
 	send(backend.Received, m("method", "item/agentMessage/delta", "params", map[string]any{"threadId": "th", "turnId": "tu", "itemId": "a1", "delta": "use Authorization: " + secretBearer}))
 	send(backend.Received, m("method", "item/completed", "params", map[string]any{"threadId": "th", "turnId": "tu", "item": map[string]any{"type": "agentMessage", "id": "a1", "text": "use Authorization: " + secretBearer}}))
-	out := "OPENAI_API_KEY=" + secretSK + "\n[mcp_servers.docs.env]\napi_key=" + secretAPIValue + "\n"
+	out := "OPENAI_API_KEY=" + secretSK + "\n[mcp_servers.docs.env]\napi_key=" + secretAPIValue + "\n" + secretSK + "\n"
 	send(backend.Received, m("method", "item/completed", "params", map[string]any{"threadId": "th", "turnId": "tu", "item": map[string]any{"type": "commandExecution", "id": "c1", "command": "cat .env", "cwd": "/w", "status": "completed", "exitCode": 0, "aggregatedOutput": out}}))
 	send(backend.Received, m("id", 0, "method", "item/tool/call", "params", map[string]any{"threadId": "th", "turnId": "tu", "callId": "q1", "tool": "ask_user_question", "arguments": map[string]any{"title": "Pick", "questions": []any{map[string]any{"id": "color", "question": "Which colour?", "options": []any{map[string]any{"label": "Red"}, map[string]any{"label": "Blue"}}}}}}))
 	time.Sleep(20 * time.Millisecond)
@@ -146,7 +147,7 @@ func TestPlayerYieldsSessionStream(t *testing.T) {
 			kinds = append(kinds, "ready")
 		case backend.ItemCompletedEvent:
 			kinds = append(kinds, "completed:"+x.Item.Type)
-			if x.Item.Type == "userMessage" && x.Item.UserText() != "configure the mcp server" {
+			if x.Item.Type == "userMessage" && x.Item.UserText() != "configure the mcp server with\n"+redact.Marker {
 				t.Errorf("user text = %q", x.Item.UserText())
 			}
 		case backend.AgentMessageDeltaEvent:

@@ -34,8 +34,9 @@ const Marker = "[REDACTED]"
 var (
 	// authRE matches an Authorization header up to its credentials.
 	authRE = regexp.MustCompile(`(?i)(authorization(\\*["'])?\s*[:=]\s*(\\*["'])?(?:(?:bearer|basic|token|digest|bot)[ \t]+)?)`)
-	// bearerRE matches "Bearer " anywhere.
-	bearerRE = regexp.MustCompile(`(?i)\bbearer[ \t]+`)
+	// bearerRE matches "Bearer "; findBearer checks that it starts a word
+	// (wordBoundary, which also knows JSON escapes such as \n).
+	bearerRE = regexp.MustCompile(`(?i)bearer[ \t]+`)
 )
 
 // needles start every key keyword; findAssign looks only at their hits.
@@ -345,6 +346,9 @@ func findAuth(s string, spans []span) []span {
 
 func findBearer(s string, spans []span) []span {
 	for _, m := range bearerRE.FindAllStringIndex(s, -1) {
+		if !wordBoundary(s, m[0]) {
+			continue
+		}
 		end := m[1]
 		for end < len(s) && isTokenChar(s[end]) {
 			end++
@@ -445,13 +449,14 @@ func valueSpan(s string, i int, open string) (span, bool) {
 }
 
 // wordBoundary reports whether position i starts a word: at the start,
-// after a non-alphanumeric byte, or right after an ANSI CSI sequence
-// (ESC [ params final).
+// after a non-alphanumeric byte, right after an escape of JSON or C text
+// (\n, \t, \r, \b, \f, \uXXXX: a line break inside an encoded JSON-RPC
+// message), or right after an ANSI CSI sequence (ESC [ params final).
 func wordBoundary(s string, i int) bool {
 	if i == 0 {
 		return true
 	}
-	if !isAlnum(s[i-1]) {
+	if !isAlnum(s[i-1]) || escapeBefore(s, i) {
 		return true
 	}
 	// ESC [ 0-9;? ... final letter right before i?
@@ -460,6 +465,33 @@ func wordBoundary(s string, i int) bool {
 		j--
 	}
 	return j >= 1 && s[j] == '[' && s[j-1] == '\x1b'
+}
+
+// escapeBefore reports whether a backslash escape that stands for a
+// control character (\n, \t, \r, \b, \f, \uXXXX) ends right before i.
+// The backslash must not itself be escaped ("\\n" is a backslash and n).
+func escapeBefore(s string, i int) bool {
+	if i >= 2 && s[i-2] == '\\' && strings.IndexByte("ntrbf", s[i-1]) >= 0 {
+		return oddBackslashes(s, i-2)
+	}
+	if i >= 6 && s[i-6] == '\\' && s[i-5] == 'u' && isHex(s[i-4]) && isHex(s[i-3]) && isHex(s[i-2]) && isHex(s[i-1]) {
+		return oddBackslashes(s, i-6)
+	}
+	return false
+}
+
+// oddBackslashes reports whether the run of backslashes ending at j is of
+// odd length, so the one at j starts an escape.
+func oddBackslashes(s string, j int) bool {
+	n := 0
+	for ; j >= 0 && s[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 func isAlnum(c byte) bool {

@@ -187,3 +187,40 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// Secrets on the second line of a text inside an encoded JSON message
+// ("…\nsk-…") are found: a JSON escape (\n, \t, \r, \uXXXX) starts a word,
+// while an escaped backslash before a letter does not make one.
+func TestSecretsAfterJSONEscapes(t *testing.T) {
+	const sk = "sk-proj-ZZZZZZZZZZZZZZZZZZZZZZZZ1234"
+	const gh = "ghp_1234567890abcdefghijklmnopqrstuvwxyz12"
+	const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLXZhbHVl"
+	cases := []struct {
+		name, in string
+		leak     string
+	}{
+		{"sk after \\n", `{"text":"my key is\n` + sk + `"}`, sk},
+		{"github token after \\n", `{"text":"my token is\n` + gh + `\n"}`, gh},
+		{"after \\t", `"a\t` + sk + `"`, sk},
+		{"after \\r\\n", `"a\r\n` + gh + `"`, gh},
+		{"after \\u000a", `"a\u000a` + sk + `"`, sk},
+		{"jwt after \\n", `"x\n` + jwt + `"`, jwt},
+		{"bearer after \\n", `"curl\nBearer abcDEF1234567890xyz"`, "abcDEF1234567890xyz"},
+		{"AWS key id after \\n", `"id:\nAKIAIOSFODNN7EXAMPLE"`, "AKIAIOSFODNN7EXAMPLE"},
+		{"log line", `skipping malformed line {"broken": "line1\n` + sk + `\n` + gh, sk},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := String(tc.in); strings.Contains(got, tc.leak) {
+				t.Errorf("String(%q) = %q: leaks", tc.in, got)
+			}
+		})
+	}
+	// Not a boundary: an escaped backslash followed by a word ("\\nsk-…"
+	// is a backslash and the word "nsk-…"), nor letters.
+	for _, in := range []string{`"a\\n` + "sk-proj-notakeyjustwordsxxxxxxx" + `"`, "nsk-proj-notakeyjustwordsxxxxxxx"} {
+		if got := String(in); got != in {
+			t.Errorf("String(%q) = %q; want it unchanged", in, got)
+		}
+	}
+}
