@@ -44,12 +44,18 @@ type liveTandem struct {
 // flags (codex path, log file, trace file).
 func startTandem(t *testing.T, env *e2e.Env, args ...string) *liveTandem {
 	t.Helper()
+	return startTandemEnv(t, env, nil, args...)
+}
+
+// startTandemEnv is startTandem with extra environment variables.
+func startTandemEnv(t *testing.T, env *e2e.Env, extraEnv []string, args ...string) *liveTandem {
+	t.Helper()
 	dir := t.TempDir()
 	lt := &liveTandem{t: t, trace: filepath.Join(dir, "trace.jsonl"), log: filepath.Join(dir, "tandem.log"),
 		emu: vt.NewEmulator(120, 40), exited: make(chan struct{}), seen: map[int]int{}}
 	argv := append([]string{"--codex", env.Codex, "--log-file", lt.log, "--trace-protocol", lt.trace}, args...)
 	lt.cmd = exec.Command(tandemBinary(t), argv...)
-	lt.cmd.Env = append(env.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+dir)
+	lt.cmd.Env = append(append(env.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+dir), extraEnv...)
 	lt.cmd.Dir = env.Dir
 	ptmx, err := pty.StartWithSize(lt.cmd, &pty.Winsize{Cols: 120, Rows: 40})
 	if err != nil {
@@ -646,5 +652,39 @@ func assertGone(t *testing.T, pid int, d time.Duration, when string) {
 			t.Fatalf("%s: the agent's sleep 333 (pid %d, parent %d) survives", when, pid, st.PPID)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestSignalRemovesSpilledOutput: command output too big for memory is
+// spilled to a temp file; SIGTERM or SIGHUP (the terminal closed) removes
+// it as quitting does.
+func TestSignalRemovesSpilledOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			tmp := t.TempDir()
+			env := e2e.NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.ExecCommand("seq 1 1500000; sleep 30")}}, slowAnswer())
+			lt := startTandemEnv(t, env, []string{"TMPDIR=" + tmp}, "-a", "never", "-s", "danger-full-access")
+			lt.waitReady()
+			lt.keys("count\r")
+			spills := func() []string {
+				m, _ := filepath.Glob(filepath.Join(tmp, "tandem-output-*.log"))
+				return m
+			}
+			deadline := time.Now().Add(60 * time.Second)
+			for len(spills()) == 0 {
+				if time.Now().After(deadline) {
+					t.Fatalf("no spill file in %s; screen:\n%s", tmp, lt.screen())
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			_ = lt.cmd.Process.Signal(sig)
+			lt.waitExit(30 * time.Second)
+			if left := spills(); len(left) > 0 {
+				t.Fatalf("spill files left after %v: %q", sig, left)
+			}
+		})
 	}
 }

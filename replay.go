@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -217,7 +219,19 @@ func runReplay(ctx context.Context, p *sessions.Player, status ui.StatusInfo) er
 		defer close(done)
 		p.Run(ctx, replaySink(prog.Send))
 	}()
+	// SIGTERM or SIGHUP (the terminal closed) end the replay like ctrl+c.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sig)
+	go func() {
+		select {
+		case <-sig:
+			prog.Quit()
+		case <-ctx.Done():
+		}
+	}()
 	_, err := prog.Run()
+	m.Close() // spilled command output
 	cancel()
 	<-done
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {

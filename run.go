@@ -209,6 +209,7 @@ func sessionOptions(t backend.Transport, f flags, cwd string, log *slog.Logger, 
 func shutdown(owner *sessionOwner, m *model.Model, log *slog.Logger) {
 	sess := owner.current(65 * time.Second)
 	if m != nil {
+		m.Close() // spilled command output, also after a signal
 		for _, r := range m.Pending() {
 			if !r.Answered() {
 				log.Info("refusing pending request on exit", "method", r.Method())

@@ -186,6 +186,7 @@ type pairServer struct {
 // into the hub.
 type sshClientState struct {
 	p *tea.Program
+	m *model.Model
 	v *hub.Viewer
 }
 
@@ -254,10 +255,11 @@ func (ps *pairServer) program(sess ssh.Session) *tea.Program {
 	// 30 frames a second is plenty over a network and halves the render
 	// cost each client puts on the host.
 	opts := append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler(), tea.WithFPS(sshFPS))
-	p := tea.NewProgram(ps.newModel(m.role), opts...)
+	cm := ps.newModel(m.role)
+	p := tea.NewProgram(cm, opts...)
 	v := ps.hub.Join(m.name, m.role)
 	ps.mu.Lock()
-	ps.clients[sess] = sshClientState{p: p, v: v}
+	ps.clients[sess] = sshClientState{p: p, m: cm, v: v}
 	ps.mu.Unlock()
 	go ps.pump(v, p.Send)
 	go func() {
@@ -283,6 +285,7 @@ func (ps *pairServer) leave(next ssh.Handler) ssh.Handler {
 		ps.mu.Unlock()
 		if ok {
 			c.v.Leave()
+			c.m.Close() // its spilled command output
 		}
 		next(sess)
 	}
@@ -444,7 +447,9 @@ func (ps *pairServer) attach(ctx context.Context, name, info string, opts ...tea
 
 // attachRun is attach, returning the program's final model.
 func (ps *pairServer) attachRun(ctx context.Context, name, info string, opts ...tea.ProgramOption) (tea.Model, error) {
-	p := tea.NewProgram(ps.newModel(hub.Driver), append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
+	m := ps.newModel(hub.Driver)
+	defer m.Close() // its spilled command output
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
 	v := ps.hub.Join(name, hub.Driver)
 	defer v.Leave()
 	if info != "" {

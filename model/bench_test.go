@@ -122,7 +122,7 @@ func BenchmarkCommandOutput10MB(b *testing.B) {
 			}
 		}
 		b.StopTimer()
-		m.closeOutputs()
+		m.Close()
 		b.StartTimer()
 	}
 }

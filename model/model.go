@@ -340,9 +340,13 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case "ctrl+c":
 		if m.running && m.form != nil && m.d.interruptSent.IsZero() {
 			// Mid-turn with a question or approval up: refuse it (never
-			// accept) and interrupt the turn; the draft stays.
+			// accept) and interrupt the turn; the draft stays. A second
+			// Ctrl+C quits, as anywhere else.
 			m.refuseAll()
-			return m.interrupt()
+			cmd := m.interrupt()
+			m.quitArmed = m.now()
+			m.status.Notice = "interrupting — " + quitHint
+			return cmd
 		}
 		if m.composer.Value() != "" {
 			m.rememberDraft() // paste.go: Up brings it back
@@ -414,7 +418,7 @@ func (m *Model) quit() tea.Cmd {
 		m.d.held = ""
 	}
 	m.quitting = true
-	m.closeOutputs()
+	m.Close() // transcript.go
 	return tea.Quit
 }
 

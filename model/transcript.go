@@ -371,8 +371,10 @@ func (m *Model) viewEvent(ev backend.Event) (cmd tea.Cmd, done bool) {
 	return nil, false
 }
 
-// closeOutputs removes the temp files of spilled command output.
-func (m *Model) closeOutputs() {
+// Close removes the temp files of spilled command output. Every way a
+// program ends calls it (quit, a signal, a pairing client leaving); it is
+// safe to call more than once, and the model can still draw.
+func (m *Model) Close() {
 	for _, c := range m.tv.commands {
 		c.Close()
 	}
