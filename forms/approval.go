@@ -43,14 +43,16 @@ type Approval struct {
 	diff   diffView
 	spec   ApprovalSpec
 	sel    *huh.Select[string]
+	group  *huh.Group
 }
 
 // NewApproval builds the approval form for spec at width.
 func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
 	a := &Approval{spec: spec, diff: diffView{lines: spec.Diff}}
 	a.sel = huh.NewSelect[string]().Value(&a.choice)
-	showHelp := a.layout(width)
-	a.form = newForm(theme, width, huh.NewGroup(a.sel)).WithShowHelp(showHelp)
+	a.group = huh.NewGroup(a.sel)
+	a.form = newForm(theme, width, a.group)
+	a.form = a.form.WithShowHelp(a.layout(width))
 	return a
 }
 
@@ -73,16 +75,20 @@ func (a *Approval) layout(width int) (showHelp bool) {
 	}
 	a.sel.Title(ansi.Truncate(a.spec.Title, max(10, width-3), "…")). // one row, as huh counts it
 										Description(strings.Join(lay.desc, "\n")).
-										Options(opts...)
+										Options(opts...).
+										Height(1 + len(lay.desc) + lay.choiceRows) // fewer rows than choices: they scroll
+	fitGroup(a.group) // fit.go: the group's window follows the field
 	return lay.showHelp
 }
 
-// SetWidth re-fits the form to a new width: labels cut at the old width
-// are laid out again from the spec.
-func (a *Approval) SetWidth(w int) {
+// Resize re-fits the form to a new width and row budget (0 = unlimited):
+// labels cut at the old width are laid out again from the spec, and the
+// command keeps its first line however short the terminal.
+func (a *Approval) Resize(w, maxHeight int) {
+	a.spec.MaxHeight = maxHeight
 	showHelp := a.layout(w)
 	a.form = a.form.WithShowHelp(showHelp)
-	a.base.SetWidth(w)
+	a.base.Resize(w, maxHeight)
 }
 
 // Choice returns the selected choice key, or "" if the form was aborted or

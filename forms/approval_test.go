@@ -23,7 +23,7 @@ func TestApprovalSetWidthRefits(t *testing.T) {
 	}
 	a.Update(tea.KeyPressMsg{Code: tea.KeyDown})
 	for _, w := range []int{120, 30} {
-		a.SetWidth(w)
+		a.Resize(w, 0)
 		v := ansi.Strip(a.View())
 		if w == 120 && !strings.Contains(v, "> "+long) {
 			t.Errorf("at %d the label is not whole and highlighted:\n%s", w, v)

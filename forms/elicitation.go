@@ -305,12 +305,13 @@ func (e *Elicitation) View() string {
 	return head + "\n" + fv
 }
 
-// SetWidth re-applies the width to the form and the message.
-func (e *Elicitation) SetWidth(w int) {
+// Resize re-applies the width to the form and the message (elicitations
+// have no row budget: they are short).
+func (e *Elicitation) Resize(w, maxHeight int) {
 	e.width = w
 	e.form = e.form.WithWidth(w)
 	e.layout(w)
-	e.base.SetWidth(w)
+	e.base.Resize(w, maxHeight)
 }
 
 // Action is ActionAccept, ActionDecline or ActionCancel once Done; an

@@ -26,11 +26,13 @@ type descSection struct {
 }
 
 // approvalLayout is what fits: the description lines, whether the help
-// line shows, and the diff window's height.
+// line shows, the diff window's height, and how many choices show at once
+// (fewer than all only in a terminal too short for them: they scroll).
 type approvalLayout struct {
-	desc     []string
-	showHelp bool
-	diffH    int
+	desc       []string
+	showHelp   bool
+	diffH      int
+	choiceRows int
 }
 
 // fitApproval lays spec out at width within spec.MaxHeight rows.
@@ -58,11 +60,15 @@ func fitApproval(spec ApprovalSpec, width, diffH int) approvalLayout {
 	if spec.Body != "" {
 		secs = append(secs, descSection{wrap(spec.Body), 1})
 	}
-	lay := approvalLayout{showHelp: true, diffH: diffH}
+	lay := approvalLayout{showHelp: true, diffH: diffH, choiceRows: len(spec.Choices)}
 	total := 0
 	for _, s := range secs {
 		total += len(s.lines)
 	}
+	// What is asked about is never hidden: the command's first line (or
+	// the first line of whatever is described) stays even when the
+	// choices must scroll for it.
+	minDesc := min(1, total)
 	diffRows := func() int {
 		if len(spec.Diff) == 0 {
 			return 0
@@ -70,7 +76,7 @@ func fitApproval(spec ApprovalSpec, width, diffH int) approvalLayout {
 		return min(len(spec.Diff), lay.diffH) + 1 // + the position line
 	}
 	fixed := func() int {
-		h := 1 + len(spec.Choices) + diffRows()
+		h := 1 + lay.choiceRows + diffRows()
 		if lay.showHelp {
 			h += helpRows
 		}
@@ -83,8 +89,11 @@ func fitApproval(spec ApprovalSpec, width, diffH int) approvalLayout {
 		for fixed()+total > b && lay.diffH > 1 && len(spec.Diff) > 1 {
 			lay.diffH--
 		}
+		for fixed()+minDesc > b && lay.choiceRows > 1 {
+			lay.choiceRows--
+		}
 		if room := b - fixed(); total > room {
-			secs = capSections(secs, max(0, room), w)
+			secs = capSections(secs, max(minDesc, room), w)
 		}
 	}
 	for _, s := range secs {

@@ -12,8 +12,9 @@ type Form interface {
 	Init() tea.Cmd
 	Update(msg tea.Msg) tea.Cmd
 	View() string
-	// SetWidth re-applies the width (huh keeps the last one set).
-	SetWidth(w int)
+	// Resize re-fits the form to a new terminal: the width (huh keeps the
+	// last one set) and the most rows it may take (0 = unlimited).
+	Resize(width, maxHeight int)
 	// Done reports whether the user completed or aborted the form.
 	Done() bool
 	// Aborted reports whether the user aborted (Esc / Ctrl+C in the form).
@@ -86,10 +87,11 @@ func (b *base) View() string {
 	return b.form.View()
 }
 
-// SetWidth applies w and redraws: huh's group draws its fields into a
+// Resize applies w and redraws: huh's group draws its fields into a
 // viewport on Update only, so a message no field knows makes it draw the
-// new layout now rather than at the next key.
-func (b *base) SetWidth(w int) {
+// new layout now rather than at the next key. The base form has no row
+// budget of its own.
+func (b *base) Resize(w, _ int) {
 	b.form = b.form.WithWidth(w)
 	if b.settled {
 		return

@@ -155,11 +155,13 @@ func (q *Questions) layout(width int) {
 	}
 }
 
-// SetWidth lays the questions out again at w.
-func (q *Questions) SetWidth(w int) {
+// Resize lays the questions out again at w within maxHeight rows (0 =
+// unlimited).
+func (q *Questions) Resize(w, maxHeight int) {
+	q.spec.MaxHeight = maxHeight
 	q.form = q.form.WithWidth(w)
 	q.layout(w)
-	q.base.SetWidth(w)
+	q.base.Resize(w, maxHeight)
 }
 
 type requiredErr struct{}

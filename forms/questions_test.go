@@ -94,7 +94,7 @@ func TestQuestionsShowEveryOption(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%d", tc.name, width), func(t *testing.T) {
 				q := NewQuestions(tc.spec, Theme(true, false), width)
 				runCmds(q, q.Init())
-				q.SetWidth(width) // as the model does on the size the form asks for
+				q.Resize(width, tc.spec.MaxHeight) // as the model does on the size the form asks for
 				for _, k := range tc.before {
 					press(q, k)
 				}
@@ -147,7 +147,7 @@ func TestElicitationEnumsShowEveryOption(t *testing.T) {
 	}}
 	e := NewElicitation(spec, Theme(true, false), 120)
 	runCmds(e, e.Init())
-	e.SetWidth(120)
+	e.Resize(120, 0)
 	press(e, tea.KeyEnter) // accept: the fields
 	v := ansi.Strip(e.View())
 	for _, w := range []string{"Tags", "t1", "t2", "t3", "t4", "t5", "Color", "red", "green", "blue"} {

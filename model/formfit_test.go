@@ -20,13 +20,14 @@ func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 	cases := []struct {
 		name, method, params string
 		title                string
-		want                 []string // choice prefixes that must show
+		always               []string // must show at any size: what is asked about, the highlighted choice
+		want                 []string // choice prefixes that must show where there is room for all
 	}{
-		{"command", "item/commandExecution/requestApproval", longCmd, "Run this command?", []string{"Yes, run it", "No, co", "No, an", "$ echo"}},
-		{"legacy patch", "applyPatchApproval", bigPatch, "Apply these changes?", []string{"> Yes", "No, an", "No, and stop"}},
-		{"permissions", "item/permissions/requestApproval", permReq, "Grant these permissions?", []string{"Yes, for this", "Yes, for the", "No, deny"}},
+		{"command", "item/commandExecution/requestApproval", longCmd, "Run this command?", []string{"$ echo", "> Yes, r"}, []string{"Yes, run it", "No, co", "No, an"}},
+		{"legacy patch", "applyPatchApproval", bigPatch, "Apply these changes?", []string{"> Yes"}, []string{"No, an", "No, and stop"}},
+		{"permissions", "item/permissions/requestApproval", permReq, "Grant these permissions?", []string{"> Yes"}, []string{"Yes, for this", "Yes, for the", "No, deny"}},
 	}
-	for _, size := range [][2]int{{20, 12}, {30, 14}, {40, 16}, {100, 40}} {
+	for _, size := range [][2]int{{20, 12}, {30, 14}, {40, 16}, {100, 40}, {60, 9}, {60, 10}, {30, 8}} {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
 				m := New(Options{NoColor: true, FormGrace: time.Hour})
@@ -40,7 +41,11 @@ func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 				if len(title) > size[0]-4 {
 					title = title[:size[0]-6]
 				}
-				for _, w := range append([]string{title}, tc.want...) {
+				want := append([]string{title}, tc.always...)
+				if size[1] >= 12 {
+					want = append(want, tc.want...)
+				}
+				for _, w := range want {
 					if len(w) > size[0]-9 {
 						w = w[:size[0]-9] // labels are cut to the width
 					}
@@ -80,5 +85,24 @@ func TestApprovalRefitsOnResize(t *testing.T) {
 	key(t, m, tea.KeyEnter, 0)
 	if len(rep.got) != 1 || !strings.Contains(rep.got[0], "acceptWithExecpolicyAmendment") {
 		t.Errorf("reply = %q; want the execpolicy amendment", rep.got)
+	}
+}
+
+// Shrinking the terminal while an approval is up keeps what is asked
+// about and the highlighted choice on screen, within the new height.
+func TestApprovalShrinkKeepsCommand(t *testing.T) {
+	m := New(Options{NoColor: true, FormGrace: time.Millisecond})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+	deliver(t, m, decodeReq(t, "item/commandExecution/requestApproval", `3`,
+		`{"threadId":"th","turnId":"tu","itemId":"c","command":"rm -rf /","cwd":"/w","reason":"cleanup"}`, &replies{}))
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 9})
+	screen := plain(m)
+	if n := strings.Count(screen, "\n") + 1; n > 9 {
+		t.Fatalf("%d rows on a 9-row screen:\n%s", n, screen)
+	}
+	for _, w := range []string{"$ rm -rf /", "> Yes, run it"} {
+		if !strings.Contains(screen, w) {
+			t.Errorf("%q not on screen after shrinking:\n%s", w, screen)
+		}
 	}
 }

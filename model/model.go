@@ -213,7 +213,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.composer.SetWidth(msg.Width)
 		if m.form != nil {
-			m.form.SetWidth(msg.Width)
+			m.form.Resize(msg.Width, m.formMaxHeight()) // formsafe.go
 		}
 		return m, m.onResize()
 	case tea.KeyPressMsg:
