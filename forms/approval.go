@@ -33,6 +33,9 @@ type ApprovalSpec struct {
 	// included: the help line, then the diff window, then the description
 	// give way so the choices stay visible (fit.go).
 	MaxHeight int
+	// MoreHint follows the "…+N" note of a description cut to fit, and
+	// says where the whole of it shows ("ctrl+t shows all").
+	MoreHint string
 }
 
 // Approval is an inline approval form; Choice holds the selected Key once
@@ -89,6 +92,25 @@ func (a *Approval) Resize(w, maxHeight int) {
 	showHelp := a.layout(w)
 	a.form = a.form.WithShowHelp(showHelp)
 	a.base.Resize(w, maxHeight)
+}
+
+// Detail is the whole description, never cut: the reason, the command,
+// its directory and the body, one per line (for a pager).
+func (a *Approval) Detail() []string {
+	var out []string
+	for _, s := range []string{prefixed("Reason: ", a.spec.Reason), prefixed("$ ", a.spec.Command), prefixed("in ", a.spec.Cwd), a.spec.Body} {
+		if s != "" {
+			out = append(out, strings.Split(s, "\n")...)
+		}
+	}
+	return out
+}
+
+func prefixed(p, s string) string {
+	if s == "" {
+		return ""
+	}
+	return p + s
 }
 
 // Choice returns the selected choice key, or "" if the form was aborted or

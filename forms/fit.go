@@ -93,7 +93,7 @@ func fitApproval(spec ApprovalSpec, width, diffH int) approvalLayout {
 			lay.choiceRows--
 		}
 		if room := b - fixed(); total > room {
-			secs = capSections(secs, max(minDesc, room), w)
+			secs = capSections(secs, max(minDesc, room), w, spec.MoreHint)
 		}
 	}
 	for _, s := range secs {
@@ -103,8 +103,8 @@ func fitApproval(spec ApprovalSpec, width, diffH int) approvalLayout {
 }
 
 // capSections cuts secs to room lines in all, giving lines by priority; a
-// cut section's last line ends in a "…+N" note (N lines hidden).
-func capSections(secs []descSection, room, w int) []descSection {
+// cut section's last line ends in a "…+N" note (N lines hidden) and hint.
+func capSections(secs []descSection, room, w int, hint string) []descSection {
 	keep := make([]int, len(secs))
 	for p := 0; p <= 3; p++ {
 		for i, s := range secs {
@@ -123,6 +123,9 @@ func capSections(secs []descSection, room, w int) []descSection {
 		lines := append([]string(nil), s.lines[:k]...)
 		if n := len(s.lines) - k; n > 0 {
 			note := fmt.Sprintf(" …+%d", n)
+			if hint != "" {
+				note += " · " + hint
+			}
 			lines[k-1] = ansi.Truncate(lines[k-1], max(1, w-len(note)), "") + note
 		}
 		out = append(out, descSection{lines, s.prio})

@@ -88,6 +88,7 @@ func safeElicitation(s forms.ElicitationSpec) forms.ElicitationSpec {
 func (m *Model) approvalSpec(s forms.ApprovalSpec) forms.ApprovalSpec {
 	s = safeApproval(s)
 	s.MaxHeight = m.formMaxHeight()
+	s.MoreHint = keyPager + " shows all" // openPager adds the whole of it
 	return s
 }
 

@@ -246,6 +246,14 @@ func (m *Model) openPager() {
 		top = m.tv.pager.top
 	}
 	lines := m.transcript.RenderAll(&ctx, w)
+	if a, ok := m.form.(*forms.Approval); ok {
+		// What the open approval asks about, whole: the form may have
+		// cut it to fit.
+		lines = append(lines, "", m.styles.Warn.Render("Waiting for your answer:"))
+		for _, l := range a.Detail() {
+			lines = append(lines, ui.Wrap(l, w-2)...)
+		}
+	}
 	if m.tv.pager == nil {
 		top = max(0, len(lines)-(m.height-1))
 	}

@@ -256,8 +256,9 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 		prompt = "! "
 	}
 	cmd := Sanitize(shellwords.Display(c.Command))
-	if len(cmd) > 4096 {
-		cmd = cmd[:4096] + "…"
+	if limit := 4096; len(cmd) > limit && !c.Expanded && !ctx.Expanded {
+		// Expanded (and in the pager) the whole command shows.
+		cmd = strings.ToValidUTF8(cmd[:limit], "") + "…"
 	}
 	head := Wrap(prompt+cmd, width-2)
 	if len(head) > 4 && !c.Expanded && !ctx.Expanded {
