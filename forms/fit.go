@@ -123,10 +123,10 @@ func capSections(secs []descSection, room, w int, hint string) []descSection {
 		lines := append([]string(nil), s.lines[:k]...)
 		if n := len(s.lines) - k; n > 0 {
 			note := fmt.Sprintf(" …+%d", n)
-			if hint != "" {
-				note += " · " + hint
+			if withHint := note + " · " + hint; hint != "" && ansi.StringWidth(withHint)+8 <= w {
+				note = withHint // room for it and some of the line
 			}
-			lines[k-1] = ansi.Truncate(lines[k-1], max(1, w-len(note)), "") + note
+			lines[k-1] = ansi.Truncate(lines[k-1], max(1, w-ansi.StringWidth(note)), "") + note
 		}
 		out = append(out, descSection{lines, s.prio})
 	}
