@@ -141,3 +141,39 @@ func TestLongCommandShowsWholeInPager(t *testing.T) {
 		})
 	}
 }
+
+// A question with more options than the screen has rows keeps its title
+// and the highlighted option on screen, and once answered the next
+// question replaces it whole: nothing is answered blind.
+func TestManyOptionsNeverBlind(t *testing.T) {
+	var opts []string
+	for i := 0; i < 60; i++ {
+		opts = append(opts, fmt.Sprintf(`{"label":"opt %d","description":""}`, i))
+	}
+	params := `{"threadId":"th","turnId":"tu","itemId":"u1","isBlocking":true,"autoResolutionMs":null,"questions":[` +
+		`{"id":"many","header":"Many","question":"Which one of many?","isOther":false,"isSecret":false,"options":[` + strings.Join(opts, ",") + `]},` +
+		`{"id":"pw","header":"Password","question":"Your password?","isOther":false,"isSecret":true,"options":null}]}`
+	m := New(Options{NoColor: true, FormGrace: time.Millisecond})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	rep := &replies{}
+	deliver(t, m, decodeReq(t, "item/tool/requestUserInput", `5`, params, rep))
+	screen := plain(m)
+	if n := strings.Count(screen, "\n") + 1; n > 40 {
+		t.Fatalf("%d rows on a 40-row screen", n)
+	}
+	for _, w := range []string{"Which one of many?", "> opt 0", "60 options"} {
+		if !strings.Contains(screen, w) {
+			t.Errorf("%q not on screen:\n%s", w, screen)
+		}
+	}
+	key(t, m, tea.KeyDown, 0)
+	key(t, m, tea.KeyDown, 0)
+	if screen := plain(m); !strings.Contains(screen, "> opt 2") || !strings.Contains(screen, "Which one of many?") {
+		t.Fatalf("after ↓↓ the highlighted option or the title is gone:\n%s", screen)
+	}
+	key(t, m, tea.KeyEnter, 0)
+	screen = plain(m)
+	if !strings.Contains(screen, "Your password?") || strings.Contains(screen, "opt 2") {
+		t.Fatalf("the next question does not replace the first:\n%s", screen)
+	}
+}
