@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -88,25 +89,34 @@ func (t *protocolTracer) Close() error {
 // openTraces opens the --record transcript (header with cwd) and the
 // --trace-protocol file, adds their tracers to f.traces, and returns a
 // function that closes them.
-func (f *flags) openTraces(cwd string) (func(), error) {
+func (f *flags) openTraces(cwd string) (func() error, error) {
 	var closers []func() error
-	closeAll := func() {
+	closeAll := func() error {
+		var errs []error
 		for _, c := range closers {
-			_ = c()
+			errs = append(errs, c())
 		}
+		return errors.Join(errs...)
 	}
 	if f.record != "" {
 		rec, err := startRecording(f.record, cwd) // record.go
 		if err != nil {
 			return nil, err
 		}
-		closers = append(closers, rec.Close)
+		path := f.record
+		closers = append(closers, func() error {
+			if err := rec.Close(); err != nil {
+				return fmt.Errorf("--record %s: the recording is incomplete: %w", path, err)
+			}
+			return nil
+		})
 		f.traces = append(f.traces, rec.Trace)
+		f.recorder = rec
 	}
 	if f.diag.traceProtocol != "" {
 		tr, err := openTrace(f.diag.traceProtocol)
 		if err != nil {
-			closeAll()
+			_ = closeAll()
 			return nil, err
 		}
 		closers = append(closers, tr.Close)

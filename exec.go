@@ -97,7 +97,11 @@ func runExec(ctx context.Context, f flags, prompt string, jsonl bool, eio execIO
 	if err != nil {
 		return err
 	}
-	defer closeTraces()
+	defer func() { // a recording cut short is reported, never lost silently
+		if cerr := closeTraces(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
 	transport, cleanupHome, err := f.appServerTransport(codex, f.cd, log) // settings.go
 	if err != nil {
 		return err

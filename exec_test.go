@@ -366,3 +366,19 @@ func TestExecIsolatedHomeKeepsThreads(t *testing.T) {
 		t.Errorf("threads on the shared home: %+v", list.Data)
 	}
 }
+
+// A recording that cannot be written (a full disk) is not lost silently:
+// the answer still comes, and the run ends with an error naming the file.
+func TestExecRecordWriteFailureReported(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	env := execEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("still answered")}})
+	out, _, err := runTandem(t, "", "exec", "--codex", env.Codex, "-C", env.Dir, "--record", "/dev/full", "hi")
+	if !strings.Contains(out, "still answered") {
+		t.Errorf("stdout %q; the session must go on", out)
+	}
+	if err == nil || !strings.Contains(err.Error(), "--record /dev/full") || !strings.Contains(err.Error(), "incomplete") {
+		t.Fatalf("error %v; want the recording reported incomplete", err)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"tandem/backend"
 	"tandem/config"
 	"tandem/internal/termsafe"
+	"tandem/sessions"
 )
 
 // version is set with -ldflags "-X main.version=…"; otherwise the module
@@ -49,9 +50,10 @@ type flags struct {
 	overrides []string
 	codex     string
 	logFile   string
-	diag      diagFlags    // diag.go
-	resume    resumeChoice // resume.go
-	record    string       // --record FILE: protocol transcript (record.go)
+	diag      diagFlags          // diag.go
+	resume    resumeChoice       // resume.go
+	record    string             // --record FILE: protocol transcript (record.go)
+	recorder  *sessions.Recorder // the open --record transcript (diag.go)
 	// traces see every JSON-RPC line (--record, --trace-protocol, cast
 	// markers); startSession chains them.
 	traces []func(backend.Direction, []byte)

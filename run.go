@@ -77,7 +77,11 @@ func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
 	if err != nil {
 		return err
 	}
-	defer closeTraces()
+	defer func() { // a recording cut short is reported, never lost silently
+		if cerr := closeTraces(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
 	if os.Getenv(sessions.MarkerFDEnv) != "" {
 		f.traces = append(f.traces, markerTrace)
 	}
@@ -120,6 +124,13 @@ func runInteractive(ctx context.Context, f flags, prompt string) (err error) {
 	// the current one, which kills the app-server's whole process group.
 	owner = newSessionOwner(ctx, transport, f, cwd, log, p.Send)
 	go owner.start()
+	if f.recorder != nil {
+		f.recorder.OnError(func(err error) {
+			log.Error("recording stopped", "file", f.record, "err", err)
+			// Traces run on any goroutine, the program's own included.
+			go p.Send(backend.WarningEvent{Message: "--record " + f.record + ": recording stopped (" + err.Error() + "); the session goes on"})
+		})
+	}
 
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)

@@ -75,6 +75,18 @@ type Recorder struct {
 	initID  string
 	err     error
 	red     *StreamRedactor
+	// onError, when set, hears of the first write error, once, from the
+	// goroutine that traced (never under the lock).
+	onError  func(error)
+	reported bool
+}
+
+// OnError sets fn to be told of the first write error (a full disk, a
+// closed pipe), once: the recording stops there, and the session goes on.
+func (r *Recorder) OnError(fn func(error)) {
+	r.mu.Lock()
+	r.onError = fn
+	r.mu.Unlock()
 }
 
 // maxHeld bounds how many entries wait for the header.
@@ -114,7 +126,19 @@ func (r *Recorder) Trace(dir backend.Direction, line []byte) {
 		e.Raw = string(red)
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.traceLocked(dir, e)
+	fn, err := r.onError, r.err
+	report := err != nil && fn != nil && !r.reported
+	if report {
+		r.reported = true
+	}
+	r.mu.Unlock()
+	if report {
+		fn(err)
+	}
+}
+
+func (r *Recorder) traceLocked(dir backend.Direction, e Entry) {
 	if r.written {
 		r.write(e)
 		return

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -353,4 +354,25 @@ func parseCast(t *testing.T, b []byte) (CastHeader, []castEvent) {
 		out = append(out, e)
 	}
 	return h, out
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// A write error stops the recording and is told once through OnError, and
+// again by Close.
+func TestRecorderReportsWriteErrorOnce(t *testing.T) {
+	rec := NewRecorder(failWriter{}, nil, Header{Tandem: "test"})
+	var got []error
+	rec.OnError(func(err error) { got = append(got, err) })
+	for i := 0; i < 20; i++ { // past the held-back header
+		rec.Trace(backend.Received, []byte(`{"method":"x","params":{}}`))
+	}
+	if len(got) != 1 || !strings.Contains(got[0].Error(), "disk full") {
+		t.Fatalf("OnError calls = %v; want one", got)
+	}
+	if err := rec.Close(); err == nil {
+		t.Error("Close hid the write error")
+	}
 }
