@@ -159,18 +159,15 @@ func (m *Model) largeAsPaste(s string) string {
 }
 
 // rememberDraft puts a draft about to be discarded (Ctrl+C) into the
-// in-memory history, so Up brings it back.
+// history, so Up brings it back, in this run and the next.
 func (m *Model) rememberDraft() {
 	raw := m.composer.Value()
 	if strings.TrimSpace(raw) == "" {
 		return
 	}
-	m.loadHistory()
-	e := m.histEntry(raw, m.expandPastes(raw))
-	if n := len(m.x.hist); n == 0 || m.x.hist[n-1] != e {
-		m.x.hist = append(m.x.hist, e)
-	}
-	m.x.histPos = len(m.x.hist)
+	// Kept like a sent prompt, in the workspace's saved history too, so
+	// it survives quitting (addHistory).
+	m.addHistory(m.histEntry(raw, m.expandPastes(raw)))
 }
 
 // holdPrompt keeps the command line's prompt until the login check is

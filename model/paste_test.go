@@ -136,7 +136,8 @@ func TestLargePasteHistory(t *testing.T) {
 
 // Ctrl+C on a draft clears it, and Up brings it back.
 func TestCtrlCDraftGoesToHistory(t *testing.T) {
-	m := ready(t, newFake(), Options{})
+	store := sessions.Open(t.TempDir())
+	m := ready(t, newFake(), Options{State: store, Workspace: "/w"})
 	typeText(t, m, "a long prompt I did not mean to lose")
 	press(t, m, 'c', tea.ModCtrl)
 	if m.Composer() != "" {
@@ -145,6 +146,12 @@ func TestCtrlCDraftGoesToHistory(t *testing.T) {
 	press(t, m, tea.KeyUp, 0)
 	if got := m.Composer(); got != "a long prompt I did not mean to lose" {
 		t.Fatalf("Up after Ctrl+C → %q", got)
+	}
+	// The next run has it too.
+	m2 := ready(t, newFake(), Options{State: store, Workspace: "/w"})
+	press(t, m2, tea.KeyUp, 0)
+	if got := m2.Composer(); got != "a long prompt I did not mean to lose" {
+		t.Fatalf("Up in the next run → %q", got)
 	}
 }
 
