@@ -54,7 +54,7 @@ func isLargePaste(s string) bool {
 // addPaste keeps s and returns its placeholder token.
 func (m *Model) addPaste(s string) string {
 	m.d.pasteSeq++
-	lines := strings.Count(s, "\n") + 1
+	lines := strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1 // a final newline ends the last line
 	label := fmt.Sprintf("[Pasted text #%d · %d lines, %s]", m.d.pasteSeq, lines, humanBytes(len(s)))
 	m.d.pastes = append(m.d.pastes, pastedText{label: label, text: s})
 	return label

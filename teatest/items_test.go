@@ -230,7 +230,7 @@ func TestHugeOutputStillInterrupts(t *testing.T) {
 		t.Fatalf("interrupts = %d", d.interrupts.Load())
 	}
 	s := u.Screen(t)
-	if !strings.Contains(s, "lines (ctrl+o to expand)") || !strings.Contains(s, "full text in") {
+	if !strings.Contains(s, "lines (ctrl+o to expand)") || !strings.Contains(s, "of output received, kept in") {
 		t.Fatalf("screen:\n%s", s)
 	}
 }

@@ -307,7 +307,7 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 		}
 	}
 	if c.spillPath != "" {
-		lines = append(lines, st.Dim.Render(Truncate(fmt.Sprintf("  └ %s of output, full text in %s", humanBytes(c.total), c.spillPath), width)))
+		lines = append(lines, st.Dim.Render(Truncate(fmt.Sprintf("  └ %s of output received, kept in %s", humanBytes(c.total), c.spillPath), width)))
 	}
 	return lines
 }
