@@ -86,3 +86,23 @@ func TestLocateCodexNamesTheSource(t *testing.T) {
 		})
 	}
 }
+
+// A bare --codex name is looked up on $PATH only, as a shell does; when a
+// file of that name is in the current directory the error says how to
+// name it.
+func TestLocateCodexBareNameInCwd(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "my-codex-xyz.sh"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	f, err := parseSettingsFlags(t, "--codex", "my-codex-xyz.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.locateCodex()
+	if err == nil || !strings.Contains(err.Error(), "use ./my-codex-xyz.sh") {
+		t.Fatalf("error %v; want the ./ hint", err)
+	}
+}

@@ -101,7 +101,7 @@ func (f *flags) openTraces(cwd string) (func() error, error) {
 	if f.record != "" {
 		rec, err := startRecording(f.record, cwd) // record.go
 		if err != nil {
-			return nil, err
+			return nil, &usageError{err.Error()} // a bad --record value: exit 2
 		}
 		path := f.record
 		closers = append(closers, func() error {
@@ -117,7 +117,7 @@ func (f *flags) openTraces(cwd string) (func() error, error) {
 		tr, err := openTrace(f.diag.traceProtocol)
 		if err != nil {
 			_ = closeAll()
-			return nil, err
+			return nil, &usageError{err.Error()} // a bad --trace-protocol value
 		}
 		closers = append(closers, tr.Close)
 		f.traces = append(f.traces, tr.Trace)

@@ -22,6 +22,9 @@ func TestBadUsageIsAUsageError(t *testing.T) {
 		{"replay without file", []string{"replay"}},
 		{"exec without prompt", []string{"exec"}},
 		{"flag without value", []string{"--model"}},
+		{"bad --codex", []string{"--codex", "/nonexistent/codex", "exec", "hi"}},
+		{"bad --record", []string{"--codex", "/bin/true", "--record", "/nonexistent/dir/x.jsonl", "exec", "hi"}},
+		{"bad --trace-protocol", []string{"--codex", "/bin/true", "--trace-protocol", "/nonexistent/dir/t", "exec", "hi"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

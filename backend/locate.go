@@ -79,6 +79,10 @@ func codexCommandError(command, from string, lookErr error) error {
 	switch st, err := os.Stat(command); {
 	case !strings.ContainsRune(command, filepath.Separator) && errors.Is(lookErr, exec.ErrNotFound):
 		what = "not found on $PATH"
+		if err == nil && !st.IsDir() {
+			// As in a shell, a bare name is not looked up here.
+			what += " (for the file in this directory, use ./" + command + ")"
+		}
 	case err != nil:
 		what = "not found"
 	case st.IsDir():

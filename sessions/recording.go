@@ -259,6 +259,9 @@ func ReadRecording(r io.Reader) (*Recording, error) {
 				if json.Unmarshal(line, &rec.Header) != nil || rec.Header.Type != "header" {
 					return nil, ErrNotRecording
 				}
+				if rec.Header.Version > RecordingVersion {
+					return nil, fmt.Errorf("recorded in format %d by a newer tandem (%s); this one reads format %d", rec.Header.Version, rec.Header.Tandem, RecordingVersion)
+				}
 				first = false
 			} else {
 				var e Entry

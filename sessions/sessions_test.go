@@ -111,3 +111,23 @@ func BenchmarkUnfinishedToolCalls(b *testing.B) {
 		}
 	}
 }
+
+// ReadRecording refuses what it cannot read faithfully: not a recording,
+// or one in a newer format.
+func TestReadRecordingRefuses(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"not a header", `{"method":"x"}` + "\n", "not a tandem recording"},
+		{"newer format", `{"type":"header","version":999,"tandem":"v9"}` + "\n", "format 999 by a newer tandem (v9)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadRecording(strings.NewReader(tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ReadRecording: %v; want %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := ReadRecording(strings.NewReader(`{"type":"header","version":1}` + "\n")); err != nil {
+		t.Errorf("format 1: %v", err)
+	}
+}
