@@ -81,7 +81,11 @@ func (m *Model) onSessionFailed(msg SessionFailedMsg) {
 		m.rec.dead = true
 		m.rec.noThread = true
 		m.status.Notice = "F5 or /restart to try again"
-		m.banner(ui.BannerError, "could not start codex app-server: "+redact.String(msg.Err.Error())+" — press F5 or type /restart to try again", nil)
+		text := "could not start codex app-server: " + redact.String(msg.Err.Error()) + " — press F5 or type /restart to try again"
+		if p := m.opts.Prompt; p != "" {
+			text += "; your prompt “" + ui.Truncate(strings.Join(strings.Fields(p), " "), 40) + "” is kept and sent once it starts"
+		}
+		m.banner(ui.BannerError, text, nil)
 		return
 	}
 	m.rec.dead = true

@@ -212,12 +212,15 @@ func TestIdleWithoutTurnCompletedEndsTurn(t *testing.T) {
 // A failed start offers F5 too, and shows the error redacted.
 func TestFailedStartOffersRestart(t *testing.T) {
 	var restarts atomic.Int32
-	m := New(Options{Restart: func() (RestartInfo, error) { restarts.Add(1); return RestartInfo{}, nil }})
+	m := New(Options{Prompt: "fix the build", Restart: func() (RestartInfo, error) { restarts.Add(1); return RestartInfo{}, nil }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.Update(SessionFailedMsg{Err: errors.New("initialize: token=abc123xyz rejected")})
 	v := viewText(m)
 	if !strings.Contains(v, "could not start codex app-server") || !strings.Contains(v, "F5") || strings.Contains(v, "abc123xyz") {
 		t.Fatalf("failed-start banner wrong:\n%s", v)
+	}
+	if !strings.Contains(v, "“fix the build” is kept") {
+		t.Errorf("the command line's prompt is not mentioned:\n%s", v)
 	}
 	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyF5})
 	if cmd == nil {
