@@ -130,7 +130,7 @@ func newExportCmd() *cobra.Command {
 
 // replayStatus is the status line's starting state for a recording.
 func replayStatus(rec *sessions.Recording) ui.StatusInfo {
-	return ui.StatusInfo{Cwd: rec.Header.Cwd, Peer: "replay", NoInterrupt: true}
+	return ui.StatusInfo{Cwd: rec.Header.Cwd, Peer: "replay", NoInterrupt: true, Notice: "replay: waiting for the recorded session to start"}
 }
 
 // replayDriver is the model's Driver during a replay: nothing can be sent.

@@ -166,7 +166,9 @@ func New(opts Options) *Model {
 	m.composer = ta
 	m.applyRole()
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
-	m.status.Notice = "starting codex app-server…"
+	if m.status.Notice == "" { // a replay says its own
+		m.status.Notice = "starting codex app-server…"
+	}
 	return m
 }
 
