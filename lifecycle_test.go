@@ -655,7 +655,10 @@ func assertGone(t *testing.T, pid int, d time.Duration, when string) {
 	}
 }
 
-// TestSignalRemovesSpilledOutput: command output too big for memory is
+// TestSignalRemovesSpilledOutput: command output too big for memory (3.2 MB
+// in 400 separate 8 KB writes: codex streams at most 10,000 output deltas
+// per command, so a fast producer's many small reads would lose the middle)
+// is
 // spilled to a temp file; SIGTERM or SIGHUP (the terminal closed) removes
 // it as quitting does.
 func TestSignalRemovesSpilledOutput(t *testing.T) {
@@ -665,7 +668,7 @@ func TestSignalRemovesSpilledOutput(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			tmp := t.TempDir()
-			env := e2e.NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.ExecCommand("seq 1 1500000; sleep 30")}}, slowAnswer())
+			env := e2e.NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.ExecCommand("for i in $(seq 1 400); do printf '%08000d\\n' 0; sleep 0.005; done; sleep 30")}}, slowAnswer())
 			lt := startTandemEnv(t, env, []string{"TMPDIR=" + tmp}, "-a", "never", "-s", "danger-full-access")
 			lt.waitReady()
 			lt.keys("count\r")
