@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"tandem/backend"
-	"tandem/internal/redact"
+	"tandem/sessions"
 )
 
 // diagFlags are the diagnostics and watchdog options.
@@ -42,6 +42,9 @@ type protocolTracer struct {
 	mu  sync.Mutex
 	w   io.WriteCloser
 	now func() time.Time
+	// red redacts like --record does: a secret streamed across several
+	// deltas never reaches the file in pieces.
+	red *sessions.StreamRedactor
 }
 
 // openTrace creates (truncating) the --trace-protocol file.
@@ -50,7 +53,7 @@ func openTrace(path string) (*protocolTracer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--trace-protocol: %w", err)
 	}
-	return &protocolTracer{w: f, now: time.Now}, nil
+	return &protocolTracer{w: f, now: time.Now, red: sessions.NewStreamRedactor()}, nil
 }
 
 // Trace writes one message. Errors are dropped: tracing never stops the
@@ -59,7 +62,7 @@ func (t *protocolTracer) Trace(dir backend.Direction, line []byte) {
 	if t == nil {
 		return
 	}
-	red := redact.Bytes(line)
+	red := t.red.Line(line)
 	tl := traceLine{Time: t.now().UTC().Format(time.RFC3339Nano), Dir: string(dir)}
 	if json.Valid(red) {
 		tl.Msg = red

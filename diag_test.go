@@ -25,6 +25,12 @@ func TestProtocolTraceRedactsAndStaysJSON(t *testing.T) {
 	tr.Trace(backend.Sent, []byte(`{"jsonrpc":"2.0","id":1,"method":"config/write","params":{"api_key":"`+key+`","password":1234}}`))
 	tr.Trace(backend.Received, []byte(`{"method":"item/commandExecution/outputDelta","params":{"delta":"Authorization: Bearer abcdef0123456789\n"}}`))
 	tr.Trace(backend.Received, []byte(`not json OPENAI_API_KEY=abc123`))
+	// A token streamed in pieces never reaches the file in pieces.
+	const gh = "ghp_SplitToken0123456789abcdefghijklmnopq"
+	for i := 0; i < len(gh); i += 4 {
+		tr.Trace(backend.Received, []byte(`{"method":"item/agentMessage/delta","params":{"itemId":"a1","delta":"`+gh[i:min(len(gh), i+4)]+`"}}`))
+	}
+	tr.Trace(backend.Received, []byte(`{"method":"item/agentMessage/delta","params":{"itemId":"a1","delta":" done\n"}}`))
 	if err := tr.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +53,22 @@ func TestProtocolTraceRedactsAndStaysJSON(t *testing.T) {
 		}
 		dirs = append(dirs, tl.Dir)
 	}
-	if strings.Join(dirs, ",") != "send,recv,recv" {
+	var deltas strings.Builder
+	for _, l := range strings.Split(string(b), "\n") {
+		var tl struct {
+			Msg struct {
+				Params struct {
+					Delta string `json:"delta"`
+				} `json:"params"`
+			} `json:"msg"`
+		}
+		_ = json.Unmarshal([]byte(l), &tl)
+		deltas.WriteString(tl.Msg.Params.Delta)
+	}
+	if strings.Contains(deltas.String(), "SplitToken") {
+		t.Fatalf("the streamed token rebuilds from the trace's deltas: %q", deltas.String())
+	}
+	if !strings.HasPrefix(strings.Join(dirs, ","), "send,recv,recv,recv") {
 		t.Fatalf("directions = %v", dirs)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/charmbracelet/x/term"
@@ -75,10 +76,7 @@ func runRecord(ctx context.Context, out string, idle float64, args []string) err
 
 	stdin := os.Stdin.Fd()
 	width, height := terminalSize(stdin)
-	env := map[string]string{"TERM": os.Getenv("TERM"), "SHELL": os.Getenv("SHELL")}
-	if env["TERM"] == "" {
-		env["TERM"] = "xterm-256color"
-	}
+	env := map[string]string{"TERM": castTerm(os.Getenv("TERM")), "SHELL": os.Getenv("SHELL")}
 	cast, err := sessions.NewCastWriter(f, sessions.CastHeader{Width: width, Height: height, IdleTimeLimit: idle, Env: env})
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
@@ -206,4 +204,22 @@ func chainTrace(fns ...func(backend.Direction, []byte)) func(backend.Direction, 
 func startRecording(path, cwd string) (*sessions.Recorder, error) {
 	w, h := terminalSize(os.Stdout.Fd())
 	return sessions.CreateRecorder(path, sessions.Header{Tandem: buildVersion(), Width: w, Height: h, Cwd: shortPath(cwd)})
+}
+
+// castTerm is the TERM the recorded tandem runs under: the user's, unless
+// it tells the renderer it may repeat characters (REP, "ESC [ n b": tmux,
+// kitty, foot, wezterm, …). A repeated run would hide a secret's text from
+// the cast's redactor ("sk-proj-a" then "repeat 9"), so those terminals are
+// recorded as xterm-256color, which every one of them also speaks.
+func castTerm(term string) string {
+	first, _, _ := strings.Cut(term, "-")
+	switch first {
+	case "", "contour", "foot", "ghostty", "kitty", "rio", "st", "tmux", "wezterm", "alacritty":
+		return "xterm-256color"
+	case "xterm":
+		if rest := strings.TrimPrefix(term, "xterm-"); rest == "ghostty" || rest == "kitty" || rest == "rio" {
+			return "xterm-256color"
+		}
+	}
+	return term
 }

@@ -278,3 +278,24 @@ func TestDemoRunsToEndInTmux(t *testing.T) {
 		}
 	}
 }
+
+// Terminals that let the renderer repeat characters (REP) are recorded as
+// xterm-256color, so no secret leaves the cast as "a" plus "repeat 9".
+func TestCastTerm(t *testing.T) {
+	cases := map[string]string{
+		"":                "xterm-256color",
+		"tmux-256color":   "xterm-256color",
+		"xterm-kitty":     "xterm-256color",
+		"foot":            "xterm-256color",
+		"alacritty":       "xterm-256color",
+		"xterm-256color":  "xterm-256color",
+		"xterm":           "xterm",
+		"screen-256color": "screen-256color",
+		"linux":           "linux",
+	}
+	for in, want := range cases {
+		if got := castTerm(in); got != want {
+			t.Errorf("castTerm(%q) = %q; want %q", in, got, want)
+		}
+	}
+}

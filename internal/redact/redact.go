@@ -468,26 +468,15 @@ func wordBoundary(s string, i int) bool {
 }
 
 // escapeBefore reports whether a backslash escape that stands for a
-// control character (\n, \t, \r, \b, \f, \uXXXX) ends right before i.
-// The backslash must not itself be escaped ("\\n" is a backslash and n).
+// control character (\n, \t, \r, \b, \f, \uXXXX) ends right before i —
+// however many backslashes precede it: JSON-encoded text ("a\nghp_…"),
+// and a printf or echo -e argument inside an encoded command
+// ("printf 'a\\nghp_…'"), both break lines there.
 func escapeBefore(s string, i int) bool {
 	if i >= 2 && s[i-2] == '\\' && strings.IndexByte("ntrbf", s[i-1]) >= 0 {
-		return oddBackslashes(s, i-2)
+		return true
 	}
-	if i >= 6 && s[i-6] == '\\' && s[i-5] == 'u' && isHex(s[i-4]) && isHex(s[i-3]) && isHex(s[i-2]) && isHex(s[i-1]) {
-		return oddBackslashes(s, i-6)
-	}
-	return false
-}
-
-// oddBackslashes reports whether the run of backslashes ending at j is of
-// odd length, so the one at j starts an escape.
-func oddBackslashes(s string, j int) bool {
-	n := 0
-	for ; j >= 0 && s[j] == '\\'; j-- {
-		n++
-	}
-	return n%2 == 1
+	return i >= 6 && s[i-6] == '\\' && s[i-5] == 'u' && isHex(s[i-4]) && isHex(s[i-3]) && isHex(s[i-2]) && isHex(s[i-1])
 }
 
 func isHex(c byte) bool {

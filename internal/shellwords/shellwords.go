@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -46,34 +47,24 @@ func Display(cmd string) string {
 }
 
 // literal is the value of a word made only of literals and quotes, with
-// the quoting removed; ok is false when reading it needs expansion.
+// the quoting removed (expand.Literal, with no environment); ok is false
+// when reading it needs expansion ($VAR, $(…), globs stay unexpanded).
 func literal(w *syntax.Word) (string, bool) {
-	var b strings.Builder
 	for _, p := range w.Parts {
 		switch p := p.(type) {
-		case *syntax.Lit:
-			if strings.ContainsAny(p.Value, `\`) {
-				return "", false
-			}
-			b.WriteString(p.Value)
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			b.WriteString(p.Value)
+		case *syntax.Lit, *syntax.SglQuoted:
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok || strings.ContainsAny(l.Value, `\`) {
+				if _, ok := q.(*syntax.Lit); !ok {
 					return "", false
 				}
-				b.WriteString(l.Value)
 			}
 		default:
 			return "", false
 		}
 	}
-	return b.String(), true
+	s, err := expand.Literal(nil, w)
+	return s, err == nil
 }
 
 // Join shows an argv (a command prefix such as an execpolicy
