@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -241,6 +242,9 @@ func (c *ToolCell) Set(title, status, detail string) {
 	c.Touch()
 }
 
+// listMarker matches the marker of a Markdown list item ("- ", "12. ").
+var listMarker = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,3}[.)])\s+`)
+
 // Render implements Cell.
 func (c *ToolCell) Render(ctx *RenderContext, width int) []string {
 	st := ctx.Styles
@@ -258,7 +262,12 @@ func (c *ToolCell) Render(ctx *RenderContext, width int) []string {
 			d = append(d[:6], fmt.Sprintf("… +%d lines", len(d)-6))
 		}
 		for _, l := range d {
-			for _, w := range Wrap(l, width-4) {
+			// A list item's wrapped lines hang under its text.
+			hang := strings.Repeat(" ", len(listMarker.FindString(l)))
+			for i, w := range Wrap(l, width-4-len(hang)) {
+				if i > 0 {
+					w = hang + w
+				}
 				lines = append(lines, st.Dim.Render("  │ "+w))
 			}
 		}

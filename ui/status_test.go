@@ -80,3 +80,18 @@ func TestStatusLineNoInterrupt(t *testing.T) {
 		t.Errorf("NoInterrupt line = %q", l)
 	}
 }
+
+// A tool cell's wrapped list items hang under their text.
+func TestToolCellListItemsHang(t *testing.T) {
+	c := &ToolCell{}
+	c.Set("Plan", "completed", "1. Change the echo line in greet.sh to a pirate greeting.\n- a bullet that is long enough to wrap here")
+	lines := c.Render(testCtx(), 40)
+	var got []string
+	for _, l := range lines {
+		got = append(got, ansi.Strip(l))
+	}
+	want := []string{"  │ 1. Change the echo line in", "  │    greet.sh to a pirate greeting.", "  │ - a bullet that is long enough to", "  │   wrap here"}
+	if strings.Join(got[2:], "\n") != strings.Join(want, "\n") {
+		t.Errorf("detail lines:\n%s\nwant:\n%s", strings.Join(got[2:], "\n"), strings.Join(want, "\n"))
+	}
+}
