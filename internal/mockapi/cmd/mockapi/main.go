@@ -115,9 +115,23 @@ func runCommand(argv []string, home string) int {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.Env = append(os.Environ(), "CODEX_HOME="+home)
-	// The child gets the terminal's signals itself; don't die before it.
+	// The child gets the terminal's signals itself; don't die before it
+	// (then the temporary codex home would stay behind). SIGTERM and
+	// SIGHUP sent to mockapi alone are passed on.
 	signal.Ignore(syscall.SIGINT, syscall.SIGQUIT)
-	if err := cmd.Run(); err != nil {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sig)
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "mockapi: %v\n", err)
+		return 127
+	}
+	go func() {
+		for s := range sig {
+			_ = cmd.Process.Signal(s)
+		}
+	}()
+	if err := cmd.Wait(); err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			return ee.ExitCode()
