@@ -21,7 +21,7 @@ type diffView struct {
 
 // scroll handles a scroll key and reports whether it was one.
 func (d *diffView) scroll(k tea.KeyPressMsg) bool {
-	if len(d.lines) == 0 {
+	if len(d.lines) == 0 || d.height <= 0 {
 		return false
 	}
 	switch k.String() {
@@ -42,7 +42,7 @@ func (d *diffView) scroll(k tea.KeyPressMsg) bool {
 
 // view draws the window with a position line under it; "" without a diff.
 func (d *diffView) view(width int) string {
-	if len(d.lines) == 0 {
+	if len(d.lines) == 0 || d.height <= 0 {
 		return ""
 	}
 	end := min(len(d.lines), d.top+d.height)

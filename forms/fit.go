@@ -70,7 +70,7 @@ func fitApproval(spec ApprovalSpec, width, diffH int) approvalLayout {
 	// choices must scroll for it.
 	minDesc := min(1, total)
 	diffRows := func() int {
-		if len(spec.Diff) == 0 {
+		if len(spec.Diff) == 0 || lay.diffH == 0 {
 			return 0
 		}
 		return min(len(spec.Diff), lay.diffH) + 1 // + the position line
@@ -88,6 +88,9 @@ func fitApproval(spec ApprovalSpec, width, diffH int) approvalLayout {
 		}
 		for fixed()+total > b && lay.diffH > 1 && len(spec.Diff) > 1 {
 			lay.diffH--
+		}
+		if fixed()+minDesc > b && len(spec.Diff) > 0 {
+			lay.diffH = 0 // the diff is in the transcript too (ctrl+t)
 		}
 		for fixed()+minDesc > b && lay.choiceRows > 1 {
 			lay.choiceRows--
@@ -169,10 +172,15 @@ func (c *choiceFit) fit(width, budget int) {
 		opts[i] = huh.NewOption(labels[i], o.Value)
 	}
 	n := len(opts)
-	desc := c.desc
-	rows := func() int { return huhRows(c.title, width) + huhRows(desc, width) }
+	title, desc := c.title, c.desc
+	rows := func() int { return huhRows(title, width) + huhRows(desc, width) }
 	visible := n
-	if budget > 0 && rows()+n > budget {
+	if tight := budget > 0 && rows()+1 > budget; tight {
+		// Too short for it all: the question keeps one row, the
+		// description and the hint go, the highlighted option stays.
+		title, desc = ansi.Truncate(strings.Join(strings.Fields(title), " "), max(10, width-3), "…"), ""
+		visible = min(n, max(1, budget-rows()))
+	} else if budget > 0 && rows()+n > budget {
 		hint := fmt.Sprintf("(%d options, ↑/↓ to see all)", n)
 		if desc != "" {
 			desc += "\n"
@@ -185,13 +193,13 @@ func (c *choiceFit) fit(width, budget int) {
 	c.shown = labels
 	switch {
 	case c.sel != nil:
-		c.sel.Title(c.title).Description(desc)
+		c.sel.Title(title).Description(desc)
 		if changed {
 			c.sel.Options(opts...) // keeps the bound value highlighted
 		}
 		c.sel.Height(h)
 	case c.ms != nil:
-		c.ms.Title(c.title).Description(desc)
+		c.ms.Title(title).Description(desc)
 		if changed {
 			c.ms.Options(opts...) // keeps the bound selection
 		}

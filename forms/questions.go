@@ -140,11 +140,19 @@ func NewQuestions(spec QuestionsSpec, theme huh.Theme, width int) *Questions {
 // layout sizes each select to its title, description and options at
 // width, within spec.MaxHeight when set, and each group to its fields.
 func (q *Questions) layout(width int) {
+	// In a very short terminal the help line gives way first, so the
+	// question and the highlighted option keep their rows.
+	showHelp := q.spec.MaxHeight <= 0 || q.spec.MaxHeight >= helpRows+4
+	q.form = q.form.WithShowHelp(showHelp)
+	help := 0
+	if showHelp {
+		help = helpRows
+	}
 	for _, g := range q.groups {
 		if g.choice != nil {
 			budget := 0
 			if q.spec.MaxHeight > 0 {
-				budget = max(1, q.spec.MaxHeight-helpRows)
+				budget = max(1, q.spec.MaxHeight-help)
 				if g.other != nil {
 					budget -= lipgloss.Height(g.other.View()) + 1 // + the gap
 				}

@@ -177,3 +177,22 @@ func TestManyOptionsNeverBlind(t *testing.T) {
 		t.Fatalf("the next question does not replace the first:\n%s", screen)
 	}
 }
+
+// In a very short terminal a question keeps its text and the highlighted
+// option on screen (the help line and the description give way).
+func TestQuestionFitsTinyTerminal(t *testing.T) {
+	for _, size := range [][2]int{{40, 6}, {30, 7}, {60, 8}} {
+		m := New(Options{NoColor: true, FormGrace: time.Millisecond})
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		deliver(t, m, decodeReq(t, "item/tool/requestUserInput", `6`, inputReq, &replies{}))
+		screen := plain(m)
+		if n := strings.Count(screen, "\n") + 1; n > size[1] {
+			t.Errorf("%dx%d: %d rows:\n%s", size[0], size[1], n, screen)
+		}
+		for _, w := range []string{"Which env?", "> prod"} {
+			if !strings.Contains(screen, w) {
+				t.Errorf("%dx%d: %q not on screen:\n%s", size[0], size[1], w, screen)
+			}
+		}
+	}
+}

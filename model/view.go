@@ -12,13 +12,13 @@ func (m *Model) contentWidth() int { return max(20, m.width) }
 
 // drawBottom draws everything below the transcript (bottom caches it).
 func (m *Model) drawBottom() []string {
-	var out []string
+	var out, form []string
 	if m.form != nil {
 		fv := strings.TrimRight(m.form.View(), "\n")
-		out = append(out, m.styles.Dim.Render(strings.Repeat("─", m.contentWidth())))
-		out = append(out, strings.Split(fv, "\n")...)
+		form = append(form, m.styles.Dim.Render(strings.Repeat("─", m.contentWidth())))
+		form = append(form, strings.Split(fv, "\n")...)
 		if q := m.queueLine(); q != "" {
-			out = append(out, q)
+			form = append(form, q)
 		}
 	} else if w := m.waitingLine(); w != "" {
 		out = append(out, w)
@@ -32,7 +32,13 @@ func (m *Model) drawBottom() []string {
 		m.status.Elapsed = m.now().Sub(m.turnStarted)
 	}
 	out = append(out, ui.StatusLine(m.styles, m.status, m.contentWidth()))
-	return out
+	if over := len(form) + len(out) - m.height; over > 0 && m.height > 0 && len(form) > 0 {
+		// A form taller than the screen (a very short terminal) loses its
+		// last rows, never its first: the question or command and the
+		// highlighted choice are at the top (forms/fit.go).
+		form = form[:max(2, len(form)-over)]
+	}
+	return append(form, out...)
 }
 
 func (m *Model) transcriptHeight() int {
