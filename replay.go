@@ -212,7 +212,7 @@ func runReplay(ctx context.Context, p *sessions.Player, status ui.StatusInfo) er
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	m := model.New(model.Options{Dark: true, NoColor: os.Getenv("NO_COLOR") != "", Status: status})
+	m := model.New(model.Options{Dark: true, NoColor: os.Getenv("NO_COLOR") != "", Status: status, Shared: true}) // prompts from the recorded items
 	prog := tea.NewProgram(replayModel{Model: m, player: p, peer: new(string)}, tea.WithContext(ctx))
 	done := make(chan struct{})
 	go func() {

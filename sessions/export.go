@@ -37,6 +37,22 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 
 	questions := map[string]backend.ToolCallParams{} // server request id → call
 	turn := 0
+	// An answer cut short by a steer or an interrupt may never complete:
+	// what streamed of it is written when the steer is sent or the turn
+	// ends, and a later completion adds only the rest.
+	streamed := map[string]*strings.Builder{} // agentMessage id → text streamed so far
+	var order []string                        // their ids, first delta first
+	written := map[string]string{}            // id → text already written
+	flushStreamed := func() {
+		for _, id := range order {
+			if sb := streamed[id]; sb != nil && strings.TrimSpace(sb.String()) != "" {
+				b.WriteString(strings.TrimRight(sb.String(), " \t\n") + " _(cut off)_\n\n")
+				written[id] = sb.String()
+			}
+			delete(streamed, id)
+		}
+		order = order[:0]
+	}
 	for _, e := range rec.Entries {
 		m, ok := e.Message()
 		if !ok {
@@ -44,13 +60,18 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 		}
 		switch {
 		case e.Dir == backend.Sent && m.Kind() == "request":
-			if m.Method == "turn/start" {
-				var p backend.TurnStartParams
+			if m.Method == "turn/start" || m.Method == "turn/steer" {
+				var p backend.TurnStartParams // turn/steer's input has the same shape
 				if json.Unmarshal(m.Params, &p) != nil {
 					continue
 				}
-				turn++
-				fmt.Fprintf(&b, "## Turn %d\n\n", turn)
+				if m.Method == "turn/start" {
+					turn++
+					fmt.Fprintf(&b, "## Turn %d\n\n", turn)
+				} else {
+					flushStreamed()
+					b.WriteString("_Sent during the turn:_\n\n")
+				}
 				for _, in := range p.Input {
 					if in.Type == "text" {
 						b.WriteString(quote(in.Text) + "\n\n")
@@ -71,10 +92,24 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 			writeQuestion(&b, p, m.Result)
 		case e.Dir == backend.Received && m.Kind() == "notification":
 			switch m.Method {
+			case "item/agentMessage/delta":
+				var ev backend.AgentMessageDeltaEvent
+				if json.Unmarshal(m.Params, &ev) == nil && ev.ItemID != "" {
+					if streamed[ev.ItemID] == nil {
+						streamed[ev.ItemID] = &strings.Builder{}
+						order = append(order, ev.ItemID)
+					}
+					streamed[ev.ItemID].WriteString(ev.Delta)
+				}
 			case "item/completed":
 				var ev backend.ItemCompletedEvent
 				if json.Unmarshal(m.Params, &ev) == nil {
-					writeItem(&b, ev.Item)
+					it := ev.Item
+					delete(streamed, it.ID)
+					if done, ok := written[it.ID]; ok && it.Type == "agentMessage" {
+						it.Text = strings.TrimPrefix(it.Text, done) // the rest only
+					}
+					writeItem(&b, it)
 				}
 			case "turn/plan/updated":
 				var ev backend.PlanUpdatedEvent
@@ -82,6 +117,7 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 					writePlan(&b, ev)
 				}
 			case "turn/completed":
+				flushStreamed() // an answer cut short by an interrupt
 				var ev backend.TurnCompletedEvent
 				if json.Unmarshal(m.Params, &ev) == nil && ev.Turn.Status != backend.TurnCompleted && ev.Turn.Status != "" {
 					msg := "_Turn " + string(ev.Turn.Status)

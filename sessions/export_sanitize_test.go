@@ -52,3 +52,43 @@ func TestExportMarkdownSanitized(t *testing.T) {
 		}
 	}
 }
+
+// A message sent during a turn (turn/steer) is exported where it was sent,
+// after what had streamed of the answer it cut short.
+func TestExportSteer(t *testing.T) {
+	var buf bytes.Buffer
+	rec := NewRecorder(&buf, nil, Header{Tandem: "test"})
+	for _, l := range []struct {
+		dir  backend.Direction
+		line string
+	}{
+		{backend.Sent, `{"id":2,"method":"turn/start","params":{"threadId":"th","input":[{"type":"text","text":"go"}]}}`},
+		{backend.Received, `{"method":"item/agentMessage/delta","params":{"threadId":"th","turnId":"tu","itemId":"a1","delta":"Working on "}}`},
+		{backend.Received, `{"method":"item/agentMessage/delta","params":{"threadId":"th","turnId":"tu","itemId":"a1","delta":"it. "}}`},
+		{backend.Sent, `{"id":3,"method":"turn/steer","params":{"threadId":"th","input":[{"type":"text","text":"please steer now"}],"expectedTurnId":"tu"}}`},
+		{backend.Received, `{"method":"item/completed","params":{"threadId":"th","turnId":"tu","item":{"type":"agentMessage","id":"a2","text":"Steered answer."}}}`},
+	} {
+		rec.Trace(l.dir, []byte(l.line))
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := ReadRecording(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	if err := ExportMarkdown(&md, loaded); err != nil {
+		t.Fatal(err)
+	}
+	out := md.String()
+	want := []string{"> go", "Working on it. _(cut off)_", "_Sent during the turn:_", "> please steer now", "Steered answer."}
+	pos := 0
+	for _, w := range want {
+		i := strings.Index(out[pos:], w)
+		if i < 0 {
+			t.Fatalf("export lacks %q after position %d:\n%s", w, pos, out)
+		}
+		pos += i + len(w)
+	}
+}

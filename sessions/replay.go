@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -75,8 +76,9 @@ type PlayerOptions struct {
 // answered by a reply function that only records the answer; at the time
 // the recorded client answered it, the player yields a
 // backend.RequestResolvedEvent so the form closes as it did. Prompts the
-// user sent (`turn/start`) are yielded as completed userMessage items just
-// before the turn starts.
+// user sent are drawn from the server's userMessage items, steers
+// included; a recording without such items (older servers) gets them
+// made from its `turn/start` and `turn/steer` requests instead.
 type Player struct {
 	steps  []step
 	ctl    chan control
@@ -194,6 +196,18 @@ func nextSpeed(cur float64, faster bool) float64 {
 	return Speeds[0]
 }
 
+// hasUserItems reports whether the server sent userMessage items (codex
+// 0.169.0 does, for every turn/start and turn/steer input).
+func hasUserItems(rec *Recording) bool {
+	for _, e := range rec.Entries {
+		if m, ok := e.Message(); ok && e.Dir == backend.Received && m.Method == "item/completed" &&
+			bytes.Contains(m.Params, []byte(`"type":"userMessage"`)) {
+			return true
+		}
+	}
+	return false
+}
+
 // ignoreReply is the reply function of replayed requests: the recording
 // already holds the answer, so nothing is sent anywhere.
 func ignoreReply(any, *backend.RPCError) error { return nil }
@@ -213,6 +227,7 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 	userSeq := 0
 	skipped := rec.Skipped
 	openTurns := map[string]bool{} // turns started and not completed
+	synthesize := !hasUserItems(rec)
 	var lastT int64
 	for _, e := range rec.Entries {
 		lastT = max(lastT, e.T)
@@ -224,8 +239,8 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 		switch {
 		case e.Dir == backend.Sent && m.Kind() == "request":
 			sentMethod[m.ID.String()] = m.Method
-			if m.Method == "turn/start" {
-				var params backend.TurnStartParams
+			if synthesize && (m.Method == "turn/start" || m.Method == "turn/steer") {
+				var params backend.TurnStartParams // turn/steer's input has the same shape
 				if json.Unmarshal(m.Params, &params) == nil {
 					userSeq++
 					it := backend.Item{Type: "userMessage", ID: fmt.Sprintf("replay-user-%d", userSeq)}

@@ -97,7 +97,9 @@ func TestReplayMatchesLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	replay := e2e.NewFrozenTUI(t, opts, 90, 30)
+	ropts := opts
+	ropts.Shared = true // as runReplay: prompts come from the recorded items
+	replay := e2e.NewFrozenTUI(t, ropts, 90, 30)
 	replayInto(t, replay, loaded, 16)
 	replayScreen := replay.WaitScreen(t, 10*time.Second, "the replay to finish", func(s string) bool {
 		return strings.Contains(s, "it printed") && !strings.Contains(s, "Working")
@@ -114,10 +116,50 @@ func TestGoldenDemoFinalScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := e2e.NewFrozenTUI(t, model.Options{Now: func() time.Time { return time.Unix(0, 0) }, FormGrace: time.Millisecond}, 80, 24)
+	u := e2e.NewFrozenTUI(t, model.Options{Now: func() time.Time { return time.Unix(0, 0) }, FormGrace: time.Millisecond, Shared: true}, 80, 24)
 	replayInto(t, u, rec, 16)
 	screen := u.WaitScreen(t, 10*time.Second, "the demo's end", func(s string) bool {
 		return strings.Contains(s, "greets like a pirate") && !strings.Contains(s, "Working") && !strings.Contains(s, "Apply these changes?")
 	})
 	teatest.RequireEqualOutput(t, []byte(screen))
+}
+
+// A message sent while a turn runs (turn/steer) is replayed too: the
+// prompts come from the server's userMessage items, steers included.
+func TestReplayShowsSteer(t *testing.T) {
+	var buf bytes.Buffer
+	rec := sessions.NewRecorder(&buf, nil, sessions.Header{Tandem: "test", Width: 80, Height: 24})
+	lines := []struct {
+		dir  backend.Direction
+		line string
+	}{
+		{backend.Sent, `{"id":1,"method":"thread/start","params":{}}`},
+		{backend.Received, `{"id":1,"result":{"thread":{"id":"th","turns":[]},"model":"m","cwd":"/w","approvalPolicy":"never","sandbox":{"type":"readOnly"}}}`},
+		{backend.Sent, `{"id":2,"method":"turn/start","params":{"threadId":"th","input":[{"type":"text","text":"go"}]}}`},
+		{backend.Received, `{"method":"turn/started","params":{"threadId":"th","turn":{"id":"tu","items":[],"status":"inProgress"}}}`},
+		{backend.Received, `{"method":"item/completed","params":{"threadId":"th","turnId":"tu","item":{"type":"userMessage","id":"u1","content":[{"type":"text","text":"go"}]}}}`},
+		{backend.Received, `{"method":"item/agentMessage/delta","params":{"threadId":"th","turnId":"tu","itemId":"a1","delta":"Working on "}}`},
+		{backend.Sent, `{"id":3,"method":"turn/steer","params":{"threadId":"th","input":[{"type":"text","text":"please steer now"}],"expectedTurnId":"tu"}}`},
+		{backend.Received, `{"method":"item/completed","params":{"threadId":"th","turnId":"tu","item":{"type":"userMessage","id":"u2","content":[{"type":"text","text":"please steer now"}]}}}`},
+		{backend.Received, `{"method":"item/completed","params":{"threadId":"th","turnId":"tu","item":{"type":"agentMessage","id":"a2","text":"Steered answer."}}}`},
+		{backend.Received, `{"method":"turn/completed","params":{"threadId":"th","turn":{"id":"tu","items":[],"status":"completed"}}}`},
+	}
+	for _, l := range lines {
+		rec.Trace(l.dir, []byte(l.line))
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := sessions.ReadRecording(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := e2e.NewFrozenTUI(t, model.Options{Now: func() time.Time { return time.Unix(0, 0) }, Shared: true}, 80, 24)
+	replayInto(t, u, loaded, 16)
+	s := u.WaitScreen(t, 10*time.Second, "the steered answer", e2e.Contains("Steered answer."))
+	for _, want := range []string{"▌ go", "▌ please steer now"} {
+		if n := strings.Count(s, want); n != 1 {
+			t.Errorf("%q shows %d times:\n%s", want, n, s)
+		}
+	}
 }
