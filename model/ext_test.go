@@ -769,3 +769,26 @@ func TestResumeLastFallsBackToListWhenRememberedIsUnknown(t *testing.T) {
 		t.Fatalf("thread/list params %+v", lp)
 	}
 }
+
+// An /approvals choice applies to the next turns of whatever thread is
+// open: after /fork the status line still shows it, as /status does.
+func TestApprovalsChoiceSurvivesFork(t *testing.T) {
+	f := newFake()
+	m := ready(t, f, Options{})
+	typeText(t, m, "/approvals")
+	press(t, m, tea.KeyEnter, 0)
+	press(t, m, tea.KeyDown, 0)
+	press(t, m, tea.KeyEnter, 0)
+	chosen := m.x.turn.ApprovalPolicy
+	if chosen == "" {
+		t.Fatal("no approvals preset chosen")
+	}
+	typeText(t, m, "/fork")
+	press(t, m, tea.KeyEnter, 0)
+	if f.ThreadID() != "t-fork" {
+		t.Fatalf("fork did not happen: %v", f.called())
+	}
+	if m.status.Approval != chosen || m.status.Sandbox != m.x.turn.Sandbox {
+		t.Errorf("status shows approval %q sandbox %q after /fork; want the chosen %q %q", m.status.Approval, m.status.Sandbox, chosen, m.x.turn.Sandbox)
+	}
+}

@@ -185,6 +185,14 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	}
 	m.status.Approval = backend.PolicyString(r.ApprovalPolicy)
 	m.status.Sandbox = r.Sandbox.Mode()
+	// Choices made with /model and /approvals apply to the next turns of
+	// whatever thread is open: the status line keeps showing them.
+	if o := m.x.turn; o.Model != "" {
+		m.status.Model = o.Model
+	}
+	if o := m.x.turn; o.ApprovalPolicy != "" {
+		m.status.Approval, m.status.Sandbox = o.ApprovalPolicy, o.Sandbox
+	}
 	m.status.TotalTokens, m.status.LastInputTokens = 0, 0
 	m.x.effort = ""
 	if r.ReasoningEffort != nil {
