@@ -722,6 +722,7 @@ func (m *Model) foldItem(it backend.Item, final bool) {
 		if final && status == "" {
 			status = "completed"
 		}
+		c.Markdown = it.Type == "plan" // describe.go: a plan-mode plan is Markdown
 		c.Set(title, status, detail)
 	}
 }

@@ -234,6 +234,9 @@ type ToolCell struct {
 	Title  string
 	Status string
 	Detail string
+	// Markdown draws Detail as Markdown (a plan-mode plan), whole, rather
+	// than as up to six plain lines.
+	Markdown bool
 }
 
 // Set updates the cell.
@@ -256,6 +259,10 @@ func (c *ToolCell) Render(ctx *RenderContext, width int) []string {
 		mark = st.Fail.Render("✗")
 	}
 	lines := []string{"", mark + " " + st.Command.Render(Truncate(SanitizeLine(c.Title), width-2))}
+	if c.Markdown && strings.TrimSpace(c.Detail) != "" && ctx.Markdown != nil {
+		// glamour's own margin indents it like an answer
+		return append(lines, fit(trimBlank(ctx.Markdown.Render(Sanitize(c.Detail), width)), width)...)
+	}
 	if c.Detail != "" {
 		d := strings.Split(strings.TrimRight(Sanitize(c.Detail), "\n"), "\n")
 		if len(d) > 6 {
