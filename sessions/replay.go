@@ -28,18 +28,18 @@ type PlayerStatus struct {
 	Step, Steps  int
 }
 
-// String is the status line text, e.g. "replay 2× · space pause · → step ·
-// +/- speed · ctrl+c quits": the keys first, as a narrow status line cuts
-// from the end.
+// String is the status line text, e.g. "replay 2× · ctrl+c quits · space
+// pause · → step · +/- speed": how to quit first, as a narrow status line
+// cuts from the end.
 func (s PlayerStatus) String() string {
 	speed := fmt.Sprintf("%g×", s.Speed)
 	switch {
 	case s.Done:
 		return "replay finished · ctrl+c quits"
 	case s.Paused:
-		return "replay paused " + speed + " · space resume · → step · +/- speed · ctrl+c quits"
+		return "replay paused " + speed + " · ctrl+c quits · space resume · → step · +/- speed"
 	}
-	return "replay " + speed + " · space pause · → step · +/- speed · ctrl+c quits"
+	return "replay " + speed + " · ctrl+c quits · space pause · → step · +/- speed"
 }
 
 // Speeds are the playback rates + and - step through.
