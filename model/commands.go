@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -277,20 +278,25 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 	for _, c := range commandList {
 		lines = append(lines, fmt.Sprintf("/%-10s %s", c.name, c.desc))
 	}
-	lines = append(lines, "",
-		"@file      mention a file (fuzzy search)",
-		"!cmd       run a shell command in the thread",
-		"enter      send · while a turn runs: steer it",
-		"tab        while a turn runs: queue for the next turn",
-		"↑/↓        prompt history · ctrl+r search it",
-		"ctrl+g     edit the prompt in $VISUAL/$EDITOR",
-		"esc        interrupt the turn · ctrl+c twice to quit",
-		"ctrl+t     the whole transcript in a pager (q closes)",
-		"ctrl+o     expand or collapse the last command's output · alt+o: in $PAGER",
-		"alt+y      copy the last answer (also /copy)",
-		"f2         release the mouse for the terminal's own selection",
-		"pgup/pgdn  scroll the transcript",
-		"f5         after the app-server died: restart it, resume the thread")
+	lines = append(lines, "")
+	for _, k := range [][2]string{
+		{"@file", "mention a file (fuzzy search)"},
+		{"!cmd", "run a shell command in the thread"},
+		{"enter", "send · while a turn runs: steer it"},
+		{"tab", "while a turn runs: queue for the next turn"},
+		{"↑/↓", "prompt history · ctrl+r search it"},
+		{"ctrl+g", "edit the prompt in $VISUAL/$EDITOR"},
+		{"esc", "interrupt the turn · ctrl+c twice to quit"},
+		{"ctrl+t", "the whole transcript in a pager (q closes)"},
+		{"ctrl+o", "expand or collapse the last command's output · alt+o: in $PAGER"},
+		{"alt+y", "copy the last answer (also /copy)"},
+		{"f2", "release the mouse for the terminal's own selection"},
+		{"pgup/pgdn", "scroll the transcript"},
+		{"f5", "after the app-server died: restart it, resume the thread"},
+	} {
+		// the same column as the commands' "/name" above
+		lines = append(lines, k[0]+strings.Repeat(" ", max(1, 12-utf8.RuneCountInString(k[0])))+k[1])
+	}
 	m.banner(ui.BannerInfo, "Commands", lines)
 	m.follow = true
 	return nil

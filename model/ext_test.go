@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -273,10 +274,23 @@ func TestSlashPopupFilters(t *testing.T) {
 func TestSlashCommandRunsAndRefusesDuringTurn(t *testing.T) {
 	f := newFake()
 	m := ready(t, f, Options{})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 80}) // all of /help on screen
 	typeText(t, m, "/help")
 	press(t, m, tea.KeyEnter, 0)
 	if !strings.Contains(viewText(m), "mention a file") {
 		t.Fatalf("/help did not list the keys:\n%s", viewText(m))
+	}
+	// Commands and keys share one description column.
+	col := func(sub string) int {
+		for _, l := range strings.Split(viewText(m), "\n") {
+			if i := strings.Index(l, sub); i >= 0 {
+				return utf8.RuneCountInString(l[:i])
+			}
+		}
+		return -1
+	}
+	if a, b := col("mention a file"), col("show model, cwd"); a != b || a < 0 {
+		t.Errorf("/help columns differ: keys at %d, commands at %d:\n%s", a, b, viewText(m))
 	}
 	typeText(t, m, "hello")
 	press(t, m, tea.KeyEnter, 0)
