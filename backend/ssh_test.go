@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -128,33 +127,8 @@ func newRemoteEnv(t *testing.T, responses ...mockapi.Response) *remoteEnv {
 	// Runs before the temp dirs are removed (cleanups run last-in first):
 	// a remote bootstrap whose connection just dropped may still be
 	// removing its per-run home, racing the removal of the state dir.
-	t.Cleanup(func() { waitRemoteHomesSettled(filepath.Join(e.state, "tandem", "remote-homes"), 20*time.Second) })
+	t.Cleanup(func() { sshtest.WaitRemoteHomes(e.state, 20*time.Second) })
 	return e
-}
-
-// waitRemoteHomesSettled waits until no per-run home under dir has a live
-// owner (the bootstrap's bash, named in .tandem-pid): each is gone, or
-// left by a bash that can no longer touch it.
-func waitRemoteHomesSettled(dir string, limit time.Duration) {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		homes, _ := filepath.Glob(filepath.Join(dir, "tandem-codex-home.*"))
-		live := false
-		for _, h := range homes {
-			b, err := os.ReadFile(filepath.Join(h, ".tandem-pid"))
-			if err != nil {
-				live = true // its pid file is gone: being removed right now
-				continue
-			}
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 && syscall.Kill(pid, 0) == nil {
-				live = true
-			}
-		}
-		if !live {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 func (e *remoteEnv) transport(srv *sshtest.Server) *backend.SSHTransport {

@@ -17,7 +17,9 @@ import (
 // login wrapper before each command.
 func (e *Env) StartSSHD(t testing.TB, banner ...string) *sshtest.Server {
 	t.Helper()
-	return sshtest.Start(t, sshtest.Options{Banner: banner, Env: []string{"XDG_STATE_HOME=" + t.TempDir()}})
+	state := t.TempDir()
+	t.Cleanup(func() { sshtest.WaitRemoteHomes(state, 20*time.Second) }) // before state is removed
+	return sshtest.Start(t, sshtest.Options{Banner: banner, Env: []string{"XDG_STATE_HOME=" + state}})
 }
 
 // SSHTransport returns a transport that runs this env's codex on srv (the

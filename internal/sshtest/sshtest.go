@@ -373,3 +373,32 @@ func shellQuote(s string) string {
 // strconvQuote quotes a SetEnv argument for sshd_config (double quotes;
 // the values used in tests hold no quotes).
 func strconvQuote(kv string) string { return `"` + kv + `"` }
+
+// WaitRemoteHomes waits, up to limit, until no per-run CODEX_HOME that the
+// ssh bootstrap made under stateDir (its XDG_STATE_HOME) has a live owner
+// (the bootstrap's bash, named in .tandem-pid): each is gone, or left by a
+// bash that can no longer touch it. Register it with t.Cleanup after the
+// temp dir, so a remote side whose connection just dropped finishes
+// removing its home before the test's temp dirs are removed.
+func WaitRemoteHomes(stateDir string, limit time.Duration) {
+	dir := filepath.Join(stateDir, "tandem", "remote-homes")
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		homes, _ := filepath.Glob(filepath.Join(dir, "tandem-codex-home.*"))
+		live := false
+		for _, h := range homes {
+			b, err := os.ReadFile(filepath.Join(h, ".tandem-pid"))
+			if err != nil {
+				live = true // its pid file is gone: being removed right now
+				continue
+			}
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 && syscall.Kill(pid, 0) == nil {
+				live = true
+			}
+		}
+		if !live {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
