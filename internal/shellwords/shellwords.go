@@ -63,7 +63,10 @@ func literal(w *syntax.Word) (string, bool) {
 			return "", false
 		}
 	}
-	s, err := expand.Literal(nil, w)
+	// A fresh Config each time: with nil, expand uses one shared config
+	// and writes to it, which races when several programs draw at once
+	// (tandem serve).
+	s, err := expand.Literal(&expand.Config{}, w)
 	return s, err == nil
 }
 

@@ -1,6 +1,9 @@
 package shellwords
 
-import "testing"
+import (
+	"sync"
+	"testing"
+)
 
 func TestDisplay(t *testing.T) {
 	cases := []struct{ in, want string }{
@@ -44,4 +47,23 @@ func TestJoin(t *testing.T) {
 			t.Errorf("Join(%q) = %q; want %q", tc.in, got, tc.want)
 		}
 	}
+}
+
+// Display is called from many programs at once (each client of tandem
+// serve draws its own transcript); run with -race.
+func TestDisplayConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 200; j++ {
+				if got := Display(`/bin/bash -lc 'echo hi > out.txt'`); got != "echo hi > out.txt" {
+					t.Errorf("Display = %q", got)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
