@@ -406,8 +406,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	m.composer, cmd = m.composer.Update(k)
-	m.resizeComposer()
+	m.composer, cmd = m.composer.Update(k) // DynamicHeight fits the height
 	m.prunePastes()
 	return cmd
 }
