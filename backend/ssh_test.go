@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -220,7 +219,7 @@ func TestSSHTurnThroughChattyLoginShell(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := e.transport(srv)
-	var logBuf lockedBuffer
+	var logBuf sshtest.LockedBuffer // a log sink safe for concurrent writers
 	tr.Log = slog.New(slog.NewTextHandler(&logBuf, nil))
 	secret := fmt.Sprintf("tandem-mcp-secret-%d", time.Now().UnixNano())
 	timeout := 1.0
@@ -440,24 +439,6 @@ loop:
 			t.Errorf("resumed history lacks %q: %s", want, hist)
 		}
 	}
-}
-
-// lockedBuffer is a log sink safe for concurrent writers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // TestSSHDroppedConnectionIsNamed: when the remote end goes away (sshd's

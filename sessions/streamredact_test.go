@@ -87,29 +87,22 @@ func TestRedactJSONStaysValid(t *testing.T) {
 // BenchmarkStreamRedactorDelta measures the redaction cost per streamed
 // delta (a --record run pays it on every delta).
 func BenchmarkStreamRedactorDelta(b *testing.B) {
-	text := strings.Repeat("Some **Markdown** with `code`, a | table | row and words.\n", 2000)
-	var lines [][]byte
-	for i := 0; i < len(text); i += 12 {
-		lines = append(lines, deltaLine("a1", text[i:min(len(text), i+12)]))
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		red := NewStreamRedactor()
-		for _, l := range lines {
-			red.Line(l)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(lines)), "ns/delta")
+	benchStreamRedactor(b, strings.Repeat("Some **Markdown** with `code`, a | table | row and words.\n", 2000), 12)
 }
 
 // BenchmarkStreamRedactorLongLine streams one 1 MiB line (command output
 // with no newline, such as minified JSON) in 4 KiB deltas: the cost per
 // delta must not grow with the line's length.
 func BenchmarkStreamRedactorLongLine(b *testing.B) {
-	text := strings.Repeat(`{"key":"value","n":12345,"words":"some words here"} `, 1<<20/52)
+	benchStreamRedactor(b, strings.Repeat(`{"key":"value","n":12345,"words":"some words here"} `, 1<<20/52), 4096)
+}
+
+// benchStreamRedactor streams text in deltas of size bytes through a fresh
+// StreamRedactor per iteration and reports the cost per delta.
+func benchStreamRedactor(b *testing.B, text string, size int) {
 	var lines [][]byte
-	for i := 0; i < len(text); i += 4096 {
-		lines = append(lines, deltaLine("a1", text[i:min(len(text), i+4096)]))
+	for i := 0; i < len(text); i += size {
+		lines = append(lines, deltaLine("a1", text[i:min(len(text), i+size)]))
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

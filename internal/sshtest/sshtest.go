@@ -53,7 +53,7 @@ type Server struct {
 	Target string
 
 	cmd    *exec.Cmd
-	stderr *bytes.Buffer
+	stderr *LockedBuffer
 }
 
 // Require skips (or, with $CI set, fails) the test when the OpenSSH
@@ -160,9 +160,9 @@ LogLevel VERBOSE
 		if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s.stderr = &bytes.Buffer{}
+		s.stderr = &LockedBuffer{}
 		s.cmd = exec.Command(SSHD, "-D", "-e", "-f", cfg)
-		s.cmd.Stderr = &lockedWriter{w: s.stderr}
+		s.cmd.Stderr = s.stderr
 		s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 		if err := s.cmd.Start(); err != nil {
 			t.Fatalf("starting sshd: %v", err)
@@ -223,26 +223,26 @@ func (s *Server) Log() string {
 	if s.stderr == nil {
 		return ""
 	}
-	return s.cmd.Stderr.(*lockedWriter).String()
+	return s.stderr.String()
 }
 
-// lockedWriter is a bytes.Buffer safe for sshd's writer goroutine and a
-// concurrent reader.
-type lockedWriter struct {
+// LockedBuffer is a bytes.Buffer safe for concurrent writers (sshd's
+// stderr, a log sink) and a concurrent reader. The zero value is ready.
+type LockedBuffer struct {
 	mu sync.Mutex
-	w  *bytes.Buffer
+	b  bytes.Buffer
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
+func (l *LockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	return l.b.Write(p)
 }
 
-func (l *lockedWriter) String() string {
+func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.String()
+	return l.b.String()
 }
 
 // Run runs `ssh -F CONFIG -p PORT user@127.0.0.1 COMMAND` and returns its
