@@ -41,6 +41,11 @@ type CommandCell struct {
 	// awaiting is set while the command's approval request is pending; the
 	// cell then reads "awaiting approval" instead of "running".
 	awaiting bool
+	// shown is Command as drawn (shellwords.Display, sanitized), kept
+	// while Command stays shownFor: a running command's cell is redrawn
+	// every frame its output grows, and its command line need not be
+	// parsed each time.
+	shown, shownFor string
 
 	buf       []byte // whole output while it fits OutputMemCap, else the head
 	tail      []byte // last bytes once spilled
@@ -255,7 +260,10 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 	if c.Source == "userShell" {
 		prompt = "! "
 	}
-	cmd := Sanitize(shellwords.Display(c.Command))
+	if c.shownFor != c.Command || c.shown == "" {
+		c.shown, c.shownFor = Sanitize(shellwords.Display(c.Command)), c.Command
+	}
+	cmd := c.shown
 	if limit := 4096; len(cmd) > limit && !c.Expanded && !ctx.Expanded {
 		// Expanded (and in the pager) the whole command shows.
 		cmd = strings.ToValidUTF8(cmd[:limit], "") + "…"
