@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -288,13 +289,18 @@ func (s *Session) StartTurnWith(ctx context.Context, text string, o TurnOptions)
 func (s *Session) SteerTurn(ctx context.Context, text string) error {
 	turn := s.TurnID()
 	if turn == "" {
-		return fmt.Errorf("turn/steer: no turn is running")
+		return fmt.Errorf("turn/steer: %w", ErrNoActiveTurn)
 	}
 	var resp struct {
 		TurnID string `json:"turnId"`
 	}
 	return s.conn.Call(ctx, "turn/steer", TurnSteerParams{ThreadID: s.ThreadID(), Input: TextInput(text), ExpectedTurnID: turn}, &resp)
 }
+
+// ErrNoActiveTurn is SteerTurn's error when the session has already seen
+// the turn end (turn/completed): the same race as the server's -32600
+// ("no active turn"), only found before the request is sent.
+var ErrNoActiveTurn = errors.New("no turn is running")
 
 // NewThread runs `thread/start` (see StartThread) and makes the new thread
 // current.

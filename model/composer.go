@@ -159,7 +159,8 @@ func (m *Model) steer(text, hist string) tea.Cmd {
 
 // onSteerResult draws a delivered steer as the user's message. A steer
 // that lost the race with the turn's end (-32600: no active turn, or
-// another turn than expected) is not an error for the user: the message
+// another turn than expected; or backend.ErrNoActiveTurn when the session
+// saw the end first) is not an error for the user: the message
 // joins the queue (after what was queued before it) and is sent as a turn. Any other failure
 // puts the text back in the composer.
 func (m *Model) onSteerResult(r steerResult) tea.Cmd {
@@ -173,7 +174,7 @@ func (m *Model) onSteerResult(r steerResult) tea.Cmd {
 			m.transcript.Append(&ui.UserCell{Text: r.text})
 		}
 		return nil
-	case errors.As(r.err, &rpcErr) && rpcErr.Code == backend.CodeInvalidRequest:
+	case errors.Is(r.err, backend.ErrNoActiveTurn), errors.As(r.err, &rpcErr) && rpcErr.Code == backend.CodeInvalidRequest:
 		m.x.queued = append(m.x.queued, m.largeAsPaste(r.text))
 		m.status.Notice = "the turn had ended — your message is sent as the next turn"
 		return m.flushQueue()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -804,5 +805,25 @@ func TestApprovalsChoiceSurvivesFork(t *testing.T) {
 	}
 	if m.status.Approval != chosen || m.status.Sandbox != m.x.turn.Sandbox {
 		t.Errorf("status shows approval %q sandbox %q after /fork; want the chosen %q %q", m.status.Approval, m.status.Sandbox, chosen, m.x.turn.Sandbox)
+	}
+}
+
+// A steer the session refuses because it already saw the turn end
+// (backend.ErrNoActiveTurn) is the same race as the server's -32600: the
+// message is queued as the next turn, with no error banner.
+func TestSteerAfterLocalTurnEndIsQueued(t *testing.T) {
+	f := newFake()
+	m := ready(t, f, Options{})
+	typeText(t, m, "start")
+	press(t, m, tea.KeyEnter, 0)
+	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
+	f.steerErr = fmt.Errorf("turn/steer: %w", backend.ErrNoActiveTurn)
+	typeText(t, m, "second question")
+	press(t, m, tea.KeyEnter, 0)
+	if !reflect.DeepEqual(m.Queued(), []string{"second question"}) || m.Composer() != "" {
+		t.Fatalf("queue %q, draft %q", m.Queued(), m.Composer())
+	}
+	if strings.Contains(viewText(m), "could not steer") {
+		t.Fatalf("an error banner for a lost race:\n%s", viewText(m))
 	}
 }
