@@ -17,6 +17,7 @@ import (
 
 	"tandem/backend"
 	"tandem/config"
+	"tandem/internal/spill"
 	"tandem/internal/termsafe"
 	"tandem/sessions"
 )
@@ -169,6 +170,9 @@ func usageArgs(cmd *cobra.Command) {
 func main() {
 	root := newRootCmd()
 	usageArgs(root)
+	// Output spilled by a tandem that was killed (SIGKILL) is left in
+	// the temp dir; remove it.
+	spill.RemoveStale(os.TempDir())
 	err := root.Execute()
 	if err == nil {
 		return

@@ -3,18 +3,19 @@ package ui
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/internal/shellwords"
+	"tandem/internal/spill"
 )
 
 // Output limits of a CommandCell. Up to OutputMemCap bytes are kept in
-// memory; past that the whole output goes to a temp file and memory keeps
-// only the first OutputHeadCap and the last OutputTailCap bytes.
+// memory; past that the whole output goes to a spill file (internal/spill:
+// a temp file, redacted) and memory keeps only the first OutputHeadCap
+// and the last OutputTailCap bytes.
 const (
 	OutputMemCap  = 2 << 20
 	OutputHeadCap = 64 << 10
@@ -51,7 +52,7 @@ type CommandCell struct {
 	tail      []byte // last bytes once spilled
 	total     int64  // bytes received
 	newlines  int64  // '\n' received
-	spill     *os.File
+	spillFile *spill.File
 	spillPath string
 	spillErr  error
 }
@@ -72,23 +73,23 @@ func (c *CommandCell) AppendOutput(s string) {
 	c.total += int64(len(s))
 	c.newlines += int64(strings.Count(s, "\n"))
 	c.Touch()
-	if c.spill == nil && c.spillErr == nil && len(c.buf)+len(s) <= OutputMemCap {
+	if c.spillFile == nil && c.spillErr == nil && len(c.buf)+len(s) <= OutputMemCap {
 		c.buf = append(c.buf, s...)
 		return
 	}
-	if c.spill == nil && c.spillErr == nil {
-		f, err := os.CreateTemp("", "tandem-output-*.log")
+	if c.spillFile == nil && c.spillErr == nil {
+		f, err := spill.Create()
 		if err != nil {
 			c.spillErr = err
 		} else {
-			c.spill, c.spillPath = f, f.Name()
+			c.spillFile, c.spillPath = f, f.Name()
 			_, c.spillErr = f.Write(c.buf)
 		}
 		c.tail = append(c.tail, c.buf[max(0, len(c.buf)-OutputTailCap):]...)
 		c.buf = append([]byte(nil), c.buf[:min(len(c.buf), OutputHeadCap)]...)
 	}
-	if c.spill != nil && c.spillErr == nil {
-		_, c.spillErr = c.spill.WriteString(s)
+	if c.spillFile != nil && c.spillErr == nil {
+		_, c.spillErr = c.spillFile.WriteString(s)
 	}
 	if len(s) >= OutputTailCap {
 		c.tail = append(c.tail[:0], s[len(s)-OutputTailCap:]...)
@@ -127,16 +128,16 @@ func (c *CommandCell) OutputLines() int64 {
 // MemBytes returns the bytes of output held in memory.
 func (c *CommandCell) MemBytes() int { return cap(c.buf) + cap(c.tail) }
 
-// SpillPath is the temp file holding the full output of a command whose
-// output outgrew memory ("" otherwise).
+// SpillPath is the temp file holding the full output, redacted, of a
+// command whose output outgrew memory ("" otherwise). Its unfinished last
+// line is written when FullOutputPath is called.
 func (c *CommandCell) SpillPath() string { return c.spillPath }
 
 // Close closes and removes the spill file.
 func (c *CommandCell) Close() {
-	if c.spill != nil {
-		c.spill.Close()
-		os.Remove(c.spill.Name())
-		c.spill = nil
+	if c.spillFile != nil {
+		c.spillFile.Remove()
+		c.spillFile = nil
 	}
 }
 
@@ -159,7 +160,7 @@ func (c *CommandCell) ToggleExpanded() {
 }
 
 func (c *CommandCell) lastByte() byte {
-	if c.spill != nil || c.spillErr != nil {
+	if c.spillFile != nil || c.spillErr != nil {
 		if len(c.tail) > 0 {
 			return c.tail[len(c.tail)-1]
 		}
@@ -190,7 +191,7 @@ func (c *CommandCell) headLines(n int) []string {
 // tailLines returns the last n lines held in memory.
 func (c *CommandCell) tailLines(n int) []string {
 	b := c.buf
-	if c.spill != nil || c.spillErr != nil {
+	if c.spillFile != nil || c.spillErr != nil {
 		b = c.tail
 	}
 	b = bytes.TrimSuffix(b, []byte("\n"))
@@ -330,26 +331,24 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// FullOutputPath returns a file holding the command's whole output: the
-// spill file when the output outgrew memory, else a new temp file with the
-// output kept in memory (the caller removes that one). It is what the
-// output pager opens.
+// FullOutputPath returns a file holding the command's whole output,
+// redacted: the spill file when the output outgrew memory (its unfinished
+// last line written out first), else a new spill file with the output
+// kept in memory (temp is set: the caller removes that one). It is what
+// the output pager opens.
 func (c *CommandCell) FullOutputPath() (path string, temp bool, err error) {
-	if c.spillPath != "" && c.spillErr == nil {
-		return c.spillPath, false, nil
+	if c.spillFile != nil && c.spillErr == nil {
+		if c.spillErr = c.spillFile.Flush(); c.spillErr == nil {
+			return c.spillPath, false, nil
+		}
 	}
-	f, err := os.CreateTemp("", "tandem-output-*.log")
+	b := c.buf
+	if c.spillPath != "" || c.spillErr != nil {
+		b = append(append(append([]byte(nil), c.buf...), "\n… (middle lost)\n"...), c.tail...)
+	}
+	path, err = spill.Save(b)
 	if err != nil {
 		return "", false, err
 	}
-	defer f.Close()
-	b := c.buf
-	if c.spill != nil || c.spillErr != nil {
-		b = append(append(append([]byte(nil), c.buf...), "\n… (middle lost)\n"...), c.tail...)
-	}
-	if _, err := f.Write(b); err != nil {
-		os.Remove(f.Name())
-		return "", false, err
-	}
-	return f.Name(), true, nil
+	return path, true, nil
 }

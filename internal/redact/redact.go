@@ -17,6 +17,24 @@
 //   - GitHub, Slack, Google and Stripe tokens, JWTs, passwords in URLs
 //     and PEM private key bodies, anywhere (see formats.go).
 //
+// An assignment's value ends where the value does, not at the end of the
+// text:
+//   - a quoted value at its closing quote;
+//   - a key that starts a line (after indentation, "- ", "* ", "#", the
+//     "> " and "< " of curl -v, "export " or an ANSI sequence; a line
+//     also starts after a JSON \n or \r escape) followed by ':', or by
+//     '=' with a blank before it, is a config or header line: its value
+//     runs to the end of the line ("password: correct horse" is hidden
+//     whole), or in an encoded JSON string to its \n escape or closing
+//     quote;
+//   - any other unquoted value is a word: it ends at a blank, a quote, a
+//     bracket or a comma, and at '&' or ';' only when the next name=value
+//     pair follows ("?access_token=…&state=x", "Password=…;User=x", but
+//     "password=Tr0ub4dor&3xyz" is hidden whole). So "KEY=v cmd args"
+//     and prose ("the password: x is wrong") lose one word only.
+//
+// NewWriter redacts a stream line by line (writer.go).
+//
 // Text may contain ANSI/OSC escape sequences: values end at ESC or BEL and
 // a key right after an SGR sequence is still recognised. The package
 // imports nothing from tandem.
@@ -58,6 +76,16 @@ func redactHinted(s string, hints int) string {
 	if hints == 0 {
 		return s
 	}
+	spans := findSpans(s, hints)
+	if len(spans) == 0 {
+		return s
+	}
+	return apply(s, spans)
+}
+
+// findSpans runs the finders the hints call for (every secret String and
+// Find know).
+func findSpans(s string, hints int) []span {
 	var spans []span
 	if hints&hintKey != 0 {
 		spans = findAssign(s, spans)
@@ -80,10 +108,7 @@ func redactHinted(s string, hints int) string {
 	if hints&hintPEM != 0 {
 		spans = findPEM(s, spans)
 	}
-	if len(spans) == 0 {
-		return s
-	}
-	return apply(s, spans)
+	return spans
 }
 
 // Bytes is String for a byte slice. It returns b itself when nothing needs
@@ -252,8 +277,12 @@ func findAssign(s string, spans []span) []span {
 			k++
 		}
 		cli := false
+		// toLine: a config or header line ("password: a b c",
+		// "secret = a b") whose value runs to the end of the line.
+		toLine := false
 		switch {
 		case k < len(s) && (s[k] == '=' || s[k] == ':'):
+			toLine = keyQuote == "" && (s[k] == ':' || k > j)
 			k++
 			for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
 				k++
@@ -275,7 +304,17 @@ func findAssign(s string, spans []span) []span {
 		if cli && open == "" && k < len(s) && s[k] == '-' {
 			continue // the next word is another flag
 		}
-		sp, ok := valueSpan(s, k, open)
+		var sp span
+		var ok bool
+		if toLine && open == "" {
+			if ls, encoded := lineStart(s, start); ls {
+				sp, ok = lineValueSpan(s, k, encoded)
+			} else {
+				sp, ok = valueSpan(s, k, open)
+			}
+		} else {
+			sp, ok = valueSpan(s, k, open)
+		}
 		if !ok {
 			continue
 		}
@@ -407,15 +446,18 @@ func valueSpan(s string, i int, open string) (span, bool) {
 	}
 	if open == "" {
 		end := i
-		for end < len(s) && !isValueEnd(s[end]) {
+		for end < len(s) {
+			c := s[end]
+			if (c == '&' || c == ';') && end+1 < len(s) && !isValueEnd(s[end+1]) && !startsPair(s, end+1) {
+				end++ // "Tr0ub4dor&3xyz": not a query's next pair
+				continue
+			}
+			if isValueEnd(c) {
+				break
+			}
 			end++
 		}
-		v := s[i:end]
-		switch strings.ToLower(v) {
-		case "", "null", "true", "false", "none", "nil", "undefined", Marker, strings.ToLower(Marker):
-			return span{}, false
-		}
-		return span{start: i, end: end}, true
+		return wordValue(s, i, end)
 	}
 	q := open[len(open)-1]
 	n := len(open) - 1 // backslashes escaping the opening quote
@@ -446,6 +488,145 @@ func valueSpan(s string, i int, open string) (span, bool) {
 		return span{}, false
 	}
 	return span{start: i, end: end}, true
+}
+
+// wordValue returns the span s[i:end] of an unquoted value unless it is
+// empty, a JSON or YAML literal (null, true, …) or Marker already.
+func wordValue(s string, i, end int) (span, bool) {
+	switch strings.ToLower(s[i:end]) {
+	case "", "null", "true", "false", "none", "nil", "undefined", strings.ToLower(Marker):
+		return span{}, false
+	}
+	return span{start: i, end: end}, true
+}
+
+// startsPair reports whether s[i:] starts the next name=value pair of a
+// URL query or a connection string ("state=x", "User=x", "ids[]=1"), so
+// the '&' or ';' before i ends a value rather than being part of it.
+func startsPair(s string, i int) bool {
+	j := i
+	for j < len(s) && (isKeyChar(s[j]) || s[j] == '[' || s[j] == ']' || s[j] == '%') {
+		j++
+	}
+	return j > i && j < len(s) && s[j] == '='
+}
+
+// lineStart reports whether the key starting at i starts a line: only
+// indentation, list, quote and comment markers ("- ", "* ", "> ", "< ",
+// "# "), "export " and ANSI CSI sequences (ESC [ … final, raw or as
+// \u001b) stand between it and the start of s, a newline or carriage
+// return, or a JSON or C escape of one (\n, \r). encoded is set in the
+// last case: the line is inside an encoded JSON string.
+func lineStart(s string, i int) (ok, encoded bool) {
+	j := i
+	// The key's run of name bytes may have taken in the letter of an
+	// escape ("\npassword") or a CSI's parameters and final byte
+	// ("ESC[1mpassword").
+	switch {
+	case j > 0 && j+1 < len(s) && s[j-1] == '\\' && (s[j] == 'n' || s[j] == 'r'):
+		return true, true
+	case j > 0 && j+1 < len(s) && s[j-1] == '\\' && s[j] == 't':
+		j--
+	case j > 0 && s[j-1] == '[':
+		q := j
+		for q < len(s) && (s[q] >= '0' && s[q] <= '9' || s[q] == ';' || s[q] == '?' || s[q] == ':') {
+			q++
+		}
+		if q < len(s) {
+			if k := csiStart(s, q+1); k >= 0 {
+				j = k
+			}
+		}
+	}
+	for j > 0 {
+		switch c := s[j-1]; {
+		case c == ' ' || c == '\t' || c == '-' || c == '*' || c == '#' || c == '>' || c == '<':
+			j--
+			continue
+		case c == '\n' || c == '\r':
+			return true, false
+		case j >= 2 && s[j-2] == '\\' && (c == 'n' || c == 'r'):
+			return true, true
+		case j >= 2 && s[j-2] == '\\' && c == 't':
+			j -= 2 // an encoded tab indents
+			continue
+		case j >= 6 && s[j-6:j] == "export":
+			j -= 6
+			continue
+		}
+		if k := csiStart(s, j); k >= 0 {
+			j = k
+			continue
+		}
+		return false, false
+	}
+	return true, false
+}
+
+// csiStart returns the start of the ANSI CSI sequence (ESC [ params
+// final letter, the ESC raw or JSON-encoded as \u001b) that ends right
+// before i, or -1.
+func csiStart(s string, i int) int {
+	if i < 3 || !('a' <= s[i-1] && s[i-1] <= 'z' || 'A' <= s[i-1] && s[i-1] <= 'Z') {
+		return -1
+	}
+	j := i - 2
+	for j >= 0 && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == '?' || s[j] == ':') {
+		j--
+	}
+	switch {
+	case j < 1 || s[j] != '[':
+		return -1
+	case s[j-1] == '\x1b':
+		return j - 1
+	case j >= 6 && hasFold(s[j-6:j], `\u001b`):
+		return j - 6
+	}
+	return -1
+}
+
+// lineValueSpan returns the value of a line-start assignment starting at
+// i: the rest of the line without trailing blanks. The line ends at a
+// newline, carriage return or terminal escape (ESC, BEL); in an encoded
+// JSON string (encoded) also at a \n or \r escape, an encoded ESC or BEL
+// (\u001b, \u0007) or the string's closing quote.
+func lineValueSpan(s string, i int, encoded bool) (span, bool) {
+	if strings.HasPrefix(s[i:], Marker) {
+		return span{}, false
+	}
+	end := i
+scan:
+	for end < len(s) {
+		switch s[end] {
+		case '\n', '\r', '\x1b', '\a':
+			break scan
+		case '"':
+			if encoded {
+				break scan
+			}
+		case '\\':
+			if !encoded {
+				break
+			}
+			r := end
+			for r < len(s) && s[r] == '\\' {
+				r++
+			}
+			if r < len(s) && (s[r] == 'n' || s[r] == 'r' || hasFold(s[r:], "u001b") || strings.HasPrefix(s[r:], "u0007")) {
+				break scan
+			}
+			if (r-end)%2 == 1 && r < len(s) {
+				r++ // the escaped byte (\" is not the closing quote)
+			}
+			end = r
+			continue
+		}
+		end++
+	}
+	for end > i && (s[end-1] == ' ' || s[end-1] == '\t') {
+		end--
+	}
+	return wordValue(s, i, end)
 }
 
 // wordBoundary reports whether position i starts a word: at the start,

@@ -40,6 +40,36 @@ func TestString(t *testing.T) {
 		{"aws secret", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = [REDACTED]"},
 		{"yaml colon", "secret: topsecretvalue", "secret: [REDACTED]"},
 		{"url query", "GET /cb?access_token=abc123&state=x", "GET /cb?access_token=[REDACTED]&state=x"},
+		// Where an unquoted value ends: '&' and ';' end it only before the
+		// next name=value pair; a config or header line starting with the
+		// key is redacted to its end.
+		{"ampersand inside a value", "password=Tr0ub4dor&3xyz", "password=[REDACTED]"},
+		{"ampersand value mid-line", "login password=Tr0ub4dor&3xyz now", "login password=[REDACTED] now"},
+		{"url query two pairs", "https://x/cb?code=1&access_token=abc&state=x&n=2", "https://x/cb?code=1&access_token=[REDACTED]&state=x&n=2"},
+		{"url query array pair", "?token=abc&ids[]=3", "?token=[REDACTED]&ids[]=3"},
+		{"connection string", "Password=abc;User=x", "Password=[REDACTED];User=x"},
+		{"connection string inside", "Server=db;Password=p;w0rd;Database=app", "Server=db;Password=[REDACTED];Database=app"},
+		{"semicolon then space ends", "export TOKEN=abc; echo ok", "export TOKEN=[REDACTED]; echo ok"},
+		{"shell and-and ends", "API_KEY=abc&&make", "API_KEY=[REDACTED]&&make"},
+		{"yaml value with spaces", "password: correct horse battery staple", "password: [REDACTED]"},
+		{"yaml indented line", "db:\n  password: correct horse battery staple  \n  user: bob", "db:\n  password: [REDACTED]  \n  user: bob"},
+		{"yaml list item", "- api_key: two words", "- api_key: [REDACTED]"},
+		{"config spaced equals", "[db]\nsecret = open sesame\r\nport = 5432", "[db]\nsecret = [REDACTED]\r\nport = 5432"},
+		{"commented config", "# token = x y z\nnext", "# token = [REDACTED]\nnext"},
+		{"export spaced equals", "export TOKEN = a b", "export TOKEN = [REDACTED]"},
+		{"http header line", "> X-Api-Key: abc def\n< HTTP/1.1 200", "> X-Api-Key: [REDACTED]\n< HTTP/1.1 200"},
+		{"ansi before line start key", "\x1b[1mpassword: a b c\x1b[0m\n", "\x1b[1mpassword: [REDACTED]\x1b[0m\n"},
+		{"line start quoted value", `password: "a b" c`, `password: "[REDACTED]" c`},
+		{"line start null kept", "password: null", "password: null"},
+		{"env line ends at space", "OPENAI_API_KEY=abc123 codex --model x", "OPENAI_API_KEY=[REDACTED] codex --model x"},
+		{"json text line start", `{"out":"x\npassword: correct horse\nnext"}`, `{"out":"x\npassword: [REDACTED]\nnext"}`},
+		{"json text last line", `{"out":"x\n  secret: a \"b\" c","n":1}`, `{"out":"x\n  secret: [REDACTED]","n":1}`},
+		{"json text ansi line start", `{"o":"\n\u001b[1mtoken: a b\u001b[0m\n"}`, `{"o":"\n\u001b[1mtoken: [REDACTED]\u001b[0m\n"}`},
+		{"json text tab indent", `"a\n\tpassword: x y\r\n"`, `"a\n\tpassword: [REDACTED]\r\n"`},
+		// Mid-line (prose) assignments stay one word.
+		{"prose colon", "the password: hunter2 is wrong", "the password: [REDACTED] is wrong"},
+		{"prose equals", "set password=hunter2 and restart", "set password=[REDACTED] and restart"},
+		{"prose after json escape", `{"t":"x\nso the password: hunter2 is wrong"}`, `{"t":"x\nso the password: [REDACTED] is wrong"}`},
 		// CLI form.
 		{"cli space", "codex --api-key abc123 exec", "codex --api-key [REDACTED] exec"},
 		{"cli equals", "tool --token=xyz789 run", "tool --token=[REDACTED] run"},
@@ -105,6 +135,7 @@ func TestJSONStaysValid(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"env":{"OPENAI_API_KEY":"` + skKey + `","password":1234}}}`,
 		`{"method":"item/completed","params":{"item":{"aggregatedOutput":"export TOKEN=abc\nAuthorization: Bearer abcdef123456\n"}}}`,
 		`{"params":{"arguments":"{\"api_key\":\"abc\",\"secret\":12}"}}`,
+		`{"params":{"item":{"aggregatedOutput":"db:\n  password: correct horse \"1234\" x\\\n  secret: abc \\\\","id":"i1"}}}`,
 	}
 	for _, l := range lines {
 		got := String(l)
@@ -114,7 +145,7 @@ func TestJSONStaysValid(t *testing.T) {
 		if !json.Valid([]byte(got)) {
 			t.Errorf("invalid JSON after redaction:\n%s\n→\n%s", l, got)
 		}
-		for _, secret := range []string{skKey, "abcdef123456", `"abc"`, "1234"} {
+		for _, secret := range []string{skKey, "abcdef123456", `"abc"`, "1234", "horse", "abc "} {
 			if strings.Contains(got, secret) {
 				t.Errorf("%q left in %s", secret, got)
 			}

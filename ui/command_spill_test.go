@@ -1,0 +1,114 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Fake secrets (none is a live credential).
+const (
+	spillKey = "sk-proj-Abc123_def456-GHI789jkl012MNO345pqr678"
+	spillGH  = "ghp_aB3daB3daB3daB3daB3daB3daB3daB3daB3d"
+)
+
+// readSpill reads a file the cell wrote and checks its name and mode.
+func readSpill(t *testing.T, path string) string {
+	t.Helper()
+	if want := fmt.Sprintf("tandem-output-%d-", os.Getpid()); !strings.HasPrefix(filepath.Base(path), want) {
+		t.Errorf("file %s not named %s*.log", path, want)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("file mode %v", fi.Mode())
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The spill file of a big command's output holds it redacted, secrets cut
+// between two chunks included, and all the text around them; the cell's
+// memory and screen are as before (their text is redacted at the source).
+func TestCommandSpillRedacted(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	c := &CommandCell{Status: "inProgress"}
+	defer c.Close()
+	filler := strings.Repeat("filler line\n", 16<<10)
+	c.AppendOutput("before\nOPENAI_API_KEY=" + spillKey + " codex\n")
+	for c.OutputBytes() <= OutputMemCap {
+		c.AppendOutput(filler)
+	}
+	if c.SpillPath() == "" {
+		t.Fatal("no spill file")
+	}
+	for _, chunk := range []string{
+		"login password=Tr0ub", "4dor&3xyz ok\n",
+		"export OPENAI_API_KEY=" + spillKey[:18], spillKey[18:] + " after\n",
+		"last line " + spillGH[:10], spillGH[10:],
+	} {
+		c.AppendOutput(chunk)
+	}
+	if got := c.tailLines(1); len(got) != 1 || got[0] != "last line "+spillGH {
+		t.Errorf("tail in memory %q", got)
+	}
+	if got := c.headLines(2); len(got) != 2 || got[1] != "OPENAI_API_KEY="+spillKey+" codex" {
+		t.Errorf("head in memory %q", got)
+	}
+	path, temp, err := c.FullOutputPath()
+	if err != nil || temp || path != c.SpillPath() {
+		t.Fatalf("FullOutputPath = %q, %v, %v; want the spill file %q", path, temp, err, c.SpillPath())
+	}
+	got := readSpill(t, path)
+	for _, leak := range []string{spillKey, spillKey[:18], spillKey[18:], "Tr0ub", "4dor", "3xyz", spillGH[:10], spillGH[10:]} {
+		if strings.Contains(got, leak) {
+			t.Errorf("spill file leaks %q", leak)
+		}
+	}
+	for _, keep := range []string{
+		"before\nOPENAI_API_KEY=[REDACTED] codex\nfiller line\n",
+		"filler line\nlogin password=[REDACTED] ok\nexport OPENAI_API_KEY=[REDACTED] after\n",
+	} {
+		if !strings.Contains(got, keep) {
+			t.Errorf("spill file lacks %q", keep)
+		}
+	}
+	if !strings.HasSuffix(got, "\nlast line [REDACTED]") {
+		t.Errorf("spill file ends %q", got[max(0, len(got)-40):])
+	}
+	if n := strings.Count(got, "filler line\n"); int64(n*len("filler line\n")) < OutputMemCap {
+		t.Errorf("spill file holds %d filler lines", n)
+	}
+	c.AppendOutput(" more\n")
+	if got := readSpill(t, path); !strings.HasSuffix(got, "\nlast line [REDACTED] more\n") {
+		t.Errorf("after a flush the line goes on %q", got[max(0, len(got)-40):])
+	}
+}
+
+// The temp file FullOutputPath writes for output kept in memory is a spill
+// file too: named after this process, private and redacted.
+func TestCommandFullOutputRedacted(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	c := &CommandCell{Status: "completed"}
+	c.AppendOutput("$ env\nHOME=/root\nOPENAI_API_KEY=" + spillKey[:25])
+	c.AppendOutput(spillKey[25:] + "\npassword: correct horse battery staple\nPATH=/usr/bin\ndone")
+	path, temp, err := c.FullOutputPath()
+	if err != nil || !temp {
+		t.Fatalf("FullOutputPath = %q, %v, %v", path, temp, err)
+	}
+	defer os.Remove(path)
+	want := "$ env\nHOME=/root\nOPENAI_API_KEY=[REDACTED]\npassword: [REDACTED]\nPATH=/usr/bin\ndone"
+	if got := readSpill(t, path); got != want {
+		t.Errorf("file holds\n%q\nwant\n%q", got, want)
+	}
+	if c.SpillPath() != "" {
+		t.Errorf("small output spilled to %s", c.SpillPath())
+	}
+}
