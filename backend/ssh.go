@@ -26,13 +26,17 @@ const MaxNoiseLines = 200
 // through the system ssh client, so ~/.ssh/config, the agent, known_hosts
 // and ProxyJump behave as the user expects.
 //
-// Each Start runs, on the remote side, `bash -lc BOOTSTRAP` (see
-// bootstrapScript) which cds into the workspace, builds a per-run
-// CODEX_HOME (mode 0700, removed when the app-server exits) from the
-// remote's shared one, appends the managed MCP block read from the first
-// line of stdin, and runs the remote codex. Start can be called again after
-// a dropped connection: every run is independent, and sessions/ is shared,
-// so `thread/resume` finds the earlier rollout.
+// The remote command is always SSHRemoteCommand, whatever the fields say:
+// ssh hands it to the remote user's login shell, which may be sh, bash,
+// zsh, fish or csh, and no quoting is safe in all of them. Everything else
+// travels base64-encoded on the first lines of stdin (see prelude): the
+// bootstrap script (bootstrapScript), the workspace, the codex path, the
+// shared CODEX_HOME, the app-server args and the managed MCP block. The
+// script cds into the workspace, builds a per-run CODEX_HOME (mode 0700,
+// removed when the app-server exits) from the remote's shared one, appends
+// the MCP block, and runs the remote codex on the rest of stdin. Start can
+// be called again after a dropped connection: every run is independent,
+// and sessions/ is shared, so `thread/resume` finds the earlier rollout.
 type SSHTransport struct {
 	// Target is "[user@]host[:port]" (IPv6 hosts in brackets: "[::1]:22").
 	Target string
@@ -56,11 +60,13 @@ type SSHTransport struct {
 	// sessions/ and config come from; "" means the remote's $CODEX_HOME,
 	// else ~/.codex.
 	RemoteCodexHome string
-	// Args are extra app-server arguments, e.g. "-c", "model=o3".
+	// Args are extra app-server arguments, e.g. "-c", "model=o3". Any
+	// bytes but NUL are passed through unchanged.
 	Args []string
 	// MCPBlock is TOML (the managed [mcp_servers.NAME] tables, see
-	// ManagedMCPBlock) appended to the per-run config.toml. It travels
-	// base64-encoded as the first line of stdin, never on a command line.
+	// ManagedMCPBlock) appended to the per-run config.toml. Like every
+	// other field it travels base64-encoded on stdin, never on a command
+	// line.
 	MCPBlock []byte
 	// Grace is the wait after closing stdin before SIGTERM; 0 means 5 s.
 	Grace time.Duration
@@ -133,9 +139,11 @@ func (t SSHTarget) Destination() string {
 	return t.Host
 }
 
-// Argv returns the full ssh command line for one run (without the
-// prelude, which goes to stdin). It is exported for tests and for logging;
-// it holds no secrets.
+// Argv returns the full ssh command line for one run: ssh, its options,
+// "--", the destination and, last, SSHRemoteCommand. No user-supplied
+// value (workspace, codex path, CODEX_HOME, app-server args, MCP block)
+// is on it; those go to stdin (see prelude). It is exported for tests and
+// for logging; it holds no secrets.
 func (t *SSHTransport) Argv() ([]string, error) {
 	target, err := ParseSSHTarget(t.Target)
 	if err != nil {
@@ -165,30 +173,76 @@ func (t *SSHTransport) Argv() ([]string, error) {
 	if target.Port != 0 {
 		argv = append(argv, "-p", strconv.Itoa(target.Port))
 	}
-	argv = append(argv, "--", target.Destination(), t.remoteCommand())
+	argv = append(argv, "--", target.Destination(), SSHRemoteCommand)
 	return argv, nil
 }
 
-// remoteCommand is the single string ssh hands to the remote login shell:
-// `bash -lc 'SCRIPT' tandem-bootstrap WORKSPACE CODEX CODEX_HOME ARGS…`,
-// every word single-quoted.
-func (t *SSHTransport) remoteCommand() string {
+// SSHRemoteCommand is the one remote command of every SSH run. ssh hands
+// it to the remote user's login shell ($SHELL -c), so it is written to
+// parse the same under sh/dash, bash, zsh, fish and csh/tcsh: one line,
+// the plain words bash and -lc, then one single-quoted word with no
+// quote, backslash or "!" inside. That word, run by bash as a login
+// shell, reads the first stdin line, decodes it from base64 and evals it:
+// the bootstrap script, which reads its parameters from the next lines
+// (see prelude). bash reads a pipe one byte at a time, so nothing past
+// the prelude is consumed before the app-server starts.
+const SSHRemoteCommand = `bash -lc 'IFS= read -r s || { echo "tandem: stdin closed before the bootstrap line" >&2; exit 96; }; s=$(printf %s "$s" | base64 -d) || exit 96; eval "$s"'`
+
+// prelude returns the stdin lines that SSHRemoteCommand and the bootstrap
+// script read before the app-server starts, each ending in "\n":
+//
+//	base64(bootstrapScript)
+//	base64(RemoteWorkspace)
+//	base64(RemoteCodex, "codex" when empty)
+//	base64(RemoteCodexHome)
+//	len(Args), in decimal
+//	base64(Args[i]), one line each
+//	base64(MCPBlock)
+//
+// The JSON-RPC stream follows. A NUL byte cannot reach a remote argument
+// or variable, so a value holding one is an error.
+func (t *SSHTransport) prelude() ([]byte, error) {
 	codex := t.RemoteCodex
 	if codex == "" {
 		codex = "codex"
 	}
-	words := []string{"bash", "-lc", bootstrapScript, "tandem-bootstrap", t.RemoteWorkspace, codex, t.RemoteCodexHome}
-	words = append(words, t.Args...)
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = ShellQuote(w)
+	named := []struct{ what, v string }{
+		{"remote workspace", t.RemoteWorkspace},
+		{"remote codex", codex},
+		{"remote CODEX_HOME", t.RemoteCodexHome},
 	}
-	return strings.Join(q, " ")
+	for _, a := range t.Args {
+		named = append(named, struct{ what, v string }{"app-server argument", a})
+	}
+	for _, n := range named {
+		if strings.IndexByte(n.v, 0) >= 0 {
+			return nil, fmt.Errorf("%s %q: contains a NUL byte", n.what, n.v)
+		}
+	}
+	var b bytes.Buffer
+	line := func(s string) {
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	enc := base64.StdEncoding.EncodeToString
+	line(enc([]byte(bootstrapScript)))
+	for _, n := range named[:3] {
+		line(enc([]byte(n.v)))
+	}
+	line(strconv.Itoa(len(t.Args)))
+	for _, a := range t.Args {
+		line(enc([]byte(a)))
+	}
+	line(enc(t.MCPBlock))
+	return b.Bytes(), nil
 }
 
 // ShellQuote quotes s as one POSIX shell word. Words of safe characters
 // stay as they are; others are single-quoted, with each ' written as the
 // sequence quote, backslash, quote, quote (close, escaped quote, reopen).
+// Only POSIX shells read it back as s (fish treats a backslash inside
+// single quotes as an escape), which is why the SSH transport never puts
+// a quoted value on the remote command line.
 func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
@@ -200,14 +254,17 @@ func ShellQuote(s string) string {
 
 // Exit codes of the bootstrap script, besides codex's own.
 const (
-	bootstrapNoPrelude = 96 // stdin closed before the prelude line
+	bootstrapNoPrelude = 96 // stdin closed before (or garbled in) the prelude lines
 	bootstrapSetup     = 97 // workspace or CODEX_HOME could not be set up
 	bootstrapNoCodex   = 98 // the remote codex is not on $PATH / not executable
 )
 
-// bootstrapScript runs under `bash -lc` on the remote with arguments
-// WORKSPACE CODEX SHARED_CODEX_HOME APP_SERVER_ARGS…, and stdin starting
-// with one line: the base64 of the managed MCP block (may be empty).
+// bootstrapScript is evaluated by the `bash -lc` of SSHRemoteCommand, with
+// stdin positioned after its own line: it reads WORKSPACE, CODEX,
+// SHARED_CODEX_HOME, the app-server args and the managed MCP block (may
+// be empty) from the prelude lines (see prelude), then sets up and runs
+// codex on the rest of stdin. It is one brace group, so bash parses all
+// of it before running any of it.
 //
 // The per-run homes live in $XDG_STATE_HOME/tandem/remote-homes (default
 // ~/.local/state/...), not in /tmp: codex refuses to install its helper
@@ -217,12 +274,27 @@ const (
 // are forwarded to codex. A bash killed with SIGKILL cannot clean up, so
 // every start also removes the caller's stale per-run homes whose owning
 // bash is gone (pid file check).
-const bootstrapScript = `set -u
-ws=$1 codex=$2 src=$3
-shift 3
-IFS= read -r mcp || { echo "tandem: stdin closed before the bootstrap line" >&2; exit 96; }
-tilde() { case $1 in "~") printf '%s' "$HOME" ;; "~/"*) printf '%s/%s' "$HOME" "${1#"~/"}" ;; *) printf '%s' "$1" ;; esac; }
-ws=$(tilde "$ws") codex=$(tilde "$codex") src=$(tilde "$src")
+const bootstrapScript = `{
+set -u
+unset s
+line() { IFS= read -r l || { echo "tandem: stdin closed before the bootstrap line" >&2; exit 96; }; }
+param() { line; v=$(printf %s "$l" | base64 -d && echo .) || { echo "tandem: bad bootstrap line" >&2; exit 96; }; v=${v%.}; }
+param; ws=$v
+param; codex=$v
+param; src=$v
+line; n=$l
+case $n in ''|*[!0-9]*) echo "tandem: bad bootstrap line" >&2; exit 96 ;; esac
+set --
+while [ "$n" -gt 0 ]; do param; set -- "$@" "$v"; n=$((n - 1)); done
+line; mcp=$l
+unset -f line param
+unset l n
+tilde() { case $1 in "~") v=$HOME ;; "~/"*) v=$HOME/${1#"~/"} ;; *) v=$1 ;; esac; }
+tilde "$ws"; ws=$v
+tilde "$codex"; codex=$v
+tilde "$src"; src=$v
+unset -f tilde
+unset v
 if [ -n "$ws" ]; then
   mkdir -p -- "$ws" && cd -- "$ws" || { echo "tandem: cannot use remote workspace $ws" >&2; exit 97; }
 fi
@@ -262,19 +334,24 @@ rc=0
 wait "$pid" || rc=$?
 while kill -0 "$pid" 2>/dev/null; do wait "$pid"; rc=$?; done
 exit "$rc"
+}
 `
 
-// Start runs ssh with the bootstrap as the remote command and the MCP
-// block as the stdin prelude. The returned Stream describes itself as
-// "ssh HOST", skips login-shell noise before the first JSON message (up to
-// MaxNoiseLines), and turns ssh's own failures into a *RemoteError.
+// Start runs ssh with SSHRemoteCommand and writes the prelude (the
+// bootstrap script and its parameters) to its stdin. The returned Stream
+// describes itself as "ssh HOST", skips login-shell noise before the first
+// JSON message (up to MaxNoiseLines), and turns ssh's own failures into a
+// *RemoteError. A parameter holding a NUL byte is an error before ssh runs.
 func (t *SSHTransport) Start() (Stream, error) {
 	argv, err := t.Argv()
 	if err != nil {
 		return nil, err
 	}
 	target, _ := ParseSSHTarget(t.Target)
-	prelude := append([]byte(base64.StdEncoding.EncodeToString(t.MCPBlock)), '\n')
+	prelude, err := t.prelude()
+	if err != nil {
+		return nil, fmt.Errorf("ssh %s: %w", target.Host, err)
+	}
 	log := t.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

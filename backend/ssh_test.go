@@ -13,8 +13,10 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -93,9 +95,89 @@ func TestSSHArgv(t *testing.T) {
 	if joined != want {
 		t.Fatalf("argv = %s\nwant    %s", joined, want)
 	}
-	remote := argv[len(argv)-1]
-	if !strings.HasPrefix(remote, "bash -lc '") || strings.Contains(remote, "secret") {
-		t.Fatalf("remote command %q: want a bash -lc bootstrap without the MCP block", remote)
+	if remote := argv[len(argv)-1]; remote != backend.SSHRemoteCommand {
+		t.Fatalf("remote command = %q, want SSHRemoteCommand", remote)
+	}
+}
+
+// TestSSHRemoteCommandIsConstant: whatever the workspace, codex, shared
+// CODEX_HOME, args and MCP block, the remote command is the same string,
+// and none of those values is anywhere on the ssh command line.
+func TestSSHRemoteCommandIsConstant(t *testing.T) {
+	payload := `x'; touch PWNED; echo '`
+	tests := []struct {
+		name string
+		tr   backend.SSHTransport
+	}{
+		{"defaults", backend.SSHTransport{}},
+		{"plain", backend.SSHTransport{RemoteWorkspace: "~/src/app", RemoteCodex: "/opt/codex", RemoteCodexHome: "~/.codex", Args: []string{"-c", "model=o3"}}},
+		{"quotes", backend.SSHTransport{RemoteWorkspace: payload, RemoteCodex: payload, RemoteCodexHome: payload, Args: []string{payload}, MCPBlock: []byte(payload)}},
+		{"fish escapes", backend.SSHTransport{RemoteWorkspace: `x\'; touch PWNED; echo \'`, Args: []string{`\\`, `\'`}}},
+		{"newlines and bangs", backend.SSHTransport{RemoteWorkspace: "a\nb!!", Args: []string{"!$", "\n", ""}}},
+	}
+	for _, tc := range tests {
+		tc.tr.Target = "dev"
+		argv, err := tc.tr.Argv()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if remote := argv[len(argv)-1]; remote != backend.SSHRemoteCommand {
+			t.Errorf("%s: remote command = %q, want SSHRemoteCommand", tc.name, remote)
+		}
+		joined := strings.Join(argv, "\x00")
+		for _, v := range append([]string{tc.tr.RemoteWorkspace, tc.tr.RemoteCodexHome, string(tc.tr.MCPBlock)}, tc.tr.Args...) {
+			if len(v) > 2 && strings.Contains(joined, v) {
+				t.Errorf("%s: %q is on the ssh command line %q", tc.name, v, argv)
+			}
+		}
+	}
+}
+
+// TestSSHRemoteCommandParsesInEveryShell runs SSHRemoteCommand under each
+// installed login shell with a fake bash first on $PATH: every shell must
+// hand bash the same two arguments, "-lc" and the text between the
+// quotes. (The shape rules are checked too: one line, no backslash, no
+// "!", no quote inside the quoted word.)
+func TestSSHRemoteCommandParsesInEveryShell(t *testing.T) {
+	cmd := backend.SSHRemoteCommand
+	inner, ok := strings.CutPrefix(cmd, "bash -lc '")
+	inner, ok2 := strings.CutSuffix(inner, "'")
+	if !ok || !ok2 || strings.ContainsAny(cmd, "\n\r\\!") || strings.Contains(inner, "'") {
+		t.Fatalf("SSHRemoteCommand %q: want bash -lc 'WORD' on one line, WORD without quote, backslash or !", cmd)
+	}
+	fake := t.TempDir()
+	if err := os.WriteFile(filepath.Join(fake, "bash"), []byte("#!/bin/sh\nprintf '%s\\0' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		shell    string
+		required bool // installed by scripts/test.sh or Debian's base system
+	}{
+		{"sh", true}, {"dash", true}, {"bash", true}, {"fish", true},
+		{"zsh", false}, {"ksh", false}, {"mksh", false}, {"csh", false}, {"tcsh", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.shell, func(t *testing.T) {
+			var shell string
+			if tc.required {
+				shell = sshtest.RequireShell(t, tc.shell)
+			} else if p, err := exec.LookPath(tc.shell); err == nil {
+				shell = p
+			} else {
+				t.Skipf("%s not installed", tc.shell)
+			}
+			c := exec.Command(shell, "-c", cmd)
+			c.Env = []string{"HOME=" + t.TempDir(), "PATH=" + fake + ":" + os.Getenv("PATH")}
+			c.Stdin = strings.NewReader("")
+			out, err := c.Output()
+			if err != nil {
+				t.Fatalf("%s -c: %v (%s)", shell, err, out)
+			}
+			got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+			if len(got) != 2 || got[0] != "-lc" || got[1] != inner {
+				t.Fatalf("%s hands bash %q, want [-lc %q]", shell, got, inner)
+			}
+		})
 	}
 }
 
@@ -110,7 +192,13 @@ type remoteEnv struct {
 // sshd starts a test sshd whose sessions get this env's XDG_STATE_HOME,
 // so per-run homes stay in the test's temp dir.
 func (e *remoteEnv) sshd(t *testing.T, banner ...string) *sshtest.Server {
-	return sshtest.Start(t, sshtest.Options{Banner: banner, Env: []string{"XDG_STATE_HOME=" + e.state}})
+	return e.sshdWith(t, sshtest.Options{Banner: banner})
+}
+
+// sshdWith is sshd with more options (a login shell).
+func (e *remoteEnv) sshdWith(t *testing.T, opts sshtest.Options) *sshtest.Server {
+	opts.Env = append(opts.Env, "XDG_STATE_HOME="+e.state)
+	return sshtest.Start(t, opts)
 }
 
 func newRemoteEnv(t *testing.T, responses ...mockapi.Response) *remoteEnv {
@@ -467,6 +555,154 @@ func TestSSHDroppedConnectionIsNamed(t *testing.T) {
 			}
 		case <-deadline:
 			t.Fatal("no ServerExitedEvent after the connection dropped")
+		}
+	}
+}
+
+// loginShells are the remote login shells the SSH tests run under: dash
+// (Debian's base system) and fish (scripts/test.sh installs it) always,
+// zsh and tcsh when installed.
+var loginShells = []struct {
+	name     string
+	required bool
+}{{"dash", true}, {"fish", true}, {"zsh", false}, {"tcsh", false}}
+
+// loginShell returns the path of the login shell, or skips the test.
+func loginShell(t *testing.T, name string, required bool) string {
+	t.Helper()
+	if required {
+		return sshtest.RequireShell(t, name)
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s not installed", name)
+	}
+	return p
+}
+
+// TestSSHTurnUnderLoginShells: with dash or fish (or zsh, tcsh) as the
+// remote login shell, a session starts in a workspace whose name holds a
+// space and a quote, the app-server runs there, an app-server argument
+// with a quote and a backslash arrives intact, and a turn completes.
+func TestSSHTurnUnderLoginShells(t *testing.T) {
+	const instructions = `tandem-marker: it's a \' test`
+	for _, sh := range loginShells {
+		t.Run(sh.name, func(t *testing.T) {
+			shell := loginShell(t, sh.name, sh.required)
+			e := newRemoteEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("Hello from " + sh.name + ".")}})
+			e.dir = filepath.Join(t.TempDir(), "it's a work space")
+			srv := e.sshdWith(t, sshtest.Options{Shell: shell, Banner: []string{"Welcome, it's " + sh.name}})
+			tr := e.transport(srv)
+			tr.Args = []string{"-c", `developer_instructions="tandem-marker: it's a \\' test"`}
+			s, ch := startSession(t, tr, e.dir)
+			th, err := s.StartThread(ctx30(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if th.Cwd != e.dir {
+				t.Errorf("thread cwd = %q, want %q", th.Cwd, e.dir)
+			}
+			if _, err := s.StartTurn(ctx30(t), "hi"); err != nil {
+				t.Fatal(err)
+			}
+			if got := awaitTurn(t, ch); got != "Hello from "+sh.name+"." {
+				t.Fatalf("agent text = %q", got)
+			}
+			want, _ := json.Marshal(instructions)
+			reqs := e.mock.Requests()
+			if len(reqs) == 0 || !strings.Contains(string(reqs[0].Raw), strings.Trim(string(want), `"`)) {
+				t.Fatalf("the model request lacks developer_instructions %s", want)
+			}
+		})
+	}
+}
+
+// TestSSHNoInjectionUnderLoginShells: workspace, codex path, shared
+// CODEX_HOME and an app-server argument that would break out of
+// single-quoting (POSIX-style, and fish's \' escape) are used literally
+// under every login shell: the odd directories exist, and no PWNED file
+// appears in the remote home, the session's working directory (the
+// passwd home, where sshd starts), the test's directories or the marker
+// directory that an absolute `touch` names.
+func TestSSHNoInjectionUnderLoginShells(t *testing.T) {
+	payloads := []struct{ name, value string }{
+		{"posix quote", `x'; touch PWNED; touch {MARK}/PWNED; echo '`},
+		{"fish escape", `x\'; touch PWNED; touch {MARK}/PWNED; echo \'`},
+		{"double quote and substitution", `x"; touch PWNED; echo "$(touch {MARK}/PWNED)` + "`touch PWNED`"},
+	}
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range loginShells {
+		for _, p := range payloads {
+			t.Run(sh.name+"/"+p.name, func(t *testing.T) {
+				shell := loginShell(t, sh.name, sh.required)
+				mark := t.TempDir()
+				value := strings.ReplaceAll(p.value, "{MARK}", mark)
+				e := newRemoteEnv(t)
+				base := t.TempDir()
+				// The same machine is the remote: the shared CODEX_HOME and the
+				// codex path can carry the payload too.
+				oddHome := filepath.Join(base, "home "+value)
+				if err := mockapi.WriteCodexHome(oddHome, e.mock.URL); err != nil {
+					t.Fatal(err)
+				}
+				e.home = oddHome
+				oddCodex := filepath.Join(base, "bin "+value, "codex")
+				if err := os.MkdirAll(filepath.Dir(oddCodex), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(e.codex, oddCodex); err != nil {
+					t.Fatal(err)
+				}
+				e.codex = oddCodex
+				e.dir = filepath.Join(base, value)
+				srv := e.sshdWith(t, sshtest.Options{Shell: shell})
+				// The passwd home and this directory are shared with other
+				// tests: only a PWNED that was not there before counts.
+				var watch []string
+				for _, d := range []string{u.HomeDir, wd} {
+					if _, err := os.Lstat(filepath.Join(d, "PWNED")); os.IsNotExist(err) {
+						watch = append(watch, d)
+					}
+				}
+				// Checked even when the session fails to start: a broken-out
+				// command line usually breaks the bootstrap too.
+				defer func() {
+					for _, d := range watch {
+						if _, err := os.Lstat(filepath.Join(d, "PWNED")); err == nil {
+							t.Errorf("injected command ran: %s/PWNED exists", d)
+						}
+					}
+					for _, root := range []string{srv.Home, base, mark, e.state} {
+						_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+							if err == nil && d.Name() == "PWNED" {
+								t.Errorf("injected command ran: %s exists", path)
+							}
+							return nil
+						})
+					}
+				}()
+				tr := e.transport(srv)
+				tr.Args = []string{"-c", "developer_instructions=" + strconv.Quote(value)}
+				s, _ := startSession(t, tr, e.dir)
+				th, err := s.StartThread(ctx30(t))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if th.Cwd != e.dir {
+					t.Errorf("thread cwd = %q, want %q", th.Cwd, e.dir)
+				}
+				s.Close()
+				if st, err := os.Stat(e.dir); err != nil || !st.IsDir() {
+					t.Errorf("workspace %q not created literally: %v", e.dir, err)
+				}
+			})
 		}
 	}
 }

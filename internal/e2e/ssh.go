@@ -17,9 +17,17 @@ import (
 // login wrapper before each command.
 func (e *Env) StartSSHD(t testing.TB, banner ...string) *sshtest.Server {
 	t.Helper()
+	return e.StartSSHDWith(t, sshtest.Options{Banner: banner})
+}
+
+// StartSSHDWith is StartSSHD with any sshtest.Options (a login shell, a
+// banner, more session variables); XDG_STATE_HOME is added to opts.Env.
+func (e *Env) StartSSHDWith(t testing.TB, opts sshtest.Options) *sshtest.Server {
+	t.Helper()
 	state := t.TempDir()
 	t.Cleanup(func() { sshtest.WaitRemoteHomes(state, 20*time.Second) }) // before state is removed
-	return sshtest.Start(t, sshtest.Options{Banner: banner, Env: []string{"XDG_STATE_HOME=" + state}})
+	opts.Env = append(opts.Env, "XDG_STATE_HOME="+state)
+	return sshtest.Start(t, opts)
 }
 
 // SSHTransport returns a transport that runs this env's codex on srv (the

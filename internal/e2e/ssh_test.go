@@ -17,6 +17,7 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/mockapi"
+	"tandem/internal/sshtest"
 	"tandem/model"
 )
 
@@ -81,4 +82,27 @@ func TestSSHDropThenResumeShowsHistory(t *testing.T) {
 	}
 	u2.TM.Send(model.SessionReadyMsg{Driver: s, Model: resp.Model, Cwd: resp.Cwd, Peer: s.Describe(), History: resp.Thread.Turns})
 	u2.WaitScreen(t, 10*time.Second, "the resumed history", Contains("first question", "The first answer.", "second question", "ssh 127.0.0.1"))
+}
+
+// The same approval turn when the remote login shell is fish (whose
+// quoting differs from POSIX) and the workspace name holds a space and a
+// single quote: the app-server runs there and the command writes there.
+func TestSSHApprovalTurnUnderFish(t *testing.T) {
+	fish := sshtest.RequireShell(t, "fish")
+	e := NewEnv(t, approvalScript()...)
+	srv := e.StartSSHDWith(t, sshtest.Options{Shell: fish, Banner: []string{"Welcome to fish, it's friendly"}})
+	tr := e.SSHTransport(srv)
+	ws := filepath.Join(e.Dir, `it's a \' dir`)
+	tr.RemoteWorkspace = ws
+	u := NewTUI(t, model.Options{FormGrace: 50 * time.Millisecond}, 110, 30)
+	u.ConnectWith(t, tr, ws, "untrusted", "workspace-write")
+	u.WaitScreen(t, 10*time.Second, "the remote host on the status line", Contains("ssh 127.0.0.1"))
+	u.Submit("make the file")
+	u.WaitScreen(t, 30*time.Second, "the approval form", Contains("Run this command?", "made.txt"))
+	time.Sleep(150 * time.Millisecond) // the form takes keys after its grace period
+	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
+	u.WaitScreen(t, 30*time.Second, "the command output and answer", Contains("printed-by-command", "All done."))
+	if b, err := os.ReadFile(filepath.Join(ws, "made.txt")); err != nil || string(b) != "tandem\n" {
+		t.Fatalf("approved command did not run in the remote workspace %q: %q %v", ws, b, err)
+	}
 }

@@ -38,6 +38,12 @@ type Options struct {
 	// shell (motd, .bashrc echo) would. The wrapper then execs
 	// `$SHELL -c "$SSH_ORIGINAL_COMMAND"`, so the command runs unchanged.
 	Banner []string
+	// Shell, when set, is the remote user's login shell for the client's
+	// command (a path such as /usr/bin/fish or /bin/dash): a ForceCommand
+	// wrapper sets SHELL to it and execs `SHELL -c "$SSH_ORIGINAL_COMMAND"`,
+	// as sshd does for a user whose login shell it is. With Banner the
+	// banner is printed first. "" keeps the user's own login shell.
+	Shell string
 	// Env is set for every session with sshd's SetEnv ("KEY=value"), as
 	// if the remote user's environment had it.
 	Env []string
@@ -49,6 +55,10 @@ type Server struct {
 	User       string // the remote (= current) user
 	ConfigFile string // client ssh_config to pass as `ssh -F`
 	KeyFile    string // client private key
+	// Home is the remote sessions' $HOME, a temp dir of its own. (Their
+	// working directory is still the user's home from the passwd entry,
+	// where sshd starts every session.)
+	Home string
 	// Target is "user@127.0.0.1:PORT" for tandem's --ssh.
 	Target string
 
@@ -108,15 +118,9 @@ func Start(t testing.TB, opts Options) *Server {
 		}
 	}
 	force := ""
-	if len(opts.Banner) > 0 {
-		wrapper := filepath.Join(dir, "banner.sh")
-		var b strings.Builder
-		b.WriteString("#!/bin/sh\n")
-		for _, l := range opts.Banner {
-			fmt.Fprintf(&b, "printf '%%s\\n' %s\n", shellQuote(l))
-		}
-		b.WriteString("exec \"${SHELL:-/bin/sh}\" -c \"$SSH_ORIGINAL_COMMAND\"\n")
-		if err := os.WriteFile(wrapper, []byte(b.String()), 0o755); err != nil {
+	if len(opts.Banner) > 0 || opts.Shell != "" {
+		wrapper := filepath.Join(dir, "login.sh")
+		if err := os.WriteFile(wrapper, []byte(wrapperScript(opts.Banner, opts.Shell)), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		force = "ForceCommand " + wrapper + "\n"
@@ -128,6 +132,7 @@ func Start(t testing.TB, opts Options) *Server {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	s.Home = home
 	// sshd keeps only the first SetEnv line: put every variable on it.
 	setenv := []string{strconvQuote("HOME=" + home)}
 	for _, kv := range opts.Env {
@@ -216,6 +221,40 @@ LogLevel VERBOSE
 		t.Fatal(err)
 	}
 	return s
+}
+
+// wrapperScript is the ForceCommand wrapper for Options.Banner and
+// Options.Shell: it prints the banner lines, then runs the client's
+// command the way sshd runs it for a user whose login shell is shell
+// ("" means the current $SHELL, else /bin/sh).
+func wrapperScript(banner []string, shell string) string {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	for _, l := range banner {
+		fmt.Fprintf(&b, "printf '%%s\\n' %s\n", shellQuote(l))
+	}
+	if shell != "" {
+		fmt.Fprintf(&b, "SHELL=%s\nexport SHELL\n", shellQuote(shell))
+	}
+	b.WriteString("exec \"${SHELL:-/bin/sh}\" -c \"$SSH_ORIGINAL_COMMAND\"\n")
+	return b.String()
+}
+
+// RequireShell returns the path of the shell name (e.g. "fish"), found on
+// $PATH. When it is missing it skips the test, or with $CI set fails it:
+// scripts/test.sh installs the shells CI needs.
+func RequireShell(t testing.TB, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err == nil {
+		return path
+	}
+	msg := name + " not installed: apt-get install " + name
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg + " (CI must not skip login-shell tests)")
+	}
+	t.Skip(msg)
+	return ""
 }
 
 // Log returns what sshd wrote to stderr so far.
