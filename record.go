@@ -29,8 +29,9 @@ func newRecordCmd() *cobra.Command {
 		Use:   "record -o FILE.cast [--idle-time-limit S] -- [tandem args]",
 		Short: "Record tandem's screen as an asciicast v2 file, redacted",
 		Long: "Run tandem (with the given arguments) in a pseudo-terminal at your terminal's size, show it as usual,\n" +
-			"and write an asciicast v2 recording: output (redacted, escape sequences included), resizes and\n" +
-			"markers at turn boundaries. Keys you type are never recorded.",
+			"and write an asciicast v2 recording: the screen as tandem draws it (colours kept, secrets masked,\n" +
+			"including keys as you type them into the composer), resizes and markers at turn boundaries.\n" +
+			"Keys you type are never recorded as input.",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -207,10 +208,13 @@ func startRecording(path, cwd string) (*sessions.Recorder, error) {
 }
 
 // castTerm is the TERM the recorded tandem runs under: the user's, unless
-// it tells the renderer it may repeat characters (REP, "ESC [ n b": tmux,
-// kitty, foot, wezterm, …). A repeated run would hide a secret's text from
-// the cast's redactor ("sk-proj-a" then "repeat 9"), so those terminals are
-// recorded as xterm-256color, which every one of them also speaks.
+// it tells the renderer it may use extras such as repeating characters
+// (REP, "ESC [ n b": tmux, kitty, foot, wezterm, …); those terminals are
+// recorded as xterm-256color, which every one of them also speaks. The
+// cast is drawn from an emulator's screen (internal/screen), which does
+// interpret REP, so a repeated run no longer hides text from the
+// redactor; the pin keeps the recorded tandem to the xterm sequences that
+// emulator is built for.
 func castTerm(term string) string {
 	first, _, _ := strings.Cut(term, "-")
 	switch first {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"tandem/internal/e2e"
 	"tandem/internal/mockapi"
 	"tandem/internal/redact"
+	"tandem/internal/screen"
 )
 
 // tandemBinary builds tandem into a directory of its own that holds
@@ -218,6 +220,142 @@ func TestRecordCastRedactsLiveSession(t *testing.T) {
 	// The redactor acted on the stream (not merely a lucky split).
 	if !strings.Contains(c.output, redact.Marker) {
 		t.Errorf("cast output shows no %s marker", redact.Marker)
+	}
+}
+
+// castScreens plays the events of a cast (its text so far) on a terminal
+// of the cast's size and returns what the screen shows after each "o"
+// event: the rows, then the rows run together without their indentation
+// (a word wrapped at the edge made whole).
+func castScreens(cast string) []string {
+	lines := strings.Split(cast, "\n")
+	var h struct{ Width, Height int }
+	if json.Unmarshal([]byte(lines[0]), &h) != nil || h.Width <= 0 || h.Height <= 0 {
+		return nil
+	}
+	scr := screen.New(h.Width, h.Height)
+	defer scr.Close()
+	var out []string
+	var f *screen.Frame
+	for _, l := range lines[1:] {
+		var ev []any
+		if json.Unmarshal([]byte(l), &ev) != nil || len(ev) != 3 {
+			continue
+		}
+		switch data, _ := ev[2].(string); ev[1] {
+		case "o":
+			_, _ = scr.Write([]byte(data))
+			f = scr.Snapshot(f)
+			var rows, joined strings.Builder
+			for y := 0; y < f.Rows; y++ {
+				rows.WriteString(f.Text(y) + "\n")
+				joined.WriteString(strings.TrimLeft(f.Text(y), " ›▌│"))
+			}
+			out = append(out, rows.String()+joined.String())
+		case "r":
+			var w, h int
+			if _, err := fmt.Sscanf(data, "%dx%d", &w, &h); err == nil {
+				scr.Resize(w, h)
+			}
+		}
+	}
+	return out
+}
+
+// castScreen returns the screen a cast (its text so far) leaves, or "".
+func castScreen(cast string) string {
+	s := castScreens(cast)
+	if len(s) == 0 {
+		return ""
+	}
+	return s[len(s)-1]
+}
+
+// typeKeys writes s to the pty one key at a time, gap apart, as a person
+// types.
+func typeKeys(t *testing.T, ptmx *os.File, s string, gap time.Duration) {
+	t.Helper()
+	for _, r := range s {
+		if _, err := ptmx.Write([]byte(string(r))); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(gap)
+	}
+}
+
+// TestRecordCastHidesTypedSecrets types two secrets into the composer of
+// a live session (real codex, mock model), key by key: one sent as a
+// prompt, one long enough to wrap at the screen's edge and left in the
+// composer. The cast holds neither, not in any one event nor in all the
+// drawn text put together, and played it shows the rest of what was
+// typed.
+func TestRecordCastHidesTypedSecrets(t *testing.T) {
+	const (
+		typedSK = "sk-proj-Q7vX2mLp9RtZ4wKc8NbJ3hFy6GdS1aEu"
+		wrapPAT = "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s9Df4Gh7"
+	)
+	env := e2e.NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("Noted.")}})
+	cast := filepath.Join(t.TempDir(), "typed.cast")
+	const cols = 72
+	ptmx, cmd := startRecord(t, env.Environ(), cast, cols, 24,
+		"--codex", env.Codex, "-C", env.Dir, "-a", "never", "-s", "read-only")
+	waitFile(t, cast, 60*time.Second, "the composer", func(s string) bool { return strings.Contains(castScreen(s), "Ask Codex to do anything") })
+	time.Sleep(300 * time.Millisecond)
+	typeKeys(t, ptmx, "please keep "+typedSK+" safe", 25*time.Millisecond)
+	time.Sleep(200 * time.Millisecond)
+	_, _ = ptmx.Write([]byte("\r"))
+	waitFile(t, cast, 60*time.Second, "the turn to complete", func(s string) bool { return strings.Contains(s, `"turn completed"`) })
+	if len(wrapPAT) < cols+20 {
+		t.Fatal("the second secret must wrap, well past the edge")
+	}
+	typeKeys(t, ptmx, "and "+wrapPAT+" wraps", 15*time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
+	// The cast, played, shows the prompt sent and the draft, masked.
+	b, _ := os.ReadFile(cast)
+	shown := castScreen(string(b))
+	for _, want := range []string{"please keep " + redact.Marker, "safe", "› and", "  " + redact.Marker, "wraps"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("the cast's screen lacks %q:\n%s", want, shown)
+		}
+	}
+	for range 3 { // the first Ctrl+C clears the draft, two more quit
+		_, _ = ptmx.Write([]byte{3})
+		time.Sleep(300 * time.Millisecond)
+	}
+	waitExit(t, cmd, 15*time.Second)
+
+	raw, err := os.ReadFile(cast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{typedSK, wrapPAT} {
+		if bytes.Contains(raw, []byte(s)) {
+			t.Errorf("cast contains the typed secret %q", s)
+		}
+	}
+	c := readCast(t, cast)
+	// Each event, everything drawn run together, and the screen after
+	// each event: no five characters of either secret show, but for the
+	// prefix and the first two after it (masking starts at the third).
+	texts := append([]string{ansi.Strip(c.output)}, castScreens(string(raw))...)
+	for _, l := range strings.Split(string(raw), "\n")[1:] {
+		var ev []any
+		if json.Unmarshal([]byte(l), &ev) == nil && len(ev) == 3 && ev[1] == "o" {
+			texts = append(texts, ev[2].(string), ansi.Strip(ev[2].(string)))
+		}
+	}
+	for _, s := range []struct {
+		secret string
+		from   int
+	}{{typedSK, len("sk-proj-") - 2}, {wrapPAT, len("github_pat_") - 2}} {
+		for i := s.from; i+5 <= len(s.secret); i++ {
+			piece := s.secret[i : i+5]
+			for _, text := range texts {
+				if strings.Contains(text, piece) {
+					t.Fatalf("cast shows %q, a piece of %q", piece, s.secret)
+				}
+			}
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"tandem/internal/redact"
+	"tandem/internal/screen"
 )
 
 // CastHeader is the first line of an asciicast v2 file.
@@ -24,33 +24,52 @@ type CastHeader struct {
 	Title         string            `json:"title,omitempty"`
 }
 
-// castHold is how long output may wait for the rest of a line or escape
-// sequence before it is written anyway.
+// castHold is how long output is gathered before the screen is written:
+// at most one "o" event per castHold (25 a second).
 const castHold = 40 * time.Millisecond
 
-// castMaxPending bounds the bytes held back waiting for a safe cut.
-const castMaxPending = 8 << 10
+// castSyncHold bounds how long a frame the program is still drawing (DEC
+// mode 2026, synchronized output) holds the screen back.
+const castSyncHold = 250 * time.Millisecond
 
 // CastWriter writes an asciicast v2 recording: the header, then "o"
 // (output), "r" (resize, "COLSxROWS") and "m" (marker) events, each
-// [seconds since start, code, data]. Output is redacted (redact.Bytes)
-// before it is written; to keep a secret or an escape sequence from being
-// split between two events, output is held back up to the last newline or
-// escape sequence start, for at most castHold. Input is never written.
-// Times never decrease. Methods are safe for concurrent use.
+// [seconds since start, code, data].
+//
+// The output is not copied. It drives a terminal emulator
+// (internal/screen), and what that shows is written, redacted, so a
+// secret typed one key at a time or wrapped at the screen's edge is
+// hidden like any other. The first "o" event, and the first after a
+// resize, clears the screen and draws all of it; each later one redraws
+// only the rows that changed, then sets the cursor and its visibility.
+// Output is gathered for castHold before it is drawn, and always drawn
+// before a resize or a marker and on Flush and Close; an event is timed
+// at the last output it shows. Colours and text attributes are kept, and
+// the window title is written redacted (OSC 0); everything else the
+// program sent (modes, bells, clipboard, hyperlinks, queries) is dropped.
+// Input is never written. Times never decrease. Methods are safe for
+// concurrent use.
 type CastWriter struct {
-	mu      sync.Mutex
-	w       io.Writer
-	start   time.Time
-	last    float64
-	pending []byte
-	timer   *time.Timer
-	err     error
-	closed  bool
+	mu     sync.Mutex
+	w      io.Writer
+	start  time.Time
+	last   float64
+	scr    *screen.Screen
+	cur    *screen.Frame // the frame being built, reused
+	prev   *screen.Frame // the frame last written; nil: draw all
+	dirty  bool          // output since prev
+	outAt  float64       // when the last output came, in seconds
+	since  time.Time     // when the first output since prev came
+	armed  bool          // the hold timer is running
+	timer  *time.Timer
+	buf    []byte
+	err    error
+	closed bool
 }
 
 // NewCastWriter writes h (Version forced to 2, Timestamp defaulting to
-// now) and returns a writer for the events.
+// now) and returns a writer for the events, recording a screen of
+// h.Width×h.Height (80×24 when unset).
 func NewCastWriter(w io.Writer, h CastHeader) (*CastWriter, error) {
 	h.Version = 2
 	if h.Timestamp == 0 {
@@ -63,7 +82,11 @@ func NewCastWriter(w io.Writer, h CastHeader) (*CastWriter, error) {
 	if _, err := w.Write(append(b, '\n')); err != nil {
 		return nil, err
 	}
-	return &CastWriter{w: w, start: time.Now()}, nil
+	cols, rows := h.Width, h.Height
+	if cols <= 0 || rows <= 0 {
+		cols, rows = 80, 24
+	}
+	return &CastWriter{w: w, start: time.Now(), scr: screen.New(cols, rows)}, nil
 }
 
 // Output records bytes the program wrote to its terminal.
@@ -73,52 +96,64 @@ func (c *CastWriter) Output(p []byte) {
 	if c.closed {
 		return
 	}
-	c.pending = append(c.pending, p...)
-	cut := safeCut(c.pending)
-	if len(c.pending)-cut > castMaxPending {
-		cut = len(c.pending)
+	_, _ = c.scr.Write(p)
+	now := time.Now()
+	if !c.dirty {
+		c.since = now
 	}
-	if cut > 0 {
-		c.emitLocked(c.pending[:cut])
-		c.pending = append(c.pending[:0], c.pending[cut:]...)
+	c.dirty = true
+	c.outAt = now.Sub(c.start).Seconds()
+	c.armLocked(castHold)
+}
+
+func (c *CastWriter) armLocked(d time.Duration) {
+	if c.armed {
+		return
 	}
-	if len(c.pending) > 0 {
-		if c.timer == nil {
-			c.timer = time.AfterFunc(castHold, c.Flush)
-		} else {
-			c.timer.Reset(castHold)
-		}
+	c.armed = true
+	if c.timer == nil {
+		c.timer = time.AfterFunc(d, c.tick)
+	} else {
+		c.timer.Reset(d)
 	}
 }
 
-// safeCut returns how much of b can be redacted on its own: up to the
-// last newline, or up to the start of the last escape sequence (ESC ends
-// every redacted value and a partial sequence must stay whole).
-func safeCut(b []byte) int {
-	cut := bytes.LastIndexByte(b, '\n') + 1
-	if esc := bytes.LastIndexByte(b, 0x1b); esc > cut {
-		cut = esc
+// tick writes the screen when the hold ends, unless the program is in
+// the middle of a synchronized update (then it waits up to castSyncHold).
+func (c *CastWriter) tick() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.armed = false
+	if c.closed || !c.dirty {
+		return
 	}
-	return cut
+	if c.scr.Synchronized() && time.Since(c.since) < castSyncHold {
+		c.armLocked(castHold / 4)
+		return
+	}
+	c.flushLocked()
 }
 
-// Flush writes whatever output is held back.
+// Flush writes the screen if output changed it since the last event.
 func (c *CastWriter) Flush() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.flushLocked()
 }
 
-func (c *CastWriter) emitLocked(p []byte) {
-	c.eventLocked("o", string(redact.Bytes(p)))
-}
-
-// Resize records a terminal size change ("r" event, "COLSxROWS").
+// Resize records a terminal size change ("r" event, "COLSxROWS"); the
+// next "o" event clears the screen and draws it whole at the new size.
 func (c *CastWriter) Resize(cols, rows int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.flushLocked()
 	c.eventLocked("r", strconv.Itoa(cols)+"x"+strconv.Itoa(rows))
+	if c.closed {
+		return
+	}
+	// The program redraws after a resize; that frame is drawn whole.
+	c.scr.Resize(cols, rows)
+	c.prev = nil
 }
 
 // Marker records a marker ("m" event) with a label.
@@ -129,18 +164,29 @@ func (c *CastWriter) Marker(label string) {
 	c.eventLocked("m", redact.String(label))
 }
 
+// flushLocked writes the rows that changed since the last frame, as one
+// "o" event timed at the output that changed them.
 func (c *CastWriter) flushLocked() {
-	if len(c.pending) > 0 {
-		c.emitLocked(c.pending)
-		c.pending = c.pending[:0]
+	if !c.dirty || c.closed {
+		return
+	}
+	c.dirty = false
+	c.cur = c.scr.Snapshot(c.cur)
+	c.buf = screen.AppendDiff(c.buf[:0], c.prev, c.cur)
+	c.prev, c.cur = c.cur, c.prev
+	if len(c.buf) > 0 {
+		c.eventAtLocked(c.outAt, "o", string(c.buf))
 	}
 }
 
 func (c *CastWriter) eventLocked(code, data string) {
+	c.eventAtLocked(time.Since(c.start).Seconds(), code, data)
+}
+
+func (c *CastWriter) eventAtLocked(t float64, code, data string) {
 	if c.err != nil || c.closed {
 		return
 	}
-	t := time.Since(c.start).Seconds()
 	if t < c.last {
 		t = c.last
 	}
@@ -153,16 +199,20 @@ func (c *CastWriter) eventLocked(code, data string) {
 	_, c.err = c.w.Write(append(b, '\n'))
 }
 
-// Close writes held-back output and stops the hold timer; it returns the
-// first write error. Later calls record nothing.
+// Close writes the screen if it changed, stops the hold timer and the
+// emulator; it returns the first write error. Later calls record nothing.
 func (c *CastWriter) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.closed {
+		return c.err
+	}
 	c.flushLocked()
 	if c.timer != nil {
 		c.timer.Stop()
 	}
 	c.closed = true
+	_ = c.scr.Close()
 	return c.err
 }
 

@@ -309,8 +309,11 @@ func TestCastWriter(t *testing.T) {
 	if !strings.Contains(codes, "rm") || strings.Contains(codes, "i") {
 		t.Errorf("codes = %q", codes)
 	}
-	if !strings.Contains(out, "\x1b]0;key ") || !strings.Contains(out, "\x07plain") || !strings.Contains(out, "tail without newline") {
+	if !strings.Contains(out, "\x1b]0;key ") || !strings.Contains(out, "plain") || !strings.Contains(out, "tail without newline") {
 		t.Errorf("output lost text: %q", out)
+	}
+	if !strings.Contains(out, "\x1b[1mtoken: ") {
+		t.Errorf("output lost the bold text: %q", out)
 	}
 }
 
