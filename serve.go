@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"os/signal"
 	"os/user"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -28,7 +26,9 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/hub"
+	"tandem/internal/pair"
 	"tandem/model"
+	"tandem/sessions"
 	"tandem/ui"
 )
 
@@ -41,6 +41,8 @@ type serveFlags struct {
 	idleTimeout    time.Duration
 	attach         bool
 	hostKey        string
+	// insecureHostKey accepts a host key readable by group or others.
+	insecureHostKey bool
 }
 
 func newServeCmd() *cobra.Command {
@@ -51,7 +53,11 @@ func newServeCmd() *cobra.Command {
 		Short: "Share one live session over SSH (pair with a colleague)",
 		Long: "serve hosts one agent session and lets colleagues join it with ssh, each at their own terminal size.\n" +
 			"Keys in --authorized-keys join as drivers (type, interrupt, answer approvals); keys in --watcher-keys\n" +
-			"join as watchers (scroll and leave). Other keys and passwords are rejected.",
+			"join as watchers (scroll and leave). Other keys and passwords are rejected.\n" +
+			"authorized_keys options honoured: from=, expiry-time=, cert-authority with principals=, no-pty and\n" +
+			"restrict (refused: tandem needs a terminal); any other option stops serve with FILE:LINE.\n" +
+			"Unauthenticated connections get 10 s to log in; terminals are drawn at most 500×200.\n" +
+			"--record FILE records the shared session, noting which driver typed each prompt.",
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -73,79 +79,12 @@ func newServeCmd() *cobra.Command {
 	fs.DurationVar(&sf.idleTimeout, "idle-timeout", 0, "end the session after nobody has been connected for this long (0: never)")
 	fs.BoolVar(&sf.attach, "attach", false, "also open this terminal on the session, as a driver")
 	fs.StringVar(&sf.hostKey, "host-key", "", "SSH host key (default: $XDG_DATA_HOME/tandem/host_ed25519, created if missing)")
+	fs.BoolVar(&sf.insecureHostKey, "insecure-host-key-perms", false, "accept a host key file that group or others can read (warns)")
 	return cmd
 }
 
-// member is an allowed key's owner: Name is the key's comment, or its
-// SHA256 fingerprint when the comment is empty.
-type member struct {
-	name string
-	role hub.Role
-}
-
-// keyring maps allowed public keys (wire format) to their members.
-type keyring map[string]member
-
-// loadKeyring reads the drivers' and watchers' authorized_keys files; a
-// key in both is a driver. Options in the files are ignored.
-func loadKeyring(drivers, watchers string) (keyring, error) {
-	kr := keyring{}
-	if err := kr.add(watchers, hub.Watcher); err != nil {
-		return nil, err
-	}
-	if err := kr.add(drivers, hub.Driver); err != nil {
-		return nil, err
-	}
-	n := 0
-	for _, m := range kr {
-		if m.role == hub.Driver {
-			n++
-		}
-	}
-	if n == 0 {
-		return nil, fmt.Errorf("%s: no public keys", drivers)
-	}
-	return kr, nil
-}
-
-func (kr keyring) add(path string, role hub.Role) error {
-	if path == "" {
-		return nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("reading keys: %w", err)
-	}
-	sc := bufio.NewScanner(strings.NewReader(string(b)))
-	sc.Buffer(nil, 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		key, comment, _, _, err := gossh.ParseAuthorizedKey([]byte(text))
-		if err != nil {
-			return fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		name := strings.TrimSpace(comment)
-		if name == "" {
-			name = gossh.FingerprintSHA256(key)
-		}
-		kr[string(key.Marshal())] = member{name: name, role: role}
-	}
-	return sc.Err()
-}
-
-func (kr keyring) lookup(key ssh.PublicKey) (member, bool) {
-	if key == nil {
-		return member{}, false
-	}
-	m, ok := kr[string(key.Marshal())]
-	return m, ok
-}
-
 // defaultHostKey is $XDG_DATA_HOME/tandem/host_ed25519 (~/.local/share
-// when unset); its directory is created with mode 0700.
+// when unset). pair.LoadHostKey creates what is missing.
 func defaultHostKey() (string, error) {
 	dir := os.Getenv("XDG_DATA_HOME")
 	if dir == "" {
@@ -155,11 +94,7 @@ func defaultHostKey() (string, error) {
 		}
 		dir = filepath.Join(home, ".local", "share")
 	}
-	dir = filepath.Join(dir, "tandem")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("host key: %w", err)
-	}
-	return filepath.Join(dir, "host_ed25519"), nil
+	return filepath.Join(dir, "tandem", "host_ed25519"), nil
 }
 
 // sessionReady is the hub's log entry for "the thread is open"; each
@@ -174,9 +109,19 @@ const sshFPS = 30
 // one Bubble Tea program per SSH client.
 type pairServer struct {
 	hub    *hub.Hub
-	keys   keyring
+	keys   *pair.Keyring
 	status ui.StatusInfo
 	log    *slog.Logger
+	// guard bounds unauthenticated connections (handshake deadline, idle
+	// timeout, caps, per-address rate); limits are its settings.
+	guard  *pair.Guard
+	limits pair.Limits
+	// insecureHostKey accepts a host key readable by group or others
+	// (--insecure-host-key-perms); warn tells the host about it.
+	insecureHostKey bool
+	warn            func(string)
+	// note, when set, records who sent a prompt (serve --record).
+	note func(who, text string)
 
 	mu      sync.Mutex
 	clients map[ssh.Session]sshClientState
@@ -190,7 +135,7 @@ type sshClientState struct {
 	v *hub.Viewer
 }
 
-func newPairServer(keys keyring, status ui.StatusInfo, log *slog.Logger) *pairServer {
+func newPairServer(keys *pair.Keyring, status ui.StatusInfo, log *slog.Logger) *pairServer {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -207,30 +152,69 @@ func (ps *pairServer) publish(msg tea.Msg) {
 	ps.hub.Publish(msg)
 }
 
+// member authorizes sess's key again for its session (the auth callback
+// saw the same key, user and address).
+func (ps *pairServer) member(sess ssh.Session) (pair.Member, error) {
+	return ps.keys.Authorize(sess.PublicKey(), sess.User(), sess.RemoteAddr(), time.Now())
+}
+
 // sshServer builds the wish server: public-key auth only, against the
-// keyring; one program per PTY session.
+// keyring; one program per PTY session. hostKey is the host key's path,
+// created when missing (pair.LoadHostKey).
 func (ps *pairServer) sshServer(addr, hostKey string) (*ssh.Server, error) {
-	return wish.NewServer(
+	pemKey, err := pair.LoadHostKey(hostKey, ps.insecureHostKey, ps.warn)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := wish.NewServer(
 		wish.WithAddress(addr),
-		wish.WithHostKeyPath(hostKey),
-		wish.WithPublicKeyAuth(func(_ ssh.Context, key ssh.PublicKey) bool {
-			m, ok := ps.keys.lookup(key)
-			if ok {
-				ps.log.Info("ssh auth", "name", m.name, "role", m.role.String())
-			} else {
-				ps.log.Warn("ssh auth rejected", "fingerprint", gossh.FingerprintSHA256(key))
+		wish.WithHostKeyPEM(pemKey),
+		wish.WithPublicKeyAuth(func(ctx ssh.Context, key ssh.PublicKey) bool {
+			m, err := ps.keys.Authorize(key, ctx.User(), ctx.RemoteAddr(), time.Now())
+			if err != nil {
+				ps.log.Warn("ssh auth rejected", "fingerprint", gossh.FingerprintSHA256(key), "addr", ctx.RemoteAddr().String(), "why", err.Error())
+				return false
 			}
-			return ok
+			ps.log.Info("ssh auth", "name", m.Name, "role", m.Role.String())
+			return true
 		}),
-		// The last listed runs first: activeterm rejects sessions
-		// without a PTY, bubbletea runs the client's program, and leave
-		// runs once that program has ended.
+		// The last listed runs first: gate refuses keys that may not
+		// open a terminal and clamps the terminal's size, activeterm
+		// rejects sessions without a PTY, bubbletea runs the client's
+		// program, and leave runs once that program has ended.
 		wish.WithMiddleware(
 			ps.leave,
 			bubbletea.MiddlewareWithProgramHandler(ps.program),
 			activeterm.Middleware(),
+			ps.gate,
 		),
 	)
+	if err != nil {
+		return nil, err
+	}
+	ps.guard = pair.NewGuard(ps.limits, ps.log)
+	ps.guard.Install(srv)
+	return srv, nil
+}
+
+// gate is the outermost middleware: a key whose authorized_keys line
+// forbids a terminal (no-pty, or restrict without pty) is told so and let
+// go; every other session continues with its terminal clamped to
+// pair.MaxWidth×pair.MaxHeight.
+func (ps *pairServer) gate(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		m, err := ps.member(sess)
+		if err != nil {
+			wish.Fatalln(sess, "tandem serve: "+err.Error())
+			return
+		}
+		if m.NoPTY {
+			ps.log.Info("ssh session refused: no-pty", "name", m.Name)
+			wish.Fatalln(sess, "tandem serve: this key may not open a terminal (no-pty in authorized_keys), and tandem needs one")
+			return
+		}
+		next(pair.Clamp(sess))
+	}
 }
 
 // newModel returns a viewer's own model: shared transcript, read-only for
@@ -245,23 +229,29 @@ func (ps *pairServer) newModel(role hub.Role) *model.Model {
 	})
 }
 
-// program is the wish ProgramHandler: a program at the client's own size,
-// fed from the hub until the client leaves.
+// program is the wish ProgramHandler: a program at the client's own size
+// (clamped), fed from the hub until the client leaves.
 func (ps *pairServer) program(sess ssh.Session) *tea.Program {
-	m, ok := ps.keys.lookup(sess.PublicKey())
-	if !ok {
+	m, err := ps.member(sess)
+	if err != nil {
 		return nil
 	}
 	// 30 frames a second is plenty over a network and halves the render
 	// cost each client puts on the host.
 	opts := append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler(), tea.WithFPS(sshFPS))
-	cm := ps.newModel(m.role)
+	cm := ps.newModel(m.Role)
 	p := tea.NewProgram(cm, opts...)
-	v := ps.hub.Join(m.name, m.role)
+	v := ps.hub.Join(m.Name, m.Role)
 	ps.mu.Lock()
 	ps.clients[sess] = sshClientState{p: p, m: cm, v: v}
 	ps.mu.Unlock()
-	go ps.pump(v, p.Send)
+	if c, ok := sess.(*pair.ClampedSession); ok {
+		c.OnClamp(func(asked ssh.Window) {
+			text := fmt.Sprintf("your terminal is %d×%d; tandem serve draws at most %d×%d", asked.Width, asked.Height, pair.MaxWidth, pair.MaxHeight)
+			go p.Send(model.InfoMsg{Text: text}) // Send blocks until the program runs
+		})
+	}
+	go ps.pump(v, m.Name, p.Send)
 	go func() {
 		// A dropped connection ends the program (the middleware quits
 		// it); this covers a program that never ran.
@@ -302,7 +292,7 @@ func (ps *pairServer) quitAll() {
 
 // pump hands the viewer's log entries to its program in order. send
 // blocks only this viewer (Program.Send waits for its own Update loop).
-func (ps *pairServer) pump(v *hub.Viewer, send func(tea.Msg)) {
+func (ps *pairServer) pump(v *hub.Viewer, name string, send func(tea.Msg)) {
 	role := v.Who().Role
 	for {
 		batch, ok := v.Next()
@@ -319,6 +309,8 @@ func (ps *pairServer) pump(v *hub.Viewer, send func(tea.Msg)) {
 				msg := r.msg
 				if role == hub.Watcher {
 					msg.Driver = nil
+				} else if td, ok := msg.Driver.(model.ThreadDriver); ok && ps.note != nil {
+					msg.Driver = attributed{ThreadDriver: td, who: name, note: ps.note}
 				}
 				e = msg
 			}
@@ -327,10 +319,38 @@ func (ps *pairServer) pump(v *hub.Viewer, send func(tea.Msg)) {
 	}
 }
 
+// attributed is a driver's handle on the shared session under `serve
+// --record`: each prompt it sends (turn/start, turn/steer) is noted with
+// the driver's name just before it goes out, so the recording says who
+// typed it.
+type attributed struct {
+	model.ThreadDriver
+	who  string
+	note func(who, text string)
+}
+
+// StartTurn implements model.Driver.
+func (a attributed) StartTurn(ctx context.Context, text string) (backend.Turn, error) {
+	a.note(a.who, text)
+	return a.ThreadDriver.StartTurn(ctx, text)
+}
+
+// StartTurnWith implements model.ThreadDriver.
+func (a attributed) StartTurnWith(ctx context.Context, text string, o backend.TurnOptions) (backend.Turn, error) {
+	a.note(a.who, text)
+	return a.ThreadDriver.StartTurnWith(ctx, text, o)
+}
+
+// SteerTurn implements model.ThreadDriver.
+func (a attributed) SteerTurn(ctx context.Context, text string) error {
+	a.note(a.who, text)
+	return a.ThreadDriver.SteerTurn(ctx, text)
+}
+
 // runServe hosts the session until SIGINT/SIGTERM, --idle-timeout, or the
 // host leaving the --attach view.
-func runServe(ctx context.Context, f flags, sf serveFlags) error {
-	keys, err := loadKeyring(sf.authorizedKeys, sf.watcherKeys)
+func runServe(ctx context.Context, f flags, sf serveFlags) (err error) {
+	keys, err := pair.LoadKeyring(sf.authorizedKeys, sf.watcherKeys)
 	if err != nil {
 		return &usageError{err.Error()}
 	}
@@ -359,6 +379,16 @@ func runServe(ctx context.Context, f flags, sf serveFlags) error {
 		cwd, _ = os.Getwd()
 	}
 	cwd, _ = filepath.Abs(cwd)
+	// --record and --trace-protocol record the one shared session.
+	closeTraces, err := f.openTraces(cwd) // diag.go
+	if err != nil {
+		return err
+	}
+	defer func() { // a recording cut short is reported, never lost silently
+		if cerr := closeTraces(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
 	// The same transport as an interactive run (run.go): local codex
 	// with the config's args and env, or over --ssh / --remote.
 	transport, cleanupHome, err := f.appServerTransport(codex, cwd, log) // settings.go
@@ -374,6 +404,15 @@ func runServe(ctx context.Context, f flags, sf serveFlags) error {
 	defer stop()
 
 	ps := newPairServer(keys, ui.StatusInfo{Cwd: f.statusCwd(cwd), Approval: f.approval, Sandbox: f.sandbox, Model: f.model}, log)
+	ps.insecureHostKey = sf.insecureHostKey
+	ps.warn = func(s string) { fmt.Fprintln(os.Stderr, "tandem serve: "+s) }
+	if rec := f.recorder; rec != nil {
+		ps.note = func(who, text string) { rec.Mark("author", sessions.Author{Who: who, Text: text}) }
+		rec.OnError(func(err error) {
+			log.Error("recording stopped", "file", f.record, "err", err)
+			go ps.hub.Publish(backend.WarningEvent{Message: "--record " + f.record + ": recording stopped (" + err.Error() + "); the session goes on"})
+		})
+	}
 	srv, err := ps.sshServer(sf.listen, hostKey)
 	if err != nil {
 		return fmt.Errorf("ssh server: %w", err)
@@ -455,7 +494,7 @@ func (ps *pairServer) attachRun(ctx context.Context, name, info string, opts ...
 	if info != "" {
 		go p.Send(model.InfoMsg{Text: info}) // Send blocks until the program runs
 	}
-	go ps.pump(v, p.Send)
+	go ps.pump(v, name, p.Send)
 	return p.Run()
 }
 
@@ -501,6 +540,9 @@ func (ps *pairServer) shutdown(srv *ssh.Server, sess *backend.Session) {
 		_ = sess.Close()
 	}
 	ps.hub.Close()
+	if ps.guard != nil {
+		ps.guard.Close()
+	}
 }
 
 // hostName is the host's presence name: "USER (host)".

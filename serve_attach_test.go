@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"tandem/internal/pair"
 	"tandem/model"
 	"tandem/ui"
 )
@@ -17,7 +18,7 @@ import (
 // The host's attached view says how guests join (the terminal it was
 // printed on is hidden under the TUI).
 func TestServeAttachShowsHowGuestsJoin(t *testing.T) {
-	ps := newPairServer(keyring{}, ui.StatusInfo{}, nil)
+	ps := newPairServer(&pair.Keyring{}, ui.StatusInfo{}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	const info = "sharing one session on 127.0.0.1:2222 — a guest runs: ssh -p 2222 localhost"

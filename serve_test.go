@@ -25,6 +25,8 @@ import (
 	"tandem/backend"
 	"tandem/internal/e2e"
 	"tandem/internal/mockapi"
+	"tandem/internal/pair"
+	"tandem/sessions"
 	"tandem/ui"
 )
 
@@ -72,6 +74,13 @@ type pairFixture struct {
 // and, when responses is non-nil, the real app-server against the mock.
 func newPairFixture(t testing.TB, nDrivers, nWatchers int, approval, sandbox string, responses []mockapi.Response) *pairFixture {
 	t.Helper()
+	return newRecordedPairFixture(t, nDrivers, nWatchers, approval, sandbox, responses, nil)
+}
+
+// newRecordedPairFixture is newPairFixture with the session recorded to
+// rec, as `tandem serve --record` does (nil: not recorded).
+func newRecordedPairFixture(t testing.TB, nDrivers, nWatchers int, approval, sandbox string, responses []mockapi.Response, rec *sessions.Recorder) *pairFixture {
+	t.Helper()
 	charmlog.SetOutput(io.Discard) // wish's "program was killed" on disconnect
 	dir := t.TempDir()
 	fx := &pairFixture{completed: make(chan string, 100)}
@@ -89,7 +98,7 @@ func newPairFixture(t testing.TB, nDrivers, nWatchers int, approval, sandbox str
 	dk, wk := filepath.Join(dir, "drivers"), filepath.Join(dir, "watchers")
 	_ = os.WriteFile(dk, []byte(dl.String()), 0o600)
 	_ = os.WriteFile(wk, []byte(wl.String()), 0o600)
-	keys, err := loadKeyring(dk, wk)
+	keys, err := pair.LoadKeyring(dk, wk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +127,12 @@ func newPairFixture(t testing.TB, nDrivers, nWatchers int, approval, sandbox str
 				fx.completed <- c.Turn.ID
 			}
 		}
-		fx.sess, err = startSession(ctx, fx.env.Transport(), flags{approval: approval, sandbox: sandbox}, fx.env.Dir, nil, send)
+		f := flags{approval: approval, sandbox: sandbox}
+		if rec != nil {
+			f.traces = append(f.traces, rec.Trace)
+			fx.ps.note = func(who, text string) { rec.Mark("author", sessions.Author{Who: who, Text: text}) }
+		}
+		fx.sess, err = startSession(ctx, fx.env.Transport(), f, fx.env.Dir, nil, send)
 		if err != nil {
 			t.Fatalf("starting session: %v", err)
 		}
@@ -140,6 +154,12 @@ type sshClient struct {
 }
 
 func dialPair(addr string, k pairKey, w, h int) (*sshClient, error) {
+	return dialPairPty(addr, k, w, h, w, h)
+}
+
+// dialPairPty is dialPair with a pty request of ptyW×ptyH read through an
+// emulator of w×h (a client that asks for more than it shows).
+func dialPairPty(addr string, k pairKey, ptyW, ptyH, w, h int) (*sshClient, error) {
 	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
 		User:            k.name,
 		Auth:            []gossh.AuthMethod{gossh.PublicKeys(k.signer)},
@@ -156,7 +176,7 @@ func dialPair(addr string, k pairKey, w, h int) (*sshClient, error) {
 	}
 	c := &sshClient{name: k.name, conn: conn, sess: sess, emu: vt.NewEmulator(w, h), closed: make(chan struct{})}
 	go func() { _, _ = io.Copy(io.Discard, c.emu) }() // terminal replies
-	if err := sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
+	if err := sess.RequestPty("xterm-256color", ptyH, ptyW, gossh.TerminalModes{}); err != nil {
 		conn.Close()
 		return nil, err
 	}
@@ -541,7 +561,7 @@ func TestServeHostKeyPersists(t *testing.T) {
 	k := newPairKey(t, "driver1")
 	path := filepath.Join(dir, "drivers")
 	_ = os.WriteFile(path, []byte(k.line()), 0o600)
-	keys, err := loadKeyring(path, "")
+	keys, err := pair.LoadKeyring(path, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -583,7 +603,7 @@ func TestServeHostKeyPersists(t *testing.T) {
 }
 
 func TestServeIdleTimeoutEndsOnlyWhenNobodyIsConnected(t *testing.T) {
-	ps := newPairServer(keyring{}, ui.StatusInfo{}, nil)
+	ps := newPairServer(&pair.Keyring{}, ui.StatusInfo{}, nil)
 	v := ps.hub.Join("alice", 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

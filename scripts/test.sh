@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The one test command (README, .ci/run): installs what the tests need —
-# the pinned codex into .codex-bin/, and on Debian the OpenSSH server/client
-# and tmux when missing — then checks formatting and vet, runs every test
-# (end-to-end ones against the real codex app-server and the mock provider)
-# and a bounded fuzz run of the JSON-RPC line dispatcher.
+# the pinned codex into .codex-bin/, and on Debian the OpenSSH server/client,
+# tmux and fish (a non-POSIX login shell for the ssh tests) when missing —
+# then checks formatting and vet, runs every test (end-to-end ones against
+# the real codex app-server and the mock provider) and a bounded fuzz run
+# of the JSON-RPC line dispatcher.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 need=()
 command -v tmux >/dev/null || need+=(tmux)
+command -v fish >/dev/null || need+=(fish)
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 command -v ssh >/dev/null || need+=(openssh-client)
 command -v ssh-keygen >/dev/null || need+=(openssh-client)
@@ -41,7 +43,7 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go test -count=1 -timeout 25m ./...
-go test -count=1 -race -timeout 15m ./backend/... ./internal/hub ./internal/shellwords ./internal/redact
+go test -count=1 -race -timeout 15m ./backend/... ./internal/hub ./internal/shellwords ./internal/redact ./internal/pair ./internal/screen ./internal/spill
 # The pairing server runs one program per SSH client at once: its tests
 # (real app-server, real SSH clients) under the race detector too.
 go test -count=1 -race -timeout 15m -run 'TestServe' .

@@ -53,18 +53,32 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 		}
 		order = order[:0]
 	}
+	var authors []Author // noted by `serve --record`, not yet matched to a prompt
 	for _, e := range rec.Entries {
 		m, ok := e.Message()
 		if !ok {
 			continue
 		}
 		switch {
+		case e.Dir == backend.Sent && m.Kind() == "notification" && m.Method == authorMethod:
+			var a Author
+			if json.Unmarshal(m.Params, &a) == nil && a.Who != "" {
+				authors = append(authors, a)
+			}
 		case e.Dir == backend.Sent && m.Kind() == "request":
 			if m.Method == "turn/start" || m.Method == "turn/steer" {
 				var p backend.TurnStartParams // turn/steer's input has the same shape
 				if json.Unmarshal(m.Params, &p) != nil {
 					continue
 				}
+				var texts []string
+				for _, in := range p.Input {
+					if in.Type == "text" {
+						texts = append(texts, in.Text)
+					}
+				}
+				var who string
+				who, authors = takeAuthor(authors, strings.Join(texts, "\n"))
 				if m.Method == "turn/start" {
 					turn++
 					fmt.Fprintf(&b, "## Turn %d\n\n", turn)
@@ -72,10 +86,11 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 					flushStreamed()
 					b.WriteString("_Sent during the turn:_\n\n")
 				}
-				for _, in := range p.Input {
-					if in.Type == "text" {
-						b.WriteString(quote(in.Text) + "\n\n")
-					}
+				if who != "" {
+					b.WriteString("_" + mdEscape(who) + " wrote:_\n\n")
+				}
+				for _, t := range texts {
+					b.WriteString(quote(t) + "\n\n")
 				}
 			}
 		case e.Dir == backend.Received && m.Kind() == "request" && m.Method == "item/tool/call":
@@ -281,4 +296,21 @@ func answerText(v any, labels map[string]string) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// takeAuthor finds who sent text (the first noted Author with that text)
+// and returns the notes left; "" when nobody was noted.
+func takeAuthor(authors []Author, text string) (string, []Author) {
+	for i, a := range authors {
+		if a.Text == text {
+			return a.Who, append(authors[:i:i], authors[i+1:]...)
+		}
+	}
+	return "", authors
+}
+
+// mdEscape escapes the Markdown emphasis, code and link characters of a
+// name shown in running text.
+func mdEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "_", `\_`, "*", `\*`, "`", "\\`", "[", `\[`, "]", `\]`).Replace(s)
 }

@@ -1,0 +1,251 @@
+package pair
+
+import (
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"charm.land/ssh"
+	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
+)
+
+// Limits bound what connections that have not authenticated yet may cost
+// the host. The zero value of a field means its default.
+type Limits struct {
+	// Handshake is how long a connection may take to authenticate
+	// (default 10 s); it is closed then.
+	Handshake time.Duration
+	// Idle is how long an unauthenticated connection may send nothing
+	// (default 5 s).
+	Idle time.Duration
+	// MaxPending caps unauthenticated connections in all (default 64) and
+	// MaxPendingPerSource those from one IP address (default 16). A new
+	// connection over a cap closes the oldest pending one, so a driver
+	// can always get in while an attacker holds idle sockets.
+	MaxPending, MaxPendingPerSource int
+	// Rate is how many new connections one IP address may open a second
+	// (default 5), with bursts of Burst (default 20); more are closed at
+	// once.
+	Rate  float64
+	Burst int
+}
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.Handshake, 10*time.Second)
+	def(&l.Idle, 5*time.Second)
+	if l.MaxPending <= 0 {
+		l.MaxPending = 64
+	}
+	if l.MaxPendingPerSource <= 0 {
+		l.MaxPendingPerSource = 16
+	}
+	if l.Rate <= 0 {
+		l.Rate = 5
+	}
+	if l.Burst <= 0 {
+		l.Burst = 20
+	}
+	return l
+}
+
+// Guard enforces Limits on an SSH server (Install). Its methods are safe
+// for concurrent use.
+type Guard struct {
+	lim Limits
+	log *slog.Logger
+
+	mu      sync.Mutex
+	pending []*guardConn // unauthenticated, oldest first
+	sources map[string]*source
+	stop    chan struct{}
+	once    sync.Once
+}
+
+// source is what the guard knows of one IP address.
+type source struct {
+	limiter *rate.Limiter
+	seen    time.Time
+}
+
+// guardConn is an accepted connection under watch until it authenticates.
+type guardConn struct {
+	net.Conn
+	g        *Guard
+	ip       string
+	accepted time.Time
+	last     atomic.Int64 // unix nanoseconds of the last byte read
+	authed   atomic.Bool
+	closed   atomic.Bool
+}
+
+// NewGuard returns a guard with l's limits; log may be nil.
+func NewGuard(l Limits, log *slog.Logger) *Guard {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	g := &Guard{lim: l.withDefaults(), log: log, sources: map[string]*source{}, stop: make(chan struct{})}
+	go g.janitor()
+	return g
+}
+
+type guardKey struct{}
+
+// Install hooks the guard into srv: the handshake timeout, the accept
+// check (ConnCallback) and the end of authentication (AuthLogCallback).
+// It must run before srv serves and replaces those hooks.
+func (g *Guard) Install(srv *ssh.Server) {
+	srv.HandshakeTimeout = g.lim.Handshake
+	srv.ConnCallback = func(ctx ssh.Context, c net.Conn) net.Conn {
+		gc := g.admit(c)
+		if gc == nil {
+			return nil
+		}
+		ctx.SetValue(guardKey{}, gc)
+		return gc
+	}
+	srv.ServerConfigCallback = func(ctx ssh.Context) *gossh.ServerConfig {
+		gc, _ := ctx.Value(guardKey{}).(*guardConn)
+		return &gossh.ServerConfig{
+			AuthLogCallback: func(_ gossh.ConnMetadata, method string, err error) {
+				if err == nil && gc != nil {
+					g.authenticated(gc)
+				}
+			},
+		}
+	}
+}
+
+// admit accepts c (watched until it authenticates) or refuses it (nil)
+// when its source opens connections too fast.
+func (g *Guard) admit(c net.Conn) *guardConn {
+	ip := hostIP(c.RemoteAddr())
+	now := time.Now()
+	g.mu.Lock()
+	s := g.sources[ip]
+	if s == nil {
+		s = &source{limiter: rate.NewLimiter(rate.Limit(g.lim.Rate), g.lim.Burst)}
+		g.sources[ip] = s
+	}
+	s.seen = now
+	if !s.limiter.AllowN(now, 1) {
+		g.mu.Unlock()
+		g.log.Warn("ssh: connection refused: too many from one address", "addr", ip)
+		return nil
+	}
+	gc := &guardConn{Conn: c, g: g, ip: ip, accepted: now}
+	gc.last.Store(now.UnixNano())
+	var evict []*guardConn
+	perSource := 0
+	for _, p := range g.pending {
+		if p.ip == ip {
+			perSource++
+		}
+	}
+	if perSource >= g.lim.MaxPendingPerSource {
+		for _, p := range g.pending {
+			if p.ip == ip {
+				evict = append(evict, p)
+				break
+			}
+		}
+	} else if len(g.pending) >= g.lim.MaxPending {
+		evict = append(evict, g.pending[0])
+	}
+	for _, p := range evict {
+		g.removeLocked(p)
+	}
+	g.pending = append(g.pending, gc)
+	g.mu.Unlock()
+	for _, p := range evict {
+		g.log.Warn("ssh: closing the oldest unauthenticated connection", "addr", p.ip, "age", now.Sub(p.accepted).Round(time.Millisecond))
+		_ = p.Conn.Close()
+	}
+	return gc
+}
+
+func (g *Guard) authenticated(gc *guardConn) {
+	gc.authed.Store(true)
+	g.mu.Lock()
+	g.removeLocked(gc)
+	g.mu.Unlock()
+}
+
+func (g *Guard) removeLocked(gc *guardConn) {
+	for i, p := range g.pending {
+		if p == gc {
+			g.pending = append(g.pending[:i:i], g.pending[i+1:]...)
+			return
+		}
+	}
+}
+
+// Pending returns how many connections have not authenticated yet.
+func (g *Guard) Pending() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.pending)
+}
+
+// janitor closes pending connections that stayed silent for Idle (the
+// handshake timeout covers slow talkers) and forgets quiet sources.
+func (g *Guard) janitor() {
+	tick := time.NewTicker(min(g.lim.Idle/4, time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-g.stop:
+			return
+		case now := <-tick.C:
+			var idle []*guardConn
+			g.mu.Lock()
+			for _, p := range g.pending {
+				if now.Sub(time.Unix(0, p.last.Load())) > g.lim.Idle {
+					idle = append(idle, p)
+				}
+			}
+			for _, p := range idle {
+				g.removeLocked(p)
+			}
+			for ip, s := range g.sources {
+				if now.Sub(s.seen) > time.Minute {
+					delete(g.sources, ip)
+				}
+			}
+			g.mu.Unlock()
+			for _, p := range idle {
+				g.log.Info("ssh: closing an idle unauthenticated connection", "addr", p.ip)
+				_ = p.Conn.Close()
+			}
+		}
+	}
+}
+
+// Close stops the guard's janitor.
+func (g *Guard) Close() { g.once.Do(func() { close(g.stop) }) }
+
+// Read implements net.Conn, noting activity while unauthenticated.
+func (c *guardConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if n > 0 && !c.authed.Load() {
+		c.last.Store(time.Now().UnixNano())
+	}
+	return n, err
+}
+
+// Close implements net.Conn and stops watching the connection.
+func (c *guardConn) Close() error {
+	if c.closed.CompareAndSwap(false, true) && !c.authed.Load() {
+		c.g.mu.Lock()
+		c.g.removeLocked(c)
+		c.g.mu.Unlock()
+	}
+	return c.Conn.Close()
+}

@@ -1,0 +1,80 @@
+package pair
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// ErrHostKeyPerms is LoadHostKey's error for a host key that group or
+// others may read.
+var ErrHostKeyPerms = errors.New("host key is readable by group or others")
+
+// LoadHostKey returns the PEM of the SSH host key at path, creating an
+// ed25519 key (mode 0600) when the file is missing. Only directories that
+// are missing are created, with mode 0700; an existing directory's mode is
+// never changed. A key readable by group or others fails with
+// ErrHostKeyPerms unless insecure is set; warn, if not nil, is told then.
+func LoadHostKey(path string, insecure bool, warn func(string)) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return createHostKey(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		msg := fmt.Sprintf("%s has mode %04o: anyone who can read it can pose as this server (chmod 600 %s)", path, perm, path)
+		if !insecure {
+			return nil, fmt.Errorf("%w: %s, or pass --insecure-host-key-perms", ErrHostKeyPerms, msg)
+		}
+		if warn != nil {
+			warn("warning: " + msg)
+		}
+	}
+	if _, err := gossh.ParsePrivateKey(b); err != nil {
+		return nil, fmt.Errorf("host key %s: %w", path, err)
+	}
+	return b, nil
+}
+
+func createHostKey(path string) ([]byte, error) {
+	// MkdirAll creates only what is missing, with 0700 (less the umask),
+	// and never changes an existing directory's mode or setgid bit.
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	block, err := gossh.MarshalPrivateKey(priv, "tandem serve host key")
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	b := pem.EncodeToMemory(block)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	return b, nil
+}
