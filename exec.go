@@ -124,7 +124,7 @@ func runExec(ctx context.Context, f flags, prompt string, jsonl bool, eio execIO
 		return fmt.Errorf("thread/start: %s", redact.String(err.Error()))
 	}
 	out.emit(execEvent{Type: "thread.started", ThreadID: thread.Thread.ID, Model: thread.Model})
-	turn, err := sess.StartTurn(sctx, prompt)
+	turn, err := sess.StartTurn(sctx, backend.TurnInput{Text: prompt})
 	if err != nil {
 		return fmt.Errorf("turn/start: %s", redact.String(err.Error()))
 	}

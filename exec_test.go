@@ -352,14 +352,10 @@ func TestExecIsolatedHomeKeepsThreads(t *testing.T) {
 		t.Errorf("per-run home left behind: %v", homes)
 	}
 	s, _ := env.Session(t, "", "")
-	var list struct {
-		Data []struct {
-			Preview string `json:"preview"`
-		} `json:"data"`
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := s.Call(ctx, "thread/list", map[string]any{}, &list); err != nil {
+	list, err := s.ListThreads(ctx, backend.ThreadListParams{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(list.Data) != 1 || list.Data[0].Preview != "remember this thread" {

@@ -133,18 +133,6 @@ func replayStatus(rec *sessions.Recording) ui.StatusInfo {
 	return ui.StatusInfo{Cwd: rec.Header.Cwd, Peer: "replay", NoInterrupt: true, Notice: "replay: waiting for the recorded session to start"}
 }
 
-// replayDriver is the model's Driver during a replay: nothing can be sent.
-type replayDriver struct{}
-
-// errReplay is what starting a turn during a replay answers.
-var errReplay = errors.New("this is a replay: turns can't be started")
-
-func (replayDriver) StartTurn(context.Context, string) (backend.Turn, error) {
-	return backend.Turn{}, errReplay
-}
-
-func (replayDriver) Interrupt(context.Context) error { return nil }
-
 // replayModel wraps the ordinary model with the playback keys; everything
 // else goes to the model unchanged, so the screen is drawn exactly as live.
 type replayModel struct {
@@ -192,7 +180,7 @@ func replaySink(send func(tea.Msg)) func(any) {
 		switch x := v.(type) {
 		case sessions.ThreadReady:
 			send(model.SessionReadyMsg{
-				Driver: replayDriver{}, Model: x.Model, Cwd: shortPath(x.Cwd), ThreadCwd: x.Cwd,
+				ThreadID: x.ThreadID, Model: x.Model, Cwd: shortPath(x.Cwd), ThreadCwd: x.Cwd,
 				Approval: x.Approval, Sandbox: x.Sandbox, Peer: "replay", History: x.History,
 			})
 			return

@@ -171,7 +171,7 @@ func startSession(ctx context.Context, t backend.Transport, f flags, cwd string,
 	}
 	if f.resume.req != nil {
 		// The model resumes (or opens the picker) itself; see resume.go.
-		send(model.SessionReadyMsg{Driver: sess, Peer: sess.Describe(), Resume: f.resume.req})
+		send(model.SessionReadyMsg{Client: sess, Peer: sess.Describe(), Resume: f.resume.req})
 		return sess, nil
 	}
 	resp, err := sess.StartThread(sctx)
@@ -187,7 +187,8 @@ func startSession(ctx context.Context, t backend.Transport, f flags, cwd string,
 // for the status line.
 func readyMsg(sess *backend.Session, resp backend.ThreadResponse) model.SessionReadyMsg {
 	return model.SessionReadyMsg{
-		Driver:    sess,
+		Client:    sess,
+		ThreadID:  resp.Thread.ID,
 		Model:     resp.Model,
 		Cwd:       peerPath(sess.Describe(), resp.Cwd),
 		ThreadCwd: resp.Cwd,

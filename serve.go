@@ -98,7 +98,7 @@ func defaultHostKey() (string, error) {
 }
 
 // sessionReady is the hub's log entry for "the thread is open"; each
-// viewer gets it as a model.SessionReadyMsg, with the shared Driver for
+// viewer gets it as a model.SessionReadyMsg, with the shared Client for
 // drivers and none for watchers.
 type sessionReady struct{ msg model.SessionReadyMsg }
 
@@ -143,7 +143,7 @@ func newPairServer(keys *pair.Keyring, status ui.StatusInfo, log *slog.Logger) *
 }
 
 // publish is the session's send function: the ready message is logged
-// without its Driver (it is handed out per role), the rest as is.
+// without its Client (it is handed out per role), the rest as is.
 func (ps *pairServer) publish(msg tea.Msg) {
 	if r, ok := msg.(model.SessionReadyMsg); ok {
 		ps.hub.Publish(sessionReady{msg: r})
@@ -308,9 +308,9 @@ func (ps *pairServer) pump(v *hub.Viewer, name string, send func(tea.Msg)) {
 			if r, ok := e.(sessionReady); ok {
 				msg := r.msg
 				if role == hub.Watcher {
-					msg.Driver = nil
-				} else if td, ok := msg.Driver.(model.ThreadDriver); ok && ps.note != nil {
-					msg.Driver = attributed{ThreadDriver: td, who: name, note: ps.note}
+					msg.Client = nil
+				} else if msg.Client != nil && ps.note != nil {
+					msg.Client = attributed{Client: msg.Client, who: name, note: ps.note}
 				}
 				e = msg
 			}
@@ -324,27 +324,21 @@ func (ps *pairServer) pump(v *hub.Viewer, name string, send func(tea.Msg)) {
 // the driver's name just before it goes out, so the recording says who
 // typed it.
 type attributed struct {
-	model.ThreadDriver
+	backend.Client
 	who  string
 	note func(who, text string)
 }
 
-// StartTurn implements model.Driver.
-func (a attributed) StartTurn(ctx context.Context, text string) (backend.Turn, error) {
-	a.note(a.who, text)
-	return a.ThreadDriver.StartTurn(ctx, text)
+// StartTurn implements backend.Client.
+func (a attributed) StartTurn(ctx context.Context, in backend.TurnInput) (backend.Turn, error) {
+	a.note(a.who, in.Text)
+	return a.Client.StartTurn(ctx, in)
 }
 
-// StartTurnWith implements model.ThreadDriver.
-func (a attributed) StartTurnWith(ctx context.Context, text string, o backend.TurnOptions) (backend.Turn, error) {
-	a.note(a.who, text)
-	return a.ThreadDriver.StartTurnWith(ctx, text, o)
-}
-
-// SteerTurn implements model.ThreadDriver.
-func (a attributed) SteerTurn(ctx context.Context, text string) error {
-	a.note(a.who, text)
-	return a.ThreadDriver.SteerTurn(ctx, text)
+// Steer implements backend.Client.
+func (a attributed) Steer(ctx context.Context, in backend.TurnInput) error {
+	a.note(a.who, in.Text)
+	return a.Client.Steer(ctx, in)
 }
 
 // runServe hosts the session until SIGINT/SIGTERM, --idle-timeout, or the

@@ -499,7 +499,7 @@ func TestServeLoad20Clients(t *testing.T) {
 		start := time.Now()
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		if _, err := fx.sess.StartTurn(ctx, "stream "+label); err != nil {
+		if _, err := fx.sess.StartTurn(ctx, backend.TurnInput{Text: "stream " + label}); err != nil {
 			t.Fatal(err)
 		}
 		select {

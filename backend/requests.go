@@ -12,8 +12,10 @@ import (
 type ReplyFunc func(result any, rpcErr *RPCError) error
 
 // ServerRequest is a server→client request decoded into its typed params,
-// awaiting exactly one answer. Implementations: *CommandApprovalRequest,
-// *FileChangeApprovalRequest, *ToolCallRequest (and more in requests_*.go).
+// awaiting exactly one answer. Each kind in requestKinds is a struct that
+// embeds *Request, holds Params, and has typed answer methods (Answer,
+// Grant, Accept …) that build its response type; see approvals.go,
+// questions.go and autoreply.go.
 type ServerRequest interface {
 	// Thread is the threadId the request belongs to ("" if none).
 	Thread() string
@@ -27,7 +29,31 @@ type ServerRequest interface {
 	Refuse() error
 	// Answered reports whether an answer has been sent.
 	Answered() bool
+	// WithReply returns a copy of the request, of the same kind and
+	// params, whose answers go through reply and which tracks its own
+	// answered state (the pairing hub gives each driver one).
+	WithReply(reply ReplyFunc) ServerRequest
+	// View returns what a watcher may know of the request. It has no way
+	// to answer.
+	View() RequestView
 }
+
+// RequestView is a server request as a watcher sees it: which kind, for
+// which thread, and for an approval of an item the turn and item it is
+// about. It carries no reply and cannot be answered; the pairing hub hands
+// watchers these instead of requests.
+type RequestView struct {
+	ID       RequestID
+	Method   string
+	ThreadID string
+	// TurnID and ItemID name the item the request is about ("" when it is
+	// about none).
+	TurnID, ItemID string
+}
+
+// requestKey is where a request belongs: its thread and, when it is
+// about an item, that item's turn and id.
+type requestKey struct{ thread, turn, item string }
 
 // Request holds what every ServerRequest shares. Respond and RespondError
 // send at most once; later calls return an error.
@@ -35,7 +61,12 @@ type Request struct {
 	id       RequestID
 	method   string
 	threadID string
+	turnID   string
+	itemID   string
 	reply    ReplyFunc
+	// rebuild makes a request of the same kind and params around a new
+	// base (set by the request table).
+	rebuild  func(*Request) ServerRequest
 	mu       sync.Mutex
 	answered bool
 }
@@ -53,6 +84,19 @@ func (r *Request) Method() string { return r.method }
 
 // Thread implements ServerRequest.
 func (r *Request) Thread() string { return r.threadID }
+
+// View implements ServerRequest.
+func (r *Request) View() RequestView {
+	return RequestView{ID: r.id, Method: r.method, ThreadID: r.threadID, TurnID: r.turnID, ItemID: r.itemID}
+}
+
+// WithReply implements ServerRequest. A request built outside the table
+// (NewRequest alone) cannot be copied and panics.
+func (r *Request) WithReply(reply ReplyFunc) ServerRequest {
+	c := NewRequest(r.method, r.id, r.threadID, reply)
+	c.turnID, c.itemID, c.rebuild = r.turnID, r.itemID, r.rebuild
+	return r.rebuild(c)
+}
 
 // Answered implements ServerRequest.
 func (r *Request) Answered() bool {
@@ -80,149 +124,79 @@ func (r *Request) send(result any, rpcErr *RPCError) error {
 	return r.reply(result, rpcErr)
 }
 
-// Decision is an approval decision. Name is one of "accept",
-// "acceptForSession", "decline", "cancel" (v2), or for the legacy requests
-// "approved", "approved_for_session", "denied", "abort". Amendment variants
-// are added by their own constructors.
-type Decision struct {
-	Name string
-	// raw, when set, is sent instead of the Name string (object variants
-	// such as acceptWithExecpolicyAmendment).
-	raw json.RawMessage
+// requestKind is one row of the server request table: the method, its
+// params type P (decoded from the wire), where it belongs (thread, and
+// turn and item for an item's approval), and how a request of the kind
+// is built around its base. Response is a zero value
+// of the kind's response type, the shape its answer methods send.
+type requestKind struct {
+	method   string
+	decode   func(base *Request, params json.RawMessage) (ServerRequest, error)
+	response any
 }
 
-// MarshalJSON writes the decision as the protocol expects.
-func (d Decision) MarshalJSON() ([]byte, error) {
-	if d.raw != nil {
-		return d.raw, nil
+// kind makes a table row for params type P.
+func kind[P any](method string, response any, key func(*P) requestKey, build func(*Request, P) ServerRequest) requestKind {
+	return requestKind{method: method, response: response, decode: func(base *Request, raw json.RawMessage) (ServerRequest, error) {
+		var p P
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return nil, err
+		}
+		if key != nil {
+			k := key(&p)
+			base.threadID, base.turnID, base.itemID = k.thread, k.turn, k.item
+		}
+		base.rebuild = func(b *Request) ServerRequest { return build(b, p) }
+		return build(base, p), nil
+	}}
+}
+
+// requestKinds is every server request of the 0.169.0 schema tandem
+// serves (codex's `server_request_definitions!`): method, params,
+// response. Adding a kind is one row here plus its struct; the model's
+// adapter table must then have an entry too (a test walks both).
+var requestKinds = []requestKind{
+	kind("item/commandExecution/requestApproval", ApprovalResponse{},
+		func(p *CommandApprovalParams) requestKey { return requestKey{p.ThreadID, p.TurnID, p.ItemID} },
+		func(b *Request, p CommandApprovalParams) ServerRequest { return &CommandApprovalRequest{b, p} }),
+	kind("item/fileChange/requestApproval", ApprovalResponse{},
+		func(p *FileChangeApprovalParams) requestKey { return requestKey{p.ThreadID, p.TurnID, p.ItemID} },
+		func(b *Request, p FileChangeApprovalParams) ServerRequest { return &FileChangeApprovalRequest{b, p} }),
+	kind("execCommandApproval", ApprovalResponse{},
+		func(p *ExecCommandApprovalParams) requestKey { return requestKey{thread: p.ConversationID} },
+		func(b *Request, p ExecCommandApprovalParams) ServerRequest { return &ExecCommandApprovalRequest{b, p} }),
+	kind("applyPatchApproval", ApprovalResponse{},
+		func(p *ApplyPatchApprovalParams) requestKey { return requestKey{thread: p.ConversationID} },
+		func(b *Request, p ApplyPatchApprovalParams) ServerRequest { return &ApplyPatchApprovalRequest{b, p} }),
+	kind("item/permissions/requestApproval", PermissionsResponse{},
+		func(p *PermissionsApprovalParams) requestKey { return requestKey{p.ThreadID, p.TurnID, p.ItemID} },
+		func(b *Request, p PermissionsApprovalParams) ServerRequest { return &PermissionsApprovalRequest{b, p} }),
+	kind("item/tool/call", DynamicToolCallResponse{},
+		func(p *ToolCallParams) requestKey { return requestKey{thread: p.ThreadID, turn: p.TurnID} },
+		func(b *Request, p ToolCallParams) ServerRequest { return &ToolCallRequest{b, p} }),
+	kind("item/tool/requestUserInput", UserInputResponse{},
+		func(p *UserInputParams) requestKey { return requestKey{p.ThreadID, p.TurnID, p.ItemID} },
+		func(b *Request, p UserInputParams) ServerRequest { return &UserInputRequest{b, p} }),
+	kind("mcpServer/elicitation/request", ElicitationResponse{},
+		func(p *ElicitationParams) requestKey { return requestKey{thread: p.ThreadID} },
+		func(b *Request, p ElicitationParams) ServerRequest { return &ElicitationRequest{b, p} }),
+	kind("account/chatgptAuthTokens/refresh", nil, nil,
+		func(b *Request, p AuthTokensRefreshParams) ServerRequest { return &AuthTokensRefreshRequest{b, p} }),
+	kind("attestation/generate", nil, nil,
+		func(b *Request, _ struct{}) ServerRequest { return &AttestationRequest{b} }),
+	kind("currentTime/read", CurrentTimeResponse{},
+		func(p *CurrentTimeParams) requestKey { return requestKey{thread: p.ThreadID} },
+		func(b *Request, p CurrentTimeParams) ServerRequest { return &CurrentTimeRequest{Request: b, Params: p} }),
+}
+
+// RequestMethods lists the methods of every server request kind tandem
+// decodes, in table order.
+func RequestMethods() []string {
+	out := make([]string, 0, len(requestKinds))
+	for _, k := range requestKinds {
+		out = append(out, k.method)
 	}
-	return json.Marshal(d.Name)
-}
-
-// The plain v2 decisions of `CommandExecutionApprovalDecision` and
-// `FileChangeApprovalDecision`.
-var (
-	Accept           = Decision{Name: "accept"}
-	AcceptForSession = Decision{Name: "acceptForSession"}
-	Decline          = Decision{Name: "decline"}
-	Cancel           = Decision{Name: "cancel"}
-)
-
-// CommandApprovalParams are the params of
-// `item/commandExecution/requestApproval`.
-type CommandApprovalParams struct {
-	ThreadID                        string                   `json:"threadId"`
-	TurnID                          string                   `json:"turnId"`
-	ItemID                          string                   `json:"itemId"`
-	Kind                            string                   `json:"kind"`
-	Reason                          *string                  `json:"reason"`
-	Command                         *string                  `json:"command"`
-	Cwd                             *string                  `json:"cwd"`
-	ProposedExecpolicyAmendment     []string                 `json:"proposedExecpolicyAmendment"`
-	ProposedNetworkPolicyAmendments []NetworkPolicyAmendment `json:"proposedNetworkPolicyAmendments"`
-	AvailableDecisions              []json.RawMessage        `json:"availableDecisions"`
-	NetworkApprovalContext          *NetworkApprovalContext  `json:"networkApprovalContext"`
-}
-
-// NetworkPolicyAmendment is the protocol's `NetworkPolicyAmendment`;
-// Action is "allow" or "deny".
-type NetworkPolicyAmendment struct {
-	Host   string `json:"host"`
-	Action string `json:"action"`
-}
-
-// CommandApprovalRequest is `item/commandExecution/requestApproval`.
-// Answer it with Answer.
-type CommandApprovalRequest struct {
-	*Request
-	Params CommandApprovalParams
-}
-
-// Answer replies {"decision": d}.
-func (r *CommandApprovalRequest) Answer(d Decision) error {
-	return r.Respond(map[string]any{"decision": d})
-}
-
-// Refuse implements ServerRequest: it answers "cancel".
-func (r *CommandApprovalRequest) Refuse() error { return r.Answer(Cancel) }
-
-// FileChangeApprovalParams are the params of
-// `item/fileChange/requestApproval`. The diff itself arrives on the
-// fileChange item (item/started), found by ItemID.
-type FileChangeApprovalParams struct {
-	ThreadID  string  `json:"threadId"`
-	TurnID    string  `json:"turnId"`
-	ItemID    string  `json:"itemId"`
-	Reason    *string `json:"reason"`
-	GrantRoot *string `json:"grantRoot"`
-}
-
-// FileChangeApprovalRequest is `item/fileChange/requestApproval`.
-type FileChangeApprovalRequest struct {
-	*Request
-	Params FileChangeApprovalParams
-}
-
-// Answer replies {"decision": d}.
-func (r *FileChangeApprovalRequest) Answer(d Decision) error {
-	return r.Respond(map[string]any{"decision": d})
-}
-
-// Refuse implements ServerRequest: it answers "cancel".
-func (r *FileChangeApprovalRequest) Refuse() error { return r.Answer(Cancel) }
-
-// ToolCallParams are the params of `item/tool/call` (`DynamicToolCallParams`).
-// Arguments is the tool's JSON arguments as sent by the model.
-type ToolCallParams struct {
-	ThreadID  string          `json:"threadId"`
-	TurnID    string          `json:"turnId"`
-	CallID    string          `json:"callId"`
-	Namespace *string         `json:"namespace"`
-	Tool      string          `json:"tool"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
-// ToolCallRequest is `item/tool/call`: the model called a dynamic tool
-// tandem registered in `thread/start`.
-type ToolCallRequest struct {
-	*Request
-	Params ToolCallParams
-}
-
-// Succeed replies {success:true, contentItems:[{type:"inputText", text}]}.
-func (r *ToolCallRequest) Succeed(text string) error {
-	return r.Respond(DynamicToolCallResponse{Success: true, ContentItems: []ContentItem{{Type: "inputText", Text: text}}})
-}
-
-// Fail replies {success:false, contentItems:[{type:"inputText", text}]}.
-func (r *ToolCallRequest) Fail(text string) error {
-	return r.Respond(DynamicToolCallResponse{Success: false, ContentItems: []ContentItem{{Type: "inputText", Text: text}}})
-}
-
-// Refuse implements ServerRequest: a failed call saying the user declined.
-func (r *ToolCallRequest) Refuse() error { return r.Fail("user declined to answer") }
-
-// requestDecoders maps a server request method to its decoder. Files that
-// add request kinds register them in init.
-var requestDecoders = map[string]func(base *Request, params json.RawMessage) (ServerRequest, error){
-	"item/commandExecution/requestApproval": func(base *Request, params json.RawMessage) (ServerRequest, error) {
-		r := &CommandApprovalRequest{Request: base}
-		err := json.Unmarshal(params, &r.Params)
-		r.threadID = r.Params.ThreadID
-		return r, err
-	},
-	"item/fileChange/requestApproval": func(base *Request, params json.RawMessage) (ServerRequest, error) {
-		r := &FileChangeApprovalRequest{Request: base}
-		err := json.Unmarshal(params, &r.Params)
-		r.threadID = r.Params.ThreadID
-		return r, err
-	},
-	"item/tool/call": func(base *Request, params json.RawMessage) (ServerRequest, error) {
-		r := &ToolCallRequest{Request: base}
-		err := json.Unmarshal(params, &r.Params)
-		r.threadID = r.Params.ThreadID
-		return r, err
-	},
+	return out
 }
 
 // DecodeRequest turns a server request into its typed ServerRequest whose
@@ -230,16 +204,33 @@ var requestDecoders = map[string]func(base *Request, params json.RawMessage) (Se
 // not know (the caller answers -32601) and an error when params don't
 // decode (the caller answers -32602).
 func DecodeRequest(method string, id RequestID, params json.RawMessage, reply ReplyFunc) (ServerRequest, error) {
-	dec, ok := requestDecoders[method]
-	if !ok {
-		return nil, nil
+	for _, k := range requestKinds {
+		if k.method != method {
+			continue
+		}
+		if len(params) == 0 || string(params) == "null" {
+			params = json.RawMessage("{}")
+		}
+		r, err := k.decode(NewRequest(method, id, "", reply), params)
+		if err != nil {
+			return nil, fmt.Errorf("decoding %s: %w", method, err)
+		}
+		return r, nil
 	}
-	if len(params) == 0 {
-		params = json.RawMessage("{}")
-	}
-	r, err := dec(NewRequest(method, id, "", reply), params)
-	if err != nil {
-		return nil, fmt.Errorf("decoding %s: %w", method, err)
-	}
-	return r, nil
+	return nil, nil
+}
+
+// CodeUnsupported is the JSON-RPC error code (in the implementation-defined
+// server-error range) tandem answers requests it knows but cannot serve,
+// such as `account/chatgptAuthTokens/refresh`.
+const CodeUnsupported = -32000
+
+// AutoAnswered is a ServerRequest that needs no person: the model calls
+// AutoAnswer as soon as it arrives and shows Notice, if any, as a banner.
+type AutoAnswered interface {
+	ServerRequest
+	// AutoAnswer sends the request's fixed answer.
+	AutoAnswer() error
+	// Notice is one line for the user saying what happened ("" = silent).
+	Notice() string
 }

@@ -157,7 +157,7 @@ func TestSessionStartTurnRetriesOverloaded(t *testing.T) {
 	drain()
 	out := make(chan error, 1)
 	go func() {
-		_, err := s.StartTurn(context.Background(), "hello")
+		_, err := s.StartTurn(context.Background(), TurnInput{Text: "hello"})
 		out <- err
 	}()
 	m := pt.next(t)

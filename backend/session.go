@@ -131,16 +131,8 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 // over SSH or on a loaded machine can take several.
 const DefaultInitTimeout = 30 * time.Second
 
-// Conn exposes the JSON-RPC connection for requests without a helper here.
-func (s *Session) Conn() *Conn { return s.conn }
-
 // Describe names the peer ("local", "ssh HOST", …).
 func (s *Session) Describe() string { return s.stream.Describe() }
-
-// Call sends a request on the session's connection; see Conn.Call.
-func (s *Session) Call(ctx context.Context, method string, params, result any) error {
-	return s.conn.Call(ctx, method, params, result)
-}
 
 // ThreadID returns the current thread's id ("" before a thread starts).
 func (s *Session) ThreadID() string {
@@ -209,22 +201,6 @@ func (s *Session) resumeParams(id string) ThreadResumeParams {
 		ApprovalPolicy: s.opts.ApprovalPolicy,
 		Sandbox:        s.opts.Sandbox,
 	}
-}
-
-// StartTurn runs `turn/start` with text as the user's input and the
-// thread's settings (StartTurnWith without overrides).
-func (s *Session) StartTurn(ctx context.Context, text string) (Turn, error) {
-	return s.StartTurnWith(ctx, text, TurnOptions{})
-}
-
-// Interrupt runs `turn/interrupt` for the running turn; it is a no-op when
-// none runs.
-func (s *Session) Interrupt(ctx context.Context) error {
-	turn := s.TurnID()
-	if turn == "" {
-		return nil
-	}
-	return s.conn.Call(ctx, "turn/interrupt", TurnInterruptParams{ThreadID: s.ThreadID(), TurnID: turn}, nil)
 }
 
 // Close shuts the peer down (see Stream.Close) and waits for the feed to

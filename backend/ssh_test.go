@@ -327,7 +327,7 @@ func TestSSHTurnThroughChattyLoginShell(t *testing.T) {
 	if _, err := s.StartThread(ctx30(t)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.StartTurn(ctx30(t), "hi"); err != nil {
+	if _, err := s.StartTurn(ctx30(t), backend.TurnInput{Text: "hi"}); err != nil {
 		t.Fatal(err)
 	}
 	scan := make(chan []string, 1)
@@ -471,11 +471,11 @@ func TestSSHDropMidTurnThenResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.StartTurn(ctx30(t), "first question"); err != nil {
+	if _, err := s.StartTurn(ctx30(t), backend.TurnInput{Text: "first question"}); err != nil {
 		t.Fatal(err)
 	}
 	awaitTurn(t, ch)
-	if _, err := s.StartTurn(ctx30(t), "second question"); err != nil {
+	if _, err := s.StartTurn(ctx30(t), backend.TurnInput{Text: "second question"}); err != nil {
 		t.Fatal(err)
 	}
 	awaitDelta := time.After(30 * time.Second)
@@ -602,7 +602,7 @@ func TestSSHTurnUnderLoginShells(t *testing.T) {
 			if th.Cwd != e.dir {
 				t.Errorf("thread cwd = %q, want %q", th.Cwd, e.dir)
 			}
-			if _, err := s.StartTurn(ctx30(t), "hi"); err != nil {
+			if _, err := s.StartTurn(ctx30(t), backend.TurnInput{Text: "hi"}); err != nil {
 				t.Fatal(err)
 			}
 			if got := awaitTurn(t, ch); got != "Hello from "+sh.name+"." {

@@ -1,7 +1,6 @@
 package backend
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +25,8 @@ type ThreadListParams struct {
 	SortKey    string  `json:"sortKey,omitempty"`
 	Cwd        string  `json:"cwd,omitempty"`
 	SearchTerm string  `json:"searchTerm,omitempty"`
+	// Archived lists archived threads instead of live ones.
+	Archived bool `json:"archived,omitempty"`
 }
 
 // ThreadListResponse is the result of `thread/list`; NextCursor is nil on
@@ -245,6 +246,8 @@ type turnStartWithParams struct {
 	Effort         string          `json:"effort,omitempty"`
 	ApprovalPolicy string          `json:"approvalPolicy,omitempty"`
 	SandboxPolicy  json.RawMessage `json:"sandboxPolicy,omitempty"`
+	// CollaborationMode is experimental in 0.169.0.
+	CollaborationMode *CollaborationMode `json:"collaborationMode,omitempty"`
 }
 
 // SandboxPolicyFor returns the `SandboxPolicy` JSON for a -s mode
@@ -263,75 +266,7 @@ func SandboxPolicyFor(mode string) (json.RawMessage, error) {
 	return nil, fmt.Errorf("unknown sandbox mode %q", mode)
 }
 
-// StartTurnWith runs `turn/start` with text as input and o's overrides.
-func (s *Session) StartTurnWith(ctx context.Context, text string, o TurnOptions) (Turn, error) {
-	sb, err := SandboxPolicyFor(o.Sandbox)
-	if err != nil {
-		return Turn{}, err
-	}
-	var resp TurnResponse
-	err = s.conn.Call(ctx, "turn/start", turnStartWithParams{
-		ThreadID: s.ThreadID(), Input: TextInput(text),
-		Model: o.Model, Effort: o.Effort, ApprovalPolicy: o.ApprovalPolicy, SandboxPolicy: sb,
-	}, &resp)
-	if err != nil {
-		return Turn{}, err
-	}
-	s.mu.Lock()
-	s.turnID = resp.Turn.ID
-	s.mu.Unlock()
-	return resp.Turn, nil
-}
-
-// SteerTurn runs `turn/steer`: text is added as user input to the running
-// turn, whose id is passed as expectedTurnId. It fails when no turn runs or
-// the turn ended meanwhile (the caller keeps the text).
-func (s *Session) SteerTurn(ctx context.Context, text string) error {
-	turn := s.TurnID()
-	if turn == "" {
-		return fmt.Errorf("turn/steer: %w", ErrNoActiveTurn)
-	}
-	var resp struct {
-		TurnID string `json:"turnId"`
-	}
-	return s.conn.Call(ctx, "turn/steer", TurnSteerParams{ThreadID: s.ThreadID(), Input: TextInput(text), ExpectedTurnID: turn}, &resp)
-}
-
-// ErrNoActiveTurn is SteerTurn's error when the session has already seen
+// ErrNoActiveTurn is Steer's error when the session has already seen
 // the turn end (turn/completed): the same race as the server's -32600
 // ("no active turn"), only found before the request is sent.
 var ErrNoActiveTurn = errors.New("no turn is running")
-
-// NewThread runs `thread/start` (see StartThread) and makes the new thread
-// current.
-func (s *Session) NewThread(ctx context.Context) (ThreadResponse, error) {
-	return s.StartThread(ctx)
-}
-
-// ForkThread runs `thread/fork` for id with the session's settings and
-// makes the fork current; its Thread.Turns holds the copied history.
-func (s *Session) ForkThread(ctx context.Context, id string) (ThreadResponse, error) {
-	return s.openThread(ctx, "thread/fork", ThreadForkParams{
-		ThreadID:       id,
-		Cwd:            s.opts.Cwd,
-		ApprovalPolicy: s.opts.ApprovalPolicy,
-		Sandbox:        s.opts.Sandbox,
-	})
-}
-
-// ListThreads runs `thread/list` for one page.
-func (s *Session) ListThreads(ctx context.Context, p ThreadListParams) (ThreadListResponse, error) {
-	var resp ThreadListResponse
-	err := s.conn.Call(ctx, "thread/list", p, &resp)
-	return resp, err
-}
-
-// ReadThread runs `thread/read` without turns (metadata and rollout path).
-func (s *Session) ReadThread(ctx context.Context, id string) (Thread, error) {
-	var resp ThreadReadResponse
-	err := s.conn.Call(ctx, "thread/read", ThreadReadParams{ThreadID: id}, &resp)
-	return resp.Thread, err
-}
-
-// UserAgent returns the server's `initialize` userAgent (name and version).
-func (s *Session) UserAgent() string { return s.Init.UserAgent }

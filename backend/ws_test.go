@@ -106,7 +106,7 @@ func TestWSAttachRunsTurn(t *testing.T) {
 	if _, err := s.StartThread(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.StartTurn(ctx, "make the file"); err != nil {
+	if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "make the file"}); err != nil {
 		t.Fatal(err)
 	}
 	var text strings.Builder

@@ -7,12 +7,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Choice is one answer offered by an approval: Key is what the model maps
-// back to a protocol decision (e.g. "accept", "acceptForSession",
-// "decline", "cancel"), Label what the user reads.
+// Choice is one answer offered by an approval: Label is what the user
+// reads, Value what choosing it means to the caller (a typed decision,
+// handed back as it was by Approval.Choice).
 type Choice struct {
-	Key   string
 	Label string
+	Value any
 }
 
 // ApprovalSpec describes an approval request to show. Title is the
@@ -38,21 +38,21 @@ type ApprovalSpec struct {
 	MoreHint string
 }
 
-// Approval is an inline approval form; Choice holds the selected Key once
-// Done (empty when aborted).
+// Approval is an inline approval form; Choice returns the selected
+// choice's Value once Done.
 type Approval struct {
 	base
-	choice string
+	choice int
 	diff   diffView
 	spec   ApprovalSpec
-	sel    *huh.Select[string]
+	sel    *huh.Select[int]
 	group  *huh.Group
 }
 
 // NewApproval builds the approval form for spec at width.
 func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
 	a := &Approval{spec: spec, diff: diffView{lines: spec.Diff}}
-	a.sel = huh.NewSelect[string]().Value(&a.choice)
+	a.sel = huh.NewSelect[int]().Value(&a.choice)
 	a.group = huh.NewGroup(a.sel)
 	a.form = newForm(theme, width, a.group)
 	a.form = a.form.WithShowHelp(a.layout(width))
@@ -72,9 +72,9 @@ func (a *Approval) layout(width int) (showHelp bool) {
 	lay := fitApproval(a.spec, width, a.diff.height)
 	a.diff.height = lay.diffH
 	a.diff.top = max(0, min(a.diff.top, len(a.diff.lines)-a.diff.height))
-	opts := make([]huh.Option[string], 0, len(a.spec.Choices))
-	for _, c := range a.spec.Choices {
-		opts = append(opts, huh.NewOption(ansi.Truncate(c.Label, max(10, width-8), "…"), c.Key))
+	opts := make([]huh.Option[int], 0, len(a.spec.Choices))
+	for i, c := range a.spec.Choices {
+		opts = append(opts, huh.NewOption(ansi.Truncate(c.Label, max(10, width-8), "…"), i))
 	}
 	a.sel.Title(ansi.Truncate(a.spec.Title, max(10, width-3), "…")). // one row, as huh counts it
 										Description(strings.Join(lay.desc, "\n")).
@@ -113,11 +113,11 @@ func prefixed(p, s string) string {
 	return p + s
 }
 
-// Choice returns the selected choice key, or "" if the form was aborted or
-// is not done.
-func (a *Approval) Choice() string {
-	if !a.Done() || a.Aborted() {
-		return ""
+// Choice returns the selected choice's Value; ok is false when the form
+// was aborted (Esc) or is not done.
+func (a *Approval) Choice() (value any, ok bool) {
+	if !a.Done() || a.Aborted() || a.choice < 0 || a.choice >= len(a.spec.Choices) {
+		return nil, false
 	}
-	return a.choice
+	return a.spec.Choices[a.choice].Value, true
 }

@@ -14,7 +14,7 @@ import (
 func TestApprovalSetWidthRefits(t *testing.T) {
 	const long = "Yes, and don't ask again for commands starting with `git add`"
 	spec := ApprovalSpec{Title: "Run this command?", Command: "git add x", Choices: []Choice{
-		{Key: "accept", Label: "Yes, run it"}, {Key: "execpolicy", Label: long}, {Key: "cancel", Label: "No, and stop the turn"},
+		{Label: "Yes, run it", Value: "accept"}, {Label: long, Value: "execpolicy"}, {Label: "No, and stop the turn", Value: "cancel"},
 	}, Diff: []string{strings.Repeat("+", 100)}}
 	a := NewApproval(spec, Theme(true, true), 40)
 	a.Init()
@@ -34,7 +34,7 @@ func TestApprovalSetWidthRefits(t *testing.T) {
 			}
 		}
 	}
-	if a.choice != "execpolicy" {
-		t.Errorf("highlighted value = %q after the resizes; want execpolicy", a.choice)
+	if v := a.spec.Choices[a.choice].Value; v != "execpolicy" {
+		t.Errorf("highlighted value = %v after the resizes; want execpolicy", v)
 	}
 }

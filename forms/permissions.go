@@ -6,11 +6,14 @@ import (
 	"charm.land/huh/v2"
 )
 
-// Keys of the permissions form's choices (Approval.Choice).
+// Grant is a choice of the permissions form (Approval.Choice's value).
+type Grant int
+
+// The permissions form's choices.
 const (
-	GrantTurn    = "turn"
-	GrantSession = "session"
-	GrantDeny    = "deny"
+	GrantTurn Grant = iota
+	GrantSession
+	GrantDeny
 )
 
 // PermissionsSpec describes a request for extra sandbox permissions
@@ -24,8 +27,8 @@ type PermissionsSpec struct {
 }
 
 // NewPermissions builds the permissions form: grant for this turn, grant
-// for the session, or deny. Its Choice is GrantTurn, GrantSession or
-// GrantDeny ("" when aborted, which the model treats as deny).
+// for the session, or deny. Its Choice is a Grant (none when aborted,
+// which the model treats as deny).
 func NewPermissions(spec PermissionsSpec, theme huh.Theme, width int) *Approval {
 	body := make([]string, 0, len(spec.Requested)+1)
 	body = append(body, "Requested:")
@@ -39,9 +42,9 @@ func NewPermissions(spec PermissionsSpec, theme huh.Theme, width int) *Approval 
 		Body:      strings.Join(body, "\n"),
 		MaxHeight: spec.MaxHeight,
 		Choices: []Choice{
-			{Key: GrantTurn, Label: "Yes, for this turn"},
-			{Key: GrantSession, Label: "Yes, for the rest of the session"},
-			{Key: GrantDeny, Label: "No, deny"},
+			{Label: "Yes, for this turn", Value: GrantTurn},
+			{Label: "Yes, for the rest of the session", Value: GrantSession},
+			{Label: "No, deny", Value: GrantDeny},
 		},
 	}, theme, width)
 }

@@ -1,10 +1,10 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -20,15 +20,6 @@ type command struct {
 	name, desc string
 	idleOnly   bool
 	run        func(m *Model, args string) tea.Cmd
-}
-
-// commandResultMsg is the result of a command's request: lines are shown
-// as an info banner titled title; err as an error banner.
-type commandResultMsg struct {
-	name  string
-	title string
-	lines []string
-	err   error
 }
 
 // commands returns the slash commands in the order /help lists them.
@@ -88,115 +79,117 @@ func (m *Model) runCommand(c *command, args string) tea.Cmd {
 	if m.sharedBlocks(c.name) { // role.go
 		return nil
 	}
-	if c.idleOnly && (m.running || m.startingTurn) {
-		m.status.Notice = "/" + c.name + " can't run while a turn is running — wait or esc to interrupt"
+	if c.idleOnly && m.turn.busy() {
+		m.setNotice(noticeInfo, "/"+c.name+" can't run while a turn is running — wait or esc to interrupt")
 		return nil
 	}
-	if c.idleOnly && m.x.switching {
-		m.status.Notice = "/" + c.name + " can't run while a thread is opening"
+	if c.idleOnly && m.turn.switching {
+		m.setNotice(noticeInfo, "/"+c.name+" can't run while a thread is opening")
 		return nil
 	}
-	m.status.Notice = ""
+	m.clearNotice()
 	return c.run(m, args)
 }
 
-// needDriver returns the thread driver, or says why there is none.
-func (m *Model) needDriver(name string) (ThreadDriver, bool) {
-	td, ok := m.threadDriver()
-	if !ok || !m.ready {
-		m.status.Notice = "/" + name + " needs a running app-server"
+// needClient returns the client, or says why there is none.
+func (m *Model) needClient(name string) (backend.Client, bool) {
+	if m.client == nil || !m.ready {
+		m.setNotice(noticeInfo, "/"+name+" needs a running app-server")
 		return nil, false
 	}
-	return td, true
+	return m.client, true
 }
 
-// callCmd sends one request and reports the outcome as a commandResultMsg;
-// done turns the result into banner lines.
-func callCmd[R any](td ThreadDriver, name, method string, params any, done func(R) (string, []string)) tea.Cmd {
+// call runs one request in a command and reports its outcome as a
+// commandResultMsg: do returns the banner's title and lines.
+func call(name string, do func(ctx context.Context) (string, []string, error)) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := callCtx()
 		defer cancel()
-		var r R
-		if err := td.Call(ctx, method, params, &r); err != nil {
-			return commandResultMsg{name: name, err: fmt.Errorf("%s: %w", method, err)}
-		}
-		title, lines := done(r)
-		return commandResultMsg{name: name, title: title, lines: lines}
+		title, lines, err := do(ctx)
+		return commandResultMsg{name: name, title: title, lines: lines, err: err}
 	}
 }
 
-func (m *Model) onCommandResult(r commandResultMsg) tea.Cmd {
+func (m *Model) onCommandResult(r commandResultMsg) {
 	if r.err != nil {
 		m.banner(ui.BannerError, "/"+r.name+": "+oneLine(r.err), nil)
-		return nil
+		return
 	}
 	if r.title != "" {
 		m.banner(ui.BannerInfo, r.title, r.lines)
 	}
-	return nil
 }
 
 func (m *Model) cmdNew(string) tea.Cmd {
-	td, ok := m.needDriver("new")
+	c, ok := m.needClient("new")
 	if !ok {
 		return nil
 	}
-	m.x.switching = true
-	return newThreadCmd(td, "")
+	m.turn.switching = true
+	return newThreadCmd(c, "")
 }
 
 func (m *Model) cmdFork(string) tea.Cmd {
-	td, ok := m.needDriver("fork")
+	c, ok := m.needClient("fork")
 	if !ok {
 		return nil
 	}
-	m.x.switching = true
-	return forkCmd(td, td.ThreadID())
+	m.turn.switching = true
+	return forkCmd(c, c.ThreadID())
 }
 
 func (m *Model) cmdRename(args string) tea.Cmd {
-	td, ok := m.needDriver("rename")
+	c, ok := m.needClient("rename")
 	if !ok {
 		return nil
 	}
 	if args == "" {
-		m.status.Notice = "usage: /rename NAME"
+		m.setNotice(noticeInfo, "usage: /rename NAME")
 		m.setDraft("/rename ")
 		return nil
 	}
-	return callCmd(td, "rename", "thread/name/set", backend.ThreadSetNameParams{ThreadID: td.ThreadID(), Name: args},
-		func(struct{}) (string, []string) { return "Thread renamed to “" + args + "”", nil })
+	return call("rename", func(ctx context.Context) (string, []string, error) {
+		if err := c.RenameThread(ctx, args); err != nil {
+			return "", nil, fmt.Errorf("thread/name/set: %w", err)
+		}
+		return "Thread renamed to “" + args + "”", nil, nil
+	})
 }
 
 func (m *Model) cmdArchive(string) tea.Cmd {
-	td, ok := m.needDriver("archive")
+	c, ok := m.needClient("archive")
 	if !ok {
 		return nil
 	}
-	id := td.ThreadID()
-	m.x.switching = true
+	id := c.ThreadID()
+	m.turn.switching = true
 	return func() tea.Msg {
 		ctx, cancel := callCtx()
 		defer cancel()
-		if err := td.Call(ctx, "thread/archive", backend.ThreadIDParams{ThreadID: id}, nil); err != nil {
+		if err := c.ArchiveThread(ctx); err != nil {
 			return threadSwitchedMsg{err: fmt.Errorf("thread/archive: %w", err)}
 		}
-		resp, err := td.NewThread(ctx)
+		resp, err := c.StartThread(ctx)
 		return threadSwitchedMsg{resp: resp, how: "new", notice: "Archived thread " + shortID(id) + "; this is a new thread", err: err}
 	}
 }
 
 func (m *Model) cmdCompact(string) tea.Cmd {
-	td, ok := m.needDriver("compact")
+	c, ok := m.needClient("compact")
 	if !ok {
 		return nil
 	}
-	return callCmd(td, "compact", "thread/compact/start", backend.ThreadIDParams{ThreadID: td.ThreadID()},
-		func(struct{}) (string, []string) { return "Compacting the thread…", nil })
+	return call("compact", func(ctx context.Context) (string, []string, error) {
+		if err := c.Compact(ctx); err != nil {
+			return "", nil, fmt.Errorf("thread/compact/start: %w", err)
+		}
+		return "Compacting the thread…", nil, nil
+	})
 }
 
 func (m *Model) cmdReview(string) tea.Cmd {
-	td, ok := m.needDriver("review")
+	c, ok := m.needClient("review")
 	if !ok {
 		return nil
 	}
@@ -204,7 +197,7 @@ func (m *Model) cmdReview(string) tea.Cmd {
 	return tea.Batch(func() tea.Msg {
 		ctx, cancel := callCtx()
 		defer cancel()
-		err := td.Call(ctx, "review/start", backend.ReviewStartParams{ThreadID: td.ThreadID(), Target: backend.ReviewTarget{Type: "uncommittedChanges"}}, nil)
+		err := c.Review(ctx, backend.ReviewTarget{Type: "uncommittedChanges"})
 		if err != nil {
 			err = fmt.Errorf("review/start: %w", err)
 		}
@@ -213,61 +206,52 @@ func (m *Model) cmdReview(string) tea.Cmd {
 }
 
 func (m *Model) cmdMcp(string) tea.Cmd {
-	td, ok := m.needDriver("mcp")
+	c, ok := m.needClient("mcp")
 	if !ok {
 		return nil
 	}
-	return callCmd(td, "mcp", "mcpServerStatus/list", backend.McpServerStatusListParams{ThreadID: td.ThreadID(), Detail: "toolsAndAuthOnly"},
-		func(r backend.McpServerStatusListResponse) (string, []string) {
-			if len(r.Data) == 0 {
-				return "No MCP servers configured", nil
+	return call("mcp", func(ctx context.Context) (string, []string, error) {
+		servers, err := c.McpServers(ctx)
+		if err != nil {
+			return "", nil, fmt.Errorf("mcpServerStatus/list: %w", err)
+		}
+		if len(servers) == 0 {
+			return "No MCP servers configured", nil, nil
+		}
+		var lines []string
+		for _, s := range servers {
+			st := "unknown"
+			if s.RuntimeStatus != nil {
+				st = *s.RuntimeStatus
 			}
-			var lines []string
-			for _, s := range r.Data {
-				st := "unknown"
-				if s.RuntimeStatus != nil {
-					st = *s.RuntimeStatus
-				}
-				tools := make([]string, 0, len(s.Tools))
-				for t := range s.Tools {
-					tools = append(tools, t)
-				}
-				sort.Strings(tools)
-				line := fmt.Sprintf("%s — %s, auth %s, %d tools", s.Name, st, s.AuthStatus, len(tools))
-				if len(tools) > 0 {
-					line += ": " + strings.Join(tools, ", ")
-				}
-				if s.ToolsError != nil {
-					line += " (error: " + *s.ToolsError + ")"
-				}
-				lines = append(lines, line)
+			tools := make([]string, 0, len(s.Tools))
+			for t := range s.Tools {
+				tools = append(tools, t)
 			}
-			return fmt.Sprintf("MCP servers (%d)", len(r.Data)), lines
-		})
+			sort.Strings(tools)
+			line := fmt.Sprintf("%s — %s, auth %s, %d tools", s.Name, st, s.AuthStatus, len(tools))
+			if len(tools) > 0 {
+				line += ": " + strings.Join(tools, ", ")
+			}
+			if s.ToolsError != nil {
+				line += " (error: " + *s.ToolsError + ")"
+			}
+			lines = append(lines, line)
+		}
+		return fmt.Sprintf("MCP servers (%d)", len(servers)), lines, nil
+	})
 }
 
 func (m *Model) cmdDiff(string) tea.Cmd {
-	diff := m.x.lastDiff
+	diff := m.thread.Diff
 	if strings.TrimSpace(diff) == "" {
 		m.banner(ui.BannerInfo, "No diff yet: no turn changed files in this thread", nil)
 		return nil
 	}
-	m.transcript.Append(&ui.BannerCell{Kind: ui.BannerInfo, Text: "Last turn's diff", Detail: strings.Split(strings.TrimRight(diff, "\n"), "\n")})
-	m.follow = true
+	m.banner(ui.BannerInfo, "Last turn's diff", strings.Split(strings.TrimRight(diff, "\n"), "\n"))
+	m.view.follow = true
 	return nil
 }
-
-// LastDiff returns the thread's last `turn/diff/updated` diff ("" when
-// none came yet): what /diff shows.
-func (m *Model) LastDiff() string { return m.x.lastDiff }
-
-// TurnOptions returns the overrides /model and /approvals set for the next
-// turns.
-func (m *Model) TurnOptions() backend.TurnOptions { return m.x.turn }
-
-// Queued returns the prompts queued for the next turns (Tab while a turn
-// runs), first to be sent first.
-func (m *Model) Queued() []string { return m.x.queued }
 
 func (m *Model) cmdCopy(string) tea.Cmd { return m.CopyLastAnswer() }
 
@@ -298,99 +282,6 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		lines = append(lines, k[0]+strings.Repeat(" ", max(1, 12-utf8.RuneCountInString(k[0])))+k[1])
 	}
 	m.banner(ui.BannerInfo, "Commands", lines)
-	m.follow = true
+	m.view.follow = true
 	return nil
-}
-
-// cmdStatus shows the session's settings, then fills in the account from
-// `account/read`.
-func (m *Model) cmdStatus(string) tea.Cmd {
-	s := m.status
-	model := s.Model
-	if m.x.turn.Model != "" {
-		model = m.x.turn.Model + " (next turn)"
-	}
-	effort := m.x.effort
-	if m.x.turn.Effort != "" {
-		effort = m.x.turn.Effort + " (next turn)"
-	}
-	approval, sandbox := s.Approval, s.Sandbox
-	if m.x.turn.ApprovalPolicy != "" {
-		approval = m.x.turn.ApprovalPolicy + " (next turn)"
-	}
-	if m.x.turn.Sandbox != "" {
-		sandbox = m.x.turn.Sandbox + " (next turn)"
-	}
-	lines := []string{
-		"model:      " + orDash(model),
-		"effort:     " + orDash(effort),
-		"cwd:        " + orDash(s.Cwd),
-		"approvals:  " + orDash(approval),
-		"sandbox:    " + orDash(sandbox),
-		"tokens:     " + fmt.Sprintf("%d used in this thread", s.TotalTokens),
-	}
-	if s.ContextWindow > 0 {
-		left := 100 - int(100*s.LastInputTokens/max(1, s.ContextWindow))
-		lines = append(lines, fmt.Sprintf("context:    %d%% left of %d", max(0, left), s.ContextWindow))
-	} else {
-		lines = append(lines, "context:    unknown")
-	}
-	td, ok := m.threadDriver()
-	if ok {
-		lines = append(lines, "thread:     "+orDash(td.ThreadID()), "server:     "+orDash(serverVersion(td.UserAgent())))
-	}
-	if s.Peer != "" {
-		lines = append(lines, "peer:       "+s.Peer)
-	}
-	if !ok || !m.ready {
-		m.banner(ui.BannerInfo, "Status", lines)
-		return nil
-	}
-	return func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
-		var acct backend.AccountReadResponse
-		if err := td.Call(ctx, "account/read", backend.AccountReadParams{}, &acct); err != nil {
-			lines = append(lines, "account:    unknown ("+oneLine(err)+")")
-		} else if acct.Account == nil && !acct.RequiresOpenaiAuth {
-			lines = append(lines, "account:    not needed by this provider")
-		} else {
-			lines = append(lines, "account:    "+acct.Account.Describe())
-		}
-		var rl struct {
-			RateLimits backend.RateLimitSnapshot `json:"rateLimits"`
-		}
-		if err := td.Call(ctx, "account/rateLimits/read", nil, &rl); err != nil {
-			lines = append(lines, "limits:     unavailable")
-		} else {
-			lines = append(lines, "limits:     "+describeLimits(rl.RateLimits))
-		}
-		return commandResultMsg{name: "status", title: "Status", lines: lines}
-	}
-}
-
-// describeLimits renders the primary and secondary rate-limit windows.
-func describeLimits(s backend.RateLimitSnapshot) string {
-	var parts []string
-	for _, w := range []*backend.RateLimitWindow{s.Primary, s.Secondary} {
-		if w == nil {
-			continue
-		}
-		p := fmt.Sprintf("%.0f%% used", w.UsedPercent)
-		if w.WindowDurationMins != nil {
-			p += fmt.Sprintf(" of %s", ui.FormatDuration(time.Duration(*w.WindowDurationMins)*time.Minute))
-		}
-		parts = append(parts, p)
-	}
-	if len(parts) == 0 {
-		return "none reported"
-	}
-	return strings.Join(parts, ", ")
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }

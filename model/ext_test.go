@@ -22,14 +22,15 @@ import (
 	"tandem/sessions"
 )
 
-// fakeDriver is a ThreadDriver that records what the model asks and
-// answers from its fields.
+// fakeDriver is a backend.Client that records what the model asks (the
+// JSON-RPC method each call stands for, and its params) and answers from
+// its fields.
 type fakeDriver struct {
 	mu        sync.Mutex
 	thread    string
 	calls     []string // method names, in order
 	params    map[string]any
-	results   map[string]any   // method → result (marshalled into the caller's value)
+	results   map[string]any   // method → result (marshalled into the typed answer)
 	errs      map[string]error // method → error
 	turns     []string
 	opts      []backend.TurnOptions
@@ -40,6 +41,8 @@ type fakeDriver struct {
 	list      []backend.Thread
 	newCount  int
 }
+
+var _ backend.Client = (*fakeDriver)(nil)
 
 func newFake() *fakeDriver {
 	return &fakeDriver{thread: "t-first", params: map[string]any{}, results: map[string]any{}, errs: map[string]error{}, threads: map[string]backend.Thread{}}
@@ -58,22 +61,8 @@ func (f *fakeDriver) called() []string {
 	return append([]string(nil), f.calls...)
 }
 
-func (f *fakeDriver) StartTurn(ctx context.Context, text string) (backend.Turn, error) {
-	return f.StartTurnWith(ctx, text, backend.TurnOptions{})
-}
-
-func (f *fakeDriver) StartTurnWith(_ context.Context, text string, o backend.TurnOptions) (backend.Turn, error) {
-	f.record("turn/start", text)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.turns = append(f.turns, text)
-	f.opts = append(f.opts, o)
-	return backend.Turn{ID: "turn-1"}, f.errs["turn/start"]
-}
-
-func (f *fakeDriver) Interrupt(context.Context) error { return nil }
-
-func (f *fakeDriver) Call(_ context.Context, method string, params, result any) error {
+// answer records a call and decodes its configured result into result.
+func (f *fakeDriver) answer(method string, params, result any) error {
 	f.record(method, params)
 	f.mu.Lock()
 	err, res := f.errs[method], f.results[method]
@@ -88,21 +77,32 @@ func (f *fakeDriver) Call(_ context.Context, method string, params, result any) 
 	return nil
 }
 
+func (f *fakeDriver) StartTurn(_ context.Context, in backend.TurnInput) (backend.Turn, error) {
+	f.record("turn/start", in.Text)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.turns = append(f.turns, in.Text)
+	f.opts = append(f.opts, in.TurnOptions)
+	return backend.Turn{ID: "turn-1"}, f.errs["turn/start"]
+}
+
+func (f *fakeDriver) Interrupt(context.Context) error { return nil }
+
 func (f *fakeDriver) ThreadID() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.thread
 }
 
-func (f *fakeDriver) SteerTurn(_ context.Context, text string) error {
-	f.record("turn/steer", text)
+func (f *fakeDriver) Steer(_ context.Context, in backend.TurnInput) error {
+	f.record("turn/steer", in.Text)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.steers = append(f.steers, text)
+	f.steers = append(f.steers, in.Text)
 	return f.steerErr
 }
 
-func (f *fakeDriver) NewThread(context.Context) (backend.ThreadResponse, error) {
+func (f *fakeDriver) StartThread(context.Context) (backend.ThreadResponse, error) {
 	f.record("thread/start", nil)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -159,6 +159,68 @@ func (f *fakeDriver) TurnID() string {
 
 func (f *fakeDriver) UserAgent() string { return "codex_cli_rs/0.169.0" }
 
+func (f *fakeDriver) Review(_ context.Context, target backend.ReviewTarget) error {
+	return f.answer("review/start", backend.ReviewStartParams{ThreadID: f.ThreadID(), Target: target}, nil)
+}
+
+func (f *fakeDriver) ShellCommand(_ context.Context, command string) error {
+	return f.answer("thread/shellCommand", backend.ThreadShellCommandParams{ThreadID: f.ThreadID(), Command: command}, nil)
+}
+
+func (f *fakeDriver) RenameThread(_ context.Context, name string) error {
+	return f.answer("thread/name/set", backend.ThreadSetNameParams{ThreadID: f.ThreadID(), Name: name}, nil)
+}
+
+func (f *fakeDriver) ArchiveThread(context.Context) error {
+	return f.answer("thread/archive", backend.ThreadIDParams{ThreadID: f.ThreadID()}, nil)
+}
+
+func (f *fakeDriver) Compact(context.Context) error {
+	return f.answer("thread/compact/start", backend.ThreadIDParams{ThreadID: f.ThreadID()}, nil)
+}
+
+func (f *fakeDriver) ListModels(context.Context) ([]backend.ModelInfo, error) {
+	var r backend.ModelListResponse
+	err := f.answer("model/list", backend.ModelListParams{}, &r)
+	return r.Data, err
+}
+
+func (f *fakeDriver) McpServers(context.Context) ([]backend.McpServerStatus, error) {
+	var r backend.McpServerStatusListResponse
+	err := f.answer("mcpServerStatus/list", backend.McpServerStatusListParams{ThreadID: f.ThreadID(), Detail: "toolsAndAuthOnly"}, &r)
+	return r.Data, err
+}
+
+func (f *fakeDriver) FuzzyFileSearch(_ context.Context, query string, roots []string) ([]backend.FuzzyFileMatch, error) {
+	var r backend.FuzzyFileSearchResponse
+	err := f.answer("fuzzyFileSearch", backend.FuzzyFileSearchParams{Query: query, Roots: roots}, &r)
+	return r.Files, err
+}
+
+func (f *fakeDriver) ReadAccount(context.Context) (backend.AccountReadResponse, error) {
+	var r backend.AccountReadResponse
+	err := f.answer("account/read", backend.AccountReadParams{}, &r)
+	return r, err
+}
+
+func (f *fakeDriver) ReadRateLimits(context.Context) (backend.RateLimitSnapshot, error) {
+	var r struct {
+		RateLimits backend.RateLimitSnapshot `json:"rateLimits"`
+	}
+	err := f.answer("account/rateLimits/read", nil, &r)
+	return r.RateLimits, err
+}
+
+func (f *fakeDriver) Login(_ context.Context, p backend.LoginStartParams) (backend.LoginStartResponse, error) {
+	var r backend.LoginStartResponse
+	err := f.answer("account/login/start", p, &r)
+	return r, err
+}
+
+func (f *fakeDriver) CancelLogin(_ context.Context, id string) error {
+	return f.answer("account/login/cancel", backend.LoginCancelParams{LoginID: id}, nil)
+}
+
 // settle runs cmd and feeds the messages it yields back into m, until
 // nothing of interest is left. Commands run concurrently; timers (frame
 // ticks, spinner, cursor blink) are abandoned once nothing else arrived for
@@ -194,7 +256,7 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 				run(c)
 			}
 		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg, threadPageMsg, modelListMsg,
-			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult:
+			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll:
 			_, next := m.Update(msg)
 			run(next)
 		}
@@ -205,7 +267,7 @@ func ready(t *testing.T, f *fakeDriver, opts Options) *Model {
 	t.Helper()
 	m := New(opts)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	_, cmd := m.Update(SessionReadyMsg{Driver: f, Model: "mock-model", Cwd: "~/w"})
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Model: "mock-model", Cwd: "~/w"})
 	settle(t, m, cmd)
 	return m
 }
@@ -240,12 +302,12 @@ func viewText(m *Model) string { return ansi.Strip(m.View().Content) }
 func TestSlashPopupFilters(t *testing.T) {
 	m := ready(t, newFake(), Options{})
 	typeText(t, m, "/")
-	if got := len(m.x.popup.items); got != len(commands()) {
+	if got := len(m.popup.items); got != len(commands()) {
 		t.Fatalf("'/' lists %d commands, want all %d", got, len(commands()))
 	}
 	typeText(t, m, "mo")
 	var names []string
-	for _, it := range m.x.popup.items {
+	for _, it := range m.popup.items {
 		names = append(names, it.label)
 	}
 	if len(names) == 0 || names[0] != "/model" {
@@ -267,7 +329,7 @@ func TestSlashPopupFilters(t *testing.T) {
 	}
 	// Esc closes it; typing a space (arguments) ends it too.
 	press(t, m, tea.KeyEscape, 0)
-	if m.x.popup.active() {
+	if m.popup.active() {
 		t.Fatal("esc did not close the popup")
 	}
 }
@@ -300,8 +362,8 @@ func TestSlashCommandRunsAndRefusesDuringTurn(t *testing.T) {
 	}
 	typeText(t, m, "/compact")
 	press(t, m, tea.KeyEnter, 0)
-	if !strings.Contains(m.status.Notice, "can't run while a turn is running") {
-		t.Fatalf("notice = %q", m.status.Notice)
+	if !strings.Contains(m.notice.text, "can't run while a turn is running") {
+		t.Fatalf("notice = %q", m.notice.text)
 	}
 	for _, c := range f.called() {
 		if c == "thread/compact/start" {
@@ -320,15 +382,15 @@ func TestModelPickerSetsTurnOverrides(t *testing.T) {
 	m := ready(t, f, Options{})
 	typeText(t, m, "/model")
 	press(t, m, tea.KeyEnter, 0)
-	if m.x.picker == nil || len(m.x.picker.shown) != 2 {
-		t.Fatalf("model picker not open with 2 models: %+v", m.x.picker)
+	if m.picker == nil || len(m.picker.shown) != 2 {
+		t.Fatalf("model picker not open with 2 models: %+v", m.picker)
 	}
 	if !strings.Contains(viewText(m), "the mock") {
 		t.Fatalf("model picker not drawn:\n%s", viewText(m))
 	}
 	press(t, m, tea.KeyEnter, 0) // mock-model (current) → effort picker
-	if m.x.picker == nil || !strings.HasPrefix(m.x.picker.title, "Reasoning effort") {
-		t.Fatalf("effort picker not open: %+v", m.x.picker)
+	if m.picker == nil || !strings.HasPrefix(m.picker.title, "Reasoning effort") {
+		t.Fatalf("effort picker not open: %+v", m.picker)
 	}
 	press(t, m, tea.KeyDown, 0) // medium (default) → high
 	press(t, m, tea.KeyEnter, 0)
@@ -456,7 +518,7 @@ func TestResumeFailureStartsNewThreadOnce(t *testing.T) {
 	dir := t.TempDir()
 	m := New(Options{State: sessions.Open(dir), Workspace: "/w"})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	_, cmd := m.Update(SessionReadyMsg{Driver: f, Resume: &ResumeRequest{ID: "t-old"}})
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{ID: "t-old"}})
 	settle(t, m, cmd)
 	resumes, starts := 0, 0
 	for _, c := range f.called() {
@@ -489,7 +551,7 @@ func TestResumeFoldsHistoryAndRemembers(t *testing.T) {
 	_ = store.SetLastThread("/w", "t-old")
 	m := New(Options{State: store, Workspace: "/w"})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	_, cmd := m.Update(SessionReadyMsg{Driver: f, Resume: &ResumeRequest{Last: true}})
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{Last: true}})
 	settle(t, m, cmd)
 	v := viewText(m)
 	if !strings.Contains(v, "earlier question") || !strings.Contains(v, "earlier answer") || !strings.Contains(v, "Resumed thread") {
@@ -527,10 +589,10 @@ func TestResumeWarnsAboutUnfinishedToolCalls(t *testing.T) {
 	f.threads["t-bad"] = backend.Thread{ID: "t-bad", Path: &path}
 	m := New(Options{})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	_, cmd := m.Update(SessionReadyMsg{Driver: f, Resume: &ResumeRequest{ID: "t-bad"}})
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{ID: "t-bad"}})
 	settle(t, m, cmd)
 	v := viewText(m)
-	if !strings.Contains(v, "2 tool call(s) that never got an output") || m.x.picker == nil {
+	if !strings.Contains(v, "2 tool call(s) that never got an output") || m.picker == nil {
 		t.Fatalf("no warning or choice:\n%s", v)
 	}
 	for _, c := range f.called() {
@@ -554,7 +616,7 @@ func TestResumePickerListsSearchesAndToggles(t *testing.T) {
 	f.threads["t-b"] = backend.Thread{ID: "t-b", Preview: "write docs"}
 	m := New(Options{Workspace: "/w"})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	_, cmd := m.Update(SessionReadyMsg{Driver: f, Resume: &ResumeRequest{}})
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{}})
 	settle(t, m, cmd)
 	v := viewText(m)
 	if !strings.Contains(v, "fix the parser") || !strings.Contains(v, "write docs") || !strings.Contains(v, "this workspace") {
@@ -610,7 +672,7 @@ func TestFileMentionSearchesThreadWorkspace(t *testing.T) {
 	f := newFake()
 	m := New(Options{Workspace: "/local/w"})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	_, cmd := m.Update(SessionReadyMsg{Driver: f, Model: "mock-model", Cwd: "/srv/app", ThreadCwd: "/srv/app"})
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Model: "mock-model", Cwd: "/srv/app", ThreadCwd: "/srv/app"})
 	settle(t, m, cmd)
 	typeSlow(t, m, "@mai")
 	p, _ := f.params["fuzzyFileSearch"].(backend.FuzzyFileSearchParams)
@@ -774,7 +836,7 @@ func TestResumeLastFallsBackToListWhenRememberedIsUnknown(t *testing.T) {
 	_ = store.SetLastThread("/w", "t-elsewhere") // from another CODEX_HOME
 	m := New(Options{State: store, Workspace: "/w"})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	_, cmd := m.Update(SessionReadyMsg{Driver: f, Resume: &ResumeRequest{Last: true}})
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{Last: true}})
 	settle(t, m, cmd)
 	if f.ThreadID() != "t-listed" {
 		t.Fatalf("resumed %q, calls %v", f.ThreadID(), f.called())
@@ -794,7 +856,7 @@ func TestApprovalsChoiceSurvivesFork(t *testing.T) {
 	press(t, m, tea.KeyEnter, 0)
 	press(t, m, tea.KeyDown, 0)
 	press(t, m, tea.KeyEnter, 0)
-	chosen := m.x.turn.ApprovalPolicy
+	chosen := m.turn.overrides.ApprovalPolicy
 	if chosen == "" {
 		t.Fatal("no approvals preset chosen")
 	}
@@ -803,8 +865,8 @@ func TestApprovalsChoiceSurvivesFork(t *testing.T) {
 	if f.ThreadID() != "t-fork" {
 		t.Fatalf("fork did not happen: %v", f.called())
 	}
-	if m.status.Approval != chosen || m.status.Sandbox != m.x.turn.Sandbox {
-		t.Errorf("status shows approval %q sandbox %q after /fork; want the chosen %q %q", m.status.Approval, m.status.Sandbox, chosen, m.x.turn.Sandbox)
+	if m.status.Approval != chosen || m.status.Sandbox != m.turn.overrides.Sandbox {
+		t.Errorf("status shows approval %q sandbox %q after /fork; want the chosen %q %q", m.status.Approval, m.status.Sandbox, chosen, m.turn.overrides.Sandbox)
 	}
 }
 

@@ -41,7 +41,7 @@ func TestTurnErrorShownOnce(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newReqModel()
-			m.running = true
+			m.turn.running = true
 			notify(t, m, "turn/started", `{"threadId":"th","turn":{"id":"tu","items":[],"status":"inProgress","error":null}}`)
 			if tc.errorNote {
 				notify(t, m, "error", `{"threadId":"th","turnId":"tu","willRetry":false,"error":{"message":"stream disconnected","codexErrorInfo":null,"additionalDetails":null}}`)
@@ -63,7 +63,7 @@ func TestTurnErrorShownOnce(t *testing.T) {
 func TestCommandAwaitingApprovalLabel(t *testing.T) {
 	rep := &replies{}
 	m := newReqModel()
-	m.running = true
+	m.turn.running = true
 	notify(t, m, "item/started", `{"threadId":"th","turnId":"tu","item":{"type":"commandExecution","id":"call_1","command":"git add x","cwd":"/w","status":"inProgress","commandActions":[],"aggregatedOutput":null,"exitCode":null,"durationMs":null}}`)
 	if v := plain(m); !strings.Contains(v, "running") {
 		t.Fatalf("command not running before the request:\n%s", v)

@@ -19,7 +19,7 @@ func safeApproval(s forms.ApprovalSpec) forms.ApprovalSpec {
 	s.Body = ui.Sanitize(s.Body)
 	choices := make([]forms.Choice, len(s.Choices))
 	for i, c := range s.Choices {
-		choices[i] = forms.Choice{Key: c.Key, Label: ui.SanitizeLine(c.Label)}
+		choices[i] = forms.Choice{Label: ui.SanitizeLine(c.Label), Value: c.Value}
 	}
 	s.Choices = choices
 	// Diff lines are drawn by ui (RenderFileDiff), which sanitizes them.
@@ -83,29 +83,6 @@ func safeElicitation(s forms.ElicitationSpec) forms.ElicitationSpec {
 	return s
 }
 
-// approvalSpec is safeApproval with the height the form may take, so its
-// choices stay on screen in a small terminal.
-func (m *Model) approvalSpec(s forms.ApprovalSpec) forms.ApprovalSpec {
-	s = safeApproval(s)
-	s.MaxHeight = m.formMaxHeight()
-	s.MoreHint = keyPager + " shows all" // openPager adds the whole of it
-	return s
-}
-
-// questionsSpec is s made safe to draw and fitted to the rows below the
-// transcript: options beyond them scroll, with a hint.
-func (m *Model) questionsSpec(s forms.QuestionsSpec) forms.QuestionsSpec {
-	s = safeQuestions(s)
-	s.MaxHeight = m.formMaxHeight()
-	return s
-}
-
-func (m *Model) permissionsSpec(s forms.PermissionsSpec) forms.PermissionsSpec {
-	s = safePermissions(s)
-	s.MaxHeight = m.formMaxHeight()
-	return s
-}
-
 // formMaxHeight is how many rows a form may take: the screen less the
 // rule above it, the queue line (when requests wait), the rule, the
 // composer and the status line (the transcript gives way entirely); 0
@@ -115,7 +92,7 @@ func (m *Model) formMaxHeight() int {
 		return 0
 	}
 	h := m.height - 3 - m.composer.Height()
-	if len(m.pending) > 1 {
+	if len(m.requests.pending) > 1 {
 		h-- // queueLine
 	}
 	return max(1, h)

@@ -9,16 +9,17 @@ import (
 // A form for a server request takes the keyboard only once the user has
 // stopped typing: keys already in flight (the rest of a message, its
 // Enter) keep going to the composer and can never answer the form. The
-// form takes focus when all of these hold:
+// form takes focus when both of these hold:
 //
 //   - it has been shown for at least Options.FormGrace (400 ms);
-//   - no key was pressed (or text pasted) for Options.FormQuiet (500 ms);
-//   - it has been drawn at least once.
+//   - no key was pressed (or text pasted) for Options.FormQuiet (500 ms).
 //
 // A tick checks this when the periods may have passed; a key press checks
-// it too (against the key before it), so a form drawn after its tick
-// still takes the first key typed after a pause. Until then an Esc is
+// it too (against the key before it), so the first key typed after a
+// pause goes to the form even when its tick is late. Until then an Esc is
 // swallowed: meant for the form, it must not interrupt the turn instead.
+// (Bubble Tea draws the view after every Update, so by the time any key
+// is handled the form is on screen.)
 
 // formWaitNotice is the status hint while keys keep a form unfocused.
 const formWaitNotice = "a request is waiting — stop typing for a moment to answer it"
@@ -27,76 +28,82 @@ const formWaitNotice = "a request is waiting — stop typing for a moment to ans
 type graceState struct {
 	shown   time.Time // when the form was shown
 	lastKey time.Time // the last key press or paste
-	drawn   bool      // the form has been drawn
 }
 
 // formCheckMsg asks whether form seq may take focus now (onFormCheck).
 type formCheckMsg struct{ seq int }
 
+// formFocusMsg gives form seq the keyboard at once, without the checks of
+// formCheckMsg; tests use it to skip the grace period.
+type formFocusMsg struct{ seq int }
+
 // noteInput records user input for the quiet period; input that comes
 // after the form may take focus goes to the form.
-func (m *Model) noteInput(msg tea.Msg) {
+func (q *requestQueue) noteInput(m *Model, msg tea.Msg) {
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.PasteMsg:
 		now := m.opts.GraceNow()
-		if m.form != nil && !m.formReady && m.grace.drawn && !now.Before(m.focusDue()) {
+		if q.form != nil && !q.ready && !now.Before(q.focusDue(m)) {
 			m.focusForm()
 		}
-		m.grace.lastKey = now
+		q.grace.lastKey = now
 	}
 }
 
-// focusDue is when the shown form may take focus, as far as time goes.
-func (m *Model) focusDue() time.Time {
-	due := m.grace.shown.Add(m.opts.FormGrace)
-	if q := m.grace.lastKey.Add(m.opts.FormQuiet); q.After(due) {
-		due = q
+// focusDue is when the shown form may take focus.
+func (q *requestQueue) focusDue(m *Model) time.Time {
+	due := q.grace.shown.Add(m.opts.FormGrace)
+	if quiet := q.grace.lastKey.Add(m.opts.FormQuiet); quiet.After(due) {
+		due = quiet
 	}
 	return due
 }
 
 func (m *Model) focusForm() {
-	m.formReady = true
-	if m.status.Notice == formWaitNotice {
-		m.status.Notice = ""
-	}
+	m.requests.ready = true
+	m.clearNotice(noticeFormWait)
 }
 
 // startGrace starts the grace period of a form just shown.
 func (m *Model) startGrace() tea.Cmd {
-	m.grace.shown, m.grace.drawn = m.opts.GraceNow(), false
+	m.requests.grace.shown = m.opts.GraceNow()
 	return m.formCheckAfter(m.opts.FormGrace)
 }
 
 func (m *Model) formCheckAfter(d time.Duration) tea.Cmd {
-	seq := m.formSeq
+	seq := m.requests.seq
 	return tea.Tick(d, func(time.Time) tea.Msg { return formCheckMsg{seq: seq} })
 }
 
 // onFormCheck gives the shown form focus if the user has been quiet long
-// enough and it was drawn; otherwise it checks again when that may be.
+// enough; otherwise it checks again when that may be.
 func (m *Model) onFormCheck(msg formCheckMsg) tea.Cmd {
-	if m.form == nil || msg.seq != m.formSeq || m.formReady {
+	q := &m.requests
+	if q.form == nil || msg.seq != q.seq || q.ready {
 		return nil
 	}
 	now := m.opts.GraceNow()
-	if due := m.focusDue(); now.Before(due) {
+	if due := q.focusDue(m); now.Before(due) {
 		return m.formCheckAfter(due.Sub(now))
 	}
-	if m.grace.drawn { // else the next key press decides (noteInput)
-		m.focusForm()
-	}
+	m.focusForm()
 	return nil
+}
+
+func (m *Model) onFormFocus(msg formFocusMsg) {
+	if m.requests.form != nil && msg.seq == m.requests.seq {
+		m.requests.ready = true
+	}
 }
 
 // graceKey handles a key pressed while a form is shown but not focused;
 // it reports whether the key was used up (an Esc is swallowed).
-func (m *Model) graceKey(key string) bool {
-	if m.form == nil || m.formReady {
+func (q *requestQueue) graceKey(m *Model, key string) bool {
+	if q.form == nil || q.ready {
 		return false
 	}
 	if key == "esc" {
-		m.status.Notice = formWaitNotice
+		m.setNotice(noticeFormWait, formWaitNotice)
 		return true
 	}
 	return false

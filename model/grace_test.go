@@ -13,9 +13,12 @@ import (
 )
 
 // interruptCounter is a driver that counts interrupts.
-type interruptCounter struct{ n atomic.Int32 }
+type interruptCounter struct {
+	backend.Unavailable
+	n atomic.Int32
+}
 
-func (d *interruptCounter) StartTurn(context.Context, string) (backend.Turn, error) {
+func (d *interruptCounter) StartTurn(context.Context, backend.TurnInput) (backend.Turn, error) {
 	return backend.Turn{ID: "t"}, nil
 }
 func (d *interruptCounter) Interrupt(context.Context) error { d.n.Add(1); return nil }
@@ -28,15 +31,15 @@ func graceModel(t *testing.T) (*Model, *time.Time, *interruptCounter) {
 	clock := func() time.Time { return now }
 	m := New(Options{NoColor: true, Now: clock, GraceNow: clock})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	m.Update(SessionReadyMsg{Driver: d, Model: "m", Cwd: "/w"})
-	m.running = true
+	m.Update(SessionReadyMsg{Client: d, Model: "m", Cwd: "/w"})
+	m.turn.running = true
 	return m, &now, d
 }
 
 // check fires the form's focus check as its tick would.
 func check(t *testing.T, m *Model) {
 	t.Helper()
-	m.Update(formCheckMsg{seq: m.formSeq}) // the next check's tick is not run
+	m.Update(formCheckMsg{seq: m.requests.seq}) // the next check's tick is not run
 }
 
 // Someone typing a message at 50 ms a key while an approval arrives: the
@@ -56,14 +59,14 @@ func TestFormWaitsUntilTypingStops(t *testing.T) {
 		*now = now.Add(50 * time.Millisecond)
 		key(t, m, r, 0)
 		check(t, m) // the grace tick, as late as it may come
-		if m.formReady {
+		if m.requests.ready {
 			t.Fatalf("form took focus after %q while typing went on", text[:i+1])
 		}
 	}
 	*now = now.Add(50 * time.Millisecond)
 	key(t, m, tea.KeyEnter, 0)
 	check(t, m)
-	if m.formReady || m.form == nil || m.form.Done() {
+	if m.requests.ready || m.requests.form == nil || m.requests.form.Done() {
 		t.Fatal("the Enter typed for the message answered the form")
 	}
 	if got := rep.all(); len(got) != 0 {
@@ -75,13 +78,13 @@ func TestFormWaitsUntilTypingStops(t *testing.T) {
 	// A pause shorter than the quiet period is not enough …
 	*now = now.Add(300 * time.Millisecond)
 	check(t, m)
-	if m.formReady {
+	if m.requests.ready {
 		t.Fatal("form took focus 300 ms after the last key")
 	}
 	// … a full one is.
 	*now = now.Add(250 * time.Millisecond)
 	check(t, m)
-	if !m.formReady {
+	if !m.requests.ready {
 		t.Fatal("form did not take focus after the user stopped typing")
 	}
 	key(t, m, tea.KeyEnter, 0)
@@ -90,27 +93,22 @@ func TestFormWaitsUntilTypingStops(t *testing.T) {
 	}
 }
 
-// A form shown while nobody types still waits its grace period and for
-// being drawn.
-func TestFormFocusNeedsGraceAndDraw(t *testing.T) {
+// A form shown while nobody types still waits its grace period. (Bubble
+// Tea draws the view after every Update, so it is on screen by then.)
+func TestFormFocusNeedsGrace(t *testing.T) {
 	m, now, _ := graceModel(t)
 	rep := &replies{}
 	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
 	drive(t, m, cmd)
 	*now = now.Add(200 * time.Millisecond)
 	check(t, m)
-	if m.formReady {
+	if m.requests.ready {
 		t.Fatal("focus before the grace period")
 	}
 	*now = now.Add(time.Second)
 	check(t, m)
-	if m.formReady {
-		t.Fatal("focus before the form was drawn")
-	}
-	m.View()
-	check(t, m)
-	if !m.formReady {
-		t.Fatal("no focus once drawn and quiet")
+	if !m.requests.ready {
+		t.Fatal("no focus once the grace period passed and nobody typed")
 	}
 }
 
@@ -128,14 +126,14 @@ func TestEscDuringGraceDoesNotInterrupt(t *testing.T) {
 	if n := d.n.Load(); n != 0 {
 		t.Fatalf("Esc during the grace period interrupted the turn (%d interrupts)", n)
 	}
-	if got := rep.all(); len(got) != 0 || m.form == nil {
+	if got := rep.all(); len(got) != 0 || m.requests.form == nil {
 		t.Fatalf("Esc during the grace period answered the form: %q", got)
 	}
-	if !m.running || m.Composer() != "draft" {
-		t.Fatalf("running %v, composer %q", m.running, m.Composer())
+	if !m.turn.running || m.Composer() != "draft" {
+		t.Fatalf("running %v, composer %q", m.turn.running, m.Composer())
 	}
-	if !strings.Contains(m.status.Notice, "request is waiting") {
-		t.Errorf("no hint why Esc did nothing: %q", m.status.Notice)
+	if !strings.Contains(m.notice.text, "request is waiting") {
+		t.Errorf("no hint why Esc did nothing: %q", m.notice.text)
 	}
 	// Once focused, Esc is the form's: it cancels the request, and still
 	// does not interrupt through the composer.
@@ -150,20 +148,14 @@ func TestEscDuringGraceDoesNotInterrupt(t *testing.T) {
 	}
 }
 
-// A form first drawn after its tick (nothing drives another tick) still
-// takes the first key pressed after a pause, and only such a key.
-func TestFormDrawnAfterTickTakesKeyAfterPause(t *testing.T) {
+// A form whose tick never comes (nothing drives it) still takes the first
+// key pressed after a pause, and only such a key.
+func TestFormWithoutTickTakesKeyAfterPause(t *testing.T) {
 	m, now, _ := graceModel(t)
 	rep := &replies{}
 	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
 	drive(t, m, cmd)
-	*now = now.Add(time.Second)
-	check(t, m) // not drawn yet
-	if m.formReady {
-		t.Fatal("focus before the form was drawn")
-	}
-	m.View()
-	*now = now.Add(100 * time.Millisecond)
+	*now = now.Add(time.Second + 100*time.Millisecond)
 	key(t, m, tea.KeyEnter, 0)
 	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
 		t.Fatalf("replies %q; want the Enter after the pause to answer", got)
@@ -188,14 +180,14 @@ func TestCtrlCWithFormInterrupts(t *testing.T) {
 	if len(got) != 1 || !strings.Contains(got[0], `"decision":"cancel"`) {
 		t.Fatalf("reply = %q; want one cancel", got)
 	}
-	if m.form != nil || m.Composer() != "draft" {
-		t.Fatalf("form %v, composer %q", m.form != nil, m.Composer())
+	if m.requests.form != nil || m.Composer() != "draft" {
+		t.Fatalf("form %v, composer %q", m.requests.form != nil, m.Composer())
 	}
 	// Then Ctrl+C works as without a form: the draft goes to history,
 	// then quit is armed; no second interrupt is sent.
 	key(t, m, 'c', tea.ModCtrl)
 	key(t, m, 'c', tea.ModCtrl)
-	if !strings.Contains(m.status.Notice, "again to quit") || d.n.Load() != 1 {
-		t.Errorf("later Ctrl+C: notice %q, %d interrupts", m.status.Notice, d.n.Load())
+	if !strings.Contains(m.notice.text, "again to quit") || d.n.Load() != 1 {
+		t.Errorf("later Ctrl+C: notice %q, %d interrupts", m.notice.text, d.n.Load())
 	}
 }

@@ -15,19 +15,19 @@ import (
 // Markdown, not the whole history.
 func TestLongHistoryIsDrawnLazily(t *testing.T) {
 	m := history(t, 2000)
-	before := m.transcript.Renders
-	if got := len(m.tv.frame); got == 0 {
+	before := m.view.transcript.Renders
+	if got := len(m.view.frame); got == 0 {
 		t.Fatal("no frame")
 	}
-	if p := len(m.transcript.PartialCells()); p < 1900 {
+	if p := len(m.view.transcript.PartialCells()); p < 1900 {
 		t.Fatalf("only %d of the 2,000 answers were left for later", p)
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
 	m.View()
-	if n := m.transcript.Renders - before; n > 100 {
+	if n := m.view.transcript.Renders - before; n > 100 {
 		t.Fatalf("a page up rendered %d cells", n)
 	}
-	if p := len(m.transcript.PartialCells()); p < 1800 {
+	if p := len(m.view.transcript.PartialCells()); p < 1800 {
 		t.Fatalf("a page up drew %d answers fully", 2000-p)
 	}
 }

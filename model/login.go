@@ -54,15 +54,14 @@ func newLoginForm() *loginForm {
 
 // checkAccount runs `account/read` and opens the login form when needed.
 func (m *Model) checkAccount() tea.Cmd {
-	td, ok := m.threadDriver()
-	if !ok {
+	c := m.client
+	if c == nil {
 		return nil
 	}
 	return func() tea.Msg {
 		ctx, cancel := callCtx()
 		defer cancel()
-		var r backend.AccountReadResponse
-		err := td.Call(ctx, "account/read", backend.AccountReadParams{}, &r)
+		r, err := c.ReadAccount(ctx)
 		return accountMsg{resp: r, err: err}
 	}
 }
@@ -71,19 +70,17 @@ func (m *Model) onAccount(msg accountMsg) tea.Cmd {
 	if msg.err != nil || !msg.resp.NeedsLogin() {
 		return m.releasePrompt() // paste.go: the command line's prompt
 	}
-	m.x.login = newLoginForm()
+	m.login = newLoginForm()
 	m.banner(ui.BannerWarning, "codex needs you to log in before it can answer", nil)
-	if m.d.held != "" {
-		m.status.Notice = "your prompt is sent once you log in (or skip with esc)"
+	if m.turn.held != "" {
+		m.setNotice(noticeLoginCheck, "your prompt is sent once you log in (or skip with esc)")
 	}
 	return nil
 }
 
-// LoginOpen reports whether the login form is shown.
-func (m *Model) LoginOpen() bool { return m.x.login != nil }
-
-// key handles a key press in the form.
-func (f *loginForm) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+// loginKey handles a key press in the login form.
+func (m *Model) loginKey(k tea.KeyPressMsg) tea.Cmd {
+	f := m.login
 	key := k.String()
 	if key == "ctrl+c" {
 		return m.quit()
@@ -94,8 +91,8 @@ func (f *loginForm) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		case "up", "down", "tab":
 			f.choice = 1 - f.choice
 		case "esc":
-			m.x.login = nil
-			m.status.Notice = "not logged in — turns will fail until you do"
+			m.login = nil
+			m.setNotice(noticeInfo, "not logged in — turns will fail until you do")
 			return m.releasePrompt()
 		case "enter":
 			f.err = ""
@@ -128,12 +125,12 @@ func (f *loginForm) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	case loginWaiting:
 		if key == "esc" {
 			var cmd tea.Cmd
-			if td, ok := m.threadDriver(); ok && f.loginID != "" {
+			if c := m.client; c != nil && f.loginID != "" {
 				id := f.loginID
 				cmd = func() tea.Msg {
 					ctx, cancel := callCtx()
 					defer cancel()
-					_ = td.Call(ctx, "account/login/cancel", map[string]string{"loginId": id}, nil)
+					_ = c.CancelLogin(ctx, id)
 					return nil
 				}
 			}
@@ -144,36 +141,36 @@ func (f *loginForm) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// update passes other messages (cursor blink, paste) to the key input.
-func (f *loginForm) update(m *Model, msg tea.Msg) (tea.Cmd, bool) {
+// update passes other messages (the cursor's blink) to the key input.
+func (f *loginForm) update(msg tea.Msg) tea.Cmd {
 	if f.stage != loginAPIKey {
-		return nil, false
-	}
-	if p, ok := msg.(tea.PasteMsg); ok {
-		f.input.SetValue(f.input.Value() + strings.TrimSpace(p.Content))
-		return nil, true
+		return nil
 	}
 	var cmd tea.Cmd
 	f.input, cmd = f.input.Update(msg)
-	return cmd, false
+	return cmd
+}
+
+// paste adds pasted text to the API key.
+func (f *loginForm) paste(text string) {
+	f.input.SetValue(f.input.Value() + strings.TrimSpace(text))
 }
 
 func (m *Model) startLogin(p backend.LoginStartParams) tea.Cmd {
-	td, ok := m.threadDriver()
-	if !ok {
+	c := m.client
+	if c == nil {
 		return nil
 	}
 	return func() tea.Msg {
 		ctx, cancel := callCtx()
 		defer cancel()
-		var r backend.LoginStartResponse
-		err := td.Call(ctx, "account/login/start", p, &r)
+		r, err := c.Login(ctx, p)
 		return loginStartedMsg{resp: r, err: err}
 	}
 }
 
 func (m *Model) onLoginStarted(msg loginStartedMsg) tea.Cmd {
-	f := m.x.login
+	f := m.login
 	if f == nil {
 		return nil
 	}
@@ -184,7 +181,7 @@ func (m *Model) onLoginStarted(msg loginStartedMsg) tea.Cmd {
 	}
 	if msg.resp.Type == "apiKey" {
 		// An API key is checked and stored by the call itself.
-		m.x.login = nil
+		m.login = nil
 		m.banner(ui.BannerInfo, "Logged in with an API key", nil)
 		return m.releasePrompt()
 	}
@@ -193,7 +190,7 @@ func (m *Model) onLoginStarted(msg loginStartedMsg) tea.Cmd {
 }
 
 func (m *Model) onLoginCompleted(e backend.LoginCompletedEvent) tea.Cmd {
-	f := m.x.login
+	f := m.login
 	if f == nil {
 		return nil
 	}
@@ -208,7 +205,7 @@ func (m *Model) onLoginCompleted(e backend.LoginCompletedEvent) tea.Cmd {
 		}
 		return nil
 	}
-	m.x.login = nil
+	m.login = nil
 	m.banner(ui.BannerInfo, "Logged in", nil)
 	return m.releasePrompt()
 }

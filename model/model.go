@@ -1,9 +1,6 @@
 package model
 
 import (
-	"context"
-	"math"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
@@ -15,6 +12,7 @@ import (
 	"tandem/forms"
 	"tandem/internal/hub"
 	"tandem/sessions"
+	"tandem/thread"
 	"tandem/ui"
 )
 
@@ -39,8 +37,9 @@ type Options struct {
 	// only scrolls, opens the pager and leaves; it starts no turn and
 	// answers no server request.
 	ReadOnly bool
-	// Shared marks a model fed by the pairing hub: user messages are
-	// drawn from the thread's items, so every viewer sees every prompt.
+	// Shared marks a model fed by the pairing hub or a replay: user
+	// messages are drawn from the thread's items, so every viewer sees
+	// every prompt.
 	Shared bool
 	// State remembers, per workspace, the last thread and the prompt
 	// history (nil: nothing is remembered). Workspace is the absolute cwd
@@ -50,73 +49,64 @@ type Options struct {
 	Workspace string
 	// Restart, when set, closes the app-server, starts a new one and
 	// resumes the current thread with `thread/resume` (F5 and /restart,
-	// restart.go); it blocks until done and sends the new SessionReadyMsg
-	// (without History: the transcript is kept) before returning.
+	// recovery.go); it blocks until done and sends the new
+	// SessionReadyMsg (without History: the transcript is kept) before
+	// returning.
 	Restart func() (RestartInfo, error)
 	// TurnTimeout, when > 0, is how long a turn runs before tandem offers
 	// to interrupt it.
 	TurnTimeout time.Duration
 }
 
-// Model is the Bubble Tea model. Use New; it is used by pointer.
+// Model is the Bubble Tea model: a router over the thread's fold and the
+// components one viewer drives. Use New; it is used by pointer.
+//
+// The transcript is the fold of backend events (thread.State) drawn as ui
+// cells (transcript.go); everything else here belongs to this viewer: the
+// composer, the request queue and its form, the pager, the pickers, the
+// login form and the recovery state.
 type Model struct {
-	opts   Options
-	now    func() time.Time
-	driver Driver
+	opts Options
+	now  func() time.Time
+	// client is the app-server, nil when there is none to talk to (before
+	// the session is ready, after it died, in a replay, for a watcher).
+	client backend.Client
 
 	width, height int
 	styles        ui.Styles
-	rctx          *ui.RenderContext
-	transcript    ui.Transcript
-	items         map[string]ui.Cell // item id → cell
-	composer      textarea.Model
-	spin          spinner.Model
-	status        ui.StatusInfo
-	threadCwd     string // the thread's workspace on the server (SessionReadyMsg.ThreadCwd)
+	theme         huh.Theme
+	markdown      *ui.Markdown
 
-	running      bool
-	startingTurn bool
-	turnStarted  time.Time
-	tickSeq      int
-	// turnSeq changes whenever a turn starts or ends, so a pending idle
-	// check for an earlier turn is ignored.
-	turnSeq int
-	ticking bool
+	// thread is the fold; view draws it (transcript.go).
+	thread    thread.State
+	view      transcriptView
+	threadCwd string // the thread's workspace on the server
 
-	// pending server requests, in arrival order; the first is shown.
-	pending   []backend.ServerRequest
-	form      forms.Form
-	formReq   backend.ServerRequest
-	formReady bool
-	formSeq   int
-	grace     graceState // when the shown form takes focus (grace.go)
-	theme     huh.Theme
+	composer composer
+	popup    popup
+	picker   *picker
+	login    *loginForm
+	pager    *pager
+	requests requestQueue
+	turn     turnState
+	recovery recovery
+	pair     pairState
 
-	// scrolling: follow the bottom unless the user scrolled up; top is the
-	// first visible transcript line when not following.
-	follow bool
-	top    int
+	// status is the status line's settled values (model, cwd, policies,
+	// peer, presence); View adds what changes by itself.
+	status ui.StatusInfo
+	notice notice
+	spin   spinner.Model
+
+	// resume is the open resume picker's scope, sort and pages.
+	resume *resumeFilter
+	// fileSeq numbers fuzzyFileSearch requests; older answers are dropped.
+	fileSeq int
 
 	quitArmed time.Time
 	quitting  bool
 	ready     bool
-
-	pair pairState // presence and role hints (role.go)
-
-	tv viewState // transcript view: pager, width, theme, kept values (transcript.go)
-
-	x extState // threads, slash commands, composer popups/history/queue, login (ext.go)
-
-	rec recoveryState // dead or busy server, restart, turn timeout (restart.go)
-
-	d draftState // pasted text behind placeholders, held prompt, pending interrupt (paste.go)
-
-	// awaiting holds the command cells flagged "awaiting approval" while
-	// their approval request is pending (awaiting.go).
-	awaiting map[string]*ui.CommandCell
-	// turnErr is the turn error already shown this turn (an `error`
-	// notification), so turn/completed with status failed does not repeat it.
-	turnErr string
+	mouseOff  bool
 }
 
 // New returns a model.
@@ -137,39 +127,37 @@ func New(opts Options) *Model {
 	if now == nil {
 		now = time.Now
 	}
-	m := &Model{opts: opts, now: now, items: map[string]ui.Cell{}, follow: true, status: opts.Status}
+	m := &Model{opts: opts, now: now, status: opts.Status}
+	m.view.follow = true
 	m.status.NoInterrupt = m.status.NoInterrupt || opts.ReadOnly // a watcher cannot interrupt
-	m.styles = ui.NewStyles(opts.Dark)
+	m.setPalette(opts.Dark)
+	m.composer = newComposer(opts.State, opts.Workspace)
+	if opts.ReadOnly {
+		m.composer.ta.Placeholder = "watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
+	}
+	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
+	if m.status.Notice != "" { // a replay says its own
+		m.notice = notice{kind: noticeInfo, text: m.status.Notice}
+	} else {
+		m.notice = notice{kind: noticeStarting, text: "starting codex app-server…"}
+	}
+	m.status.Notice = ""
+	return m
+}
+
+// setPalette picks the styles, the Markdown renderer and the form theme
+// for a dark or light background.
+func (m *Model) setPalette(dark bool) {
+	m.opts.Dark = dark
+	m.styles = ui.NewStyles(dark)
 	style := "dark"
-	if !opts.Dark {
+	if !dark {
 		style = "light"
 	}
-	// NoColor keeps the dark style's layout (borders, bullets); Bubble Tea's
-	// colour profile strips the colours themselves.
-	m.rctx = &ui.RenderContext{Styles: m.styles, Markdown: ui.NewMarkdown(style)}
-	m.theme = forms.Theme(opts.Dark, opts.NoColor)
-
-	ta := textarea.New()
-	ta.SetPromptFunc(promptWidth, composerPrompt) // composer.go: › on the first row only
-	ta.Placeholder = "Ask Codex to do anything"
-	ta.ShowLineNumbers = false
-	// The composer grows with its content up to 8 rows and scrolls after
-	// that; content itself is unlimited (a long paste is never cut).
-	ta.DynamicHeight = true
-	ta.MinHeight = 1
-	ta.MaxHeight = 8
-	ta.MaxContentHeight = math.MaxInt32
-	ta.SetHeight(1)
-	ta.CharLimit = 0
-	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j", "alt+enter")
-	ta.Focus()
-	m.composer = ta
-	m.applyRole()
-	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
-	if m.status.Notice == "" { // a replay says its own
-		m.status.Notice = "starting codex app-server…"
-	}
-	return m
+	// NoColor keeps the dark style's layout (borders, bullets); Bubble
+	// Tea's colour profile strips the colours themselves.
+	m.markdown = ui.NewMarkdown(style)
+	m.theme = forms.Theme(dark, m.opts.NoColor)
 }
 
 // Init implements tea.Model.
@@ -177,551 +165,187 @@ func (m *Model) Init() tea.Cmd { return tea.Batch(textarea.Blink, tea.RequestBac
 
 // Pending returns the server requests still waiting for an answer, the
 // shown one first. main refuses them before exit.
-func (m *Model) Pending() []backend.ServerRequest { return m.pending }
+func (m *Model) Pending() []backend.ServerRequest { return m.requests.requests() }
 
 // Running reports whether a turn is in progress.
-func (m *Model) Running() bool { return m.running }
+func (m *Model) Running() bool { return m.turn.running }
 
 // Composer returns the composer's current text, large pastes expanded
 // (what Enter would send).
-func (m *Model) Composer() string { return m.draftText() }
+func (m *Model) Composer() string { return m.composer.Text() }
 
 // Cells returns the transcript cells (for tests and export).
-func (m *Model) Cells() []ui.Cell { return m.transcript.Cells }
+func (m *Model) Cells() []ui.Cell { return m.view.transcript.Cells }
 
-// Update implements tea.Model.
+// Queued returns the prompts queued for the next turns (Tab while a turn
+// runs), first to be sent first.
+func (m *Model) Queued() []string { return m.turn.queued }
+
+// TurnOptions returns the overrides /model and /approvals set for the next
+// turns.
+func (m *Model) TurnOptions() backend.TurnOptions { return m.turn.overrides }
+
+// LastDiff returns the thread's last `turn/diff/updated` diff ("" when
+// none came yet): what /diff shows.
+func (m *Model) LastDiff() string { return m.thread.Diff }
+
+// ServerDead reports whether the app-server exited and was not restarted.
+func (m *Model) ServerDead() bool { return m.recovery.dead }
+
+// LoginOpen reports whether the login form is shown.
+func (m *Model) LoginOpen() bool { return m.login != nil }
+
+// PagerOpen reports whether the transcript pager is shown.
+func (m *Model) PagerOpen() bool { return m.pager != nil }
+
+// MouseReleased reports whether mouse capture is off (terminal selection
+// works).
+func (m *Model) MouseReleased() bool { return m.mouseOff }
+
+// SetPeer replaces the peer part of the status line (e.g. the replay's
+// "replay 2× · space pause …"). Call it from the program's goroutine,
+// i.e. from a wrapping model's Update.
+func (m *Model) SetPeer(peer string) { m.status.Peer = peer }
+
+// Close removes the temp files of spilled command output. Every way a
+// program ends calls it (quit, a signal, a pairing client leaving); it is
+// safe to call more than once, and the model can still draw.
+func (m *Model) Close() { m.thread.Close() }
+
+// Update implements tea.Model. It routes msg to the part of the model it
+// belongs to: a watcher's keys to the role filter, input to the form, the
+// pager, a picker, the login form or the composer, events to the fold,
+// replies and results to the component that asked.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	defer m.syncAwaiting() // awaiting.go
-	// grace.go: typing keeps a new form unfocused
-	m.noteInput(msg)
-	m.tv.deltaOnly = isDelta(msg)
-	if !m.tv.deltaOnly {
-		m.transcript.Flush() // deltas coalesce until the next other message
+	defer m.syncAwaiting() // requests.go
+	m.requests.noteInput(m, msg)
+	m.view.deltaOnly = isDelta(msg)
+	if !m.view.deltaOnly {
+		m.view.transcript.Flush() // deltas coalesce until the next other message
 	}
-	if cmd, done := m.roleFilter(msg); done {
-		return m, cmd
-	}
-	if cmd, ok := m.recoverUpdate(msg); ok {
-		return m, cmd
-	}
-	if cmd, ok := m.extUpdate(msg); ok { // ext.go: threads, commands, composer, login
-		return m, cmd
-	}
-	if cmd, ok := m.viewMsg(msg); ok {
+	if cmd, done := m.roleFilter(msg); done { // role.go
 		return m, cmd
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.composer.SetWidth(msg.Width)
-		if m.form != nil {
-			m.form.Resize(msg.Width, m.formMaxHeight()) // formsafe.go
-		}
-		return m, m.onResize()
+		return m, m.onWindowSize(msg)
 	case tea.KeyPressMsg:
-		return m, m.onKey(msg)
+		return m, m.onKey(msg) // keys.go
 	case tea.PasteMsg:
-		if m.form != nil && m.formReady {
-			return m, m.form.Update(msg)
-		}
-		m.onPaste(msg.Content) // paste.go: a large paste becomes a placeholder
-		return m, nil
+		return m, m.onPaste(msg.Content)
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			m.scroll(-3, 0)
-		case tea.MouseWheelDown:
-			m.scroll(3, 0)
-		}
+		m.onWheel(msg)
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.setTheme(msg.IsDark())
 		return m, nil
 	case SessionReadyMsg:
-		return m, tea.Batch(m.onReady(msg), m.afterReady(msg)) // afterReady: ext.go
+		return m, m.onReady(msg)
 	case SessionFailedMsg:
-		m.onSessionFailed(msg) // restart.go
+		m.onSessionFailed(msg) // recovery.go
 		return m, nil
-	case turnStartResult:
-		m.startingTurn = false
-		if msg.err != nil {
-			m.clearTurn()
-			m.banner(ui.BannerError, "could not start the turn: "+msg.err.Error(), nil)
-			// The prompt is never lost: put it back unless the user typed
-			// something new meanwhile.
-			if strings.TrimSpace(m.composer.Value()) == "" {
-				m.setDraft(msg.text) // a large one comes back as a placeholder
-			}
+	case InfoMsg:
+		m.banner(ui.BannerInfo, msg.Text, nil)
+		return m, nil
+	case backend.RetryNotice:
+		m.onRetryNotice(msg)
+		return m, nil
+	case backend.ServerRequest:
+		return m, m.onRequest(msg) // requests.go
+	case backend.RequestView:
+		m.requests.watch(m, msg) // role.go: a watcher's "waiting for …"
+		return m, nil
+	case hub.PresenceEvent:
+		m.onPresence(msg)
+		return m, nil
+	case backend.LoginCompletedEvent:
+		return m, m.onLoginCompleted(msg)
+	case backend.Event:
+		cmd := m.onEvent(msg) // events.go
+		if !m.turn.ticking {
+			m.view.transcript.Flush() // no frame tick running: draw now
 		}
-		return m, nil
-	case interruptResult:
-		if msg.err != nil {
-			m.banner(ui.BannerWarning, "interrupt failed: "+msg.err.Error(), nil)
-		}
-		return m, nil
+		return m, cmd
 	case tickMsg:
-		if msg.seq != m.tickSeq {
-			return m, nil
-		}
-		m.ticking = false
-		if m.running {
-			return m, m.startTick()
-		}
-		return m, nil
+		return m, m.onTick(msg)
 	case spinner.TickMsg:
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
-		if m.running {
+		if m.turn.running {
 			return m, cmd
 		}
 		return m, nil
-	case idleCheckMsg:
-		if msg.seq == m.turnSeq && m.running && !m.startingTurn {
-			m.endTurn(backend.Turn{Status: backend.TurnCompleted})
-			m.banner(ui.BannerWarning, "the server went idle without completing the turn; ended it", nil)
-		}
-		return m, nil
-	case formFocusMsg:
-		if m.form != nil && msg.seq == m.formSeq {
-			m.formReady = true
-		}
-		return m, nil
-	case formCheckMsg:
-		return m, m.onFormCheck(msg)
-	case backend.ServerRequest:
-		return m, m.onRequest(msg)
-	case backend.Event:
-		cmd := m.onEvent(msg)
-		if !m.ticking {
-			m.transcript.Flush() // no frame tick running: draw now
-		}
+	}
+	if cmd, ok := m.onResult(msg); ok { // results.go: what commands come back with
 		return m, cmd
 	}
 	// Anything else (cursor blink, form internals) goes to the focused
 	// component.
 	var cmds []tea.Cmd
-	if m.form != nil {
-		cmds = append(cmds, m.form.Update(msg))
-		cmds = append(cmds, m.settleForm())
+	if m.requests.form != nil {
+		cmds = append(cmds, m.requests.form.Update(msg), m.settleForm())
 	}
-	var cmd tea.Cmd
-	m.composer, cmd = m.composer.Update(msg)
-	cmds = append(cmds, cmd)
+	if m.login != nil {
+		cmds = append(cmds, m.login.update(msg))
+	}
+	cmds = append(cmds, m.composer.update(msg))
 	return m, tea.Batch(cmds...)
 }
 
+// onReady takes the session: its client, the status line's values, the
+// history of a resumed thread, and what waits for it (the command line's
+// prompt or resume request, the account check).
 func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
-	m.driver = msg.Driver
+	m.client = msg.Client
 	m.ready = true
-	m.status.Notice = ""
+	m.clearNotice(noticeStarting, noticeDead)
 	m.status.Model, m.status.Cwd = msg.Model, msg.Cwd
 	m.threadCwd = msg.ThreadCwd
 	m.status.Approval, m.status.Sandbox, m.status.Peer = msg.Approval, msg.Sandbox, msg.Peer
-	for _, t := range msg.History {
-		for _, it := range t.Items {
-			m.foldItem(it, true)
-		}
-		if t.Status == backend.TurnFailed && t.Error != nil {
-			m.banner(ui.BannerError, "turn failed: "+t.Error.Message, nil)
-		}
+	if msg.ThreadID != "" {
+		m.thread.SetThread(msg.ThreadID) // a restart keeps the transcript
 	}
+	m.loadHistory(msg.History, true) // events.go
+	var cmds []tea.Cmd
 	if m.opts.Prompt != "" {
 		p := m.opts.Prompt
 		m.opts.Prompt = ""
-		return m.holdPrompt(p) // paste.go: sent after the login check
+		cmds = append(cmds, m.holdPrompt(p)) // turn.go: sent after the login check
 	}
-	return nil
+	if msg.Resume != nil {
+		cmds = append(cmds, m.startResume(*msg.Resume))
+	} else if m.client != nil && m.client.ThreadID() != "" {
+		m.rememberThread(m.client.ThreadID())
+	}
+	cmds = append(cmds, m.checkAccount())
+	return tea.Batch(cmds...)
 }
 
-// onKey routes a key press: global keys first, then the form (once it is
-// drawn and its grace period passed), then the composer. Enter never
-// gets here while the composer has the keys: extKey sends it to onEnter.
-func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
-	if cmd, done := m.viewKey(k); done {
-		return cmd
+func (m *Model) onWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
+	m.width, m.height = msg.Width, msg.Height
+	m.composer.SetWidth(msg.Width)
+	if f := m.requests.form; f != nil {
+		f.Resize(msg.Width, m.formMaxHeight()) // formsafe.go
 	}
-	key := k.String()
-	switch key {
-	case "ctrl+c":
-		if m.running && m.form != nil && m.d.interruptSent.IsZero() {
-			// Mid-turn with a question or approval up: refuse it (never
-			// accept) and interrupt the turn; the draft stays. A second
-			// Ctrl+C quits, as anywhere else.
-			m.refuseAll()
-			cmd := m.interrupt()
-			m.quitArmed = m.now()
-			m.status.Notice = "interrupting — " + quitHint
-			return cmd
-		}
-		if m.composer.Value() != "" {
-			m.rememberDraft() // paste.go: Up brings it back
-			m.composer.Reset()
-			m.resizeComposer()
-			m.quitArmed = time.Time{}
-			return nil
-		}
-		if m.running && m.form == nil {
-			if cmd, done := m.ctrlCInterrupting(); done {
-				return cmd
-			}
-		}
-		if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < 3*time.Second {
-			return m.quit()
-		}
-		m.quitArmed = m.now()
-		m.status.Notice = quitHint
-		if m.running && !m.d.interruptSent.IsZero() {
-			m.status.Notice = "interrupt not confirmed — " + quitHint
-		}
-		return nil
-	case "pgup":
-		m.scroll(0, -1)
-		return nil
-	case "pgdown":
-		m.scroll(0, 1)
-		return nil
-	}
-	if strings.HasSuffix(m.status.Notice, quitHint) {
-		m.status.Notice = ""
-		m.quitArmed = time.Time{}
-	}
-	if m.form != nil && m.formReady {
-		cmd := m.form.Update(k)
-		return tea.Batch(cmd, m.settleForm())
-	}
-	if m.graceKey(key) { // grace.go: an Esc meant for the form
-		return nil
-	}
-	switch key {
-	case "esc":
-		if m.running {
-			return m.interrupt()
-		}
-		return nil
-	case "ctrl+d":
-		if m.composer.Value() == "" {
-			return m.quit()
-		}
-	}
-	if m.backspacePlaceholder(k) { // paste.go: a token goes as a whole
-		m.resizeComposer()
-		m.prunePastes()
-		return nil
-	}
-	var cmd tea.Cmd
-	m.composer, cmd = m.composer.Update(k) // DynamicHeight fits the height
-	m.prunePastes()
-	return cmd
+	return m.onResize() // transcript.go
 }
 
+// quit ends the program: a prompt never sent is kept in the history, and
+// spilled output is removed.
 func (m *Model) quit() tea.Cmd {
-	if m.d.held != "" {
+	if m.turn.held != "" {
 		// The command line's prompt was never sent (quit at the login
 		// form): keep it in the history, where Up finds it next time.
-		m.addHistory(m.d.held)
-		m.d.held = ""
+		m.composer.AddHistory(m.turn.held)
+		m.turn.held = ""
 	}
 	m.quitting = true
-	m.Close() // transcript.go
+	m.Close()
 	return tea.Quit
 }
 
-func (m *Model) submit(text string) tea.Cmd {
-	if !m.opts.Shared {
-		m.transcript.Append(&ui.UserCell{Text: text})
-	}
-	m.follow = true
-	m.beginTurn()
-	m.status.Notice = ""
-	start := turnStarter(m.driver, m.x.turn)
-	return tea.Batch(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		_, err := start(ctx, text)
-		return turnStartResult{text: text, err: err}
-	}, m.startTick(), m.spin.Tick)
-}
-
-func (m *Model) interrupt() tea.Cmd {
-	if m.driver == nil {
-		return nil
-	}
-	d := m.driver
-	m.status.Notice = "interrupting…"
-	m.d.interruptSent = m.now()
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		return interruptResult{err: d.Interrupt(ctx)}
-	}
-}
-
-// startTick keeps a ~30 Hz tick alive while a turn runs; it redraws the
-// elapsed time and flushes throttled streaming renders.
-func (m *Model) startTick() tea.Cmd {
-	if m.ticking {
-		return nil
-	}
-	m.ticking = true
-	m.tickSeq++
-	seq := m.tickSeq
-	return tea.Tick(33*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{seq: seq} })
-}
-
-// resizeComposer fits the composer to its content after the model changed
-// its value directly (the textarea's DynamicHeight covers typing).
-func (m *Model) resizeComposer() {
-	// SetWidth with the window's width (as WindowSizeMsg set it)
-	// recomputes the dynamic height from the wrapped rows — a long single
-	// line takes several — and keeps the wrap memo, keyed by width.
-	if m.width > 0 {
-		m.composer.SetWidth(m.width)
-	}
-}
-
-// scroll moves the transcript view by lines plus pages (a page is the
-// transcript's height less 2 lines of overlap).
-func (m *Model) scroll(lines, pages int) {
-	h := m.transcriptHeight()
-	delta := lines + pages*(h-2)
-	from := m.top
-	if m.follow {
-		from = m.transcript.Total() - h
-	}
-	m.rctx.Tail = m.visibleTail(from+delta, h) // what may come into view gets drawn fully
-	total := m.transcript.Sync(m.rctx, m.RenderWidth())
-	maxTop := max(0, total-h)
-	if m.follow {
-		m.top = maxTop
-	}
-	m.top += delta
-	if m.top < 0 {
-		m.top = 0
-	}
-	if m.top >= maxTop {
-		m.top = maxTop
-		m.follow = true
-	} else {
-		m.follow = false
-	}
-}
-
 func (m *Model) banner(kind ui.BannerKind, text string, detail []string) {
-	m.transcript.Append(&ui.BannerCell{Kind: kind, Text: text, Detail: detail})
+	m.view.add(&ui.BannerCell{Kind: kind, Text: text, Detail: detail})
 }
 
-// onEvent folds one backend event into the state.
-func (m *Model) onEvent(ev backend.Event) tea.Cmd {
-	if cmd, done := m.viewEvent(ev); done {
-		return cmd
-	}
-	switch e := ev.(type) {
-	case backend.TurnStartedEvent:
-		if !m.running {
-			m.running = true
-			m.turnStarted = m.now()
-		}
-		return tea.Batch(m.startTick(), m.spin.Tick)
-	case backend.TurnCompletedEvent:
-		m.endTurn(e.Turn)
-		return m.flushQueue() // composer.go: send the next queued prompt
-	case backend.ItemStartedEvent:
-		m.foldItem(e.Item, false)
-	case backend.ItemCompletedEvent:
-		m.foldItem(e.Item, true)
-	case backend.AgentMessageDeltaEvent:
-		c, ok := m.items[e.ItemID].(*ui.AgentCell)
-		if !ok {
-			c = &ui.AgentCell{ItemID: e.ItemID}
-			m.addItem(e.ItemID, c)
-		}
-		c.Append(e.Delta)
-	case backend.ReasoningSummaryDeltaEvent:
-		c, ok := m.items[e.ItemID].(*ui.ReasoningCell)
-		if !ok {
-			c = &ui.ReasoningCell{ItemID: e.ItemID}
-			m.addItem(e.ItemID, c)
-		}
-		c.Append(e.Delta)
-		if h := c.Heading(); h != "" {
-			m.status.Header = h
-		}
-	case backend.CommandOutputDeltaEvent:
-		c, ok := m.items[e.ItemID].(*ui.CommandCell)
-		if !ok {
-			c = &ui.CommandCell{ItemID: e.ItemID, Status: "inProgress"}
-			m.addItem(e.ItemID, c)
-			m.tv.commands = append(m.tv.commands, c)
-		}
-		c.AppendOutput(e.Delta)
-	case backend.PatchUpdatedEvent:
-		if c, ok := m.items[e.ItemID].(*ui.FileChangeCell); ok {
-			c.SetFiles(m.fileDiffs(e.Changes))
-		}
-	case backend.TokenUsageEvent:
-		m.status.TotalTokens = e.TokenUsage.Total.TotalTokens
-		m.status.LastInputTokens = e.TokenUsage.Last.InputTokens
-		if e.TokenUsage.ModelContextWindow != nil {
-			m.status.ContextWindow = *e.TokenUsage.ModelContextWindow
-		}
-	case backend.ErrorEvent:
-		if e.WillRetry {
-			m.banner(ui.BannerWarning, e.Error.Message+" (retrying)", nil)
-		} else {
-			m.banner(ui.BannerError, e.Error.Message, detailLines(e.Error.AdditionalDetails))
-			m.turnErr = e.Error.Message
-		}
-	case backend.WarningEvent:
-		if e.Thread() == "" {
-			if m.rec.warned[e.Text()] {
-				break
-			}
-			if m.rec.warned == nil {
-				m.rec.warned = map[string]bool{}
-			}
-			m.rec.warned[e.Text()] = true
-		}
-		m.banner(ui.BannerWarning, e.Text(), nil)
-	case backend.ThreadStatusEvent:
-		// A thread that went idle without turn/completed ends the turn —
-		// after a grace period, since turn/completed normally follows.
-		if e.Status.Type == "idle" && m.running && !m.startingTurn {
-			m.turnSeq++
-			seq := m.turnSeq
-			return tea.Tick(idleGrace, func(time.Time) tea.Msg { return idleCheckMsg{seq: seq} })
-		}
-	case backend.RequestResolvedEvent:
-		return m.resolved(e.RequestID)
-	case hub.PresenceEvent:
-		m.onPresence(e)
-	case backend.ServerExitedEvent:
-		m.onServerExited(e) // restart.go
-	}
-	return nil
-}
-
-func detailLines(s *string) []string {
-	if s == nil || *s == "" {
-		return nil
-	}
-	return strings.Split(*s, "\n")
-}
-
-func (m *Model) endTurn(t backend.Turn) {
-	if !m.running && !m.startingTurn {
-		m.turnErr = ""
-		return
-	}
-	m.clearTurn()
-	m.status.Notice = ""
-	m.status.Header = ""
-	switch t.Status {
-	case backend.TurnInterrupted:
-		m.banner(ui.BannerWarning, "Turn interrupted", nil)
-	case backend.TurnFailed:
-		shown := m.turnErr != "" && (t.Error == nil || t.Error.Message == "" || t.Error.Message == m.turnErr)
-		if !shown {
-			msg := "Turn failed"
-			if t.Error != nil && t.Error.Message != "" {
-				msg += ": " + t.Error.Message
-			}
-			m.banner(ui.BannerError, msg, nil)
-		}
-	}
-	m.turnErr = ""
-}
-
-// beginTurn marks a turn as starting: turn/start (or review/start) was
-// sent and its answer is awaited.
-func (m *Model) beginTurn() {
-	m.running, m.startingTurn = true, true
-	m.turnStarted = m.now()
-}
-
-// clearTurn forgets the running turn, if any: the running flags, an
-// interrupt sent for it, and any idle check pending for it (turnSeq).
-func (m *Model) clearTurn() {
-	m.turnSeq++
-	m.running, m.startingTurn = false, false
-	m.d.interruptSent = time.Time{}
-}
-
-func (m *Model) addItem(id string, c ui.Cell) {
-	m.items[id] = c
-	m.transcript.Append(c)
-}
-
-// foldItem creates or updates the cell for a thread item. final marks
-// item/completed (or history), whose content replaces what was streamed.
-func (m *Model) foldItem(it backend.Item, final bool) {
-	existing := m.items[it.ID]
-	switch it.Type {
-	case "userMessage":
-		// Live user messages are drawn when sent; history draws them here.
-		if existing == nil && final && (!m.running || m.opts.Shared) {
-			c := &ui.UserCell{Text: it.UserText()}
-			m.addItem(it.ID, c)
-		}
-	case "agentMessage":
-		c, ok := existing.(*ui.AgentCell)
-		if !ok {
-			c = &ui.AgentCell{ItemID: it.ID}
-			m.addItem(it.ID, c)
-		}
-		if final {
-			c.SetFinal(it.Text)
-		}
-		m.tv.lastAnswer = c
-	case "reasoning":
-		c, ok := existing.(*ui.ReasoningCell)
-		if !ok {
-			c = &ui.ReasoningCell{ItemID: it.ID}
-			m.addItem(it.ID, c)
-		}
-		if final && len(it.Summary) > 0 {
-			c.SetText(strings.Join(it.Summary, "\n\n"))
-		}
-	case "commandExecution":
-		c, ok := existing.(*ui.CommandCell)
-		if !ok {
-			c = &ui.CommandCell{ItemID: it.ID}
-			m.addItem(it.ID, c)
-			m.tv.commands = append(m.tv.commands, c)
-		}
-		m.tv.lastCommand = c
-		c.Command, c.Cwd, c.Status, c.ExitCode, c.Source = it.Command, it.Cwd, it.Status, it.ExitCode, it.Source
-		if it.DurationMs != nil {
-			c.Duration = time.Duration(*it.DurationMs) * time.Millisecond
-		}
-		// Streamed output is kept (and bounded); the aggregate is used
-		// only when nothing streamed (history, or a silent server).
-		if final && it.AggregatedOutput != nil && c.OutputBytes() == 0 {
-			c.SetOutput(*it.AggregatedOutput)
-		}
-		c.Touch()
-	case "fileChange":
-		c, ok := existing.(*ui.FileChangeCell)
-		if !ok {
-			c = &ui.FileChangeCell{ItemID: it.ID}
-			m.addItem(it.ID, c)
-		}
-		c.Status = it.Status
-		if len(it.Changes) > 0 {
-			c.SetFiles(m.fileDiffs(it.Changes))
-		}
-		c.Touch()
-	default:
-		title, detail := describeItem(it)
-		if title == "" {
-			return
-		}
-		c, ok := existing.(*ui.ToolCell)
-		if !ok {
-			c = &ui.ToolCell{ItemID: it.ID}
-			m.addItem(it.ID, c)
-		}
-		status := it.Status
-		if final && status == "" {
-			status = "completed"
-		}
-		c.Markdown = it.Type == "plan" // describe.go: a plan-mode plan is Markdown
-		c.Set(title, status, detail)
-	}
-}
+func (m *Model) contentWidth() int { return max(20, m.width) }

@@ -1,26 +1,21 @@
 package model
 
 import (
-	"context"
 	"time"
 
 	"tandem/backend"
 )
 
-// Driver is what the model asks of the backend: start and interrupt turns.
-// *backend.Session implements it; tests and replays supply their own.
-type Driver interface {
-	StartTurn(ctx context.Context, text string) (backend.Turn, error)
-	Interrupt(ctx context.Context) error
-}
-
 // SessionReadyMsg tells the model the app-server is up and a thread is
-// open. Info fills the status line; History (from thread/resume) is folded
-// into the transcript.
+// open. Client is how the model talks to it (nil for a replay or a
+// watcher, which send nothing); the other fields fill the status line;
+// History (from thread/resume) is folded into the transcript.
 type SessionReadyMsg struct {
-	Driver Driver
-	Model  string
-	Cwd    string // the workspace as the status line shows it ("~/src/app")
+	Client backend.Client
+	// ThreadID is the open thread ("" when not known yet).
+	ThreadID string
+	Model    string
+	Cwd      string // the workspace as the status line shows it ("~/src/app")
 	// ThreadCwd is the thread's workspace as the server gave it (an
 	// absolute path on the server's machine); file changes under it are
 	// shown relative to it.
@@ -38,6 +33,26 @@ type SessionReadyMsg struct {
 // Err is shown as a banner and the composer stays usable for /quit.
 type SessionFailedMsg struct{ Err error }
 
+// InfoMsg shows Text as an info banner in this viewer's transcript only
+// (e.g. how guests join, for the host of `tandem serve --attach`).
+type InfoMsg struct{ Text string }
+
+// RestartInfo describes a restarted session: the thread resumed with
+// `thread/resume` ("" when a new thread was started instead).
+type RestartInfo struct {
+	ThreadID string
+}
+
+// ResumeRequest asks the model, once the session is ready, to open a
+// thread other than a fresh one: ID resumes that thread, Last the
+// workspace's last thread, and neither opens the resume picker.
+type ResumeRequest struct {
+	ID   string
+	Last bool
+}
+
+// The messages below are what the model's commands come back with.
+
 type turnStartResult struct {
 	text string
 	err  error
@@ -45,14 +60,34 @@ type turnStartResult struct {
 
 type interruptResult struct{ err error }
 
-type tickMsg struct{ seq int }
+// steerResult is the answer to `turn/steer`; a failed steer gives text
+// back to the composer.
+type steerResult struct {
+	text string
+	err  error
+}
 
-// formFocusMsg gives form seq the keyboard at once, without the checks of
-// formCheckMsg (grace.go); tests use it to skip the grace period.
-type formFocusMsg struct{ seq int }
+type tickMsg struct{ seq int }
 
 // idleCheckMsg fires idleGrace after the thread went idle while a turn
 // was running; if turn/completed still hasn't come, the turn is ended.
 type idleCheckMsg struct{ seq int }
 
 const idleGrace = 3 * time.Second
+
+// replySent is the outcome of a reply to a server request, sent by a
+// command (never inside Update).
+type replySent struct {
+	req    backend.ServerRequest
+	method string
+	err    error
+}
+
+// commandResultMsg is the result of a command's request: lines are shown
+// as an info banner titled title; err as an error banner.
+type commandResultMsg struct {
+	name  string
+	title string
+	lines []string
+	err   error
+}

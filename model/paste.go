@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -23,8 +22,9 @@ const (
 	histMaxBytes = 16 << 10
 )
 
-// quitHint ends the status notice while Ctrl+C is armed to quit.
-const quitHint = "press Ctrl+C again to quit"
+// pasteNotSaved notes, in the state file, a history entry kept with its
+// placeholder tokens: the pasted text itself is not saved.
+const pasteNotSaved = "[pasted text not saved in history]"
 
 // pastedText is the content behind one placeholder token.
 type pastedText struct {
@@ -32,31 +32,46 @@ type pastedText struct {
 	text  string
 }
 
-// draftState is the composer's state beside the textarea: pasted text
-// behind placeholders, the command line's prompt held for the login
-// check, and the pending interrupt.
-type draftState struct {
-	pastes   []pastedText
-	pasteSeq int
-	// held is Options.Prompt, kept until `account/read` says no login is
-	// needed, or the login form completes or is skipped.
-	held string
-	// interruptSent is when turn/interrupt was sent for the running
-	// turn (zero: none); a further Ctrl+C arms quit instead of resending.
-	interruptSent time.Time
-}
-
 // isLargePaste reports whether s goes in as a placeholder.
 func isLargePaste(s string) bool {
 	return len(s) > pasteMaxBytes || strings.Count(s, "\n") >= pasteMaxLines
 }
 
+// onPaste routes a paste: to the shown form once it has the keys, to the
+// login form's key field, else into the composer at the cursor.
+func (m *Model) onPaste(text string) tea.Cmd {
+	if m.login != nil && m.login.stage == loginAPIKey {
+		m.login.paste(text)
+		return nil
+	}
+	if m.requests.hasKeys() {
+		return m.requests.form.Update(tea.PasteMsg{Content: text})
+	}
+	if m.composer.Paste(text) {
+		m.setNotice(noticeInfo, "large paste shown as a placeholder — it is sent in full")
+	}
+	return nil
+}
+
+// Paste inserts a paste at the cursor: as typed text when small, as a
+// placeholder token when large (reported by large).
+func (c *composer) Paste(text string) (large bool) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	if isLargePaste(text) {
+		c.InsertString(c.addPaste(text))
+		return true
+	}
+	c.InsertString(text)
+	return false
+}
+
 // addPaste keeps s and returns its placeholder token.
-func (m *Model) addPaste(s string) string {
-	m.d.pasteSeq++
+func (c *composer) addPaste(s string) string {
+	c.pasteSeq++
 	lines := strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1 // a final newline ends the last line
-	label := fmt.Sprintf("[Pasted text #%d · %d lines, %s]", m.d.pasteSeq, lines, humanBytes(len(s)))
-	m.d.pastes = append(m.d.pastes, pastedText{label: label, text: s})
+	label := fmt.Sprintf("[Pasted text #%d · %d lines, %s]", c.pasteSeq, lines, humanBytes(len(s)))
+	c.pastes = append(c.pastes, pastedText{label: label, text: s})
 	return label
 }
 
@@ -70,28 +85,14 @@ func humanBytes(n int) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// onPaste inserts a paste at the cursor: as typed text when small, as a
-// placeholder token when large.
-func (m *Model) onPaste(text string) {
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	text = strings.ReplaceAll(text, "\r", "\n")
-	if isLargePaste(text) {
-		m.composer.InsertString(m.addPaste(text))
-		m.status.Notice = "large paste shown as a placeholder — it is sent in full"
-	} else {
-		m.composer.InsertString(text)
-	}
-	m.resizeComposer()
-}
-
-// expandPastes replaces the placeholder tokens in s by their text, in one
+// Expand replaces the placeholder tokens in s by their text, in one
 // pass (a paste that contains another token's text is left alone).
-func (m *Model) expandPastes(s string) string {
-	if len(m.d.pastes) == 0 {
+func (c *composer) Expand(s string) string {
+	if len(c.pastes) == 0 {
 		return s
 	}
-	args := make([]string, 0, 2*len(m.d.pastes))
-	for _, p := range m.d.pastes {
+	args := make([]string, 0, 2*len(c.pastes))
+	for _, p := range c.pastes {
 		if strings.Contains(s, p.label) {
 			args = append(args, p.label, p.text)
 		}
@@ -102,122 +103,74 @@ func (m *Model) expandPastes(s string) string {
 	return strings.NewReplacer(args...).Replace(s)
 }
 
-// draftText is the composer's draft with pastes expanded: what Enter
-// would send.
-func (m *Model) draftText() string { return m.expandPastes(m.composer.Value()) }
-
-// prunePastes drops the pastes whose token is no longer in the draft, the
-// queue or the history (deleting the token drops the paste).
-func (m *Model) prunePastes() {
-	if len(m.d.pastes) == 0 {
+// Prune drops the pastes whose token is no longer in the draft, queued
+// (the prompts waiting for the next turns) or the history: deleting the
+// token drops the paste.
+func (c *composer) Prune(queued []string) {
+	if len(c.pastes) == 0 {
 		return
 	}
-	draft := m.composer.Value()
+	draft := c.ta.Value()
 	used := func(label string) bool {
 		if strings.Contains(draft, label) {
 			return true
 		}
-		for _, q := range m.x.queued {
+		for _, q := range queued {
 			if strings.Contains(q, label) {
 				return true
 			}
 		}
-		for _, h := range m.x.hist {
+		for _, h := range c.hist {
 			if strings.Contains(h, label) {
 				return true
 			}
 		}
 		return false
 	}
-	kept := m.d.pastes[:0]
-	for _, p := range m.d.pastes {
+	kept := c.pastes[:0]
+	for _, p := range c.pastes {
 		if used(p.label) {
 			kept = append(kept, p)
 		}
 	}
-	clear(m.d.pastes[len(kept):])
-	m.d.pastes = kept
+	clear(c.pastes[len(kept):])
+	c.pastes = kept
 }
 
-// histEntry is what the history keeps of a submitted draft: the expanded
+// HistEntry is what the history keeps of a submitted draft: the expanded
 // text when it is small, else the draft with its placeholder tokens
 // (which still expand while this session keeps the paste).
-func (m *Model) histEntry(raw, text string) string {
+func (c *composer) HistEntry(raw, text string) string {
 	if raw == text || (len(text) <= histMaxBytes && !isLargePaste(text)) {
 		return text
 	}
 	return raw
 }
 
-// largeAsPaste turns a large text that comes back to the composer (a
+// LargeAsPaste turns a large text that comes back to the composer (a
 // failed turn or steer, the editor) into a placeholder token.
-func (m *Model) largeAsPaste(s string) string {
+func (c *composer) LargeAsPaste(s string) string {
 	if isLargePaste(s) {
-		return m.addPaste(s)
+		return c.addPaste(s)
 	}
 	return s
 }
 
-// rememberDraft puts a draft about to be discarded (Ctrl+C) into the
+// RememberDraft puts a draft about to be discarded (Ctrl+C) into the
 // history, so Up brings it back, in this run and the next.
-func (m *Model) rememberDraft() {
-	raw := m.composer.Value()
+func (c *composer) RememberDraft() {
+	raw := c.ta.Value()
 	if strings.TrimSpace(raw) == "" {
 		return
 	}
 	// Kept like a sent prompt, in the workspace's saved history too, so
-	// it survives quitting (addHistory).
-	m.addHistory(m.histEntry(raw, m.expandPastes(raw)))
+	// it survives quitting (AddHistory).
+	c.AddHistory(c.HistEntry(raw, c.Expand(raw)))
 }
-
-// holdPrompt keeps the command line's prompt until the login check is
-// done (releasePrompt); without a thread driver nothing is checked and
-// it is sent at once.
-func (m *Model) holdPrompt(p string) tea.Cmd {
-	if _, ok := m.threadDriver(); !ok {
-		return m.submit(p)
-	}
-	m.d.held = p
-	m.status.Notice = "checking the login before sending your prompt…"
-	return nil
-}
-
-// releasePrompt sends the held prompt once no login is needed, or the
-// login form completed or was skipped. When a turn or a thread switch is
-// under way it goes to the front of the queue instead; it is never lost.
-func (m *Model) releasePrompt() tea.Cmd {
-	p := m.d.held
-	if p == "" {
-		return nil
-	}
-	m.d.held = ""
-	if strings.HasPrefix(m.status.Notice, "checking the login") {
-		m.status.Notice = ""
-	}
-	if !m.ready || m.driver == nil || m.running || m.startingTurn || m.x.switching {
-		m.x.queued = append([]string{p}, m.x.queued...)
-		return m.flushQueue()
-	}
-	return m.submit(p)
-}
-
-// ctrlCInterrupting handles Ctrl+C during a turn: the first sends
-// turn/interrupt; while that is unanswered (no turn/completed yet) a
-// further one arms quit (done = false lets onKey arm or quit).
-func (m *Model) ctrlCInterrupting() (tea.Cmd, bool) {
-	if m.d.interruptSent.IsZero() {
-		return m.interrupt(), true
-	}
-	return nil, false
-}
-
-// pasteNotSaved notes, in the state file, a history entry kept with its
-// placeholder tokens: the pasted text itself is not saved.
-const pasteNotSaved = "[pasted text not saved in history]"
 
 // hasPaste reports whether s holds a live placeholder token.
-func (m *Model) hasPaste(s string) bool {
-	for _, p := range m.d.pastes {
+func (c *composer) hasPaste(s string) bool {
+	for _, p := range c.pastes {
 		if strings.Contains(s, p.label) {
 			return true
 		}
@@ -226,13 +179,13 @@ func (m *Model) hasPaste(s string) bool {
 }
 
 // backspacePlaceholder deletes a whole placeholder token when Backspace
-// is pressed just after it (the paste is then dropped by prunePastes).
-func (m *Model) backspacePlaceholder(k tea.KeyPressMsg) bool {
-	if len(m.d.pastes) == 0 || (k.String() != "backspace" && k.String() != "ctrl+h") {
+// is pressed just after it (the paste is then dropped by Prune).
+func (c *composer) backspacePlaceholder(k tea.KeyPressMsg) bool {
+	if len(c.pastes) == 0 || (k.String() != "backspace" && k.String() != "ctrl+h") {
 		return false
 	}
-	lines := strings.Split(m.composer.Value(), "\n")
-	row, col := m.composer.Line(), m.composer.Column()
+	lines := strings.Split(c.ta.Value(), "\n")
+	row, col := c.ta.Line(), c.ta.Column()
 	if row >= len(lines) {
 		return false
 	}
@@ -241,10 +194,10 @@ func (m *Model) backspacePlaceholder(k tea.KeyPressMsg) bool {
 		return false
 	}
 	before := string(line[:col])
-	for _, p := range m.d.pastes {
+	for _, p := range c.pastes {
 		if strings.HasSuffix(before, p.label) {
 			for range utf8.RuneCountInString(p.label) {
-				m.composer, _ = m.composer.Update(k)
+				c.ta, _ = c.ta.Update(k)
 			}
 			return true
 		}

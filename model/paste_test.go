@@ -90,8 +90,8 @@ func TestDeletedPlaceholderDropsPaste(t *testing.T) {
 	typeText(t, m, "a ")
 	m.Update(tea.PasteMsg{Content: bigPaste(600)})
 	press(t, m, tea.KeyBackspace, 0)
-	if got := m.composer.Value(); got != "a " || len(m.d.pastes) != 0 {
-		t.Fatalf("after backspace: draft %q, %d pastes kept", got, len(m.d.pastes))
+	if got := m.composer.Value(); got != "a " || len(m.composer.pastes) != 0 {
+		t.Fatalf("after backspace: draft %q, %d pastes kept", got, len(m.composer.pastes))
 	}
 	typeText(t, m, "b")
 	press(t, m, tea.KeyEnter, 0)
@@ -104,8 +104,8 @@ func TestDeletedPlaceholderDropsPaste(t *testing.T) {
 func TestSmallPasteIsInline(t *testing.T) {
 	m := ready(t, newFake(), Options{})
 	m.Update(tea.PasteMsg{Content: "one\r\ntwo"})
-	if got := m.composer.Value(); got != "one\ntwo" || len(m.d.pastes) != 0 {
-		t.Fatalf("draft %q, %d pastes", got, len(m.d.pastes))
+	if got := m.composer.Value(); got != "one\ntwo" || len(m.composer.pastes) != 0 {
+		t.Fatalf("draft %q, %d pastes", got, len(m.composer.pastes))
 	}
 }
 
@@ -177,8 +177,8 @@ func TestCtrlCQuitsWhenInterruptHangs(t *testing.T) {
 		_, ok := cmd().(tea.QuitMsg)
 		return ok
 	}
-	if cmd := ctrlC(); cmd == nil || isQuit(cmd) || !strings.Contains(m.status.Notice, "interrupting") {
-		t.Fatalf("first Ctrl+C: notice %q", m.status.Notice)
+	if cmd := ctrlC(); cmd == nil || isQuit(cmd) || !strings.Contains(m.notice.text, "interrupting") {
+		t.Fatalf("first Ctrl+C: notice %q", m.notice.text)
 	}
 	now = now.Add(time.Second)
 	if cmd := ctrlC(); cmd != nil {
@@ -203,8 +203,8 @@ func TestCtrlCQuitsWhenInterruptHangs(t *testing.T) {
 	press(t, m2, tea.KeyEnter, 0)
 	m2.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-2"}})
 	m2.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	if !strings.Contains(m2.status.Notice, "interrupting") {
-		t.Fatalf("Ctrl+C in a later turn: notice %q", m2.status.Notice)
+	if !strings.Contains(m2.notice.text, "interrupting") {
+		t.Fatalf("Ctrl+C in a later turn: notice %q", m2.notice.text)
 	}
 }
 
@@ -225,7 +225,7 @@ func TestInitialPromptWaitsForLogin(t *testing.T) {
 			press(t, m, tea.KeyEnter, 0)
 		}},
 		{name: "device code login", login: true, do: func(t *testing.T, m *Model) {
-			m.x.login.loginID = "L1"
+			m.login.loginID = "L1"
 			id := "L1"
 			_, cmd := m.Update(backend.LoginCompletedEvent{LoginID: &id, Success: true})
 			settle(t, m, cmd)
@@ -270,7 +270,7 @@ func TestQueueFlushedAfterRestart(t *testing.T) {
 	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyF5})
 	done := cmd()
 	f2 := newFake()
-	_, rc := m.Update(SessionReadyMsg{Driver: f2, Model: "mock-model"})
+	_, rc := m.Update(SessionReadyMsg{Client: f2, Model: "mock-model"})
 	settle(t, m, rc)
 	_, qc := m.Update(done)
 	settle(t, m, qc)
@@ -294,7 +294,7 @@ func TestQueueFlushedAfterRestart(t *testing.T) {
 func TestEnterSendsQueueFirst(t *testing.T) {
 	f := newFake()
 	m := ready(t, f, Options{})
-	m.x.queued = []string{"older"}
+	m.turn.queued = []string{"older"}
 	typeText(t, m, "newer")
 	press(t, m, tea.KeyEnter, 0)
 	_, c := m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
@@ -314,7 +314,7 @@ func BenchmarkKeyWithPastedDraft(b *testing.B) {
 		frame(m, tea.KeyPressMsg{Code: 'a', Text: "a"})
 		frame(m, tea.KeyPressMsg{Code: tea.KeyBackspace})
 	}
-	if len(m.d.pastes) != 1 {
+	if len(m.composer.pastes) != 1 {
 		b.Fatal("paste lost")
 	}
 }

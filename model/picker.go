@@ -220,12 +220,12 @@ func (m *Model) openPicker(p *picker) {
 	if p.shown == nil {
 		p.refilter()
 	}
-	m.x.picker = p
+	m.picker = p
 }
 
 // closePicker removes the picker, if p is still the one shown.
 func (m *Model) closePicker(p *picker) {
-	if m.x.picker == p {
-		m.x.picker = nil
+	if m.picker == p {
+		m.picker = nil
 	}
 }

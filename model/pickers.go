@@ -31,7 +31,7 @@ type threadPageMsg struct {
 // reasoning efforts; the choice applies from the next turn (turn/start
 // model and effort).
 func (m *Model) cmdModel(string) tea.Cmd {
-	td, ok := m.needDriver("model")
+	c, ok := m.needClient("model")
 	if !ok {
 		return nil
 	}
@@ -39,25 +39,16 @@ func (m *Model) cmdModel(string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := callCtx()
 		defer cancel()
-		var all []backend.ModelInfo
-		var cursor *string
-		for range 10 {
-			var r backend.ModelListResponse
-			if err := td.Call(ctx, "model/list", backend.ModelListParams{Cursor: cursor}, &r); err != nil {
-				return modelListMsg{err: fmt.Errorf("model/list: %w", err)}
-			}
-			all = append(all, r.Data...)
-			if r.NextCursor == nil || *r.NextCursor == "" {
-				break
-			}
-			cursor = r.NextCursor
+		models, err := c.ListModels(ctx)
+		if err != nil {
+			return modelListMsg{err: fmt.Errorf("model/list: %w", err)}
 		}
-		return modelListMsg{models: all}
+		return modelListMsg{models: models}
 	}
 }
 
 func (m *Model) onModelList(msg modelListMsg) tea.Cmd {
-	p := m.x.picker
+	p := m.picker
 	if p == nil || p.title != "Model" {
 		return nil
 	}
@@ -68,8 +59,8 @@ func (m *Model) onModelList(msg modelListMsg) tea.Cmd {
 		return nil
 	}
 	current := m.status.Model
-	if m.x.turn.Model != "" {
-		current = m.x.turn.Model
+	if m.turn.overrides.Model != "" {
+		current = m.turn.overrides.Model
 	}
 	var items []pickItem
 	sel := 0
@@ -131,12 +122,12 @@ func (m *Model) openEffortPicker(mi backend.ModelInfo) {
 
 // setModel makes model and effort the overrides for the next turns.
 func (m *Model) setModel(model, effort string) {
-	m.x.turn.Model, m.x.turn.Effort = model, effort
+	m.turn.overrides.Model, m.turn.overrides.Effort = model, effort
 	m.status.Model = model
 	if effort != "" {
-		m.x.effort = effort
+		m.turn.effort = effort
 	}
-	m.status.Notice = "model " + model + effortSuffix(effort) + " from the next turn"
+	m.setNotice(noticeInfo, "model "+model+effortSuffix(effort)+" from the next turn")
 }
 
 func effortSuffix(e string) string {
@@ -176,9 +167,9 @@ func (m *Model) cmdApprovals(string) tea.Cmd {
 	p.sel = sel
 	p.onChoose = func(it pickItem) tea.Cmd {
 		a := it.value.(approvalPreset)
-		m.x.turn.ApprovalPolicy, m.x.turn.Sandbox = a.approval, a.sandbox
+		m.turn.overrides.ApprovalPolicy, m.turn.overrides.Sandbox = a.approval, a.sandbox
 		m.status.Approval, m.status.Sandbox = a.approval, a.sandbox
-		m.status.Notice = "approvals " + a.approval + ", sandbox " + a.sandbox + " from the next turn"
+		m.setNotice(noticeInfo, "approvals "+a.approval+", sandbox "+a.sandbox+" from the next turn")
 		return nil
 	}
 	m.openPicker(p)
@@ -186,7 +177,7 @@ func (m *Model) cmdApprovals(string) tea.Cmd {
 }
 
 func (m *Model) cmdResume(string) tea.Cmd {
-	if _, ok := m.needDriver("resume"); !ok {
+	if _, ok := m.needClient("resume"); !ok {
 		return nil
 	}
 	return m.openResumePicker(false)
@@ -207,8 +198,8 @@ type resumeFilter struct {
 // typing searches titles (searchTerm). fresh means no thread is open yet:
 // Esc then starts a new one.
 func (m *Model) openResumePicker(fresh bool) tea.Cmd {
-	td, ok := m.threadDriver()
-	if !ok {
+	c := m.client
+	if c == nil {
 		return nil
 	}
 	f := &resumeFilter{sortKey: backend.SortUpdated}
@@ -244,7 +235,7 @@ func (m *Model) openResumePicker(fresh bool) tea.Cmd {
 		return func() tea.Msg {
 			ctx, cancel := callCtx()
 			defer cancel()
-			resp, err := td.ListThreads(ctx, params)
+			resp, err := c.ListThreads(ctx, params)
 			return threadPageMsg{p: p, seq: seq, append: next, resp: resp, err: err}
 		}
 	}
@@ -280,27 +271,27 @@ func (m *Model) openResumePicker(fresh bool) tea.Cmd {
 		return lines
 	}
 	p.onChoose = func(it pickItem) tea.Cmd {
-		m.x.switching = true
-		return resumeCmd(td, it.value.(backend.Thread))
+		m.turn.switching = true
+		return resumeCmd(c, it.value.(backend.Thread))
 	}
 	if fresh {
 		p.onCancel = func() tea.Cmd {
-			m.x.switching = true
-			return newThreadCmd(td, "")
+			m.turn.switching = true
+			return newThreadCmd(c, "")
 		}
 	} else {
-		p.onCancel = func() tea.Cmd { m.x.switching = false; return nil }
+		p.onCancel = func() tea.Cmd { m.turn.switching = false; return nil }
 	}
 	p.refilter()
 	m.openPicker(p)
-	m.x.resumeFilter = f
+	m.resume = f
 	return load(false)
 }
 
 func (m *Model) onThreadPage(msg threadPageMsg) tea.Cmd {
-	f := m.x.resumeFilter
+	f := m.resume
 	p := msg.p
-	if f == nil || m.x.picker != p || msg.seq != f.seq {
+	if f == nil || m.picker != p || msg.seq != f.seq {
 		return nil
 	}
 	p.loading = false

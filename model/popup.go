@@ -81,7 +81,7 @@ func mentionToken(draft string) (string, bool) {
 // `fuzzyFileSearch` request when the @ query changed.
 func (m *Model) refreshPopup() tea.Cmd {
 	draft := m.composer.Value()
-	p := &m.x.popup
+	p := &m.popup
 	if p.dismissed != "" && p.dismissed == draft {
 		return nil
 	}
@@ -109,26 +109,25 @@ func (m *Model) refreshPopup() tea.Cmd {
 		}
 		*p = popup{kind: popupFile, source: tok, items: items, sel: sel}
 		query := tok[1:]
-		td, ok := m.threadDriver()
+		c := m.client
 		// The thread's workspace as the server knows it (a remote path
 		// under --ssh), else the local one.
 		root := m.threadCwd
 		if root == "" {
 			root = m.opts.Workspace
 		}
-		if query == "" || !ok || root == "" {
+		if query == "" || c == nil || root == "" {
 			p.items = nil
 			return nil
 		}
 		p.loading = true
-		m.x.fileSeq++
-		seq := m.x.fileSeq
+		m.fileSeq++
+		seq := m.fileSeq
 		return func() tea.Msg {
 			ctx, cancel := callCtx()
 			defer cancel()
-			var resp backend.FuzzyFileSearchResponse
-			err := td.Call(ctx, "fuzzyFileSearch", backend.FuzzyFileSearchParams{Query: query, Roots: []string{root}}, &resp)
-			return fileSearchMsg{seq: seq, query: query, files: resp.Files, err: err}
+			files, err := c.FuzzyFileSearch(ctx, query, []string{root})
+			return fileSearchMsg{seq: seq, query: query, files: files, err: err}
 		}
 	}
 	*p = popup{}
@@ -136,8 +135,8 @@ func (m *Model) refreshPopup() tea.Cmd {
 }
 
 func (m *Model) onFileSearch(msg fileSearchMsg) {
-	p := &m.x.popup
-	if msg.seq != m.x.fileSeq || p.kind != popupFile {
+	p := &m.popup
+	if msg.seq != m.fileSeq || p.kind != popupFile {
 		return
 	}
 	p.loading = false
@@ -163,7 +162,7 @@ func inGitDir(path string) bool {
 // popupKey handles the popup's keys: Up/Down move, Tab completes, Enter
 // runs the command (or inserts the file), Esc closes it.
 func (m *Model) popupKey(key string) tea.Cmd {
-	p := &m.x.popup
+	p := &m.popup
 	switch key {
 	case "up":
 		if p.sel > 0 {
@@ -209,7 +208,7 @@ func (m *Model) popupKey(key string) tea.Cmd {
 
 // popupView draws the popup rows.
 func (m *Model) popupView(width int) []string {
-	p := m.x.popup
+	p := m.popup
 	if !p.active() {
 		return nil
 	}

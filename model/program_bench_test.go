@@ -29,7 +29,7 @@ func BenchmarkProgramStream(b *testing.B) {
 		p := tea.NewProgram(w, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(io.Discard),
 			tea.WithWindowSize(120, 40), tea.WithoutSignals(), tea.WithColorProfile(colorprofile.Ascii))
 		go p.Run()
-		p.Send(SessionReadyMsg{Driver: nopDriver{}, Model: "mock-model"})
+		p.Send(SessionReadyMsg{Client: nopDriver{}, Model: "mock-model"})
 		p.Send(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
 		p.Send(backend.ItemStartedEvent{Item: backend.Item{Type: "agentMessage", ID: "msg-1"}})
 		b.StartTimer()

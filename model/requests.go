@@ -1,192 +1,308 @@
 package model
 
 import (
+	"fmt"
+	"os"
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
 	"tandem/forms"
-	"tandem/internal/shellwords"
 	"tandem/ui"
 )
 
-// onRequest queues a server request and shows it when it is first in line.
-// Requests that need no person (bad arguments, unknown tools) are answered
-// at once.
+// pendingRequest is one server request waiting for this viewer: a
+// driver's answerable request with the adapter that shows and answers it,
+// or (req nil) what a watcher may know of one.
+type pendingRequest struct {
+	req  backend.ServerRequest
+	view backend.RequestView
+	ad   requestAdapter
+}
+
+// requestQueue is the server requests waiting for an answer, in arrival
+// order, and the form of the first one: every request gets exactly one
+// answer, and approvals show one at a time. Replies are sent by commands
+// (replySent), never inside Update; sending holds the ones answered but
+// not sent yet, so quitting can still refuse them.
+type requestQueue struct {
+	pending []pendingRequest
+	sending []backend.ServerRequest
+	form    forms.Form
+	// ready: the shown form has the keyboard (grace.go).
+	ready bool
+	seq   int
+	grace graceState
+}
+
+// hasKeys reports whether the shown form takes the keyboard.
+func (q *requestQueue) hasKeys() bool { return q.form != nil && q.ready }
+
+// requests returns the requests without an answer yet, the shown one
+// first, then those whose answer is on its way.
+func (q *requestQueue) requests() []backend.ServerRequest {
+	var out []backend.ServerRequest
+	for _, p := range q.pending {
+		if p.req != nil {
+			out = append(out, p.req)
+		}
+	}
+	return append(out, q.sending...)
+}
+
+// watch records what a watcher may know of a request: no form, just a
+// "waiting for …" line until it is resolved.
+func (q *requestQueue) watch(m *Model, v backend.RequestView) {
+	q.pending = append(q.pending, pendingRequest{view: v})
+	m.view.follow = true
+}
+
+func (q *requestQueue) closeForm() { q.form, q.ready = nil, false }
+
+// onRequest queues a server request and shows it when it is first in
+// line. Requests that need no person (the clock, a bad tool call) are
+// answered at once. A watcher never answers: it only notes the request.
 func (m *Model) onRequest(req backend.ServerRequest) tea.Cmd {
 	if m.opts.ReadOnly {
-		return m.watchRequest(req)
-	}
-	if m.autoAnswer(req) {
+		m.requests.watch(m, req.View())
 		return nil
 	}
-	if tc, ok := req.(*backend.ToolCallRequest); ok {
-		if tc.Params.Tool != backend.AskUserQuestionName {
-			_ = tc.Fail("unknown tool: " + tc.Params.Tool)
-			m.banner(ui.BannerWarning, "the agent called an unknown tool "+tc.Params.Tool+"; answered with an error", nil)
-			return nil
+	ad := adapterFor(req)
+	if now, banner, ok := ad.arrive(); ok {
+		if banner != "" {
+			m.banner(ui.BannerWarning, banner, nil)
 		}
-		if _, err := backend.ParseAskUserQuestion(tc.Params.Arguments); err != nil {
-			_ = tc.Fail(err.Error())
-			m.banner(ui.BannerWarning, err.Error(), nil)
-			return nil
-		}
+		return m.reply(req, now)
 	}
-	m.pending = append(m.pending, req)
+	q := &m.requests
+	q.pending = append(q.pending, pendingRequest{req: req, view: req.View(), ad: ad})
 	var cmd tea.Cmd
-	if m.form == nil {
+	if q.form == nil {
 		cmd = m.showNext()
 	}
-	if req.Answered() {
-		// Answered while building its form (e.g. an elicitation tandem
-		// cannot show is declined): nothing to ring for.
+	if !m.isPending(req) {
+		// Refused while its form was built (an elicitation tandem cannot
+		// show): nothing to ring for.
 		return cmd
 	}
-	return tea.Batch(cmd, ring(req))
+	return tea.Batch(cmd, ring(ad.summary()))
+}
+
+func (m *Model) isPending(req backend.ServerRequest) bool {
+	for _, p := range m.requests.pending {
+		if p.req == req {
+			return true
+		}
+	}
+	return false
 }
 
 // showNext builds the form for the first pending request. The form takes
 // focus only after the grace period, so keys already typed stay in the
-// composer.
+// composer. A request with nothing to ask is answered as its adapter
+// says (a refusal) and the next one comes up.
 func (m *Model) showNext() tea.Cmd {
-	if len(m.pending) == 0 {
-		return nil
+	q := &m.requests
+	var cmds []tea.Cmd
+	for len(q.pending) > 0 && q.pending[0].req != nil {
+		p := q.pending[0]
+		f, now, banner := p.ad.open(m.formEnv())
+		if f != nil {
+			q.form, q.ready = f, false
+			q.seq++
+			m.view.follow = true
+			return tea.Batch(append(cmds, f.Init(), m.startGrace())...) // grace.go
+		}
+		if banner != "" {
+			m.banner(ui.BannerWarning, banner, nil)
+		}
+		cmds = append(cmds, m.reply(p.req, now))
+		q.pending = q.pending[1:]
 	}
-	req := m.pending[0]
-	// The queue count is drawn live under the form (queueLine).
-	f := m.buildForm(req)
-	if f == nil {
-		// Nothing to ask: answer safely and move on.
-		_ = req.Refuse()
-		m.pending = m.pending[1:]
-		return m.showNext()
-	}
-	m.form, m.formReq, m.formReady = f, req, false
-	m.formSeq++
-	m.follow = true
-	return tea.Batch(f.Init(), m.startGrace()) // grace.go
-}
-
-func (m *Model) buildForm(req backend.ServerRequest) forms.Form {
-	switch r := req.(type) {
-	case *backend.CommandApprovalRequest:
-		p := r.Params
-		spec := forms.ApprovalSpec{Title: "Run this command?", Choices: commandChoices(p)}
-		if p.Reason != nil {
-			spec.Reason = *p.Reason
-		}
-		if p.Command != nil {
-			spec.Command = shellwords.Display(*p.Command)
-		}
-		if p.Cwd != nil {
-			spec.Cwd = *p.Cwd
-		}
-		if nc := p.NetworkApprovalContext; nc != nil {
-			spec.Body = "Network access to " + nc.Host + " (" + nc.Protocol + ")"
-		}
-		return forms.NewApproval(m.approvalSpec(spec), m.theme, m.contentWidth())
-	case *backend.FileChangeApprovalRequest:
-		spec := m.fileChangeSpec(r.Params)
-		return forms.NewApproval(m.approvalSpec(spec), m.theme, m.contentWidth())
-	case *backend.ToolCallRequest:
-		args, err := backend.ParseAskUserQuestion(r.Params.Arguments)
-		if err != nil {
-			return nil
-		}
-		spec := forms.QuestionsSpec{Title: args.Title, Description: args.Description}
-		for _, q := range args.Questions {
-			fq := forms.Question{ID: q.ID, Header: q.Header, Question: q.Question, Placeholder: q.Placeholder, Required: q.Required, Multiple: q.Multiple}
-			for _, o := range q.Options {
-				fq.Options = append(fq.Options, forms.Option{Label: o.Label, Value: o.Value, Description: o.Description})
-			}
-			spec.Questions = append(spec.Questions, fq)
-		}
-		return forms.NewQuestions(m.questionsSpec(spec), m.theme, m.contentWidth())
-	}
-	return m.buildMoreForm(req)
+	return tea.Batch(cmds...)
 }
 
 // settleForm answers the shown request once its form is done and shows
 // the next one.
 func (m *Model) settleForm() tea.Cmd {
-	if m.form == nil || !m.form.Done() {
+	q := &m.requests
+	if q.form == nil || !q.form.Done() || len(q.pending) == 0 {
 		return nil
 	}
-	req, f := m.formReq, m.form
-	m.answer(req, f)
-	m.closeForm()
-	if len(m.pending) > 0 && m.pending[0] == req {
-		m.pending = m.pending[1:]
-	}
-	return m.showNext()
+	p, f := q.pending[0], q.form
+	q.closeForm()
+	q.pending = q.pending[1:]
+	return tea.Batch(m.reply(p.req, p.ad.answer(f)), m.showNext())
 }
 
-func (m *Model) answer(req backend.ServerRequest, f forms.Form) {
-	var err error
-	switch r := req.(type) {
-	case *backend.CommandApprovalRequest:
-		err = r.Answer(commandDecision(r.Params, f.(*forms.Approval).Choice()))
-	case *backend.FileChangeApprovalRequest:
-		err = r.Answer(approvalDecision(f.(*forms.Approval).Choice()))
-	case *backend.ToolCallRequest:
-		q := f.(*forms.Questions)
-		if f.Aborted() {
-			err = r.Fail("user declined to answer")
+// reply sends one answer to req in a command and reports it as
+// replySent; until then req counts as unanswered for quitting.
+func (m *Model) reply(req backend.ServerRequest, send func() error) tea.Cmd {
+	if send == nil {
+		return nil
+	}
+	m.requests.sending = append(m.requests.sending, req)
+	method := req.Method()
+	return func() tea.Msg { return replySent{req: req, method: method, err: send()} }
+}
+
+func (m *Model) onReplySent(msg replySent) {
+	q := &m.requests
+	for i, r := range q.sending {
+		if r == msg.req {
+			q.sending = append(q.sending[:i:i], q.sending[i+1:]...)
 			break
 		}
-		err = r.AnswerQuestions(q.Answers())
-	default:
-		var known bool
-		if known, err = m.answerMore(req, f); !known {
-			err = req.Refuse()
-		}
 	}
-	if err != nil {
-		m.banner(ui.BannerWarning, "could not answer "+req.Method()+": "+err.Error(), nil)
+	if msg.err != nil {
+		m.banner(ui.BannerWarning, "could not answer "+msg.method+": "+msg.err.Error(), nil)
 	}
-}
-
-// approvalDecision maps the choices every approval form offers to their
-// decision; "" (an aborted form, Esc) and anything unknown cancel.
-func approvalDecision(key string) backend.Decision {
-	switch key {
-	case "accept":
-		return backend.Accept
-	case "acceptForSession":
-		return backend.AcceptForSession
-	case "decline":
-		return backend.Decline
-	}
-	return backend.Cancel
-}
-
-func (m *Model) closeForm() {
-	m.form, m.formReq, m.formReady = nil, nil, false
 }
 
 // refuseAll answers every pending server request with its refusal
-// (decline, cancel or an error: never accept) and closes the form.
-func (m *Model) refuseAll() {
-	for _, r := range m.pending {
-		if !r.Answered() {
-			_ = r.Refuse()
+// (decline, cancel or an error: never accept) and closes the form. The
+// refusals go out in order, in one command.
+func (m *Model) refuseAll() tea.Cmd {
+	q := &m.requests
+	var sends []func() error
+	var reqs []backend.ServerRequest
+	for _, p := range q.pending {
+		if p.req != nil && !p.req.Answered() {
+			sends = append(sends, p.req.Refuse)
+			reqs = append(reqs, p.req)
 		}
 	}
-	m.pending = nil
-	m.closeForm()
+	q.sending = append(q.sending, reqs...)
+	q.pending = nil
+	q.closeForm()
+	if len(sends) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		var errs []string
+		for _, s := range sends {
+			if err := s(); err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+		return refusedAll{reqs: reqs, errs: errs}
+	}
+}
+
+// refusedAll is the outcome of refuseAll.
+type refusedAll struct {
+	reqs []backend.ServerRequest
+	errs []string
+}
+
+func (m *Model) onRefusedAll(msg refusedAll) {
+	for _, r := range msg.reqs {
+		m.onReplySent(replySent{req: r})
+	}
+	for _, e := range msg.errs {
+		m.banner(ui.BannerWarning, "could not refuse a request: "+e, nil)
+	}
+}
+
+// dropRequests forgets every pending request without answering (the
+// server that asked is gone).
+func (m *Model) dropRequests() {
+	m.requests.pending, m.requests.sending = nil, nil
+	m.requests.closeForm()
 }
 
 // resolved drops a request the server no longer needs answered
 // (`serverRequest/resolved`), closing its form if shown.
 func (m *Model) resolved(id backend.RequestID) tea.Cmd {
-	for i, r := range m.pending {
-		if r.ID().String() == id.String() {
-			m.pending = append(m.pending[:i:i], m.pending[i+1:]...)
-			if m.formReq == r {
-				m.closeForm()
+	q := &m.requests
+	for i, p := range q.pending {
+		if p.view.ID.String() == id.String() {
+			q.pending = append(q.pending[:i:i], q.pending[i+1:]...)
+			if i == 0 && q.form != nil {
+				q.closeForm()
 				return m.showNext()
 			}
 			return nil
 		}
 	}
 	return nil
+}
+
+// queueLine is the live "(+N more waiting)" line under the shown form; ""
+// when nothing else waits.
+func (m *Model) queueLine() string {
+	q := m.requests
+	if q.form == nil || len(q.pending) < 2 {
+		return ""
+	}
+	return m.styles.Dim.Render(ui.Truncate(fmt.Sprintf("  (+%d more waiting)", len(q.pending)-1), m.contentWidth()))
+}
+
+// syncAwaiting labels a command cell "awaiting approval" while its
+// `item/commandExecution/requestApproval` is pending and unanswered, and
+// drops the label once it is answered, resolved or dropped. It runs after
+// every Update; pending holds at most a few requests.
+func (m *Model) syncAwaiting() {
+	want := map[*ui.CommandCell]bool{}
+	for _, p := range m.requests.pending {
+		v := p.view
+		if v.Method != methodCommandApproval || v.ItemID == "" || (p.req != nil && p.req.Answered()) {
+			continue
+		}
+		if c, ok := m.view.cell(m.thread.Find(v.TurnID, v.ItemID)).(*ui.CommandCell); ok {
+			want[c] = true
+		}
+	}
+	for c := range m.view.awaiting {
+		if !want[c] {
+			c.SetAwaitingApproval(false)
+			delete(m.view.awaiting, c)
+		}
+	}
+	for c := range want {
+		if m.view.awaiting[c] {
+			continue
+		}
+		c.SetAwaitingApproval(true)
+		if m.view.awaiting == nil {
+			m.view.awaiting = map[*ui.CommandCell]bool{}
+		}
+		m.view.awaiting[c] = true
+	}
+}
+
+// ring alerts the user that a request waits: OSC 9 (a desktop
+// notification) where the terminal is known to support it, else BEL. The
+// sequence goes to the terminal through the program, never through ui/.
+func ring(summary string) tea.Cmd {
+	return tea.Raw(bellSequence(os.Getenv, summary))
+}
+
+// bellSequence picks the alert for the terminal described by getenv:
+// OSC 9 with text for iTerm2, WezTerm, ghostty and kitty outside tmux and
+// screen (which would swallow it), BEL everywhere else.
+func bellSequence(getenv func(string) string, text string) string {
+	if getenv("TMUX") == "" && !strings.HasPrefix(getenv("TERM"), "screen") {
+		switch getenv("TERM_PROGRAM") {
+		case "iTerm.app", "WezTerm", "ghostty":
+			return osc9(text)
+		}
+		if strings.Contains(getenv("TERM"), "kitty") {
+			return osc9(text)
+		}
+	}
+	return "\a"
+}
+
+func osc9(text string) string {
+	clean := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, text)
+	// Nor may a C1 control (ST would end the OSC early) or a bidi override.
+	clean = ui.SanitizeLine(clean)
+	return "\x1b]9;" + ui.Truncate(clean, 120) + "\a"
 }

@@ -90,7 +90,7 @@ func deliver(t *testing.T, m *Model, req backend.ServerRequest) tea.Cmd {
 	t.Helper()
 	_, cmd := m.Update(req)
 	drive(t, m, cmd)
-	m.Update(formFocusMsg{seq: m.formSeq})
+	m.Update(formFocusMsg{seq: m.requests.seq})
 	return cmd
 }
 
@@ -196,8 +196,8 @@ func TestRequestFormsAnswerExactly(t *testing.T) {
 			if len(got) != 1 || got[0] != tc.want {
 				t.Fatalf("replies %q\nwant [%s]\nview:\n%s", got, tc.want, plain(m))
 			}
-			if len(m.Pending()) != 0 || m.form != nil {
-				t.Errorf("request still pending after its answer: %d, form %v", len(m.Pending()), m.form != nil)
+			if len(m.Pending()) != 0 || m.requests.form != nil {
+				t.Errorf("request still pending after its answer: %d, form %v", len(m.Pending()), m.requests.form != nil)
 			}
 		})
 	}
@@ -219,7 +219,7 @@ func TestQueueCountUpdatesLive(t *testing.T) {
 		t.Fatalf("want the first request with +2 waiting:\n%s", v)
 	}
 	key(t, m, tea.KeyEscape, 0) // cancel the command
-	m.Update(formFocusMsg{seq: m.formSeq})
+	m.Update(formFocusMsg{seq: m.requests.seq})
 	v = plain(m)
 	if !strings.Contains(v, "(+1 more waiting)") || !strings.Contains(v, "Grant these permissions?") {
 		t.Fatalf("want the permissions request with +1 waiting:\n%s", v)
@@ -379,7 +379,7 @@ func TestUnshowableElicitationIsDeclined(t *testing.T) {
 	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"_meta":null,"action":"decline","content":null}}` {
 		t.Fatalf("replies %q", got)
 	}
-	if m.form != nil || len(m.Pending()) != 0 {
+	if m.requests.form != nil || len(m.Pending()) != 0 {
 		t.Fatal("unshowable elicitation left pending")
 	}
 	if hasRaw(cmd, "") {

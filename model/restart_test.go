@@ -63,7 +63,7 @@ func TestServerDeathMidTurnKeepsWorkAndRestarts(t *testing.T) {
 		t.Fatalf("Restart ran %d times; want 1", restarts.Load())
 	}
 	f2 := newFake()
-	_, rc := m.Update(SessionReadyMsg{Driver: f2, Model: "mock-model"})
+	_, rc := m.Update(SessionReadyMsg{Client: f2, Model: "mock-model"})
 	settle(t, m, rc)
 	m.Update(msg)
 	if m.ServerDead() {
@@ -153,13 +153,13 @@ func TestTurnTimeoutOffersInterrupt(t *testing.T) {
 	press(t, m, tea.KeyEnter, 0)
 	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
 	now = now.Add(29 * time.Minute)
-	m.Update(tickMsg{seq: m.tickSeq})
+	m.Update(tickMsg{seq: m.turn.tickSeq})
 	if v := viewText(m); strings.Contains(v, "interrupt it") {
 		t.Fatalf("offered to interrupt before the timeout:\n%s", v)
 	}
 	now = now.Add(2 * time.Minute)
-	m.Update(tickMsg{seq: m.tickSeq})
-	m.Update(tickMsg{seq: m.tickSeq})
+	m.Update(tickMsg{seq: m.turn.tickSeq})
+	m.Update(tickMsg{seq: m.turn.tickSeq})
 	v := viewText(m)
 	if n := strings.Count(v, "press esc to interrupt it"); n != 1 {
 		t.Fatalf("timeout offer shown %d times; want 1:\n%s", n, v)
@@ -185,7 +185,7 @@ func TestIdleWithoutTurnCompletedEndsTurn(t *testing.T) {
 	if !m.Running() {
 		t.Fatal("turn ended before the grace period")
 	}
-	m.Update(idleCheckMsg{seq: m.turnSeq})
+	m.Update(idleCheckMsg{seq: m.turn.seq})
 	if m.Running() {
 		t.Fatal("turn still running after idle without turn/completed")
 	}
@@ -200,7 +200,7 @@ func TestIdleWithoutTurnCompletedEndsTurn(t *testing.T) {
 	m.Update(backend.ThreadStatusEvent{ThreadID: "t-first", Status: struct {
 		Type string `json:"type"`
 	}{Type: "idle"}})
-	stale := m.turnSeq
+	stale := m.turn.seq
 	m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-2", Status: backend.TurnCompleted}})
 	before := len(m.Cells())
 	m.Update(idleCheckMsg{seq: stale})
@@ -252,7 +252,7 @@ func TestEnterWithoutServerSaysWhy(t *testing.T) {
 		}, "not running — your message"},
 		{"restarting", Options{Restart: restart}, func(m *Model) {
 			m.Update(SessionFailedMsg{Err: errors.New("boom")})
-			m.rec.restarting = true
+			m.recovery.restarting = true
 		}, "restarting codex app-server"},
 	}
 	for _, tc := range cases {
@@ -265,8 +265,8 @@ func TestEnterWithoutServerSaysWhy(t *testing.T) {
 			if got := m.Composer(); got != "keep me" {
 				t.Fatalf("composer = %q; the draft must stay", got)
 			}
-			if !strings.Contains(m.status.Notice, tc.want) {
-				t.Errorf("notice %q; want it to contain %q", m.status.Notice, tc.want)
+			if !strings.Contains(m.notice.text, tc.want) {
+				t.Errorf("notice %q; want it to contain %q", m.notice.text, tc.want)
 			}
 		})
 	}

@@ -5,7 +5,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"tandem/backend"
 	"tandem/internal/hub"
 	"tandem/ui"
 )
@@ -39,7 +38,7 @@ func (m *Model) roleFilter(msg tea.Msg) (cmd tea.Cmd, done bool) {
 	case tea.KeyPressMsg:
 		key := msg.String()
 		switch {
-		case m.tv.pager != nil && key != "ctrl+d":
+		case m.pager != nil && key != "ctrl+d":
 			m.pagerKey(key) // q, esc and Ctrl+C close the pager
 			return nil, true
 		case key == "q" || key == "ctrl+c" || key == "ctrl+d":
@@ -47,19 +46,13 @@ func (m *Model) roleFilter(msg tea.Msg) (cmd tea.Cmd, done bool) {
 		case watcherKeys[key]:
 			return nil, false
 		}
-		return m.readOnlyHint(), true
+		m.setNotice(noticeInfo, watcherReadOnlyHint)
+		return nil, true
 	case tea.PasteMsg:
-		return m.readOnlyHint(), true
+		m.setNotice(noticeInfo, watcherReadOnlyHint)
+		return nil, true
 	}
 	return nil, false
-}
-
-// applyRole sets up what depends on the role when the model is built: a
-// watcher's composer says it is read-only.
-func (m *Model) applyRole() {
-	if m.opts.ReadOnly {
-		m.composer.Placeholder = "watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
-	}
 }
 
 // sharedBlocked are the slash commands that would switch or restart the
@@ -75,39 +68,20 @@ func (m *Model) sharedBlocks(name string) bool {
 	if !m.opts.Shared || !sharedBlocked[name] {
 		return false
 	}
-	m.status.Notice = "/" + name + " is not available in a shared session"
+	m.setNotice(noticeInfo, "/"+name+" is not available in a shared session")
 	return true
-}
-
-// readOnlyHint shows the watcher hint in the status line.
-func (m *Model) readOnlyHint() tea.Cmd {
-	m.status.Notice = watcherReadOnlyHint
-	return nil
-}
-
-// watchRequest records a server request for a watcher: no form, just a
-// "waiting for …" line until it is resolved (model.resolved drops it).
-func (m *Model) watchRequest(req backend.ServerRequest) tea.Cmd {
-	m.pending = append(m.pending, req)
-	m.follow = true
-	return nil
 }
 
 // waitingLine is what a watcher sees instead of a form: who the session
 // waits for and what was asked. It is "" when nothing is pending or the
 // model is not read-only.
 func (m *Model) waitingLine() string {
-	if !m.opts.ReadOnly || len(m.pending) == 0 {
+	if !m.opts.ReadOnly || len(m.requests.pending) == 0 {
 		return ""
 	}
-	what := "an answer"
-	switch m.pending[0].(type) {
-	case *backend.CommandApprovalRequest:
-		what = "approval of a command"
-	case *backend.FileChangeApprovalRequest:
-		what = "approval of file changes"
-	case *backend.ToolCallRequest:
-		what = "answers to the agent's questions"
+	what, ok := waitingFor[m.requests.pending[0].view.Method]
+	if !ok {
+		what = "an answer"
 	}
 	return m.styles.Dim.Render(ui.Truncate(ui.SanitizeLine("⏳ waiting for "+m.driverNames()+" — "+what), m.contentWidth()))
 }
@@ -136,5 +110,5 @@ func (m *Model) onPresence(e hub.PresenceEvent) {
 		who = append(who, p.Name+" ("+p.Role.String()+")")
 	}
 	m.status.Presence = strings.Join(who, ", ")
-	m.transcript.Append(&ui.BannerCell{Kind: ui.BannerInfo, Text: e.Text()})
+	m.banner(ui.BannerInfo, e.Text(), nil)
 }

@@ -14,9 +14,12 @@ import (
 )
 
 // countingDriver counts turn starts.
-type countingDriver struct{ turns int }
+type countingDriver struct {
+	backend.Unavailable
+	turns int
+}
 
-func (d *countingDriver) StartTurn(context.Context, string) (backend.Turn, error) {
+func (d *countingDriver) StartTurn(context.Context, backend.TurnInput) (backend.Turn, error) {
 	d.turns++
 	return backend.Turn{ID: "t"}, nil
 }
@@ -47,7 +50,7 @@ func TestWatcherCannotTypeStartTurnsOrAnswer(t *testing.T) {
 	d := &countingDriver{}
 	m := New(Options{ReadOnly: true, Shared: true})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 24})
-	m.Update(SessionReadyMsg{Driver: d})
+	m.Update(SessionReadyMsg{Client: d})
 
 	typeAsViewer(m, "rm -rf")
 	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
@@ -71,12 +74,12 @@ func TestWatcherCannotTypeStartTurnsOrAnswer(t *testing.T) {
 	m.Update(hub.PresenceEvent{Who: hub.Participant{Name: "alice", Role: hub.Driver}, Joined: true,
 		Present: []hub.Participant{{Name: "alice", Role: hub.Driver}, {Name: "bob", Role: hub.Watcher}}})
 	m.Update(req)
-	m.Update(formFocusMsg{seq: m.formSeq})
+	m.Update(formFocusMsg{seq: m.requests.seq})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
 	view := screenText(m)
-	if m.form != nil || len(sent) != 0 {
-		t.Fatalf("watcher got a form (%v) or answered: %v", m.form != nil, sent)
+	if m.requests.form != nil || len(sent) != 0 {
+		t.Fatalf("watcher got a form (%v) or answered: %v", m.requests.form != nil, sent)
 	}
 	if !strings.Contains(view, "waiting for alice") || !strings.Contains(view, "alice (driver), bob (watcher)") {
 		t.Fatalf("view lacks waiting line or presence:\n%s", view)
@@ -100,7 +103,7 @@ func TestSharedDriverDrawsPromptFromItemsAndRefusesThreadSwitch(t *testing.T) {
 	d := &countingDriver{}
 	m := New(Options{Shared: true})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	m.Update(SessionReadyMsg{Driver: d})
+	m.Update(SessionReadyMsg{Client: d})
 	typeAsViewer(m, "/new")
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape}) // close the popup
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -13,43 +12,6 @@ import (
 	"tandem/sessions"
 	"tandem/ui"
 )
-
-// ThreadDriver is what the slash commands, the resume picker, steering and
-// the login form need from the backend beyond Driver. *backend.Session
-// implements it. The model type-asserts its Driver, so a Driver without
-// these methods (a replay, a test fake) still runs turns; the commands then
-// say they are unavailable.
-type ThreadDriver interface {
-	Driver
-	// Call sends any JSON-RPC request (see backend.Conn.Call).
-	Call(ctx context.Context, method string, params, result any) error
-	// ThreadID is the current thread ("" before one is open); TurnID the
-	// running turn ("" when none runs or its id isn't known yet).
-	ThreadID() string
-	TurnID() string
-	// StartTurnWith runs `turn/start` with model/effort/policy overrides.
-	StartTurnWith(ctx context.Context, text string, o backend.TurnOptions) (backend.Turn, error)
-	// SteerTurn runs `turn/steer` on the running turn (expectedTurnId).
-	SteerTurn(ctx context.Context, text string) error
-	// NewThread, ResumeThread and ForkThread run `thread/start`,
-	// `thread/resume` and `thread/fork` and make the result current.
-	NewThread(ctx context.Context) (backend.ThreadResponse, error)
-	ResumeThread(ctx context.Context, id string) (backend.ThreadResponse, error)
-	ForkThread(ctx context.Context, id string) (backend.ThreadResponse, error)
-	// ListThreads runs `thread/list`; ReadThread runs `thread/read`.
-	ListThreads(ctx context.Context, p backend.ThreadListParams) (backend.ThreadListResponse, error)
-	ReadThread(ctx context.Context, id string) (backend.Thread, error)
-	// UserAgent is the server's `initialize` userAgent.
-	UserAgent() string
-}
-
-// ResumeRequest asks the model, once the session is ready, to open a
-// thread other than a fresh one: ID resumes that thread, Last the
-// workspace's last thread, and neither opens the resume picker.
-type ResumeRequest struct {
-	ID   string
-	Last bool
-}
 
 // threadSwitchedMsg carries the result of opening a thread: resp is the
 // new current thread (with its history), how says what happened
@@ -68,22 +30,13 @@ type resumeCheckMsg struct {
 	pending []sessions.PendingCall
 }
 
-func (m *Model) threadDriver() (ThreadDriver, bool) {
-	td, ok := m.driver.(ThreadDriver)
-	return td, ok
-}
-
-func callCtx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), 60*time.Second)
-}
-
-// newThread starts a fresh thread; notice, if set, is shown first (e.g.
+// newThreadCmd starts a fresh thread; notice, if set, is shown first (e.g.
 // why a resume did not happen).
-func newThreadCmd(td ThreadDriver, notice string) tea.Cmd {
+func newThreadCmd(c backend.Client, notice string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := callCtx()
 		defer cancel()
-		resp, err := td.NewThread(ctx)
+		resp, err := c.StartThread(ctx)
 		return threadSwitchedMsg{resp: resp, how: "new", notice: notice, err: err}
 	}
 }
@@ -91,12 +44,12 @@ func newThreadCmd(td ThreadDriver, notice string) tea.Cmd {
 // resumeCmd resumes thread t: it first scans t's rollout for tool calls
 // without output (then asks the user instead), and falls back to a new
 // thread — once, never retrying — when the resume fails.
-func resumeCmd(td ThreadDriver, t backend.Thread) tea.Cmd {
+func resumeCmd(c backend.Client, t backend.Thread) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := callCtx()
 		defer cancel()
 		if t.Path == nil || *t.Path == "" {
-			if full, err := td.ReadThread(ctx, t.ID); err == nil {
+			if full, err := c.ReadThread(ctx, t.ID); err == nil {
 				t.Path = full.Path
 			}
 		}
@@ -105,17 +58,17 @@ func resumeCmd(td ThreadDriver, t backend.Thread) tea.Cmd {
 				return resumeCheckMsg{thread: t, pending: pending}
 			}
 		}
-		return resumeNow(ctx, td, t.ID)
+		return resumeNow(ctx, c, t.ID)
 	}
 }
 
-func resumeNow(ctx context.Context, td ThreadDriver, id string) tea.Msg {
-	resp, err := td.ResumeThread(ctx, id)
+func resumeNow(ctx context.Context, c backend.Client, id string) tea.Msg {
+	resp, err := c.ResumeThread(ctx, id)
 	if err == nil {
 		return threadSwitchedMsg{resp: resp, how: "resumed"}
 	}
 	notice := fmt.Sprintf("could not resume thread %s: %s — started a new thread", shortID(id), oneLine(err))
-	nresp, nerr := td.NewThread(ctx)
+	nresp, nerr := c.StartThread(ctx)
 	return threadSwitchedMsg{resp: nresp, how: "new", notice: notice, err: nerr}
 }
 
@@ -123,7 +76,7 @@ func resumeNow(ctx context.Context, td ThreadDriver, id string) tea.Msg {
 // in the state file if this server knows it (`thread/read`; another
 // CODEX_HOME may have written it), else the most recently updated one
 // `thread/list` returns for the workspace.
-func resumeLastCmd(td ThreadDriver, state *sessions.Store, ws string) tea.Cmd {
+func resumeLastCmd(c backend.Client, state *sessions.Store, ws string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := callCtx()
 		defer cancel()
@@ -132,29 +85,29 @@ func resumeLastCmd(td ThreadDriver, state *sessions.Store, ws string) tea.Cmd {
 			id = state.LastThread(ws)
 		}
 		if id != "" {
-			if t, err := td.ReadThread(ctx, id); err == nil {
+			if t, err := c.ReadThread(ctx, id); err == nil {
 				t.ID = id
-				return resumeCmd(td, t)()
+				return resumeCmd(c, t)()
 			}
 		}
-		list, err := td.ListThreads(ctx, backend.ThreadListParams{Limit: 1, SortKey: backend.SortUpdated, Cwd: ws})
+		list, err := c.ListThreads(ctx, backend.ThreadListParams{Limit: 1, SortKey: backend.SortUpdated, Cwd: ws})
 		if err != nil || len(list.Data) == 0 {
 			why := "no earlier thread in this workspace"
 			if err != nil {
 				why = "thread/list: " + oneLine(err)
 			}
-			resp, nerr := td.NewThread(ctx)
+			resp, nerr := c.StartThread(ctx)
 			return threadSwitchedMsg{resp: resp, how: "new", notice: why + " — started a new thread", err: nerr}
 		}
-		return resumeCmd(td, list.Data[0])()
+		return resumeCmd(c, list.Data[0])()
 	}
 }
 
-func forkCmd(td ThreadDriver, id string) tea.Cmd {
+func forkCmd(c backend.Client, id string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := callCtx()
 		defer cancel()
-		resp, err := td.ForkThread(ctx, id)
+		resp, err := c.ForkThread(ctx, id)
 		if err != nil {
 			return threadSwitchedMsg{err: fmt.Errorf("thread/fork: %w", err), how: "forked"}
 		}
@@ -164,7 +117,7 @@ func forkCmd(td ThreadDriver, id string) tea.Cmd {
 
 // onThreadSwitched replaces the transcript with the new thread's history.
 func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
-	m.x.switching = false
+	m.turn.switching = false
 	if msg.err != nil {
 		if msg.notice != "" {
 			m.banner(ui.BannerWarning, msg.notice, nil)
@@ -173,11 +126,13 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 		return nil
 	}
 	r := msg.resp
-	m.transcript.Reset()
-	m.items = map[string]ui.Cell{}
+	// The account's rate limits and the model's window outlive a thread.
+	limits, window := m.thread.RateLimits, m.thread.Usage.ContextWindow
+	m.thread.Close()
+	m.thread.Reset(r.Thread.ID)
+	m.thread.RateLimits, m.thread.Usage.ContextWindow = limits, window
+	m.view.reset()
 	m.clearTurn()
-	m.follow = true
-	m.x.lastDiff = ""
 	m.status.Model = r.Model
 	if r.Cwd != "" {
 		m.status.Cwd = shortHome(r.Cwd)
@@ -187,25 +142,20 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.status.Sandbox = r.Sandbox.Mode()
 	// Choices made with /model and /approvals apply to the next turns of
 	// whatever thread is open: the status line keeps showing them.
-	if o := m.x.turn; o.Model != "" {
+	if o := m.turn.overrides; o.Model != "" {
 		m.status.Model = o.Model
 	}
-	if o := m.x.turn; o.ApprovalPolicy != "" {
+	if o := m.turn.overrides; o.ApprovalPolicy != "" {
 		m.status.Approval, m.status.Sandbox = o.ApprovalPolicy, o.Sandbox
 	}
-	m.status.TotalTokens, m.status.LastInputTokens = 0, 0
-	m.x.effort = ""
+	m.turn.effort = ""
 	if r.ReasoningEffort != nil {
-		m.x.effort = *r.ReasoningEffort
+		m.turn.effort = *r.ReasoningEffort
 	}
 	if msg.notice != "" {
 		m.banner(ui.BannerWarning, msg.notice, nil)
 	}
-	for _, t := range r.Thread.Turns {
-		for _, it := range t.Items {
-			m.foldItem(it, true)
-		}
-	}
+	m.loadHistory(r.Thread.Turns, false)
 	title := r.Thread.Preview
 	if r.Thread.Name != nil && *r.Thread.Name != "" {
 		title = *r.Thread.Name
@@ -244,8 +194,8 @@ func (m *Model) onResumeCheck(msg resumeCheckMsg) tea.Cmd {
 		names = append(names, n+" ("+c.CallID+")")
 	}
 	m.banner(ui.BannerWarning, fmt.Sprintf("thread %s has %d tool call(s) that never got an output; resuming it as is may fail", shortID(msg.thread.ID), len(msg.pending)), names)
-	td, ok := m.threadDriver()
-	if !ok {
+	c := m.client
+	if c == nil {
 		return nil
 	}
 	id := msg.thread.ID
@@ -258,22 +208,22 @@ func (m *Model) onResumeCheck(msg resumeCheckMsg) tea.Cmd {
 		title: "Unfinished tool calls in " + shortID(id),
 		items: items,
 		onChoose: func(it pickItem) tea.Cmd {
-			m.x.switching = true
+			m.turn.switching = true
 			switch it.value {
 			case "fork":
-				return forkCmd(td, id)
+				return forkCmd(c, id)
 			case "resume":
 				return func() tea.Msg {
 					ctx, cancel := callCtx()
 					defer cancel()
-					return resumeNow(ctx, td, id)
+					return resumeNow(ctx, c, id)
 				}
 			}
-			return newThreadCmd(td, "")
+			return newThreadCmd(c, "")
 		},
 		onCancel: func() tea.Cmd {
-			m.x.switching = true
-			return newThreadCmd(td, "")
+			m.turn.switching = true
+			return newThreadCmd(c, "")
 		},
 	})
 	return nil
@@ -281,16 +231,16 @@ func (m *Model) onResumeCheck(msg resumeCheckMsg) tea.Cmd {
 
 // startResume runs a ResumeRequest from the command line.
 func (m *Model) startResume(r ResumeRequest) tea.Cmd {
-	td, ok := m.threadDriver()
-	if !ok {
+	c := m.client
+	if c == nil {
 		return nil
 	}
-	m.x.switching = true
+	m.turn.switching = true
 	switch {
 	case r.ID != "":
-		return resumeCmd(td, backend.Thread{ID: r.ID})
+		return resumeCmd(c, backend.Thread{ID: r.ID})
 	case r.Last:
-		return resumeLastCmd(td, m.opts.State, m.opts.Workspace)
+		return resumeLastCmd(c, m.opts.State, m.opts.Workspace)
 	}
 	return m.openResumePicker(true)
 }

@@ -8,30 +8,103 @@ import (
 	"tandem/ui"
 )
 
-func (m *Model) contentWidth() int { return max(20, m.width) }
+// View implements tea.Model: the transcript, bottom-aligned and scrolled,
+// then the inline form (if any), the composer and the status line. It
+// changes nothing the model decides by; it only fills render caches (the
+// transcript's cells, the last frame), which depend on the model alone.
+func (m *Model) View() tea.View {
+	if m.width == 0 || m.height == 0 {
+		return tea.NewView("")
+	}
+	if m.pager != nil {
+		return m.finishView(m.pager.view(m.styles, m.contentWidth(), m.height))
+	}
+	v := &m.view
+	// A streaming delta that changes nothing drawn yet (its cell re-renders
+	// on the next frame tick) reuses the last frame: a delta then costs
+	// O(1), not a frame.
+	if v.deltaOnly && v.frameOK && v.frameW == m.width && v.frameH == m.height && !v.transcript.Pending() {
+		return m.finishView(v.frame)
+	}
+	w := m.contentWidth()
+	bottom := m.bottom()
+	h := max(1, m.height-len(bottom))
+	// Only the visible cells' lines are touched: Sync re-renders changed
+	// cells (live ones once a frame), Window slices by line counts.
+	// Following the bottom, only the last h lines are on screen: what lies
+	// above may be laid out cheaply until the user scrolls up (ui.Lazy).
+	tail := h
+	if !v.follow {
+		tail = m.visibleTail(v.top, h)
+	}
+	total := v.transcript.Sync(m.renderContext(tail), m.RenderWidth())
+	maxTop := max(0, total-h)
+	top := v.top
+	if v.follow || top > maxTop {
+		top = maxTop
+	}
+	visible := v.transcript.Window(top, h, w)
+	screen := make([]string, 0, m.height)
+	for i := len(visible); i < h; i++ {
+		screen = append(screen, "")
+	}
+	if !v.follow && top < maxTop && len(visible) > 0 {
+		visible = append([]string(nil), visible...)
+		visible[len(visible)-1] = m.styles.Dim.Render(ui.Truncate("↓ more below (PgDn)", w))
+	}
+	screen = append(screen, visible...)
+	screen = append(screen, bottom...)
+	if len(screen) > m.height {
+		screen = screen[len(screen)-m.height:]
+	}
+	v.frame = strings.Join(screen, "\n")
+	v.frameOK, v.frameW, v.frameH = true, m.width, m.height
+	return m.finishView(v.frame)
+}
+
+// finishView wraps the screen text in a view: alt screen, title, and the
+// mouse captured unless the user released it (keyMouse).
+func (m *Model) finishView(s string) tea.View {
+	v := tea.NewView(s)
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	if m.mouseOff {
+		v.MouseMode = tea.MouseModeNone
+	}
+	v.WindowTitle = "tandem"
+	return v
+}
+
+// bottom returns everything below the transcript: the form, the composer
+// and the status line. A streaming delta changes none of it, so the last
+// drawing is reused then (the composer alone costs ~50 µs to draw).
+func (m *Model) bottom() []string {
+	v := &m.view
+	if v.deltaOnly && v.bottomLines != nil && v.bottomW == m.width {
+		return v.bottomLines
+	}
+	v.bottomLines, v.bottomW = m.drawBottom(), m.width
+	return v.bottomLines
+}
 
 // drawBottom draws everything below the transcript (bottom caches it).
 func (m *Model) drawBottom() []string {
+	w := m.contentWidth()
 	var out, form []string
-	if m.form != nil {
-		fv := strings.TrimRight(m.form.View(), "\n")
-		form = append(form, m.styles.Dim.Render(strings.Repeat("─", m.contentWidth())))
+	if f := m.requests.form; f != nil {
+		fv := strings.TrimRight(f.View(), "\n")
+		form = append(form, m.styles.Dim.Render(strings.Repeat("─", w)))
 		form = append(form, strings.Split(fv, "\n")...)
 		if q := m.queueLine(); q != "" {
 			form = append(form, q)
 		}
-	} else if w := m.waitingLine(); w != "" {
-		out = append(out, w)
+	} else if l := m.waitingLine(); l != "" {
+		out = append(out, l)
 	}
-	out = append(out, m.extAbove()...)
-	out = append(out, m.styles.Dim.Render(strings.Repeat("─", m.contentWidth())))
+	out = append(out, m.aboveComposer(w)...)
+	out = append(out, m.styles.Dim.Render(strings.Repeat("─", w)))
 	out = append(out, strings.Split(m.composer.View(), "\n")...)
-	m.status.Running = m.running
-	m.status.Spinner = m.spin.View()
-	if m.running {
-		m.status.Elapsed = m.now().Sub(m.turnStarted)
-	}
-	out = append(out, ui.StatusLine(m.styles, m.status, m.contentWidth()))
+	out = append(out, ui.StatusLine(m.styles, m.statusInfo(), w))
 	if over := len(form) + len(out) - m.height; over > 0 && m.height > 0 && len(form) > 0 {
 		// A form taller than the screen (a very short terminal) loses its
 		// last rows, never its first: the question or command and the
@@ -41,73 +114,50 @@ func (m *Model) drawBottom() []string {
 	return append(form, out...)
 }
 
+// statusInfo is the status line now: the settled values, the running
+// turn, the notice, and the thread's usage and rate limits.
+func (m *Model) statusInfo() ui.StatusInfo {
+	s := m.status
+	s.Notice = m.notice.text
+	s.Running = m.turn.running
+	s.Spinner = m.spin.View()
+	if m.turn.running {
+		s.Elapsed = m.now().Sub(m.turn.started)
+		s.Header = m.view.header
+	}
+	u := m.thread.Usage
+	s.TotalTokens, s.LastInputTokens, s.ContextWindow = u.Total, u.LastInput, u.ContextWindow
+	if rl := m.thread.RateLimits; len(rl) > 0 {
+		s.RateLimits = make([]ui.RateLimit, 0, len(rl))
+		for _, r := range rl {
+			s.RateLimits = append(s.RateLimits, ui.RateLimit{Label: ui.RateLimitLabel(r.WindowMins), UsedPercent: r.UsedPercent})
+		}
+	}
+	return s
+}
+
+// aboveComposer returns the lines drawn between the transcript and the
+// composer: queued prompts, then the picker, login form or popup.
+func (m *Model) aboveComposer(w int) []string {
+	st := m.styles
+	var out []string
+	for i, q := range m.turn.queued {
+		first, _, _ := strings.Cut(q, "\n")
+		out = append(out, st.Dim.Render(ui.Truncate("  ⏳ queued "+itoa(i+1)+": "+first, w)))
+	}
+	switch {
+	case m.login != nil:
+		out = append(out, st.Dim.Render(strings.Repeat("─", w)))
+		out = append(out, m.login.view(st, w)...)
+	case m.picker != nil:
+		out = append(out, st.Dim.Render(strings.Repeat("─", w)))
+		out = append(out, m.picker.view(st, w)...)
+	default:
+		out = append(out, m.popupView(w)...)
+	}
+	return out
+}
+
 func (m *Model) transcriptHeight() int {
 	return max(1, m.height-len(m.bottom()))
-}
-
-// View implements tea.Model: the transcript, bottom-aligned and scrolled,
-// then the inline form (if any), the composer and the status line.
-func (m *Model) View() tea.View {
-	if m.width == 0 || m.height == 0 {
-		return tea.NewView("")
-	}
-	w := m.contentWidth()
-	if m.tv.pager != nil {
-		return m.finishView(m.pagerView())
-	}
-	// A streaming delta that changes nothing drawn yet (its cell re-renders
-	// on the next frame tick) reuses the last frame: a delta then costs
-	// O(1), not a frame.
-	if m.tv.deltaOnly && m.tv.frameOK && m.tv.frameW == m.width && m.tv.frameH == m.height && !m.transcript.Pending() {
-		return m.finishView(m.tv.frame)
-	}
-	bottom := m.bottom()
-	if m.form != nil {
-		m.grace.drawn = true // grace.go: the form is on screen
-	}
-	h := max(1, m.height-len(bottom))
-	// Only the visible cells' lines are touched: Sync re-renders changed
-	// cells (live ones once a frame), Window slices by line counts.
-	// Following the bottom, only the last h lines are on screen: what lies
-	// above may be laid out cheaply until the user scrolls up (ui.Lazy).
-	m.rctx.Tail = h
-	if !m.follow {
-		m.rctx.Tail = m.visibleTail(m.top, h)
-	}
-	total := m.transcript.Sync(m.rctx, m.RenderWidth())
-	maxTop := max(0, total-h)
-	top := m.top
-	if m.follow || top > maxTop {
-		top = maxTop
-	}
-	visible := m.transcript.Window(top, h, w)
-	screen := make([]string, 0, m.height)
-	for i := len(visible); i < h; i++ {
-		screen = append(screen, "")
-	}
-	if !m.follow && top < maxTop && len(visible) > 0 {
-		visible = append([]string(nil), visible...)
-		visible[len(visible)-1] = m.styles.Dim.Render(ui.Truncate("↓ more below (PgDn)", w))
-	}
-	screen = append(screen, visible...)
-	screen = append(screen, bottom...)
-	if len(screen) > m.height {
-		screen = screen[len(screen)-m.height:]
-	}
-	m.tv.frame = strings.Join(screen, "\n")
-	m.tv.frameOK, m.tv.frameW, m.tv.frameH = true, m.width, m.height
-	return m.finishView(m.tv.frame)
-}
-
-// finishView wraps the screen text in a view: alt screen, title, and the
-// mouse captured unless the user released it (keyMouse).
-func (m *Model) finishView(s string) tea.View {
-	v := tea.NewView(s)
-	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
-	if m.tv.mouseOff {
-		v.MouseMode = tea.MouseModeNone
-	}
-	v.WindowTitle = "tandem"
-	return v
 }

@@ -194,9 +194,12 @@ func TestResizeDuringStream(t *testing.T) {
 }
 
 // countingDriver counts interrupts.
-type countingDriver struct{ interrupts atomic.Int32 }
+type countingDriver struct {
+	backend.Unavailable
+	interrupts atomic.Int32
+}
 
-func (d *countingDriver) StartTurn(context.Context, string) (backend.Turn, error) {
+func (d *countingDriver) StartTurn(context.Context, backend.TurnInput) (backend.Turn, error) {
 	return backend.Turn{ID: "turn-1", Status: backend.TurnInProgress}, nil
 }
 func (d *countingDriver) Interrupt(context.Context) error { d.interrupts.Add(1); return nil }
@@ -207,7 +210,7 @@ func TestHugeOutputStillInterrupts(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir()) // the spilled output goes away with the test
 	u := e2e.NewFrozenTUI(t, model.Options{Now: func() time.Time { return epoch }, FormGrace: time.Millisecond}, 100, 30)
 	d := &countingDriver{}
-	u.TM.Send(model.SessionReadyMsg{Driver: d, Model: "gpt-test"})
+	u.TM.Send(model.SessionReadyMsg{Client: d, Model: "gpt-test"})
 	startTurn(t, u, "yes")
 	itemEvent(t, u, "item/started", map[string]any{"type": "commandExecution", "id": "cmd-1", "command": "yes x | head -c 10000000", "cwd": "/w", "status": "inProgress"})
 	chunk := strings.Repeat("x\n", 4096)

@@ -28,7 +28,7 @@ func replayInto(t *testing.T, u *e2e.TUI, rec *sessions.Recording, speed float64
 	p.Run(ctx, func(v any) {
 		switch x := v.(type) {
 		case sessions.ThreadReady:
-			u.TM.Send(model.SessionReadyMsg{Driver: noDriver{}, Model: x.Model, Cwd: "~/project", ThreadCwd: x.Cwd, Approval: x.Approval, Sandbox: x.Sandbox, Peer: "replay"})
+			u.TM.Send(model.SessionReadyMsg{ThreadID: x.ThreadID, Model: x.Model, Cwd: "~/project", ThreadCwd: x.Cwd, Approval: x.Approval, Sandbox: x.Sandbox, Peer: "replay"})
 		case sessions.PlayerStatus:
 		default:
 			u.TM.Send(v)
@@ -38,13 +38,6 @@ func replayInto(t *testing.T, u *e2e.TUI, rec *sessions.Recording, speed float64
 		t.Fatal("replay did not finish")
 	}
 }
-
-type noDriver struct{}
-
-func (noDriver) StartTurn(context.Context, string) (backend.Turn, error) {
-	return backend.Turn{}, context.Canceled
-}
-func (noDriver) Interrupt(context.Context) error { return nil }
 
 // transcriptPart drops the status line (elapsed time and peer differ
 // between a live run and its replay).
@@ -83,7 +76,7 @@ func TestReplayMatchesLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live.TM.Send(model.SessionReadyMsg{Driver: sess, Model: resp.Model, Cwd: "~/project", Approval: "never", Sandbox: "workspace-write"})
+	live.TM.Send(model.SessionReadyMsg{Client: sess, ThreadID: resp.Thread.ID, Model: resp.Model, Cwd: "~/project", Approval: "never", Sandbox: "workspace-write"})
 	live.Submit("show a table and run a command")
 	liveScreen := live.WaitScreen(t, 30*time.Second, "the turn to finish", func(s string) bool {
 		return strings.Contains(s, "it printed") && !strings.Contains(s, "Working")

@@ -14,9 +14,9 @@ import (
 )
 
 // fakeDriver starts turns without a server; the test feeds the events.
-type fakeDriver struct{}
+type fakeDriver struct{ backend.Unavailable }
 
-func (fakeDriver) StartTurn(context.Context, string) (backend.Turn, error) {
+func (fakeDriver) StartTurn(context.Context, backend.TurnInput) (backend.Turn, error) {
 	return backend.Turn{ID: "turn-1", Status: backend.TurnInProgress}, nil
 }
 func (fakeDriver) Interrupt(context.Context) error { return nil }
@@ -27,7 +27,7 @@ var epoch = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 func newScreen(t *testing.T) *e2e.TUI {
 	t.Helper()
 	u := e2e.NewFrozenTUI(t, model.Options{Now: func() time.Time { return epoch }, FormGrace: time.Millisecond}, 100, 30)
-	u.TM.Send(model.SessionReadyMsg{Driver: fakeDriver{}, Model: "gpt-test", Cwd: "~/src/tandem", Approval: "on-request", Sandbox: "workspace-write", Peer: "local"})
+	u.TM.Send(model.SessionReadyMsg{Client: fakeDriver{}, Model: "gpt-test", Cwd: "~/src/tandem", Approval: "on-request", Sandbox: "workspace-write", Peer: "local"})
 	return u
 }
 

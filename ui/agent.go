@@ -2,14 +2,16 @@ package ui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
-	"unicode/utf8"
+
+	"tandem/thread"
 )
 
-// AgentCell is the agent's Markdown answer (agentMessage item), streamed by
-// `item/agentMessage/delta` and replaced by the final text when the item
-// completes.
+// AgentCell draws the agent's Markdown answer, an Agent item of the
+// thread (agentMessage), streamed by `item/agentMessage/delta` and replaced
+// by the final text when the item completes.
 //
 // Rendering is incremental. The source is cut into stable blocks at blank
 // lines that lie outside an open code fence, list or quote, once the next
@@ -24,11 +26,12 @@ import (
 // user scrolled up, the pager) styles them. Partial reports that state.
 type AgentCell struct {
 	versioned
-	ItemID string
-	Text   strings.Builder
-	Final  bool
+	// Item is the answer; the cell only reads it.
+	Item *thread.Item
 
-	scan mdScanner
+	gen   int  // Item.TextGen the caches were built from
+	final bool // the caches know the item is done
+	scan  mdScanner
 	// per-width render cache of the stable blocks
 	cacheWidth int
 	cacheMD    *Markdown
@@ -44,29 +47,14 @@ type mdBlock struct {
 	styled bool
 }
 
-// Append adds a streamed delta.
-func (c *AgentCell) Append(delta string) {
-	c.Text.WriteString(delta)
-	c.Touch()
-}
+// NewAgentCell returns the cell drawing it.
+func NewAgentCell(it *thread.Item) *AgentCell { return &AgentCell{Item: it, gen: it.TextGen} }
 
-// SetFinal replaces the streamed text with the completed item's text. When
-// it equals what was streamed, the render cache is kept.
-func (c *AgentCell) SetFinal(text string) {
-	if text != "" && text != c.Text.String() {
-		c.Text.Reset()
-		c.Text.WriteString(text)
-		c.scan = mdScanner{}
-		c.safe.reset()
-		c.resetCache()
-	}
-	c.Final = true
-	c.finalLines = nil
-	c.Touch()
-}
+// Version implements Cell: the item's revision and the cell's own.
+func (c *AgentCell) Version() int { return c.v + c.Item.Rev }
 
 // Live implements Live: a streaming answer re-renders at most once a frame.
-func (c *AgentCell) Live() bool { return !c.Final }
+func (c *AgentCell) Live() bool { return !c.Item.Done }
 
 // Partial implements Lazy: the last render left some blocks plain.
 func (c *AgentCell) Partial() bool { return c.partial }
@@ -75,11 +63,27 @@ func (c *AgentCell) resetCache() {
 	c.segs, c.finalLines = nil, nil
 }
 
+// sync brings the caches in line with the item: a replaced text starts
+// over, a completed one redraws its last block.
+func (c *AgentCell) sync() {
+	if c.gen != c.Item.TextGen {
+		c.gen = c.Item.TextGen
+		c.scan = mdScanner{}
+		c.safe.reset()
+		c.resetCache()
+	}
+	if c.Item.Done && !c.final {
+		c.final = true
+		c.finalLines = nil
+	}
+}
+
 // Render implements Cell.
 func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
+	c.sync()
 	// The agent's text never reaches the terminal raw: controls and escape
 	// sequences are drawn visibly (Sanitize).
-	src := c.safe.update(c.Text.String(), c.Final)
+	src := c.safe.update(c.Item.Text(), c.final)
 	if strings.TrimSpace(src) == "" {
 		return nil
 	}
@@ -92,10 +96,10 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 	var tailLines []string
 	tailPlain := false
 	if strings.TrimSpace(tail) != "" {
-		if c.Final && ctx.Tail < 0 && c.finalLines == nil {
+		if c.final && ctx.Tail < 0 && c.finalLines == nil {
 			// wholly above the screen: the last block waits too
 			tailLines, tailPlain = plainTail(tail, width), true
-		} else if c.Final {
+		} else if c.final {
 			if c.finalLines == nil {
 				c.finalLines = fit(trimBlank(ctx.Markdown.Render(tail, width)), width)
 			}

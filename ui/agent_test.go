@@ -13,8 +13,8 @@ func testCtx() *RenderContext {
 
 // streamed feeds src to a cell in pieces of n bytes (never splitting a
 // rune), rendering after each piece, and returns the final render.
-func streamed(t testing.TB, src string, n, width int) (*AgentCell, []string) {
-	c := &AgentCell{}
+func streamed(t testing.TB, src string, n, width int) (*testAgent, []string) {
+	c := newTestAgent()
 	ctx := testCtx()
 	for len(src) > 0 {
 		k := min(n, len(src))
@@ -25,7 +25,7 @@ func streamed(t testing.TB, src string, n, width int) (*AgentCell, []string) {
 		src = src[k:]
 		c.Render(ctx, width)
 	}
-	c.SetFinal(c.Text.String())
+	c.SetFinal(c.Text())
 	return c, c.Render(ctx, width)
 }
 
@@ -34,7 +34,7 @@ func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 func TestAgentStreamingMatchesOneShot(t *testing.T) {
 	src := "# Title\n\nSome *intro* text.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n\n```go\nfunc main() {\n\n\tprintln(1)\n}\n```\n\n- one\n- two\n\n- three\n\nend.\n"
 	_, got := streamed(t, src, 3, 60)
-	c2 := &AgentCell{}
+	c2 := newTestAgent()
 	c2.Append(src)
 	c2.SetFinal(src)
 	want := c2.Render(testCtx(), 60)
@@ -70,7 +70,7 @@ func TestScannerKeepsFenceAndListOpen(t *testing.T) {
 }
 
 func TestOpenTailIsPlain(t *testing.T) {
-	c := &AgentCell{}
+	c := newTestAgent()
 	c.Append("intro\n\n| a | b |\n|---|")
 	lines := c.Render(testCtx(), 40)
 	if got := strings.TrimSpace(lines[len(lines)-1]); got != "|---|" {
@@ -96,7 +96,7 @@ func TestWithholdPartialGrapheme(t *testing.T) {
 func TestWideTextFitsWidth(t *testing.T) {
 	src := strings.Repeat("漢字テキスト👩‍👩‍👧 emoji ", 40) + "\n\n" + strings.Repeat("x", 5000) + "\n"
 	for _, final := range []bool{false, true} {
-		c := &AgentCell{}
+		c := newTestAgent()
 		c.Append(src)
 		if final {
 			c.SetFinal(src)
@@ -115,7 +115,7 @@ func BenchmarkLongLineNoSpaces(b *testing.B) {
 	src := strings.Repeat("x", 5000) + "\n"
 	ctx := testCtx()
 	for b.Loop() {
-		c := &AgentCell{}
+		c := newTestAgent()
 		c.Append(src)
 		c.SetFinal(src)
 		c.Render(ctx, 100)

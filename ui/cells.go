@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"tandem/thread"
 )
 
 // Cell is one entry of the transcript. Render draws it at width; Version
@@ -73,28 +75,45 @@ type FileDiff struct {
 	Diff string // unified diff
 }
 
-// FileChangeCell is a patch the agent applied or proposes (fileChange
-// item).
+// FileChangeCell draws a patch the agent applied or proposes (a
+// FileChange item). Paths under Cwd, the thread's workspace on the
+// server, are shown relative to it ("greet.sh", as in Codex's own TUI).
 type FileChangeCell struct {
 	versioned
-	ItemID string
-	Status string
-	Files  []FileDiff
+	Item *thread.Item
+	Cwd  string
 	// MaxDiffLines caps the diff lines shown per file (0 = 40).
 	MaxDiffLines int
 }
 
-// SetFiles replaces the files.
-func (c *FileChangeCell) SetFiles(files []FileDiff) {
-	c.Files = files
-	c.Touch()
+// Version implements Cell.
+func (c *FileChangeCell) Version() int { return c.v + c.Item.Rev }
+
+// Files returns the item's files as drawn: paths relative to Cwd.
+func (c *FileChangeCell) Files() []FileDiff { return FileDiffs(c.Item.Files, c.Cwd) }
+
+// FileDiffs are files as drawn, with paths under dir (paths use "/", as
+// codex sends them on every platform it serves here) made relative to
+// it; other paths stay as the server gave them.
+func FileDiffs(files []thread.FileDiff, dir string) []FileDiff {
+	dir = strings.TrimSuffix(dir, "/")
+	out := make([]FileDiff, 0, len(files))
+	for _, f := range files {
+		p := f.Path
+		if dir != "" && strings.HasPrefix(p, dir+"/") {
+			p = p[len(dir)+1:]
+		}
+		out = append(out, FileDiff{Path: p, Kind: f.Kind, Diff: f.Diff})
+	}
+	return out
 }
 
 // Render implements Cell.
 func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 	st := ctx.Styles
 	verb := "Edited"
-	switch c.Status {
+	status := c.Item.Status
+	switch status {
 	case "inProgress", "":
 		verb = "Editing"
 	case "declined":
@@ -103,12 +122,12 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 		verb = "Failed to edit"
 	}
 	lines := []string{""}
-	for _, f := range c.Files {
+	for _, f := range c.Files() {
 		a, r := FileDiffStat(f)
 		v := verb
-		if f.Kind == "add" && c.Status == "completed" {
+		if f.Kind == "add" && status == "completed" {
 			v = "Added"
-		} else if f.Kind == "delete" && c.Status == "completed" {
+		} else if f.Kind == "delete" && status == "completed" {
 			v = "Deleted"
 		}
 		head := fmt.Sprintf("%s %s ", v, SanitizeLine(f.Path))
@@ -119,29 +138,19 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 	return lines
 }
 
-// ReasoningCell is the agent's reasoning summary, shown dim.
+// ReasoningCell draws the agent's reasoning summary (a Reasoning item),
+// dim.
 type ReasoningCell struct {
 	versioned
-	ItemID string
-	Text   strings.Builder
+	Item *thread.Item
 }
 
-// Append adds a summary delta.
-func (c *ReasoningCell) Append(delta string) {
-	c.Text.WriteString(delta)
-	c.Touch()
-}
-
-// SetText replaces the summary.
-func (c *ReasoningCell) SetText(s string) {
-	c.Text.Reset()
-	c.Text.WriteString(s)
-	c.Touch()
-}
+// Version implements Cell.
+func (c *ReasoningCell) Version() int { return c.v + c.Item.Rev }
 
 // Heading returns the summary's latest bold heading ("**Planning the
 // change**" → "Planning the change"), or "" when it has none.
-func (c *ReasoningCell) Heading() string { return ReasoningHeading(c.Text.String()) }
+func (c *ReasoningCell) Heading() string { return ReasoningHeading(c.Item.Text()) }
 
 // ReasoningHeading returns the last complete **bold** span of a reasoning
 // summary: codex's summaries start each part with one, and the status
@@ -164,7 +173,7 @@ func ReasoningHeading(s string) string {
 // Render implements Cell: collapsed to its heading (or first line) in the
 // transcript, the whole summary in the pager (ctx.Expanded).
 func (c *ReasoningCell) Render(ctx *RenderContext, width int) []string {
-	src := strings.TrimSpace(Sanitize(c.Text.String()))
+	src := strings.TrimSpace(Sanitize(c.Item.Text()))
 	if src == "" {
 		return nil
 	}
@@ -226,24 +235,16 @@ func (c *BannerCell) Render(ctx *RenderContext, width int) []string {
 	return append([]string{""}, lines...)
 }
 
-// ToolCell is a generic tool call (dynamic or MCP tool, web search …):
-// a title line and optional detail lines.
+// ToolCell draws a tool-like item (a Tool item: an MCP or dynamic tool
+// call, a web search, a review, a plan-mode plan …): a title line and
+// optional detail lines.
 type ToolCell struct {
 	versioned
-	ItemID string
-	Title  string
-	Status string
-	Detail string
-	// Markdown draws Detail as Markdown (a plan-mode plan), whole, rather
-	// than as up to six plain lines.
-	Markdown bool
+	Item *thread.Item
 }
 
-// Set updates the cell.
-func (c *ToolCell) Set(title, status, detail string) {
-	c.Title, c.Status, c.Detail = title, status, detail
-	c.Touch()
-}
+// Version implements Cell.
+func (c *ToolCell) Version() int { return c.v + c.Item.Rev }
 
 // listMarker matches the marker of a Markdown list item ("- ", "12. ").
 var listMarker = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,3}[.)])\s+`)
@@ -251,20 +252,21 @@ var listMarker = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,3}[.)])\s+`)
 // Render implements Cell.
 func (c *ToolCell) Render(ctx *RenderContext, width int) []string {
 	st := ctx.Styles
+	it := c.Item
 	mark := st.Running.Render("•")
-	switch c.Status {
+	switch it.Status {
 	case "completed":
 		mark = st.OK.Render("✓")
 	case "failed", "declined":
 		mark = st.Fail.Render("✗")
 	}
-	lines := []string{"", mark + " " + st.Command.Render(Truncate(SanitizeLine(c.Title), width-2))}
-	if c.Markdown && strings.TrimSpace(c.Detail) != "" && ctx.Markdown != nil {
+	lines := []string{"", mark + " " + st.Command.Render(Truncate(SanitizeLine(it.Title), width-2))}
+	if it.Markdown && strings.TrimSpace(it.Detail) != "" && ctx.Markdown != nil {
 		// glamour's own margin indents it like an answer
-		return append(lines, fit(trimBlank(ctx.Markdown.Render(Sanitize(c.Detail), width)), width)...)
+		return append(lines, fit(trimBlank(ctx.Markdown.Render(Sanitize(it.Detail), width)), width)...)
 	}
-	if c.Detail != "" {
-		d := strings.Split(strings.TrimRight(Sanitize(c.Detail), "\n"), "\n")
+	if it.Detail != "" {
+		d := strings.Split(strings.TrimRight(Sanitize(it.Detail), "\n"), "\n")
 		if len(d) > 6 {
 			d = append(d[:6], fmt.Sprintf("… +%d lines", len(d)-6))
 		}

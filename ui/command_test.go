@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -10,7 +9,7 @@ import (
 )
 
 func TestCommandHeadTail(t *testing.T) {
-	c := &CommandCell{Command: "seq 1 100", Status: "inProgress"}
+	c := newTestCommand("seq 1 100", "inProgress")
 	for i := 1; i <= 100; i++ {
 		c.AppendOutput(fmt.Sprintf("%d\n", i))
 	}
@@ -29,40 +28,8 @@ func TestCommandHeadTail(t *testing.T) {
 	}
 }
 
-func TestCommandOutputBoundedAndSpilled(t *testing.T) {
-	c := &CommandCell{Status: "inProgress"}
-	chunk := strings.Repeat("x\n", 4096) // 8 KiB
-	const total = 10_000_000
-	for n := 0; n < total; n += len(chunk) {
-		c.AppendOutput(chunk)
-	}
-	defer c.Close()
-	if c.MemBytes() > 4<<20 {
-		t.Fatalf("holds %d bytes in memory", c.MemBytes())
-	}
-	if c.SpillPath() == "" {
-		t.Fatal("no spill file")
-	}
-	fi, err := os.Stat(c.SpillPath())
-	if err != nil || fi.Size() != c.OutputBytes() {
-		t.Fatalf("spill file %v size %v, want %d", err, fi, c.OutputBytes())
-	}
-	if c.OutputLines() != c.OutputBytes()/2 {
-		t.Fatalf("lines %d", c.OutputLines())
-	}
-	out := ansi.Strip(strings.Join(c.Render(testCtx(), 80), "\n"))
-	if !strings.Contains(out, fmt.Sprintf("+%d lines", c.OutputLines()-5)) || !strings.Contains(out, c.SpillPath()) {
-		t.Fatalf("render:\n%s", out)
-	}
-	p := c.SpillPath()
-	c.Close()
-	if _, err := os.Stat(p); !os.IsNotExist(err) {
-		t.Fatalf("spill file not removed: %v", err)
-	}
-}
-
 func TestCommandCleansControlAndLongLines(t *testing.T) {
-	c := &CommandCell{Status: "completed"}
+	c := newTestCommand("", "completed")
 	c.AppendOutput("\x1b[31mred\x1b[0m\nprogress 10%\rprogress 100%\n" + strings.Repeat("y", 1_000_000) + "\n")
 	for _, l := range c.Render(testCtx(), 40) {
 		if ansi.StringWidth(l) > 40 {
@@ -101,9 +68,9 @@ func TestTranscriptWindowMatchesLines(t *testing.T) {
 	ctx := testCtx()
 	for i := 0; i < 50; i++ {
 		tr.Append(&UserCell{Text: fmt.Sprintf("question %d", i)})
-		a := &AgentCell{}
+		a := newTestAgent()
 		a.Append(fmt.Sprintf("answer %d\n\nsecond paragraph %d", i, i))
-		a.SetFinal(a.Text.String())
+		a.SetFinal(a.Text())
 		tr.Append(a)
 	}
 	all := tr.Lines(ctx, 40)
@@ -119,7 +86,7 @@ func TestTranscriptWindowMatchesLines(t *testing.T) {
 func TestLiveCellThrottled(t *testing.T) {
 	var tr Transcript
 	ctx := testCtx()
-	a := &AgentCell{}
+	a := newTestAgent()
 	tr.Append(a)
 	a.Append("hello")
 	tr.Sync(ctx, 40)
@@ -136,9 +103,24 @@ func TestLiveCellThrottled(t *testing.T) {
 	if tr.Renders != r+1 {
 		t.Fatalf("flush rendered %d times", tr.Renders-r)
 	}
-	a.SetFinal(a.Text.String())
+	a.SetFinal(a.Text())
 	tr.Sync(ctx, 40)
 	if tr.Renders != r+2 {
 		t.Fatal("final cell not rendered at once")
+	}
+}
+
+// A spilled command's cell names its file and counts every line.
+func TestCommandSpilledRender(t *testing.T) {
+	c := newTestCommand("yes", "inProgress")
+	chunk := strings.Repeat("x\n", 4096) // 8 KiB
+	for n := 0; n < 3<<20; n += len(chunk) {
+		c.AppendOutput(chunk)
+	}
+	defer c.Close()
+	out := c.Item.Output
+	got := ansi.Strip(strings.Join(c.Render(testCtx(), 80), "\n"))
+	if !strings.Contains(got, fmt.Sprintf("+%d lines", out.Lines()-5)) || !strings.Contains(got, out.SpillPath()) {
+		t.Fatalf("render:\n%s", got)
 	}
 }

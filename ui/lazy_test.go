@@ -18,7 +18,7 @@ func TestLazyStylesOnlyTheTail(t *testing.T) {
 	text := mockapi.BigMarkdownText(mockapi.BigMarkdownBytes)
 	ctx := &RenderContext{Styles: NewStyles(true), Markdown: NewMarkdown("notty"), Tail: 40}
 	var tr Transcript
-	a := &AgentCell{}
+	a := newTestAgent()
 	tr.Append(a)
 	for i, d := range mockapi.SplitBytes(text, 8500) {
 		a.Append(d)

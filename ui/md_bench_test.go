@@ -22,7 +22,7 @@ func BenchmarkMarkdownBlocks(b *testing.B) {
 	text := mockapi.BigMarkdownText(mockapi.BigMarkdownBytes)
 	ctx := &RenderContext{Styles: NewStyles(true), Markdown: NewMarkdown("dark")}
 	for b.Loop() {
-		c := &AgentCell{}
+		c := newTestAgent()
 		c.Append(text)
 		c.SetFinal(text)
 		c.Render(ctx, 120)

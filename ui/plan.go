@@ -3,46 +3,39 @@ package ui
 import (
 	"strconv"
 	"strings"
+
+	"tandem/thread"
 )
 
-// PlanStep is one step of a PlanCell; Status is "pending", "inProgress" or
-// "completed".
-type PlanStep struct {
-	Step, Status string
-}
-
-// PlanCell is the agent's plan as a checklist, from `turn/plan/updated`.
-// One cell per turn; each update replaces its steps.
+// PlanCell draws the agent's plan as a checklist (a Plan item, from
+// `turn/plan/updated`): one cell per turn, each update replacing its
+// steps.
 type PlanCell struct {
 	versioned
-	TurnID      string
-	Explanation string
-	Steps       []PlanStep
+	Item *thread.Item
 }
 
-// Set replaces the plan.
-func (c *PlanCell) Set(explanation string, steps []PlanStep) {
-	c.Explanation, c.Steps = explanation, steps
-	c.Touch()
-}
+// Version implements Cell.
+func (c *PlanCell) Version() int { return c.v + c.Item.Rev }
 
 // Render implements Cell: "✔" done (struck through, dim), "◐" in
 // progress (bold), "○" pending.
 func (c *PlanCell) Render(ctx *RenderContext, width int) []string {
 	st := ctx.Styles
 	done := 0
-	for _, s := range c.Steps {
+	steps := c.Item.Steps
+	for _, s := range steps {
 		if s.Status == "completed" {
 			done++
 		}
 	}
-	lines := []string{"", st.Accent.Render("☰ Plan") + st.Dim.Render(" "+strconv.Itoa(done)+"/"+strconv.Itoa(len(c.Steps))+" done")}
-	if e := strings.TrimSpace(Sanitize(c.Explanation)); e != "" {
+	lines := []string{"", st.Accent.Render("☰ Plan") + st.Dim.Render(" "+strconv.Itoa(done)+"/"+strconv.Itoa(len(steps))+" done")}
+	if e := strings.TrimSpace(Sanitize(c.Item.Text())); e != "" {
 		for _, w := range Wrap(e, width-4) {
 			lines = append(lines, "  "+st.Italic.Render(w))
 		}
 	}
-	for _, s := range c.Steps {
+	for _, s := range steps {
 		mark, sty := "○ ", st.Dim
 		switch s.Status {
 		case "completed":

@@ -57,11 +57,11 @@ func TestSafeTextPieces(t *testing.T) {
 func TestAgentCellSanitized(t *testing.T) {
 	ctx := &RenderContext{Styles: NewStyles(true), Markdown: NewMarkdown("dark")}
 	for _, final := range []bool{false, true} {
-		c := &AgentCell{ItemID: "a"}
+		c := newTestAgent()
 		c.Append("rm -rf important\rsafe text here\n\n")
 		c.Append("x \x1b]52;c;aGk=\x07 y \x1b[2J")
 		if final {
-			c.SetFinal(c.Text.String())
+			c.SetFinal(c.Text())
 		}
 		out := strings.Join(c.Render(ctx, 60), "\n")
 		if !strings.Contains(out, "important␍safe") {

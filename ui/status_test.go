@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"tandem/thread"
+
 	"strings"
 	"testing"
 	"time"
@@ -83,8 +85,8 @@ func TestStatusLineNoInterrupt(t *testing.T) {
 
 // A tool cell's wrapped list items hang under their text.
 func TestToolCellListItemsHang(t *testing.T) {
-	c := &ToolCell{}
-	c.Set("Plan", "completed", "1. Change the echo line in greet.sh to a pirate greeting.\n- a bullet that is long enough to wrap here")
+	c := &ToolCell{Item: &thread.Item{Kind: thread.Tool, Title: "Plan", Status: "completed",
+		Detail: "1. Change the echo line in greet.sh to a pirate greeting.\n- a bullet that is long enough to wrap here"}}
 	lines := c.Render(testCtx(), 40)
 	var got []string
 	for _, l := range lines {

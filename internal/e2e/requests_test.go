@@ -38,7 +38,7 @@ func approvalThroughModel(t *testing.T, e *Env, seen func(view string), keys ...
 	s, ch := e.Session(t, "untrusted", "workspace-write")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := s.StartTurn(ctx, "make the file"); err != nil {
+	if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "make the file"}); err != nil {
 		t.Fatal(err)
 	}
 	req := Await[*backend.CommandApprovalRequest](t, ch, 60*time.Second, nil)
@@ -75,7 +75,7 @@ func TestCommandApprovalDecline(t *testing.T) {
 	s, ch := e.Session(t, "untrusted", "workspace-write")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := s.StartTurn(ctx, "make the file"); err != nil {
+	if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "make the file"}); err != nil {
 		t.Fatal(err)
 	}
 	req := Await[*backend.CommandApprovalRequest](t, ch, 60*time.Second, nil)

@@ -24,7 +24,7 @@ const markdownAnswer = "# Release notes\n\nWhat changed:\n\n- faster **streaming
 func TestStreamedAnswerArrivesInOrderAndRenders(t *testing.T) {
 	e := NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text(markdownAnswer)}, Usage: mockapi.Usage{InputTokens: 1000, OutputTokens: 80}})
 	s, ch := e.Session(t, "never", "workspace-write")
-	if _, err := s.StartTurn(ctxT(t), "notes please"); err != nil {
+	if _, err := s.StartTurn(ctxT(t), backend.TurnInput{Text: "notes please"}); err != nil {
 		t.Fatal(err)
 	}
 	var got strings.Builder

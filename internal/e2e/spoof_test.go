@@ -29,7 +29,7 @@ func TestControlCharsDrawnVisibly(t *testing.T) {
 	s, ch := e.Session(t, "untrusted", "workspace-write")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := s.StartTurn(ctx, "list files"); err != nil {
+	if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "list files"}); err != nil {
 		t.Fatal(err)
 	}
 	m := model.New(model.Options{NoColor: true, FormGrace: time.Millisecond})

@@ -80,7 +80,7 @@ func TestSSHDropThenResumeShowsHistory(t *testing.T) {
 	if err != nil {
 		t.Fatalf("thread/resume: %v", err)
 	}
-	u2.TM.Send(model.SessionReadyMsg{Driver: s, Model: resp.Model, Cwd: resp.Cwd, Peer: s.Describe(), History: resp.Thread.Turns})
+	u2.TM.Send(model.SessionReadyMsg{Client: s, Model: resp.Model, Cwd: resp.Cwd, Peer: s.Describe(), History: resp.Thread.Turns})
 	u2.WaitScreen(t, 10*time.Second, "the resumed history", Contains("first question", "The first answer.", "second question", "ssh 127.0.0.1"))
 }
 

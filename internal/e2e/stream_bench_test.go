@@ -23,7 +23,7 @@ func BenchmarkSessionStream(b *testing.B) {
 		s, ch := e.Session(b, "never", "read-only")
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		b.StartTimer()
-		if _, err := s.StartTurn(ctx, "go"); err != nil {
+		if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "go"}); err != nil {
 			b.Fatal(err)
 		}
 		n := 0

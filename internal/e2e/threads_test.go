@@ -38,7 +38,7 @@ func connectResume(t *testing.T, u *TUI, e *Env, req *model.ResumeRequest) *back
 	}
 	t.Cleanup(func() { s.Close() })
 	u.Session = s
-	u.TM.Send(model.SessionReadyMsg{Driver: s, Peer: s.Describe(), Resume: req})
+	u.TM.Send(model.SessionReadyMsg{Client: s, Peer: s.Describe(), Resume: req})
 	return s
 }
 
@@ -143,14 +143,12 @@ func TestForkKeepsHistory(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	var resp struct {
-		Thread backend.Thread `json:"thread"`
-	}
-	if err := u.Session.Call(ctx, "thread/read", map[string]any{"threadId": forked, "includeTurns": true}, &resp); err != nil {
+	th, err := u.Session.ReadThreadTurns(ctx, forked)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(resp.Thread.Turns) != 1 {
-		t.Fatalf("forked thread has %d turns, want 1", len(resp.Thread.Turns))
+	if len(th.Turns) != 1 {
+		t.Fatalf("forked thread has %d turns, want 1", len(th.Turns))
 	}
 }
 
@@ -162,19 +160,19 @@ func TestModelCommandAgainstModelList(t *testing.T) {
 	u.Connect(t, e, "never", "workspace-write")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	var list backend.ModelListResponse
-	if err := u.Session.Call(ctx, "model/list", backend.ModelListParams{}, &list); err != nil {
+	models, err := u.Session.ListModels(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Data) != 1 || list.Data[0].Model != mockapi.DefaultModel {
-		t.Fatalf("model/list = %+v", list.Data)
+	if len(models) != 1 || models[0].Model != mockapi.DefaultModel {
+		t.Fatalf("model/list = %+v", models)
 	}
-	efforts := list.Data[0].SupportedReasoningEfforts
+	efforts := models[0].SupportedReasoningEfforts
 	u.Submit("/model")
 	// The picker opens at once (loading); wait for model/list's entry.
 	u.WaitScreen(t, 10*time.Second, "the model picker", Contains("enter to choose", "("+mockapi.DefaultModel+") ✓"))
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	want := list.Data[0].DefaultReasoningEffort
+	want := models[0].DefaultReasoningEffort
 	if len(efforts) > 1 {
 		u.WaitScreen(t, 10*time.Second, "the effort picker", Contains("Reasoning effort for "+mockapi.DefaultModel))
 		// Choose the first effort that isn't the default.
@@ -312,8 +310,8 @@ func TestThreadCommandsOnRealServer(t *testing.T) {
 	u.WaitScreen(t, 20*time.Second, "the resumed thread", Contains("Resumed thread", "First answer."))
 	u.Submit("/archive")
 	u.WaitScreen(t, 20*time.Second, "the archive notice", Contains("Archived thread"))
-	var archived backend.ThreadListResponse
-	if err := u.Session.Call(ctx, "thread/list", map[string]any{"archived": true}, &archived); err != nil {
+	archived, err := u.Session.ListThreads(ctx, backend.ThreadListParams{Archived: true})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.ContainsFunc(archived.Data, func(th backend.Thread) bool { return th.ID == first }) {

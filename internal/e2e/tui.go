@@ -109,7 +109,7 @@ func (u *TUI) connect(t testing.TB, timeout time.Duration, tr backend.Transport,
 	t.Helper()
 	s, resp := startSession(t, timeout, tr, cwd, approval, sandbox, func(msg any) { u.TM.Send(msg) })
 	u.Session = s
-	u.TM.Send(model.SessionReadyMsg{Driver: s, Model: resp.Model, Cwd: resp.Cwd, ThreadCwd: resp.Cwd,
+	u.TM.Send(model.SessionReadyMsg{Client: s, ThreadID: resp.Thread.ID, Model: resp.Model, Cwd: resp.Cwd, ThreadCwd: resp.Cwd,
 		Approval: backend.PolicyString(resp.ApprovalPolicy), Sandbox: resp.Sandbox.Mode(), Peer: s.Describe()})
 }
 

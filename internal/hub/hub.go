@@ -16,9 +16,7 @@
 package hub
 
 import (
-	"errors"
 	"fmt"
-	"reflect"
 	"sync"
 
 	"tandem/backend"
@@ -69,10 +67,6 @@ func (e PresenceEvent) Text() string {
 	}
 	return fmt.Sprintf("%s left", e.Who.Name)
 }
-
-// ErrWatcher is returned when a watcher's copy of a server request is
-// answered: watchers cannot answer.
-var ErrWatcher = errors.New("watchers cannot answer server requests")
 
 // sharedRequest is one server request as the app-server sent it, plus
 // whether a driver has answered it.
@@ -309,33 +303,15 @@ func (v *Viewer) Leave() {
 // Done is closed when the viewer left.
 func (v *Viewer) Done() <-chan struct{} { return v.done }
 
-// copyRequest returns a copy of r whose answers go through the hub (for
-// a driver) or fail with ErrWatcher (for a watcher). Every ServerRequest
-// kind is a pointer to a struct embedding *backend.Request; the copy
-// shares the typed params and gets a fresh Request, so each viewer's copy
-// tracks its own "answered" state.
-func (v *Viewer) copyRequest(r backend.ServerRequest) backend.ServerRequest {
+// copyRequest is what the viewer gets of r: for a driver a copy whose
+// answers go through the hub (and which tracks its own answered state),
+// for a watcher its backend.RequestView, which cannot be answered.
+func (v *Viewer) copyRequest(r backend.ServerRequest) any {
+	if v.who.Role == Watcher {
+		return r.View()
+	}
 	id := r.ID()
-	reply := backend.ReplyFunc(func(result any, rpcErr *backend.RPCError) error {
+	return r.WithReply(func(result any, rpcErr *backend.RPCError) error {
 		return v.h.answer(id, result, rpcErr)
 	})
-	if v.who.Role == Watcher {
-		reply = func(any, *backend.RPCError) error { return ErrWatcher }
-	}
-	rv := reflect.ValueOf(r)
-	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
-		return r
-	}
-	f := rv.Elem().FieldByName("Request")
-	if !f.IsValid() || f.Type() != reflect.TypeFor[*backend.Request]() {
-		return r
-	}
-	cp := reflect.New(rv.Elem().Type())
-	cp.Elem().Set(rv.Elem())
-	cp.Elem().FieldByName("Request").Set(reflect.ValueOf(backend.NewRequest(r.Method(), id, r.Thread(), reply)))
-	out, ok := cp.Interface().(backend.ServerRequest)
-	if !ok {
-		return r
-	}
-	return out
 }

@@ -2,7 +2,6 @@ package hub
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -104,12 +103,14 @@ func TestFirstDriverAnswerWinsAndResolvesForOthers(t *testing.T) {
 		t.Fatalf("%s got no request", v.Who().Name)
 		return nil
 	}
-	ra, rb, rc := reqOf(a), reqOf(b), reqOf(c)
+	ra, rb := reqOf(a), reqOf(b)
 	if ra.Params.Command == nil || *ra.Params.Command != "touch x" {
 		t.Fatalf("copy lost params: %+v", ra.Params)
 	}
-	if err := rc.Answer(backend.Accept); !errors.Is(err, ErrWatcher) {
-		t.Fatalf("watcher answer err = %v", err)
+	for _, e := range drain(t, c) {
+		if _, answerable := e.(backend.ServerRequest); answerable {
+			t.Fatalf("the watcher got an answerable request: %T", e)
+		}
 	}
 	if err := rb.Answer(backend.Decline); err != nil {
 		t.Fatal(err)
@@ -230,4 +231,48 @@ func BenchmarkPublish20Viewers(b *testing.B) {
 	}
 	h.Close()
 	wg.Wait()
+}
+
+// TestWatcherCannotAnswerAnyKind: for every server request kind of the
+// protocol table, a watcher gets a backend.RequestView (no way to reply),
+// a driver an answerable copy of the same kind, and the original is left
+// unanswered by the watcher.
+func TestWatcherCannotAnswerAnyKind(t *testing.T) {
+	for i, method := range backend.RequestMethods() {
+		t.Run(method, func(t *testing.T) {
+			h := New()
+			w := &wireReply{}
+			d, watcher := h.Join("alice", Driver), h.Join("carol", Watcher)
+			id := backend.RequestID(fmt.Sprint(i + 1))
+			orig, err := backend.DecodeRequest(method, id, []byte(`{"threadId":"th"}`), w.reply)
+			if err != nil || orig == nil {
+				t.Fatalf("decoding %s: %v", method, err)
+			}
+			h.Publish(orig)
+			var view *backend.RequestView
+			for _, e := range drain(t, watcher) {
+				if _, answerable := e.(backend.ServerRequest); answerable {
+					t.Fatalf("the watcher got an answerable %T", e)
+				}
+				if v, ok := e.(backend.RequestView); ok {
+					view = &v
+				}
+			}
+			if view == nil || view.Method != method || view.ID.String() != id.String() {
+				t.Fatalf("the watcher's view = %+v", view)
+			}
+			var copyOf backend.ServerRequest
+			for _, e := range drain(t, d) {
+				if r, ok := e.(backend.ServerRequest); ok {
+					copyOf = r
+				}
+			}
+			if copyOf == nil || fmt.Sprintf("%T", copyOf) != fmt.Sprintf("%T", orig) || copyOf == orig {
+				t.Fatalf("the driver got %T, want a copy of %T", copyOf, orig)
+			}
+			if orig.Answered() || len(w.sent) != 0 {
+				t.Fatal("the original was answered")
+			}
+		})
+	}
 }

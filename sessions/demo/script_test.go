@@ -155,16 +155,10 @@ func demoWorkspace(t *testing.T) string {
 
 // startTurn runs turn/start, with the collaboration mode when one is set.
 func startTurn(ctx context.Context, sess *backend.Session, turn scriptedTurn) error {
-	if turn.mode == "" {
-		_, err := sess.StartTurn(ctx, turn.prompt)
-		return err
+	in := backend.TurnInput{Text: turn.prompt}
+	if turn.mode != "" {
+		in.Collaboration = &backend.CollaborationMode{Mode: turn.mode, Settings: backend.CollaborationSettings{Model: mockapi.DefaultModel}}
 	}
-	params := map[string]any{
-		"threadId": sess.ThreadID(),
-		"input":    backend.TextInput(turn.prompt),
-		"collaborationMode": map[string]any{"mode": turn.mode, "settings": map[string]any{
-			"model": mockapi.DefaultModel, "reasoning_effort": nil, "developer_instructions": nil,
-		}},
-	}
-	return sess.Call(ctx, "turn/start", params, nil)
+	_, err := sess.StartTurn(ctx, in)
+	return err
 }

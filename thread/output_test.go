@@ -1,4 +1,4 @@
-package ui
+package thread
 
 import (
 	"fmt"
@@ -35,16 +35,16 @@ func readSpill(t *testing.T, path string) string {
 }
 
 // The spill file of a big command's output holds it redacted, secrets cut
-// between two chunks included, and all the text around them; the cell's
-// memory and screen are as before (their text is redacted at the source).
-func TestCommandSpillRedacted(t *testing.T) {
+// between two chunks included, and all the text around them; what stays
+// in memory is as before (its text is redacted at the source).
+func TestOutputSpillRedacted(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	c := &CommandCell{Status: "inProgress"}
+	c := &Output{}
 	defer c.Close()
 	filler := strings.Repeat("filler line\n", 16<<10)
-	c.AppendOutput("before\nOPENAI_API_KEY=" + spillKey + " codex\n")
-	for c.OutputBytes() <= OutputMemCap {
-		c.AppendOutput(filler)
+	c.Append("before\nOPENAI_API_KEY=" + spillKey + " codex\n")
+	for c.Bytes() <= OutputMemCap {
+		c.Append(filler)
 	}
 	if c.SpillPath() == "" {
 		t.Fatal("no spill file")
@@ -54,17 +54,17 @@ func TestCommandSpillRedacted(t *testing.T) {
 		"export OPENAI_API_KEY=" + spillKey[:18], spillKey[18:] + " after\n",
 		"last line " + spillGH[:10], spillGH[10:],
 	} {
-		c.AppendOutput(chunk)
+		c.Append(chunk)
 	}
-	if got := c.tailLines(1); len(got) != 1 || got[0] != "last line "+spillGH {
+	if got := c.Tail(1); len(got) != 1 || got[0] != "last line "+spillGH {
 		t.Errorf("tail in memory %q", got)
 	}
-	if got := c.headLines(2); len(got) != 2 || got[1] != "OPENAI_API_KEY="+spillKey+" codex" {
+	if got := c.Head(2); len(got) != 2 || got[1] != "OPENAI_API_KEY="+spillKey+" codex" {
 		t.Errorf("head in memory %q", got)
 	}
-	path, temp, err := c.FullOutputPath()
+	path, temp, err := c.FullPath()
 	if err != nil || temp || path != c.SpillPath() {
-		t.Fatalf("FullOutputPath = %q, %v, %v; want the spill file %q", path, temp, err, c.SpillPath())
+		t.Fatalf("FullPath = %q, %v, %v; want the spill file %q", path, temp, err, c.SpillPath())
 	}
 	got := readSpill(t, path)
 	for _, leak := range []string{spillKey, spillKey[:18], spillKey[18:], "Tr0ub", "4dor", "3xyz", spillGH[:10], spillGH[10:]} {
@@ -86,22 +86,22 @@ func TestCommandSpillRedacted(t *testing.T) {
 	if n := strings.Count(got, "filler line\n"); int64(n*len("filler line\n")) < OutputMemCap {
 		t.Errorf("spill file holds %d filler lines", n)
 	}
-	c.AppendOutput(" more\n")
+	c.Append(" more\n")
 	if got := readSpill(t, path); !strings.HasSuffix(got, "\nlast line [REDACTED] more\n") {
 		t.Errorf("after a flush the line goes on %q", got[max(0, len(got)-40):])
 	}
 }
 
-// The temp file FullOutputPath writes for output kept in memory is a spill
+// The temp file FullPath writes for output kept in memory is a spill
 // file too: named after this process, private and redacted.
-func TestCommandFullOutputRedacted(t *testing.T) {
+func TestOutputFullPathRedacted(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	c := &CommandCell{Status: "completed"}
-	c.AppendOutput("$ env\nHOME=/root\nOPENAI_API_KEY=" + spillKey[:25])
-	c.AppendOutput(spillKey[25:] + "\npassword: correct horse battery staple\nPATH=/usr/bin\ndone")
-	path, temp, err := c.FullOutputPath()
+	c := &Output{}
+	c.Append("$ env\nHOME=/root\nOPENAI_API_KEY=" + spillKey[:25])
+	c.Append(spillKey[25:] + "\npassword: correct horse battery staple\nPATH=/usr/bin\ndone")
+	path, temp, err := c.FullPath()
 	if err != nil || !temp {
-		t.Fatalf("FullOutputPath = %q, %v, %v", path, temp, err)
+		t.Fatalf("FullPath = %q, %v, %v", path, temp, err)
 	}
 	defer os.Remove(path)
 	want := "$ env\nHOME=/root\nOPENAI_API_KEY=[REDACTED]\npassword: [REDACTED]\nPATH=/usr/bin\ndone"
@@ -110,5 +110,33 @@ func TestCommandFullOutputRedacted(t *testing.T) {
 	}
 	if c.SpillPath() != "" {
 		t.Errorf("small output spilled to %s", c.SpillPath())
+	}
+}
+
+func TestOutputBoundedAndSpilled(t *testing.T) {
+	c := &Output{}
+	chunk := strings.Repeat("x\n", 4096) // 8 KiB
+	const total = 10_000_000
+	for n := 0; n < total; n += len(chunk) {
+		c.Append(chunk)
+	}
+	defer c.Close()
+	if c.MemBytes() > 4<<20 {
+		t.Fatalf("holds %d bytes in memory", c.MemBytes())
+	}
+	if c.SpillPath() == "" {
+		t.Fatal("no spill file")
+	}
+	fi, err := os.Stat(c.SpillPath())
+	if err != nil || fi.Size() != c.Bytes() {
+		t.Fatalf("spill file %v size %v, want %d", err, fi, c.Bytes())
+	}
+	if c.Lines() != c.Bytes()/2 {
+		t.Fatalf("lines %d", c.Lines())
+	}
+	p := c.SpillPath()
+	c.Close()
+	if _, err := os.Stat(p); !os.IsNotExist(err) {
+		t.Fatalf("spill file not removed: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package model
+package thread
 
 import (
 	"encoding/json"
@@ -46,26 +46,10 @@ func TestDescribeQuestions(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			title, detail := describeItem(tc.it)
+			title, detail := describe(tc.it)
 			if title != tc.title || detail != tc.detail {
-				t.Errorf("describeItem = %q, %q; want %q, %q", title, detail, tc.title, tc.detail)
+				t.Errorf("describe = %q, %q; want %q, %q", title, detail, tc.title, tc.detail)
 			}
 		})
-	}
-}
-
-func TestRelativeTo(t *testing.T) {
-	cases := []struct{ dir, p, want string }{
-		{"/w/project", "/w/project/greet.sh", "greet.sh"},
-		{"/w/project/", "/w/project/src/a.go", "src/a.go"},
-		{"/w/project", "/w/projectile/a.go", "/w/projectile/a.go"},
-		{"/w/project", "/etc/hosts", "/etc/hosts"},
-		{"", "/w/a.go", "/w/a.go"},
-		{"/w", "rel/a.go", "rel/a.go"},
-	}
-	for _, tc := range cases {
-		if got := relativeTo(tc.dir, tc.p); got != tc.want {
-			t.Errorf("relativeTo(%q, %q) = %q; want %q", tc.dir, tc.p, got, tc.want)
-		}
 	}
 }

@@ -12,26 +12,17 @@ import (
 	"tandem/ui"
 )
 
-// RestartInfo describes a restarted session: the thread resumed with
-// `thread/resume` ("" when a new thread was started instead).
-type RestartInfo struct {
-	ThreadID string
-}
+// restartHint names F5 and /restart.
+const restartHint = "press F5 or type /restart to restart it and resume this thread"
 
-// restartKey restarts a dead app-server; restartHint names it and /restart.
-const (
-	restartKey  = "f5"
-	restartHint = "press F5 or type /restart to restart it and resume this thread"
-)
-
-// recoveryState is the model's part in surviving failures: a dead or busy
+// recovery is the model's part in surviving failures: a dead or busy
 // app-server, a restart in flight, and the turn-timeout watchdog.
-type recoveryState struct {
+type recovery struct {
 	// dead is set from ServerExitedEvent until a restart succeeds.
 	dead bool
 	// restarting is set while Options.Restart runs.
 	restarting bool
-	// timeoutFor is the turnStarted of the turn whose timeout was already
+	// timeoutFor is the start of the turn whose timeout was already
 	// offered, so each turn is offered once.
 	timeoutFor time.Time
 	// busy is set while a call waits to retry after -32001.
@@ -44,43 +35,32 @@ type recoveryState struct {
 	warned map[string]bool
 }
 
+// firstWarning reports whether the server-wide warning text is new, and
+// remembers it.
+func (r *recovery) firstWarning(text string) bool {
+	if r.warned[text] {
+		return false
+	}
+	if r.warned == nil {
+		r.warned = map[string]bool{}
+	}
+	r.warned[text] = true
+	return true
+}
+
 // restartDoneMsg is the outcome of Options.Restart.
 type restartDoneMsg struct {
 	info RestartInfo
 	err  error
 }
 
-// recoverUpdate runs first in Update. It handles F5 while the server is
-// dead, retry notices and restart results (done = true), and watches
-// ticks for the turn timeout without consuming them.
-// (SessionFailedMsg is Update's: onSessionFailed.)
-func (m *Model) recoverUpdate(msg tea.Msg) (tea.Cmd, bool) {
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		if msg.String() == restartKey && m.rec.dead && !m.opts.ReadOnly {
-			return m.restartServer(), true
-		}
-	case backend.RetryNotice:
-		m.onRetryNotice(msg)
-		return nil, true
-	case restartDoneMsg:
-		return m.onRestartDone(msg), true
-	case InfoMsg:
-		m.onInfo(msg) // info.go
-		return nil, true
-	case tickMsg:
-		m.checkTurnTimeout()
-	}
-	return nil, false
-}
-
 // onSessionFailed shows why the app-server could not start and, when a
 // restart is possible, the way back: F5 or /restart tries again.
 func (m *Model) onSessionFailed(msg SessionFailedMsg) {
+	m.recovery.dead = true
 	if m.opts.Restart != nil && !m.opts.ReadOnly && msg.Err != nil {
-		m.rec.dead = true
-		m.rec.noThread = true
-		m.status.Notice = "F5 or /restart to try again"
+		m.recovery.noThread = true
+		m.setNotice(noticeDead, "F5 or /restart to try again")
 		text := "could not start codex app-server: " + redact.String(msg.Err.Error()) + " — press F5 or type /restart to try again"
 		if p := m.opts.Prompt; p != "" {
 			text += "; your prompt “" + ui.Truncate(strings.Join(strings.Fields(p), " "), 40) + "” is kept and sent once it starts"
@@ -88,8 +68,7 @@ func (m *Model) onSessionFailed(msg SessionFailedMsg) {
 		m.banner(ui.BannerError, text, nil)
 		return
 	}
-	m.rec.dead = true
-	m.status.Notice = ""
+	m.clearNotice()
 	m.banner(ui.BannerError, "could not start codex app-server: "+redact.String(msg.Err.Error()), nil)
 }
 
@@ -97,16 +76,14 @@ func (m *Model) onSessionFailed(msg SessionFailedMsg) {
 // retried after -32001 (see backend.Conn.Call) and clears it after.
 func (m *Model) onRetryNotice(n backend.RetryNotice) {
 	if n.Done {
-		if m.rec.busy {
-			m.rec.busy = false
-			if strings.HasPrefix(m.status.Notice, "server busy") {
-				m.status.Notice = ""
-			}
+		if m.recovery.busy {
+			m.recovery.busy = false
+			m.clearNotice(noticeBusy)
 		}
 		return
 	}
-	m.rec.busy = true
-	m.status.Notice = fmt.Sprintf("server busy, retrying %s in %.1fs (%d/%d)…", n.Method, n.Delay.Seconds(), n.Attempt+1, n.Tries)
+	m.recovery.busy = true
+	m.setNotice(noticeBusy, fmt.Sprintf("server busy, retrying %s in %.1fs (%d/%d)…", n.Method, n.Delay.Seconds(), n.Attempt+1, n.Tries))
 }
 
 // onServerExited shows why the app-server is gone: its exit status and
@@ -114,14 +91,13 @@ func (m *Model) onRetryNotice(n backend.RetryNotice) {
 // composer's draft are kept; a running turn ends; requests of the dead
 // server are dropped (nothing can answer them any more).
 func (m *Model) onServerExited(e backend.ServerExitedEvent) {
-	wasRunning := m.running || m.startingTurn
+	wasRunning := m.turn.busy()
 	m.clearTurn()
 	m.ready = false
-	m.driver = nil
-	m.pending = nil
-	m.closeForm()
-	m.rec.dead = true
-	m.rec.busy = false
+	m.client = nil
+	m.dropRequests()
+	m.recovery.dead = true
+	m.recovery.busy = false
 	var detail []string
 	for _, l := range backend.MeaningfulStderr(e.Stderr) { // no blank lines, no backtrace frames
 		detail = append(detail, redact.String(l))
@@ -135,9 +111,9 @@ func (m *Model) onServerExited(e backend.ServerExitedEvent) {
 	}
 	if m.opts.Restart != nil && !m.opts.ReadOnly {
 		text += " — " + restartHint
-		m.status.Notice = "app-server gone — F5 or /restart to resume; your draft is kept"
+		m.setNotice(noticeDead, "app-server gone — F5 or /restart to resume; your draft is kept")
 	} else {
-		m.status.Notice = ""
+		m.clearNotice()
 	}
 	m.banner(ui.BannerError, text, detail)
 }
@@ -148,38 +124,38 @@ func (m *Model) onServerExited(e backend.ServerExitedEvent) {
 // for an answer are refused first, never accepted.
 func (m *Model) restartServer() tea.Cmd {
 	if m.opts.Restart == nil || m.opts.ReadOnly {
-		m.status.Notice = "/restart is not available here"
+		m.setNotice(noticeInfo, "/restart is not available here")
 		return nil
 	}
-	if m.rec.restarting {
+	if m.recovery.restarting {
 		return nil
 	}
-	m.refuseAll()
-	m.rec.restarting = true
+	refuse := m.refuseAll()
+	m.recovery.restarting = true
 	m.ready = false
-	m.status.Notice = "restarting codex app-server…"
+	m.setNotice(noticeStarting, "restarting codex app-server…")
 	restart := m.opts.Restart
-	return func() tea.Msg {
+	return inOrder(refuse, func() tea.Msg {
 		info, err := restart()
 		return restartDoneMsg{info: info, err: err}
-	}
+	})
 }
 
 func (m *Model) onRestartDone(msg restartDoneMsg) tea.Cmd {
-	m.rec.restarting = false
+	m.recovery.restarting = false
 	if msg.err != nil {
-		m.rec.dead = true
-		m.status.Notice = ""
+		m.recovery.dead = true
+		m.clearNotice()
 		hint := restartHint
-		if m.rec.noThread {
+		if m.recovery.noThread {
 			hint = "press F5 or type /restart to try again"
 		}
 		m.banner(ui.BannerError, "restart failed: "+redact.String(msg.err.Error())+" — "+hint, nil)
 		return nil
 	}
-	m.rec.dead = false
-	m.rec.noThread = false
-	m.status.Notice = ""
+	m.recovery.dead = false
+	m.recovery.noThread = false
+	m.clearNotice()
 	text := "codex app-server restarted"
 	if msg.info.ThreadID != "" {
 		text += " — resumed thread " + msg.info.ThreadID + "; resend your message if the last turn was cut off"
@@ -193,16 +169,14 @@ func (m *Model) onRestartDone(msg restartDoneMsg) tea.Cmd {
 // longer than Options.TurnTimeout.
 func (m *Model) checkTurnTimeout() {
 	limit := m.opts.TurnTimeout
-	if limit <= 0 || !m.running || m.turnStarted.IsZero() || m.rec.timeoutFor.Equal(m.turnStarted) {
+	t := &m.turn
+	if limit <= 0 || !t.running || t.started.IsZero() || m.recovery.timeoutFor.Equal(t.started) {
 		return
 	}
-	if m.now().Sub(m.turnStarted) < limit {
+	if m.now().Sub(t.started) < limit {
 		return
 	}
-	m.rec.timeoutFor = m.turnStarted
+	m.recovery.timeoutFor = t.started
 	m.banner(ui.BannerWarning, fmt.Sprintf("this turn has run for over %s — press esc to interrupt it, or keep waiting", limit), nil)
-	m.status.Notice = "turn running for over " + limit.String() + " — esc to interrupt"
+	m.setNotice(noticeTimeout, "turn running for over "+limit.String()+" — esc to interrupt")
 }
-
-// ServerDead reports whether the app-server exited and was not restarted.
-func (m *Model) ServerDead() bool { return m.rec.dead }

@@ -1,24 +1,27 @@
-package model
+package thread
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"tandem/backend"
-	"tandem/ui"
 )
 
-// describeItem gives a title and detail for item kinds without their own
-// cell.
-func describeItem(it backend.Item) (string, string) {
+// describe gives the title and detail of the item kinds shown as a Tool:
+// MCP and dynamic tool calls, web searches, viewed images, reviews,
+// compactions and plan-mode plans. The title is "" for kinds tandem does
+// not show.
+func describe(it backend.Item) (title, detail string) {
 	switch it.Type {
 	case "mcpToolCall":
-		return fmt.Sprintf("%s.%s(%s)", it.Server, it.Tool, ui.Truncate(it.ArgumentsText(), 60)), it.ResultText()
+		return fmt.Sprintf("%s.%s(%s)", it.Server, it.Tool, ansi.Truncate(it.ArgumentsText(), 60, "…")), it.ResultText()
 	case "dynamicToolCall":
 		if title, detail, ok := describeQuestions(it); ok {
 			return title, detail
 		}
-		return fmt.Sprintf("tool %s(%s)", it.Tool, ui.Truncate(it.ArgumentsText(), 60)), toolResult(it)
+		return fmt.Sprintf("tool %s(%s)", it.Tool, ansi.Truncate(it.ArgumentsText(), 60, "…")), toolResult(it)
 	case "webSearch":
 		return "Searched the web: " + it.Query, ""
 	case "imageView":
@@ -73,23 +76,17 @@ func describeQuestions(it backend.Item) (title, detail string, ok bool) {
 	return title, strings.Join(lines, "\n"), true
 }
 
-// fileDiffs are a file change's files as the cell shows them, with paths
-// under the thread's workspace made relative to it ("greet.sh", as in
-// Codex's own TUI); other paths stay as the server gave them.
-func (m *Model) fileDiffs(changes []backend.FileChange) []ui.FileDiff {
-	out := make([]ui.FileDiff, 0, len(changes))
-	for _, ch := range changes {
-		out = append(out, ui.FileDiff{Path: relativeTo(m.threadCwd, ch.Path), Kind: ch.Kind.Type, Diff: ch.Diff})
+// toolResult is the detail of a dynamicToolCall item: the text of its
+// reply's content items.
+func toolResult(it backend.Item) string {
+	var parts []string
+	for _, c := range it.ContentItems {
+		if c.Text != "" {
+			parts = append(parts, c.Text)
+		}
 	}
-	return out
-}
-
-// relativeTo is p relative to dir when p lies under dir (paths use "/", as
-// codex sends them on every platform it serves here), else p.
-func relativeTo(dir, p string) string {
-	dir = strings.TrimSuffix(dir, "/")
-	if dir == "" || !strings.HasPrefix(p, dir+"/") {
-		return p
+	if len(parts) == 0 && it.Success != nil && !*it.Success {
+		return "failed"
 	}
-	return p[len(dir)+1:]
+	return strings.Join(parts, "\n")
 }

@@ -1,0 +1,202 @@
+package backend
+
+import (
+	"context"
+	"errors"
+)
+
+// Client is the app-server as the rest of tandem sees it: one typed method
+// per JSON-RPC method it sends, on the session's current thread. No method
+// name or params map leaves this package. *Session implements it; the
+// pairing server hands drivers a wrapper of the session's Client, and tests
+// use fakes (embed Unavailable to implement only what a test needs).
+//
+// Every method blocks until the server answers (or ctx ends): call them
+// from a tea.Cmd, never from Update. Errors wrap the method name
+// ("thread/fork: …"); a JSON-RPC error is an *RPCError.
+type Client interface {
+	// ThreadID is the current thread ("" before one is open); TurnID the
+	// running turn ("" when none runs or its id is not known yet).
+	ThreadID() string
+	TurnID() string
+	// UserAgent is the server's `initialize` userAgent
+	// ("codex_cli_rs/0.169.0 (…)").
+	UserAgent() string
+
+	// StartTurn runs `turn/start` with in on the current thread.
+	StartTurn(ctx context.Context, in TurnInput) (Turn, error)
+	// Steer runs `turn/steer`: in joins the running turn (expectedTurnId).
+	// It fails with ErrNoActiveTurn when the session saw the turn end.
+	Steer(ctx context.Context, in TurnInput) error
+	// Interrupt runs `turn/interrupt` for the running turn; a no-op when
+	// none runs.
+	Interrupt(ctx context.Context) error
+	// Review runs `review/start` for target on the current thread.
+	Review(ctx context.Context, target ReviewTarget) error
+	// ShellCommand runs `thread/shellCommand`: command runs unsandboxed in
+	// the thread's shell and shows up as a commandExecution item.
+	ShellCommand(ctx context.Context, command string) error
+
+	// StartThread runs `thread/start` with the session's settings and
+	// makes the new thread current.
+	StartThread(ctx context.Context) (ThreadResponse, error)
+	// ResumeThread runs `thread/resume` for id and makes it current;
+	// Thread.Turns holds the history.
+	ResumeThread(ctx context.Context, id string) (ThreadResponse, error)
+	// ForkThread runs `thread/fork` for id and makes the fork current.
+	ForkThread(ctx context.Context, id string) (ThreadResponse, error)
+	// ListThreads runs `thread/list` for one page.
+	ListThreads(ctx context.Context, p ThreadListParams) (ThreadListResponse, error)
+	// ReadThread runs `thread/read` without turns (metadata, rollout path).
+	ReadThread(ctx context.Context, id string) (Thread, error)
+	// RenameThread runs `thread/name/set` on the current thread.
+	RenameThread(ctx context.Context, name string) error
+	// ArchiveThread runs `thread/archive` on the current thread.
+	ArchiveThread(ctx context.Context) error
+	// Compact runs `thread/compact/start` on the current thread.
+	Compact(ctx context.Context) error
+
+	// ListModels runs `model/list`, every page (up to ten).
+	ListModels(ctx context.Context) ([]ModelInfo, error)
+	// McpServers runs `mcpServerStatus/list` for the current thread.
+	McpServers(ctx context.Context) ([]McpServerStatus, error)
+	// FuzzyFileSearch runs `fuzzyFileSearch` for query under roots.
+	FuzzyFileSearch(ctx context.Context, query string, roots []string) ([]FuzzyFileMatch, error)
+
+	// ReadAccount runs `account/read`.
+	ReadAccount(ctx context.Context) (AccountReadResponse, error)
+	// ReadRateLimits runs `account/rateLimits/read`.
+	ReadRateLimits(ctx context.Context) (RateLimitSnapshot, error)
+	// Login runs `account/login/start` (p.Type "apiKey" with APIKey, or
+	// "chatgptDeviceCode").
+	Login(ctx context.Context, p LoginStartParams) (LoginStartResponse, error)
+	// CancelLogin runs `account/login/cancel` for loginID.
+	CancelLogin(ctx context.Context, loginID string) error
+}
+
+// TurnInput is what the user sends as a turn or a steer: the text and,
+// for `turn/start`, overrides of the thread's settings from this turn on.
+type TurnInput struct {
+	Text string
+	TurnOptions
+	// Collaboration, when set, runs the turn in a collaboration mode
+	// (`turn/start.collaborationMode`: "plan", "default").
+	Collaboration *CollaborationMode
+}
+
+// CollaborationMode is the protocol's `CollaborationMode`: the mode and the
+// settings it runs with.
+type CollaborationMode struct {
+	Mode     string                `json:"mode"`
+	Settings CollaborationSettings `json:"settings"`
+}
+
+// CollaborationSettings are a collaboration mode's `Settings`; nil means the
+// mode's default.
+type CollaborationSettings struct {
+	Model                 string  `json:"model"`
+	ReasoningEffort       *string `json:"reasoning_effort"`
+	DeveloperInstructions *string `json:"developer_instructions"`
+}
+
+// ErrUnavailable is Unavailable's error.
+var ErrUnavailable = errors.New("no app-server connected")
+
+// Unavailable is a Client that has no server: every call fails with Err
+// (ErrUnavailable when nil). Tests embed it to implement only the methods
+// they exercise.
+type Unavailable struct{ Err error }
+
+var _ Client = Unavailable{}
+
+func (u Unavailable) err() error {
+	if u.Err != nil {
+		return u.Err
+	}
+	return ErrUnavailable
+}
+
+// ThreadID implements Client.
+func (Unavailable) ThreadID() string { return "" }
+
+// TurnID implements Client.
+func (Unavailable) TurnID() string { return "" }
+
+// UserAgent implements Client.
+func (Unavailable) UserAgent() string { return "" }
+
+// StartTurn implements Client.
+func (u Unavailable) StartTurn(context.Context, TurnInput) (Turn, error) { return Turn{}, u.err() }
+
+// Steer implements Client.
+func (u Unavailable) Steer(context.Context, TurnInput) error { return u.err() }
+
+// Interrupt implements Client.
+func (u Unavailable) Interrupt(context.Context) error { return u.err() }
+
+// Review implements Client.
+func (u Unavailable) Review(context.Context, ReviewTarget) error { return u.err() }
+
+// ShellCommand implements Client.
+func (u Unavailable) ShellCommand(context.Context, string) error { return u.err() }
+
+// StartThread implements Client.
+func (u Unavailable) StartThread(context.Context) (ThreadResponse, error) {
+	return ThreadResponse{}, u.err()
+}
+
+// ResumeThread implements Client.
+func (u Unavailable) ResumeThread(context.Context, string) (ThreadResponse, error) {
+	return ThreadResponse{}, u.err()
+}
+
+// ForkThread implements Client.
+func (u Unavailable) ForkThread(context.Context, string) (ThreadResponse, error) {
+	return ThreadResponse{}, u.err()
+}
+
+// ListThreads implements Client.
+func (u Unavailable) ListThreads(context.Context, ThreadListParams) (ThreadListResponse, error) {
+	return ThreadListResponse{}, u.err()
+}
+
+// ReadThread implements Client.
+func (u Unavailable) ReadThread(context.Context, string) (Thread, error) { return Thread{}, u.err() }
+
+// RenameThread implements Client.
+func (u Unavailable) RenameThread(context.Context, string) error { return u.err() }
+
+// ArchiveThread implements Client.
+func (u Unavailable) ArchiveThread(context.Context) error { return u.err() }
+
+// Compact implements Client.
+func (u Unavailable) Compact(context.Context) error { return u.err() }
+
+// ListModels implements Client.
+func (u Unavailable) ListModels(context.Context) ([]ModelInfo, error) { return nil, u.err() }
+
+// McpServers implements Client.
+func (u Unavailable) McpServers(context.Context) ([]McpServerStatus, error) { return nil, u.err() }
+
+// FuzzyFileSearch implements Client.
+func (u Unavailable) FuzzyFileSearch(context.Context, string, []string) ([]FuzzyFileMatch, error) {
+	return nil, u.err()
+}
+
+// ReadAccount implements Client.
+func (u Unavailable) ReadAccount(context.Context) (AccountReadResponse, error) {
+	return AccountReadResponse{}, u.err()
+}
+
+// ReadRateLimits implements Client.
+func (u Unavailable) ReadRateLimits(context.Context) (RateLimitSnapshot, error) {
+	return RateLimitSnapshot{}, u.err()
+}
+
+// Login implements Client.
+func (u Unavailable) Login(context.Context, LoginStartParams) (LoginStartResponse, error) {
+	return LoginStartResponse{}, u.err()
+}
+
+// CancelLogin implements Client.
+func (u Unavailable) CancelLogin(context.Context, string) error { return u.err() }

@@ -1,0 +1,182 @@
+package model
+
+import (
+	"fmt"
+
+	"charm.land/huh/v2"
+
+	"tandem/backend"
+	"tandem/forms"
+	"tandem/thread"
+	"tandem/ui"
+)
+
+// requestAdapter is one server request kind as the model shows and
+// answers it: the form (a forms spec from the typed params), the typed
+// reply for the form's result, the refusal, and the notification line.
+// Replies are returned as functions that the model runs in a command
+// (reply), so no write happens inside Update. Adapters know forms and
+// backend, never JSON-RPC.
+type requestAdapter interface {
+	// arrive handles a request that needs no person as it comes in: ok,
+	// the reply to send, and a banner for the user ("" for none).
+	arrive() (send func() error, banner string, ok bool)
+	// open builds the form to show; a nil form means there is nothing to
+	// ask, and send answers the request at once (banner says why).
+	open(e formEnv) (f forms.Form, send func() error, banner string)
+	// answer is the reply for the finished form, aborted or not.
+	answer(f forms.Form) func() error
+	// summary says in a few words what the request wants (the desktop
+	// notification).
+	summary() string
+}
+
+// needsPerson is the arrive of the adapters whose requests always wait
+// for the user.
+type needsPerson struct{}
+
+func (needsPerson) arrive() (func() error, string, bool) { return nil, "", false }
+
+// Methods of the server requests the model names (the protocol's table
+// is backend.RequestMethods).
+const (
+	methodCommandApproval    = "item/commandExecution/requestApproval"
+	methodFileChangeApproval = "item/fileChange/requestApproval"
+	methodToolCall           = "item/tool/call"
+)
+
+// requestAdapters pairs every server request kind of backend's table
+// with its adapter (a test walks both tables).
+var requestAdapters = map[string]func(backend.ServerRequest) requestAdapter{
+	methodCommandApproval: func(r backend.ServerRequest) requestAdapter {
+		return commandApproval{r: r.(*backend.CommandApprovalRequest)}
+	},
+	methodFileChangeApproval: func(r backend.ServerRequest) requestAdapter {
+		return fileChangeApproval{r: r.(*backend.FileChangeApprovalRequest)}
+	},
+	"execCommandApproval": func(r backend.ServerRequest) requestAdapter {
+		return legacyCommand{r: r.(*backend.ExecCommandApprovalRequest)}
+	},
+	"applyPatchApproval": func(r backend.ServerRequest) requestAdapter {
+		return legacyPatch{r: r.(*backend.ApplyPatchApprovalRequest)}
+	},
+	"item/permissions/requestApproval": func(r backend.ServerRequest) requestAdapter {
+		return permissions{r: r.(*backend.PermissionsApprovalRequest)}
+	},
+	methodToolCall:                      func(r backend.ServerRequest) requestAdapter { return toolCall{r: r.(*backend.ToolCallRequest)} },
+	"item/tool/requestUserInput":        func(r backend.ServerRequest) requestAdapter { return userInput{r: r.(*backend.UserInputRequest)} },
+	"mcpServer/elicitation/request":     func(r backend.ServerRequest) requestAdapter { return elicitation{r: r.(*backend.ElicitationRequest)} },
+	"account/chatgptAuthTokens/refresh": autoAnswer,
+	"attestation/generate":              autoAnswer,
+	"currentTime/read":                  autoAnswer,
+}
+
+// waitingFor is what a watcher reads the session waits for, by method.
+var waitingFor = map[string]string{
+	methodCommandApproval:    "approval of a command",
+	methodFileChangeApproval: "approval of file changes",
+	methodToolCall:           "answers to the agent's questions",
+}
+
+// adapterFor returns req's adapter. A kind without one (which the table
+// test rules out) is refused.
+func adapterFor(req backend.ServerRequest) requestAdapter {
+	if mk, ok := requestAdapters[req.Method()]; ok {
+		return mk(req)
+	}
+	return refusal{req}
+}
+
+// refusal answers a request tandem has no adapter for with its refusal.
+type refusal struct{ r backend.ServerRequest }
+
+func (a refusal) arrive() (func() error, string, bool) {
+	return a.r.Refuse, "tandem cannot answer " + a.r.Method() + "; refused", true
+}
+func (a refusal) open(formEnv) (forms.Form, func() error, string) { return nil, a.r.Refuse, "" }
+func (a refusal) answer(forms.Form) func() error                  { return a.r.Refuse }
+func (a refusal) summary() string                                 { return "tandem: the agent has a request" }
+
+// auto answers the requests that need no person (backend.AutoAnswered).
+type auto struct{ r backend.AutoAnswered }
+
+func autoAnswer(r backend.ServerRequest) requestAdapter {
+	if a, ok := r.(backend.AutoAnswered); ok {
+		return auto{a}
+	}
+	return refusal{r}
+}
+
+func (a auto) arrive() (func() error, string, bool) { return a.r.AutoAnswer, a.r.Notice(), true }
+func (a auto) open(formEnv) (forms.Form, func() error, string) {
+	return nil, a.r.AutoAnswer, ""
+}
+func (a auto) answer(forms.Form) func() error { return a.r.AutoAnswer }
+func (a auto) summary() string                { return "tandem: the agent has a request" }
+
+// formEnv is what building a form needs from the model: the theme, the
+// room on screen, the thread (a file-change approval shows the diff of
+// its item) and the sanitizers that make server text safe to draw.
+type formEnv struct {
+	theme      huh.Theme
+	styles     ui.Styles
+	width      int
+	maxHeight  int // rows the form may take (formMaxHeight)
+	diffHeight int
+	thread     *thread.State
+	threadCwd  string
+}
+
+func (m *Model) formEnv() formEnv {
+	return formEnv{theme: m.theme, styles: m.styles, width: m.contentWidth(), maxHeight: m.formMaxHeight(),
+		diffHeight: m.diffHeight(), thread: &m.thread, threadCwd: m.threadCwd}
+}
+
+// maxDiffRows caps the diff window of a file-change approval.
+const maxDiffRows = 14
+
+func (m *Model) diffHeight() int {
+	if m.height <= 0 {
+		return maxDiffRows
+	}
+	return max(3, min(maxDiffRows, m.height/3))
+}
+
+// diffRows renders files as the coloured diff lines of a file-change
+// approval, each under a header with its path and counts.
+func (e formEnv) diffRows(files []ui.FileDiff) []string {
+	var rows []string
+	for _, f := range files {
+		a, d := ui.FileDiffStat(f)
+		rows = append(rows, e.styles.DiffHeader.Render(ui.Truncate(fmt.Sprintf("%s %s (+%d −%d)", f.Kind, ui.SanitizeLine(f.Path), a, d), e.width)))
+		rows = append(rows, ui.RenderFileDiff(e.styles, f, e.width, 1<<30)...)
+	}
+	return rows
+}
+
+// approval builds an approval form from s, made safe to draw and fitted
+// to the rows the form may take.
+func (e formEnv) approval(s forms.ApprovalSpec) forms.Form {
+	s = safeApproval(s)
+	s.MaxHeight = e.maxHeight
+	s.MoreHint = keyPager + " shows all" // openPager adds the whole of it
+	return forms.NewApproval(s, e.theme, e.width)
+}
+
+// questions builds a questions form from s: options beyond the rows
+// below the transcript scroll, with a hint.
+func (e formEnv) questions(s forms.QuestionsSpec) forms.Form {
+	s = safeQuestions(s)
+	s.MaxHeight = e.maxHeight
+	return forms.NewQuestions(s, e.theme, e.width)
+}
+
+// choice returns the value chosen in an approval form; ok is false when
+// it was aborted.
+func choice(f forms.Form) (any, bool) {
+	a, ok := f.(*forms.Approval)
+	if !ok {
+		return nil, false
+	}
+	return a.Choice()
+}

@@ -1,0 +1,109 @@
+package model
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/thread"
+	"tandem/ui"
+)
+
+// onEvent folds one backend event: the thread's items go through the
+// fold (thread.State.Apply) and are drawn as cells; turn, error and
+// connection events drive this viewer's turn state, banners and recovery.
+func (m *Model) onEvent(ev backend.Event) tea.Cmd {
+	switch e := ev.(type) {
+	case backend.TurnStartedEvent:
+		if !m.turn.running {
+			m.turn.running = true
+			m.turn.started = m.now()
+		}
+		return tea.Batch(m.startTick(), m.spin.Tick)
+	case backend.TurnCompletedEvent:
+		m.endTurn(e.Turn)
+		return m.flushQueue() // send the next queued prompt
+	case backend.ErrorEvent:
+		if e.WillRetry {
+			m.banner(ui.BannerWarning, e.Error.Message+" (retrying)", nil)
+		} else {
+			m.banner(ui.BannerError, e.Error.Message, detailLines(e.Error.AdditionalDetails))
+			m.turn.err = e.Error.Message
+		}
+		return nil
+	case backend.WarningEvent:
+		if e.Thread() == "" && !m.recovery.firstWarning(e.Text()) {
+			return nil // a restarted server says its server-wide warnings again
+		}
+		m.banner(ui.BannerWarning, e.Text(), nil)
+		return nil
+	case backend.ThreadStatusEvent:
+		if e.Status.Type == "idle" {
+			return m.onThreadIdle()
+		}
+		return nil
+	case backend.RequestResolvedEvent:
+		return m.resolved(e.RequestID) // requests.go
+	case backend.ServerExitedEvent:
+		m.onServerExited(e) // recovery.go
+		return nil
+	}
+	m.project(m.thread.Apply(ev))
+	if d, ok := ev.(backend.ReasoningSummaryDeltaEvent); ok {
+		if it := m.thread.Find(d.TurnID, d.ItemID); it != nil {
+			if h := ui.ReasoningHeading(it.Text()); h != "" {
+				m.view.header = h // the status line's "working" header
+			}
+		}
+	}
+	return nil
+}
+
+// project draws what the fold changed: a cell for a new item, a redraw
+// for a changed one. A user message that arrives while this viewer's own
+// turn runs was drawn when it was sent, unless prompts are drawn from the
+// thread's items (Shared).
+func (m *Model) project(ch thread.Change) {
+	it := ch.Item
+	switch {
+	case it == nil:
+	case !ch.Added:
+		m.view.touch(it)
+	case it.Kind == thread.User && m.turn.running && !m.opts.Shared:
+	default:
+		m.view.addItem(it, m.threadCwd)
+	}
+}
+
+// loadHistory folds a thread's history (thread/resume, thread/fork) and
+// draws it; with failures a turn that failed says so.
+func (m *Model) loadHistory(turns []backend.Turn, failures bool) {
+	for _, t := range turns {
+		for _, it := range m.thread.Load([]backend.Turn{t}) {
+			m.view.addItem(it, m.threadCwd)
+		}
+		if failures && t.Status == backend.TurnFailed && t.Error != nil {
+			m.banner(ui.BannerError, "turn failed: "+t.Error.Message, nil)
+		}
+	}
+}
+
+func detailLines(s *string) []string {
+	if s == nil || *s == "" {
+		return nil
+	}
+	return strings.Split(*s, "\n")
+}
+
+// isDelta reports whether msg is a streaming delta, which is coalesced:
+// it changes a live cell without forcing a re-render, so a burst of
+// deltas costs one render per frame (the 33 ms tick, or the next other
+// message).
+func isDelta(msg tea.Msg) bool {
+	switch msg.(type) {
+	case backend.AgentMessageDeltaEvent, backend.CommandOutputDeltaEvent:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,219 @@
+package model
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Keys of the transcript view and the session.
+const (
+	keyPager   = "ctrl+t" // full-screen transcript pager
+	keyExpand  = "ctrl+o" // expand/collapse the last command's output
+	keyMouse   = "f2"     // release/capture the mouse
+	keyCopy    = "alt+y"  // copy the last answer
+	keyOutput  = "alt+o"  // the last command's full output in $PAGER
+	restartKey = "f5"     // restart a dead app-server
+)
+
+// quitHint ends the status notice while Ctrl+C is armed to quit.
+const quitHint = "press Ctrl+C again to quit"
+
+// onKey routes a key press: F5 on a dead server first; then, unless the
+// form or the pager has the keyboard, the composer's side (login form,
+// picker, popup, Enter, Tab, history); then the pager; then the global
+// keys, the form and the composer's text (globalKey).
+func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	key := k.String()
+	if key == restartKey && m.recovery.dead && !m.opts.ReadOnly {
+		return m.restartServer()
+	}
+	if !m.requests.hasKeys() && !m.opts.ReadOnly && m.pager == nil {
+		return m.composerKey(k)
+	}
+	if m.pager != nil {
+		return m.pagerKey(key)
+	}
+	return m.globalKey(k)
+}
+
+// composerKey handles a key while the composer's side has the keyboard:
+// the open login form or picker takes every key; the popup takes its
+// navigation keys; Enter, Tab, Up, Down, Ctrl+R and Ctrl+G get the
+// composer's extra meanings; everything else is a global key or text,
+// after which the popup follows the draft.
+func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
+	key := k.String()
+	if m.login != nil {
+		return m.loginKey(k)
+	}
+	if p := m.picker; p != nil {
+		cmd, done := p.key(k)
+		if done {
+			m.closePicker(p)
+		}
+		return cmd
+	}
+	switch key {
+	case "ctrl+c", "pgup", "pgdown":
+		return m.globalKey(k)
+	}
+	if pp := m.popup; pp.active() && (len(pp.items) > 0 || key == "esc") {
+		switch key {
+		case "up", "down", "tab", "enter", "esc":
+			return m.popupKey(key)
+		}
+	}
+	switch key {
+	case "enter":
+		return m.onEnter()
+	case "tab":
+		if m.turn.busy() {
+			m.queueDraft()
+			return nil
+		}
+	case "up":
+		if m.composer.HistoryUp() {
+			return nil
+		}
+	case "down":
+		if m.composer.HistoryDown() {
+			return nil
+		}
+	case "ctrl+r":
+		m.openHistorySearch()
+		return nil
+	case "ctrl+g":
+		return m.openEditor()
+	}
+	return tea.Batch(m.globalKey(k), m.refreshPopup())
+}
+
+// globalKey handles the view's keys, Ctrl+C, scrolling, the shown form
+// (once it has the keyboard), Esc and Ctrl+D, and otherwise types into
+// the composer.
+func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
+	if cmd, done := m.viewKey(k); done {
+		return cmd
+	}
+	key := k.String()
+	switch key {
+	case "ctrl+c":
+		return m.ctrlC()
+	case "pgup":
+		m.scroll(0, -1)
+		return nil
+	case "pgdown":
+		m.scroll(0, 1)
+		return nil
+	}
+	if m.notice.kind == noticeQuit {
+		m.clearNotice(noticeQuit)
+		m.quitArmed = time.Time{}
+	}
+	if m.requests.hasKeys() {
+		return tea.Batch(m.requests.form.Update(k), m.settleForm())
+	}
+	if m.requests.graceKey(m, key) { // grace.go: an Esc meant for the form
+		return nil
+	}
+	switch key {
+	case "esc":
+		if m.turn.running {
+			return m.interrupt()
+		}
+		return nil
+	case "ctrl+d":
+		if m.composer.Value() == "" {
+			return m.quit()
+		}
+	}
+	cmd := m.composer.Key(k)
+	m.composer.Prune(m.turn.queued)
+	return cmd
+}
+
+// ctrlC: with a form up mid-turn it refuses every request (never
+// accepting) and interrupts; with a draft it clears it (into the
+// history); during a turn it interrupts; otherwise twice within 3 s
+// quits.
+func (m *Model) ctrlC() tea.Cmd {
+	if m.turn.running && m.requests.form != nil && m.turn.interruptSent.IsZero() {
+		// Mid-turn with a question or approval up: refuse it (never
+		// accept) and interrupt the turn; the draft stays. A second
+		// Ctrl+C quits, as anywhere else.
+		refuse := m.refuseAll()
+		m.quitArmed = m.now()
+		cmd := m.interrupt()
+		m.setNotice(noticeQuit, "interrupting — "+quitHint)
+		return inOrder(refuse, cmd)
+	}
+	if m.composer.Value() != "" {
+		m.composer.RememberDraft() // Up brings it back
+		m.composer.Reset()
+		m.quitArmed = time.Time{}
+		return nil
+	}
+	if m.turn.running && m.requests.form == nil && m.turn.interruptSent.IsZero() {
+		// The first Ctrl+C of a turn interrupts it; while that is
+		// unanswered a further one arms quit.
+		return m.interrupt()
+	}
+	if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < 3*time.Second {
+		return m.quit()
+	}
+	m.quitArmed = m.now()
+	if m.turn.running && !m.turn.interruptSent.IsZero() {
+		m.setNotice(noticeQuit, "interrupt not confirmed — "+quitHint)
+	} else {
+		m.setNotice(noticeQuit, quitHint)
+	}
+	return nil
+}
+
+// viewKey handles the transcript view's keys.
+func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
+	switch k.String() {
+	case keyPager:
+		m.openPager()
+		return nil, true
+	case keyExpand:
+		if m.opts.ReadOnly {
+			return nil, false
+		}
+		m.view.toggleLastCommand(&m.thread)
+		return nil, true
+	case keyMouse:
+		m.mouseOff = !m.mouseOff
+		if m.mouseOff {
+			m.setNotice(noticeInfo, "mouse released: select text with the terminal; "+keyMouse+" captures it again")
+		} else {
+			m.clearNotice()
+		}
+		return nil, true
+	case keyCopy:
+		if m.opts.ReadOnly {
+			return nil, false
+		}
+		return m.CopyLastAnswer(), true
+	case keyOutput:
+		return m.openOutput(), true
+	}
+	return nil, false
+}
+
+// onWheel scrolls the pager or the transcript by three lines.
+func (m *Model) onWheel(msg tea.MouseWheelMsg) {
+	d := 0
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		d = -3
+	case tea.MouseWheelDown:
+		d = 3
+	}
+	if m.pager != nil {
+		m.pager.scroll(d, m.height)
+		return
+	}
+	m.scroll(d, 0)
+}

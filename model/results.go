@@ -1,0 +1,88 @@
+package model
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/ui"
+)
+
+// onResult handles what the model's commands come back with (the outcome
+// of a request sent, a timer, the pager or editor closing); ok is false
+// for any other message.
+func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case turnStartResult:
+		m.onTurnStartResult(msg)
+	case interruptResult:
+		if msg.err != nil {
+			m.banner(ui.BannerWarning, "interrupt failed: "+msg.err.Error(), nil)
+		}
+	case steerResult:
+		return m.onSteerResult(msg), true
+	case replySent:
+		m.onReplySent(msg)
+	case refusedAll:
+		m.onRefusedAll(msg)
+	case idleCheckMsg:
+		m.onIdleCheck(msg)
+	case formFocusMsg:
+		m.onFormFocus(msg)
+	case formCheckMsg:
+		return m.onFormCheck(msg), true
+	case threadSwitchedMsg:
+		return tea.Batch(m.onThreadSwitched(msg), m.flushQueue()), true
+	case resumeCheckMsg:
+		return m.onResumeCheck(msg), true
+	case commandResultMsg:
+		m.onCommandResult(msg)
+	case threadPageMsg:
+		return m.onThreadPage(msg), true
+	case modelListMsg:
+		return m.onModelList(msg), true
+	case fileSearchMsg:
+		m.onFileSearch(msg)
+	case editorDoneMsg:
+		m.onEditorDone(msg)
+	case accountMsg:
+		return m.onAccount(msg), true
+	case loginStartedMsg:
+		return m.onLoginStarted(msg), true
+	case restartDoneMsg:
+		return m.onRestartDone(msg), true
+	case resizeDoneMsg:
+		m.onResizeDone(msg)
+	case outputPagerDone:
+		if msg.err != nil {
+			m.setNotice(noticeInfo, "pager: "+msg.err.Error())
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// inOrder runs cmds one after another in one command and delivers what
+// each yields, in that order: a refusal is written before the interrupt
+// or restart that follows it.
+func inOrder(cmds ...tea.Cmd) tea.Cmd {
+	var run []tea.Cmd
+	for _, c := range cmds {
+		if c != nil {
+			run = append(run, c)
+		}
+	}
+	switch len(run) {
+	case 0:
+		return nil
+	case 1:
+		return run[0]
+	}
+	return func() tea.Msg {
+		var out tea.BatchMsg
+		for _, c := range run {
+			msg := c()
+			out = append(out, func() tea.Msg { return msg })
+		}
+		return out
+	}
+}

@@ -1,0 +1,372 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/ui"
+)
+
+// turnState is the running turn as this viewer knows it, and what waits
+// for the next one.
+type turnState struct {
+	// running is set from turn/start (or review/start) until the turn
+	// ends; starting while that request's answer is awaited.
+	running, starting bool
+	started           time.Time
+	// seq changes whenever a turn starts or ends, so a pending idle check
+	// for an earlier turn is ignored.
+	seq     int
+	ticking bool
+	tickSeq int
+	// interruptSent is when turn/interrupt was sent for the running turn
+	// (zero: none); a further Ctrl+C arms quit instead of resending.
+	interruptSent time.Time
+	// err is the turn error already shown this turn (an `error`
+	// notification), so turn/completed with status failed does not
+	// repeat it.
+	err string
+	// queued prompts, sent one per turn when the running turn ends.
+	queued []string
+	// held is Options.Prompt, kept until `account/read` says no login is
+	// needed, or the login form completes or is skipped.
+	held string
+	// overrides are the /model and /approvals choices, sent with
+	// turn/start; effort is the thread's reasoning effort, for /status.
+	overrides backend.TurnOptions
+	effort    string
+	// switching is set while a thread is being opened; turns wait.
+	switching bool
+}
+
+// busy reports whether a turn runs or is being started.
+func (t *turnState) busy() bool { return t.running || t.starting }
+
+// canStart reports whether a turn may start now.
+func (m *Model) canStart() bool {
+	return !m.turn.busy() && m.ready && m.client != nil && !m.turn.switching
+}
+
+func callCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 60*time.Second)
+}
+
+// submit starts a turn with text. The user's message is drawn at once,
+// unless the model draws prompts from the thread's items (Shared).
+func (m *Model) submit(text string) tea.Cmd {
+	if !m.opts.Shared {
+		m.view.add(&ui.UserCell{Text: text})
+	}
+	m.view.follow = true
+	m.beginTurn()
+	m.clearNotice()
+	c, in := m.client, backend.TurnInput{Text: text, TurnOptions: m.turn.overrides}
+	return tea.Batch(func() tea.Msg {
+		ctx, cancel := callCtx()
+		defer cancel()
+		_, err := c.StartTurn(ctx, in)
+		return turnStartResult{text: text, err: err}
+	}, m.startTick(), m.spin.Tick)
+}
+
+func (m *Model) onTurnStartResult(msg turnStartResult) {
+	m.turn.starting = false
+	if msg.err == nil {
+		return
+	}
+	m.clearTurn()
+	m.banner(ui.BannerError, "could not start the turn: "+msg.err.Error(), nil)
+	// The prompt is never lost: put it back unless the user typed
+	// something new meanwhile.
+	if strings.TrimSpace(m.composer.Value()) == "" {
+		m.composer.SetDraft(msg.text) // a large one comes back as a placeholder
+		m.popup = popup{}
+	}
+}
+
+func (m *Model) interrupt() tea.Cmd {
+	c := m.client
+	if c == nil {
+		return nil
+	}
+	m.setNotice(noticeInterrupting, "interrupting…")
+	m.turn.interruptSent = m.now()
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return interruptResult{err: c.Interrupt(ctx)}
+	}
+}
+
+// startTick keeps a ~30 Hz tick alive while a turn runs; it redraws the
+// elapsed time and flushes throttled streaming renders.
+func (m *Model) startTick() tea.Cmd {
+	if m.turn.ticking {
+		return nil
+	}
+	m.turn.ticking = true
+	m.turn.tickSeq++
+	seq := m.turn.tickSeq
+	return tea.Tick(33*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{seq: seq} })
+}
+
+func (m *Model) onTick(msg tickMsg) tea.Cmd {
+	m.checkTurnTimeout() // recovery.go
+	if msg.seq != m.turn.tickSeq {
+		return nil
+	}
+	m.turn.ticking = false
+	if m.turn.running {
+		return m.startTick()
+	}
+	return nil
+}
+
+// beginTurn marks a turn as starting: turn/start (or review/start) was
+// sent and its answer is awaited.
+func (m *Model) beginTurn() {
+	m.turn.running, m.turn.starting = true, true
+	m.turn.started = m.now()
+}
+
+// clearTurn forgets the running turn, if any: the running flags, an
+// interrupt sent for it, and any idle check pending for it.
+func (m *Model) clearTurn() {
+	m.turn.seq++
+	m.turn.running, m.turn.starting = false, false
+	m.turn.interruptSent = time.Time{}
+}
+
+// endTurn ends the running turn as t says, with a banner when it was
+// interrupted or failed (unless its error was shown already).
+func (m *Model) endTurn(t backend.Turn) {
+	if !m.turn.busy() {
+		m.turn.err = ""
+		return
+	}
+	m.clearTurn()
+	m.clearNotice()
+	m.view.header = ""
+	switch t.Status {
+	case backend.TurnInterrupted:
+		m.banner(ui.BannerWarning, "Turn interrupted", nil)
+	case backend.TurnFailed:
+		shown := m.turn.err != "" && (t.Error == nil || t.Error.Message == "" || t.Error.Message == m.turn.err)
+		if !shown {
+			msg := "Turn failed"
+			if t.Error != nil && t.Error.Message != "" {
+				msg += ": " + t.Error.Message
+			}
+			m.banner(ui.BannerError, msg, nil)
+		}
+	}
+	m.turn.err = ""
+}
+
+// onEnter submits the draft: a slash command, a `!` shell command, a new
+// turn, or — while a turn runs — a steer of that turn.
+func (m *Model) onEnter() tea.Cmd {
+	raw := m.composer.Value()
+	if strings.TrimSpace(raw) == "" {
+		return nil
+	}
+	if c, args, ok := parseCommand(raw); ok {
+		m.setDraft("")
+		return m.runCommand(c, args)
+	}
+	if !m.ready || m.client == nil {
+		switch {
+		case m.recovery.restarting:
+			m.setNotice(noticeInfo, "restarting codex app-server — your message stays here")
+		case (m.recovery.dead || m.recovery.noThread) && m.opts.Restart != nil && !m.opts.ReadOnly:
+			m.setNotice(noticeInfo, "codex app-server is not running — F5 or /restart; your message stays here")
+		case m.recovery.dead || m.recovery.noThread:
+			m.setNotice(noticeInfo, "codex app-server is not running — your message stays here")
+		case m.opts.Shared && m.ready:
+			m.setNotice(noticeInfo, "nothing can be sent here — your message stays here")
+		default:
+			m.setNotice(noticeInfo, "codex app-server is not ready yet — your message stays here")
+		}
+		return nil
+	}
+	if m.turn.switching {
+		m.setNotice(noticeInfo, "opening a thread — your message stays here")
+		return nil
+	}
+	text := m.composer.Text() // placeholders → the pasted text
+	hist := m.composer.HistEntry(raw, text)
+	if strings.HasPrefix(text, "!") && len(strings.TrimSpace(text)) > 1 {
+		if m.turn.busy() {
+			m.setNotice(noticeInfo, "a turn is running — ! commands run between turns")
+			return nil
+		}
+		m.composer.AddHistory(hist)
+		m.setDraft("")
+		return m.shellCommand(strings.TrimSpace(text[1:]))
+	}
+	if m.turn.busy() {
+		return m.steer(text, hist)
+	}
+	if len(m.turn.queued) > 0 {
+		// Prompts still queued (e.g. from before a restart) go first.
+		m.turn.queued = append(m.turn.queued, raw)
+		m.setDraft("")
+		m.setNotice(noticeInfo, "queued after the earlier prompts")
+		return m.flushQueue()
+	}
+	m.composer.AddHistory(hist)
+	m.setDraft("")
+	return m.submit(text)
+}
+
+// setDraft replaces the draft (a large text becomes a placeholder) and
+// closes the popup.
+func (m *Model) setDraft(s string) {
+	m.composer.SetDraft(s)
+	m.popup = popup{}
+	m.composer.Prune(m.turn.queued)
+}
+
+// steer adds text to the running turn with `turn/steer`; hist is what the
+// history keeps of it.
+func (m *Model) steer(text, hist string) tea.Cmd {
+	c := m.client
+	if c.TurnID() == "" {
+		m.setNotice(noticeInfo, "the turn is starting — Tab queues your message for the next turn")
+		return nil
+	}
+	m.composer.AddHistory(hist)
+	m.setDraft("")
+	m.view.follow = true
+	m.setNotice(noticeSteering, "steering the turn…")
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return steerResult{text: text, err: c.Steer(ctx, backend.TurnInput{Text: text})}
+	}
+}
+
+// onSteerResult draws a delivered steer as the user's message. A steer
+// that lost the race with the turn's end (-32600: no active turn, or
+// another turn than expected; or backend.ErrNoActiveTurn when the session
+// saw the end first) is not an error for the user: the message joins the
+// queue (after what was queued before it) and is sent as a turn. Any
+// other failure puts the text back in the composer.
+func (m *Model) onSteerResult(r steerResult) tea.Cmd {
+	m.clearNotice(noticeSteering)
+	var rpcErr *backend.RPCError
+	switch {
+	case r.err == nil:
+		if !m.opts.Shared { // shared models draw prompts from the thread's items
+			m.view.add(&ui.UserCell{Text: r.text})
+		}
+		return nil
+	case errors.Is(r.err, backend.ErrNoActiveTurn), errors.As(r.err, &rpcErr) && rpcErr.Code == backend.CodeInvalidRequest:
+		m.turn.queued = append(m.turn.queued, m.composer.LargeAsPaste(r.text))
+		m.setNotice(noticeInfo, "the turn had ended — your message is sent as the next turn")
+		return m.flushQueue()
+	}
+	m.banner(ui.BannerError, "could not steer the turn: "+oneLine(r.err), nil)
+	m.restoreDraft(r.text)
+	return nil
+}
+
+// restoreDraft puts a prompt that was not delivered back in the composer,
+// ahead of anything typed since.
+func (m *Model) restoreDraft(text string) {
+	text = m.composer.LargeAsPaste(text)
+	cur := m.composer.Value()
+	if strings.TrimSpace(cur) != "" && cur != text {
+		text = text + "\n" + cur
+	}
+	m.setDraft(text)
+}
+
+// queueDraft moves the draft to the queue sent when the turn ends; it is
+// queued with its placeholders, expanded when sent.
+func (m *Model) queueDraft() {
+	text := m.composer.Value()
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	m.turn.queued = append(m.turn.queued, text)
+	m.setDraft("")
+	m.setNotice(noticeInfo, "queued for the next turn")
+}
+
+// flushQueue sends the first queued prompt once no turn runs.
+func (m *Model) flushQueue() tea.Cmd {
+	if len(m.turn.queued) == 0 || !m.canStart() {
+		return nil
+	}
+	raw := m.turn.queued[0]
+	m.turn.queued = m.turn.queued[1:]
+	text := m.composer.Expand(raw)
+	m.composer.AddHistory(m.composer.HistEntry(raw, text))
+	m.composer.Prune(m.turn.queued)
+	return m.submit(text)
+}
+
+// holdPrompt keeps the command line's prompt until the login check is
+// done (releasePrompt); without a client nothing is checked and it is
+// sent at once.
+func (m *Model) holdPrompt(p string) tea.Cmd {
+	if m.client == nil {
+		return m.submit(p)
+	}
+	m.turn.held = p
+	m.setNotice(noticeLoginCheck, "checking the login before sending your prompt…")
+	return nil
+}
+
+// releasePrompt sends the held prompt once no login is needed, or the
+// login form completed or was skipped. When a turn or a thread switch is
+// under way it goes to the front of the queue instead; it is never lost.
+func (m *Model) releasePrompt() tea.Cmd {
+	p := m.turn.held
+	if p == "" {
+		return nil
+	}
+	m.turn.held = ""
+	m.clearNotice(noticeLoginCheck)
+	if !m.canStart() {
+		m.turn.queued = append([]string{p}, m.turn.queued...)
+		return m.flushQueue()
+	}
+	return m.submit(p)
+}
+
+// shellCommand runs `!cmd` with `thread/shellCommand`; its output arrives
+// as a commandExecution item of the thread.
+func (m *Model) shellCommand(command string) tea.Cmd {
+	c := m.client
+	return func() tea.Msg {
+		ctx, cancel := callCtx()
+		defer cancel()
+		return commandResultMsg{name: "!", err: c.ShellCommand(ctx, command)}
+	}
+}
+
+// onThreadIdle ends a turn the server forgot to complete: a thread that
+// went idle without turn/completed, after a grace period, since
+// turn/completed normally follows.
+func (m *Model) onThreadIdle() tea.Cmd {
+	if !m.turn.running || m.turn.starting {
+		return nil
+	}
+	m.turn.seq++
+	seq := m.turn.seq
+	return tea.Tick(idleGrace, func(time.Time) tea.Msg { return idleCheckMsg{seq: seq} })
+}
+
+func (m *Model) onIdleCheck(msg idleCheckMsg) {
+	if msg.seq == m.turn.seq && m.turn.running && !m.turn.starting {
+		m.endTurn(backend.Turn{Status: backend.TurnCompleted})
+		m.banner(ui.BannerWarning, "the server went idle without completing the turn; ended it", nil)
+	}
+}

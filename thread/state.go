@@ -1,0 +1,307 @@
+package thread
+
+import (
+	"strings"
+	"time"
+
+	"tandem/backend"
+)
+
+// State is one thread as the fold knows it: its items in the order they
+// first appeared, and the thread-level values the status line and /diff
+// show. The zero value is an empty state for any thread; use Reset to
+// name one. It is not safe for concurrent use: one viewer's model owns it.
+type State struct {
+	threadID string
+	items    []*Item
+	index    map[Key]*Item
+	// latest is the most recent item with each id, for events that name no
+	// turn.
+	latest map[string]*Item
+	last   map[Kind]*Item
+
+	// Usage is the thread's token use (`thread/tokenUsage/updated`).
+	Usage Usage
+	// RateLimits are the account's windows (`account/rateLimits/updated`),
+	// primary first; nil until reported.
+	RateLimits []RateLimit
+	// Diff is the last turn's whole unified diff (`turn/diff/updated`);
+	// "" when no turn changed files yet.
+	Diff string
+}
+
+// Usage is a thread's token use: the total so far, the last request's
+// input, and the model's context window (0 when unknown), in tokens.
+type Usage struct {
+	Total, LastInput, ContextWindow int64
+}
+
+// RateLimit is one rate-limit window: its length in minutes (0 when
+// unknown) and the percentage of it used (0–100).
+type RateLimit struct {
+	WindowMins  int64
+	UsedPercent float64
+}
+
+// Change says what one Apply did: Item is the item added or changed (nil
+// when none was), Added that it is new (append it to the transcript), and
+// Status that thread-level values changed (usage, rate limits, diff).
+type Change struct {
+	Item   *Item
+	Added  bool
+	Status bool
+}
+
+// Reset empties the state and makes it the state of thread id; events of
+// other threads are ignored from then on ("" accepts every thread).
+func (s *State) Reset(id string) {
+	*s = State{threadID: id}
+}
+
+// SetThread makes the state follow thread id from now on, keeping its
+// items (a restarted app-server resumes the same thread; a session that
+// names its thread late).
+func (s *State) SetThread(id string) { s.threadID = id }
+
+// ThreadID returns the thread the state belongs to ("" when unnamed).
+func (s *State) ThreadID() string { return s.threadID }
+
+// Items returns every item, in the order they first appeared. The slice
+// is the state's own: read it, don't keep it across Apply.
+func (s *State) Items() []*Item { return s.items }
+
+// Find returns the item of turn with id: the exact key, else, when turn
+// is "" (an event that names no turn), the latest item with that id, else
+// an item keyed without a turn. It returns nil when there is none.
+func (s *State) Find(turn, id string) *Item {
+	if it := s.index[Key{turn, id}]; it != nil {
+		return it
+	}
+	if turn == "" {
+		return s.latest[id]
+	}
+	return s.index[Key{"", id}]
+}
+
+// Last returns the last item of kind to appear, or nil.
+func (s *State) Last(kind Kind) *Item { return s.last[kind] }
+
+func (s *State) add(key Key, kind Kind, typ string) *Item {
+	if s.index == nil {
+		s.index, s.latest, s.last = map[Key]*Item{}, map[string]*Item{}, map[Kind]*Item{}
+	}
+	it := &Item{Key: key, Kind: kind, Type: typ}
+	if kind == Command {
+		it.Output = &Output{}
+	}
+	s.items = append(s.items, it)
+	s.index[key] = it
+	s.latest[key.Item] = it
+	s.last[kind] = it
+	return it
+}
+
+// Apply folds one event into the state and says what changed. Events of
+// another thread than the state's, and kinds the fold does not keep
+// (turn and thread status, requests, the connection), change nothing.
+func (s *State) Apply(ev backend.Event) Change {
+	if t := ev.Thread(); t != "" && s.threadID != "" && t != s.threadID {
+		return Change{}
+	}
+	switch e := ev.(type) {
+	case backend.ItemStartedEvent:
+		return s.upsert(e.TurnID, e.Item, false)
+	case backend.ItemCompletedEvent:
+		return s.upsert(e.TurnID, e.Item, true)
+	case backend.AgentMessageDeltaEvent:
+		return s.stream(Key{e.TurnID, e.ItemID}, Agent, "agentMessage", func(it *Item) { it.appendText(e.Delta) })
+	case backend.ReasoningSummaryDeltaEvent:
+		return s.stream(Key{e.TurnID, e.ItemID}, Reasoning, "reasoning", func(it *Item) { it.appendText(e.Delta) })
+	case backend.CommandOutputDeltaEvent:
+		return s.stream(Key{e.TurnID, e.ItemID}, Command, "commandExecution", func(it *Item) {
+			if it.Status == "" {
+				it.Status = "inProgress"
+			}
+			it.Output.Append(e.Delta)
+		})
+	case backend.PatchUpdatedEvent:
+		it := s.Find(e.TurnID, e.ItemID)
+		if it == nil || it.Kind != FileChange {
+			return Change{}
+		}
+		it.Files = files(e.Changes)
+		it.Rev++
+		return Change{Item: it}
+	case backend.PlanUpdatedEvent:
+		key := Key{e.TurnID, "plan"}
+		ch := Change{Item: s.index[key]}
+		if ch.Item == nil {
+			ch.Item, ch.Added = s.add(key, Plan, ""), true
+		}
+		steps := make([]PlanStep, 0, len(e.Plan))
+		for _, p := range e.Plan {
+			steps = append(steps, PlanStep{Step: p.Step, Status: p.Status})
+		}
+		expl := ""
+		if e.Explanation != nil {
+			expl = *e.Explanation
+		}
+		ch.Item.Steps = steps
+		ch.Item.setText(expl)
+		ch.Item.Rev++
+		return ch
+	case backend.TurnDiffUpdatedEvent:
+		s.Diff = e.Diff
+		return Change{Status: true}
+	case backend.TokenUsageEvent:
+		s.Usage.Total = e.TokenUsage.Total.TotalTokens
+		s.Usage.LastInput = e.TokenUsage.Last.InputTokens
+		if e.TokenUsage.ModelContextWindow != nil {
+			s.Usage.ContextWindow = *e.TokenUsage.ModelContextWindow
+		}
+		return Change{Status: true}
+	case backend.RateLimitsEvent:
+		var rl []RateLimit
+		for _, w := range []*backend.RateLimitWindow{e.RateLimits.Primary, e.RateLimits.Secondary} {
+			if w == nil {
+				continue
+			}
+			var mins int64
+			if w.WindowDurationMins != nil {
+				mins = *w.WindowDurationMins
+			}
+			rl = append(rl, RateLimit{WindowMins: mins, UsedPercent: w.UsedPercent})
+		}
+		if len(rl) == 0 {
+			return Change{}
+		}
+		s.RateLimits = rl
+		return Change{Status: true}
+	}
+	return Change{}
+}
+
+// Load folds a thread's history (the turns of `thread/resume` or
+// `thread/fork`) as completed items and returns the items added, in
+// order.
+func (s *State) Load(turns []backend.Turn) []*Item {
+	var out []*Item
+	for _, t := range turns {
+		for _, it := range t.Items {
+			if ch := s.upsert(t.ID, it, true); ch.Added {
+				out = append(out, ch.Item)
+			}
+		}
+	}
+	return out
+}
+
+// stream applies a delta to the item at key, creating it (of kind) when
+// the delta comes first.
+func (s *State) stream(key Key, kind Kind, typ string, apply func(*Item)) Change {
+	ch := Change{Item: s.Find(key.Turn, key.Item)}
+	if ch.Item == nil || ch.Item.Kind != kind {
+		ch.Item, ch.Added = s.add(key, kind, typ), true
+	}
+	apply(ch.Item)
+	ch.Item.Rev++
+	return ch
+}
+
+// upsert creates or updates the item for a thread item. final marks
+// item/completed (or history), whose content replaces what streamed; a
+// start that comes after the item completed changes nothing.
+func (s *State) upsert(turn string, it backend.Item, final bool) Change {
+	key := Key{turn, it.ID}
+	kind, ok := kindOf(it.Type)
+	var title, detail string
+	if !ok {
+		if title, detail = describe(it); title == "" {
+			return Change{}
+		}
+	}
+	ch := Change{Item: s.Find(turn, it.ID)}
+	if ch.Item != nil && ch.Item.Done && !final {
+		return Change{}
+	}
+	if ch.Item == nil || ch.Item.Type != it.Type {
+		if kind == User && !final {
+			return Change{} // a user message shows once it is complete
+		}
+		ch.Item, ch.Added = s.add(key, kind, it.Type), true
+	}
+	x := ch.Item
+	x.Done = x.Done || final
+	switch kind {
+	case User:
+		x.setText(it.UserText())
+	case Agent:
+		if final && it.Text != "" {
+			x.setText(it.Text)
+		}
+	case Reasoning:
+		if final && len(it.Summary) > 0 {
+			x.setText(strings.Join(it.Summary, "\n\n"))
+		}
+	case Command:
+		x.Command, x.Cwd, x.Status, x.ExitCode, x.Source = it.Command, it.Cwd, it.Status, it.ExitCode, it.Source
+		if it.DurationMs != nil {
+			x.Duration = time.Duration(*it.DurationMs) * time.Millisecond
+		}
+		// Streamed output is kept (and bounded); the aggregate is used
+		// only when nothing streamed (history, or a silent server).
+		if final && it.AggregatedOutput != nil && x.Output.Bytes() == 0 {
+			x.Output.Set(*it.AggregatedOutput)
+		}
+	case FileChange:
+		x.Status = it.Status
+		if len(it.Changes) > 0 {
+			x.Files = files(it.Changes)
+		}
+	case Tool:
+		x.Status = it.Status
+		if final && x.Status == "" {
+			x.Status = "completed"
+		}
+		x.Title, x.Detail, x.Markdown = title, detail, it.Type == "plan"
+	}
+	x.Rev++
+	s.last[kind] = x
+	return ch
+}
+
+// kindOf maps a protocol item type to its Kind; ok is false for the
+// tool-like types (see describe).
+func kindOf(typ string) (Kind, bool) {
+	switch typ {
+	case "userMessage":
+		return User, true
+	case "agentMessage":
+		return Agent, true
+	case "reasoning":
+		return Reasoning, true
+	case "commandExecution":
+		return Command, true
+	case "fileChange":
+		return FileChange, true
+	}
+	return Tool, false
+}
+
+func files(changes []backend.FileChange) []FileDiff {
+	out := make([]FileDiff, 0, len(changes))
+	for _, c := range changes {
+		out = append(out, FileDiff{Path: c.Path, Kind: c.Kind.Type, Diff: c.Diff})
+	}
+	return out
+}
+
+// Close removes the spill files of the state's command output; the state
+// can still be read (and drawn) afterwards.
+func (s *State) Close() {
+	for _, it := range s.items {
+		if it.Output != nil {
+			it.Output.Close()
+		}
+	}
+}

@@ -1,0 +1,236 @@
+package thread
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"tandem/backend"
+)
+
+func started(turn string, it backend.Item) backend.Event {
+	e := backend.ItemStartedEvent{Item: it}
+	e.ThreadID, e.TurnID = "th", turn
+	return e
+}
+
+func completed(turn string, it backend.Item) backend.Event {
+	e := backend.ItemCompletedEvent{Item: it}
+	e.ThreadID, e.TurnID = "th", turn
+	return e
+}
+
+func agentDelta(thread, turn, id, delta string) backend.Event {
+	e := backend.AgentMessageDeltaEvent{ItemID: id, Delta: delta}
+	e.ThreadID, e.TurnID = thread, turn
+	return e
+}
+
+func outputDelta(turn, id, delta string) backend.Event {
+	e := backend.CommandOutputDeltaEvent{ItemID: id, Delta: delta}
+	e.ThreadID, e.TurnID = "th", turn
+	return e
+}
+
+func agent(id, text string) backend.Item {
+	return backend.Item{Type: "agentMessage", ID: id, Text: text}
+}
+
+func command(id, status string, exit int, agg *string) backend.Item {
+	return backend.Item{Type: "commandExecution", ID: id, Command: "ls", Status: status, ExitCode: &exit, AggregatedOutput: agg}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// summary writes the state as one line per item: kind, key, status, text
+// or output, so a case states the whole result.
+func summary(s *State) string {
+	var b strings.Builder
+	kinds := map[Kind]string{User: "user", Agent: "agent", Reasoning: "reasoning", Command: "command", FileChange: "file", Tool: "tool", Plan: "plan", Notice: "notice"}
+	for _, it := range s.Items() {
+		fmt.Fprintf(&b, "%s %s/%s", kinds[it.Kind], it.Key.Turn, it.Key.Item)
+		if it.Status != "" {
+			fmt.Fprintf(&b, " [%s]", it.Status)
+		}
+		if it.Done {
+			b.WriteString(" done")
+		}
+		switch it.Kind {
+		case Command:
+			fmt.Fprintf(&b, " %q", strings.Join(it.Output.Tail(10), "|"))
+		case FileChange:
+			for _, f := range it.Files {
+				fmt.Fprintf(&b, " %s:%s", f.Kind, f.Path)
+			}
+		case Tool:
+			fmt.Fprintf(&b, " %q", it.Title)
+		case Plan:
+			for _, st := range it.Steps {
+				fmt.Fprintf(&b, " %s=%s", st.Step, st.Status)
+			}
+		default:
+			fmt.Fprintf(&b, " %q", it.Text())
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// TestApply is the fold's table: event sequences and the state they
+// leave.
+func TestApply(t *testing.T) {
+	turnA, turnB := "turn-a", "turn-b"
+	cases := []struct {
+		name   string
+		events []backend.Event
+		want   string
+	}{
+		{
+			name: "a provider reusing item ids across turns keeps both turns' answers",
+			events: []backend.Event{
+				started(turnA, agent("msg_1", "")), agentDelta("th", turnA, "msg_1", "first answer"), completed(turnA, agent("msg_1", "first answer")),
+				started(turnB, agent("msg_1", "")), agentDelta("th", turnB, "msg_1", "second"), completed(turnB, agent("msg_1", "second answer")),
+			},
+			want: "agent turn-a/msg_1 done \"first answer\"\nagent turn-b/msg_1 done \"second answer\"\n",
+		},
+		{
+			name: "a command that already ran is not turned into the next turn's declined one",
+			events: []backend.Event{
+				completed(turnA, command("call_1", "completed", 0, ptr("ok\n"))),
+				started(turnB, command("call_1", "inProgress", 0, nil)), completed(turnB, command("call_1", "declined", 0, nil)),
+			},
+			want: "command turn-a/call_1 [completed] done \"ok\"\ncommand turn-b/call_1 [declined] done \"\"\n",
+		},
+		{
+			name: "item/completed before item/started: the late start changes nothing",
+			events: []backend.Event{
+				completed(turnA, agent("m", "the whole answer")), started(turnA, agent("m", "")),
+				completed(turnA, command("c", "completed", 0, ptr("out"))), started(turnA, command("c", "inProgress", 0, nil)),
+			},
+			want: "agent turn-a/m done \"the whole answer\"\ncommand turn-a/c [completed] done \"out\"\n",
+		},
+		{
+			name: "a delta for an unknown item creates it",
+			events: []backend.Event{
+				agentDelta("th", turnA, "ghost", "boo"), outputDelta(turnA, "cmd", "line 1\n"), outputDelta(turnA, "cmd", "line 2\n"),
+			},
+			want: "agent turn-a/ghost \"boo\"\ncommand turn-a/cmd [inProgress] \"line 1|line 2\"\n",
+		},
+		{
+			name: "events of another thread are ignored",
+			events: []backend.Event{
+				agentDelta("other", turnA, "m", "not ours"), agentDelta("th", turnA, "m", "ours"),
+				func() backend.Event {
+					e := completed(turnA, agent("x", "theirs")).(backend.ItemCompletedEvent)
+					e.ThreadID = "other"
+					return e
+				}(),
+			},
+			want: "agent turn-a/m \"ours\"\n",
+		},
+		{
+			name: "streamed output is kept; the aggregate fills in only when nothing streamed",
+			events: []backend.Event{
+				started(turnA, command("c1", "inProgress", 0, nil)), outputDelta(turnA, "c1", "streamed\n"), completed(turnA, command("c1", "completed", 0, ptr("aggregate\n"))),
+				completed(turnA, command("c2", "completed", 1, ptr("only aggregate\n"))),
+			},
+			want: "command turn-a/c1 [completed] done \"streamed\"\ncommand turn-a/c2 [completed] done \"only aggregate\"\n",
+		},
+		{
+			name: "the final text replaces what streamed; an empty final keeps it",
+			events: []backend.Event{
+				agentDelta("th", turnA, "m", "draft"), completed(turnA, agent("m", "final")),
+				agentDelta("th", turnA, "n", "kept"), completed(turnA, agent("n", "")),
+			},
+			want: "agent turn-a/m done \"final\"\nagent turn-a/n done \"kept\"\n",
+		},
+		{
+			name: "user messages appear once complete; unknown item types not at all; tools get a title",
+			events: []backend.Event{
+				started(turnA, backend.Item{Type: "userMessage", ID: "u"}),
+				completed(turnA, backend.Item{Type: "userMessage", ID: "u", Content: []backend.UserContent{{Type: "text", Text: "hi"}}}),
+				completed(turnA, backend.Item{Type: "somethingNew", ID: "s"}),
+				completed(turnA, backend.Item{Type: "webSearch", ID: "w", Query: "go generics"}),
+			},
+			want: "user turn-a/u done \"hi\"\ntool turn-a/w [completed] done \"Searched the web: go generics\"\n",
+		},
+		{
+			name: "a plan per turn, replaced by each update; patches update file changes",
+			events: []backend.Event{
+				backend.PlanUpdatedEvent{Plan: []backend.PlanStep{{Step: "a", Status: "inProgress"}}},
+				backend.PlanUpdatedEvent{Plan: []backend.PlanStep{{Step: "a", Status: "completed"}, {Step: "b", Status: "pending"}}},
+				started(turnA, backend.Item{Type: "fileChange", ID: "f", Status: "inProgress", Changes: []backend.FileChange{{Path: "/w/a.go", Kind: backend.PatchChangeKind{Type: "add"}}}}),
+				func() backend.Event {
+					e := backend.PatchUpdatedEvent{ItemID: "f", Changes: []backend.FileChange{{Path: "/w/b.go", Kind: backend.PatchChangeKind{Type: "update"}}}}
+					e.ThreadID, e.TurnID = "th", turnA
+					return e
+				}(),
+			},
+			want: "plan /plan a=completed b=pending\nfile turn-a/f [inProgress] update:/w/b.go\n",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var s State
+			s.Reset("th")
+			for _, ev := range tc.events {
+				s.Apply(ev)
+			}
+			if got := summary(&s); got != tc.want {
+				t.Fatalf("state:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestApplyChanges: what Apply reports, which the transcript follows.
+func TestApplyChanges(t *testing.T) {
+	var s State
+	s.Reset("th")
+	ch := s.Apply(agentDelta("th", "t", "m", "a"))
+	if !ch.Added || ch.Item == nil || ch.Item.Rev != 1 {
+		t.Fatalf("first delta: %+v", ch)
+	}
+	first := ch.Item
+	ch = s.Apply(agentDelta("th", "t", "m", "b"))
+	if ch.Added || ch.Item != first || first.Rev != 2 || first.Text() != "ab" {
+		t.Fatalf("second delta: %+v, text %q", ch, first.Text())
+	}
+	gen := first.TextGen
+	s.Apply(completed("t", agent("m", "different")))
+	if first.TextGen == gen || !first.Done {
+		t.Fatal("a final text that differs from the stream must bump TextGen")
+	}
+	if ch := s.Apply(backend.TokenUsageEvent{TokenUsage: backend.ThreadTokenUsage{Total: backend.TokenUsageBreakdown{TotalTokens: 12}, ModelContextWindow: ptr[int64](1000)}}); !ch.Status || s.Usage.Total != 12 || s.Usage.ContextWindow != 1000 {
+		t.Fatalf("usage: %+v %+v", ch, s.Usage)
+	}
+	if ch := s.Apply(backend.TurnDiffUpdatedEvent{Diff: "diff --git a b"}); !ch.Status || s.Diff == "" {
+		t.Fatal("the turn diff is kept")
+	}
+	if ch := s.Apply(backend.RateLimitsEvent{}); ch.Status || s.RateLimits != nil {
+		t.Fatal("an empty rate-limit snapshot keeps the last one")
+	}
+	if ch := s.Apply(backend.ServerExitedEvent{}); ch.Item != nil || ch.Status {
+		t.Fatal("the connection's events are not the fold's")
+	}
+	if s.Last(Agent) != first || s.Find("", "m") != first || s.Find("t", "m") != first {
+		t.Fatal("queries")
+	}
+}
+
+// TestLoad folds history: items complete, keyed by their turn.
+func TestLoad(t *testing.T) {
+	var s State
+	s.Reset("th")
+	added := s.Load([]backend.Turn{
+		{ID: "t1", Items: []backend.Item{{Type: "userMessage", ID: "u", Content: []backend.UserContent{{Type: "text", Text: "q1"}}}, agent("msg_1", "a1")}},
+		{ID: "t2", Items: []backend.Item{{Type: "userMessage", ID: "u", Content: []backend.UserContent{{Type: "text", Text: "q2"}}}, agent("msg_1", "a2")}},
+	})
+	if len(added) != 4 {
+		t.Fatalf("added %d items", len(added))
+	}
+	want := "user t1/u done \"q1\"\nagent t1/msg_1 done \"a1\"\nuser t2/u done \"q2\"\nagent t2/msg_1 done \"a2\"\n"
+	if got := summary(&s); got != want {
+		t.Fatalf("state:\n%s\nwant:\n%s", got, want)
+	}
+}
