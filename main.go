@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -73,8 +72,8 @@ func (f *flags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringVarP(&f.cd, "cd", "C", "", "working directory for the agent (default: current directory)")
 	fs.StringVarP(&f.model, "model", "m", "", "model the agent uses")
-	fs.StringVarP(&f.approval, "ask-for-approval", "a", "", "when to ask before running commands: "+strings.Join(approvalPolicies, ", "))
-	fs.StringVarP(&f.sandbox, "sandbox", "s", "", "sandbox for commands: "+strings.Join(sandboxModes, ", "))
+	fs.StringVarP(&f.approval, "ask-for-approval", "a", "", "when to ask before running commands: "+config.ApprovalPolicies.Allowed())
+	fs.StringVarP(&f.sandbox, "sandbox", "s", "", "sandbox for commands: "+config.SandboxModes.Allowed())
 	fs.StringArrayVarP(&f.overrides, "codex-config", "c", nil, "codex config override key=value, passed to the app-server (repeatable)")
 	fs.StringVar(&f.codex, "codex", "", "path of the codex executable")
 	fs.StringVar(&f.logFile, "log-file", "", "log file (default: $XDG_STATE_HOME/tandem/tandem.log)")
@@ -84,18 +83,13 @@ func (f *flags) register(cmd *cobra.Command) {
 	fs.StringVar(&f.record, "record", "", "record the session's protocol transcript to `FILE` (JSONL, redacted) for tandem replay and tandem export")
 }
 
-var (
-	approvalPolicies = []string{"untrusted", "on-request", "never"}
-	sandboxModes     = []string{"read-only", "workspace-write", "danger-full-access"}
-)
-
 // validate checks flag values; errors name the flag and its allowed values.
 func (f *flags) validate() error {
-	if f.approval != "" && !slices.Contains(approvalPolicies, f.approval) {
-		return &usageError{fmt.Sprintf("invalid value %q for -a/--ask-for-approval: allowed values are %s", f.approval, strings.Join(approvalPolicies, ", "))}
+	if err := config.ApprovalPolicies.CheckFlag(f.approval); err != nil {
+		return &usageError{err.Error()}
 	}
-	if f.sandbox != "" && !slices.Contains(sandboxModes, f.sandbox) {
-		return &usageError{fmt.Sprintf("invalid value %q for -s/--sandbox: allowed values are %s", f.sandbox, strings.Join(sandboxModes, ", "))}
+	if err := config.SandboxModes.CheckFlag(f.sandbox); err != nil {
+		return &usageError{err.Error()}
 	}
 	for _, kv := range f.overrides {
 		k, _, ok := strings.Cut(kv, "=")

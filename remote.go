@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"tandem/backend"
+	"tandem/config"
 )
 
 // remoteFlags choose where the app-server runs when it is not a local
@@ -39,8 +41,13 @@ func (r *remoteFlags) validate() error {
 		return &usageError{"--ssh and --remote are exclusive: run the agent over ssh, or attach to a websocket app-server"}
 	}
 	if r.ssh != "" {
-		if _, err := backend.ParseSSHTarget(r.ssh); err != nil {
-			return &usageError{fmt.Sprintf("invalid value %q for --ssh: %v", r.ssh, err)}
+		if _, err := config.ParseSSHTarget(r.ssh); err != nil {
+			reason := err.Error()
+			var te *config.SSHTargetError
+			if errors.As(err, &te) {
+				reason = te.Reason
+			}
+			return &usageError{fmt.Sprintf("invalid value %q for --ssh: %s", r.ssh, reason)}
 		}
 	}
 	if r.ws != "" {

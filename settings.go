@@ -27,7 +27,7 @@ func (c *configFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.file, "config", "", "tandem config file (default: $XDG_CONFIG_HOME/tandem/config.toml)")
 	fs.StringVar(&c.profile, "profile", "", "config profile to apply ([profiles.NAME] in the config file)")
 	fs.BoolVar(&c.isolatedHome, "isolated-home", false, "run codex on a per-run copy of CODEX_HOME (always on when MCP servers are configured)")
-	fs.StringVar(&c.theme, "theme", "", "colour theme: "+strings.Join(config.Themes, ", "))
+	fs.StringVar(&c.theme, "theme", "", "colour theme: "+config.Themes.Allowed())
 }
 
 // resolveConfig loads the config file and resolves it with the flags

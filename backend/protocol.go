@@ -35,12 +35,6 @@ type InitializeResponse struct {
 	PlatformOS string `json:"platformOs"`
 }
 
-// Approval policies (`AskForApproval`) accepted by -a/--ask-for-approval.
-var ApprovalPolicies = []string{"untrusted", "on-request", "never"}
-
-// Sandbox modes (`SandboxMode`) accepted by -s/--sandbox.
-var SandboxModes = []string{"read-only", "workspace-write", "danger-full-access"}
-
 // DynamicToolSpec registers a client-implemented tool in `thread/start`
 // (`DynamicToolSpec` of type "function"). Calls arrive as `item/tool/call`.
 type DynamicToolSpec struct {

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"tandem/config"
 	"tandem/internal/redact"
 )
 
@@ -38,7 +39,9 @@ const MaxNoiseLines = 200
 // be called again after a dropped connection: every run is independent,
 // and sessions/ is shared, so `thread/resume` finds the earlier rollout.
 type SSHTransport struct {
-	// Target is "[user@]host[:port]" (IPv6 hosts in brackets: "[::1]:22").
+	// Target is "[user@]host[:port]" (IPv6 hosts in brackets: "[::1]:22"),
+	// parsed by config.ParseSSHTarget: Argv and Start refuse what it
+	// refuses.
 	Target string
 	// Options are passed to ssh as "-o OPT" before tandem's defaults, so
 	// they win (ssh keeps the first value it sees).
@@ -74,78 +77,13 @@ type SSHTransport struct {
 	Log *slog.Logger
 }
 
-// SSHTarget is a parsed "[user@]host[:port]".
-type SSHTarget struct {
-	User, Host string
-	Port       int // 0 means ssh's default
-}
-
-// ParseSSHTarget parses "[user@]host[:port]". A host may be a
-// ~/.ssh/config alias; IPv6 addresses with a port go in brackets. It
-// rejects empty hosts, hosts starting with "-" (they would be read as ssh
-// options) and ports outside 1–65535.
-func ParseSSHTarget(s string) (SSHTarget, error) {
-	var t SSHTarget
-	rest := s
-	if i := strings.LastIndex(rest, "@"); i >= 0 {
-		t.User, rest = rest[:i], rest[i+1:]
-		if t.User == "" {
-			return t, fmt.Errorf("ssh target %q: empty user", s)
-		}
-	}
-	port := ""
-	switch {
-	case strings.HasPrefix(rest, "["):
-		end := strings.Index(rest, "]")
-		if end < 0 {
-			return t, fmt.Errorf("ssh target %q: missing ]", s)
-		}
-		t.Host = rest[1:end]
-		if after := rest[end+1:]; after != "" {
-			if !strings.HasPrefix(after, ":") {
-				return t, fmt.Errorf("ssh target %q: unexpected %q after ]", s, after)
-			}
-			port = after[1:]
-		}
-	case strings.Count(rest, ":") == 1:
-		t.Host, port, _ = strings.Cut(rest, ":")
-	default:
-		t.Host = rest // a bare IPv6 address or a plain host
-	}
-	if t.Host == "" {
-		return t, fmt.Errorf("ssh target %q: empty host", s)
-	}
-	if strings.HasPrefix(t.Host, "-") || strings.HasPrefix(t.User, "-") {
-		return t, fmt.Errorf("ssh target %q: must not start with -", s)
-	}
-	if strings.ContainsAny(t.Host+t.User, " \t\n'\"\\") {
-		return t, fmt.Errorf("ssh target %q: unexpected whitespace or quote", s)
-	}
-	if port != "" {
-		p, err := strconv.Atoi(port)
-		if err != nil || p < 1 || p > 65535 {
-			return t, fmt.Errorf("ssh target %q: port must be 1-65535", s)
-		}
-		t.Port = p
-	}
-	return t, nil
-}
-
-// Destination is the ssh destination argument: "user@host" or "host".
-func (t SSHTarget) Destination() string {
-	if t.User != "" {
-		return t.User + "@" + t.Host
-	}
-	return t.Host
-}
-
 // Argv returns the full ssh command line for one run: ssh, its options,
 // "--", the destination and, last, SSHRemoteCommand. No user-supplied
 // value (workspace, codex path, CODEX_HOME, app-server args, MCP block)
 // is on it; those go to stdin (see prelude). It is exported for tests and
 // for logging; it holds no secrets.
 func (t *SSHTransport) Argv() ([]string, error) {
-	target, err := ParseSSHTarget(t.Target)
+	target, err := config.ParseSSHTarget(t.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -347,7 +285,7 @@ func (t *SSHTransport) Start() (Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	target, _ := ParseSSHTarget(t.Target)
+	target, _ := config.ParseSSHTarget(t.Target)
 	prelude, err := t.prelude()
 	if err != nil {
 		return nil, fmt.Errorf("ssh %s: %w", target.Host, err)

@@ -29,42 +29,6 @@ import (
 	"tandem/internal/sshtest"
 )
 
-func TestParseSSHTarget(t *testing.T) {
-	tests := []struct {
-		in   string
-		want backend.SSHTarget
-		err  string
-	}{
-		{in: "dev", want: backend.SSHTarget{Host: "dev"}},
-		{in: "me@dev", want: backend.SSHTarget{User: "me", Host: "dev"}},
-		{in: "me@10.0.0.1:2222", want: backend.SSHTarget{User: "me", Host: "10.0.0.1", Port: 2222}},
-		{in: "[::1]:22", want: backend.SSHTarget{Host: "::1", Port: 22}},
-		{in: "::1", want: backend.SSHTarget{Host: "::1"}},
-		{in: "a@b@host", want: backend.SSHTarget{User: "a@b", Host: "host"}},
-		{in: "", err: "empty host"},
-		{in: "me@", err: "empty host"},
-		{in: "@dev", err: "empty user"},
-		{in: "-oProxyCommand=evil", err: "must not start with -"},
-		{in: "dev:0", err: "port must be"},
-		{in: "dev:70000", err: "port must be"},
-		{in: "dev:ssh", err: "port must be"},
-		{in: "[::1", err: "missing ]"},
-		{in: "de v", err: "whitespace"},
-	}
-	for _, tc := range tests {
-		got, err := backend.ParseSSHTarget(tc.in)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("ParseSSHTarget(%q) error = %v, want %q", tc.in, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("ParseSSHTarget(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
-		}
-	}
-}
-
 // TestShellQuoteSurvivesShell runs quoted words through a real shell.
 func TestShellQuoteSurvivesShell(t *testing.T) {
 	words := []string{"plain", "", "it's", "a b", `"dq" $HOME ${X} \n`, "'", "~/x", "new\nline", "-c", "model=\"o3\""}

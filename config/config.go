@@ -13,22 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
-)
-
-// Allowed values of the enumerated keys (and of the matching flags).
-var (
-	// ApprovalPolicies are the values of approval_policy (codex's
-	// `AskForApproval` names).
-	ApprovalPolicies = []string{"untrusted", "on-request", "never"}
-	// SandboxModes are the values of sandbox (codex's `SandboxMode`).
-	SandboxModes = []string{"read-only", "workspace-write", "danger-full-access"}
-	// Themes are the values of theme.
-	Themes = []string{"auto", "dark", "light"}
-	// CodexHomeModes are the values of codex_home: "shared" runs codex on
-	// $CODEX_HOME itself, "per-run" on a fresh copy (see backend.PrepareCodexHome).
-	CodexHomeModes = []string{"shared", "per-run"}
 )
 
 // Error is a configuration error: File and Line locate it (Line 0 when
@@ -317,23 +304,16 @@ func (f *File) validate() error {
 
 func (f *File) validateLayer(prefix []string, l *Layer) error {
 	key := func(k ...string) []string { return append(slices.Clone(prefix), k...) }
-	enum := func(k string, v *string, allowed []string) error {
-		if v != nil && !slices.Contains(allowed, *v) {
-			return f.errAt(key(k), "invalid value %q: allowed values are %s", *v, strings.Join(allowed, ", "))
+	for _, e := range []struct {
+		enum Enum
+		v    *string
+	}{{ApprovalPolicies, l.ApprovalPolicy}, {SandboxModes, l.Sandbox}, {Themes, l.Theme}, {CodexHomeModes, l.CodexHome}} {
+		if e.v == nil {
+			continue
 		}
-		return nil
-	}
-	if err := enum("approval_policy", l.ApprovalPolicy, ApprovalPolicies); err != nil {
-		return err
-	}
-	if err := enum("sandbox", l.Sandbox, SandboxModes); err != nil {
-		return err
-	}
-	if err := enum("theme", l.Theme, Themes); err != nil {
-		return err
-	}
-	if err := enum("codex_home", l.CodexHome, CodexHomeModes); err != nil {
-		return err
+		if msg, ok := e.enum.checkValue(*e.v); !ok {
+			return f.errAt(key(e.enum.Key), "%s", msg)
+		}
 	}
 	if l.TurnTimeout != nil {
 		if _, err := ParseTurnTimeout(*l.TurnTimeout); err != nil {
@@ -399,15 +379,17 @@ func ParseTurnTimeout(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// SSHTarget is a parsed ssh = "user@host:port" value. User and Port are
-// optional (Port 0 means ssh's default).
+// SSHTarget is a parsed "[user@]host[:port]": a --ssh value, or ssh =
+// "…" in a profile. User and Port are optional (Port 0 means ssh's
+// default). Build one with ParseSSHTarget.
 type SSHTarget struct {
 	User string
 	Host string
 	Port int
 }
 
-// String renders the target back as user@host:port.
+// String renders the target back as user@host:port, an IPv6 host in
+// brackets; ParseSSHTarget reads it back unchanged.
 func (t SSHTarget) String() string {
 	s := t.Host
 	if strings.Contains(s, ":") {
@@ -422,44 +404,95 @@ func (t SSHTarget) String() string {
 	return s
 }
 
-// ParseSSHTarget parses "[user@]host[:port]"; an IPv6 host is written in
-// brackets ("[::1]:22").
+// Destination is the ssh destination argument: "user@host" or "host"
+// (an IPv6 host without brackets; the port goes to ssh -p).
+func (t SSHTarget) Destination() string {
+	if t.User != "" {
+		return t.User + "@" + t.Host
+	}
+	return t.Host
+}
+
+// SSHTargetError is a value ParseSSHTarget refuses: Target is the value,
+// Reason says what is wrong ("port must be 1-65535").
+type SSHTargetError struct {
+	Target string
+	Reason string
+}
+
+// Error renders `invalid ssh target "TARGET": REASON`.
+func (e *SSHTargetError) Error() string {
+	return fmt.Sprintf("invalid ssh target %q: %s", e.Target, e.Reason)
+}
+
+// ParseSSHTarget parses "[user@]host[:port]". The host may be a
+// ~/.ssh/config alias; an IPv6 host goes in brackets ("[::1]:22",
+// "u@[fe80::1]"). The user is everything before the first "@".
+//
+// So that no value can reach ssh as an option or split its command line,
+// it refuses (with an *SSHTargetError): an empty value, user or host;
+// whitespace, control characters, quotes or backslashes anywhere; a user
+// or host starting with "-"; "/" or "@" in the host; an IPv6 host without
+// brackets; and a port that is not a number from 1 to 65535.
 func ParseSSHTarget(s string) (SSHTarget, error) {
 	var t SSHTarget
-	if strings.TrimSpace(s) == "" || strings.ContainsAny(s, " \t\n") {
-		return t, fmt.Errorf("invalid ssh target %q: expected [user@]host[:port]", s)
+	bad := func(reason string) (SSHTarget, error) {
+		return SSHTarget{}, &SSHTargetError{Target: s, Reason: reason}
+	}
+	if s == "" {
+		return bad("empty host: expected [user@]host[:port]")
+	}
+	if strings.IndexFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r) || r == '\'' || r == '"' || r == '\\'
+	}) >= 0 {
+		return bad("unexpected whitespace or quote: expected [user@]host[:port]")
 	}
 	rest := s
 	if u, h, ok := strings.Cut(rest, "@"); ok {
-		if u == "" || strings.HasPrefix(u, "-") {
-			return t, fmt.Errorf("invalid ssh target %q: empty or invalid user before @", s)
+		if u == "" {
+			return bad("empty user before @")
 		}
 		t.User, rest = u, h
 	}
-	host, port := rest, ""
-	if strings.HasPrefix(rest, "[") {
+	port := ""
+	switch {
+	case strings.HasPrefix(rest, "["):
 		end := strings.Index(rest, "]")
 		if end < 0 {
-			return t, fmt.Errorf("invalid ssh target %q: missing ] after the IPv6 host", s)
+			return bad("missing ] after the IPv6 host")
 		}
-		host = rest[1:end]
+		t.Host = rest[1:end]
 		if after := rest[end+1:]; after != "" {
 			if !strings.HasPrefix(after, ":") {
-				return t, fmt.Errorf("invalid ssh target %q: expected :port after ]", s)
+				return bad(fmt.Sprintf("unexpected %q after ]: expected :port", after))
 			}
 			port = after[1:]
+			if port == "" {
+				return bad("port must be 1-65535")
+			}
 		}
-	} else if h, p, ok := strings.Cut(rest, ":"); ok {
-		host, port = h, p
+	case strings.Count(rest, ":") > 1:
+		return bad("an IPv6 host goes in brackets: [" + rest + "] or [" + rest + "]:22")
+	default:
+		var hasPort bool
+		t.Host, port, hasPort = strings.Cut(rest, ":")
+		if hasPort && port == "" {
+			return bad("port must be 1-65535")
+		}
 	}
-	if host == "" || strings.HasPrefix(host, "-") || strings.ContainsAny(host, "@/") {
-		return t, fmt.Errorf("invalid ssh target %q: expected [user@]host[:port]", s)
+	if t.Host == "" {
+		return bad("empty host: expected [user@]host[:port]")
 	}
-	t.Host = host
+	if strings.HasPrefix(t.User, "-") || strings.HasPrefix(t.Host, "-") {
+		return bad("user and host must not start with - (ssh would read an option)")
+	}
+	if strings.ContainsAny(t.Host, "@/") {
+		return bad("unexpected @ or / in the host")
+	}
 	if port != "" {
 		n, err := strconv.Atoi(port)
-		if err != nil || n < 1 || n > 65535 {
-			return t, fmt.Errorf("invalid ssh target %q: port must be a number from 1 to 65535", s)
+		if err != nil || n < 1 || n > 65535 || strings.TrimLeft(port, "0123456789") != "" {
+			return bad("port must be 1-65535")
 		}
 		t.Port = n
 	}

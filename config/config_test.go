@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -313,34 +314,93 @@ func TestDefaultPathFromXDG(t *testing.T) {
 	}
 }
 
+// TestParseSSHTarget covers the one ssh target parser (the --ssh flag, a
+// profile's ssh key and backend.SSHTransport all use it): the cases of
+// the two parsers it replaced (config's and backend's), where the
+// stricter rule now holds for both, and the rules each had alone.
 func TestParseSSHTarget(t *testing.T) {
 	tests := []struct {
 		in   string
 		want SSHTarget
-		ok   bool
+		err  string // a substring of the error; "" = accepted
 	}{
-		{"host", SSHTarget{Host: "host"}, true},
-		{"u@host", SSHTarget{User: "u", Host: "host"}, true},
-		{"u@host:22", SSHTarget{User: "u", Host: "host", Port: 22}, true},
-		{"[::1]:2200", SSHTarget{Host: "::1", Port: 2200}, true},
-		{"u@[fe80::1]", SSHTarget{User: "u", Host: "fe80::1"}, true},
-		{"", SSHTarget{}, false},
-		{"-oProxyCommand=x", SSHTarget{}, false},
-		{"u@host:0", SSHTarget{}, false},
-		{"u@host:ssh", SSHTarget{}, false},
-		{"a b", SSHTarget{}, false},
-		{"@host", SSHTarget{}, false},
+		// Accepted.
+		{in: "host", want: SSHTarget{Host: "host"}},
+		{in: "dev", want: SSHTarget{Host: "dev"}},
+		{in: "u@host", want: SSHTarget{User: "u", Host: "host"}},
+		{in: "me@dev", want: SSHTarget{User: "me", Host: "dev"}},
+		{in: "u@host:22", want: SSHTarget{User: "u", Host: "host", Port: 22}},
+		{in: "me@10.0.0.1:2222", want: SSHTarget{User: "me", Host: "10.0.0.1", Port: 2222}},
+		{in: "[::1]:2200", want: SSHTarget{Host: "::1", Port: 2200}},
+		{in: "[::1]:22", want: SSHTarget{Host: "::1", Port: 22}},
+		{in: "u@[fe80::1]", want: SSHTarget{User: "u", Host: "fe80::1"}},
+		{in: "dev:65535", want: SSHTarget{Host: "dev", Port: 65535}},
+		{in: "dev.example.com:1", want: SSHTarget{Host: "dev.example.com", Port: 1}},
+		// Empty parts.
+		{in: "", err: "empty host"},
+		{in: "me@", err: "empty host"},
+		{in: "u@[]:22", err: "empty host"},
+		{in: "@host", err: "empty user"},
+		{in: "@dev", err: "empty user"},
+		// Anything ssh would read as an option.
+		{in: "-oProxyCommand=x", err: "must not start with -"},
+		{in: "-oProxyCommand=evil", err: "must not start with -"},
+		{in: "-l@host", err: "must not start with -"},
+		{in: "u@-host", err: "must not start with -"},
+		{in: "[-oProxyCommand=x]:22", err: "must not start with -"},
+		// Ports.
+		{in: "u@host:0", err: "port must be"},
+		{in: "dev:0", err: "port must be"},
+		{in: "dev:70000", err: "port must be"},
+		{in: "u@host:ssh", err: "port must be"},
+		{in: "dev:ssh", err: "port must be"},
+		{in: "dev:+22", err: "port must be"},
+		{in: "dev:", err: "port must be"},
+		{in: "[::1]:", err: "port must be"},
+		// Whitespace, quotes, backslashes (backend's rule), anywhere.
+		{in: "a b", err: "whitespace"},
+		{in: "de v", err: "whitespace"},
+		{in: "dev\t", err: "whitespace"},
+		{in: "u\n@dev", err: "whitespace"},
+		{in: "dev'", err: "quote"},
+		{in: `u"@dev`, err: "quote"},
+		{in: `dev\x`, err: "quote"},
+		// "/" or "@" in the host (config's rule): the user ends at the
+		// first @, so a second one is in the host.
+		{in: "a@b@host", err: "unexpected @ or / in the host"},
+		{in: "dev/x", err: "unexpected @ or / in the host"},
+		{in: "u@host/path:22", err: "unexpected @ or / in the host"},
+		// IPv6 goes in brackets.
+		{in: "::1", err: "in brackets"},
+		{in: "u@fe80::1:22", err: "in brackets"},
+		{in: "[::1", err: "missing ]"},
+		{in: "[::1]22", err: "after ]"},
 	}
 	for _, tt := range tests {
 		got, err := ParseSSHTarget(tt.in)
-		if (err == nil) != tt.ok || (tt.ok && got != tt.want) {
-			t.Errorf("ParseSSHTarget(%q) = %+v, %v", tt.in, got, err)
-		}
-		if tt.ok {
-			if back, _ := ParseSSHTarget(got.String()); back != got {
-				t.Errorf("round trip %q → %q → %+v", tt.in, got.String(), back)
+		if tt.err != "" {
+			var te *SSHTargetError
+			if err == nil || !strings.Contains(err.Error(), tt.err) || !errors.As(err, &te) || te.Target != tt.in {
+				t.Errorf("ParseSSHTarget(%q) = %+v, %v; want an *SSHTargetError %q", tt.in, got, err, tt.err)
 			}
+			if err != nil && !strings.HasPrefix(err.Error(), fmt.Sprintf("invalid ssh target %q: ", tt.in)) {
+				t.Errorf("ParseSSHTarget(%q) error %q does not name the target", tt.in, err)
+			}
+			continue
 		}
+		if err != nil || got != tt.want {
+			t.Errorf("ParseSSHTarget(%q) = %+v, %v; want %+v", tt.in, got, err, tt.want)
+			continue
+		}
+		if back, err := ParseSSHTarget(got.String()); err != nil || back != got {
+			t.Errorf("round trip %q → %q → %+v, %v", tt.in, got.String(), back, err)
+		}
+	}
+	if d := (SSHTarget{User: "me", Host: "::1", Port: 22}).Destination(); d != "me@::1" {
+		t.Errorf("Destination = %q", d)
+	}
+	if d := (SSHTarget{Host: "dev"}).Destination(); d != "dev" {
+		t.Errorf("Destination = %q", d)
 	}
 }
 

@@ -53,8 +53,8 @@ type Settings struct {
 
 	// Thread settings; "" means the server's default.
 	Model          string
-	ApprovalPolicy string // one of ApprovalPolicies
-	Sandbox        string // one of SandboxModes
+	ApprovalPolicy string // one of ApprovalPolicies.Values
+	Sandbox        string // one of SandboxModes.Values
 	// Workspace is the agent's working directory, absolute; the current
 	// directory by default.
 	Workspace string
@@ -182,24 +182,17 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 	}
 
 	// Flags.
-	flagEnum := func(dst *string, v, flag string, allowed []string) error {
-		if v == "" {
-			return nil
+	for _, e := range []struct {
+		enum Enum
+		dst  *string
+		v    string
+	}{{ApprovalPolicies, &s.ApprovalPolicy, flags.Approval}, {SandboxModes, &s.Sandbox, flags.Sandbox}, {Themes, &s.Theme, flags.Theme}} {
+		if err := e.enum.CheckFlag(e.v); err != nil {
+			return s, err
 		}
-		if !slices.Contains(allowed, v) {
-			return fmt.Errorf("invalid value %q for %s: allowed values are %s", v, flag, strings.Join(allowed, ", "))
+		if e.v != "" {
+			*e.dst = e.v
 		}
-		*dst = v
-		return nil
-	}
-	if err := flagEnum(&s.ApprovalPolicy, flags.Approval, "-a/--ask-for-approval", ApprovalPolicies); err != nil {
-		return s, err
-	}
-	if err := flagEnum(&s.Sandbox, flags.Sandbox, "-s/--sandbox", SandboxModes); err != nil {
-		return s, err
-	}
-	if err := flagEnum(&s.Theme, flags.Theme, "--theme", Themes); err != nil {
-		return s, err
 	}
 	if flags.Codex != "" {
 		s.Codex, s.CodexFrom = flags.Codex, "--codex"
