@@ -135,7 +135,7 @@ func (m *Model) onResizeDone(msg resizeDoneMsg) {
 
 // renderContext is what the cells draw with; tail is RenderContext.Tail.
 func (m *Model) renderContext(tail int) *ui.RenderContext {
-	return &ui.RenderContext{Styles: m.styles, Markdown: m.markdown, Tail: tail}
+	return &ui.RenderContext{Styles: &m.styles, Markdown: m.markdown, Tail: tail}
 }
 
 // visibleTail is RenderContext.Tail for a screen whose first transcript

@@ -8,7 +8,7 @@ import (
 )
 
 func testCtx() *RenderContext {
-	return &RenderContext{Styles: NewStyles(true), Markdown: NewMarkdown("notty")}
+	return &RenderContext{Styles: new(NewStyles(true)), Markdown: NewMarkdown("notty")}
 }
 
 // streamed feeds src to a cell in pieces of n bytes (never splitting a

@@ -21,7 +21,7 @@ type Cell interface {
 // renderer. Expanded asks cells for their full content (the transcript
 // pager) instead of the collapsed form shown inline.
 type RenderContext struct {
-	Styles   Styles
+	Styles   *Styles
 	Markdown *Markdown
 	Expanded bool
 	// Tail, when > 0, says only the last Tail lines of the transcript are
@@ -133,7 +133,7 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 		head := fmt.Sprintf("%s %s ", v, SanitizeLine(f.Path))
 		lines = append(lines, st.Accent.Render("✎ ")+st.DiffHeader.Render(Truncate(head, width-16))+
 			st.DiffAdd.Render(fmt.Sprintf("+%d", a))+" "+st.DiffDel.Render(fmt.Sprintf("−%d", r)))
-		lines = append(lines, RenderFileDiff(st, f, width, c.MaxDiffLines)...)
+		lines = append(lines, RenderFileDiff(*st, f, width, c.MaxDiffLines)...)
 	}
 	return lines
 }

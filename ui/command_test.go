@@ -48,7 +48,7 @@ func TestFileDiffNumbers(t *testing.T) {
 	if a, r := FileDiffStat(f); a != 2 || r != 1 {
 		t.Fatalf("stat +%d -%d", a, r)
 	}
-	got := ansi.Strip(strings.Join(RenderFileDiff(testCtx().Styles, f, 60, 0), "\n"))
+	got := ansi.Strip(strings.Join(RenderFileDiff(*testCtx().Styles, f, 60, 0), "\n"))
 	want := "    10  ctx\n    11 -old\n    11 +new\n    12 +more\n    13  ctx2"
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
@@ -57,7 +57,7 @@ func TestFileDiffNumbers(t *testing.T) {
 	if a, r := FileDiffStat(add); a != 2 || r != 0 {
 		t.Fatalf("add stat +%d -%d", a, r)
 	}
-	got = ansi.Strip(strings.Join(RenderFileDiff(testCtx().Styles, add, 60, 0), "\n"))
+	got = ansi.Strip(strings.Join(RenderFileDiff(*testCtx().Styles, add, 60, 0), "\n"))
 	if got != "    1 +a\n    2 +b" {
 		t.Fatalf("add render %q", got)
 	}

@@ -16,7 +16,7 @@ import (
 // all without changing the visible lines.
 func TestLazyStylesOnlyTheTail(t *testing.T) {
 	text := mockapi.BigMarkdownText(mockapi.BigMarkdownBytes)
-	ctx := &RenderContext{Styles: NewStyles(true), Markdown: NewMarkdown("notty"), Tail: 40}
+	ctx := &RenderContext{Styles: new(NewStyles(true)), Markdown: NewMarkdown("notty"), Tail: 40}
 	var tr Transcript
 	a := newTestAgent()
 	tr.Append(a)

@@ -20,7 +20,7 @@ func BenchmarkMarkdownWhole(b *testing.B) {
 // way a streamed answer is rendered.
 func BenchmarkMarkdownBlocks(b *testing.B) {
 	text := mockapi.BigMarkdownText(mockapi.BigMarkdownBytes)
-	ctx := &RenderContext{Styles: NewStyles(true), Markdown: NewMarkdown("dark")}
+	ctx := &RenderContext{Styles: new(NewStyles(true)), Markdown: NewMarkdown("dark")}
 	for b.Loop() {
 		c := newTestAgent()
 		c.Append(text)

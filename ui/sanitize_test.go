@@ -55,7 +55,7 @@ func TestSafeTextPieces(t *testing.T) {
 }
 
 func TestAgentCellSanitized(t *testing.T) {
-	ctx := &RenderContext{Styles: NewStyles(true), Markdown: NewMarkdown("dark")}
+	ctx := &RenderContext{Styles: new(NewStyles(true)), Markdown: NewMarkdown("dark")}
 	for _, final := range []bool{false, true} {
 		c := newTestAgent()
 		c.Append("rm -rf important\rsafe text here\n\n")

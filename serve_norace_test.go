@@ -1,6 +1,0 @@
-//go:build !race
-
-package main
-
-// serveRaceEnabled is true under -race (see serve_race_test.go).
-const serveRaceEnabled = false

@@ -1,7 +1,0 @@
-//go:build race
-
-package main
-
-// serveRaceEnabled is true under -race, where rendering is ~10x slower and
-// a throughput comparison means nothing.
-const serveRaceEnabled = true
