@@ -1,10 +1,19 @@
-// Package model is tandem's single Bubble Tea model: the state machine that
-// folds backend events into the transcript, routes keys between the
-// composer and inline forms, and turns form answers into replies to server
-// requests.
+// Package model is tandem's single Bubble Tea model: a router over the
+// thread's fold and the components one viewer drives.
 //
-// The transcript is built only from backend.Event values (the fold);
-// per-viewer state — scroll position, focus, the composer's draft, width —
-// stays here too but never feeds back into it. model draws through ui/ and
-// builds forms through forms/; it must not import main.
+// The transcript is a fold over events: backend.Event values go through
+// thread.State.Apply (events.go), and what changed is drawn as ui cells
+// (transcript.go). Nothing else writes the transcript's items. What one
+// viewer owns stays here: the composer (composer.go, paste.go,
+// history.go, popup.go), the request queue and its form (requests.go,
+// grace.go, one adapter per server request kind in adapters.go), the
+// pager, the pickers, the login form, the recovery state (recovery.go),
+// scrolling, width and the render caches.
+//
+// The model talks to the app-server only through backend.Client, from
+// commands (never inside Update); replies to server requests leave the
+// same way. View draws the state and changes nothing Update decides by.
+//
+// model draws through ui/ and builds forms through forms/; it must not
+// import main, internal/cli or internal/pair.
 package model
