@@ -111,9 +111,9 @@ func (lt *liveTandem) keys(s string) {
 // waitScreen waits until the screen shows text (whitespace ignored).
 func (lt *liveTandem) waitScreen(text string, timeout time.Duration) {
 	lt.t.Helper()
-	want := squash(text)
+	want := e2e.Squash(text)
 	deadline := time.Now().Add(timeout)
-	for !strings.Contains(squash(lt.screen()), want) {
+	for !strings.Contains(e2e.Squash(lt.screen()), want) {
 		if time.Now().After(deadline) {
 			lt.t.Fatalf("%q not on screen after %v; screen:\n%s", text, timeout, lt.screen())
 		}
@@ -126,9 +126,9 @@ func (lt *liveTandem) waitScreen(text string, timeout time.Duration) {
 // waitGone waits until text is no longer on screen.
 func (lt *liveTandem) waitGone(text string, timeout time.Duration) {
 	lt.t.Helper()
-	want := squash(text)
+	want := e2e.Squash(text)
 	deadline := time.Now().Add(timeout)
-	for strings.Contains(squash(lt.screen()), want) {
+	for strings.Contains(e2e.Squash(lt.screen()), want) {
 		if time.Now().After(deadline) {
 			lt.t.Fatalf("%q still on screen after %v; screen:\n%s", text, timeout, lt.screen())
 		}
@@ -565,8 +565,8 @@ func TestKillMidTurnRestartResumes(t *testing.T) {
 	if pid := lt.appServerPid(); pid == old {
 		t.Fatal("the app-server was not restarted")
 	}
-	scr := squash(lt.screen())
-	if n := strings.Count(scr, squash("First answer: alpha.")); n != 1 {
+	scr := e2e.Squash(lt.screen())
+	if n := strings.Count(scr, e2e.Squash("First answer: alpha.")); n != 1 {
 		t.Fatalf("earlier answer shown %d times after resume; want once:\n%s", n, lt.screen())
 	}
 	if n := strings.Count(scr, "firstquestion"); n != 1 {
@@ -591,7 +591,7 @@ func TestKillMidTurnRestartResumes(t *testing.T) {
 	lt.waitScreen("› /restart", 5*time.Second)
 	lt.keys("\r")
 	deadline := time.Now().Add(30 * time.Second)
-	for strings.Count(squash(lt.screen()), squash("resumed thread "+started.Thread.ID)) < 2 {
+	for strings.Count(e2e.Squash(lt.screen()), e2e.Squash("resumed thread "+started.Thread.ID)) < 2 {
 		if time.Now().After(deadline) {
 			t.Fatalf("/restart did not resume the thread; screen:\n%s", lt.screen())
 		}

@@ -5,27 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"os/signal"
-	"os/user"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	charmlog "charm.land/log/v2"
 	"charm.land/ssh"
-	"charm.land/wish/v2"
-	"charm.land/wish/v2/activeterm"
-	"charm.land/wish/v2/bubbletea"
 	"github.com/spf13/cobra"
-	gossh "golang.org/x/crypto/ssh"
 
 	"tandem/backend"
-	"tandem/internal/hub"
 	"tandem/internal/pair"
 	"tandem/model"
 	"tandem/sessions"
@@ -83,264 +75,6 @@ func newServeCmd() *cobra.Command {
 	return cmd
 }
 
-// defaultHostKey is $XDG_DATA_HOME/tandem/host_ed25519 (~/.local/share
-// when unset). pair.LoadHostKey creates what is missing.
-func defaultHostKey() (string, error) {
-	dir := os.Getenv("XDG_DATA_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("host key: %w", err)
-		}
-		dir = filepath.Join(home, ".local", "share")
-	}
-	return filepath.Join(dir, "tandem", "host_ed25519"), nil
-}
-
-// sessionReady is the hub's log entry for "the thread is open"; each
-// viewer gets it as a model.SessionReadyMsg, with the shared Client for
-// drivers and none for watchers.
-type sessionReady struct{ msg model.SessionReadyMsg }
-
-// sshFPS is the frame rate of an SSH client's program.
-const sshFPS = 30
-
-// pairServer hosts one session for many viewers: the hub, the keys, and
-// one Bubble Tea program per SSH client.
-type pairServer struct {
-	hub    *hub.Hub
-	keys   *pair.Keyring
-	status ui.StatusInfo
-	log    *slog.Logger
-	// guard bounds unauthenticated connections (handshake deadline, idle
-	// timeout, caps, per-address rate); limits are its settings.
-	guard  *pair.Guard
-	limits pair.Limits
-	// insecureHostKey accepts a host key readable by group or others
-	// (--insecure-host-key-perms); warn tells the host about it.
-	insecureHostKey bool
-	warn            func(string)
-	// note, when set, records who sent a prompt (serve --record).
-	note func(who, text string)
-
-	mu      sync.Mutex
-	clients map[ssh.Session]sshClientState
-}
-
-// sshClientState is one connected SSH client: its program and its cursor
-// into the hub.
-type sshClientState struct {
-	p *tea.Program
-	m *model.Model
-	v *hub.Viewer
-}
-
-func newPairServer(keys *pair.Keyring, status ui.StatusInfo, log *slog.Logger) *pairServer {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &pairServer{hub: hub.New(), keys: keys, status: status, log: log, clients: map[ssh.Session]sshClientState{}}
-}
-
-// publish is the session's send function: the ready message is logged
-// without its Client (it is handed out per role), the rest as is.
-func (ps *pairServer) publish(msg tea.Msg) {
-	if r, ok := msg.(model.SessionReadyMsg); ok {
-		ps.hub.Publish(sessionReady{msg: r})
-		return
-	}
-	ps.hub.Publish(msg)
-}
-
-// member authorizes sess's key again for its session (the auth callback
-// saw the same key, user and address).
-func (ps *pairServer) member(sess ssh.Session) (pair.Member, error) {
-	return ps.keys.Authorize(sess.PublicKey(), sess.User(), sess.RemoteAddr(), time.Now())
-}
-
-// sshServer builds the wish server: public-key auth only, against the
-// keyring; one program per PTY session. hostKey is the host key's path,
-// created when missing (pair.LoadHostKey).
-func (ps *pairServer) sshServer(addr, hostKey string) (*ssh.Server, error) {
-	pemKey, err := pair.LoadHostKey(hostKey, ps.insecureHostKey, ps.warn)
-	if err != nil {
-		return nil, err
-	}
-	srv, err := wish.NewServer(
-		wish.WithAddress(addr),
-		wish.WithHostKeyPEM(pemKey),
-		wish.WithPublicKeyAuth(func(ctx ssh.Context, key ssh.PublicKey) bool {
-			m, err := ps.keys.Authorize(key, ctx.User(), ctx.RemoteAddr(), time.Now())
-			if err != nil {
-				ps.log.Warn("ssh auth rejected", "fingerprint", gossh.FingerprintSHA256(key), "addr", ctx.RemoteAddr().String(), "why", err.Error())
-				return false
-			}
-			ps.log.Info("ssh auth", "name", m.Name, "role", m.Role.String())
-			return true
-		}),
-		// The last listed runs first: gate refuses keys that may not
-		// open a terminal and clamps the terminal's size, activeterm
-		// rejects sessions without a PTY, bubbletea runs the client's
-		// program, and leave runs once that program has ended.
-		wish.WithMiddleware(
-			ps.leave,
-			bubbletea.MiddlewareWithProgramHandler(ps.program),
-			activeterm.Middleware(),
-			ps.gate,
-		),
-	)
-	if err != nil {
-		return nil, err
-	}
-	ps.guard = pair.NewGuard(ps.limits, ps.log)
-	ps.guard.Install(srv)
-	return srv, nil
-}
-
-// gate is the outermost middleware: a key whose authorized_keys line
-// forbids a terminal (no-pty, or restrict without pty) is told so and let
-// go; every other session continues with its terminal clamped to
-// pair.MaxWidth×pair.MaxHeight.
-func (ps *pairServer) gate(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		m, err := ps.member(sess)
-		if err != nil {
-			wish.Fatalln(sess, "tandem serve: "+err.Error())
-			return
-		}
-		if m.NoPTY {
-			ps.log.Info("ssh session refused: no-pty", "name", m.Name)
-			wish.Fatalln(sess, "tandem serve: this key may not open a terminal (no-pty in authorized_keys), and tandem needs one")
-			return
-		}
-		next(pair.Clamp(sess))
-	}
-}
-
-// newModel returns a viewer's own model: shared transcript, read-only for
-// watchers.
-func (ps *pairServer) newModel(role hub.Role) *model.Model {
-	return model.New(model.Options{
-		Dark:     true,
-		NoColor:  os.Getenv("NO_COLOR") != "",
-		Status:   ps.status,
-		ReadOnly: role == hub.Watcher,
-		Shared:   true,
-	})
-}
-
-// program is the wish ProgramHandler: a program at the client's own size
-// (clamped), fed from the hub until the client leaves.
-func (ps *pairServer) program(sess ssh.Session) *tea.Program {
-	m, err := ps.member(sess)
-	if err != nil {
-		return nil
-	}
-	// 30 frames a second is plenty over a network and halves the render
-	// cost each client puts on the host.
-	opts := append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler(), tea.WithFPS(sshFPS))
-	cm := ps.newModel(m.Role)
-	p := tea.NewProgram(cm, opts...)
-	v := ps.hub.Join(m.Name, m.Role)
-	ps.mu.Lock()
-	ps.clients[sess] = sshClientState{p: p, m: cm, v: v}
-	ps.mu.Unlock()
-	if c, ok := sess.(*pair.ClampedSession); ok {
-		c.OnClamp(func(asked ssh.Window) {
-			text := fmt.Sprintf("your terminal is %d×%d; tandem serve draws at most %d×%d", asked.Width, asked.Height, pair.MaxWidth, pair.MaxHeight)
-			go p.Send(model.InfoMsg{Text: text}) // Send blocks until the program runs
-		})
-	}
-	go ps.pump(v, m.Name, p.Send)
-	go func() {
-		// A dropped connection ends the program (the middleware quits
-		// it); this covers a program that never ran.
-		select {
-		case <-sess.Context().Done():
-			v.Leave()
-		case <-v.Done():
-		}
-	}()
-	return p
-}
-
-// leave is the innermost middleware: it runs when a client's program has
-// ended (the client quit or disconnected) and takes it off the roster.
-// The session goes on.
-func (ps *pairServer) leave(next ssh.Handler) ssh.Handler {
-	return func(sess ssh.Session) {
-		ps.mu.Lock()
-		c, ok := ps.clients[sess]
-		delete(ps.clients, sess)
-		ps.mu.Unlock()
-		if ok {
-			c.v.Leave()
-			c.m.Close() // its spilled command output
-		}
-		next(sess)
-	}
-}
-
-// quitAll asks every SSH client's program to quit.
-func (ps *pairServer) quitAll() {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	for _, c := range ps.clients {
-		c.p.Quit()
-	}
-}
-
-// pump hands the viewer's log entries to its program in order. send
-// blocks only this viewer (Program.Send waits for its own Update loop).
-func (ps *pairServer) pump(v *hub.Viewer, name string, send func(tea.Msg)) {
-	role := v.Who().Role
-	for {
-		batch, ok := v.Next()
-		if !ok {
-			return
-		}
-		for _, e := range batch {
-			select {
-			case <-v.Done():
-				return
-			default:
-			}
-			if r, ok := e.(sessionReady); ok {
-				msg := r.msg
-				if role == hub.Watcher {
-					msg.Client = nil
-				} else if msg.Client != nil && ps.note != nil {
-					msg.Client = attributed{Client: msg.Client, who: name, note: ps.note}
-				}
-				e = msg
-			}
-			send(e)
-		}
-	}
-}
-
-// attributed is a driver's handle on the shared session under `serve
-// --record`: each prompt it sends (turn/start, turn/steer) is noted with
-// the driver's name just before it goes out, so the recording says who
-// typed it.
-type attributed struct {
-	backend.Client
-	who  string
-	note func(who, text string)
-}
-
-// StartTurn implements backend.Client.
-func (a attributed) StartTurn(ctx context.Context, in backend.TurnInput) (backend.Turn, error) {
-	a.note(a.who, in.Text)
-	return a.Client.StartTurn(ctx, in)
-}
-
-// Steer implements backend.Client.
-func (a attributed) Steer(ctx context.Context, in backend.TurnInput) error {
-	a.note(a.who, in.Text)
-	return a.Client.Steer(ctx, in)
-}
-
 // runServe hosts the session until SIGINT/SIGTERM, --idle-timeout, or the
 // host leaving the --attach view.
 func runServe(ctx context.Context, f flags, sf serveFlags) (err error) {
@@ -350,7 +84,7 @@ func runServe(ctx context.Context, f flags, sf serveFlags) (err error) {
 	}
 	hostKey := sf.hostKey
 	if hostKey == "" {
-		if hostKey, err = defaultHostKey(); err != nil {
+		if hostKey, err = pair.DefaultHostKey(); err != nil {
 			return err
 		}
 	}
@@ -397,17 +131,25 @@ func runServe(ctx context.Context, f flags, sf serveFlags) (err error) {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 
-	ps := newPairServer(keys, ui.StatusInfo{Cwd: f.statusCwd(cwd), Approval: f.approval, Sandbox: f.sandbox, Model: f.model}, log)
-	ps.insecureHostKey = sf.insecureHostKey
-	ps.warn = func(s string) { fmt.Fprintln(os.Stderr, "tandem serve: "+s) }
-	if rec := f.recorder; rec != nil {
-		ps.note = func(who, text string) { rec.Mark("author", sessions.Author{Who: who, Text: text}) }
+	popts := pair.Options{
+		Keys:            keys,
+		Status:          ui.StatusInfo{Cwd: f.statusCwd(cwd), Approval: f.approval, Sandbox: f.sandbox, Model: f.model},
+		Log:             log,
+		InsecureHostKey: sf.insecureHostKey,
+		Warn:            func(s string) { fmt.Fprintln(os.Stderr, "tandem serve: "+s) },
+	}
+	rec := f.recorder
+	if rec != nil {
+		popts.Note = func(who, text string) { rec.Mark("author", sessions.Author{Who: who, Text: text}) }
+	}
+	ps := pair.New(popts)
+	if rec != nil {
 		rec.OnError(func(err error) {
 			log.Error("recording stopped", "file", f.record, "err", err)
-			go ps.hub.Publish(backend.WarningEvent{Message: "--record " + f.record + ": recording stopped (" + err.Error() + "); the session goes on"})
+			go ps.Publish(backend.WarningEvent{Message: "--record " + f.record + ": recording stopped (" + err.Error() + "); the session goes on"})
 		})
 	}
-	srv, err := ps.sshServer(sf.listen, hostKey)
+	srv, err := ps.SSHServer(sf.listen, hostKey)
 	if err != nil {
 		return fmt.Errorf("ssh server: %w", err)
 	}
@@ -421,7 +163,7 @@ func runServe(ctx context.Context, f flags, sf serveFlags) (err error) {
 		}
 	}()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	sharing := fmt.Sprintf("sharing one session on %s — a guest runs: ssh -p %s %s", ln.Addr(), port, guestHost(sf.listen))
+	sharing := fmt.Sprintf("sharing one session on %s — a guest runs: ssh -p %s %s", ln.Addr(), port, pair.GuestHost(sf.listen))
 	if !sf.attach {
 		fmt.Fprintln(os.Stderr, "tandem serve: "+sharing)
 		fmt.Fprintln(os.Stderr, "Ctrl+C ends the session for everyone.")
@@ -435,20 +177,20 @@ func runServe(ctx context.Context, f flags, sf serveFlags) (err error) {
 	sessCh := make(chan *backend.Session, 1)
 	startErr := make(chan error, 1)
 	go func() {
-		sess, err := startSession(ctx, transport, f, cwd, log, ps.publish)
+		sess, err := startSession(ctx, transport, f, cwd, log, ps.Publish)
 		sessCh <- sess
 		if err != nil {
-			ps.hub.Publish(model.SessionFailedMsg{Err: err})
+			ps.Publish(model.SessionFailedMsg{Err: err})
 			startErr <- err
 		}
 	}()
 	idled := make(chan struct{})
 	if sf.idleTimeout > 0 {
-		go ps.watchIdle(ctx, sf.idleTimeout, func() { close(idled); cancel() })
+		go ps.WatchIdle(ctx, sf.idleTimeout, func() { close(idled); cancel() })
 	}
 	if sf.attach {
 		// The attached view hides the terminal: the line goes in it.
-		err = ps.attach(ctx, hostName(), sharing)
+		err = ps.Attach(ctx, pair.HostName(), sharing)
 		cancel()
 	} else {
 		select {
@@ -457,7 +199,7 @@ func runServe(ctx context.Context, f flags, sf serveFlags) (err error) {
 		}
 	}
 	cancel()
-	ps.shutdown(srv, <-sessCh)
+	ps.Shutdown(srv, <-sessCh)
 	select {
 	case <-idled:
 		fmt.Fprintf(os.Stderr, "tandem serve: nobody connected for %v — session ended\n", sf.idleTimeout)
@@ -467,104 +209,4 @@ func runServe(ctx context.Context, f flags, sf serveFlags) (err error) {
 		return err
 	}
 	return nil
-}
-
-// attach runs the host's own terminal on the session, as a driver; it
-// returns when the host quits it (which ends the session) or ctx ends.
-// info, when set, is shown first as an info banner in the host's view
-// only. opts are extra program options (tests give input and output).
-func (ps *pairServer) attach(ctx context.Context, name, info string, opts ...tea.ProgramOption) error {
-	_, err := ps.attachRun(ctx, name, info, opts...)
-	return err
-}
-
-// attachRun is attach, returning the program's final model.
-func (ps *pairServer) attachRun(ctx context.Context, name, info string, opts ...tea.ProgramOption) (tea.Model, error) {
-	m := ps.newModel(hub.Driver)
-	defer m.Close() // its spilled command output
-	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
-	v := ps.hub.Join(name, hub.Driver)
-	defer v.Leave()
-	if info != "" {
-		go p.Send(model.InfoMsg{Text: info}) // Send blocks until the program runs
-	}
-	go ps.pump(v, name, p.Send)
-	return p.Run()
-}
-
-// watchIdle ends the session (calls end) once nobody has been connected
-// for d: it counts from the first tick (every d/4, at most 1 s) that saw
-// nobody, so it never fires early.
-func (ps *pairServer) watchIdle(ctx context.Context, d time.Duration, end func()) {
-	tick := time.NewTicker(min(d/4+time.Millisecond, time.Second))
-	defer tick.Stop()
-	var emptySince time.Time
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-tick.C:
-			switch {
-			case len(ps.hub.Present()) > 0:
-				emptySince = time.Time{}
-			case emptySince.IsZero():
-				emptySince = now
-			case now.Sub(emptySince) >= d:
-				ps.log.Info("idle timeout", "after", d)
-				end()
-				return
-			}
-		}
-	}
-}
-
-// shutdown ends the shared session: pending requests are refused (never
-// accepted), every client is disconnected, then the app-server stops.
-func (ps *pairServer) shutdown(srv *ssh.Server, sess *backend.Session) {
-	if n := ps.hub.RefusePending(); n > 0 {
-		ps.log.Info("refused pending requests on exit", "n", n)
-	}
-	ps.quitAll()
-	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		_ = srv.Close()
-	}
-	if sess != nil {
-		_ = sess.Close()
-	}
-	ps.hub.Close()
-	if ps.guard != nil {
-		ps.guard.Close()
-	}
-}
-
-// hostName is the host's presence name: "USER (host)".
-func hostName() string {
-	name := os.Getenv("USER")
-	if name == "" {
-		if u, err := user.Current(); err == nil {
-			name = u.Username
-		}
-	}
-	if name == "" {
-		return "host"
-	}
-	return name + " (host)"
-}
-
-// guestHost is the host part of the ssh line a guest runs: the listen
-// address when it is specific, else this machine's hostname.
-func guestHost(listen string) string {
-	h, _, err := net.SplitHostPort(listen)
-	if err != nil || h == "" || h == "0.0.0.0" || h == "::" {
-		if n, err := os.Hostname(); err == nil {
-			return n
-		}
-		return "HOST"
-	}
-	if h == "127.0.0.1" || h == "::1" {
-		return "localhost"
-	}
-	return h
 }

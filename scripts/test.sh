@@ -45,7 +45,8 @@ go vet ./...
 go test -count=1 -timeout 25m ./...
 go test -count=1 -race -timeout 15m ./backend/... ./internal/hub ./internal/shellwords ./internal/redact ./internal/pair ./internal/screen ./internal/spill
 # The pairing server runs one program per SSH client at once: its tests
-# (real app-server, real SSH clients) under the race detector too.
+# (real app-server, real SSH clients) run under the race detector too —
+# internal/pair's in the line above, the serve command's here.
 go test -count=1 -race -timeout 15m -run 'TestServe' .
 if grep -q "func FuzzDispatch" backend/*_test.go 2>/dev/null; then
   go test -run='^$' -fuzz=FuzzDispatch -fuzztime="${FUZZTIME:-30s}" ./backend

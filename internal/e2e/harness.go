@@ -18,6 +18,7 @@ import (
 	"tandem/backend"
 	"tandem/internal/codextest"
 	"tandem/internal/mockapi"
+	"tandem/model"
 )
 
 // Env is one test's world: the mock provider, a CODEX_HOME pointing codex
@@ -60,15 +61,33 @@ func (e *Env) Transport() *backend.ProcessTransport {
 func (e *Env) Session(t testing.TB, approval, sandbox string) (*backend.Session, <-chan any) {
 	t.Helper()
 	ch := make(chan any, 100000)
-	s, _ := startSession(t, 30*time.Second, e.Transport(), e.Dir, approval, sandbox, func(msg any) { ch <- msg })
+	s, _ := startSession(t, 30*time.Second, e.Transport(), e.Dir, approval, sandbox, nil, func(msg any) { ch <- msg })
 	return s, ch
 }
 
+// ReadySession starts a session on a fresh app-server with approval
+// policy and sandbox, its protocol traced to trace (nil: not traced) and
+// its events and requests sent to send; it opens a thread and then sends
+// send the model.SessionReadyMsg for it, as tandem does once a session is
+// ready. The session is closed when t ends.
+func (e *Env) ReadySession(t testing.TB, approval, sandbox string, trace func(backend.Direction, []byte), send func(any)) *backend.Session {
+	t.Helper()
+	s, resp := startSession(t, 60*time.Second, e.Transport(), e.Dir, approval, sandbox, trace, send)
+	send(readyMsg(s, resp))
+	return s
+}
+
+// readyMsg is the model's message for the thread of resp, opened by s.
+func readyMsg(s *backend.Session, resp backend.ThreadResponse) model.SessionReadyMsg {
+	return model.SessionReadyMsg{Client: s, ThreadID: resp.Thread.ID, Model: resp.Model, Cwd: resp.Cwd, ThreadCwd: resp.Cwd,
+		Approval: backend.PolicyString(resp.ApprovalPolicy), Sandbox: resp.Sandbox.Mode(), Peer: s.Describe()}
+}
+
 // startSession starts a session over tr in cwd with approval policy and
-// sandbox, whose events and requests go to sink, and opens a thread, all
-// within timeout; any failure fails the test. The session is closed when
-// t ends.
-func startSession(t testing.TB, timeout time.Duration, tr backend.Transport, cwd, approval, sandbox string, sink func(any)) (*backend.Session, backend.ThreadResponse) {
+// sandbox, its protocol traced to trace (nil: none), whose events and
+// requests go to sink, and opens a thread, all within timeout; any
+// failure fails the test. The session is closed when t ends.
+func startSession(t testing.TB, timeout time.Duration, tr backend.Transport, cwd, approval, sandbox string, trace func(backend.Direction, []byte), sink func(any)) (*backend.Session, backend.ThreadResponse) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -79,6 +98,7 @@ func startSession(t testing.TB, timeout time.Duration, tr backend.Transport, cwd
 		ApprovalPolicy: approval,
 		Sandbox:        sandbox,
 		Sink:           sink,
+		Trace:          trace,
 	})
 	if err != nil {
 		t.Fatalf("starting session: %v", err)

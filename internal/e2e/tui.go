@@ -107,10 +107,9 @@ func (u *TUI) Connect(t testing.TB, e *Env, approval, sandbox string) {
 // TUI, opens a thread in cwd and sends SessionReadyMsg.
 func (u *TUI) connect(t testing.TB, timeout time.Duration, tr backend.Transport, cwd, approval, sandbox string) {
 	t.Helper()
-	s, resp := startSession(t, timeout, tr, cwd, approval, sandbox, func(msg any) { u.TM.Send(msg) })
+	s, resp := startSession(t, timeout, tr, cwd, approval, sandbox, nil, func(msg any) { u.TM.Send(msg) })
 	u.Session = s
-	u.TM.Send(model.SessionReadyMsg{Client: s, ThreadID: resp.Thread.ID, Model: resp.Model, Cwd: resp.Cwd, ThreadCwd: resp.Cwd,
-		Approval: backend.PolicyString(resp.ApprovalPolicy), Sandbox: resp.Sandbox.Mode(), Peer: s.Describe()})
+	u.TM.Send(readyMsg(s, resp))
 }
 
 // Screen returns the current screen as plain text.
@@ -165,3 +164,6 @@ func (u *TUI) Submit(text string) {
 
 // Key sends one key press.
 func (u *TUI) Key(k tea.KeyPressMsg) { u.TM.Send(k) }
+
+// Squash drops all whitespace, so text wrapped at any width compares.
+func Squash(s string) string { return strings.Join(strings.Fields(s), "") }

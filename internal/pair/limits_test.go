@@ -1,0 +1,198 @@
+package pair
+
+import (
+	"crypto/rand"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"tandem/internal/mockapi"
+	"tandem/internal/sshtest"
+	"tandem/sessions"
+)
+
+// heapInUse is the live heap after a collection, in bytes.
+func heapInUse() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapInuse
+}
+
+// TestServeClampsHugeTerminals: a client (a watcher, even) that asks for a
+// 65535×65535 pty, or resizes to it later, is drawn at the clamp with a
+// one-line notice and stays connected; the host's memory does not grow
+// with the size asked for.
+func TestServeClampsHugeTerminals(t *testing.T) {
+	fx := newPairFixture(t, 1, 2, "", "", nil)
+	base := heapInUse()
+
+	big, err := dialPairPty(fx.addr, fx.watchers[0], 65535, 65535, MaxWidth, MaxHeight)
+	if err != nil {
+		t.Fatalf("huge pty request: %v", err)
+	}
+	t.Cleanup(big.close)
+	big.waitFor(t, fmt.Sprintf("tandem serve draws at most %d×%d", MaxWidth, MaxHeight), 10*time.Second)
+
+	later := fx.dial(t, fx.watchers[1], 80, 24)
+	later.waitFor(t, "watching", 10*time.Second)
+	if err := later.sess.WindowChange(65535, 65535); err != nil {
+		t.Fatalf("window-change: %v", err)
+	}
+	time.Sleep(time.Second) // the resized program draws
+	later.mu.Lock()
+	later.emu.Resize(MaxWidth, MaxHeight)
+	later.mu.Unlock()
+	later.waitFor(t, fmt.Sprintf("draws at most %d×%d", MaxWidth, MaxHeight), 10*time.Second)
+	if err := later.sess.WindowChange(65535, 65535); err != nil { // again: no second notice
+		t.Fatalf("window-change: %v", err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if n := strings.Count(later.screen(), "draws at most"); n != 1 {
+		t.Errorf("notice shown %d times, want once", n)
+	}
+	if n := len(fx.ps.hub.Present()); n != 2 {
+		t.Fatalf("%d clients connected, want both", n)
+	}
+	// Two programs at the clamp cost tens of MB (as do this test's two
+	// emulators); one at 65535×65535 would cost gigabytes.
+	grew := int64(heapInUse()) - int64(base)
+	t.Logf("heap grew by %d MiB", grew>>20)
+	if grew > 300<<20 {
+		t.Fatalf("heap grew by %d MiB", grew>>20)
+	}
+}
+
+// TestServeRefusesNoPTYKeys: a key whose authorized_keys line says no-pty
+// (or restrict) gets a clear line, not a terminal.
+func TestServeRefusesNoPTYKeys(t *testing.T) {
+	dir := t.TempDir()
+	d, r := sshtest.NewKey(t, "driver1"), sshtest.NewKey(t, "restricted")
+	path := filepath.Join(dir, "drivers")
+	_ = os.WriteFile(path, []byte(d.Line()+"restrict "+r.Line()), 0o600)
+	keys, err := LoadKeyring(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := New(Options{Keys: keys})
+	srv, err := ps.SSHServer("127.0.0.1:0", filepath.Join(dir, "host"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := serveOn(t, srv)
+	t.Cleanup(func() { ps.Shutdown(srv, nil) })
+	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
+		User: "restricted", Auth: []gossh.AuthMethod{gossh.PublicKeys(r.Signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second, //nolint:gosec // test server
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = sess.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{})
+	out, _ := sess.CombinedOutput("")
+	if !strings.Contains(string(out), "no-pty") {
+		t.Fatalf("restricted key got %q", out)
+	}
+	if n := len(ps.hub.Present()); n != 0 {
+		t.Fatalf("the restricted key joined the session (%d present)", n)
+	}
+}
+
+// serveOn serves srv on a free loopback port until the test ends.
+func serveOn(t *testing.T, srv interface{ Serve(net.Listener) error }) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	return ln.Addr().String()
+}
+
+// TestServeRecordAttributesPrompts: `serve --record` records the one
+// shared session, and the export says which driver typed each prompt.
+func TestServeRecordAttributesPrompts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.jsonl")
+	rec, err := sessions.CreateRecorder(path, sessions.Header{Tandem: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := newRecordedPairFixture(t, 2, 0, "", "", []mockapi.Response{
+		{Items: []mockapi.Item{mockapi.Text("First answer.")}},
+		{Items: []mockapi.Item{mockapi.Text("Second answer.")}},
+	}, rec)
+	d1, d2 := fx.dial(t, fx.drivers[0], 90, 24), fx.dial(t, fx.drivers[1], 90, 24)
+	d1.waitReady(t)
+	d2.waitReady(t)
+	d1.send(t, "prompt from the first driver\r")
+	d2.waitFor(t, "First answer.", 30*time.Second)
+	d2.send(t, "prompt from the second driver\r")
+	d1.waitFor(t, "Second answer.", 30*time.Second)
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := sessions.LoadRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	if err := sessions.ExportMarkdown(&md, loaded); err != nil {
+		t.Fatal(err)
+	}
+	out := md.String()
+	for _, want := range []string{"_driver1 wrote:_\n\n> prompt from the first driver", "_driver2 wrote:_\n\n> prompt from the second driver", "Second answer."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("export misses %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestServeCertificateAuthority: a cert-authority line lets in users
+// with certificates it signed (named by their key id), not the CA's key.
+func TestServeCertificateAuthority(t *testing.T) {
+	dir := t.TempDir()
+	ca, user := sshtest.NewKey(t, "corp-ca"), sshtest.NewKey(t, "alice")
+	path := filepath.Join(dir, "drivers")
+	_ = os.WriteFile(path, []byte(`cert-authority,principals="pair" `+ca.Line()), 0o600)
+	keys, err := LoadKeyring(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := New(Options{Keys: keys})
+	srv, err := ps.SSHServer("127.0.0.1:0", filepath.Join(dir, "host"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := serveOn(t, srv)
+	t.Cleanup(func() { ps.Shutdown(srv, nil) })
+	cert := &gossh.Certificate{Key: user.Signer.PublicKey(), CertType: gossh.UserCert, KeyId: "alice@corp",
+		ValidPrincipals: []string{"pair"}, ValidBefore: gossh.CertTimeInfinity}
+	if err := cert.SignCert(rand.Reader, ca.Signer); err != nil {
+		t.Fatal(err)
+	}
+	certSigner, err := gossh.NewCertSigner(cert, user.Signer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := dialPair(addr, sshtest.Key{Name: "alice", Signer: certSigner}, 80, 24)
+	if err != nil {
+		t.Fatalf("certificate login: %v", err)
+	}
+	defer c.close()
+	c.waitFor(t, "alice@corp joined as driver", 10*time.Second)
+	if _, err := dialPair(addr, ca, 80, 24); err == nil {
+		t.Fatal("the CA's own key logged in")
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !race
+
+package pair
+
+// serveRaceEnabled is true under -race (see serve_race_test.go).
+const serveRaceEnabled = false

@@ -1,0 +1,269 @@
+package pair
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"charm.land/wish/v2/activeterm"
+	"charm.land/wish/v2/bubbletea"
+	gossh "golang.org/x/crypto/ssh"
+
+	"tandem/backend"
+	"tandem/internal/hub"
+	"tandem/model"
+	"tandem/ui"
+)
+
+// sshFPS is the frame rate of an SSH client's program.
+const sshFPS = 30
+
+// Options configure a Server.
+type Options struct {
+	// Keys decide who may join, and as driver or watcher.
+	Keys *Keyring
+	// Status is the status line every viewer starts with (workspace,
+	// policies, model) until the session names its own.
+	Status ui.StatusInfo
+	// Log receives the server's log lines; nil discards them.
+	Log *slog.Logger
+	// Limits bound unauthenticated connections; zero fields take the
+	// defaults (see Limits).
+	Limits Limits
+	// InsecureHostKey accepts a host key readable by group or others
+	// (--insecure-host-key-perms); Warn tells the host about it.
+	InsecureHostKey bool
+	Warn            func(string)
+	// Note, when set, is told which driver sent each prompt, just before
+	// it goes out (serve --record).
+	Note func(who, text string)
+}
+
+// Server hosts one agent session for many viewers over SSH: the hub that
+// logs the session's events, the keyring, and one Bubble Tea program per
+// SSH client, each at the client's own terminal size. The session feeds
+// it through Publish; SSHServer builds the SSH server; Shutdown ends it
+// all.
+type Server struct {
+	hub    *hub.Hub
+	keys   *Keyring
+	status ui.StatusInfo
+	log    *slog.Logger
+	// guard bounds unauthenticated connections (handshake deadline, idle
+	// timeout, caps, per-address rate); limits are its settings.
+	guard  *Guard
+	limits Limits
+	// insecureHostKey accepts a host key readable by group or others;
+	// warn tells the host about it.
+	insecureHostKey bool
+	warn            func(string)
+	// note, when set, records who sent a prompt (serve --record).
+	note func(who, text string)
+
+	mu      sync.Mutex
+	clients map[ssh.Session]clientState
+}
+
+// clientState is one connected SSH client: its program, its model and
+// its cursor into the hub.
+type clientState struct {
+	p *tea.Program
+	m *model.Model
+	v *hub.Viewer
+}
+
+// sessionReady is the hub's log entry for "the thread is open"; each
+// viewer gets it as a model.SessionReadyMsg, with the shared Client for
+// drivers and none for watchers.
+type sessionReady struct{ msg model.SessionReadyMsg }
+
+// New returns a Server with no client yet.
+func New(opts Options) *Server {
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Server{
+		hub: hub.New(), keys: opts.Keys, status: opts.Status, log: log, limits: opts.Limits,
+		insecureHostKey: opts.InsecureHostKey, warn: opts.Warn, note: opts.Note,
+		clients: map[ssh.Session]clientState{},
+	}
+}
+
+// Publish is the session's send function: the ready message is logged
+// without its Client (it is handed out per role), the rest as is. It is
+// safe for concurrent use and never waits for a viewer.
+func (ps *Server) Publish(msg tea.Msg) {
+	if r, ok := msg.(model.SessionReadyMsg); ok {
+		ps.hub.Publish(sessionReady{msg: r})
+		return
+	}
+	ps.hub.Publish(msg)
+}
+
+// member authorizes sess's key again for its session (the auth callback
+// saw the same key, user and address).
+func (ps *Server) member(sess ssh.Session) (Member, error) {
+	return ps.keys.Authorize(sess.PublicKey(), sess.User(), sess.RemoteAddr(), time.Now())
+}
+
+// SSHServer builds the wish server on addr: public-key auth only, against
+// the keyring; one program per PTY session. hostKey is the host key's
+// path, created when missing (LoadHostKey). The caller serves it on a
+// listener and ends it with Shutdown.
+func (ps *Server) SSHServer(addr, hostKey string) (*ssh.Server, error) {
+	pemKey, err := LoadHostKey(hostKey, ps.insecureHostKey, ps.warn)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := wish.NewServer(
+		wish.WithAddress(addr),
+		wish.WithHostKeyPEM(pemKey),
+		wish.WithPublicKeyAuth(func(ctx ssh.Context, key ssh.PublicKey) bool {
+			m, err := ps.keys.Authorize(key, ctx.User(), ctx.RemoteAddr(), time.Now())
+			if err != nil {
+				ps.log.Warn("ssh auth rejected", "fingerprint", gossh.FingerprintSHA256(key), "addr", ctx.RemoteAddr().String(), "why", err.Error())
+				return false
+			}
+			ps.log.Info("ssh auth", "name", m.Name, "role", m.Role.String())
+			return true
+		}),
+		// The last listed runs first: gate refuses keys that may not
+		// open a terminal and clamps the terminal's size, activeterm
+		// rejects sessions without a PTY, bubbletea runs the client's
+		// program, and leave runs once that program has ended.
+		wish.WithMiddleware(
+			ps.leave,
+			bubbletea.MiddlewareWithProgramHandler(ps.program),
+			activeterm.Middleware(),
+			ps.gate,
+		),
+	)
+	if err != nil {
+		return nil, err
+	}
+	ps.guard = NewGuard(ps.limits, ps.log)
+	ps.guard.Install(srv)
+	return srv, nil
+}
+
+// gate is the outermost middleware: a key whose authorized_keys line
+// forbids a terminal (no-pty, or restrict without pty) is told so and let
+// go; every other session continues with its terminal clamped to
+// MaxWidth×MaxHeight.
+func (ps *Server) gate(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		m, err := ps.member(sess)
+		if err != nil {
+			wish.Fatalln(sess, "tandem serve: "+err.Error())
+			return
+		}
+		if m.NoPTY {
+			ps.log.Info("ssh session refused: no-pty", "name", m.Name)
+			wish.Fatalln(sess, "tandem serve: this key may not open a terminal (no-pty in authorized_keys), and tandem needs one")
+			return
+		}
+		next(Clamp(sess))
+	}
+}
+
+// newModel returns a viewer's own model: shared transcript, read-only for
+// watchers.
+func (ps *Server) newModel(role hub.Role) *model.Model {
+	return model.New(model.Options{
+		Dark:     true,
+		NoColor:  os.Getenv("NO_COLOR") != "",
+		Status:   ps.status,
+		ReadOnly: role == hub.Watcher,
+		Shared:   true,
+	})
+}
+
+// program is the wish ProgramHandler: a program at the client's own size
+// (clamped), fed from the hub until the client leaves.
+func (ps *Server) program(sess ssh.Session) *tea.Program {
+	m, err := ps.member(sess)
+	if err != nil {
+		return nil
+	}
+	// 30 frames a second is plenty over a network and halves the render
+	// cost each client puts on the host.
+	opts := append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler(), tea.WithFPS(sshFPS))
+	cm := ps.newModel(m.Role)
+	p := tea.NewProgram(cm, opts...)
+	v := ps.hub.Join(m.Name, m.Role)
+	ps.mu.Lock()
+	ps.clients[sess] = clientState{p: p, m: cm, v: v}
+	ps.mu.Unlock()
+	if c, ok := sess.(*ClampedSession); ok {
+		c.OnClamp(func(asked ssh.Window) {
+			text := fmt.Sprintf("your terminal is %d×%d; tandem serve draws at most %d×%d", asked.Width, asked.Height, MaxWidth, MaxHeight)
+			go p.Send(model.InfoMsg{Text: text}) // Send blocks until the program runs
+		})
+	}
+	go ps.pump(v, m.Name, p.Send) // viewer.go
+	go func() {
+		// A dropped connection ends the program (the middleware quits
+		// it); this covers a program that never ran.
+		select {
+		case <-sess.Context().Done():
+			v.Leave()
+		case <-v.Done():
+		}
+	}()
+	return p
+}
+
+// leave is the innermost middleware: it runs when a client's program has
+// ended (the client quit or disconnected) and takes it off the roster.
+// The session goes on.
+func (ps *Server) leave(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		ps.mu.Lock()
+		c, ok := ps.clients[sess]
+		delete(ps.clients, sess)
+		ps.mu.Unlock()
+		if ok {
+			c.v.Leave()
+			c.m.Close() // its spilled command output
+		}
+		next(sess)
+	}
+}
+
+// quitAll asks every SSH client's program to quit.
+func (ps *Server) quitAll() {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	for _, c := range ps.clients {
+		c.p.Quit()
+	}
+}
+
+// Shutdown ends the shared session: pending requests are refused (never
+// accepted), every client is disconnected, srv stops, then the app-server
+// (sess, which may be nil) stops.
+func (ps *Server) Shutdown(srv *ssh.Server, sess *backend.Session) {
+	if n := ps.hub.RefusePending(); n > 0 {
+		ps.log.Info("refused pending requests on exit", "n", n)
+	}
+	ps.quitAll()
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		_ = srv.Close()
+	}
+	if sess != nil {
+		_ = sess.Close()
+	}
+	ps.hub.Close()
+	if ps.guard != nil {
+		ps.guard.Close()
+	}
+}

@@ -1,0 +1,596 @@
+package pair
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	charmlog "charm.land/log/v2"
+	"github.com/charmbracelet/x/vt"
+	gossh "golang.org/x/crypto/ssh"
+
+	"tandem/backend"
+	"tandem/internal/e2e"
+	"tandem/internal/mockapi"
+	"tandem/internal/sshtest"
+	"tandem/sessions"
+	"tandem/ui"
+)
+
+// pairFixture is a running `tandem serve` without the CLI: the hub, the
+// SSH server on a random port and (with a codex Env) the session.
+type pairFixture struct {
+	ps       *Server
+	addr     string
+	drivers  []sshtest.Key
+	watchers []sshtest.Key
+	env      *e2e.Env
+	sess     *backend.Session
+	// completed receives the id of every completed turn, seen on the
+	// session's own feed (before any viewer).
+	completed chan string
+	// publishMax is the longest the session's feed waited on the hub
+	// (one Publish), in nanoseconds.
+	publishMax atomic.Int64
+}
+
+// newPairFixture starts the SSH server with nDrivers and nWatchers keys,
+// and, when responses is non-nil, the real app-server against the mock.
+func newPairFixture(t testing.TB, nDrivers, nWatchers int, approval, sandbox string, responses []mockapi.Response) *pairFixture {
+	t.Helper()
+	return newRecordedPairFixture(t, nDrivers, nWatchers, approval, sandbox, responses, nil)
+}
+
+// newRecordedPairFixture is newPairFixture with the session recorded to
+// rec, as `tandem serve --record` does (nil: not recorded).
+func newRecordedPairFixture(t testing.TB, nDrivers, nWatchers int, approval, sandbox string, responses []mockapi.Response, rec *sessions.Recorder) *pairFixture {
+	t.Helper()
+	charmlog.SetOutput(io.Discard) // wish's "program was killed" on disconnect
+	dir := t.TempDir()
+	fx := &pairFixture{completed: make(chan string, 100)}
+	var dl, wl strings.Builder
+	for i := range nDrivers {
+		k := sshtest.NewKey(t, fmt.Sprintf("driver%d", i+1))
+		fx.drivers = append(fx.drivers, k)
+		dl.WriteString(k.Line())
+	}
+	for i := range nWatchers {
+		k := sshtest.NewKey(t, fmt.Sprintf("watcher%d", i+1))
+		fx.watchers = append(fx.watchers, k)
+		wl.WriteString(k.Line())
+	}
+	dk, wk := filepath.Join(dir, "drivers"), filepath.Join(dir, "watchers")
+	_ = os.WriteFile(dk, []byte(dl.String()), 0o600)
+	_ = os.WriteFile(wk, []byte(wl.String()), 0o600)
+	keys, err := LoadKeyring(dk, wk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var note func(who, text string)
+	if rec != nil {
+		note = func(who, text string) { rec.Mark("author", sessions.Author{Who: who, Text: text}) }
+	}
+	fx.ps = New(Options{Keys: keys, Status: ui.StatusInfo{Cwd: "~/w"}, Note: note})
+	srv, err := fx.ps.SSHServer("127.0.0.1:0", filepath.Join(dir, "host_ed25519"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.addr = ln.Addr().String()
+	go func() { _ = srv.Serve(ln) }()
+	if responses != nil {
+		fx.env = e2e.NewEnv(t, responses...)
+		send := func(msg any) {
+			start := time.Now()
+			fx.ps.Publish(msg)
+			if d := int64(time.Since(start)); d > fx.publishMax.Load() {
+				fx.publishMax.Store(d)
+			}
+			if c, ok := msg.(backend.TurnCompletedEvent); ok {
+				fx.completed <- c.Turn.ID
+			}
+		}
+		var trace func(backend.Direction, []byte)
+		if rec != nil {
+			trace = rec.Trace
+		}
+		fx.sess = fx.env.ReadySession(t, approval, sandbox, trace, send)
+	}
+	t.Cleanup(func() { fx.ps.Shutdown(srv, fx.sess) })
+	return fx
+}
+
+// sshClient is one in-process SSH client with a PTY, its output fed to a
+// terminal emulator so tests read the screen as a person would.
+type sshClient struct {
+	name   string
+	conn   *gossh.Client
+	sess   *gossh.Session
+	stdin  io.Writer
+	mu     sync.Mutex
+	emu    *vt.Emulator
+	closed chan struct{}
+}
+
+func dialPair(addr string, k sshtest.Key, w, h int) (*sshClient, error) {
+	return dialPairPty(addr, k, w, h, w, h)
+}
+
+// dialPairPty is dialPair with a pty request of ptyW×ptyH read through an
+// emulator of w×h (a client that asks for more than it shows).
+func dialPairPty(addr string, k sshtest.Key, ptyW, ptyH, w, h int) (*sshClient, error) {
+	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
+		User:            k.Name,
+		Auth:            []gossh.AuthMethod{gossh.PublicKeys(k.Signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), //nolint:gosec // test server
+		Timeout:         10 * time.Second,
+	})
+	if err != nil {
+		return nil, err
+	}
+	sess, err := conn.NewSession()
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	c := &sshClient{name: k.Name, conn: conn, sess: sess, emu: vt.NewEmulator(w, h), closed: make(chan struct{})}
+	go func() { _, _ = io.Copy(io.Discard, c.emu) }() // terminal replies
+	if err := sess.RequestPty("xterm-256color", ptyH, ptyW, gossh.TerminalModes{}); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	c.stdin, _ = sess.StdinPipe()
+	out, _ := sess.StdoutPipe()
+	go func() {
+		defer close(c.closed)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := out.Read(buf)
+			if n > 0 {
+				c.mu.Lock()
+				_, _ = c.emu.Write(buf[:n])
+				c.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	if err := sess.Shell(); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (fx *pairFixture) dial(t testing.TB, k sshtest.Key, w, h int) *sshClient {
+	t.Helper()
+	c, err := dialPair(fx.addr, k, w, h)
+	if err != nil {
+		t.Fatalf("%s: %v", k.Name, err)
+	}
+	t.Cleanup(c.close)
+	return c
+}
+
+func (c *sshClient) close() {
+	_ = c.sess.Close()
+	_ = c.conn.Close()
+}
+
+func (c *sshClient) screen() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.emu.String()
+}
+
+func (c *sshClient) send(t testing.TB, s string) {
+	t.Helper()
+	if _, err := io.WriteString(c.stdin, s); err != nil {
+		t.Fatalf("%s: writing keys: %v", c.name, err)
+	}
+}
+
+// waitFor waits until the screen shows text (whitespace ignored).
+func (c *sshClient) waitFor(t testing.TB, text string, timeout time.Duration) {
+	t.Helper()
+	want := e2e.Squash(text)
+	deadline := time.Now().Add(timeout)
+	for {
+		s := c.screen()
+		if strings.Contains(e2e.Squash(s), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %q not on screen after %v; screen:\n%s", c.name, text, timeout, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitGone waits until the screen no longer shows text.
+func (c *sshClient) waitGone(t testing.TB, text string, timeout time.Duration) {
+	t.Helper()
+	want := e2e.Squash(text)
+	deadline := time.Now().Add(timeout)
+	for strings.Contains(e2e.Squash(c.screen()), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %q still on screen after %v; screen:\n%s", c.name, text, timeout, c.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitReady waits until the client's model has the session: the status
+// line shows the presence roster, and presence events are logged after
+// the session's ready message.
+func (c *sshClient) waitReady(t testing.TB) {
+	t.Helper()
+	c.waitFor(t, "⇄", 20*time.Second)
+}
+
+func TestServeRejectsUnknownKeyAndPasswords(t *testing.T) {
+	fx := newPairFixture(t, 1, 1, "", "", nil)
+	stranger := sshtest.NewKey(t, "stranger")
+	if c, err := dialPair(fx.addr, stranger, 80, 24); err == nil {
+		c.close()
+		t.Fatal("unknown key was accepted")
+	}
+	_, err := gossh.Dial("tcp", fx.addr, &gossh.ClientConfig{
+		User:            "driver1",
+		Auth:            []gossh.AuthMethod{gossh.Password("driver1"), gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), //nolint:gosec // test server
+		Timeout:         5 * time.Second,
+	})
+	if err == nil {
+		t.Fatal("password auth was accepted")
+	}
+	// The listed keys are let in, with their role.
+	c := fx.dial(t, fx.watchers[0], 60, 20)
+	c.waitFor(t, "watcher1 joined as watcher", 10*time.Second)
+	if p := fx.ps.hub.Present(); len(p) != 1 || p[0].Name != "watcher1" || p[0].Role.String() != "watcher" {
+		t.Fatalf("present = %+v", p)
+	}
+}
+
+const pairAnswer = "The shared answer streams to every client: forty-two is the number."
+
+func TestServeDriversAndWatchersSeeTheSameStream(t *testing.T) {
+	fx := newPairFixture(t, 2, 10, "", "", []mockapi.Response{
+		{Items: []mockapi.Item{mockapi.Text(pairAnswer)}, ChunkDelay: 5 * time.Millisecond},
+	})
+	var clients []*sshClient
+	for i, k := range append(append([]sshtest.Key{}, fx.drivers...), fx.watchers...) {
+		// Every client has its own size: 50..160 columns, 16..38 rows.
+		c := fx.dial(t, k, 50+i*10, 16+i*2)
+		clients = append(clients, c)
+	}
+	for _, c := range clients {
+		c.waitReady(t)
+	}
+	clients[0].send(t, "what is the number?\r")
+	for _, c := range clients {
+		c.waitFor(t, pairAnswer, 30*time.Second)
+		c.waitFor(t, "what is the number?", 5*time.Second)
+	}
+	// The widest client's status line lists everyone with their role (in
+	// join order, which depends on which SSH handshake finished first).
+	widest := clients[len(clients)-1]
+	for _, who := range []string{"driver1 (driver)", "driver2 (driver)", "watcher1 (watcher)"} {
+		widest.waitFor(t, who, 5*time.Second)
+	}
+	if n := len(fx.env.Mock.Requests()); n != 1 {
+		t.Fatalf("the mock saw %d model rounds, want 1", n)
+	}
+}
+
+func TestServeApprovalFirstDriverWinsWatcherCannotAnswer(t *testing.T) {
+	fx := newPairFixture(t, 2, 1, "untrusted", "workspace-write", []mockapi.Response{
+		{Items: []mockapi.Item{mockapi.ExecCommand("echo hi > out.txt")}},
+		{Items: []mockapi.Item{mockapi.Text("Wrote out.txt for you.")}},
+	})
+	d1, d2 := fx.dial(t, fx.drivers[0], 100, 30), fx.dial(t, fx.drivers[1], 70, 40)
+	w := fx.dial(t, fx.watchers[0], 90, 25)
+	for _, c := range []*sshClient{d1, d2, w} {
+		c.waitReady(t)
+	}
+
+	// A watcher's keystrokes start no turn.
+	w.send(t, "please delete everything\r")
+	w.waitFor(t, "you are watching", 5*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	if n := len(fx.env.Mock.Requests()); n != 0 {
+		t.Fatalf("a watcher's enter started a turn (%d model rounds)", n)
+	}
+	if strings.Contains(w.screen(), "please delete") {
+		t.Fatalf("a watcher's typing reached the composer:\n%s", w.screen())
+	}
+
+	d2.send(t, "write the file\r")
+	d1.waitFor(t, "Run this command?", 30*time.Second)
+	d2.waitFor(t, "Run this command?", 5*time.Second)
+	w.waitFor(t, "waiting for driver", 5*time.Second)
+	w.waitFor(t, "approval of a command", time.Second)
+	if strings.Contains(w.screen(), "Run this command?") {
+		t.Fatalf("the watcher was shown the form:\n%s", w.screen())
+	}
+	// The watcher's keys answer nothing.
+	time.Sleep(600 * time.Millisecond) // past the forms' grace period
+	w.send(t, "\r")
+	w.send(t, "y")
+	time.Sleep(300 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(fx.env.Dir, "out.txt")); err == nil {
+		t.Fatal("the command ran after a watcher's keys")
+	}
+	d2.waitFor(t, "Run this command?", time.Second)
+
+	// driver1 approves (Enter on the first choice): the form closes for
+	// driver2 too, and the watcher stops waiting.
+	d1.send(t, "\r")
+	d2.waitGone(t, "Run this command?", 10*time.Second)
+	d1.waitGone(t, "Run this command?", 10*time.Second)
+	w.waitGone(t, "waiting for", 10*time.Second)
+	for _, c := range []*sshClient{d1, d2, w} {
+		c.waitFor(t, "Wrote out.txt for you.", 30*time.Second)
+	}
+	if b, err := os.ReadFile(filepath.Join(fx.env.Dir, "out.txt")); err != nil || strings.TrimSpace(string(b)) != "hi" {
+		t.Fatalf("out.txt = %q, %v", b, err)
+	}
+	// Exactly one answer reached the app-server: the next round carries
+	// one function_call_output.
+	reqs := fx.env.Mock.Requests()
+	if len(reqs) != 2 || len(reqs[1].FunctionCallOutputs()) != 1 {
+		t.Fatalf("model rounds = %d", len(reqs))
+	}
+}
+
+func TestServeLateJoinerSeesEarlierTurns(t *testing.T) {
+	fx := newPairFixture(t, 2, 1, "", "", []mockapi.Response{
+		{Items: []mockapi.Item{mockapi.Text("First answer, before anyone else came.")}},
+		{Items: []mockapi.Item{mockapi.Text("Second answer, everyone is here.")}},
+	})
+	d1 := fx.dial(t, fx.drivers[0], 80, 30)
+	d1.waitReady(t)
+	d1.send(t, "first question\r")
+	d1.waitFor(t, "First answer, before anyone else came.", 30*time.Second)
+	select {
+	case <-fx.completed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("first turn did not complete")
+	}
+
+	late := fx.dial(t, fx.watchers[0], 120, 40)
+	late.waitFor(t, "first question", 10*time.Second)
+	late.waitFor(t, "First answer, before anyone else came.", 10*time.Second)
+	late.waitFor(t, "driver1 joined as driver", 5*time.Second)
+	d1.waitFor(t, "watcher1 joined as watcher", 5*time.Second)
+
+	// The late driver can drive the next turn.
+	d2 := fx.dial(t, fx.drivers[1], 60, 30)
+	d2.waitFor(t, "First answer, before anyone else came.", 10*time.Second)
+	d2.send(t, "second question\r")
+	for _, c := range []*sshClient{d1, d2, late} {
+		c.waitFor(t, "Second answer, everyone is here.", 30*time.Second)
+	}
+}
+
+func TestServeClientDisconnectMidStream(t *testing.T) {
+	answer := strings.Repeat("Streaming slowly word by word. ", 12) + "The end."
+	fx := newPairFixture(t, 1, 3, "", "", []mockapi.Response{
+		{Items: []mockapi.Item{mockapi.TextChunks(strings.SplitAfter(answer, " ")...)}, ChunkDelay: 15 * time.Millisecond},
+		{Items: []mockapi.Item{mockapi.Text("Still here after the leave.")}},
+	})
+	d := fx.dial(t, fx.drivers[0], 100, 40)
+	w1, w2, w3 := fx.dial(t, fx.watchers[0], 80, 40), fx.dial(t, fx.watchers[1], 90, 40), fx.dial(t, fx.watchers[2], 70, 40)
+	for _, c := range []*sshClient{d, w1, w2, w3} {
+		c.waitReady(t)
+	}
+	d.send(t, "stream please\r")
+	w2.waitFor(t, "Streaming slowly word by word.", 30*time.Second)
+	w2.close() // mid-stream: the answer is still coming
+	w3.send(t, "q")
+	for _, c := range []*sshClient{d, w1} {
+		c.waitFor(t, answer, 30*time.Second)
+		c.waitFor(t, "watcher2 left", 10*time.Second)
+		c.waitFor(t, "watcher3 left", 10*time.Second)
+	}
+	select {
+	case <-w3.closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("q did not disconnect the watcher")
+	}
+	// The session goes on.
+	select {
+	case <-fx.completed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the streamed turn did not complete")
+	}
+	d.send(t, "still there?\r")
+	w1.waitFor(t, "Still here after the leave.", 30*time.Second)
+	if p := fx.ps.hub.Present(); len(p) != 2 {
+		t.Fatalf("present after leaves = %+v", p)
+	}
+}
+
+// cpuTime is this process's user+system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestServeLoad20Clients streams the same scripted turn with 0 and then 20
+// connected clients and checks the session's throughput (time from
+// turn/start to turn/completed, seen on the session's own feed) does not
+// collapse. TANDEM_LOAD_SECONDS=60 keeps the 20 clients streaming turns
+// for that long (default: one turn each way, well under 20 s).
+func TestServeLoad20Clients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test")
+	}
+	if serveRaceEnabled {
+		t.Skip("throughput is not measurable under -race; the other TestServe tests cover the same paths")
+	}
+	soak := 0 * time.Second
+	if s := os.Getenv("TANDEM_LOAD_SECONDS"); s != "" {
+		var n int
+		fmt.Sscan(s, &n)
+		soak = time.Duration(n) * time.Second
+	}
+	// A paced stream (400 deltas of ~40 bytes, 2 ms apart at the SSE
+	// level), like a fast real model: the session's pace is the app-server's
+	// and must not depend on how many clients watch it.
+	turn := func() mockapi.Response {
+		r := mockapi.BigMarkdown(16<<10, 400)
+		r.ChunkDelay = 2 * time.Millisecond
+		return r
+	}
+	script := []mockapi.Response{turn(), turn()}
+	for range 400 {
+		script = append(script, turn())
+	}
+	fx := newPairFixture(t, 1, 19, "", "", script)
+	runTurn := func(label string) time.Duration {
+		t.Helper()
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if _, err := fx.sess.StartTurn(ctx, backend.TurnInput{Text: "stream " + label}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-fx.completed:
+		case <-ctx.Done():
+			t.Fatalf("%s: turn did not complete", label)
+		}
+		return time.Since(start)
+	}
+	alone := min(runTurn("alone"), runTurn("alone again"))
+	aloneMax := time.Duration(fx.publishMax.Swap(0))
+
+	var clients []*sshClient
+	for i, k := range append(append([]sshtest.Key{}, fx.drivers...), fx.watchers...) {
+		clients = append(clients, fx.dial(t, k, 60+i*5, 20+i))
+	}
+	for _, c := range clients {
+		c.waitReady(t)
+	}
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cpu0, wall0 := cpuTime(), time.Now()
+	shared := min(runTurn("shared"), runTurn("shared again"))
+	turns := 2
+	for time.Since(wall0) < soak {
+		runTurn(fmt.Sprint("soak", turns))
+		turns++
+	}
+	cpu, wall := cpuTime()-cpu0, time.Since(wall0)
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	sharedMax := time.Duration(fx.publishMax.Load())
+	t.Logf("turn with 0 clients %v, with 20 clients %v (%.2fx); %d turns in %v with 20 clients", alone, shared, float64(shared)/float64(alone), turns, wall.Round(time.Millisecond))
+	t.Logf("longest wait of the session's feed on the hub: %v with 0 clients, %v with 20", aloneMax, sharedMax)
+	// Both figures include the 20 in-process test terminals (vt
+	// emulators with scrollback), which on a real host live elsewhere.
+	t.Logf("process CPU %v over %v wall (%.0f%% of one core); live heap %d MiB → %d MiB; %d goroutines; hub log %d entries",
+		cpu.Round(time.Millisecond), wall.Round(time.Millisecond), 100*cpu.Seconds()/wall.Seconds(), before.HeapAlloc>>20, after.HeapAlloc>>20, runtime.NumGoroutine(), fx.ps.hub.Len())
+	// The hub never makes the session wait for a viewer: a publish is
+	// an append under a lock, whatever the clients do.
+	if sharedMax > 50*time.Millisecond {
+		t.Fatalf("the session's feed waited %v on the hub", sharedMax)
+	}
+	// Generous: on a 2-core machine the 20 clients' rendering competes
+	// with codex for CPU, but the app-server's pace must not collapse.
+	if shared > 3*alone+time.Second {
+		t.Fatalf("throughput collapsed with 20 clients: %v vs %v alone", shared, alone)
+	}
+	// Every client is still connected.
+	if n := len(fx.ps.hub.Present()); n != len(clients) {
+		t.Fatalf("%d of %d clients still connected", n, len(clients))
+	}
+}
+
+func TestServeHostKeyPersists(t *testing.T) {
+	dir := t.TempDir()
+	k := sshtest.NewKey(t, "driver1")
+	path := filepath.Join(dir, "drivers")
+	_ = os.WriteFile(path, []byte(k.Line()), 0o600)
+	keys, err := LoadKeyring(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostKey := filepath.Join(dir, "data", "host_ed25519")
+	_ = os.MkdirAll(filepath.Dir(hostKey), 0o700)
+	fingerprint := func() string {
+		ps := New(Options{Keys: keys})
+		srv, err := ps.SSHServer("127.0.0.1:0", hostKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = srv.Serve(ln) }()
+		defer srv.Close()
+		var got string
+		conn, err := gossh.Dial("tcp", ln.Addr().String(), &gossh.ClientConfig{
+			User: "driver1", Auth: []gossh.AuthMethod{gossh.PublicKeys(k.Signer)}, Timeout: 5 * time.Second,
+			HostKeyCallback: func(_ string, _ net.Addr, key gossh.PublicKey) error {
+				got = gossh.FingerprintSHA256(key) + " " + key.Type()
+				return nil
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.Close()
+		return got
+	}
+	first, second := fingerprint(), fingerprint()
+	if first != second || !strings.HasSuffix(first, "ssh-ed25519") {
+		t.Fatalf("host key changed between runs or is not ed25519: %q vs %q", first, second)
+	}
+	if st, err := os.Stat(hostKey); err != nil || st.Mode().Perm()&0o077 != 0 {
+		t.Fatalf("host key file: %v, %v", st, err)
+	}
+}
+
+func TestServeIdleTimeoutEndsOnlyWhenNobodyIsConnected(t *testing.T) {
+	ps := New(Options{Keys: &Keyring{}})
+	v := ps.hub.Join("alice", 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ended := make(chan time.Time, 1)
+	go ps.WatchIdle(ctx, 300*time.Millisecond, func() { ended <- time.Now() })
+	select {
+	case <-ended:
+		t.Fatal("idle timeout fired while a client was connected")
+	case <-time.After(800 * time.Millisecond):
+	}
+	left := time.Now()
+	v.Leave()
+	select {
+	case at := <-ended:
+		if d := at.Sub(left); d < 300*time.Millisecond {
+			t.Fatalf("ended %v after the last client left, before the timeout", d)
+		}
+	case <-ctx.Done():
+		t.Fatal("idle timeout never fired")
+	}
+}

@@ -1,0 +1,114 @@
+package pair
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/internal/hub"
+	"tandem/model"
+)
+
+// pump hands the viewer's log entries to its program in order. send
+// blocks only this viewer (Program.Send waits for its own Update loop).
+func (ps *Server) pump(v *hub.Viewer, name string, send func(tea.Msg)) {
+	role := v.Who().Role
+	for {
+		batch, ok := v.Next()
+		if !ok {
+			return
+		}
+		for _, e := range batch {
+			select {
+			case <-v.Done():
+				return
+			default:
+			}
+			if r, ok := e.(sessionReady); ok {
+				msg := r.msg
+				if role == hub.Watcher {
+					msg.Client = nil
+				} else if msg.Client != nil && ps.note != nil {
+					msg.Client = attributed{Client: msg.Client, who: name, note: ps.note}
+				}
+				e = msg
+			}
+			send(e)
+		}
+	}
+}
+
+// attributed is a driver's handle on the shared session under `serve
+// --record`: each prompt it sends (turn/start, turn/steer) is noted with
+// the driver's name just before it goes out, so the recording says who
+// typed it.
+type attributed struct {
+	backend.Client
+	who  string
+	note func(who, text string)
+}
+
+// StartTurn implements backend.Client.
+func (a attributed) StartTurn(ctx context.Context, in backend.TurnInput) (backend.Turn, error) {
+	a.note(a.who, in.Text)
+	return a.Client.StartTurn(ctx, in)
+}
+
+// Steer implements backend.Client.
+func (a attributed) Steer(ctx context.Context, in backend.TurnInput) error {
+	a.note(a.who, in.Text)
+	return a.Client.Steer(ctx, in)
+}
+
+// Attach runs the host's own terminal on the session, as a driver named
+// name; it returns when the host quits it (which ends the session) or ctx
+// ends. info, when set, is shown first as an info banner in the host's
+// view only. opts are extra program options (tests give input and
+// output).
+func (ps *Server) Attach(ctx context.Context, name, info string, opts ...tea.ProgramOption) error {
+	_, err := ps.attachRun(ctx, name, info, opts...)
+	return err
+}
+
+// attachRun is Attach, returning the program's final model.
+func (ps *Server) attachRun(ctx context.Context, name, info string, opts ...tea.ProgramOption) (tea.Model, error) {
+	m := ps.newModel(hub.Driver)
+	defer m.Close() // its spilled command output
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
+	v := ps.hub.Join(name, hub.Driver)
+	defer v.Leave()
+	if info != "" {
+		go p.Send(model.InfoMsg{Text: info}) // Send blocks until the program runs
+	}
+	go ps.pump(v, name, p.Send)
+	return p.Run()
+}
+
+// WatchIdle ends the session (calls end) once nobody has been connected
+// for d: it counts from the first tick (every d/4, at most 1 s) that saw
+// nobody, so it never fires early. It returns after end, or when ctx
+// ends.
+func (ps *Server) WatchIdle(ctx context.Context, d time.Duration, end func()) {
+	tick := time.NewTicker(min(d/4+time.Millisecond, time.Second))
+	defer tick.Stop()
+	var emptySince time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			switch {
+			case len(ps.hub.Present()) > 0:
+				emptySince = time.Time{}
+			case emptySince.IsZero():
+				emptySince = now
+			case now.Sub(emptySince) >= d:
+				ps.log.Info("idle timeout", "after", d)
+				end()
+				return
+			}
+		}
+	}
+}
