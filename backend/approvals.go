@@ -18,6 +18,15 @@ type ApprovalResponse struct {
 	Decision Decision `json:"decision"`
 }
 
+// decisionRequest is what the approval kinds share: they are answered
+// with a decision.
+type decisionRequest struct{ *Request }
+
+// Answer replies {"decision": d}.
+func (r decisionRequest) Answer(d Decision) error {
+	return r.Respond(ApprovalResponse{Decision: d})
+}
+
 // Decision is an approval decision. Name is one of "accept",
 // "acceptForSession", "decline", "cancel" (v2), or for the legacy requests
 // "approved", "approved_for_session", "denied", "abort". Amendment variants
@@ -72,13 +81,8 @@ type NetworkPolicyAmendment struct {
 // CommandApprovalRequest is `item/commandExecution/requestApproval`.
 // Answer it with Answer.
 type CommandApprovalRequest struct {
-	*Request
+	decisionRequest
 	Params CommandApprovalParams
-}
-
-// Answer replies {"decision": d}.
-func (r *CommandApprovalRequest) Answer(d Decision) error {
-	return r.Respond(ApprovalResponse{Decision: d})
 }
 
 // Refuse implements ServerRequest: it answers "cancel".
@@ -97,13 +101,8 @@ type FileChangeApprovalParams struct {
 
 // FileChangeApprovalRequest is `item/fileChange/requestApproval`.
 type FileChangeApprovalRequest struct {
-	*Request
+	decisionRequest
 	Params FileChangeApprovalParams
-}
-
-// Answer replies {"decision": d}.
-func (r *FileChangeApprovalRequest) Answer(d Decision) error {
-	return r.Respond(ApprovalResponse{Decision: d})
 }
 
 // Refuse implements ServerRequest: it answers "cancel".
@@ -183,13 +182,8 @@ type ExecCommandApprovalParams struct {
 // ExecCommandApprovalRequest is the legacy `execCommandApproval`. Answer it
 // with Approved, ApprovedForSession, Denied(…) or Abort.
 type ExecCommandApprovalRequest struct {
-	*Request
+	decisionRequest
 	Params ExecCommandApprovalParams
-}
-
-// Answer replies {"decision": d}.
-func (r *ExecCommandApprovalRequest) Answer(d Decision) error {
-	return r.Respond(ApprovalResponse{Decision: d})
 }
 
 // Refuse implements ServerRequest: it answers "abort".
@@ -245,13 +239,8 @@ func (p ApplyPatchApprovalParams) Paths() []string {
 // ApplyPatchApprovalRequest is the legacy `applyPatchApproval`. Answer it
 // with Approved, ApprovedForSession, Denied(…) or Abort.
 type ApplyPatchApprovalRequest struct {
-	*Request
+	decisionRequest
 	Params ApplyPatchApprovalParams
-}
-
-// Answer replies {"decision": d}.
-func (r *ApplyPatchApprovalRequest) Answer(d Decision) error {
-	return r.Respond(ApprovalResponse{Decision: d})
 }
 
 // Refuse implements ServerRequest: it answers "abort".
