@@ -47,7 +47,7 @@ go test -count=1 -race -timeout 15m ./backend/... ./internal/hub ./internal/shel
 # The pairing server runs one program per SSH client at once: its tests
 # (real app-server, real SSH clients) run under the race detector too —
 # internal/pair's in the line above, the serve command's here.
-go test -count=1 -race -timeout 15m -run 'TestServe' .
+go test -count=1 -race -timeout 15m -run 'TestServe' ./internal/cli
 if grep -q "func FuzzDispatch" backend/*_test.go 2>/dev/null; then
   go test -run='^$' -fuzz=FuzzDispatch -fuzztime="${FUZZTIME:-30s}" ./backend
 fi

@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"tandem/backend"
+	"tandem/config"
+	"tandem/model"
+	"tandem/sessions"
+	"tandem/ui"
+)
+
+// ChatOptions are the command line of `tandem [PROMPT]`, the interactive
+// chat (the root command).
+type ChatOptions struct {
+	Session SessionOptions
+	// Prompt, when set, is sent as the first turn.
+	Prompt string
+}
+
+// newChatCmd is the root command: `tandem [PROMPT]`.
+func newChatCmd(f *Factory) *cobra.Command {
+	var opts ChatOptions
+	root := &cobra.Command{
+		Use:   "tandem [PROMPT]",
+		Short: "A terminal client for the Codex agent",
+		Long: "tandem drives `codex app-server` from the terminal: it streams the agent's answer as Markdown,\n" +
+			"shows commands, diffs and reasoning, and asks for approvals inline.",
+		Args:          cobra.MaximumNArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       f.Version,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.Prompt = args[0]
+			}
+			return runChat(cmd.Context(), f, opts, stdioOf(cmd))
+		},
+	}
+	root.SetVersionTemplate("tandem {{.Version}}\n")
+	flagUsageErrors(root)
+	opts.Session.register(root.Flags())
+	return root
+}
+
+// runChat runs the interactive chat on std (which must be a terminal).
+func runChat(ctx context.Context, f *Factory, opts ChatOptions, std stdio) error {
+	cfg, err := opts.Session.resolve()
+	if err != nil {
+		return err
+	}
+	return runInteractive(ctx, f, cfg, interactive{prompt: opts.Prompt, in: std.in, out: std.out})
+}
+
+// interactive is what differs between the interactive commands (tandem
+// and tandem resume): the first prompt, the resume request, and the
+// terminal, checked by needTerminal.
+type interactive struct {
+	prompt string
+	resume *model.ResumeRequest
+	in     io.Reader
+	out    io.Writer
+}
+
+// runInteractive starts the TUI at once and the app-server session in the
+// background, so the first frame never waits for codex.
+func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interactive) (err error) {
+	env, err := f.setup(cfg, setupHooks{
+		codexNotFound: func(error) error {
+			return errors.New("codex not found — run `tandem demo` to see tandem without Codex, or install with " + backend.InstallHint + " (or pass --codex PATH)")
+		},
+		// After the codex check, so a missing codex is told first.
+		check:   func() error { return needTerminal(in.in, in.out) },
+		display: true,
+	})
+	if err != nil {
+		return err
+	}
+	defer env.closeInto(&err) // a recording cut short is reported, never lost silently
+	log := env.log
+
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	s := cfg.settings
+	var owner *sessionOwner // set before the program runs
+	m := model.New(model.Options{
+		Prompt:  in.prompt,
+		Dark:    s.Dark(),
+		NoColor: os.Getenv("NO_COLOR") != "",
+		Status:  ui.StatusInfo{Cwd: cfg.statusCwd(env.cwd), Approval: s.ApprovalPolicy, Sandbox: s.Sandbox, Model: s.Model},
+		// The last thread and prompt history per workspace.
+		State:     sessions.Open(""),
+		Workspace: env.cwd,
+		// owner.go: F5 and /restart start a new app-server on the thread.
+		Restart:     func() (model.RestartInfo, error) { return owner.restart() },
+		TurnTimeout: s.TurnTimeout,
+	})
+	p := tea.NewProgram(m, tea.WithContext(ctx), themeFilter(s))
+
+	// The session is owned here (owner.go); every exit path below closes
+	// the current one, which kills the app-server's whole process group.
+	owner = newSessionOwner(ctx, env, in.resume, p.Send)
+	go owner.start()
+	if rec := env.recorder; rec != nil {
+		rec.OnError(func(err error) {
+			log.Error("recording stopped", "file", cfg.record, "err", err)
+			// Traces run on any goroutine, the program's own included.
+			go p.Send(backend.WarningEvent{Message: "--record " + cfg.record + ": recording stopped (" + err.Error() + "); the session goes on"})
+		})
+	}
+
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sig)
+	go func() {
+		select {
+		case s := <-sig:
+			log.Info("signal", "sig", s.String())
+			p.Quit()
+		case <-ctx.Done():
+		}
+	}()
+
+	defer func() {
+		if r := recover(); r != nil {
+			cancel()
+			shutdown(owner, nil, log)
+			panic(r)
+		}
+	}()
+	final, runErr := p.Run()
+	fm, _ := final.(*model.Model)
+	cancel()
+	shutdown(owner, fm, log)
+	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && !errors.Is(runErr, context.Canceled) {
+		return runErr
+	}
+	return nil
+}
+
+// shutdown refuses every pending server request (never accepting), then
+// closes the current session, which stops the app-server and its process
+// group. The replies are written synchronously to the server's stdin
+// before it is closed, so the server reads them before EOF.
+func shutdown(owner *sessionOwner, m *model.Model, log *slog.Logger) {
+	sess := owner.current(65 * time.Second)
+	if m != nil {
+		m.Close() // spilled command output, also after a signal
+		for _, r := range m.Pending() {
+			if !r.Answered() {
+				log.Info("refusing pending request on exit", "method", r.Method())
+				_ = r.Refuse()
+			}
+		}
+	}
+	if sess != nil {
+		_ = sess.Close()
+	}
+	backend.ReapOrphans() // whatever a dead app-server left behind
+}
+
+// themeFilter returns a program option that keeps the configured theme:
+// with theme "dark" or "light" the terminal's background report is
+// dropped, so the model never switches palettes on its own.
+func themeFilter(s config.Settings) tea.ProgramOption {
+	fixed := s.Theme == "dark" || s.Theme == "light"
+	return tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+		if _, ok := msg.(tea.BackgroundColorMsg); ok && fixed {
+			return nil
+		}
+		return msg
+	})
+}

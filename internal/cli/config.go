@@ -1,0 +1,261 @@
+package cli
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path"
+	"strings"
+
+	"tandem/backend"
+	"tandem/config"
+)
+
+// runConfig is the resolved configuration of one run, built by resolve
+// from the SessionOptions and the config file: the settings (flags >
+// profile > file > defaults, see config.Resolve), where the app-server
+// runs, and the paths of the run's own files. The options are never
+// written back.
+type runConfig struct {
+	// settings are the resolved settings: Workspace is absolute, Codex
+	// and CodexFrom say which codex and where it was set, TurnTimeout is
+	// the flag's or the file's.
+	settings config.Settings
+
+	// Where the app-server runs. sshTarget is --ssh, else the profile's
+	// ssh (not with --remote); "" runs codex locally or over ws.
+	sshTarget string
+	// sshOptions are the --ssh-option values; remoteTransport appends
+	// the profile's ssh_options after them (ssh keeps the first value).
+	sshOptions []string
+	// remoteCodex and remoteWorkspace are the flag's, else the profile's.
+	remoteCodex, remoteWorkspace string
+	// ws is --remote ws://host:port and tokenFile --remote-token-file.
+	ws, tokenFile string
+
+	// logFile, record and traceProtocol are --log-file, --record and
+	// --trace-protocol ("" when not given).
+	logFile, record, traceProtocol string
+}
+
+// resolve checks the flags (validate), loads the config file and
+// resolves the run's configuration. Every error is a usage error (exit
+// status 2).
+func (o *SessionOptions) resolve() (runConfig, error) {
+	if err := o.validate(); err != nil {
+		return runConfig{}, err
+	}
+	file, err := config.Load(o.ConfigFile)
+	if err != nil {
+		return runConfig{}, &usageError{err.Error()}
+	}
+	var args []string
+	for _, kv := range o.Overrides {
+		args = append(args, "-c", kv)
+	}
+	fl := config.Flags{
+		Codex:        o.Codex,
+		CodexArgs:    args,
+		Model:        o.Model,
+		Approval:     o.Approval,
+		Sandbox:      o.Sandbox,
+		Workspace:    o.Cd,
+		Theme:        o.Theme,
+		IsolatedHome: o.IsolatedHome,
+	}
+	if o.TurnTimeoutSet {
+		fl.TurnTimeout = o.TurnTimeout.String()
+	}
+	s, err := config.Resolve(file, o.Profile, fl)
+	if err != nil {
+		return runConfig{}, &usageError{err.Error()}
+	}
+	c := runConfig{
+		settings:        s,
+		sshTarget:       o.Remote.SSH,
+		sshOptions:      o.Remote.SSHOptions,
+		remoteCodex:     s.RemoteCodex,
+		remoteWorkspace: s.RemoteWorkspace,
+		ws:              o.Remote.WS,
+		tokenFile:       o.Remote.TokenFile,
+		logFile:         o.LogFile,
+		record:          o.Record,
+		traceProtocol:   o.TraceProtocol,
+	}
+	if c.sshTarget == "" && c.ws == "" && s.SSH != nil {
+		c.sshTarget = s.SSH.String()
+	}
+	if o.Remote.RemoteCodex != "" {
+		c.remoteCodex = o.Remote.RemoteCodex
+	}
+	if o.Remote.RemoteWorkspace != "" {
+		c.remoteWorkspace = o.Remote.RemoteWorkspace
+	}
+	return c, nil
+}
+
+// isRemote reports whether the app-server runs elsewhere (no local codex
+// needed).
+func (c runConfig) isRemote() bool { return c.ws != "" || c.sshTarget != "" }
+
+// locateCodex finds the local codex executable from the resolved
+// settings; an error names where a configured command came from (the
+// --codex flag, or the config file, line and key). Over ssh or websocket
+// no local codex is needed: it returns "" and no error. A bad --codex
+// value is a usageError.
+func (c runConfig) locateCodex() (string, error) {
+	if c.isRemote() {
+		return "", nil
+	}
+	codex, from := c.settings.Codex, c.settings.CodexFrom
+	if from == "" {
+		from = "--codex"
+	}
+	p, err := backend.LocateCodexFrom(codex, from)
+	if err != nil && codex != "" && from == "--codex" {
+		return "", &usageError{err.Error()} // a bad flag value: exit 2
+	}
+	return p, err
+}
+
+// codexEnviron returns the app-server's environment: tandem's, plus the
+// configured codex env, plus CODEX_HOME pointing at a per-run home when
+// the settings ask for one (see backend.PrepareCodexHome) and codex runs
+// locally. cleanup removes the per-run home; the caller defers it right
+// away and it runs after the app-server has stopped.
+func (c runConfig) codexEnviron() (env []string, cleanup func(), err error) {
+	s := c.settings
+	env = s.Environ(os.Environ())
+	if !s.PerRunHome() || c.isRemote() { // a remote run prepares the remote's home
+		return env, func() {}, nil
+	}
+	shared := lookupEnv(env, "CODEX_HOME")
+	if shared == "" {
+		shared = backend.SharedCodexHome()
+	}
+	dir, cleanup, err := backend.PrepareCodexHome(config.ExpandHome(shared), backend.StateDir(), s.MCPServers)
+	if err != nil {
+		return nil, nil, err
+	}
+	return setEnv(env, "CODEX_HOME", dir), cleanup, nil
+}
+
+// appServerTransport returns how a run reaches its app-server: the local
+// codex at path, started in dir with the config's args and the
+// environment of codexEnviron, or the --ssh / --remote transport.
+// cleanup removes the per-run CODEX_HOME; the caller defers it right
+// away and it runs after the app-server has stopped.
+func (c runConfig) appServerTransport(codex, dir string, log *slog.Logger) (t backend.Transport, cleanup func(), err error) {
+	env, cleanup, err := c.codexEnviron()
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.isRemote() {
+		if t, err = c.remoteTransport(log); err != nil {
+			cleanup()
+			return nil, nil, err
+		}
+		return t, cleanup, nil
+	}
+	return &backend.ProcessTransport{Path: codex, Args: c.settings.CodexArgs, Dir: dir, Env: env}, cleanup, nil
+}
+
+// remoteTransport builds the SSH or websocket transport. Flags win over
+// the profile: --ssh-option values go first (ssh keeps the first value of
+// an option) and the profile's follow; --remote-codex and
+// --remote-workspace replace the profile's. Managed MCP servers from the
+// config travel to the remote per-run CODEX_HOME over stdin. Codex env
+// from the config is not forwarded over ssh (set it on the remote).
+func (c runConfig) remoteTransport(log *slog.Logger) (backend.Transport, error) {
+	if c.ws != "" {
+		return &backend.WSTransport{URL: c.ws, TokenFile: c.tokenFile}, nil
+	}
+	s := c.settings
+	profileOpts, err := sshOptions(s.SSHOptions)
+	if err != nil {
+		return nil, err
+	}
+	opts := append(append([]string(nil), c.sshOptions...), profileOpts...)
+	block, err := backend.ManagedMCPBlock(s.MCPServers)
+	if err != nil {
+		return nil, err
+	}
+	return &backend.SSHTransport{
+		Target:          c.sshTarget,
+		Options:         opts,
+		RemoteCodex:     c.remoteCodex,
+		RemoteWorkspace: c.remoteWorkspace,
+		Args:            s.CodexArgs,
+		MCPBlock:        block,
+		Log:             log,
+	}, nil
+}
+
+// threadCwd is the cwd sent with thread/start: the local workspace, or
+// for an ssh app-server the remote workspace when it is absolute, else ""
+// (the server's own directory, which the ssh bootstrap set; always so
+// over --remote).
+func (c runConfig) threadCwd(local string) string {
+	if !c.isRemote() {
+		return local
+	}
+	if c.ws == "" && path.IsAbs(c.remoteWorkspace) {
+		return c.remoteWorkspace
+	}
+	return ""
+}
+
+// statusCwd is the workspace the status line shows before the server
+// names it: the local one folded to ~, the configured remote workspace, or
+// "" when only the remote server knows it.
+func (c runConfig) statusCwd(local string) string {
+	if !c.isRemote() {
+		return shortPath(local)
+	}
+	if c.ws != "" {
+		return ""
+	}
+	return c.remoteWorkspace
+}
+
+// sshOptions normalises the config's ssh_options: each entry is an ssh -o
+// option ("ConnectTimeout=5"); the forms "-o", "X=y" and "-oX=y" are
+// accepted too. Any other ssh argument is an error (tandem builds the
+// rest of the ssh command line itself).
+func sshOptions(in []string) ([]string, error) {
+	var out []string
+	for i := 0; i < len(in); i++ {
+		o := in[i]
+		switch {
+		case o == "-o" && i+1 < len(in):
+			i++
+			out = append(out, in[i])
+		case strings.HasPrefix(o, "-o"):
+			out = append(out, o[2:])
+		case strings.HasPrefix(o, "-") || !strings.ContainsAny(o, "= "):
+			return nil, &usageError{fmt.Sprintf("invalid ssh_options entry %q: each entry is an ssh -o option such as \"ConnectTimeout=5\"", o)}
+		default:
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+func lookupEnv(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+func setEnv(env []string, key, value string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k != key {
+			out = append(out, kv)
+		}
+	}
+	return append(out, key+"="+value)
+}

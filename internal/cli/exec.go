@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"tandem/backend"
+	"tandem/internal/redact"
+)
+
+// execIO is where `tandem exec` reads the prompt and writes its output.
+// TTY says stdout is a terminal (the answer is rendered as Markdown, Width
+// columns wide).
+type execIO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	TTY            bool
+	Width          int
+}
+
+// ExecOptions are the command line of `tandem exec PROMPT`: the session
+// flags, --json, and the prompt ("-" reads it from stdin).
+type ExecOptions struct {
+	Session SessionOptions
+	JSON    bool
+	Prompt  string
+}
+
+func newExecCmd(f *Factory) *cobra.Command {
+	var opts ExecOptions
+	cmd := &cobra.Command{
+		Use:   "exec PROMPT",
+		Short: "Run one turn non-interactively and print the answer",
+		Long: "exec starts codex, runs PROMPT as one turn and prints the agent's final answer to stdout:\n" +
+			"Markdown-rendered on a terminal, plain text otherwise. With --json it writes one JSON event per line.\n" +
+			"A PROMPT of - is read from stdin. Approval requests are declined (fail closed): pass -a never\n" +
+			"to let commands run without asking, within the sandbox. Exit status: 0 when the turn completes,\n" +
+			"1 when it fails, is interrupted, times out or the app-server dies, 2 for bad usage.",
+		Args:          cobra.ExactArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Prompt = args[0]
+			out := cmd.OutOrStdout()
+			tty, width := false, 0
+			if file, ok := out.(*os.File); ok && term.IsTerminal(file.Fd()) {
+				tty = true
+				if w, _, err := term.GetSize(file.Fd()); err == nil {
+					width = w
+				}
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+			defer stop()
+			return runExec(ctx, f, opts, execIO{Stdin: cmd.InOrStdin(), Stdout: out, Stderr: cmd.ErrOrStderr(), TTY: tty, Width: width})
+		},
+	}
+	flagUsageErrors(cmd)
+	opts.Session.register(cmd.Flags())
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "write JSONL events (one typed event per line) instead of the answer")
+	return cmd
+}
+
+// runExec runs one turn of opts.Prompt ("-" reads it from eio.Stdin) on
+// a new thread and reports it to eio. It returns nil only when the turn
+// completed; a failed, interrupted or timed-out turn, or an app-server
+// that exits early, is an error (exit status 1).
+func runExec(ctx context.Context, f *Factory, opts ExecOptions, eio execIO) (err error) {
+	cfg, err := opts.Session.resolve()
+	if err != nil {
+		return err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	prompt := opts.Prompt
+	if prompt == "-" {
+		data, err := io.ReadAll(eio.Stdin)
+		if err != nil {
+			return fmt.Errorf("reading the prompt from stdin: %w", err)
+		}
+		prompt = string(data)
+	}
+	if strings.TrimSpace(prompt) == "" {
+		return &usageError{"exec: the prompt is empty"}
+	}
+	env, err := f.setup(cfg, setupHooks{})
+	if err != nil {
+		return err
+	}
+	defer env.closeInto(&err) // a recording cut short is reported, never lost silently
+
+	events := make(chan any, 1024)
+	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	sink := func(msg tea.Msg) { events <- msg }
+	sess, err := backend.StartSession(sctx, env.sessionOptions(sink))
+	if err != nil {
+		return fmt.Errorf("starting the app-server: %s", redact.String(err.Error()))
+	}
+	defer sess.Close()
+
+	out := &execOutput{io: eio, jsonl: opts.JSON, dark: cfg.settings.Dark()}
+	thread, err := sess.StartThread(sctx)
+	if err != nil {
+		return fmt.Errorf("thread/start: %s", redact.String(err.Error()))
+	}
+	out.emit(execEvent{Type: "thread.started", ThreadID: thread.Thread.ID, Model: thread.Model})
+	turn, err := sess.StartTurn(sctx, backend.TurnInput{Text: prompt})
+	if err != nil {
+		return fmt.Errorf("turn/start: %s", redact.String(err.Error()))
+	}
+	cancel()
+
+	limit := cfg.settings.TurnTimeout
+	var timeout <-chan time.Time
+	if limit > 0 {
+		t := time.NewTimer(limit)
+		defer t.Stop()
+		timeout = t.C
+	}
+	interrupt := func(why string) error {
+		ictx, icancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer icancel()
+		_ = sess.Interrupt(ictx)
+		out.emit(execEvent{Type: "turn.failed", TurnID: turn.ID, Status: backend.TurnInterrupted, Error: &execError{Message: why}})
+		return errors.New(why)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return interrupt("interrupted")
+		case <-timeout:
+			return interrupt(fmt.Sprintf("turn timed out after %v", limit))
+		case v := <-events:
+			done, err := out.handle(v, turn.ID)
+			if done {
+				return err
+			}
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/model"
+)
+
+// sessionOwner owns the app-server session of an interactive run: it
+// starts it, restarts it when the model asks (F5, /restart: a new server
+// that resumes the same thread) and hands the current one to shutdown.
+//
+// Each session feeds the model through a gate tagged with a generation;
+// a restart bumps the generation first, so the old session's last events
+// (its ServerExitedEvent when closed on purpose) never reach the model.
+type sessionOwner struct {
+	ctx context.Context
+	env *runEnv
+	// resume is the model's resume request of `tandem resume` (nil: a
+	// new thread); a restart before any thread is open asks again.
+	resume *model.ResumeRequest
+	send   func(tea.Msg)
+
+	mu      sync.Mutex
+	gen     int
+	sess    *backend.Session
+	started chan struct{} // closed once the first start attempt ended
+	closing bool
+	// inflight counts running restarts; shutdown waits for them so a
+	// session being started is closed, not left behind.
+	inflight sync.WaitGroup
+}
+
+func newSessionOwner(ctx context.Context, env *runEnv, resume *model.ResumeRequest, send func(tea.Msg)) *sessionOwner {
+	return &sessionOwner{ctx: ctx, env: env, resume: resume, send: send, started: make(chan struct{})}
+}
+
+// gate returns a send that delivers only while gen is current.
+func (o *sessionOwner) gate(gen int) func(tea.Msg) {
+	return func(msg tea.Msg) {
+		o.mu.Lock()
+		ok := gen == o.gen
+		o.mu.Unlock()
+		if ok {
+			o.send(msg)
+		}
+	}
+}
+
+// start runs the first session (thread/start or the model's resume); it
+// is meant to run on its own goroutine.
+func (o *sessionOwner) start() {
+	o.mu.Lock()
+	gen := o.gen
+	o.mu.Unlock()
+	sess, err := o.env.startSession(o.ctx, o.resume, o.gate(gen))
+	o.mu.Lock()
+	o.sess = sess
+	o.mu.Unlock()
+	close(o.started)
+	if err != nil {
+		o.gate(gen)(model.SessionFailedMsg{Err: err})
+	}
+}
+
+// restart closes the current session, starts a new app-server and resumes
+// the thread the old one had open with `thread/resume`; with no thread yet
+// it starts one. The model gets a SessionReadyMsg without History: it
+// keeps its transcript, so nothing is drawn twice. It implements
+// model.Options.Restart.
+func (o *sessionOwner) restart() (model.RestartInfo, error) {
+	select {
+	case <-o.started:
+	case <-o.ctx.Done():
+		return model.RestartInfo{}, o.ctx.Err()
+	}
+	o.mu.Lock()
+	if o.closing {
+		o.mu.Unlock()
+		return model.RestartInfo{}, errors.New("tandem is quitting")
+	}
+	o.gen++
+	gen := o.gen
+	old := o.sess
+	o.sess = nil
+	o.inflight.Add(1)
+	o.mu.Unlock()
+	defer o.inflight.Done()
+
+	threadID := ""
+	if old != nil {
+		threadID = old.ThreadID()
+		_ = old.Close()
+	}
+	o.env.log.Info("restarting app-server", "thread", threadID)
+	send := o.gate(gen)
+	if threadID == "" {
+		sess, err := o.env.startSession(o.ctx, o.resume, send)
+		o.adopt(gen, sess)
+		return model.RestartInfo{}, err
+	}
+	sctx, cancel := context.WithTimeout(o.ctx, 60*time.Second)
+	defer cancel()
+	sess, err := backend.StartSession(sctx, o.env.sessionOptions(send))
+	if err != nil {
+		return model.RestartInfo{}, err
+	}
+	if !o.adopt(gen, sess) {
+		return model.RestartInfo{}, errors.New("tandem is quitting")
+	}
+	// The model keeps its transcript, so the history is not fetched.
+	resp, err := sess.RejoinThread(sctx, threadID)
+	if err != nil {
+		return model.RestartInfo{}, fmt.Errorf("thread/resume: %w", err)
+	}
+	send(readyMsg(sess, resp)) // setup.go
+	return model.RestartInfo{ThreadID: resp.Thread.ID}, nil
+}
+
+// adopt makes sess current unless a newer restart or shutdown came first
+// (then sess is closed and adopt reports false).
+func (o *sessionOwner) adopt(gen int, sess *backend.Session) bool {
+	if sess == nil {
+		return true
+	}
+	o.mu.Lock()
+	ok := gen == o.gen && !o.closing
+	if ok {
+		o.sess = sess
+	}
+	o.mu.Unlock()
+	if !ok {
+		_ = sess.Close()
+	}
+	return ok
+}
+
+// current waits (up to wait) for the first start and any restart to end,
+// marking the owner closing first (no restart may begin, and one that
+// finishes closes its session), and returns the current session, if any.
+func (o *sessionOwner) current(wait time.Duration) *backend.Session {
+	timeout := time.After(wait)
+	select {
+	case <-o.started:
+	case <-timeout:
+	}
+	o.mu.Lock()
+	o.closing = true
+	o.mu.Unlock()
+	done := make(chan struct{})
+	go func() { o.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-timeout:
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.sess
+}

@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/creack/pty"
+	"github.com/spf13/cobra"
+
+	"tandem/backend"
+	"tandem/sessions"
+)
+
+// RecordOptions are the command line of `tandem record -o FILE.cast
+// [--idle-time-limit S] -- [tandem args]`.
+type RecordOptions struct {
+	Output        string   // -o/--output: the asciicast file (required)
+	IdleTimeLimit float64  // --idle-time-limit, seconds, for the header
+	Args          []string // the recorded tandem's arguments
+}
+
+func newRecordCmd() *cobra.Command {
+	var opts RecordOptions
+	cmd := &cobra.Command{
+		Use:   "record -o FILE.cast [--idle-time-limit S] -- [tandem args]",
+		Short: "Record tandem's screen as an asciicast v2 file, redacted",
+		Long: "Run tandem (with the given arguments) in a pseudo-terminal at your terminal's size, show it as usual,\n" +
+			"and write an asciicast v2 recording: the screen as tandem draws it (colours kept, secrets masked,\n" +
+			"including keys as you type them into the composer), resizes and markers at turn boundaries.\n" +
+			"Keys you type are never recorded as input.",
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Args = args
+			return runRecord(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "asciicast file to write")
+	cmd.Flags().Float64Var(&opts.IdleTimeLimit, "idle-time-limit", 2, "idle_time_limit written to the header (seconds; players cap pauses at it)")
+	return cmd
+}
+
+// terminalSize returns the size of the terminal on fd, or $COLUMNS×$LINES,
+// or 80×24.
+func terminalSize(fd uintptr) (int, int) {
+	if w, h, err := term.GetSize(fd); err == nil && w > 0 && h > 0 {
+		return w, h
+	}
+	w, _ := strconv.Atoi(os.Getenv("COLUMNS"))
+	h, _ := strconv.Atoi(os.Getenv("LINES"))
+	if w <= 0 || h <= 0 {
+		return 80, 24
+	}
+	return w, h
+}
+
+// runRecord runs tandem with opts.Args in a pty mirrored to this
+// terminal (os.Stdin, os.Stdout) and writes the asciicast to opts.Output.
+func runRecord(ctx context.Context, opts RecordOptions) error {
+	if opts.Output == "" {
+		return &usageError{"record: -o FILE is required"}
+	}
+	out, idle, args := opts.Output, opts.IdleTimeLimit, opts.Args
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	f, err := os.OpenFile(out, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	defer f.Close()
+
+	stdin := os.Stdin.Fd()
+	width, height := terminalSize(stdin)
+	env := map[string]string{"TERM": castTerm(os.Getenv("TERM")), "SHELL": os.Getenv("SHELL")}
+	cast, err := sessions.NewCastWriter(f, sessions.CastHeader{Width: width, Height: height, IdleTimeLimit: idle, Env: env})
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+
+	// Turn boundaries come from the child on its own pipe (fd 3).
+	markR, markW, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Env = append(os.Environ(), sessions.MarkerFDEnv+"=3", sessions.RedactDisplayEnv+"=1", "TERM="+env["TERM"])
+	cmd.ExtraFiles = []*os.File{markW}
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(width), Rows: uint16(height)})
+	markW.Close()
+	if err != nil {
+		markR.Close()
+		return fmt.Errorf("record: starting tandem: %w", err)
+	}
+	defer ptmx.Close()
+
+	markersDone := make(chan struct{})
+	go func() {
+		defer close(markersDone)
+		sc := bufio.NewScanner(markR)
+		for sc.Scan() {
+			cast.Marker(sc.Text())
+		}
+		markR.Close()
+	}()
+
+	if term.IsTerminal(stdin) {
+		state, err := term.MakeRaw(stdin)
+		if err == nil {
+			defer term.Restore(stdin, state)
+		}
+		// Keys go to tandem and nowhere else: input is never recorded.
+		// This copy ends with the process (a read on stdin can't be
+		// cancelled portably).
+		go func() { _, _ = io.Copy(ptmx, os.Stdin) }()
+	}
+
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	defer signal.Stop(winch)
+	stopWinch := make(chan struct{})
+	defer close(stopWinch)
+	go func() {
+		for {
+			select {
+			case <-winch:
+				w, h := terminalSize(stdin)
+				if w == width && h == height {
+					continue
+				}
+				width, height = w, h
+				_ = pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)})
+				cast.Resize(w, h)
+			case <-stopWinch:
+				return
+			}
+		}
+	}()
+
+	buf := make([]byte, 32<<10)
+	for {
+		n, rerr := ptmx.Read(buf)
+		if n > 0 {
+			_, _ = os.Stdout.Write(buf[:n])
+			cast.Output(buf[:n])
+		}
+		if rerr != nil {
+			break // EIO once tandem has exited
+		}
+	}
+	werr := cmd.Wait()
+	<-markersDone
+	if err := cast.Close(); err != nil {
+		return fmt.Errorf("record: writing %s: %w", out, err)
+	}
+	var ee *exec.ExitError
+	if errors.As(werr, &ee) {
+		return fmt.Errorf("recorded tandem %s", backend.ExitDescription(werr))
+	}
+	return werr
+}
+
+// castTerm is the TERM the recorded tandem runs under: the user's, unless
+// it tells the renderer it may use extras such as repeating characters
+// (REP, "ESC [ n b": tmux, kitty, foot, wezterm, …); those terminals are
+// recorded as xterm-256color, which every one of them also speaks. The
+// cast is drawn from an emulator's screen (internal/screen), which does
+// interpret REP, so a repeated run no longer hides text from the
+// redactor; the pin keeps the recorded tandem to the xterm sequences that
+// emulator is built for.
+func castTerm(term string) string {
+	first, _, _ := strings.Cut(term, "-")
+	switch first {
+	case "", "contour", "foot", "ghostty", "kitty", "rio", "st", "tmux", "wezterm", "alacritty":
+		return "xterm-256color"
+	case "xterm":
+		if rest := strings.TrimPrefix(term, "xterm-"); rest == "ghostty" || rest == "kitty" || rest == "rio" {
+			return "xterm-256color"
+		}
+	}
+	return term
+}

@@ -1,0 +1,440 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/creack/pty"
+
+	"tandem/internal/e2e"
+	"tandem/internal/mockapi"
+	"tandem/internal/redact"
+	"tandem/internal/screen"
+)
+
+// tandemBinary builds tandem into a directory of its own that holds
+// nothing else (so no codex is found next to it); it is removed with t.
+func tandemBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tandem")
+	// The main package, by import path: the test runs in internal/cli.
+	if out, err := exec.Command("go", "build", "-o", bin, "tandem").CombinedOutput(); err != nil {
+		t.Fatalf("building tandem: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// castFile is a parsed asciicast v2 file.
+type castFile struct {
+	header map[string]any
+	codes  string
+	output string
+	resize []string
+	marks  []string
+}
+
+func readCast(t *testing.T, path string) castFile {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	var c castFile
+	if err := json.Unmarshal([]byte(lines[0]), &c.header); err != nil {
+		t.Fatalf("cast header: %v", err)
+	}
+	for _, k := range []string{"version", "width", "height", "timestamp", "idle_time_limit", "env"} {
+		if _, ok := c.header[k]; !ok {
+			t.Errorf("cast header lacks %q: %s", k, lines[0])
+		}
+	}
+	if c.header["version"] != 2.0 {
+		t.Errorf("cast version = %v", c.header["version"])
+	}
+	last := 0.0
+	for i, l := range lines[1:] {
+		var ev []json.RawMessage
+		if err := json.Unmarshal([]byte(l), &ev); err != nil || len(ev) != 3 {
+			t.Fatalf("cast event %d malformed: %s", i, l)
+		}
+		ts, err := strconv.ParseFloat(string(ev[0]), 64)
+		if err != nil || ts < last {
+			t.Fatalf("cast event %d: time %s after %f", i, ev[0], last)
+		}
+		last = ts
+		var code, data string
+		_ = json.Unmarshal(ev[1], &code)
+		_ = json.Unmarshal(ev[2], &data)
+		switch code {
+		case "o":
+			c.output += data
+		case "r":
+			c.resize = append(c.resize, data)
+		case "m":
+			c.marks = append(c.marks, data)
+		default:
+			t.Fatalf("cast event %d has code %q (only o, r, m are written)", i, code)
+		}
+		c.codes += code
+	}
+	return c
+}
+
+// startRecord runs `tandem record -o cast -- args` in a pty of w×h.
+func startRecord(t *testing.T, env []string, cast string, w, h int, args ...string) (*os.File, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(tandemBinary(t), append([]string{"record", "-o", cast, "--idle-time-limit", "1.5", "--"}, args...)...)
+	cmd.Env = append(env, "TERM=xterm-256color")
+	cmd.Dir = t.TempDir()
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Drain the mirrored screen so tandem never blocks on output.
+	go func() {
+		buf := make([]byte, 32<<10)
+		for {
+			if _, err := ptmx.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		ptmx.Close()
+	})
+	return ptmx, cmd
+}
+
+// waitFile polls path until cond holds on its content.
+func waitFile(t *testing.T, path string, timeout time.Duration, what string, cond func(string) bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		b, _ := os.ReadFile(path)
+		if cond(string(b)) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	b, _ := os.ReadFile(path)
+	t.Fatalf("timed out waiting for %s; %d bytes so far", what, len(b))
+}
+
+func waitExit(t *testing.T, cmd *exec.Cmd, timeout time.Duration) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(timeout):
+		t.Fatal("tandem record did not exit")
+	}
+}
+
+// TestRecordCastOfDemo records the demo: a valid cast with markers at turn
+// boundaries, and an "r" event when the terminal is resized.
+func TestRecordCastOfDemo(t *testing.T) {
+	cast := filepath.Join(t.TempDir(), "demo.cast")
+	ptmx, cmd := startRecord(t, os.Environ(), cast, 100, 30, "demo", "--speed", "4", "--idle-limit", "0.3")
+	waitFile(t, cast, 15*time.Second, "the first output", func(s string) bool { return strings.Contains(s, `"o"`) })
+	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: 72, Rows: 22}); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, cast, 30*time.Second, "four turns", func(s string) bool { return strings.Count(s, `"turn completed"`) >= 4 })
+	time.Sleep(300 * time.Millisecond)
+	if _, err := ptmx.Write([]byte{3}); err != nil { // ctrl+c quits a replay
+		t.Fatal(err)
+	}
+	waitExit(t, cmd, 10*time.Second)
+
+	c := readCast(t, cast)
+	if c.header["width"] != 100.0 || c.header["height"] != 30.0 {
+		t.Errorf("cast size = %v×%v, want 100×30", c.header["width"], c.header["height"])
+	}
+	if len(c.resize) != 1 || c.resize[0] != "72x22" {
+		t.Errorf("resize events = %q, want [72x22]", c.resize)
+	}
+	if strings.Count(strings.Join(c.marks, "\n"), "turn started") != 4 || strings.Count(strings.Join(c.marks, "\n"), "turn completed") != 4 {
+		t.Errorf("markers = %q", c.marks)
+	}
+	if !strings.Contains(c.output, "Asked: Greeting style") || !strings.Contains(c.output, "\x1b[") {
+		t.Errorf("cast output misses the demo (%d bytes)", len(c.output))
+	}
+}
+
+// TestRecordCastRedactsLiveSession records a live session (real codex,
+// mock model) whose answer and command output carry secrets: the cast
+// holds none of them.
+func TestRecordCastRedactsLiveSession(t *testing.T) {
+	const (
+		bearer = "eyJhbGciOiJIUzI1NiJ9.Y2FzdC1iZWFyZXI.Q2FzdFNlY3JldA"
+		sk     = "sk-proj-CastPlantedKey0123456789abcdefXY"
+		apiKey = "castMcpKey0a1b2c3d4e5f"
+	)
+	env := e2e.NewEnv(t,
+		// Text streams in 4-rune deltas: the secrets arrive in pieces.
+		mockapi.Response{Items: []mockapi.Item{mockapi.Text("Send `Authorization: Bearer " + bearer + "`.\n\nMCP env: api_key=" + apiKey + "\n"), mockapi.ExecCommand("echo OPENAI_API_KEY=" + sk)}, ChunkDelay: 5 * time.Millisecond},
+		mockapi.Response{Items: []mockapi.Item{mockapi.Text("Done.")}},
+	)
+	cast := filepath.Join(t.TempDir(), "live.cast")
+	ptmx, cmd := startRecord(t, env.Environ(), cast, 110, 32,
+		"--codex", env.Codex, "-C", env.Dir, "-a", "never", "-s", "workspace-write", "show me the key")
+	waitFile(t, cast, 60*time.Second, "the turn to complete", func(s string) bool { return strings.Contains(s, `"turn completed"`) })
+	time.Sleep(500 * time.Millisecond)
+	_, _ = ptmx.Write([]byte{3})
+	time.Sleep(200 * time.Millisecond)
+	_, _ = ptmx.Write([]byte{3})
+	waitExit(t, cmd, 15*time.Second)
+
+	raw, _ := os.ReadFile(cast)
+	for _, s := range []string{bearer, sk, apiKey} {
+		if bytes.Contains(raw, []byte(s)) {
+			t.Errorf("cast contains planted secret %q", s)
+		}
+	}
+	c := readCast(t, cast)
+	// Not even a piece of a secret is drawn (the screen is redacted at
+	// the source, so frame diffs can't leak it either).
+	plain := ansi.Strip(c.output)
+	for _, s := range []string{bearer, sk[8:], apiKey} {
+		for i := 0; i+6 <= len(s); i += 6 {
+			if strings.Contains(plain, s[i:i+6]) {
+				t.Errorf("cast output shows %q, a piece of a planted secret", s[i:i+6])
+			}
+		}
+	}
+	if !strings.Contains(c.output, "OPENAI_API_KEY") || !strings.Contains(c.output, "Authorization") {
+		t.Errorf("cast misses the session output")
+	}
+	// The redactor acted on the stream (not merely a lucky split).
+	if !strings.Contains(c.output, redact.Marker) {
+		t.Errorf("cast output shows no %s marker", redact.Marker)
+	}
+}
+
+// castScreens plays the events of a cast (its text so far) on a terminal
+// of the cast's size and returns what the screen shows after each "o"
+// event: the rows, then the rows run together without their indentation
+// (a word wrapped at the edge made whole).
+func castScreens(cast string) []string {
+	lines := strings.Split(cast, "\n")
+	var h struct{ Width, Height int }
+	if json.Unmarshal([]byte(lines[0]), &h) != nil || h.Width <= 0 || h.Height <= 0 {
+		return nil
+	}
+	scr := screen.New(h.Width, h.Height)
+	defer scr.Close()
+	var out []string
+	var f *screen.Frame
+	for _, l := range lines[1:] {
+		var ev []any
+		if json.Unmarshal([]byte(l), &ev) != nil || len(ev) != 3 {
+			continue
+		}
+		switch data, _ := ev[2].(string); ev[1] {
+		case "o":
+			_, _ = scr.Write([]byte(data))
+			f = scr.Snapshot(f)
+			var rows, joined strings.Builder
+			for y := 0; y < f.Rows; y++ {
+				rows.WriteString(f.Text(y) + "\n")
+				joined.WriteString(strings.TrimLeft(f.Text(y), " ›▌│"))
+			}
+			out = append(out, rows.String()+joined.String())
+		case "r":
+			var w, h int
+			if _, err := fmt.Sscanf(data, "%dx%d", &w, &h); err == nil {
+				scr.Resize(w, h)
+			}
+		}
+	}
+	return out
+}
+
+// castScreen returns the screen a cast (its text so far) leaves, or "".
+func castScreen(cast string) string {
+	s := castScreens(cast)
+	if len(s) == 0 {
+		return ""
+	}
+	return s[len(s)-1]
+}
+
+// typeKeys writes s to the pty one key at a time, gap apart, as a person
+// types.
+func typeKeys(t *testing.T, ptmx *os.File, s string, gap time.Duration) {
+	t.Helper()
+	for _, r := range s {
+		if _, err := ptmx.Write([]byte(string(r))); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(gap)
+	}
+}
+
+// TestRecordCastHidesTypedSecrets types two secrets into the composer of
+// a live session (real codex, mock model), key by key: one sent as a
+// prompt, one long enough to wrap at the screen's edge and left in the
+// composer. The cast holds neither, not in any one event nor in all the
+// drawn text put together, and played it shows the rest of what was
+// typed.
+func TestRecordCastHidesTypedSecrets(t *testing.T) {
+	const (
+		typedSK = "sk-proj-Q7vX2mLp9RtZ4wKc8NbJ3hFy6GdS1aEu"
+		wrapPAT = "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s9Df4Gh7"
+	)
+	env := e2e.NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("Noted.")}})
+	cast := filepath.Join(t.TempDir(), "typed.cast")
+	const cols = 72
+	ptmx, cmd := startRecord(t, env.Environ(), cast, cols, 24,
+		"--codex", env.Codex, "-C", env.Dir, "-a", "never", "-s", "read-only")
+	waitFile(t, cast, 60*time.Second, "the composer", func(s string) bool { return strings.Contains(castScreen(s), "Ask Codex to do anything") })
+	time.Sleep(300 * time.Millisecond)
+	typeKeys(t, ptmx, "please keep "+typedSK+" safe", 25*time.Millisecond)
+	time.Sleep(200 * time.Millisecond)
+	_, _ = ptmx.Write([]byte("\r"))
+	waitFile(t, cast, 60*time.Second, "the turn to complete", func(s string) bool { return strings.Contains(s, `"turn completed"`) })
+	if len(wrapPAT) < cols+20 {
+		t.Fatal("the second secret must wrap, well past the edge")
+	}
+	typeKeys(t, ptmx, "and "+wrapPAT+" wraps", 15*time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
+	// The cast, played, shows the prompt sent and the draft, masked.
+	b, _ := os.ReadFile(cast)
+	shown := castScreen(string(b))
+	for _, want := range []string{"please keep " + redact.Marker, "safe", "› and", "  " + redact.Marker, "wraps"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("the cast's screen lacks %q:\n%s", want, shown)
+		}
+	}
+	for range 3 { // the first Ctrl+C clears the draft, two more quit
+		_, _ = ptmx.Write([]byte{3})
+		time.Sleep(300 * time.Millisecond)
+	}
+	waitExit(t, cmd, 15*time.Second)
+
+	raw, err := os.ReadFile(cast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{typedSK, wrapPAT} {
+		if bytes.Contains(raw, []byte(s)) {
+			t.Errorf("cast contains the typed secret %q", s)
+		}
+	}
+	c := readCast(t, cast)
+	// Each event, everything drawn run together, and the screen after
+	// each event: no five characters of either secret show, but for the
+	// prefix and the first two after it (masking starts at the third).
+	texts := append([]string{ansi.Strip(c.output)}, castScreens(string(raw))...)
+	for _, l := range strings.Split(string(raw), "\n")[1:] {
+		var ev []any
+		if json.Unmarshal([]byte(l), &ev) == nil && len(ev) == 3 && ev[1] == "o" {
+			texts = append(texts, ev[2].(string), ansi.Strip(ev[2].(string)))
+		}
+	}
+	for _, s := range []struct {
+		secret string
+		from   int
+	}{{typedSK, len("sk-proj-") - 2}, {wrapPAT, len("github_pat_") - 2}} {
+		for i := s.from; i+5 <= len(s.secret); i++ {
+			piece := s.secret[i : i+5]
+			for _, text := range texts {
+				if strings.Contains(text, piece) {
+					t.Fatalf("cast shows %q, a piece of %q", piece, s.secret)
+				}
+			}
+		}
+	}
+}
+
+// TestNoCodexOffersDemo: without codex, tandem names the demo instead of
+// failing bare.
+func TestNoCodexOffersDemo(t *testing.T) {
+	cmd := exec.Command(tandemBinary(t))
+	cmd.Dir = t.TempDir()
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir()}
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("tandem without codex succeeded: %s", out)
+	}
+	if !strings.Contains(string(out), "codex not found") || !strings.Contains(string(out), "tandem demo") || !strings.Contains(string(out), "scripts/install-codex.sh") {
+		t.Errorf("message = %q", out)
+	}
+}
+
+// TestDemoRunsToEndInTmux runs `tandem demo` in tmux with no codex on PATH
+// and checks the final screen.
+func TestDemoRunsToEndInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is required in CI")
+		}
+		t.Skip("tmux not installed")
+	}
+	bin := tandemBinary(t)
+	if _, err := exec.LookPath("codex"); err == nil {
+		t.Log("codex is on this PATH; the demo runs with PATH=/usr/bin:/bin")
+	}
+	name := "tandem-demo-test-" + strconv.Itoa(os.Getpid())
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	tmux := func(args ...string) (string, error) {
+		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+		return string(out), err
+	}
+	script := "cd " + t.TempDir() + " && env -i PATH=/usr/bin:/bin HOME=" + t.TempDir() + " TERM=xterm-256color " + bin + " demo --speed 4 --idle-limit 0.3; sleep 60"
+	if out, err := tmux("new-session", "-d", "-s", name, "-x", "90", "-y", "28", script); err != nil {
+		t.Fatalf("tmux: %v %s", err, out)
+	}
+	t.Cleanup(func() { _, _ = tmux("kill-server") })
+	deadline := time.Now().Add(40 * time.Second)
+	var screen string
+	for time.Now().Before(deadline) {
+		screen, _ = tmux("capture-pane", "-p", "-t", name)
+		if strings.Contains(screen, "replay finished") {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !strings.Contains(screen, "replay finished") {
+		t.Fatalf("the demo did not finish; screen:\n%s", screen)
+	}
+	for _, want := range []string{"greets like a pirate", "Ahoy", "Go ahead"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("final screen lacks %q:\n%s", want, screen)
+		}
+	}
+}
+
+// Terminals that let the renderer repeat characters (REP) are recorded as
+// xterm-256color, so no secret leaves the cast as "a" plus "repeat 9".
+func TestCastTerm(t *testing.T) {
+	cases := map[string]string{
+		"":                "xterm-256color",
+		"tmux-256color":   "xterm-256color",
+		"xterm-kitty":     "xterm-256color",
+		"foot":            "xterm-256color",
+		"alacritty":       "xterm-256color",
+		"xterm-256color":  "xterm-256color",
+		"xterm":           "xterm",
+		"screen-256color": "screen-256color",
+		"linux":           "linux",
+	}
+	for in, want := range cases {
+		if got := castTerm(in); got != want {
+			t.Errorf("castTerm(%q) = %q; want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,206 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"tandem/backend"
+	"tandem/model"
+	"tandem/sessions"
+	"tandem/sessions/demo"
+	"tandem/ui"
+)
+
+// ReplayOptions are the command line of `tandem replay FILE` and `tandem
+// demo`: the playback flags and what to play.
+type ReplayOptions struct {
+	Speed     float64 // --speed: playback rate (2 = twice as fast)
+	IdleLimit float64 // --idle-limit: the longest pause, in seconds (0: no cap)
+	// File is the recording of `tandem replay FILE`; Demo plays the
+	// built-in session instead (`tandem demo`).
+	File string
+	Demo bool
+}
+
+func (o *ReplayOptions) register(cmd *cobra.Command) {
+	cmd.Flags().Float64Var(&o.Speed, "speed", 1, "playback rate (2 = twice as fast)")
+	cmd.Flags().Float64Var(&o.IdleLimit, "idle-limit", 2, "cap every pause between events at this many seconds (0 = no cap)")
+}
+
+func (o ReplayOptions) player(rec *sessions.Recording) (*sessions.Player, error) {
+	if o.Speed <= 0 {
+		return nil, &usageError{fmt.Sprintf("invalid value %g for --speed: must be positive", o.Speed)}
+	}
+	if o.IdleLimit < 0 {
+		return nil, &usageError{fmt.Sprintf("invalid value %g for --idle-limit: must not be negative", o.IdleLimit)}
+	}
+	return sessions.NewPlayer(rec, sessions.PlayerOptions{
+		Speed:     o.Speed,
+		IdleLimit: time.Duration(o.IdleLimit * float64(time.Second)),
+	}), nil
+}
+
+func newReplayCmd() *cobra.Command {
+	var opts ReplayOptions
+	cmd := &cobra.Command{
+		Use:   "replay FILE",
+		Short: "Replay a session recorded with --record, at any terminal size",
+		Long: "Replay a protocol transcript written by `tandem --record FILE` with its original timing.\n" +
+			"Keys: space pauses, → steps to the next event, +/- change the speed, ctrl+c quits.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.File = args[0]
+			return runReplay(cmd.Context(), opts, cmd.CommandPath(), stdioOf(cmd))
+		},
+	}
+	opts.register(cmd)
+	return cmd
+}
+
+func newDemoCmd() *cobra.Command {
+	opts := ReplayOptions{Demo: true}
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Show tandem without Codex: replay a built-in session",
+		Long: "Replay a session recorded from the real codex app-server (with a scripted model):\n" +
+			"a streamed Markdown answer, an approved file change and command, a question form and a plan.\n" +
+			"Needs no Codex install and no account. Keys: space pauses, → steps, +/- change the speed.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runReplay(cmd.Context(), opts, cmd.CommandPath(), stdioOf(cmd))
+		},
+	}
+	opts.register(cmd)
+	return cmd
+}
+
+// runReplay plays the recording (or the demo) in the TUI on std, which
+// must be a terminal; command names the command in that error.
+func runReplay(ctx context.Context, opts ReplayOptions, command string, std stdio) error {
+	var rec *sessions.Recording
+	var err error
+	if opts.Demo {
+		if rec, err = sessions.ReadRecording(bytes.NewReader(demo.Transcript)); err != nil {
+			return fmt.Errorf("built-in demo: %w", err)
+		}
+	} else if rec, err = sessions.LoadRecording(opts.File); err != nil {
+		return err
+	}
+	if needTerminal(std.in, std.out) != nil { // tty.go
+		return &usageError{command + " needs a terminal; `tandem export FILE` writes a recording as Markdown"}
+	}
+	p, err := opts.player(rec)
+	if err != nil {
+		return err
+	}
+	return play(ctx, p, replayStatus(rec))
+}
+
+// replayStatus is the status line's starting state for a recording.
+func replayStatus(rec *sessions.Recording) ui.StatusInfo {
+	return ui.StatusInfo{Cwd: rec.Header.Cwd, Peer: "replay", NoInterrupt: true, Notice: "replay: waiting for the recorded session to start"}
+}
+
+// replayModel wraps the ordinary model with the playback keys; everything
+// else goes to the model unchanged, so the screen is drawn exactly as live.
+type replayModel struct {
+	*model.Model
+	player *sessions.Player
+	peer   *string // the playback state shown in the status line
+}
+
+// Update implements tea.Model.
+func (r replayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "ctrl+c":
+			// A replayed turn can't be interrupted, so quit at once.
+			return r, tea.Quit
+		case "space":
+			r.player.Toggle()
+			return r, nil
+		case "right":
+			r.player.Step()
+			return r, nil
+		case "+", "=":
+			r.player.Faster()
+			return r, nil
+		case "-", "_", "−":
+			r.player.Slower()
+			return r, nil
+		}
+	case sessions.PlayerStatus:
+		*r.peer = msg.String()
+		r.SetPeer(*r.peer)
+		return r, nil
+	}
+	_, cmd := r.Model.Update(msg)
+	if _, ok := msg.(model.SessionReadyMsg); ok && *r.peer != "" {
+		r.SetPeer(*r.peer)
+	}
+	return r, cmd
+}
+
+// replaySink adapts what a Player yields to the model's messages.
+func replaySink(send func(tea.Msg)) func(any) {
+	return func(v any) {
+		switch x := v.(type) {
+		case sessions.ThreadReady:
+			send(model.SessionReadyMsg{
+				ThreadID: x.ThreadID, Model: x.Model, Cwd: shortPath(x.Cwd), ThreadCwd: x.Cwd,
+				Approval: x.Approval, Sandbox: x.Sandbox, Peer: "replay", History: x.History,
+			})
+			return
+		case backend.TurnStartedEvent:
+			sessions.EmitMarker("turn started")
+		case backend.TurnCompletedEvent:
+			sessions.EmitMarker("turn completed")
+		}
+		send(v)
+	}
+}
+
+// play plays p in the TUI until the user quits.
+func play(ctx context.Context, p *sessions.Player, status ui.StatusInfo) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m := model.New(model.Options{Dark: true, NoColor: os.Getenv("NO_COLOR") != "", Status: status, Shared: true}) // prompts from the recorded items
+	prog := tea.NewProgram(replayModel{Model: m, player: p, peer: new(string)}, tea.WithContext(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.Run(ctx, replaySink(prog.Send))
+	}()
+	// SIGTERM or SIGHUP (the terminal closed) end the replay like ctrl+c.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sig)
+	go func() {
+		select {
+		case <-sig:
+			prog.Quit()
+		case <-ctx.Done():
+		}
+	}()
+	_, err := prog.Run()
+	m.Close() // spilled command output
+	cancel()
+	<-done
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,191 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	charmlog "charm.land/log/v2"
+	"charm.land/ssh"
+	"github.com/spf13/cobra"
+
+	"tandem/backend"
+	"tandem/internal/pair"
+	"tandem/model"
+	"tandem/sessions"
+	"tandem/ui"
+)
+
+// ServeOptions are the command line of `tandem serve`: the session flags
+// and serve's own.
+type ServeOptions struct {
+	Session        SessionOptions
+	Listen         string        // --listen ADDR
+	AuthorizedKeys string        // --authorized-keys FILE: the drivers (required)
+	WatcherKeys    string        // --watcher-keys FILE: the watchers
+	IdleTimeout    time.Duration // --idle-timeout (0: never)
+	Attach         bool          // --attach: this terminal joins as a driver
+	HostKey        string        // --host-key ("": pair.DefaultHostKey)
+	// InsecureHostKey (--insecure-host-key-perms) accepts a host key
+	// readable by group or others.
+	InsecureHostKey bool
+}
+
+func newServeCmd(f *Factory) *cobra.Command {
+	var opts ServeOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Share one live session over SSH (pair with a colleague)",
+		Long: "serve hosts one agent session and lets colleagues join it with ssh, each at their own terminal size.\n" +
+			"Keys in --authorized-keys join as drivers (type, interrupt, answer approvals); keys in --watcher-keys\n" +
+			"join as watchers (scroll and leave). Other keys and passwords are rejected.\n" +
+			"authorized_keys options honoured: from=, expiry-time=, cert-authority with principals=, no-pty and\n" +
+			"restrict (refused: tandem needs a terminal); any other option stops serve with FILE:LINE.\n" +
+			"Unauthenticated connections get 10 s to log in; terminals are drawn at most 500×200.\n" +
+			"--record FILE records the shared session, noting which driver typed each prompt.",
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runServe(cmd.Context(), f, opts, cmd.ErrOrStderr())
+		},
+	}
+	opts.Session.register(cmd.Flags())
+	fs := cmd.Flags()
+	fs.StringVar(&opts.Listen, "listen", "127.0.0.1:2222", "address the SSH server listens on")
+	fs.StringVar(&opts.AuthorizedKeys, "authorized-keys", "", "authorized_keys file of the drivers (required)")
+	fs.StringVar(&opts.WatcherKeys, "watcher-keys", "", "authorized_keys file of the watchers (read-only)")
+	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", 0, "end the session after nobody has been connected for this long (0: never)")
+	fs.BoolVar(&opts.Attach, "attach", false, "also open this terminal on the session, as a driver")
+	fs.StringVar(&opts.HostKey, "host-key", "", "SSH host key (default: $XDG_DATA_HOME/tandem/host_ed25519, created if missing)")
+	fs.BoolVar(&opts.InsecureHostKey, "insecure-host-key-perms", false, "accept a host key file that group or others can read (warns)")
+	return cmd
+}
+
+// runServe hosts the session (pair.Server) until SIGINT/SIGTERM,
+// --idle-timeout, or the host leaving the --attach view. Its lines for
+// the host go to stderr.
+func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writer) (err error) {
+	cfg, err := opts.Session.resolve()
+	if err != nil {
+		return err
+	}
+	if opts.AuthorizedKeys == "" {
+		return &usageError{"serve needs --authorized-keys FILE (the drivers' public keys)"}
+	}
+	keys, err := pair.LoadKeyring(opts.AuthorizedKeys, opts.WatcherKeys)
+	if err != nil {
+		return &usageError{err.Error()}
+	}
+	hostKey := opts.HostKey
+	if hostKey == "" {
+		if hostKey, err = pair.DefaultHostKey(); err != nil {
+			return err
+		}
+	}
+	// The same setup as an interactive run: local codex with the
+	// config's args and env, or over --ssh / --remote; --record and
+	// --trace-protocol record the one shared session.
+	env, err := f.setup(cfg, setupHooks{})
+	if err != nil {
+		return err
+	}
+	defer env.closeInto(&err) // a recording cut short is reported, never lost silently
+	log := env.log
+	// wish logs through charm's logger to stderr, which is the host's
+	// terminal under --attach: send it to the log file instead.
+	charmlog.SetOutput(env.logOut)
+
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+
+	s := cfg.settings
+	popts := pair.Options{
+		Keys:            keys,
+		Status:          ui.StatusInfo{Cwd: cfg.statusCwd(env.cwd), Approval: s.ApprovalPolicy, Sandbox: s.Sandbox, Model: s.Model},
+		Log:             log,
+		InsecureHostKey: opts.InsecureHostKey,
+		Warn:            func(s string) { fmt.Fprintln(stderr, "tandem serve: "+s) },
+	}
+	rec := env.recorder
+	if rec != nil {
+		popts.Note = func(who, text string) { rec.Mark("author", sessions.Author{Who: who, Text: text}) }
+	}
+	ps := pair.New(popts)
+	if rec != nil {
+		rec.OnError(func(err error) {
+			log.Error("recording stopped", "file", cfg.record, "err", err)
+			go ps.Publish(backend.WarningEvent{Message: "--record " + cfg.record + ": recording stopped (" + err.Error() + "); the session goes on"})
+		})
+	}
+	srv, err := ps.SSHServer(opts.Listen, hostKey)
+	if err != nil {
+		return fmt.Errorf("ssh server: %w", err)
+	}
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, ssh.ErrServerClosed) {
+			log.Error("ssh server", "err", err)
+		}
+	}()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	sharing := fmt.Sprintf("sharing one session on %s — a guest runs: ssh -p %s %s", ln.Addr(), port, pair.GuestHost(opts.Listen))
+	if !opts.Attach {
+		fmt.Fprintln(stderr, "tandem serve: "+sharing)
+		fmt.Fprintln(stderr, "Ctrl+C ends the session for everyone.")
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The app-server starts in the background, so clients (and the
+	// host's --attach view) get their first frame at once; the ready (or
+	// failed) message reaches them through the hub's log.
+	sessCh := make(chan *backend.Session, 1)
+	startErr := make(chan error, 1)
+	go func() {
+		sess, err := env.startSession(ctx, nil, ps.Publish)
+		sessCh <- sess
+		if err != nil {
+			ps.Publish(model.SessionFailedMsg{Err: err})
+			startErr <- err
+		}
+	}()
+	idled := make(chan struct{})
+	if opts.IdleTimeout > 0 {
+		go ps.WatchIdle(ctx, opts.IdleTimeout, func() { close(idled); cancel() })
+	}
+	if opts.Attach {
+		// The attached view hides the terminal: the line goes in it.
+		err = ps.Attach(ctx, pair.HostName(), sharing)
+		cancel()
+	} else {
+		select {
+		case <-ctx.Done():
+		case err = <-startErr:
+		}
+	}
+	cancel()
+	ps.Shutdown(srv, <-sessCh)
+	select {
+	case <-idled:
+		fmt.Fprintf(stderr, "tandem serve: nobody connected for %v — session ended\n", opts.IdleTimeout)
+	default:
+	}
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
