@@ -151,40 +151,75 @@ func kind[P any](method string, response any, key func(*P) requestKey, build fun
 	}}
 }
 
+// The server request methods of requestKinds, for code that names a
+// kind (a watcher's RequestView carries only the method).
+const (
+	// MethodCommandApproval asks to run a command (v2).
+	MethodCommandApproval = "item/commandExecution/requestApproval"
+	// MethodFileChangeApproval asks to apply file changes (v2).
+	MethodFileChangeApproval = "item/fileChange/requestApproval"
+	// MethodExecCommandApproval is the legacy (v1) command approval.
+	MethodExecCommandApproval = "execCommandApproval"
+	// MethodApplyPatchApproval is the legacy (v1) patch approval.
+	MethodApplyPatchApproval = "applyPatchApproval"
+	// MethodPermissionsApproval asks for more sandbox permissions.
+	MethodPermissionsApproval = "item/permissions/requestApproval"
+	// MethodToolCall calls a client-side dynamic tool (AskUserQuestion).
+	MethodToolCall = "item/tool/call"
+	// MethodUserInput asks the user questions (request_user_input).
+	MethodUserInput = "item/tool/requestUserInput"
+	// MethodElicitation is an MCP server's elicitation.
+	MethodElicitation = "mcpServer/elicitation/request"
+	// MethodAuthTokensRefresh asks for fresh ChatGPT tokens.
+	MethodAuthTokensRefresh = "account/chatgptAuthTokens/refresh"
+	// MethodAttestation asks for a client attestation.
+	MethodAttestation = "attestation/generate"
+	// MethodCurrentTime asks for the client's clock.
+	MethodCurrentTime = "currentTime/read"
+)
+
 // requestKinds is every server request of the 0.169.0 schema tandem
 // serves (codex's `server_request_definitions!`): method, params,
 // response. Adding a kind is one row here plus its struct; the model's
 // adapter table must then have an entry too (a test walks both).
 var requestKinds = []requestKind{
-	kind("item/commandExecution/requestApproval", ApprovalResponse{},
+	kind(MethodCommandApproval, ApprovalResponse{},
 		func(p *CommandApprovalParams) requestKey { return requestKey{p.ThreadID, p.TurnID, p.ItemID} },
-		func(b *Request, p CommandApprovalParams) ServerRequest { return &CommandApprovalRequest{decisionRequest{b}, p} }),
-	kind("item/fileChange/requestApproval", ApprovalResponse{},
+		func(b *Request, p CommandApprovalParams) ServerRequest {
+			return &CommandApprovalRequest{decisionRequest{b}, p}
+		}),
+	kind(MethodFileChangeApproval, ApprovalResponse{},
 		func(p *FileChangeApprovalParams) requestKey { return requestKey{p.ThreadID, p.TurnID, p.ItemID} },
-		func(b *Request, p FileChangeApprovalParams) ServerRequest { return &FileChangeApprovalRequest{decisionRequest{b}, p} }),
-	kind("execCommandApproval", ApprovalResponse{},
+		func(b *Request, p FileChangeApprovalParams) ServerRequest {
+			return &FileChangeApprovalRequest{decisionRequest{b}, p}
+		}),
+	kind(MethodExecCommandApproval, ApprovalResponse{},
 		func(p *ExecCommandApprovalParams) requestKey { return requestKey{thread: p.ConversationID} },
-		func(b *Request, p ExecCommandApprovalParams) ServerRequest { return &ExecCommandApprovalRequest{decisionRequest{b}, p} }),
-	kind("applyPatchApproval", ApprovalResponse{},
+		func(b *Request, p ExecCommandApprovalParams) ServerRequest {
+			return &ExecCommandApprovalRequest{decisionRequest{b}, p}
+		}),
+	kind(MethodApplyPatchApproval, ApprovalResponse{},
 		func(p *ApplyPatchApprovalParams) requestKey { return requestKey{thread: p.ConversationID} },
-		func(b *Request, p ApplyPatchApprovalParams) ServerRequest { return &ApplyPatchApprovalRequest{decisionRequest{b}, p} }),
-	kind("item/permissions/requestApproval", PermissionsResponse{},
+		func(b *Request, p ApplyPatchApprovalParams) ServerRequest {
+			return &ApplyPatchApprovalRequest{decisionRequest{b}, p}
+		}),
+	kind(MethodPermissionsApproval, PermissionsResponse{},
 		func(p *PermissionsApprovalParams) requestKey { return requestKey{p.ThreadID, p.TurnID, p.ItemID} },
 		func(b *Request, p PermissionsApprovalParams) ServerRequest { return &PermissionsApprovalRequest{b, p} }),
-	kind("item/tool/call", DynamicToolCallResponse{},
+	kind(MethodToolCall, DynamicToolCallResponse{},
 		func(p *ToolCallParams) requestKey { return requestKey{thread: p.ThreadID, turn: p.TurnID} },
 		func(b *Request, p ToolCallParams) ServerRequest { return &ToolCallRequest{b, p} }),
-	kind("item/tool/requestUserInput", UserInputResponse{},
+	kind(MethodUserInput, UserInputResponse{},
 		func(p *UserInputParams) requestKey { return requestKey{p.ThreadID, p.TurnID, p.ItemID} },
 		func(b *Request, p UserInputParams) ServerRequest { return &UserInputRequest{b, p} }),
-	kind("mcpServer/elicitation/request", ElicitationResponse{},
+	kind(MethodElicitation, ElicitationResponse{},
 		func(p *ElicitationParams) requestKey { return requestKey{thread: p.ThreadID} },
 		func(b *Request, p ElicitationParams) ServerRequest { return &ElicitationRequest{b, p} }),
-	kind("account/chatgptAuthTokens/refresh", nil, nil,
+	kind(MethodAuthTokensRefresh, nil, nil,
 		func(b *Request, p AuthTokensRefreshParams) ServerRequest { return &AuthTokensRefreshRequest{b, p} }),
-	kind("attestation/generate", nil, nil,
+	kind(MethodAttestation, nil, nil,
 		func(b *Request, _ struct{}) ServerRequest { return &AttestationRequest{b} }),
-	kind("currentTime/read", CurrentTimeResponse{},
+	kind(MethodCurrentTime, CurrentTimeResponse{},
 		func(p *CurrentTimeParams) requestKey { return requestKey{thread: p.ThreadID} },
 		func(b *Request, p CurrentTimeParams) ServerRequest { return &CurrentTimeRequest{Request: b, Params: p} }),
 }

@@ -37,45 +37,37 @@ type needsPerson struct{}
 
 func (needsPerson) arrive() (func() error, string, bool) { return nil, "", false }
 
-// Methods of the server requests the model names (the protocol's table
-// is backend.RequestMethods).
-const (
-	methodCommandApproval    = "item/commandExecution/requestApproval"
-	methodFileChangeApproval = "item/fileChange/requestApproval"
-	methodToolCall           = "item/tool/call"
-)
-
 // requestAdapters pairs every server request kind of backend's table
 // with its adapter (a test walks both tables).
 var requestAdapters = map[string]func(backend.ServerRequest) requestAdapter{
-	methodCommandApproval: func(r backend.ServerRequest) requestAdapter {
+	backend.MethodCommandApproval: func(r backend.ServerRequest) requestAdapter {
 		return commandApproval{r: r.(*backend.CommandApprovalRequest)}
 	},
-	methodFileChangeApproval: func(r backend.ServerRequest) requestAdapter {
+	backend.MethodFileChangeApproval: func(r backend.ServerRequest) requestAdapter {
 		return fileChangeApproval{r: r.(*backend.FileChangeApprovalRequest)}
 	},
-	"execCommandApproval": func(r backend.ServerRequest) requestAdapter {
+	backend.MethodExecCommandApproval: func(r backend.ServerRequest) requestAdapter {
 		return legacyCommand{r: r.(*backend.ExecCommandApprovalRequest)}
 	},
-	"applyPatchApproval": func(r backend.ServerRequest) requestAdapter {
+	backend.MethodApplyPatchApproval: func(r backend.ServerRequest) requestAdapter {
 		return legacyPatch{r: r.(*backend.ApplyPatchApprovalRequest)}
 	},
-	"item/permissions/requestApproval": func(r backend.ServerRequest) requestAdapter {
+	backend.MethodPermissionsApproval: func(r backend.ServerRequest) requestAdapter {
 		return permissions{r: r.(*backend.PermissionsApprovalRequest)}
 	},
-	methodToolCall:                      func(r backend.ServerRequest) requestAdapter { return toolCall{r: r.(*backend.ToolCallRequest)} },
-	"item/tool/requestUserInput":        func(r backend.ServerRequest) requestAdapter { return userInput{r: r.(*backend.UserInputRequest)} },
-	"mcpServer/elicitation/request":     func(r backend.ServerRequest) requestAdapter { return elicitation{r: r.(*backend.ElicitationRequest)} },
-	"account/chatgptAuthTokens/refresh": autoAnswer,
-	"attestation/generate":              autoAnswer,
-	"currentTime/read":                  autoAnswer,
+	backend.MethodToolCall:          func(r backend.ServerRequest) requestAdapter { return toolCall{r: r.(*backend.ToolCallRequest)} },
+	backend.MethodUserInput:         func(r backend.ServerRequest) requestAdapter { return userInput{r: r.(*backend.UserInputRequest)} },
+	backend.MethodElicitation:       func(r backend.ServerRequest) requestAdapter { return elicitation{r: r.(*backend.ElicitationRequest)} },
+	backend.MethodAuthTokensRefresh: autoAnswer,
+	backend.MethodAttestation:       autoAnswer,
+	backend.MethodCurrentTime:       autoAnswer,
 }
 
 // waitingFor is what a watcher reads the session waits for, by method.
 var waitingFor = map[string]string{
-	methodCommandApproval:    "approval of a command",
-	methodFileChangeApproval: "approval of file changes",
-	methodToolCall:           "answers to the agent's questions",
+	backend.MethodCommandApproval:    "approval of a command",
+	backend.MethodFileChangeApproval: "approval of file changes",
+	backend.MethodToolCall:           "answers to the agent's questions",
 }
 
 // adapterFor returns req's adapter. A kind without one (which the table

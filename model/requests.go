@@ -247,7 +247,7 @@ func (m *Model) syncAwaiting() {
 	want := map[*ui.CommandCell]bool{}
 	for _, p := range m.requests.pending {
 		v := p.view
-		if v.Method != methodCommandApproval || v.ItemID == "" || (p.req != nil && p.req.Answered()) {
+		if v.Method != backend.MethodCommandApproval || v.ItemID == "" || (p.req != nil && p.req.Answered()) {
 			continue
 		}
 		if c, ok := m.view.cell(m.thread.Find(v.TurnID, v.ItemID)).(*ui.CommandCell); ok {
