@@ -212,3 +212,42 @@ func TestServeCertificateAuthority(t *testing.T) {
 		t.Fatal("the CA's own key logged in")
 	}
 }
+
+// TestServeSessionClosedConnectionKept: a client that closes its session
+// channel but keeps the connection (and may open another session) costs
+// the host nothing: no loop spins on the ended window changes.
+func TestServeSessionClosedConnectionKept(t *testing.T) {
+	fx := newPairFixture(t, 1, 1, "", "", nil)
+	conn, err := gossh.Dial("tcp", fx.addr, &gossh.ClientConfig{
+		User: "watcher1", Auth: []gossh.AuthMethod{gossh.PublicKeys(fx.watchers[0].signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second, //nolint:gosec // test server
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for i := range 3 {
+		sess, err := conn.NewSession()
+		if err != nil {
+			t.Fatalf("session %d: %v", i, err)
+		}
+		if err := sess.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := sess.StdoutPipe()
+		if err := sess.Shell(); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 4096)
+		if _, err := out.Read(buf); err != nil { // the first frame
+			t.Fatal(err)
+		}
+		_ = sess.Close()
+	}
+	time.Sleep(300 * time.Millisecond)
+	before := cpuTime()
+	time.Sleep(time.Second)
+	if used := cpuTime() - before; used > 400*time.Millisecond {
+		t.Fatalf("the host used %v of CPU in a quiet second after the sessions closed", used)
+	}
+}

@@ -66,13 +66,20 @@ func Clamp(sess ssh.Session) *ClampedSession {
 	return c
 }
 
+// forward passes window changes on, clamped, until the session's
+// context ends or the client's requests end (the server closes in then).
+// c.winch is never closed: a reader that does not check for a closed
+// channel (wish's window-change loop) would otherwise spin on it.
 func (c *ClampedSession) forward(in <-chan ssh.Window) {
 	done := c.Context().Done()
 	for {
 		select {
 		case <-done:
 			return
-		case w := <-in:
+		case w, ok := <-in:
+			if !ok {
+				return
+			}
 			cw, cut := clampWindow(w)
 			if cut {
 				c.noteCut(w)
