@@ -19,7 +19,11 @@
 //
 // An assignment's value ends where the value does, not at the end of the
 // text:
-//   - a quoted value at its closing quote;
+//   - a quoted value at its closing quote, or, left unclosed, at the end
+//     of its line: a newline or carriage return, raw or written as a
+//     JSON or C escape (\n, \r), so "password='abc\n\nThat's all"
+//     loses "abc" only (a double-quoted JSON string keeps its own
+//     escapes: "password":"a\nb" is hidden whole);
 //   - a key that starts a line (after indentation, "- ", "* ", "#", the
 //     "> " and "< " of curl -v, "export " or an ANSI sequence; a line
 //     also starts after a JSON \n or \r escape) followed by ':', or by
@@ -440,6 +444,10 @@ func findPrefixed(s string, spans []span) []span {
 
 // valueSpan returns the value starting at i. open is the value's opening
 // quote including any backslashes that escape it ("" when unquoted).
+//
+// A quoted value ends at its closing quote, or, when the quote is never
+// closed on its line, where the line ends (quotedEnd), as an unquoted one
+// does: an unclosed quote never swallows the text after it.
 func valueSpan(s string, i int, open string) (span, bool) {
 	if strings.HasPrefix(s[i:], Marker) {
 		return span{}, false
@@ -464,8 +472,19 @@ func valueSpan(s string, i int, open string) (span, bool) {
 	end := i
 	for end < len(s) {
 		c := s[end]
-		if c == '\n' || c == '\x1b' || c == '\a' {
+		if c == '\n' || c == '\r' || c == '\x1b' || c == '\a' {
 			break
+		}
+		if c == '\\' {
+			r := end
+			for r < len(s) && s[r] == '\\' {
+				r++
+			}
+			if r < len(s) && (s[r] == 'n' || s[r] == 'r') && escapedBreak(q, n, r-end) {
+				break
+			}
+			end = r // the byte after the run is read on its own
+			continue
 		}
 		if c == q {
 			k := 0
@@ -488,6 +507,22 @@ func valueSpan(s string, i int, open string) (span, bool) {
 		return span{}, false
 	}
 	return span{start: i, end: end}, true
+}
+
+// escapedBreak reports whether a run of r backslashes followed by n or r,
+// inside a value quoted with q escaped by n backslashes, writes a line
+// break that ends the value rather than a character of it.
+//
+// A single-quoted value (shell, YAML, prose) has no escapes of its own:
+// any such run is a JSON or C escape of the text around it (one
+// backslash in a JSON-RPC line, two in JSON text inside one), so the
+// value ends there however many backslashes write it. A double-quoted
+// value is a JSON (or C) string whose own escapes are written with n+1
+// or more backslashes ("password":"a\nb" holds a newline): those belong
+// to the value, and only a run of n or fewer, a line break of the text
+// the string sits in, ends it.
+func escapedBreak(q byte, n, r int) bool {
+	return q != '"' || r <= n
 }
 
 // wordValue returns the span s[i:end] of an unquoted value unless it is
