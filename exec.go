@@ -18,6 +18,7 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/redact"
+	"tandem/sessions"
 	"tandem/ui"
 )
 
@@ -258,7 +259,7 @@ func (o *execOutput) emit(ev execEvent) {
 	if err != nil {
 		return
 	}
-	line = append(redact.Bytes(line), '\n')
+	line = append(sessions.RedactJSON(line), '\n')
 	_, _ = o.io.Stdout.Write(line)
 }
 
