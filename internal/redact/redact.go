@@ -19,11 +19,14 @@
 //
 // An assignment's value ends where the value does, not at the end of the
 // text:
-//   - a quoted value at its closing quote, or, left unclosed, at the end
-//     of its line: a newline or carriage return, raw or written as a
-//     JSON or C escape (\n, \r), so "password='abc\n\nThat's all"
-//     loses "abc" only (a double-quoted JSON string keeps its own
-//     escapes: "password":"a\nb" is hidden whole);
+//   - a quoted value at its closing quote (a single-quoted one goes on
+//     through an escaped quote: YAML's doubled quote and the shell's
+//     quote-backslash-quote-quote, see requoteLen), or, left unclosed,
+//     at the end of its line: a newline or carriage return, raw or
+//     written as a JSON or C escape (\n, \r), so
+//     "password='abc\n\nThat's all" loses "abc" only (a double-quoted
+//     JSON string keeps its own escapes: "password":"a\nb" is hidden
+//     whole);
 //   - a key that starts a line (after indentation, "- ", "* ", "#", the
 //     "> " and "< " of curl -v, "export " or an ANSI sequence; a line
 //     also starts after a JSON \n or \r escape) followed by ':', or by
@@ -31,9 +34,10 @@
 //     runs to the end of the line ("password: correct horse" is hidden
 //     whole), or in an encoded JSON string to its \n escape or closing
 //     quote;
-//   - any other unquoted value is a word: it ends at a blank, a quote, a
-//     bracket or a comma, and at '&' or ';' only when the next name=value
-//     pair follows ("?access_token=…&state=x", "Password=…;User=x", but
+//   - any other unquoted value is a word: it ends at a blank, a quote
+//     (not at an escaped quote inside a single-quoted word, requoteLen),
+//     a bracket or a comma, and at '&' or ';' only when the next
+//     name=value pair follows ("?access_token=…&state=x", "Password=…;User=x", but
 //     "password=Tr0ub4dor&3xyz" is hidden whole). So "KEY=v cmd args"
 //     and prose ("the password: x is wrong") lose one word only.
 //
@@ -460,6 +464,10 @@ func valueSpan(s string, i int, open string) (span, bool) {
 				end++ // "Tr0ub4dor&3xyz": not a query's next pair
 				continue
 			}
+			if m := requoteLen(s, end, c); m > 0 {
+				end += m // inside a single-quoted word: 'K=abc'\''def'
+				continue
+			}
 			if isValueEnd(c) {
 				break
 			}
@@ -492,6 +500,10 @@ func valueSpan(s string, i int, open string) (span, bool) {
 				k++
 			}
 			if (n == 0 && k%2 == 0) || (n > 0 && k == n) {
+				if m := requoteLen(s, end, q); m > 0 {
+					end += m // an escaped quote: the value goes on
+					continue
+				}
 				break
 			}
 		}
@@ -507,6 +519,32 @@ func valueSpan(s string, i int, open string) (span, bool) {
 		return span{}, false
 	}
 	return span{start: i, end: end}, true
+}
+
+// requoteLen returns the length of the escaped single quote that starts
+// at the quote s[i] of a single-quoted value (q), 0 when s[i] closes the
+// value. Two forms escape a quote: YAML doubles it (2 bytes), and the
+// POSIX shell closes the string, adds a backslash-escaped quote and
+// reopens it (4 bytes, more when JSON escapes the backslash):
+//
+//	password: 'Tr0ub''4dor'
+//	API_TOKEN='abc'\''def'
+//	{"command":"API_TOKEN='abc'\\''def'"}
+func requoteLen(s string, i int, q byte) int {
+	if q != '\'' || i+1 >= len(s) {
+		return 0
+	}
+	if s[i+1] == '\'' {
+		return 2
+	}
+	j := i + 1
+	for j < len(s) && s[j] == '\\' {
+		j++
+	}
+	if j > i+1 && strings.HasPrefix(s[j:], "''") {
+		return j + 2 - i
+	}
+	return 0
 }
 
 // escapedBreak reports whether a run of r backslashes followed by n or r,

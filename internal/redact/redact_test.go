@@ -82,6 +82,16 @@ func TestString(t *testing.T) {
 		{"closed quote in a JSON string", `{"text":"set password='a b c' then\nThat's all"}`, `{"text":"set password='[REDACTED]' then\nThat's all"}`},
 		{"json value keeps its own escapes", `{"password":"abc\ndef","n":1}`, `{"password":"[REDACTED]","n":1}`},
 		{"encoded json value keeps its own escapes", `{"a":"{\"password\":\"abc\\ndef\"}"}`, `{"a":"{\"password\":\"[REDACTED]\"}"}`},
+		// A single-quoted value goes on through an escaped quote: YAML's
+		// '' and the POSIX shell's '\'' (close, escaped quote, reopen).
+		{"yaml doubled quote", "password: 'Tr0ub''4dor'", "password: '[REDACTED]'"},
+		{"yaml doubled quotes, then text", "db: {password: 'a''b''c', user: x}", "db: {password: '[REDACTED]', user: x}"},
+		{"shell re-quote", "API_TOKEN='abc'\\''def' make", "API_TOKEN='[REDACTED]' make"},
+		{"shell re-quote twice", "export API_TOKEN='a'\\''b'\\''c'", "export API_TOKEN='[REDACTED]'"},
+		{"shell re-quote in JSON", `{"command":"API_TOKEN='abc'\\''def' make"}`, `{"command":"API_TOKEN='[REDACTED]' make"}`},
+		{"shell re-quote of a whole word", "ssh host 'API_TOKEN=abc'\\''def' ls", "ssh host 'API_TOKEN=[REDACTED]' ls"},
+		{"empty quotes then text", "password='' and more", "password='' and more"},
+		{"quote closes before another quoted word", "password='abc' 'def'", "password='[REDACTED]' 'def'"},
 		// Mid-line (prose) assignments stay one word.
 		{"prose colon", "the password: hunter2 is wrong", "the password: [REDACTED] is wrong"},
 		{"prose equals", "set password=hunter2 and restart", "set password=[REDACTED] and restart"},
