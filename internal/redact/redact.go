@@ -8,8 +8,10 @@
 // Covered forms:
 //   - Authorization headers (any scheme) and bare "Bearer <token>";
 //   - assignments to keys ending in api_key/apikey/api-key, token, secret,
-//     password/passwd, secret_access_key, secret_key, private_key,
-//     access_key or credentials, written as JSON ("k": "v", also
+//     password/passwd, passphrase, secret_access_key, secret_key,
+//     private_key, access_key, encryption_key, signing_key, master_key or
+//     credentials, or in a word pass or pwd after another word (DB_PASS,
+//     MYSQL_PWD, dbPass; not PWD or OLDPWD), written as JSON ("k": "v", also
 //     JSON-escaped \"k\":\"v\"), env or config (K=v, k: v) and CLI
 //     (--k v, --k=v);
 //   - OpenAI keys (sk-…, sk-proj-…) and AWS access key ids (AKIA…, ASIA…)
@@ -66,7 +68,7 @@ var (
 )
 
 // needles start every key keyword; findAssign looks only at their hits.
-var needles = []string{"key", "token", "secret", "passw", "credential"}
+var needles = []string{"key", "token", "secret", "pass", "pwd", "credential"}
 
 // span is a byte range of the input to replace with Marker (quoted is set
 // when the marker must be wrapped in quotes to keep JSON valid).
@@ -173,7 +175,7 @@ func scan(s string) int {
 				h |= hintToken
 			}
 		case 'p':
-			if hasFold(s[i:], "passw") {
+			if hasFold(s[i:], "pass") || hasFold(s[i:], "pwd") {
 				h |= hintKey
 			}
 		case 'c':
@@ -339,14 +341,26 @@ func findAssign(s string, spans []span) []span {
 
 // secretSuffixes end a secret key's name once lower-cased and stripped of
 // "_", "-" and ".": OPENAI_API_KEY → openaiapikey.
-var secretSuffixes = []string{"apikey", "token", "secret", "password", "passwd", "accesskey", "secretkey", "privatekey", "credential", "credentials"}
+var secretSuffixes = []string{"apikey", "token", "secret", "password", "passwd", "passphrase", "accesskey", "secretkey", "privatekey",
+	"encryptionkey", "signingkey", "masterkey", "credential", "credentials"}
+
+// shortSuffixes end a secret key's name only as a word of their own after
+// another one: DB_PASS, db.pass, dbPass, MYSQL_PWD, mysqlPwd. Alone (PASS,
+// PWD, --pwd) or inside a word (bypass, compass, OLDPWD) they do not:
+// PWD and OLDPWD hold directories, and "--- PASS: TestX" is go test's.
+var shortSuffixes = []string{"pass", "pwd"}
 
 // secretName reports whether a key name (e.g. "client_secret",
-// "--api-key", "refreshToken") names a secret.
+// "--api-key", "refreshToken", "DB_PASS") names a secret.
 func secretName(name string) bool {
+	for _, suf := range shortSuffixes {
+		if wordSuffix(name, suf) {
+			return true
+		}
+	}
 	var buf [32]byte
 	n := 0
-	// Normalise the last letters only: the longest suffix is 11 bytes.
+	// Normalise the last letters only: the longest suffix is 13 bytes.
 	for i := len(name) - 1; i >= 0 && n < len(buf); i-- {
 		c := name[i]
 		if c == '_' || c == '-' || c == '.' {
@@ -363,6 +377,33 @@ func secretName(name string) bool {
 		if strings.HasSuffix(norm, suf) {
 			return true
 		}
+	}
+	return false
+}
+
+// wordSuffix reports whether name ends with the word suf (lower-case),
+// ignoring case, after another word: a separator ("_", "-", ".") with a
+// letter or digit somewhere before it, or a camel-case start ("dbPass",
+// "DBPwd": an upper-case letter then lower-case ones). "oldpwd" (a
+// directory) is not one.
+func wordSuffix(name, suf string) bool {
+	p := len(name) - len(suf)
+	if p <= 0 || !hasFold(name[p:], suf) {
+		return false
+	}
+	if suf == "pwd" && p >= 3 && hasFold(name[p-3:p], "old") {
+		return false
+	}
+	switch prev := name[p-1]; {
+	case prev == '_' || prev == '-' || prev == '.':
+		for j := 0; j < p-1; j++ {
+			if isAlnum(name[j]) {
+				return true
+			}
+		}
+		return false
+	case isAlnum(prev):
+		return 'A' <= name[p] && name[p] <= 'Z' && 'a' <= name[p+1] && name[p+1] <= 'z'
 	}
 	return false
 }

@@ -92,6 +92,23 @@ func TestString(t *testing.T) {
 		{"shell re-quote of a whole word", "ssh host 'API_TOKEN=abc'\\''def' ls", "ssh host 'API_TOKEN=[REDACTED]' ls"},
 		{"empty quotes then text", "password='' and more", "password='' and more"},
 		{"quote closes before another quoted word", "password='abc' 'def'", "password='[REDACTED]' 'def'"},
+		// Common secret names: *_PASS, *_PWD (not PWD or OLDPWD, which
+		// are directories), *_PASSPHRASE, encryption, signing and master
+		// keys.
+		{"db pass", "DB_PASS=hunter2 ./run", "DB_PASS=[REDACTED] ./run"},
+		{"mysql pwd", "export MYSQL_PWD=hunter2", "export MYSQL_PWD=[REDACTED]"},
+		{"camel pass", `{"dbPass":"hunter2"}`, `{"dbPass":"[REDACTED]"}`},
+		{"camel pwd after capitals", "DBPwd: hunter2", "DBPwd: [REDACTED]"},
+		{"cli pass", "tool --db-pass hunter2 run", "tool --db-pass [REDACTED] run"},
+		{"passphrase", "GPG_PASSPHRASE='a b'", "GPG_PASSPHRASE='[REDACTED]'"},
+		{"encryption key", "ENCRYPTION_KEY=0123abcd", "ENCRYPTION_KEY=[REDACTED]"},
+		{"signing key", "signing_key: abc123", "signing_key: [REDACTED]"},
+		{"master key", `{"masterKey":"abc123"}`, `{"masterKey":"[REDACTED]"}`},
+		{"pwd dir kept", "PWD=/home/me OLDPWD=/tmp", "PWD=/home/me OLDPWD=/tmp"},
+		{"pwd flag kept", "tool --pwd /tmp", "tool --pwd /tmp"},
+		{"go test pass kept", "--- PASS: TestFoo (0.01s)\nPASS\nok  \tx", "--- PASS: TestFoo (0.01s)\nPASS\nok  \tx"},
+		{"pass words kept", "bypass=yes compass: north PASS=1 passes: 3", "bypass=yes compass: north PASS=1 passes: 3"},
+		{"key names kept", "primary_key: id sort_key=name keyboard: us", "primary_key: id sort_key=name keyboard: us"},
 		// Mid-line (prose) assignments stay one word.
 		{"prose colon", "the password: hunter2 is wrong", "the password: [REDACTED] is wrong"},
 		{"prose equals", "set password=hunter2 and restart", "set password=[REDACTED] and restart"},
