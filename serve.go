@@ -41,7 +41,8 @@ type serveFlags struct {
 	idleTimeout    time.Duration
 	attach         bool
 	hostKey        string
-	// insecureHostKey accepts a host key readable by group or others.
+	// insecureHostKey accepts a host key readable by group or others, or
+	// owned by another user.
 	insecureHostKey bool
 }
 
@@ -56,8 +57,10 @@ func newServeCmd() *cobra.Command {
 			"join as watchers (scroll and leave). Other keys and passwords are rejected.\n" +
 			"authorized_keys options honoured: from=, expiry-time=, cert-authority with principals=, no-pty and\n" +
 			"restrict (refused: tandem needs a terminal); any other option stops serve with FILE:LINE.\n" +
-			"Unauthenticated connections get 10 s to log in; terminals are drawn at most 500×200.\n" +
-			"--record FILE records the shared session, noting which driver typed each prompt.",
+			"Unauthenticated connections get 10 s to log in; terminals are drawn at most 500×200; a connection\n" +
+			"may open 2 sessions, a key hold 4 terminals, the session serve 100. Guests get no $EDITOR or\n" +
+			"$PAGER (those would run on the host), and /copy uses the guest's own terminal (OSC 52).\n" +
+			"--record FILE records the shared session, noting which driver typed each prompt or !command.",
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -79,7 +82,7 @@ func newServeCmd() *cobra.Command {
 	fs.DurationVar(&sf.idleTimeout, "idle-timeout", 0, "end the session after nobody has been connected for this long (0: never)")
 	fs.BoolVar(&sf.attach, "attach", false, "also open this terminal on the session, as a driver")
 	fs.StringVar(&sf.hostKey, "host-key", "", "SSH host key (default: $XDG_DATA_HOME/tandem/host_ed25519, created if missing)")
-	fs.BoolVar(&sf.insecureHostKey, "insecure-host-key-perms", false, "accept a host key file that group or others can read (warns)")
+	fs.BoolVar(&sf.insecureHostKey, "insecure-host-key-perms", false, "accept a host key file that group or others can read, or another user owns (warns)")
 	return cmd
 }
 
@@ -116,8 +119,13 @@ type pairServer struct {
 	// timeout, caps, per-address rate); limits are its settings.
 	guard  *pair.Guard
 	limits pair.Limits
-	// insecureHostKey accepts a host key readable by group or others
-	// (--insecure-host-key-perms); warn tells the host about it.
+	// seats caps the terminals open per key and in all; channels caps
+	// the sessions one connection may open and what their requests cost.
+	seats    pair.Seats
+	channels pair.Channels
+	// insecureHostKey accepts a host key readable by group or others, or
+	// owned by another user (--insecure-host-key-perms); warn tells the
+	// host about it.
 	insecureHostKey bool
 	warn            func(string)
 	// note, when set, records who sent a prompt (serve --record).
@@ -194,12 +202,14 @@ func (ps *pairServer) sshServer(addr, hostKey string) (*ssh.Server, error) {
 	}
 	ps.guard = pair.NewGuard(ps.limits, ps.log)
 	ps.guard.Install(srv)
+	ps.channels.Install(srv)
 	return srv, nil
 }
 
 // gate is the outermost middleware: a key whose authorized_keys line
-// forbids a terminal (no-pty, or restrict without pty) is told so and let
-// go; every other session continues with its terminal clamped to
+// forbids a terminal (no-pty, or restrict without pty), or that already
+// holds its share of terminals (ps.seats), is told so and let go; every
+// other session continues with its terminal clamped to
 // pair.MaxWidth×pair.MaxHeight.
 func (ps *pairServer) gate(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
@@ -210,22 +220,31 @@ func (ps *pairServer) gate(next ssh.Handler) ssh.Handler {
 		}
 		if m.NoPTY {
 			ps.log.Info("ssh session refused: no-pty", "name", m.Name)
-			wish.Fatalln(sess, "tandem serve: this key may not open a terminal (no-pty in authorized_keys), and tandem needs one")
+			wish.Fatalln(sess, "tandem serve: this key may not open a terminal ("+m.Why+"), and tandem needs one")
 			return
 		}
+		release, err := ps.seats.Take(gossh.FingerprintSHA256(sess.PublicKey()))
+		if err != nil {
+			ps.log.Warn("ssh session refused", "name", m.Name, "why", err.Error())
+			wish.Fatalln(sess, "tandem serve: "+err.Error())
+			return
+		}
+		defer release()
 		next(pair.Clamp(sess))
 	}
 }
 
 // newModel returns a viewer's own model: shared transcript, read-only for
-// watchers.
-func (ps *pairServer) newModel(role hub.Role) *model.Model {
+// watchers; guest is set for SSH clients (model.Options.Guest: nothing
+// runs on the host for them), not for the host's own terminal.
+func (ps *pairServer) newModel(role hub.Role, guest bool) *model.Model {
 	return model.New(model.Options{
 		Dark:     true,
 		NoColor:  os.Getenv("NO_COLOR") != "",
 		Status:   ps.status,
 		ReadOnly: role == hub.Watcher,
 		Shared:   true,
+		Guest:    guest,
 	})
 }
 
@@ -239,7 +258,7 @@ func (ps *pairServer) program(sess ssh.Session) *tea.Program {
 	// 30 frames a second is plenty over a network and halves the render
 	// cost each client puts on the host.
 	opts := append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler(), tea.WithFPS(sshFPS))
-	cm := ps.newModel(m.Role)
+	cm := ps.newModel(m.Role, true)
 	p := tea.NewProgram(cm, opts...)
 	v := ps.hub.Join(m.Name, m.Role)
 	ps.mu.Lock()
@@ -320,9 +339,9 @@ func (ps *pairServer) pump(v *hub.Viewer, name string, send func(tea.Msg)) {
 }
 
 // attributed is a driver's handle on the shared session under `serve
-// --record`: each prompt it sends (turn/start, turn/steer) is noted with
-// the driver's name just before it goes out, so the recording says who
-// typed it.
+// --record`: each prompt it sends (turn/start, turn/steer) and each `!`
+// shell command (thread/shellCommand) is noted with the driver's name
+// just before it goes out, so the recording says who typed it.
 type attributed struct {
 	model.ThreadDriver
 	who  string
@@ -339,6 +358,15 @@ func (a attributed) StartTurn(ctx context.Context, text string) (backend.Turn, e
 func (a attributed) StartTurnWith(ctx context.Context, text string, o backend.TurnOptions) (backend.Turn, error) {
 	a.note(a.who, text)
 	return a.ThreadDriver.StartTurnWith(ctx, text, o)
+}
+
+// Call implements model.ThreadDriver; a shell command is noted as
+// "!command".
+func (a attributed) Call(ctx context.Context, method string, params, result any) error {
+	if p, ok := params.(backend.ThreadShellCommandParams); ok {
+		a.note(a.who, "!"+p.Command)
+	}
+	return a.ThreadDriver.Call(ctx, method, params, result)
 }
 
 // SteerTurn implements model.ThreadDriver.
@@ -486,7 +514,7 @@ func (ps *pairServer) attach(ctx context.Context, name, info string, opts ...tea
 
 // attachRun is attach, returning the program's final model.
 func (ps *pairServer) attachRun(ctx context.Context, name, info string, opts ...tea.ProgramOption) (tea.Model, error) {
-	m := ps.newModel(hub.Driver)
+	m := ps.newModel(hub.Driver, false)
 	defer m.Close() // its spilled command output
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
 	v := ps.hub.Join(name, hub.Driver)

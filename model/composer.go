@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/internal/spill"
 	"tandem/ui"
 )
 
@@ -327,6 +328,10 @@ func (m *Model) openHistorySearch() {
 // openEditor opens $VISUAL or $EDITOR (else vi) on the draft (Ctrl+G);
 // the saved file replaces the draft.
 func (m *Model) openEditor() tea.Cmd {
+	if m.opts.Guest {
+		m.status.Notice = guestNoHostProgram
+		return nil
+	}
 	editor := os.Getenv("VISUAL")
 	if editor == "" {
 		editor = os.Getenv("EDITOR")
@@ -334,7 +339,7 @@ func (m *Model) openEditor() tea.Cmd {
 	if editor == "" {
 		editor = "vi"
 	}
-	f, err := os.CreateTemp("", "tandem-prompt-*.md")
+	f, err := os.CreateTemp("", spill.PromptPattern())
 	if err != nil {
 		m.banner(ui.BannerError, "could not open the editor: "+err.Error(), nil)
 		return nil

@@ -90,6 +90,9 @@ func (m *Model) CopyLastAnswer() tea.Cmd {
 		return nil
 	}
 	m.status.Notice = "copied the last answer"
+	if m.opts.Guest { // the host's clipboard is not the guest's
+		return tea.SetClipboard(text)
+	}
 	native := func() tea.Msg {
 		_ = clipboard.WriteAll(text) // no native clipboard: OSC 52 alone
 		return nil
@@ -214,6 +217,10 @@ type outputPagerDone struct{ err error }
 // openOutput shows the last command's whole output in $PAGER (less), the
 // terminal handed over until it exits.
 func (m *Model) openOutput() tea.Cmd {
+	if m.opts.Guest {
+		m.status.Notice = guestNoHostProgram
+		return nil
+	}
 	c := m.tv.lastCommand
 	if c == nil || c.OutputBytes() == 0 {
 		m.status.Notice = "no command output yet"

@@ -19,17 +19,20 @@ type fakeSession struct {
 
 type fakeContext struct {
 	ssh.Context
-	done <-chan struct{}
+	ctx context.Context
 }
 
-func (c fakeContext) Done() <-chan struct{} { return c.done }
+func (c fakeContext) Done() <-chan struct{}       { return c.ctx.Done() }
+func (c fakeContext) Err() error                  { return c.ctx.Err() }
+func (c fakeContext) Value(k any) any             { return c.ctx.Value(k) }
+func (c fakeContext) Deadline() (time.Time, bool) { return c.ctx.Deadline() }
 
 func (s *fakeSession) Pty() (ssh.Pty, <-chan ssh.Window, bool) { return s.pty, s.winch, true }
 func (s *fakeSession) Context() ssh.Context                    { return s.ctx }
 
 func newFakeSession(w, h int) (*fakeSession, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &fakeSession{pty: ssh.Pty{Term: "xterm", Window: ssh.Window{Width: w, Height: h}}, winch: make(chan ssh.Window, 1), ctx: fakeContext{done: ctx.Done()}}
+	s := &fakeSession{pty: ssh.Pty{Term: "xterm", Window: ssh.Window{Width: w, Height: h}}, winch: make(chan ssh.Window, 1), ctx: fakeContext{ctx: ctx}}
 	s.winch <- s.pty.Window
 	return s, cancel
 }
@@ -74,8 +77,9 @@ func TestClampSizes(t *testing.T) {
 }
 
 // When the client's requests end (its channel closed while the
-// connection stays up) the clamped channel goes quiet: it neither closes
-// nor spins out zero-size windows.
+// connection stays up) the clamped channel goes quiet — it neither closes
+// nor spins out zero-size windows — and the session's context ends, so
+// its program and its place in the hub go too.
 func TestClampStopsWhenRequestsEnd(t *testing.T) {
 	s, cancel := newFakeSession(80, 24)
 	defer cancel()
@@ -84,8 +88,49 @@ func TestClampStopsWhenRequestsEnd(t *testing.T) {
 	<-winch
 	close(s.winch)
 	select {
+	case <-c.Context().Done():
+	case <-time.After(time.Second):
+		t.Fatal("the session's context outlived its channel")
+	}
+	select {
 	case w, ok := <-winch:
 		t.Fatalf("got %+v (open %v) after the client's requests ended", w, ok)
 	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// A flood of window changes is coalesced: the latest size arrives, and
+// far fewer than were sent.
+func TestClampCoalescesWindowChanges(t *testing.T) {
+	s, cancel := newFakeSession(80, 24)
+	defer cancel()
+	c := Clamp(s)
+	_, winch, _ := c.Pty()
+	<-winch
+	got := 0
+	var last ssh.Window
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case w := <-winch:
+				got++
+				last = w
+			case <-time.After(300 * time.Millisecond):
+				return
+			}
+		}
+	}()
+	for i := range 1000 {
+		s.winch <- ssh.Window{Width: 10 + i%100, Height: 5}
+	}
+	s.winch <- ssh.Window{Width: 123, Height: 45}
+	<-done
+	if last.Width != 123 || last.Height != 45 {
+		t.Fatalf("last size %dx%d, want 123x45", last.Width, last.Height)
+	}
+	if got > 100 {
+		t.Fatalf("%d window changes passed on for 1001 sent", got)
 	}
 }
