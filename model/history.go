@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"tandem/internal/spill"
 	"tandem/ui"
 )
 
@@ -115,6 +116,10 @@ type editorDoneMsg struct {
 // openEditor opens $VISUAL or $EDITOR (else vi) on the draft (Ctrl+G);
 // the saved file replaces the draft.
 func (m *Model) openEditor() tea.Cmd {
+	if m.opts.Guest {
+		m.setNotice(noticeInfo, guestNoHostProgram)
+		return nil
+	}
 	editor := os.Getenv("VISUAL")
 	if editor == "" {
 		editor = os.Getenv("EDITOR")
@@ -122,7 +127,7 @@ func (m *Model) openEditor() tea.Cmd {
 	if editor == "" {
 		editor = "vi"
 	}
-	f, err := os.CreateTemp("", "tandem-prompt-*.md")
+	f, err := os.CreateTemp("", spill.PromptPattern())
 	if err != nil {
 		m.banner(ui.BannerError, "could not open the editor: "+err.Error(), nil)
 		return nil

@@ -41,6 +41,11 @@ type Options struct {
 	// messages are drawn from the thread's items, so every viewer sees
 	// every prompt.
 	Shared bool
+	// Guest marks the model of an SSH client of `tandem serve`: it runs
+	// nothing on the host for that client — Ctrl+G ($EDITOR) and Alt+O or
+	// the pager's o ($PAGER) only say so — and copies by OSC 52 alone,
+	// never to the host's clipboard.
+	Guest bool
 	// State remembers, per workspace, the last thread and the prompt
 	// history (nil: nothing is remembered). Workspace is the absolute cwd
 	// it is keyed by, also the root of @ file search and the resume

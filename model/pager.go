@@ -105,6 +105,10 @@ type outputPagerDone struct{ err error }
 // openOutput shows the last command's whole output in $PAGER (less), the
 // terminal handed over until it exits.
 func (m *Model) openOutput() tea.Cmd {
+	if m.opts.Guest {
+		m.setNotice(noticeInfo, guestNoHostProgram)
+		return nil
+	}
 	it := m.thread.Last(thread.Command)
 	if it == nil || it.Output.Bytes() == 0 {
 		m.setNotice(noticeInfo, "no command output yet")
@@ -146,6 +150,9 @@ func (m *Model) CopyLastAnswer() tea.Cmd {
 		return nil
 	}
 	m.setNotice(noticeInfo, "copied the last answer")
+	if m.opts.Guest { // the host's clipboard is not the guest's
+		return tea.SetClipboard(text)
+	}
 	native := func() tea.Msg {
 		_ = clipboard.WriteAll(text) // no native clipboard: OSC 52 alone
 		return nil

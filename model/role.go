@@ -15,6 +15,10 @@ type pairState struct {
 	present []hub.Participant
 }
 
+// guestNoHostProgram is the notice for a key that would run a program
+// on the host (Options.Guest).
+const guestNoHostProgram = "not over tandem serve: $EDITOR and $PAGER would run on the host — Ctrl+T is the pager"
+
 // watcherReadOnlyHint is shown to a watcher who types.
 const watcherReadOnlyHint = "you are watching — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
 

@@ -65,6 +65,17 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 			if json.Unmarshal(m.Params, &a) == nil && a.Who != "" {
 				authors = append(authors, a)
 			}
+		case e.Dir == backend.Sent && m.Kind() == "request" && m.Method == "thread/shellCommand":
+			// A driver's `!command` in a shared session: who ran it (the
+			// command itself is written as its item completes).
+			var p backend.ThreadShellCommandParams
+			if json.Unmarshal(m.Params, &p) != nil {
+				continue
+			}
+			var who string
+			if who, authors = takeAuthor(authors, "!"+p.Command); who != "" {
+				b.WriteString("_" + mdEscape(who) + " wrote:_\n\n" + quote("!"+p.Command) + "\n\n")
+			}
 		case e.Dir == backend.Sent && m.Kind() == "request":
 			if m.Method == "turn/start" || m.Method == "turn/steer" {
 				var p backend.TurnStartParams // turn/steer's input has the same shape

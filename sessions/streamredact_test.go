@@ -145,3 +145,30 @@ func TestStreamRedactorLongLineSecrets(t *testing.T) {
 		}
 	}
 }
+
+// The --record transcript of an answer with an unclosed quote hides the
+// value and keeps the rest of the text, streamed or completed: the value
+// ends at the first line break.
+func TestStreamRedactorUnclosedQuote(t *testing.T) {
+	const text = "Step 1: set password='abc\n\nStep 2 …\n\nStep 3 …\n\nThat's all."
+	const want = "Step 1: set password='" + redact.Marker + "\n\nStep 2 …\n\nStep 3 …\n\nThat's all."
+	red := NewStreamRedactor()
+	var streamed strings.Builder
+	for _, d := range strings.SplitAfter(text, " ") {
+		streamed.WriteString(deltaOf(t, red.Line(deltaLine("m1", d))))
+	}
+	if s := streamed.String(); !strings.HasPrefix(want, s) || !strings.Contains(s, "Step 3") {
+		t.Errorf("streamed %q, want a prefix of %q", s, want)
+	}
+	b, _ := json.Marshal(map[string]any{"method": "item/completed", "params": map[string]any{"item": map[string]any{"type": "agentMessage", "id": "m1", "text": text}}})
+	var got struct {
+		Params struct {
+			Item struct {
+				Text string `json:"text"`
+			} `json:"item"`
+		} `json:"params"`
+	}
+	if line := red.Line(b); json.Unmarshal(line, &got) != nil || got.Params.Item.Text != want {
+		t.Errorf("item/completed text = %q, want %q", got.Params.Item.Text, want)
+	}
+}

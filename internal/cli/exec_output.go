@@ -10,6 +10,7 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/redact"
+	"tandem/sessions"
 	"tandem/ui"
 )
 
@@ -113,7 +114,7 @@ func (o *execOutput) emit(ev execEvent) {
 	if err != nil {
 		return
 	}
-	line = append(redact.Bytes(line), '\n')
+	line = append(sessions.RedactJSON(line), '\n')
 	_, _ = o.io.Stdout.Write(line)
 }
 

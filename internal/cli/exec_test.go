@@ -339,6 +339,22 @@ func TestExecOutputRedactsJSON(t *testing.T) {
 	}
 }
 
+// TestExecOutputJSONStaysValid: an answer whose secret is never closed
+// (`token='abc …`, to the end of the text) is redacted inside its string,
+// and the line is still one valid JSON value.
+func TestExecOutputJSONStaysValid(t *testing.T) {
+	var buf bytes.Buffer
+	o := &execOutput{io: execIO{Stdout: &buf, Stderr: &buf}, jsonl: true}
+	ev := backend.ItemCompletedEvent{Item: backend.Item{Type: "agentMessage", ID: "m1", Text: "Use token='abc123 for it"}}
+	if done, err := o.handle(ev, "t1"); done || err != nil {
+		t.Fatalf("handle: %v %v", done, err)
+	}
+	line := buf.Bytes()
+	if !json.Valid(line) || bytes.Contains(line, []byte("abc123")) || !bytes.Contains(line, []byte(`"id":"m1"`)) {
+		t.Errorf("line not valid, redacted JSON: %s", line)
+	}
+}
+
 // TestExecIsolatedHomeKeepsThreads runs exec on a per-run CODEX_HOME and
 // then lists threads on the shared one: the rollout went through the
 // sessions/ link, so the thread is there to resume.

@@ -34,7 +34,7 @@ type ServeOptions struct {
 	Attach         bool          // --attach: this terminal joins as a driver
 	HostKey        string        // --host-key ("": pair.DefaultHostKey)
 	// InsecureHostKey (--insecure-host-key-perms) accepts a host key
-	// readable by group or others.
+	// readable by group or others, or owned by another user.
 	InsecureHostKey bool
 }
 
@@ -48,8 +48,10 @@ func newServeCmd(f *Factory) *cobra.Command {
 			"join as watchers (scroll and leave). Other keys and passwords are rejected.\n" +
 			"authorized_keys options honoured: from=, expiry-time=, cert-authority with principals=, no-pty and\n" +
 			"restrict (refused: tandem needs a terminal); any other option stops serve with FILE:LINE.\n" +
-			"Unauthenticated connections get 10 s to log in; terminals are drawn at most 500×200.\n" +
-			"--record FILE records the shared session, noting which driver typed each prompt.",
+			"Unauthenticated connections get 10 s to log in; terminals are drawn at most 500×200; a connection\n" +
+			"may open 2 sessions, a key hold 4 terminals, the session serve 100. Guests get no $EDITOR or\n" +
+			"$PAGER (those would run on the host), and /copy uses the guest's own terminal (OSC 52).\n" +
+			"--record FILE records the shared session, noting which driver typed each prompt or !command.",
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -65,7 +67,7 @@ func newServeCmd(f *Factory) *cobra.Command {
 	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", 0, "end the session after nobody has been connected for this long (0: never)")
 	fs.BoolVar(&opts.Attach, "attach", false, "also open this terminal on the session, as a driver")
 	fs.StringVar(&opts.HostKey, "host-key", "", "SSH host key (default: $XDG_DATA_HOME/tandem/host_ed25519, created if missing)")
-	fs.BoolVar(&opts.InsecureHostKey, "insecure-host-key-perms", false, "accept a host key file that group or others can read (warns)")
+	fs.BoolVar(&opts.InsecureHostKey, "insecure-host-key-perms", false, "accept a host key file that group or others can read, or another user owns (warns)")
 	return cmd
 }
 

@@ -1,7 +1,9 @@
 package pair
 
 import (
+	"context"
 	"sync"
+	"time"
 
 	"charm.land/ssh"
 )
@@ -32,11 +34,19 @@ func clampWindow(w ssh.Window) (ssh.Window, bool) {
 	return w, true
 }
 
+// minResizeGap is the least time between two window changes passed on:
+// a flood of them is coalesced (the latest wins), so a client cannot make
+// the host redraw its screen as fast as it can send requests.
+const minResizeGap = 50 * time.Millisecond
+
 // ClampedSession is an ssh.Session whose pty size and window changes never
-// exceed MaxWidth×MaxHeight. Wrap a session with Clamp before any
-// middleware reads its pty.
+// exceed MaxWidth×MaxHeight, arrive at most every minResizeGap, and whose
+// Context ends with the session itself: when the client closes the
+// session's channel, even if it keeps the connection for other sessions.
+// Wrap a session with Clamp before any middleware reads its pty.
 type ClampedSession struct {
 	ssh.Session
+	ctx   sessionContext
 	pty   ssh.Pty
 	winch chan ssh.Window
 	ok    bool
@@ -47,10 +57,26 @@ type ClampedSession struct {
 	notify func(asked ssh.Window)
 }
 
-// Clamp wraps sess. Its window changes are forwarded, clamped, until the
-// session's context ends.
+// sessionContext is the connection's context, ended early by cancel (the
+// session's channel ended).
+type sessionContext struct {
+	ssh.Context
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// Done implements context.Context.
+func (c sessionContext) Done() <-chan struct{} { return c.ctx.Done() }
+
+// Err implements context.Context.
+func (c sessionContext) Err() error { return c.ctx.Err() }
+
+// Clamp wraps sess. Its window changes are forwarded, clamped and
+// coalesced, until the client's requests end, which also ends the
+// session's Context.
 func Clamp(sess ssh.Session) *ClampedSession {
-	c := &ClampedSession{Session: sess}
+	ctx, cancel := context.WithCancel(sess.Context())
+	c := &ClampedSession{Session: sess, ctx: sessionContext{Context: sess.Context(), ctx: ctx, cancel: cancel}}
 	pty, winch, ok := sess.Pty()
 	c.ok = ok
 	if !ok {
@@ -66,22 +92,59 @@ func Clamp(sess ssh.Session) *ClampedSession {
 	return c
 }
 
+// Context implements ssh.Session: the connection's context, ended when
+// the session's channel ends.
+func (c *ClampedSession) Context() ssh.Context { return c.ctx }
+
+// forward passes window changes on, clamped and at most one per
+// minResizeGap (the latest wins), until the client's requests end (the
+// server closes in then), which ends the session's context. It reads in
+// until it is closed, so the server's request loop never blocks on it.
+// c.winch is never closed: a reader that does not check for a closed
+// channel (wish's window-change loop) would otherwise spin on it.
 func (c *ClampedSession) forward(in <-chan ssh.Window) {
-	done := c.Context().Done()
+	defer c.ctx.cancel()
+	done := c.ctx.Done()
+	var (
+		pending ssh.Window
+		have    bool
+		last    time.Time
+		timer   *time.Timer
+		tick    <-chan time.Time
+	)
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 	for {
+		var out chan ssh.Window
+		if have && tick == nil {
+			out = c.winch
+		}
 		select {
-		case <-done:
-			return
-		case w := <-in:
+		case w, ok := <-in:
+			if !ok {
+				return
+			}
 			cw, cut := clampWindow(w)
 			if cut {
 				c.noteCut(w)
 			}
-			select {
-			case c.winch <- cw:
-			case <-done:
-				return
+			pending, have = cw, true
+			if wait := minResizeGap - time.Since(last); wait > 0 && tick == nil {
+				timer = time.NewTimer(wait)
+				tick = timer.C
 			}
+		case <-tick:
+			tick = nil
+		case out <- pending:
+			have, last = false, time.Now()
+		case <-done:
+			// Keep reading in (and dropping) until the server closes it.
+			for range in {
+			}
+			return
 		}
 	}
 }

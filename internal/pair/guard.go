@@ -22,13 +22,17 @@ type Limits struct {
 	// (default 5 s).
 	Idle time.Duration
 	// MaxPending caps unauthenticated connections in all (default 64) and
-	// MaxPendingPerSource those from one IP address (default 16). A new
-	// connection over a cap closes the oldest pending one, so a driver
-	// can always get in while an attacker holds idle sockets.
+	// MaxPendingPerSource those from one source (default 16). A new
+	// connection over a cap closes the pending one that has sent the
+	// least (the oldest of those; one younger than 250 ms counts 256
+	// bytes at least): idle sockets go first and a client in the middle
+	// of its handshake last, so a driver gets in while an attacker holds
+	// or opens idle sockets.
 	MaxPending, MaxPendingPerSource int
-	// Rate is how many new connections one IP address may open a second
+	// Rate is how many new connections one source may open a second
 	// (default 5), with bursts of Burst (default 20); more are closed at
-	// once.
+	// once. Loopback is exempt: every guest forwarded to a loopback
+	// listener shares that address, and the caps bound it anyway.
 	Rate  float64
 	Burst int
 }
@@ -79,9 +83,10 @@ type source struct {
 type guardConn struct {
 	net.Conn
 	g        *Guard
-	ip       string
+	ip       string // the source: the IP address, an IPv6 one's /64
 	accepted time.Time
 	last     atomic.Int64 // unix nanoseconds of the last byte read
+	read     atomic.Int64 // bytes read before authentication
 	authed   atomic.Bool
 	closed   atomic.Bool
 }
@@ -126,7 +131,7 @@ func (g *Guard) Install(srv *ssh.Server) {
 // admit accepts c (watched until it authenticates) or refuses it (nil)
 // when its source opens connections too fast.
 func (g *Guard) admit(c net.Conn) *guardConn {
-	ip := hostIP(c.RemoteAddr())
+	ip, loopback := sourceOf(c.RemoteAddr())
 	now := time.Now()
 	g.mu.Lock()
 	s := g.sources[ip]
@@ -135,14 +140,14 @@ func (g *Guard) admit(c net.Conn) *guardConn {
 		g.sources[ip] = s
 	}
 	s.seen = now
-	if !s.limiter.AllowN(now, 1) {
+	if !loopback && !s.limiter.AllowN(now, 1) {
 		g.mu.Unlock()
 		g.log.Warn("ssh: connection refused: too many from one address", "addr", ip)
 		return nil
 	}
 	gc := &guardConn{Conn: c, g: g, ip: ip, accepted: now}
 	gc.last.Store(now.UnixNano())
-	var evict []*guardConn
+	var evict *guardConn
 	perSource := 0
 	for _, p := range g.pending {
 		if p.ip == ip {
@@ -150,25 +155,66 @@ func (g *Guard) admit(c net.Conn) *guardConn {
 		}
 	}
 	if perSource >= g.lim.MaxPendingPerSource {
-		for _, p := range g.pending {
-			if p.ip == ip {
-				evict = append(evict, p)
-				break
-			}
-		}
+		evict = leastProgress(g.pending, ip)
 	} else if len(g.pending) >= g.lim.MaxPending {
-		evict = append(evict, g.pending[0])
+		evict = leastProgress(g.pending, "")
 	}
-	for _, p := range evict {
-		g.removeLocked(p)
+	if evict != nil {
+		g.removeLocked(evict)
 	}
 	g.pending = append(g.pending, gc)
 	g.mu.Unlock()
-	for _, p := range evict {
-		g.log.Warn("ssh: closing the oldest unauthenticated connection", "addr", p.ip, "age", now.Sub(p.accepted).Round(time.Millisecond))
-		_ = p.Conn.Close()
+	if evict != nil {
+		g.log.Warn("ssh: closing an unauthenticated connection to make room", "addr", evict.ip, "age", now.Sub(evict.accepted).Round(time.Millisecond), "bytes", evict.read.Load())
+		_ = evict.Conn.Close()
 	}
 	return gc
+}
+
+// A connection younger than youth counts as having sent at least
+// youthCredit bytes: a client that has not had the time to send its
+// banner and key exchange (a few hundred bytes to a few KiB) yet is not
+// judged by its silence, while one that has sent them outranks any
+// number of new sockets that did not.
+const (
+	youth       = 250 * time.Millisecond
+	youthCredit = 256
+)
+
+// leastProgress returns the pending connection (of source ip, or any when
+// ip is "") to close: the one that has sent the fewest bytes (a young
+// one counting youthCredit at least), the oldest of those.
+func leastProgress(pending []*guardConn, ip string) *guardConn {
+	now := time.Now()
+	var pick *guardConn
+	var least int64
+	for _, p := range pending { // oldest first: ties keep the older
+		if ip != "" && p.ip != ip {
+			continue
+		}
+		sent := p.read.Load()
+		if now.Sub(p.accepted) < youth {
+			sent = max(sent, youthCredit)
+		}
+		if pick == nil || sent < least {
+			pick, least = p, sent
+		}
+	}
+	return pick
+}
+
+// sourceOf names the source of a connection for the per-source limits:
+// its IP address, for IPv6 its /64 (one host may hold a whole one), and
+// whether it is loopback.
+func sourceOf(a net.Addr) (string, bool) {
+	ip := net.ParseIP(hostIP(a))
+	if ip == nil {
+		return hostIP(a), false
+	}
+	if ip.To4() == nil {
+		return ip.Mask(net.CIDRMask(64, 128)).String() + "/64", ip.IsLoopback()
+	}
+	return ip.String(), ip.IsLoopback()
 }
 
 func (g *Guard) authenticated(gc *guardConn) {
@@ -236,6 +282,7 @@ func (c *guardConn) Read(b []byte) (int, error) {
 	n, err := c.Conn.Read(b)
 	if n > 0 && !c.authed.Load() {
 		c.last.Store(time.Now().UnixNano())
+		c.read.Add(int64(n))
 	}
 	return n, err
 }

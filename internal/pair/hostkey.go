@@ -6,6 +6,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,34 +15,46 @@ import (
 )
 
 // ErrHostKeyPerms is LoadHostKey's error for a host key that group or
-// others may read.
-var ErrHostKeyPerms = errors.New("host key is readable by group or others")
+// others may read, or that another user owns (and so may replace).
+var ErrHostKeyPerms = errors.New("host key is readable by group or others, or owned by another user")
 
 // LoadHostKey returns the PEM of the SSH host key at path, creating an
 // ed25519 key (mode 0600) when the file is missing. Only directories that
 // are missing are created, with mode 0700; an existing directory's mode is
-// never changed. A key readable by group or others fails with
-// ErrHostKeyPerms unless insecure is set; warn, if not nil, is told then.
+// never changed. A key readable by group or others, or (on Unix) owned
+// by another user than this process's, fails with ErrHostKeyPerms unless
+// insecure is set; warn, if not nil, is told then.
 func LoadHostKey(path string, insecure bool, warn func(string)) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return createHostKey(path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("host key: %w", err)
 	}
-	st, err := os.Stat(path)
+	defer f.Close()
+	st, err := f.Stat() // the file read below, not whatever path names later
 	if err != nil {
 		return nil, fmt.Errorf("host key: %w", err)
 	}
+	var problems []string
 	if perm := st.Mode().Perm(); perm&0o077 != 0 {
-		msg := fmt.Sprintf("%s has mode %04o: anyone who can read it can pose as this server (chmod 600 %s)", path, perm, path)
+		problems = append(problems, fmt.Sprintf("%s has mode %04o: anyone who can read it can pose as this server (chmod 600 %s)", path, perm, path))
+	}
+	if uid, ok := fileOwner(st); ok && uid != os.Getuid() {
+		problems = append(problems, fmt.Sprintf("%s is owned by uid %d, not by this user (uid %d), who could replace it", path, uid, os.Getuid()))
+	}
+	for _, msg := range problems {
 		if !insecure {
 			return nil, fmt.Errorf("%w: %s, or pass --insecure-host-key-perms", ErrHostKeyPerms, msg)
 		}
 		if warn != nil {
 			warn("warning: " + msg)
 		}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
 	}
 	if _, err := gossh.ParsePrivateKey(b); err != nil {
 		return nil, fmt.Errorf("host key %s: %w", path, err)

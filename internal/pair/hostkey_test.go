@@ -70,7 +70,34 @@ func TestLoadHostKeyRefusesReadableKeys(t *testing.T) {
 	if err := os.WriteFile(key, []byte("not a key"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadHostKey(key, false, nil); err == nil {
-		t.Fatal("a file that is no key was accepted")
+	if err := os.Chmod(key, 0o600); err != nil { // WriteFile keeps the mode
+		t.Fatal(err)
+	}
+	if _, err := LoadHostKey(key, false, nil); err == nil || errors.Is(err, ErrHostKeyPerms) {
+		t.Fatalf("a file that is no key: %v, want a parse error", err)
+	}
+}
+
+// TestLoadHostKeyRefusesOthersKeys: a key file another user owns (who
+// could replace it) is refused like a readable one.
+func TestLoadHostKeyRefusesOthersKeys(t *testing.T) {
+	key := filepath.Join(t.TempDir(), "key")
+	if _, err := LoadHostKey(key, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	const nobody = 65534
+	if err := os.Chown(key, nobody, -1); err != nil {
+		t.Skip("cannot give the file to another user (not root):", err)
+	}
+	_, err := LoadHostKey(key, false, nil)
+	if !errors.Is(err, ErrHostKeyPerms) || !strings.Contains(err.Error(), "owned by uid 65534") {
+		t.Fatalf("another user's key: %v", err)
+	}
+	var warned string
+	if _, err := LoadHostKey(key, true, func(s string) { warned = s }); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warned, "uid 65534") {
+		t.Fatalf("warning = %q", warned)
 	}
 }

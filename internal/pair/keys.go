@@ -32,9 +32,30 @@ var supportedOptions = []string{
 type Member struct {
 	Name string
 	Role hub.Role
-	// NoPTY is set for keys with no-pty (or restrict without pty): such a
-	// key may log in but never open a terminal, so it cannot use tandem.
+	// NoPTY is set for keys with no-pty (or restrict without pty) and
+	// certificates without the permit-pty extension: such a key may log
+	// in but never open a terminal, so it cannot use tandem. Why says
+	// which, for the refusal.
 	NoPTY bool
+	Why   string
+}
+
+// Why a Member gets no terminal.
+const (
+	whyNoPTYOption = "no-pty in authorized_keys"
+	whyNoPermitPTY = "its certificate lacks the permit-pty extension"
+)
+
+// noPTY returns the Why for an entry's no-pty option and a certificate's
+// permit-pty ("" when a terminal is allowed).
+func noPTY(option, cert bool) string {
+	switch {
+	case option:
+		return whyNoPTYOption
+	case cert:
+		return whyNoPermitPTY
+	}
+	return ""
 }
 
 // keyEntry is one authorized_keys line.
@@ -124,9 +145,12 @@ func (kr *Keyring) add(path string, role hub.Role) error {
 	return sc.Err()
 }
 
-// parseOptions reads one line's options; ca reports cert-authority.
+// parseOptions reads one line's options, in order, as sshd does: pty and
+// no-pty and restrict apply left to right ("pty,restrict" gives no
+// terminal), and from=, expiry-time=, principals= and cert-authority may
+// each appear once. ca reports cert-authority.
 func parseOptions(options []string) (e keyEntry, ca bool, err error) {
-	restrict, pty := false, false
+	seen := map[string]bool{}
 	for _, o := range options {
 		name, value, hasValue := strings.Cut(o, "=")
 		name = strings.ToLower(strings.TrimSpace(name))
@@ -134,17 +158,16 @@ func parseOptions(options []string) (e keyEntry, ca bool, err error) {
 			value = strings.TrimSuffix(strings.TrimPrefix(value, `"`), `"`)
 		}
 		switch name {
-		case "from":
-			if value == "" {
-				return e, false, errors.New(`option from needs a pattern list: from="10.0.0.0/8,192.168.*"`)
+		case "from", "expiry-time", "principals", "cert-authority":
+			if seen[name] {
+				return e, false, fmt.Errorf("option %s given twice", name)
 			}
-			e.from = strings.Split(value, ",")
-			for _, p := range e.from {
-				if strings.Contains(p, "/") {
-					if _, _, err := net.ParseCIDR(strings.TrimPrefix(p, "!")); err != nil {
-						return e, false, fmt.Errorf("option from: bad address/masklen %q", p)
-					}
-				}
+			seen[name] = true
+		}
+		switch name {
+		case "from":
+			if e.from, err = parseFrom(value); err != nil {
+				return e, false, err
 			}
 		case "expiry-time":
 			t, err := parseExpiry(value)
@@ -156,12 +179,10 @@ func parseOptions(options []string) (e keyEntry, ca bool, err error) {
 			ca = true
 		case "principals":
 			e.principals = strings.Split(value, ",")
-		case "no-pty":
+		case "no-pty", "restrict":
 			e.noPTY = true
 		case "pty":
-			pty = true
-		case "restrict":
-			restrict = true
+			e.noPTY = false
 		case "no-port-forwarding", "no-agent-forwarding", "no-x11-forwarding", "no-user-rc":
 			// tandem serve never forwards and runs no rc file.
 		default:
@@ -171,10 +192,29 @@ func parseOptions(options []string) (e keyEntry, ca bool, err error) {
 	if e.principals != nil && !ca {
 		return e, false, errors.New("option principals is only allowed with cert-authority")
 	}
-	if restrict && !pty {
-		e.noPTY = true
-	}
 	return e, ca, nil
+}
+
+// parseFrom reads from="…": address patterns, each maybe negated with !,
+// and address/masklen entries whose host bits are clear.
+func parseFrom(value string) ([]string, error) {
+	if value == "" {
+		return nil, errors.New(`option from needs a pattern list: from="10.0.0.0/8,192.168.*"`)
+	}
+	pats := strings.Split(value, ",")
+	for _, p := range pats {
+		if !strings.Contains(p, "/") {
+			continue
+		}
+		ip, n, err := net.ParseCIDR(strings.TrimPrefix(p, "!"))
+		if err != nil {
+			return nil, fmt.Errorf("option from: bad address/masklen %q", p)
+		}
+		if !ip.Equal(n.IP) {
+			return nil, fmt.Errorf("option from: %q has host bits set (did you mean %s?)", p, n)
+		}
+	}
+	return pats, nil
 }
 
 // parseExpiry reads expiry-time's YYYYMMDD[HHMM[SS]], in local time or,
@@ -221,7 +261,7 @@ func (kr *Keyring) Authorize(key gossh.PublicKey, user string, remote net.Addr, 
 	if err := e.allows(remote, now); err != nil {
 		return Member{}, err
 	}
-	return Member{Name: e.name, Role: e.role, NoPTY: e.noPTY}, nil
+	return Member{Name: e.name, Role: e.role, NoPTY: e.noPTY, Why: noPTY(e.noPTY, false)}, nil
 }
 
 func (kr *Keyring) authorizeCert(cert *gossh.Certificate, user string, remote net.Addr, now time.Time) (Member, error) {
@@ -266,7 +306,9 @@ func (kr *Keyring) authorizeCert(cert *gossh.Certificate, user string, remote ne
 	if name == "" {
 		name = principal
 	}
-	return Member{Name: name, Role: e.role, NoPTY: e.noPTY}, nil
+	// As sshd: a certificate without permit-pty gets no terminal.
+	_, permitPTY := cert.Extensions["permit-pty"]
+	return Member{Name: name, Role: e.role, NoPTY: e.noPTY || !permitPTY, Why: noPTY(e.noPTY, !permitPTY)}, nil
 }
 
 // allows checks the line's from= and expiry-time=.

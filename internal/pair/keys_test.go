@@ -54,7 +54,7 @@ func signCert(t *testing.T, ca gossh.Signer, key gossh.PublicKey, id string, pri
 	c := &gossh.Certificate{
 		Key: key, CertType: gossh.UserCert, KeyId: id, ValidPrincipals: principals,
 		ValidAfter: uint64(after.Unix()), ValidBefore: uint64(before.Unix()),
-		Permissions: gossh.Permissions{CriticalOptions: crit},
+		Permissions: gossh.Permissions{CriticalOptions: crit, Extensions: map[string]string{"permit-pty": ""}},
 	}
 	if before.IsZero() {
 		c.ValidBefore = gossh.CertTimeInfinity
@@ -69,7 +69,7 @@ func signCert(t *testing.T, ca gossh.Signer, key gossh.PublicKey, id string, pri
 // OpenSSH's meaning.
 func TestAuthorizeOptions(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	plain, fromKey, expired, future, noPTY, restrict, restrictPTY, ca, user := newSigner(t), newSigner(t), newSigner(t), newSigner(t), newSigner(t), newSigner(t), newSigner(t), newSigner(t), newSigner(t)
+	plain, fromKey, expired, future, noPTY, restrict, restrictPTY, ptyRestrict, ca, user := newSigner(t), newSigner(t), newSigner(t), newSigner(t), newSigner(t), newSigner(t), newSigner(t), newSigner(t), newSigner(t), newSigner(t)
 	drivers := authLine("", plain.PublicKey(), "alice") +
 		authLine(`from="10.0.0.0/8,192.168.1.?,!10.9.9.9"`, fromKey.PublicKey(), "bob") +
 		authLine(`expiry-time="20200101"`, expired.PublicKey(), "old") +
@@ -77,6 +77,7 @@ func TestAuthorizeOptions(t *testing.T) {
 		authLine("no-pty", noPTY.PublicKey(), "nopty") +
 		authLine("restrict", restrict.PublicKey(), "restricted") +
 		authLine("restrict,pty", restrictPTY.PublicKey(), "restricted-pty") +
+		authLine("pty,restrict", ptyRestrict.PublicKey(), "pty-restricted") +
 		authLine(`cert-authority,principals="deploy,ops"`, ca.PublicKey(), "corp-ca")
 	kr, err := LoadKeyring(writeKeys(t, drivers), "")
 	if err != nil {
@@ -87,6 +88,11 @@ func TestAuthorizeOptions(t *testing.T) {
 	expiredCert := signCert(t, ca, user.PublicKey(), "erin", []string{"ops"}, now.Add(-2*time.Hour), now.Add(-time.Hour), nil)
 	srcCert := signCert(t, ca, user.PublicKey(), "frank", []string{"deploy"}, now.Add(-time.Hour), time.Time{}, map[string]string{"source-address": "10.1.0.0/16"})
 	forceCert := signCert(t, ca, user.PublicKey(), "gina", []string{"ops"}, now.Add(-time.Hour), time.Time{}, map[string]string{"force-command": "true"})
+	noPTYCert := signCert(t, ca, user.PublicKey(), "hank", []string{"ops"}, now.Add(-time.Hour), time.Time{}, nil)
+	noPTYCert.Extensions = nil
+	if err := noPTYCert.SignCert(rand.Reader, ca); err != nil {
+		t.Fatal(err)
+	}
 	otherCA := newSigner(t)
 	strangerCert := signCert(t, otherCA, user.PublicKey(), "mallory", []string{"ops"}, now.Add(-time.Hour), time.Time{}, nil)
 
@@ -110,6 +116,7 @@ func TestAuthorizeOptions(t *testing.T) {
 		{"no-pty", noPTY.PublicKey(), "127.0.0.1", true, "nopty", true},
 		{"restrict implies no-pty", restrict.PublicKey(), "127.0.0.1", true, "restricted", true},
 		{"restrict,pty", restrictPTY.PublicKey(), "127.0.0.1", true, "restricted-pty", false},
+		{"pty,restrict: restrict comes last", ptyRestrict.PublicKey(), "127.0.0.1", true, "pty-restricted", true},
 		{"the CA's own key is not a driver", ca.PublicKey(), "127.0.0.1", false, "", false},
 		{"certificate of the CA for a listed principal", good, "127.0.0.1", true, "carol@corp", false},
 		{"certificate for another principal", wrongPrincipal, "127.0.0.1", false, "", false},
@@ -117,6 +124,7 @@ func TestAuthorizeOptions(t *testing.T) {
 		{"certificate source-address allows", srcCert, "10.1.2.3", true, "frank", false},
 		{"certificate source-address refuses", srcCert, "127.0.0.1", false, "", false},
 		{"certificate with force-command", forceCert, "127.0.0.1", false, "", false},
+		{"certificate without permit-pty", noPTYCert, "127.0.0.1", true, "hank", true},
 		{"certificate of an unlisted CA", strangerCert, "127.0.0.1", false, "", false},
 	}
 	for _, tc := range cases {
@@ -162,7 +170,8 @@ func TestCertificateWithoutPrincipalsOptionNeedsTheLoginUser(t *testing.T) {
 // option's name, rather than a silently unrestricted driver.
 func TestLoadKeyringRefusesOptionsItCannotHonour(t *testing.T) {
 	k := newSigner(t).PublicKey()
-	for _, opt := range []string{`command="echo hi"`, `permitopen="host:22"`, `environment="A=b"`, `permitlisten="8080"`, "agent-forwarding", `tunnel="1"`, "verify-required", `principals="x"`, `expiry-time="tomorrow"`, `from="10.0.0.0/99"`} {
+	for _, opt := range []string{`command="echo hi"`, `permitopen="host:22"`, `environment="A=b"`, `permitlisten="8080"`, "agent-forwarding", `tunnel="1"`, "verify-required", `principals="x"`, `expiry-time="tomorrow"`, `from="10.0.0.0/99"`,
+		`from="127.0.0.1/8"`, `from="10.0.0.1",from="127.0.0.1"`, `expiry-time="20200101",expiry-time="20991231"`} {
 		t.Run(opt, func(t *testing.T) {
 			path := writeKeys(t, "# a comment\n"+authLine(opt, k, "x"))
 			_, err := LoadKeyring(path, "")

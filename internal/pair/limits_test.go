@@ -122,7 +122,8 @@ func serveOn(t *testing.T, srv interface{ Serve(net.Listener) error }) string {
 }
 
 // TestServeRecordAttributesPrompts: `serve --record` records the one
-// shared session, and the export says which driver typed each prompt.
+// shared session, and the export says which driver typed each prompt and
+// each ! shell command.
 func TestServeRecordAttributesPrompts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shared.jsonl")
 	rec, err := sessions.CreateRecorder(path, sessions.Header{Tandem: "test"})
@@ -140,6 +141,9 @@ func TestServeRecordAttributesPrompts(t *testing.T) {
 	d2.waitFor(t, "First answer.", 30*time.Second)
 	d2.send(t, "prompt from the second driver\r")
 	d1.waitFor(t, "Second answer.", 30*time.Second)
+	d1.send(t, "!echo shell-from-driver1\r")
+	d2.waitFor(t, "! echo shell-from-driver1", 30*time.Second)
+	time.Sleep(500 * time.Millisecond) // its output reaches the recording
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +156,8 @@ func TestServeRecordAttributesPrompts(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := md.String()
-	for _, want := range []string{"_driver1 wrote:_\n\n> prompt from the first driver", "_driver2 wrote:_\n\n> prompt from the second driver", "Second answer."} {
+	for _, want := range []string{"_driver1 wrote:_\n\n> prompt from the first driver", "_driver2 wrote:_\n\n> prompt from the second driver", "Second answer.",
+		"_driver1 wrote:_\n\n> !echo shell-from-driver1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("export misses %q:\n%s", want, out)
 		}
@@ -177,16 +182,25 @@ func TestServeCertificateAuthority(t *testing.T) {
 	}
 	addr := serveOn(t, srv)
 	t.Cleanup(func() { ps.Shutdown(srv, nil) })
-	cert := &gossh.Certificate{Key: user.Signer.PublicKey(), CertType: gossh.UserCert, KeyId: "alice@corp",
-		ValidPrincipals: []string{"pair"}, ValidBefore: gossh.CertTimeInfinity}
-	if err := cert.SignCert(rand.Reader, ca.Signer); err != nil {
-		t.Fatal(err)
+	signed := func(ext map[string]string) sshtest.Key {
+		cert := &gossh.Certificate{Key: user.Signer.PublicKey(), CertType: gossh.UserCert, KeyId: "alice@corp",
+			ValidPrincipals: []string{"pair"}, ValidBefore: gossh.CertTimeInfinity,
+			Permissions: gossh.Permissions{Extensions: ext}}
+		if err := cert.SignCert(rand.Reader, ca.Signer); err != nil {
+			t.Fatal(err)
+		}
+		certSigner, err := gossh.NewCertSigner(cert, user.Signer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sshtest.Key{Name: "alice", Signer: certSigner}
 	}
-	certSigner, err := gossh.NewCertSigner(cert, user.Signer)
-	if err != nil {
-		t.Fatal(err)
+	// As with sshd, a certificate without permit-pty gets no terminal.
+	if _, got, _ := openTerminal(t, dialConn(t, addr, signed(nil))); !strings.Contains(got, "lacks the permit-pty extension") {
+		t.Fatalf("certificate without permit-pty got %q", got)
 	}
-	c, err := dialPair(addr, sshtest.Key{Name: "alice", Signer: certSigner}, 80, 24)
+
+	c, err := dialPair(addr, signed(map[string]string{"permit-pty": ""}), 80, 24)
 	if err != nil {
 		t.Fatalf("certificate login: %v", err)
 	}
@@ -194,5 +208,156 @@ func TestServeCertificateAuthority(t *testing.T) {
 	c.waitFor(t, "alice@corp joined as driver", 10*time.Second)
 	if _, err := dialPair(addr, ca, 80, 24); err == nil {
 		t.Fatal("the CA's own key logged in")
+	}
+}
+
+// TestServeSessionClosedConnectionKept: a client that closes its session
+// channel but keeps the connection (and may open another session) costs
+// the host nothing: no loop spins on the ended window changes.
+func TestServeSessionClosedConnectionKept(t *testing.T) {
+	fx := newPairFixture(t, 1, 1, "", "", nil)
+	conn, err := gossh.Dial("tcp", fx.addr, &gossh.ClientConfig{
+		User: "watcher1", Auth: []gossh.AuthMethod{gossh.PublicKeys(fx.watchers[0].Signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second, //nolint:gosec // test server
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for i := range 3 {
+		sess, err := conn.NewSession()
+		if err != nil {
+			t.Fatalf("session %d: %v", i, err)
+		}
+		if err := sess.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := sess.StdoutPipe()
+		if err := sess.Shell(); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 4096)
+		if _, err := out.Read(buf); err != nil { // the first frame
+			t.Fatal(err)
+		}
+		_ = sess.Close()
+	}
+	time.Sleep(300 * time.Millisecond)
+	before := cpuTime()
+	time.Sleep(time.Second)
+	if used := cpuTime() - before; used > 400*time.Millisecond {
+		t.Fatalf("the host used %v of CPU in a quiet second after the sessions closed", used)
+	}
+}
+
+// openTerminal opens a PTY session with a shell on conn and reads its
+// first bytes (a frame, or a refusal), which it returns.
+func openTerminal(t *testing.T, conn *gossh.Client) (*gossh.Session, string, error) {
+	t.Helper()
+	sess, err := conn.NewSession()
+	if err != nil {
+		return nil, "", err
+	}
+	if err := sess.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
+		return nil, "", err
+	}
+	out, _ := sess.StdoutPipe()
+	var stderr strings.Builder
+	sess.Stderr = &stderr
+	if err := sess.Shell(); err != nil {
+		return nil, "", err
+	}
+	buf := make([]byte, 4096)
+	n, err := out.Read(buf)
+	if err != nil { // refused: the reason is on stderr
+		_ = sess.Wait()
+		return sess, stderr.String(), err
+	}
+	return sess, string(buf[:n]), nil
+}
+
+// dialConn authenticates k's key on a connection without a session.
+func dialConn(t *testing.T, addr string, k sshtest.Key) *gossh.Client {
+	t.Helper()
+	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
+		User: k.Name, Auth: []gossh.AuthMethod{gossh.PublicKeys(k.Signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second, //nolint:gosec // test server
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return conn
+}
+
+// TestServeCapsSessions: one connection holds at most two sessions, one
+// key at most four terminals, each refusal says why, and a freed place
+// can be taken again.
+func TestServeCapsSessions(t *testing.T) {
+	fx := newPairFixture(t, 1, 1, "", "", nil)
+	w := fx.watchers[0]
+
+	first := dialConn(t, fx.addr, w)
+	var held []*gossh.Session
+	for i := range MaxSessionsPerConn {
+		s, _, err := openTerminal(t, first)
+		if err != nil {
+			t.Fatalf("session %d: %v", i, err)
+		}
+		held = append(held, s)
+	}
+	if _, _, err := openTerminal(t, first); err == nil || !strings.Contains(err.Error(), "at most 2 sessions per connection") {
+		t.Fatalf("third session on one connection: %v, want refused", err)
+	}
+
+	second := dialConn(t, fx.addr, w)
+	for i := range DefaultSeatsPerKey - MaxSessionsPerConn {
+		if _, _, err := openTerminal(t, second); err != nil {
+			t.Fatalf("session %d on the second connection: %v", i, err)
+		}
+	}
+	third := dialConn(t, fx.addr, w)
+	_, got, _ := openTerminal(t, third)
+	if !strings.Contains(got, fmt.Sprintf("already has %d terminals open", DefaultSeatsPerKey)) {
+		t.Fatalf("fifth terminal of one key got %q, want the per-key refusal", got)
+	}
+
+	_ = held[0].Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s, got, err := openTerminal(t, third)
+		if err == nil && !strings.Contains(got, "terminals open") {
+			_ = s.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a closed terminal's place was not given back: %q %v", got, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestServeBoundsEnvRequests: a session that sends env requests without
+// end has all but the first 64 refused.
+func TestServeBoundsEnvRequests(t *testing.T) {
+	fx := newPairFixture(t, 1, 1, "", "", nil)
+	conn := dialConn(t, fx.addr, fx.watchers[0])
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	accepted := 0
+	for i := range 500 {
+		if sess.Setenv(fmt.Sprintf("V%d", i), "x") == nil {
+			accepted++
+		}
+	}
+	if accepted == 0 || accepted > 64 {
+		t.Fatalf("%d env requests accepted, want 1..64", accepted)
+	}
+	// The session still works.
+	if err := sess.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatalf("pty after the env flood: %v", err)
 	}
 }

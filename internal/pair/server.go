@@ -36,8 +36,9 @@ type Options struct {
 	// Limits bound unauthenticated connections; zero fields take the
 	// defaults (see Limits).
 	Limits Limits
-	// InsecureHostKey accepts a host key readable by group or others
-	// (--insecure-host-key-perms); Warn tells the host about it.
+	// InsecureHostKey accepts a host key readable by group or others, or
+	// owned by another user (--insecure-host-key-perms); Warn tells the
+	// host about it.
 	InsecureHostKey bool
 	Warn            func(string)
 	// Note, when set, is told which driver sent each prompt, just before
@@ -59,8 +60,12 @@ type Server struct {
 	// timeout, caps, per-address rate); limits are its settings.
 	guard  *Guard
 	limits Limits
-	// insecureHostKey accepts a host key readable by group or others;
-	// warn tells the host about it.
+	// seats caps the terminals open per key and in all; channels caps
+	// the sessions one connection may open and what their requests cost.
+	seats    Seats
+	channels Channels
+	// insecureHostKey accepts a host key readable by group or others, or
+	// owned by another user; warn tells the host about it.
 	insecureHostKey bool
 	warn            func(string)
 	// note, when set, records who sent a prompt (serve --record).
@@ -150,12 +155,14 @@ func (ps *Server) SSHServer(addr, hostKey string) (*ssh.Server, error) {
 	}
 	ps.guard = NewGuard(ps.limits, ps.log)
 	ps.guard.Install(srv)
+	ps.channels.Install(srv)
 	return srv, nil
 }
 
 // gate is the outermost middleware: a key whose authorized_keys line
-// forbids a terminal (no-pty, or restrict without pty) is told so and let
-// go; every other session continues with its terminal clamped to
+// forbids a terminal (no-pty, or restrict without pty), or that already
+// holds its share of terminals (ps.seats), is told so and let go; every
+// other session continues with its terminal clamped to
 // MaxWidth×MaxHeight.
 func (ps *Server) gate(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
@@ -166,22 +173,31 @@ func (ps *Server) gate(next ssh.Handler) ssh.Handler {
 		}
 		if m.NoPTY {
 			ps.log.Info("ssh session refused: no-pty", "name", m.Name)
-			wish.Fatalln(sess, "tandem serve: this key may not open a terminal (no-pty in authorized_keys), and tandem needs one")
+			wish.Fatalln(sess, "tandem serve: this key may not open a terminal ("+m.Why+"), and tandem needs one")
 			return
 		}
+		release, err := ps.seats.Take(gossh.FingerprintSHA256(sess.PublicKey()))
+		if err != nil {
+			ps.log.Warn("ssh session refused", "name", m.Name, "why", err.Error())
+			wish.Fatalln(sess, "tandem serve: "+err.Error())
+			return
+		}
+		defer release()
 		next(Clamp(sess))
 	}
 }
 
 // newModel returns a viewer's own model: shared transcript, read-only for
-// watchers.
-func (ps *Server) newModel(role hub.Role) *model.Model {
+// watchers; guest is set for SSH clients (model.Options.Guest: nothing
+// runs on the host for them), not for the host's own terminal.
+func (ps *Server) newModel(role hub.Role, guest bool) *model.Model {
 	return model.New(model.Options{
 		Dark:     true,
 		NoColor:  os.Getenv("NO_COLOR") != "",
 		Status:   ps.status,
 		ReadOnly: role == hub.Watcher,
 		Shared:   true,
+		Guest:    guest,
 	})
 }
 
@@ -195,7 +211,7 @@ func (ps *Server) program(sess ssh.Session) *tea.Program {
 	// 30 frames a second is plenty over a network and halves the render
 	// cost each client puts on the host.
 	opts := append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler(), tea.WithFPS(sshFPS))
-	cm := ps.newModel(m.Role)
+	cm := ps.newModel(m.Role, true)
 	p := tea.NewProgram(cm, opts...)
 	v := ps.hub.Join(m.Name, m.Role)
 	ps.mu.Lock()

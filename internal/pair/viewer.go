@@ -41,9 +41,9 @@ func (ps *Server) pump(v *hub.Viewer, name string, send func(tea.Msg)) {
 }
 
 // attributed is a driver's handle on the shared session under `serve
-// --record`: each prompt it sends (turn/start, turn/steer) is noted with
-// the driver's name just before it goes out, so the recording says who
-// typed it.
+// --record`: each prompt it sends (turn/start, turn/steer) and each `!`
+// shell command (thread/shellCommand) is noted with the driver's name
+// just before it goes out, so the recording says who typed it.
 type attributed struct {
 	backend.Client
 	who  string
@@ -54,6 +54,12 @@ type attributed struct {
 func (a attributed) StartTurn(ctx context.Context, in backend.TurnInput) (backend.Turn, error) {
 	a.note(a.who, in.Text)
 	return a.Client.StartTurn(ctx, in)
+}
+
+// ShellCommand implements backend.Client; it is noted as "!command".
+func (a attributed) ShellCommand(ctx context.Context, command string) error {
+	a.note(a.who, "!"+command)
+	return a.Client.ShellCommand(ctx, command)
 }
 
 // Steer implements backend.Client.
@@ -74,7 +80,7 @@ func (ps *Server) Attach(ctx context.Context, name, info string, opts ...tea.Pro
 
 // attachRun is Attach, returning the program's final model.
 func (ps *Server) attachRun(ctx context.Context, name, info string, opts ...tea.ProgramOption) (tea.Model, error) {
-	m := ps.newModel(hub.Driver)
+	m := ps.newModel(hub.Driver, false)
 	defer m.Close() // its spilled command output
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
 	v := ps.hub.Join(name, hub.Driver)

@@ -153,3 +153,47 @@ func hasPrefix(s, p string, fold bool) bool {
 	}
 	return strings.HasPrefix(s, p)
 }
+
+// RandomMin is the shortest run of key characters FindRandom reports.
+const RandomMin = 32
+
+// FindRandom returns the byte ranges of s that look like a credential by
+// themselves, with no prefix or key name to say so: each maximal run of
+// at least RandomMin bytes of [A-Za-z0-9_-] that holds an upper-case
+// letter, a lower-case letter and a digit, as base64url key material
+// does. Hex hashes (git SHAs: lower-case and digits), UUIDs, words,
+// snake_case and CONSTANT_CASE names lack one of the three and are not
+// reported; a long camel-case name with a digit is. Ranges are [start,
+// end) pairs in increasing order, apart from each other; nil when there
+// are none.
+//
+// It is for text a person sees, where part of a key can be shown without
+// its prefix (the rows of a scrolled composer after the one holding
+// "sk-proj-"): internal/screen masks these runs too. String and Find do
+// not use it, so the base64 payloads of protocol traces stay readable.
+func FindRandom(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s); {
+		if !isURLSafe(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		var upper, lower, digit bool
+		for ; j < len(s) && isURLSafe(s[j]); j++ {
+			switch c := s[j]; {
+			case 'A' <= c && c <= 'Z':
+				upper = true
+			case 'a' <= c && c <= 'z':
+				lower = true
+			case '0' <= c && c <= '9':
+				digit = true
+			}
+		}
+		if j-i >= RandomMin && upper && lower && digit {
+			out = append(out, [2]int{i, j})
+		}
+		i = j
+	}
+	return out
+}

@@ -14,9 +14,12 @@ import "strings"
 //   - JWTs: eyJ….eyJ….signature (a header and a payload that are both
 //     base64 JSON objects); a single base64 segment is left alone;
 //   - passwords in URLs: scheme://user:PASSWORD@host keeps the user and
-//     hides the password. Only the authority is read (up to the first
-//     /, ?, # or space), so "https://example.com/a:b@c" (a path) is left
-//     alone, and so is a URL without a password (ssh://git@host);
+//     hides the password, up to the last @ of the URL (a password may
+//     hold a raw @, #, ? or /: "mysql://root:S3cr3t!#x@db/app"). The
+//     user ends before any /, ? or #, so "https://example.com/a:b@c" (a
+//     path) is left alone, and so is a URL without a password
+//     (ssh://git@host) or with a port before a path holding an @
+//     ("http://localhost:5173/@vite/client");
 //   - PEM private keys: the body between "-----BEGIN … PRIVATE KEY-----"
 //     and "-----END … PRIVATE KEY-----" (real newlines or JSON \n escapes),
 //     or, when the END line is not in the text, the base64 run after the
@@ -98,6 +101,15 @@ func isSlackChar(c byte) bool { return isAlnum(c) || c == '-' }
 func isURLSafe(c byte) bool   { return isAlnum(c) || c == '-' || c == '_' }
 
 // findURLPasswords finds the password of scheme://user:password@host.
+//
+// Passwords are often written without percent-encoding, so one may hold
+// a raw @, #, ? or /: the password runs from the user's colon to the last
+// @ of the URL's word (it ends at a blank, a quote, a backslash, the end
+// of the line or the next "://"), and the user before the colon holds
+// none of / ? #.
+// An @ right after a / starts a path segment ("/@scope/pkg"), not the
+// host, and a colon followed by digits and a / is a port
+// ("localhost:5173/@vite").
 func findURLPasswords(s string, spans []span) []span {
 	for off := 0; ; {
 		k := strings.Index(s[off:], "://")
@@ -114,38 +126,71 @@ func findURLPasswords(s string, spans []span) []span {
 		if b == k {
 			continue
 		}
-		// The authority ends at the path, query, fragment or the end of
-		// the word; its last @ ends the user info.
-		a := off
-		at := -1
-		for a < len(s) && !isAuthorityEnd(s[a]) {
-			if s[a] == '@' {
-				at = a
+		// The user: up to the first colon, before any path, query or
+		// fragment.
+		colon := off
+		for colon < len(s) && s[colon] != ':' && !isAuthorityEnd(s[colon]) {
+			colon++
+		}
+		if colon == len(s) || s[colon] != ':' || strings.HasPrefix(s[colon:], "://") {
+			continue // no password, or the next URL's scheme
+		}
+		pw := colon + 1
+		// The word's last @ (not one starting a path segment) before
+		// the next URL, and the first / ? # after the colon.
+		at, delim := -1, -1
+	word:
+		for e := pw; e < len(s) && !isURLWordEnd(s[e]); e++ {
+			switch s[e] {
+			case ':':
+				if strings.HasPrefix(s[e:], "://") {
+					break word // the next URL's: each text is read once
+				}
+			case '@':
+				if s[e-1] != '/' {
+					at = e
+				}
+			case '/', '?', '#':
+				if delim < 0 {
+					delim = e
+				}
 			}
-			a++
 		}
-		if at < 0 {
+		if at < 0 || pw == at || strings.HasPrefix(s[pw:at], Marker) {
 			continue
 		}
-		colon := strings.IndexByte(s[off:at], ':')
-		if colon < 0 {
-			continue
-		}
-		pw := off + colon + 1
-		if pw == at || s[pw:at] == Marker {
-			continue
+		if delim >= 0 && delim < at && delim > pw && allDigits(s[pw:delim]) {
+			continue // host:port, then a path holding an @
 		}
 		spans = append(spans, span{start: pw, end: at})
 		off = at
 	}
 }
 
+// isAuthorityEnd ends a URL's authority: the path, query or fragment, or
+// the end of the word (isURLWordEnd).
 func isAuthorityEnd(c byte) bool {
+	return c == '/' || c == '?' || c == '#' || isURLWordEnd(c)
+}
+
+// isURLWordEnd ends a URL written in text: a blank, a line end, a quote,
+// a backslash (a JSON escape), angle brackets, a backtick or a terminal
+// escape.
+func isURLWordEnd(c byte) bool {
 	switch c {
-	case '/', '?', '#', ' ', '\t', '\n', '\r', '"', '\'', '\\', '<', '>', '`', '\x1b', '\a':
+	case ' ', '\t', '\n', '\r', '"', '\'', '\\', '<', '>', '`', '\x1b', '\a':
 		return true
 	}
 	return false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 const pemBegin = "-----BEGIN "

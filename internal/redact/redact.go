@@ -8,8 +8,10 @@
 // Covered forms:
 //   - Authorization headers (any scheme) and bare "Bearer <token>";
 //   - assignments to keys ending in api_key/apikey/api-key, token, secret,
-//     password/passwd, secret_access_key, secret_key, private_key,
-//     access_key or credentials, written as JSON ("k": "v", also
+//     password/passwd, passphrase, secret_access_key, secret_key,
+//     private_key, access_key, encryption_key, signing_key, master_key or
+//     credentials, or in a word pass or pwd after another word (DB_PASS,
+//     MYSQL_PWD, dbPass; not PWD or OLDPWD), written as JSON ("k": "v", also
 //     JSON-escaped \"k\":\"v\"), env or config (K=v, k: v) and CLI
 //     (--k v, --k=v);
 //   - OpenAI keys (sk-…, sk-proj-…) and AWS access key ids (AKIA…, ASIA…)
@@ -19,7 +21,14 @@
 //
 // An assignment's value ends where the value does, not at the end of the
 // text:
-//   - a quoted value at its closing quote;
+//   - a quoted value at its closing quote (a single-quoted one goes on
+//     through an escaped quote: YAML's doubled quote and the shell's
+//     quote-backslash-quote-quote, see requoteLen), or, left unclosed,
+//     at the end of its line: a newline or carriage return, raw or
+//     written as a JSON or C escape (\n, \r), so
+//     "password='abc\n\nThat's all" loses "abc" only (a double-quoted
+//     JSON string keeps its own escapes: "password":"a\nb" is hidden
+//     whole);
 //   - a key that starts a line (after indentation, "- ", "* ", "#", the
 //     "> " and "< " of curl -v, "export " or an ANSI sequence; a line
 //     also starts after a JSON \n or \r escape) followed by ':', or by
@@ -27,9 +36,10 @@
 //     runs to the end of the line ("password: correct horse" is hidden
 //     whole), or in an encoded JSON string to its \n escape or closing
 //     quote;
-//   - any other unquoted value is a word: it ends at a blank, a quote, a
-//     bracket or a comma, and at '&' or ';' only when the next name=value
-//     pair follows ("?access_token=…&state=x", "Password=…;User=x", but
+//   - any other unquoted value is a word: it ends at a blank, a quote
+//     (not at an escaped quote inside a single-quoted word, requoteLen),
+//     a bracket or a comma, and at '&' or ';' only when the next
+//     name=value pair follows ("?access_token=…&state=x", "Password=…;User=x", but
 //     "password=Tr0ub4dor&3xyz" is hidden whole). So "KEY=v cmd args"
 //     and prose ("the password: x is wrong") lose one word only.
 //
@@ -58,7 +68,7 @@ var (
 )
 
 // needles start every key keyword; findAssign looks only at their hits.
-var needles = []string{"key", "token", "secret", "passw", "credential"}
+var needles = []string{"key", "token", "secret", "pass", "pwd", "credential"}
 
 // span is a byte range of the input to replace with Marker (quoted is set
 // when the marker must be wrapped in quotes to keep JSON valid).
@@ -165,7 +175,7 @@ func scan(s string) int {
 				h |= hintToken
 			}
 		case 'p':
-			if hasFold(s[i:], "passw") {
+			if hasFold(s[i:], "pass") || hasFold(s[i:], "pwd") {
 				h |= hintKey
 			}
 		case 'c':
@@ -331,14 +341,26 @@ func findAssign(s string, spans []span) []span {
 
 // secretSuffixes end a secret key's name once lower-cased and stripped of
 // "_", "-" and ".": OPENAI_API_KEY → openaiapikey.
-var secretSuffixes = []string{"apikey", "token", "secret", "password", "passwd", "accesskey", "secretkey", "privatekey", "credential", "credentials"}
+var secretSuffixes = []string{"apikey", "token", "secret", "password", "passwd", "passphrase", "accesskey", "secretkey", "privatekey",
+	"encryptionkey", "signingkey", "masterkey", "credential", "credentials"}
+
+// shortSuffixes end a secret key's name only as a word of their own after
+// another one: DB_PASS, db.pass, dbPass, MYSQL_PWD, mysqlPwd. Alone (PASS,
+// PWD, --pwd) or inside a word (bypass, compass, OLDPWD) they do not:
+// PWD and OLDPWD hold directories, and "--- PASS: TestX" is go test's.
+var shortSuffixes = []string{"pass", "pwd"}
 
 // secretName reports whether a key name (e.g. "client_secret",
-// "--api-key", "refreshToken") names a secret.
+// "--api-key", "refreshToken", "DB_PASS") names a secret.
 func secretName(name string) bool {
+	for _, suf := range shortSuffixes {
+		if wordSuffix(name, suf) {
+			return true
+		}
+	}
 	var buf [32]byte
 	n := 0
-	// Normalise the last letters only: the longest suffix is 11 bytes.
+	// Normalise the last letters only: the longest suffix is 13 bytes.
 	for i := len(name) - 1; i >= 0 && n < len(buf); i-- {
 		c := name[i]
 		if c == '_' || c == '-' || c == '.' {
@@ -355,6 +377,33 @@ func secretName(name string) bool {
 		if strings.HasSuffix(norm, suf) {
 			return true
 		}
+	}
+	return false
+}
+
+// wordSuffix reports whether name ends with the word suf (lower-case),
+// ignoring case, after another word: a separator ("_", "-", ".") with a
+// letter or digit somewhere before it, or a camel-case start ("dbPass",
+// "DBPwd": an upper-case letter then lower-case ones). "oldpwd" (a
+// directory) is not one.
+func wordSuffix(name, suf string) bool {
+	p := len(name) - len(suf)
+	if p <= 0 || !hasFold(name[p:], suf) {
+		return false
+	}
+	if suf == "pwd" && p >= 3 && hasFold(name[p-3:p], "old") {
+		return false
+	}
+	switch prev := name[p-1]; {
+	case prev == '_' || prev == '-' || prev == '.':
+		for j := 0; j < p-1; j++ {
+			if isAlnum(name[j]) {
+				return true
+			}
+		}
+		return false
+	case isAlnum(prev):
+		return 'A' <= name[p] && name[p] <= 'Z' && 'a' <= name[p+1] && name[p+1] <= 'z'
 	}
 	return false
 }
@@ -440,6 +489,10 @@ func findPrefixed(s string, spans []span) []span {
 
 // valueSpan returns the value starting at i. open is the value's opening
 // quote including any backslashes that escape it ("" when unquoted).
+//
+// A quoted value ends at its closing quote, or, when the quote is never
+// closed on its line, where the line ends (quotedEnd), as an unquoted one
+// does: an unclosed quote never swallows the text after it.
 func valueSpan(s string, i int, open string) (span, bool) {
 	if strings.HasPrefix(s[i:], Marker) {
 		return span{}, false
@@ -450,6 +503,10 @@ func valueSpan(s string, i int, open string) (span, bool) {
 			c := s[end]
 			if (c == '&' || c == ';') && end+1 < len(s) && !isValueEnd(s[end+1]) && !startsPair(s, end+1) {
 				end++ // "Tr0ub4dor&3xyz": not a query's next pair
+				continue
+			}
+			if m := requoteLen(s, end, c); m > 0 {
+				end += m // inside a single-quoted word: 'K=abc'\''def'
 				continue
 			}
 			if isValueEnd(c) {
@@ -464,8 +521,19 @@ func valueSpan(s string, i int, open string) (span, bool) {
 	end := i
 	for end < len(s) {
 		c := s[end]
-		if c == '\n' || c == '\x1b' || c == '\a' {
+		if c == '\n' || c == '\r' || c == '\x1b' || c == '\a' {
 			break
+		}
+		if c == '\\' {
+			r := end
+			for r < len(s) && s[r] == '\\' {
+				r++
+			}
+			if r < len(s) && (s[r] == 'n' || s[r] == 'r') && escapedBreak(q, n, r-end) {
+				break
+			}
+			end = r // the byte after the run is read on its own
+			continue
 		}
 		if c == q {
 			k := 0
@@ -473,6 +541,10 @@ func valueSpan(s string, i int, open string) (span, bool) {
 				k++
 			}
 			if (n == 0 && k%2 == 0) || (n > 0 && k == n) {
+				if m := requoteLen(s, end, q); m > 0 {
+					end += m // an escaped quote: the value goes on
+					continue
+				}
 				break
 			}
 		}
@@ -488,6 +560,48 @@ func valueSpan(s string, i int, open string) (span, bool) {
 		return span{}, false
 	}
 	return span{start: i, end: end}, true
+}
+
+// requoteLen returns the length of the escaped single quote that starts
+// at the quote s[i] of a single-quoted value (q), 0 when s[i] closes the
+// value. Two forms escape a quote: YAML doubles it (2 bytes), and the
+// POSIX shell closes the string, adds a backslash-escaped quote and
+// reopens it (4 bytes, more when JSON escapes the backslash):
+//
+//	password: 'Tr0ub''4dor'
+//	API_TOKEN='abc'\''def'
+//	{"command":"API_TOKEN='abc'\\''def'"}
+func requoteLen(s string, i int, q byte) int {
+	if q != '\'' || i+1 >= len(s) {
+		return 0
+	}
+	if s[i+1] == '\'' {
+		return 2
+	}
+	j := i + 1
+	for j < len(s) && s[j] == '\\' {
+		j++
+	}
+	if j > i+1 && strings.HasPrefix(s[j:], "''") {
+		return j + 2 - i
+	}
+	return 0
+}
+
+// escapedBreak reports whether a run of r backslashes followed by n or r,
+// inside a value quoted with q escaped by n backslashes, writes a line
+// break that ends the value rather than a character of it.
+//
+// A single-quoted value (shell, YAML, prose) has no escapes of its own:
+// any such run is a JSON or C escape of the text around it (one
+// backslash in a JSON-RPC line, two in JSON text inside one), so the
+// value ends there however many backslashes write it. A double-quoted
+// value is a JSON (or C) string whose own escapes are written with n+1
+// or more backslashes ("password":"a\nb" holds a newline): those belong
+// to the value, and only a run of n or fewer, a line break of the text
+// the string sits in, ends it.
+func escapedBreak(q byte, n, r int) bool {
+	return q != '"' || r <= n
 }
 
 // wordValue returns the span s[i:end] of an unquoted value unless it is

@@ -66,6 +66,49 @@ func TestString(t *testing.T) {
 		{"json text last line", `{"out":"x\n  secret: a \"b\" c","n":1}`, `{"out":"x\n  secret: [REDACTED]","n":1}`},
 		{"json text ansi line start", `{"o":"\n\u001b[1mtoken: a b\u001b[0m\n"}`, `{"o":"\n\u001b[1mtoken: [REDACTED]\u001b[0m\n"}`},
 		{"json text tab indent", `"a\n\tpassword: x y\r\n"`, `"a\n\tpassword: [REDACTED]\r\n"`},
+		// A quoted value ends at its closing quote, or, left open, at the
+		// end of its line: a raw newline or carriage return, or a JSON or
+		// C escape of one (\n, \r, however many backslashes write it), so
+		// the text after an unclosed quote is never swallowed.
+		{"closed quote with spaces", "set password='a b c' and go", "set password='[REDACTED]' and go"},
+		{"closed double quote with spaces", `set password="a b c" and go`, `set password="[REDACTED]" and go`},
+		{"unclosed quote ends at a newline", "Step 1: set password='abc\n\nStep 2 go\n\nThat's all.", "Step 1: set password='[REDACTED]\n\nStep 2 go\n\nThat's all."},
+		{"unclosed quote ends at a carriage return", "token='abc\r\nit's done", "token='[REDACTED]\r\nit's done"},
+		{"unclosed quote ends at a C escape", `printf "password='abc\nThat's all"`, `printf "password='[REDACTED]\nThat's all"`},
+		{"unclosed quote in a JSON string", `{"text":"Step 1: set password='abc\n\nStep 2 …\n\nStep 3 …\n\nThat's all."}`, `{"text":"Step 1: set password='[REDACTED]\n\nStep 2 …\n\nStep 3 …\n\nThat's all."}`},
+		{"unclosed quote in a JSON string, \\r\\n", `{"text":"token='abc\r\nThat's all"}`, `{"text":"token='[REDACTED]\r\nThat's all"}`},
+		{"unclosed quote in encoded JSON text", `{"out":"{\"t\":\"password='abc\\n\\nThat's all\"}"}`, `{"out":"{\"t\":\"password='[REDACTED]\\n\\nThat's all\"}"}`},
+		{"unclosed escaped double quote", `{"text":"set password=\"abc\n\nThat's \"all\"."}`, `{"text":"set password=\"[REDACTED]\n\nThat's \"all\"."}`},
+		{"closed quote in a JSON string", `{"text":"set password='a b c' then\nThat's all"}`, `{"text":"set password='[REDACTED]' then\nThat's all"}`},
+		{"json value keeps its own escapes", `{"password":"abc\ndef","n":1}`, `{"password":"[REDACTED]","n":1}`},
+		{"encoded json value keeps its own escapes", `{"a":"{\"password\":\"abc\\ndef\"}"}`, `{"a":"{\"password\":\"[REDACTED]\"}"}`},
+		// A single-quoted value goes on through an escaped quote: YAML's
+		// '' and the POSIX shell's '\'' (close, escaped quote, reopen).
+		{"yaml doubled quote", "password: 'Tr0ub''4dor'", "password: '[REDACTED]'"},
+		{"yaml doubled quotes, then text", "db: {password: 'a''b''c', user: x}", "db: {password: '[REDACTED]', user: x}"},
+		{"shell re-quote", "API_TOKEN='abc'\\''def' make", "API_TOKEN='[REDACTED]' make"},
+		{"shell re-quote twice", "export API_TOKEN='a'\\''b'\\''c'", "export API_TOKEN='[REDACTED]'"},
+		{"shell re-quote in JSON", `{"command":"API_TOKEN='abc'\\''def' make"}`, `{"command":"API_TOKEN='[REDACTED]' make"}`},
+		{"shell re-quote of a whole word", "ssh host 'API_TOKEN=abc'\\''def' ls", "ssh host 'API_TOKEN=[REDACTED]' ls"},
+		{"empty quotes then text", "password='' and more", "password='' and more"},
+		{"quote closes before another quoted word", "password='abc' 'def'", "password='[REDACTED]' 'def'"},
+		// Common secret names: *_PASS, *_PWD (not PWD or OLDPWD, which
+		// are directories), *_PASSPHRASE, encryption, signing and master
+		// keys.
+		{"db pass", "DB_PASS=hunter2 ./run", "DB_PASS=[REDACTED] ./run"},
+		{"mysql pwd", "export MYSQL_PWD=hunter2", "export MYSQL_PWD=[REDACTED]"},
+		{"camel pass", `{"dbPass":"hunter2"}`, `{"dbPass":"[REDACTED]"}`},
+		{"camel pwd after capitals", "DBPwd: hunter2", "DBPwd: [REDACTED]"},
+		{"cli pass", "tool --db-pass hunter2 run", "tool --db-pass [REDACTED] run"},
+		{"passphrase", "GPG_PASSPHRASE='a b'", "GPG_PASSPHRASE='[REDACTED]'"},
+		{"encryption key", "ENCRYPTION_KEY=0123abcd", "ENCRYPTION_KEY=[REDACTED]"},
+		{"signing key", "signing_key: abc123", "signing_key: [REDACTED]"},
+		{"master key", `{"masterKey":"abc123"}`, `{"masterKey":"[REDACTED]"}`},
+		{"pwd dir kept", "PWD=/home/me OLDPWD=/tmp", "PWD=/home/me OLDPWD=/tmp"},
+		{"pwd flag kept", "tool --pwd /tmp", "tool --pwd /tmp"},
+		{"go test pass kept", "--- PASS: TestFoo (0.01s)\nPASS\nok  \tx", "--- PASS: TestFoo (0.01s)\nPASS\nok  \tx"},
+		{"pass words kept", "bypass=yes compass: north PASS=1 passes: 3", "bypass=yes compass: north PASS=1 passes: 3"},
+		{"key names kept", "primary_key: id sort_key=name keyboard: us", "primary_key: id sort_key=name keyboard: us"},
 		// Mid-line (prose) assignments stay one word.
 		{"prose colon", "the password: hunter2 is wrong", "the password: [REDACTED] is wrong"},
 		{"prose equals", "set password=hunter2 and restart", "set password=[REDACTED] and restart"},

@@ -9,7 +9,8 @@ import (
 
 // MaxHeldLine is how many bytes of an unfinished line a Writer holds back
 // (64 KiB). Past that it writes the line so far, redacted, up to its last
-// blank, and redacts the rest as the start of a new line.
+// blank before MaxHeldLine, and redacts the rest as the start of a new
+// line; a line with no blank there is held up to twice as long.
 const MaxHeldLine = 64 << 10
 
 // flushAt is how much redacted text a Writer gathers before it writes.
@@ -20,8 +21,8 @@ var errClosed = errors.New("redact: write to a closed Writer")
 // Writer redacts a stream of text line by line on its way to an
 // underlying writer: every complete line ('\n' ends it) is redacted with
 // String and passed on, and the unfinished last line is held back (up to
-// MaxHeldLine bytes) until its end arrives, so a secret cut between two
-// Write calls is still seen whole. The lines from a PEM private key's
+// MaxHeldLine bytes, see cut) until its end arrives, so a secret cut
+// between two Write calls is still seen whole. The lines from a PEM private key's
 // BEGIN line to its END line never pass in the clear: the output is
 // "-----BEGIN … PRIVATE KEY-----[REDACTED]-----END … PRIVATE KEY-----", as
 // String gives for the whole text. A Writer is not safe for concurrent
@@ -33,6 +34,9 @@ type Writer struct {
 	// bytes of held.
 	emitted []byte
 	flushed int
+	// noBlank is set when held has no blank from flushed to MaxHeldLine
+	// (cut).
+	noBlank bool
 	// inKey is set after a line that opens a private key block
 	// (OpensPrivateKey): the lines up to the END line are dropped.
 	inKey  bool
@@ -72,7 +76,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 					line = w.held
 				}
 				w.line(line)
-				w.held, w.emitted, w.flushed = w.held[:0], w.emitted[:0], 0
+				w.held, w.emitted, w.flushed, w.noBlank = w.held[:0], w.emitted[:0], 0, false
 				if cap(w.held) > 2*MaxHeldLine {
 					w.held = nil
 				}
@@ -152,22 +156,49 @@ func (w *Writer) commit(raw []byte) []byte {
 	return r
 }
 
-// cut handles an unfinished line longer than MaxHeldLine: outside a key
-// block it is written up to its last blank (all of it when it has none);
-// inside one it is dropped but for its last bytes, enough to find an END
-// line that starts in them.
+// cut handles an unfinished line longer than MaxHeldLine. Inside a key
+// block it is dropped but for its last bytes, enough to find an END line
+// that starts in them. Outside one it is written up to its last blank
+// within the first MaxHeldLine bytes (past what Flush wrote), and the
+// rest is redacted as the start of a new line, again while it is longer
+// than MaxHeldLine. A line with no such blank is held on, up to twice
+// MaxHeldLine, so that a value cut by the cap (minified JSON, a long
+// word) is still seen whole; past that it is written up to its last
+// blank, or all of it.
 func (w *Writer) cut() {
 	if w.inKey {
 		w.held = append(w.held[:0], w.held[len(w.held)-64:]...)
 		return
 	}
-	c := bytes.LastIndexAny(w.held, " \t\r") + 1
-	if c <= w.flushed {
-		c = len(w.held) // no blank, or none past what Flush wrote
+	off := 0 // of held, written
+	for len(w.held)-off > MaxHeldLine {
+		h := w.held[off:]
+		c := 0
+		if !w.noBlank && w.flushed < MaxHeldLine {
+			if b := bytes.LastIndexAny(h[w.flushed:MaxHeldLine], " \t\r"); b >= 0 {
+				c = w.flushed + b + 1
+			}
+		}
+		if c == 0 {
+			// Nothing grows before the cap: it need not be searched
+			// again on the next Write.
+			w.noBlank = true
+			if len(h) <= 2*MaxHeldLine {
+				break
+			}
+			c = len(h)
+			from := max(MaxHeldLine, w.flushed)
+			if b := bytes.LastIndexAny(h[from:], " \t\r"); b >= 0 {
+				c = from + b + 1
+			}
+		}
+		w.commit(h[:c])
+		off += c
+		w.emitted, w.flushed, w.noBlank = w.emitted[:0], 0, false
 	}
-	w.commit(w.held[:c])
-	w.held = append(w.held[:0], w.held[c:]...)
-	w.emitted, w.flushed = w.emitted[:0], 0
+	if off > 0 {
+		w.held = append(w.held[:0], w.held[off:]...)
+	}
 }
 
 // emit gathers b to be written; a large b is written at once.

@@ -11,6 +11,8 @@ const flush = "\x00flush"
 
 func TestWriter(t *testing.T) {
 	long := strings.Repeat("y", MaxHeldLine+10)
+	capped := strings.Repeat("y", MaxHeldLine)
+	huge := strings.Repeat("y", 2*MaxHeldLine+10)
 	cases := []struct {
 		name   string
 		writes []string
@@ -30,6 +32,13 @@ func TestWriter(t *testing.T) {
 		{"long line without newline", []string{long[:MaxHeldLine], long[MaxHeldLine:]}, long},
 		{"long line cut at a blank", []string{long + " token=abc1", "23 ok\n"}, long + " token=[REDACTED] ok\n"},
 		{"long line cut with a flush", []string{"a b", flush, long, " c d\n"}, "a b" + long + " c d\n"},
+		// A value is not cut at the cap: the line is cut at its last
+		// blank before the cap, or, with none, held up to twice the cap.
+		{"value straddling the cap, no blank", []string{`{"a":"` + capped + `","password":"abc`, `def"}` + "\n"}, `{"a":"` + capped + `","password":"[REDACTED]"}` + "\n"},
+		{"value straddling the cap after a blank", []string{"a " + capped + " password: 'x y", " z' ok\n"}, "a " + capped + " password: '[REDACTED]' ok\n"},
+		{"blank before the cap, value after it", []string{"a b " + long + "token=abc", "def\n"}, "a b " + long + "token=[REDACTED]\n"},
+		{"no blank for twice the cap", []string{huge[:MaxHeldLine], huge[MaxHeldLine:], "z\n"}, huge + "z\n"},
+		{"one write of many caps", []string{strings.Repeat("word ", 3*MaxHeldLine/5) + "password=abc", "def ok\n"}, strings.Repeat("word ", 3*MaxHeldLine/5) + "password=[REDACTED] ok\n"},
 		{"flush writes the unfinished line", []string{"progress 50%", flush, " done\n"}, "progress 50% done\n"},
 		{"flush then the secret's rest", []string{"password=abc", flush, "def rest\n"}, "password=[REDACTED] rest\n"},
 		{"flush inside a key block", []string{"-----BEGIN PRIVATE KEY-----\nMIIE", flush, "vQIB\n-----END PRIVATE KEY-----\n"}, "-----BEGIN PRIVATE KEY-----[REDACTED]-----END PRIVATE KEY-----\n"},

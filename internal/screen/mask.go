@@ -17,10 +17,14 @@ import (
 // wrapped at the edge is one word again); one that stops short was
 // wrapped at a space, so a space joins it. As a word may also end right
 // at the edge, the rows are read a second time with a space at every
-// join. In both readings redact.Find marks what redact.String would hide
-// and redact.FindPartial the keys still being typed; those cells are
-// overwritten with redact.Marker, clipped to the span or padded with
-// blanks, continuing across rows, each cell keeping its style.
+// join. In both readings redact.Find marks what redact.String would hide,
+// redact.FindPartial the keys still being typed and redact.FindRandom
+// runs that look like key material by themselves (the tail of a key
+// whose first row, with its prefix, has scrolled out of view); those
+// cells are overwritten with redact.Marker, clipped to the span or padded
+// with blanks, continuing across rows, each cell keeping its style. A
+// run FindRandom finds in the tight reading does not take in the plain
+// words of a row above it (dropLeadingWords).
 
 // joinSlack is how far short of the right edge a row's wrapping may stop.
 const joinSlack = 3
@@ -110,9 +114,14 @@ func (s *Screen) mask(f *Frame) {
 		spaced.sep('\n')
 	}
 	var runs [][2]int // of s.cells
-	for _, r := range s.reads {
+	for n, r := range s.reads {
 		str := string(r.text)
-		for _, b := range union(redact.Find(str), redact.FindPartial(str)) {
+		rs := union(redact.Find(str), redact.FindPartial(str))
+		random := redact.FindRandom(str)
+		if n == 0 { // the tight reading
+			random = s.dropLeadingWords(&r, str, random, w)
+		}
+		for _, b := range union(rs, random) {
 			from, to := int32(-1), int32(-1)
 			for _, p := range r.pos[b[0]:b[1]] {
 				if p >= 0 {
@@ -133,6 +142,50 @@ func (s *Screen) mask(f *Frame) {
 			k = maskCell(f, int(i), k)
 		}
 	}
+}
+
+// dropLeadingWords returns the runs of redact.FindRandom found in the
+// tight reading r (text str, rows w cells wide) less the rows of plain
+// words they start with. Reading tight glues a word that ends at the
+// right edge to the start of the next row, so "abcdefghijklmnopqr" above
+// a key would be taken for part of it: a run's first row is dropped
+// while it holds only lower-case letters, "-" and "_" (a row of key
+// material, 20 characters or more of base64url, all but never does) and
+// the rest is checked again.
+func (s *Screen) dropLeadingWords(r *reading, str string, random [][2]int, w int) [][2]int {
+	out := random[:0]
+	for _, b := range random {
+		start, end := b[0], b[1]
+		for {
+			row := s.cells[r.pos[start]] / int32(w)
+			j := start
+			for j < end && s.cells[r.pos[j]]/int32(w) == row {
+				j++
+			}
+			if j == end || !plainWord(str[start:j]) {
+				break
+			}
+			start = j
+		}
+		if start == b[0] {
+			out = append(out, b)
+			continue
+		}
+		for _, c := range redact.FindRandom(str[start:end]) {
+			out = append(out, [2]int{start + c[0], start + c[1]})
+		}
+	}
+	return out
+}
+
+// plainWord reports whether s holds only lower-case letters, "-" and "_".
+func plainWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('a' <= c && c <= 'z' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // maskCell writes the k-th character of the marker over cell i (both
@@ -157,11 +210,17 @@ func markerAt(k int) string {
 	return " "
 }
 
-// MaskString returns s with what redact.Find and redact.FindPartial
-// report replaced by redact.Marker: redact.String, and keys still being
-// typed. Frame titles are masked with it.
+// find returns the ranges of s the screen masks: what redact.Find,
+// redact.FindPartial and redact.FindRandom report, merged.
+func find(s string) [][2]int {
+	return union(union(redact.Find(s), redact.FindPartial(s)), redact.FindRandom(s))
+}
+
+// MaskString returns s with what the screen masks (find) replaced by
+// redact.Marker: what redact.String hides, keys still being typed and
+// runs that look like key material. Frame titles are masked with it.
 func MaskString(s string) string {
-	rs := union(redact.Find(s), redact.FindPartial(s))
+	rs := find(s)
 	if len(rs) == 0 {
 		return s
 	}

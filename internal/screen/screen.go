@@ -3,8 +3,9 @@
 // Snapshot hands out the screen as rows of styled cells with every secret
 // masked, found in the text as a person reads it (mask.go). What is drawn
 // is redacted, not the bytes that drew it, so a key typed one character
-// at a time, or wrapped at the right edge, is still seen whole, and one
-// still being typed is masked from its first few characters on.
+// at a time, or wrapped at the right edge, is still seen whole, one
+// still being typed is masked from its first few characters on, and the
+// rest of a long one stays masked when its first row scrolls away.
 //
 // `tandem record` writes its asciicast from these frames (AppendDiff,
 // used by sessions.CastWriter); a renderer to SVG or GIF can draw the same

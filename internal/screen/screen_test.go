@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"fmt"
 	"image/color"
 	"strings"
 	"testing"
@@ -13,7 +14,22 @@ import (
 const (
 	typedKey = "sk-proj-Zq8v2LmN4pR7sT1uW3xY5aB6cD9eF0gH"
 	longKey  = "sk-proj-Wr4pT9kLmQ2vX7nB5cJ8hG3fD6sA1zYe0uIoPqRtUvWx"
+	// hugeKey is as long as a real project key (164 characters).
+	hugeKey = "sk-proj-pTyGJMuHbEL31IeL2HPcHyGcFRl1SPnXNYvMIHa_2o76umfXfKm_r5kJP1VrT-1FJors_6ILi8IHn5kxsC7tVO_HbkQfyy_KV5zjR3j1twdTKWTddB-XhkAS1voQG6yyzyN9zHYIa4UOrGNATMuDJawTgsu8"
 )
+
+// composerRows draws s as a scrolled composer cols wide would: rows of
+// cols-2 characters, each indented by two columns, from the first row on
+// the screen (1-based) on, leaving out the first skip rows of s (scrolled
+// out of view).
+func composerRows(s string, cols, first, skip int) string {
+	var b strings.Builder
+	n := cols - 2
+	for k, y := skip, first; k*n < len(s); k, y = k+1, y+1 {
+		fmt.Fprintf(&b, "\x1b[%d;1H  %s", y, s[k*n:min(len(s), (k+1)*n)])
+	}
+	return b.String()
+}
 
 // seen returns what a person reads on f: each row, and the rows run
 // together without their indentation (a wrapped word made whole).
@@ -122,6 +138,25 @@ func TestSnapshotMasksSecrets(t *testing.T) {
 			writes: []string{"\x1b]0;tandem " + typedKey + "\a", "title set"},
 			hidden: pieces(typedKey, 8, 3),
 			want:   []string{"tandem " + redact.Marker, "title set"},
+		},
+		{
+			// The composer scrolled: the row with "sk-proj-" is gone and
+			// only base64url rows of the key are left.
+			name: "tail of a long key, its prefix scrolled away", cols: 24, rows: 10,
+			writes: []string{"tandem\x1b[10;1H12k tokens left" + composerRows(hugeKey, 24, 2, 1)},
+			hidden: pieces(hugeKey, 0, 8),
+			want:   []string{"tandem", "  " + redact.Marker, "12k tokens left"},
+		},
+		{
+			name: "tail of a long key, scrolled off by the terminal", cols: 25, rows: 4,
+			writes: []string{"▌ " + hugeKey + "\r\nnext"},
+			hidden: pieces(hugeKey, 0, 8),
+			want:   []string{redact.Marker, "next"},
+		},
+		{
+			name: "hashes, uuids and long words stay", cols: 24, rows: 12,
+			writes: []string{"› commit 3f786850e387550fdab836ed7e6dc881de23001b\r\n  thread 0199a213-81c0-7800-8aa1-bbab2a035a53\r\n  internationalization_and_localization\r\n  MAX_CONNECTIONS_PER_HOST_V2_LIMIT"},
+			want:   []string{"3f786850e387550f", "dab836ed7e6dc881de23001b", "0199a213-81c0-7800-8aa1-", "bbab2a035a53", "internationalization_", "MAX_CONNECTIONS_PER_HOS"},
 		},
 		{
 			name: "colour between the characters", cols: 60, rows: 2,

@@ -16,6 +16,23 @@ const (
 	suffix = ".log"
 )
 
+// The editor's draft files (PromptPattern) are named the same way.
+const (
+	promptPrefix = "tandem-prompt-"
+	promptSuffix = ".md"
+)
+
+// kinds are the temp files RemoveStale knows, as prefix and suffix.
+var kinds = [][2]string{{prefix, suffix}, {promptPrefix, promptSuffix}}
+
+// PromptPattern is the os.CreateTemp pattern of the file a draft is
+// edited in (Ctrl+G): tandem-prompt-<pid>-*.md. The draft is the user's
+// own text and is written as is; the file is named after this process so
+// that RemoveStale deletes it when a killed tandem could not.
+func PromptPattern() string {
+	return promptPrefix + strconv.Itoa(os.Getpid()) + "-*" + promptSuffix
+}
+
 // File is an open spill file. Writes are redacted line by line
 // (redact.Writer): an unfinished last line reaches the disk at Flush or
 // Close. A File is not safe for concurrent use.
@@ -82,7 +99,7 @@ func Save(b []byte) (path string, err error) {
 	return f.Name(), nil
 }
 
-// RemoveStale deletes the spill files in dir whose tandem process is gone
+// RemoveStale deletes the spill and draft files in dir whose tandem process is gone
 // (on Unix: kill(pid, 0) fails with ESRCH) and returns how many it
 // deleted. Files of live processes, of this one, of other names and
 // those it cannot delete are left; where a process cannot be probed
@@ -105,16 +122,23 @@ func RemoveStale(dir string) (removed int) {
 	return removed
 }
 
-// ownerPID returns the pid in a spill file's name
-// (tandem-output-<pid>-<random>.log).
+// ownerPID returns the pid in a spill or draft file's name
+// (tandem-output-<pid>-<random>.log, tandem-prompt-<pid>-<random>.md).
 func ownerPID(name string) (int, bool) {
-	rest, ok := strings.CutPrefix(name, prefix)
-	if !ok {
-		return 0, false
+	for _, k := range kinds {
+		rest, ok := strings.CutPrefix(name, k[0])
+		if !ok {
+			continue
+		}
+		if rest, ok = strings.CutSuffix(rest, k[1]); ok {
+			return parsePID(rest)
+		}
 	}
-	if rest, ok = strings.CutSuffix(rest, suffix); !ok {
-		return 0, false
-	}
+	return 0, false
+}
+
+// parsePID reads "<pid>-<random>".
+func parsePID(rest string) (int, bool) {
 	digits, random, ok := strings.Cut(rest, "-")
 	if !ok || random == "" || digits == "" || digits[0] == '0' {
 		return 0, false

@@ -89,8 +89,9 @@ func TestOwnerPID(t *testing.T) {
 	}
 }
 
-// RemoveStale deletes the files of a process that is gone and keeps those
-// of live processes (this one included) and files of other names.
+// RemoveStale deletes the spill and draft files of a process that is gone
+// and keeps those of live processes (this one included) and files of
+// other names.
 func TestRemoveStale(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no kill(pid, 0)")
@@ -111,6 +112,9 @@ func TestRemoveStale(t *testing.T) {
 		fmt.Sprintf("tandem-output-%d-444.log", os.Getppid()): true,
 		"tandem-output-555.log":                               true, // no pid in the name
 		fmt.Sprintf("notes-%d-666.log", dead):                 true,
+		fmt.Sprintf("tandem-prompt-%d-888.md", dead):          false, // a draft
+		fmt.Sprintf("tandem-prompt-%d-999.md", os.Getpid()):   true,
+		fmt.Sprintf("tandem-prompt-%d-000.log", dead):         true, // not a draft's suffix
 	}
 	for n := range names {
 		if err := os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o600); err != nil {
@@ -121,8 +125,8 @@ func TestRemoveStale(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, fmt.Sprintf("tandem-output-%d-777.log", dead)), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if n := RemoveStale(dir); n != 2 {
-		t.Errorf("removed %d files, want 2", n)
+	if n := RemoveStale(dir); n != 3 {
+		t.Errorf("removed %d files, want 3", n)
 	}
 	for n, kept := range names {
 		_, err := os.Stat(filepath.Join(dir, n))

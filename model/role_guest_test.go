@@ -1,0 +1,62 @@
+package model
+
+import (
+	"fmt"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+)
+
+// TestGuestRunsNothingOnTheHost: for an SSH client of tandem serve
+// (Options.Guest) the keys that would hand the terminal to $EDITOR or
+// $PAGER on the host only say why, and /copy uses OSC 52 alone; the same
+// keys work for the host's own terminal.
+func TestGuestRunsNothingOnTheHost(t *testing.T) {
+	t.Setenv("VISUAL", "/bin/true")
+	t.Setenv("PAGER", "/bin/true")
+	keys := []struct {
+		name string
+		msg  tea.KeyPressMsg
+	}{
+		{"ctrl+g editor", tea.KeyPressMsg{Code: 'g', Mod: tea.ModCtrl}},
+		{"alt+o pager", tea.KeyPressMsg{Code: 'o', Mod: tea.ModAlt}},
+	}
+	for _, guest := range []bool{false, true} {
+		for _, k := range keys {
+			m := ready(t, newFake(), Options{Shared: true, Guest: guest})
+			m.Update(backend.ItemStartedEvent{Item: backend.Item{Type: "commandExecution", ID: "c1", Command: "ls", Status: "inProgress"}})
+			m.Update(backend.CommandOutputDeltaEvent{ItemID: "c1", Delta: "a\nb\n"})
+			typeText(t, m, "draft")
+			_, cmd := m.Update(k.msg)
+			if guest {
+				if cmd != nil {
+					t.Errorf("guest %s: got a command, want none", k.name)
+				}
+				if got := m.notice.text; got != guestNoHostProgram {
+					t.Errorf("guest %s: notice %q", k.name, got)
+				}
+				continue
+			}
+			if cmd == nil {
+				t.Errorf("host %s: no command", k.name)
+			} else if got := fmt.Sprintf("%T", cmd()); got != "tea.execMsg" {
+				t.Errorf("host %s: got %s, want tea.ExecProcess's message", k.name, got)
+			}
+		}
+	}
+
+	for _, guest := range []bool{false, true} {
+		m := ready(t, newFake(), Options{Shared: true, Guest: guest})
+		m.Update(backend.ItemCompletedEvent{Item: backend.Item{Type: "agentMessage", ID: "a1", Text: "the answer"}})
+		cmd := m.CopyLastAnswer()
+		if cmd == nil {
+			t.Fatalf("guest=%v: copy gave no command", guest)
+		}
+		_, batch := cmd().(tea.BatchMsg)
+		if guest == batch {
+			t.Errorf("guest=%v: copy batched a native clipboard write: %v", guest, batch)
+		}
+	}
+}
