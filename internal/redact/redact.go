@@ -245,6 +245,11 @@ func hasFold(s, w string) bool {
 // `--key v` and `--key=v` for secret-looking keys.
 func findAssign(s string, spans []span) []span {
 	for i := 0; i < len(s); i++ {
+		switch s[i] | 0x20 {
+		case 'k', 't', 's', 'p', 'c': // the needles' first letters
+		default:
+			continue
+		}
 		kwEnd := -1
 		for _, n := range needles {
 			if hasFold(s[i:], n) {
