@@ -65,32 +65,23 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 			if json.Unmarshal(m.Params, &a) == nil && a.Who != "" {
 				authors = append(authors, a)
 			}
-		case e.Dir == backend.Sent && m.Kind() == "request" && m.Method == "thread/shellCommand":
-			// A driver's `!command` in a shared session: who ran it (the
-			// command itself is written as its item completes).
-			var p backend.ThreadShellCommandParams
-			if json.Unmarshal(m.Params, &p) != nil {
+		case e.Dir == backend.Sent && m.Kind() == "request":
+			call, err := backend.DecodeCall(m.Method, m.Params)
+			if err != nil {
 				continue
 			}
-			var who string
-			if who, authors = takeAuthor(authors, "!"+p.Command); who != "" {
-				b.WriteString("_" + mdEscape(who) + " wrote:_\n\n" + quote("!"+p.Command) + "\n\n")
-			}
-		case e.Dir == backend.Sent && m.Kind() == "request":
-			if m.Method == "turn/start" || m.Method == "turn/steer" {
-				var p backend.TurnStartParams // turn/steer's input has the same shape
-				if json.Unmarshal(m.Params, &p) != nil {
-					continue
-				}
-				var texts []string
-				for _, in := range p.Input {
-					if in.Type == "text" {
-						texts = append(texts, in.Text)
-					}
-				}
+			switch c := call.(type) {
+			case backend.ShellCall:
+				// A driver's `!command` in a shared session: who ran it
+				// (the command itself is written as its item completes).
 				var who string
-				who, authors = takeAuthor(authors, strings.Join(texts, "\n"))
-				if m.Method == "turn/start" {
+				if who, authors = takeAuthor(authors, "!"+c.Command); who != "" {
+					b.WriteString("_" + mdEscape(who) + " wrote:_\n\n" + quote("!"+c.Command) + "\n\n")
+				}
+			case backend.PromptCall:
+				var who string
+				who, authors = takeAuthor(authors, strings.Join(c.Texts, "\n"))
+				if !c.Steer {
 					turn++
 					fmt.Fprintf(&b, "## Turn %d\n\n", turn)
 				} else {
@@ -100,14 +91,14 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 				if who != "" {
 					b.WriteString("_" + mdEscape(who) + " wrote:_\n\n")
 				}
-				for _, t := range texts {
+				for _, t := range c.Texts {
 					b.WriteString(quote(t) + "\n\n")
 				}
 			}
-		case e.Dir == backend.Received && m.Kind() == "request" && m.Method == "item/tool/call":
-			var p backend.ToolCallParams
-			if json.Unmarshal(m.Params, &p) == nil && p.Tool == backend.AskUserQuestionName {
-				questions[m.ID.String()] = p
+		case e.Dir == backend.Received && m.Kind() == "request":
+			req, _ := backend.DecodeRequest(m.Method, m.ID, m.Params, nil)
+			if q, ok := req.(*backend.ToolCallRequest); ok && q.Params.Tool == backend.AskUserQuestionName {
+				questions[m.ID.String()] = q.Params
 			}
 		case e.Dir == backend.Sent && m.Kind() == "response":
 			p, ok := questions[m.ID.String()]
@@ -117,35 +108,28 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 			delete(questions, m.ID.String())
 			writeQuestion(&b, p, m.Result)
 		case e.Dir == backend.Received && m.Kind() == "notification":
-			switch m.Method {
-			case "item/agentMessage/delta":
-				var ev backend.AgentMessageDeltaEvent
-				if json.Unmarshal(m.Params, &ev) == nil && ev.ItemID != "" {
+			ev, _ := backend.DecodeNotification(m.Method, m.Params)
+			switch ev := ev.(type) {
+			case backend.AgentMessageDeltaEvent:
+				if ev.ItemID != "" {
 					if streamed[ev.ItemID] == nil {
 						streamed[ev.ItemID] = &strings.Builder{}
 						order = append(order, ev.ItemID)
 					}
 					streamed[ev.ItemID].WriteString(ev.Delta)
 				}
-			case "item/completed":
-				var ev backend.ItemCompletedEvent
-				if json.Unmarshal(m.Params, &ev) == nil {
-					it := ev.Item
-					delete(streamed, it.ID)
-					if done, ok := written[it.ID]; ok && it.Type == "agentMessage" {
-						it.Text = strings.TrimPrefix(it.Text, done) // the rest only
-					}
-					writeItem(&b, it)
+			case backend.ItemCompletedEvent:
+				it := ev.Item
+				delete(streamed, it.ID)
+				if done, ok := written[it.ID]; ok && it.Type == "agentMessage" {
+					it.Text = strings.TrimPrefix(it.Text, done) // the rest only
 				}
-			case "turn/plan/updated":
-				var ev backend.PlanUpdatedEvent
-				if json.Unmarshal(m.Params, &ev) == nil {
-					writePlan(&b, ev)
-				}
-			case "turn/completed":
+				writeItem(&b, it)
+			case backend.PlanUpdatedEvent:
+				writePlan(&b, ev)
+			case backend.TurnCompletedEvent:
 				flushStreamed() // an answer cut short by an interrupt
-				var ev backend.TurnCompletedEvent
-				if json.Unmarshal(m.Params, &ev) == nil && ev.Turn.Status != backend.TurnCompleted && ev.Turn.Status != "" {
+				if ev.Turn.Status != backend.TurnCompleted && ev.Turn.Status != "" {
 					msg := "_Turn " + string(ev.Turn.Status)
 					if ev.Turn.Error != nil && ev.Turn.Error.Message != "" {
 						msg += ": " + ev.Turn.Error.Message

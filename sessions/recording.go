@@ -60,7 +60,7 @@ func (e Entry) Message() (backend.Message, bool) {
 }
 
 // Recorder writes a protocol transcript: a Header line, then one Entry per
-// JSON-RPC message. Every line goes through the redactor (StreamRedactor:
+// JSON-RPC message. Every line goes through the redactor (backend.StreamRedactor:
 // redact.Bytes, plus secrets cut between streamed deltas) before it
 // reaches the file. Trace is safe for concurrent use. The header is held back
 // until the `initialize` response names codex's version (or Close).
@@ -74,7 +74,7 @@ type Recorder struct {
 	held    []Entry
 	initID  string
 	err     error
-	red     *StreamRedactor
+	red     *backend.StreamRedactor
 	// onError, when set, hears of the first write error, once, from the
 	// goroutine that traced (never under the lock).
 	onError  func(error)
@@ -102,7 +102,7 @@ func NewRecorder(w io.Writer, c io.Closer, h Header) *Recorder {
 		h.Start = start.UTC().Truncate(time.Millisecond)
 	}
 	h.Cwd = redact.String(h.Cwd)
-	return &Recorder{w: bufio.NewWriter(w), c: c, start: start, header: h, red: NewStreamRedactor()}
+	return &Recorder{w: bufio.NewWriter(w), c: c, start: start, header: h, red: backend.NewStreamRedactor()}
 }
 
 // CreateRecorder creates (truncating) the file at path, mode 0600, and
@@ -146,11 +146,12 @@ func (r *Recorder) traceLocked(dir backend.Direction, e Entry) {
 	r.held = append(r.held, e)
 	if m, ok := e.Message(); ok {
 		switch {
-		case dir == backend.Sent && m.Method == "initialize":
-			r.initID = m.ID.String()
+		case dir == backend.Sent && m.Kind() == "request":
+			if c, _ := backend.DecodeCall(m.Method, m.Params); c == (backend.InitializeCall{}) {
+				r.initID = m.ID.String()
+			}
 		case dir == backend.Received && m.Kind() == "response" && r.initID != "" && m.ID.String() == r.initID:
-			var init backend.InitializeResponse
-			_ = json.Unmarshal(m.Result, &init)
+			init, _ := backend.InitializeCall{}.DecodeResult(m.Result)
 			r.header.Codex = CodexVersion(init.UserAgent)
 		}
 	}

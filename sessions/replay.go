@@ -3,7 +3,6 @@ package sessions
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -200,9 +199,14 @@ func nextSpeed(cur float64, faster bool) float64 {
 // 0.169.0 does, for every turn/start and turn/steer input).
 func hasUserItems(rec *Recording) bool {
 	for _, e := range rec.Entries {
-		if m, ok := e.Message(); ok && e.Dir == backend.Received && m.Method == "item/completed" &&
-			bytes.Contains(m.Params, []byte(`"type":"userMessage"`)) {
-			return true
+		m, ok := e.Message()
+		if !ok || e.Dir != backend.Received || m.Kind() != "notification" || !bytes.Contains(m.Params, []byte(`"userMessage"`)) {
+			continue // the cheap test first: most lines are deltas
+		}
+		if ev, _ := backend.DecodeNotification(m.Method, m.Params); ev != nil {
+			if c, ok := ev.(backend.ItemCompletedEvent); ok && c.Item.Type == "userMessage" {
+				return true
+			}
 		}
 	}
 	return false
@@ -220,8 +224,8 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 		msg any
 	}
 	var out []timed
-	sentMethod := map[string]string{}   // client request id → method
-	openRequests := map[string]string{} // server request id → thread
+	sentCall := map[string]backend.Call{} // client request id → call
+	openRequests := map[string]string{}   // server request id → thread
 	var ready *ThreadReady
 	thread := ""
 	userSeq := 0
@@ -238,19 +242,18 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 		}
 		switch {
 		case e.Dir == backend.Sent && m.Kind() == "request":
-			sentMethod[m.ID.String()] = m.Method
-			if synthesize && (m.Method == "turn/start" || m.Method == "turn/steer") {
-				var params backend.TurnStartParams // turn/steer's input has the same shape
-				if json.Unmarshal(m.Params, &params) == nil {
-					userSeq++
-					it := backend.Item{Type: "userMessage", ID: fmt.Sprintf("replay-user-%d", userSeq)}
-					for _, in := range params.Input {
-						if in.Type == "text" {
-							it.Content = append(it.Content, backend.UserContent{Type: "text", Text: in.Text})
-						}
-					}
-					out = append(out, timed{e.T, backend.ItemCompletedEvent{Item: it}})
+			call, err := backend.DecodeCall(m.Method, m.Params)
+			if err != nil || call == nil {
+				continue
+			}
+			sentCall[m.ID.String()] = call
+			if p, ok := call.(backend.PromptCall); ok && synthesize {
+				userSeq++
+				it := backend.Item{Type: "userMessage", ID: fmt.Sprintf("replay-user-%d", userSeq)}
+				for _, text := range p.Texts {
+					it.Content = append(it.Content, backend.UserContent{Type: "text", Text: text})
 				}
+				out = append(out, timed{e.T, backend.ItemCompletedEvent{Item: it}})
 			}
 		case e.Dir == backend.Sent && m.Kind() == "response":
 			if th, ok := openRequests[m.ID.String()]; ok {
@@ -258,12 +261,12 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 				out = append(out, timed{e.T, backend.RequestResolvedEvent{ThreadID: th, RequestID: m.ID}})
 			}
 		case e.Dir == backend.Received && m.Kind() == "response":
-			method := sentMethod[m.ID.String()]
-			if method != "thread/start" && method != "thread/resume" || m.Error != nil {
+			open, ok := sentCall[m.ID.String()].(backend.ThreadOpenCall)
+			if !ok || m.Error != nil {
 				continue
 			}
-			var resp backend.ThreadResponse
-			if json.Unmarshal(m.Result, &resp) != nil {
+			resp, err := open.DecodeResult(m.Result)
+			if err != nil {
 				continue
 			}
 			thread = resp.Thread.ID
@@ -271,7 +274,7 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 				ThreadID: resp.Thread.ID, Model: resp.Model, Cwd: resp.Cwd,
 				Approval: backend.PolicyString(resp.ApprovalPolicy), Sandbox: resp.Sandbox.Mode(),
 			}
-			if method == "thread/resume" {
+			if open.Resume {
 				r.History = resp.Thread.Turns
 			}
 			if ready == nil {

@@ -10,7 +10,6 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/redact"
-	"tandem/sessions"
 	"tandem/ui"
 )
 
@@ -114,7 +113,7 @@ func (o *execOutput) emit(ev execEvent) {
 	if err != nil {
 		return
 	}
-	line = append(sessions.RedactJSON(line), '\n')
+	line = append(backend.RedactJSON(line), '\n')
 	_, _ = o.io.Stdout.Write(line)
 }
 

@@ -97,7 +97,7 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 		return fmt.Errorf("record: %w", err)
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = append(os.Environ(), sessions.MarkerFDEnv+"=3", sessions.RedactDisplayEnv+"=1", "TERM="+env["TERM"])
+	cmd.Env = append(os.Environ(), sessions.MarkerFDEnv+"=3", backend.RedactDisplayEnv+"=1", "TERM="+env["TERM"])
 	cmd.ExtraFiles = []*os.File{markW}
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(width), Rows: uint16(height)})
 	markW.Close()

@@ -38,7 +38,7 @@ type setupHooks struct {
 	// codex is told first).
 	check func() error
 	// display says the run draws the session on this terminal: under
-	// `tandem record` (sessions.MarkerFDEnv, sessions.RedactDisplayEnv)
+	// `tandem record` (sessions.MarkerFDEnv, backend.RedactDisplayEnv)
 	// turn boundaries become cast markers and no secret is drawn.
 	display bool
 }
@@ -134,9 +134,9 @@ func (f *Factory) setup(cfg runConfig, hooks setupHooks) (_ *runEnv, err error) 
 		return nil, err
 	}
 	e.cleanups = append(e.cleanups, func() error { cleanupHome(); return nil })
-	if hooks.display && os.Getenv(sessions.RedactDisplayEnv) != "" {
+	if hooks.display && os.Getenv(backend.RedactDisplayEnv) != "" {
 		// Under `tandem record` (record.go): no secret is drawn on screen.
-		transport = sessions.RedactTransport(transport)
+		transport = backend.RedactTransport(transport)
 	}
 	e.transport = transport
 	return e, nil

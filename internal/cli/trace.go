@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -30,7 +29,7 @@ type protocolTracer struct {
 	now func() time.Time
 	// red redacts like --record does: a secret streamed across several
 	// deltas never reaches the file in pieces.
-	red *sessions.StreamRedactor
+	red *backend.StreamRedactor
 }
 
 // openTrace creates (truncating) the --trace-protocol file.
@@ -39,7 +38,7 @@ func openTrace(path string) (*protocolTracer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--trace-protocol: %w", err)
 	}
-	return &protocolTracer{w: f, now: time.Now, red: sessions.NewStreamRedactor()}, nil
+	return &protocolTracer{w: f, now: time.Now, red: backend.NewStreamRedactor()}, nil
 }
 
 // Trace writes one message. Errors are dropped: tracing never stops the
@@ -81,10 +80,10 @@ func markerTrace(dir backend.Direction, line []byte) {
 	if dir != backend.Received {
 		return
 	}
-	switch {
-	case bytes.Contains(line, []byte(`"method":"turn/started"`)):
+	switch started, completed := backend.TurnBoundary(line); {
+	case started:
 		sessions.EmitMarker("turn started")
-	case bytes.Contains(line, []byte(`"method":"turn/completed"`)):
+	case completed:
 		sessions.EmitMarker("turn completed")
 	}
 }

@@ -269,7 +269,7 @@ func isPEMBodyChar(c byte) bool {
 
 // OpensPrivateKey reports whether text holds a PEM private key header
 // with no END line after it: the lines that follow are key material. A
-// redactor that sees text line by line (sessions.StreamRedactor) uses it
+// redactor that sees text line by line (backend.StreamRedactor) uses it
 // to hide the following lines up to the END line.
 func OpensPrivateKey(text string) bool {
 	open := false

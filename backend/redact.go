@@ -1,4 +1,4 @@
-package sessions
+package backend
 
 import (
 	"bufio"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"tandem/backend"
 	"tandem/internal/redact"
 )
 
@@ -246,12 +245,12 @@ const RedactDisplayEnv = "TANDEM_REDACT_DISPLAY"
 // RedactTransport wraps t so that every line the app-server prints is
 // redacted (StreamRedactor) before tandem reads it. `tandem record` runs
 // tandem this way, so no secret is ever drawn on the recorded screen.
-func RedactTransport(t backend.Transport) backend.Transport { return redactTransport{t} }
+func RedactTransport(t Transport) Transport { return redactTransport{t} }
 
-type redactTransport struct{ backend.Transport }
+type redactTransport struct{ Transport }
 
-// Start implements backend.Transport.
-func (t redactTransport) Start() (backend.Stream, error) {
+// Start implements Transport.
+func (t redactTransport) Start() (Stream, error) {
 	st, err := t.Transport.Start()
 	if err != nil {
 		return nil, err
@@ -280,9 +279,9 @@ func (t redactTransport) Start() (backend.Stream, error) {
 }
 
 type redactStream struct {
-	backend.Stream
+	Stream
 	r io.Reader
 }
 
-// Stdout implements backend.Stream.
+// Stdout implements Stream.
 func (s redactStream) Stdout() io.Reader { return s.r }

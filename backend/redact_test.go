@@ -1,4 +1,4 @@
-package sessions
+package backend
 
 import (
 	"encoding/json"
@@ -6,6 +6,14 @@ import (
 	"testing"
 
 	"tandem/internal/redact"
+)
+
+// Planted secrets (the same as sessions' recording tests plant).
+const (
+	secretBearerValue = "eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2VuLXZhbHVl.QmVhcmVyU2VjcmV0"
+	secretBearer      = "Bearer " + secretBearerValue
+	secretSK          = "sk-proj-Zq8v2LmN4pR7sT1uW3xY5aB6cD9eF0gH"
+	secretAPIValue    = "mcpSecretValue9f8e7d6c5b4a"
 )
 
 // deltaLine builds an item/agentMessage/delta notification.

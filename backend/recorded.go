@@ -1,0 +1,94 @@
+package backend
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// A Call is one of tandem's own requests as a recording or trace holds it
+// (sessions reads them to export and replay): PromptCall, ShellCall,
+// ThreadOpenCall or InitializeCall. DecodeCall makes them.
+type Call interface{ call() }
+
+// PromptCall is a `turn/start` (a new turn) or `turn/steer` (Steer: more
+// input for the running turn); Texts are its text inputs, in order.
+type PromptCall struct {
+	Texts []string
+	Steer bool
+}
+
+// ShellCall is a `thread/shellCommand`: the user's `!command`.
+type ShellCall struct{ Command string }
+
+// ThreadOpenCall is a `thread/start` or, with Resume, a `thread/resume`;
+// its response is a ThreadResponse (DecodeResult).
+type ThreadOpenCall struct{ Resume bool }
+
+// InitializeCall is the `initialize` handshake; its response is an
+// InitializeResponse (DecodeResult).
+type InitializeCall struct{}
+
+func (PromptCall) call()     {}
+func (ShellCall) call()      {}
+func (ThreadOpenCall) call() {}
+func (InitializeCall) call() {}
+
+// DecodeCall decodes a request tandem sent, by method and params. It
+// returns nil (and no error) for the methods no reader of a recording
+// needs, and an error when the params of one it knows do not decode.
+func DecodeCall(method string, params json.RawMessage) (Call, error) {
+	switch method {
+	case "turn/start", "turn/steer":
+		var p TurnStartParams // turn/steer's input has the same shape
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, fmt.Errorf("decoding %s: %w", method, err)
+		}
+		c := PromptCall{Steer: method == "turn/steer"}
+		for _, in := range p.Input {
+			if in.Type == "text" {
+				c.Texts = append(c.Texts, in.Text)
+			}
+		}
+		return c, nil
+	case "thread/shellCommand":
+		var p ThreadShellCommandParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, fmt.Errorf("decoding %s: %w", method, err)
+		}
+		return ShellCall{Command: p.Command}, nil
+	case "thread/start", "thread/resume":
+		return ThreadOpenCall{Resume: method == "thread/resume"}, nil
+	case "initialize":
+		return InitializeCall{}, nil
+	}
+	return nil, nil
+}
+
+// DecodeResult decodes the response to a thread/start or thread/resume.
+func (ThreadOpenCall) DecodeResult(result json.RawMessage) (ThreadResponse, error) {
+	var r ThreadResponse
+	err := json.Unmarshal(result, &r)
+	return r, err
+}
+
+// DecodeResult decodes the response to initialize.
+func (InitializeCall) DecodeResult(result json.RawMessage) (InitializeResponse, error) {
+	var r InitializeResponse
+	err := json.Unmarshal(result, &r)
+	return r, err
+}
+
+// TurnBoundary tells, without decoding it, whether a raw line the
+// app-server sent is a `turn/started` notification (started) or a
+// `turn/completed` one (completed). It is cheap enough to run on every
+// line of a stream.
+func TurnBoundary(line []byte) (started, completed bool) {
+	switch {
+	case bytes.Contains(line, []byte(`"method":"turn/started"`)):
+		return true, false
+	case bytes.Contains(line, []byte(`"method":"turn/completed"`)):
+		return false, true
+	}
+	return false, false
+}

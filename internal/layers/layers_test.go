@@ -1,0 +1,130 @@
+// Package layers holds the test that keeps tandem's packages in their
+// layers (docs/ARCHITECTURE.md): what each may import, and that protocol
+// method names stay inside backend.
+package layers
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "tandem"
+
+// rendering is every library that draws or runs a terminal program.
+var rendering = []string{"charm.land/"}
+
+// forbidden maps a package (its path below the module; "" is main) to the
+// import path prefixes it must not use: docs/ARCHITECTURE.md's table.
+var forbidden = map[string][]string{
+	"": {"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
+		"tandem/config", "tandem/internal/pair", "tandem/internal/hub", "charm.land/"},
+	"backend": append([]string{"tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
+		"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub"}, rendering...),
+	"thread": append([]string{"tandem/model", "tandem/ui", "tandem/forms", "tandem/sessions",
+		"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub"}, rendering...),
+	"ui":            {"tandem/backend", "tandem/model", "tandem/forms", "tandem/sessions", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "charm.land/bubbletea", "charm.land/huh"},
+	"forms":         {"tandem/"},
+	"model":         {"tandem/internal/cli", "tandem/internal/pair"},
+	"internal/hub":  append([]string{"tandem/model", "tandem/ui", "tandem/forms", "tandem/sessions", "tandem/internal/cli", "tandem/internal/pair"}, rendering...),
+	"sessions":      append([]string{"tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub"}, rendering...),
+	"config":        {"tandem/"},
+	"internal/pair": {"tandem/internal/cli", "tandem/sessions", "tandem/config"},
+}
+
+// protocolMethod matches a string literal that is an app-server method
+// name ("thread/start", "item/agentMessage/delta", …).
+var protocolMethod = regexp.MustCompile(`^(thread|turn|item|account|model|review|mcpServer|config|command|fuzzyFileSearch|feedback|skills|app)/[A-Za-z/]+$`)
+
+// methodsAllowed are the packages that may spell protocol methods: the
+// protocol client itself, and the scripted mock and trivial client that
+// stand in for the far ends in tests and benchmarks.
+var methodsAllowed = []string{"backend", "internal/mockapi", "scripts/trivialclient"}
+
+func TestLayers(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatal("not at the module root:", err)
+	}
+	checked := map[string]bool{}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg := filepath.ToSlash(rel)
+		if pkg == "." {
+			pkg = ""
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			for _, bad := range forbidden[pkg] {
+				if strings.HasPrefix(p, bad) && p != module+"/"+pkg {
+					t.Errorf("%s imports %s, which its layer may not (docs/ARCHITECTURE.md)", fset.Position(imp.Pos()), p)
+				}
+			}
+		}
+		if _, ok := forbidden[pkg]; ok {
+			checked[pkg] = true
+		}
+		if allowedMethods(pkg) {
+			return nil
+		}
+		full, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(full, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			if s, err := strconv.Unquote(lit.Value); err == nil && protocolMethod.MatchString(s) {
+				t.Errorf("%s spells the protocol method %q: only backend may (use its typed client)", fset.Position(lit.Pos()), s)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pkg := range forbidden {
+		if !checked[pkg] {
+			t.Errorf("no Go files found for %q: the table names a package that moved", pkg)
+		}
+	}
+}
+
+func allowedMethods(pkg string) bool {
+	for _, a := range methodsAllowed {
+		if pkg == a || strings.HasPrefix(pkg, a+"/") {
+			return true
+		}
+	}
+	return false
+}
