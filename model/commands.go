@@ -103,12 +103,10 @@ func (m *Model) needClient(name string) (backend.Client, bool) {
 // call runs one request in a command and reports its outcome as a
 // commandResultMsg: do returns the banner's title and lines.
 func call(name string, do func(ctx context.Context) (string, []string, error)) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
+	return callCmd(func(ctx context.Context) tea.Msg {
 		title, lines, err := do(ctx)
 		return commandResultMsg{name: name, title: title, lines: lines, err: err}
-	}
+	})
 }
 
 func (m *Model) onCommandResult(r commandResultMsg) {
@@ -164,15 +162,13 @@ func (m *Model) cmdArchive(string) tea.Cmd {
 	}
 	id := c.ThreadID()
 	m.turn.switching = true
-	return func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
+	return callCmd(func(ctx context.Context) tea.Msg {
 		if err := c.ArchiveThread(ctx); err != nil {
 			return threadSwitchedMsg{err: fmt.Errorf("thread/archive: %w", err)}
 		}
 		resp, err := c.StartThread(ctx)
 		return threadSwitchedMsg{resp: resp, how: "new", notice: "Archived thread " + shortID(id) + "; this is a new thread", err: err}
-	}
+	})
 }
 
 func (m *Model) cmdCompact(string) tea.Cmd {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
@@ -58,12 +59,10 @@ func (m *Model) checkAccount() tea.Cmd {
 	if c == nil {
 		return nil
 	}
-	return func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
+	return callCmd(func(ctx context.Context) tea.Msg {
 		r, err := c.ReadAccount(ctx)
 		return accountMsg{resp: r, err: err}
-	}
+	})
 }
 
 func (m *Model) onAccount(msg accountMsg) tea.Cmd {
@@ -161,12 +160,10 @@ func (m *Model) startLogin(p backend.LoginStartParams) tea.Cmd {
 	if c == nil {
 		return nil
 	}
-	return func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
+	return callCmd(func(ctx context.Context) tea.Msg {
 		r, err := c.Login(ctx, p)
 		return loginStartedMsg{resp: r, err: err}
-	}
+	})
 }
 
 func (m *Model) onLoginStarted(msg loginStartedMsg) tea.Cmd {

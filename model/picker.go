@@ -168,30 +168,11 @@ func (p *picker) view(st ui.Styles, width int) []string {
 		out = append(out, st.Dim.Render("  "+msg))
 		return out
 	}
-	start := 0
-	if p.sel >= maxPickerRows {
-		start = p.sel - maxPickerRows + 1
-	}
-	end := min(len(p.shown), start+maxPickerRows)
-	labelW := 0
-	for _, i := range p.shown[start:end] {
-		labelW = max(labelW, lipWidth(ui.SanitizeLine(p.items[i].label)))
-	}
-	labelW = min(labelW, width/2)
-	for row := start; row < end; row++ {
-		it := p.items[p.shown[row]]
-		mark, lst := "  ", st.User.UnsetBold()
-		if row == p.sel {
-			mark, lst = "› ", st.Accent.Bold(true)
-		}
-		label := ui.Truncate(ui.SanitizeLine(it.label), labelW)
-		pad := strings.Repeat(" ", max(0, labelW-lipWidth(label)))
-		line := mark + lst.Render(label) + pad
-		if it.detail != "" {
-			line += "  " + st.Dim.Render(ui.Truncate(ui.SanitizeLine(strings.ReplaceAll(it.detail, "\n", " ")), max(1, width-labelW-4)))
-		}
-		out = append(out, ui.Truncate(line, width))
-	}
+	rows, end := listView(st, st.User.UnsetBold(), len(p.shown), p.sel, maxPickerRows, width, func(i int) (string, string) {
+		it := p.items[p.shown[i]]
+		return it.label, it.detail
+	})
+	out = append(out, rows...)
 	if more := len(p.shown) - end; more > 0 || p.loading {
 		s := ""
 		if more > 0 {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -36,15 +37,13 @@ func (m *Model) cmdModel(string) tea.Cmd {
 		return nil
 	}
 	m.openPicker(&picker{title: "Model", hint: "enter to choose · esc to cancel", loading: true})
-	return func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
+	return callCmd(func(ctx context.Context) tea.Msg {
 		models, err := c.ListModels(ctx)
 		if err != nil {
 			return modelListMsg{err: fmt.Errorf("model/list: %w", err)}
 		}
 		return modelListMsg{models: models}
-	}
+	})
 }
 
 func (m *Model) onModelList(msg modelListMsg) tea.Cmd {
@@ -232,12 +231,10 @@ func (m *Model) openResumePicker(fresh bool) tea.Cmd {
 		}
 		p.loading = true
 		hint()
-		return func() tea.Msg {
-			ctx, cancel := callCtx()
-			defer cancel()
+		return callCmd(func(ctx context.Context) tea.Msg {
 			resp, err := c.ListThreads(ctx, params)
 			return threadPageMsg{p: p, seq: seq, append: next, resp: resp, err: err}
-		}
+		})
 	}
 	p.onQuery = func(string) tea.Cmd { return load(false) }
 	p.onMore = func() tea.Cmd { return load(true) }

@@ -1,13 +1,13 @@
 package model
 
 import (
+	"context"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
 	"tandem/backend"
-	"tandem/ui"
 )
 
 // popup kinds.
@@ -123,12 +123,10 @@ func (m *Model) refreshPopup() tea.Cmd {
 		p.loading = true
 		m.fileSeq++
 		seq := m.fileSeq
-		return func() tea.Msg {
-			ctx, cancel := callCtx()
-			defer cancel()
+		return callCmd(func(ctx context.Context) tea.Msg {
 			files, err := c.FuzzyFileSearch(ctx, query, []string{root})
 			return fileSearchMsg{seq: seq, query: query, files: files, err: err}
-		}
+		})
 	}
 	*p = popup{}
 	return nil
@@ -228,29 +226,10 @@ func (m *Model) popupView(width int) []string {
 		}
 		return append(out, st.Dim.Render("  "+msg))
 	}
-	start := 0
-	if p.sel >= maxPopupRows {
-		start = p.sel - maxPopupRows + 1
-	}
-	end := min(len(p.items), start+maxPopupRows)
-	labelW := 0
-	for _, it := range p.items[start:end] {
-		labelW = max(labelW, lipWidth(ui.SanitizeLine(it.label)))
-	}
-	labelW = min(labelW, width/2)
-	for i := start; i < end; i++ {
-		it := p.items[i]
-		mark, sty := "  ", st.Dim
-		if i == p.sel {
-			mark, sty = "› ", st.Accent.Bold(true)
-		}
-		label := ui.Truncate(ui.SanitizeLine(it.label), labelW)
-		line := mark + sty.Render(label) + strings.Repeat(" ", max(0, labelW-lipWidth(label)))
-		if it.detail != "" {
-			line += "  " + st.Dim.Render(ui.SanitizeLine(it.detail))
-		}
-		out = append(out, ui.Truncate(line, width))
-	}
+	rows, end := listView(st, st.Dim, len(p.items), p.sel, maxPopupRows, width, func(i int) (string, string) {
+		return p.items[i].label, p.items[i].detail
+	})
+	out = append(out, rows...)
 	if more := len(p.items) - end; more > 0 {
 		hint := " · tab completes · enter runs · esc closes"
 		if p.kind == popupFile {

@@ -33,21 +33,17 @@ type resumeCheckMsg struct {
 // newThreadCmd starts a fresh thread; notice, if set, is shown first (e.g.
 // why a resume did not happen).
 func newThreadCmd(c backend.Client, notice string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
+	return callCmd(func(ctx context.Context) tea.Msg {
 		resp, err := c.StartThread(ctx)
 		return threadSwitchedMsg{resp: resp, how: "new", notice: notice, err: err}
-	}
+	})
 }
 
 // resumeCmd resumes thread t: it first scans t's rollout for tool calls
 // without output (then asks the user instead), and falls back to a new
 // thread — once, never retrying — when the resume fails.
 func resumeCmd(c backend.Client, t backend.Thread) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
+	return callCmd(func(ctx context.Context) tea.Msg {
 		if t.Path == nil || *t.Path == "" {
 			if full, err := c.ReadThread(ctx, t.ID); err == nil {
 				t.Path = full.Path
@@ -59,7 +55,7 @@ func resumeCmd(c backend.Client, t backend.Thread) tea.Cmd {
 			}
 		}
 		return resumeNow(ctx, c, t.ID)
-	}
+	})
 }
 
 func resumeNow(ctx context.Context, c backend.Client, id string) tea.Msg {
@@ -77,9 +73,7 @@ func resumeNow(ctx context.Context, c backend.Client, id string) tea.Msg {
 // CODEX_HOME may have written it), else the most recently updated one
 // `thread/list` returns for the workspace.
 func resumeLastCmd(c backend.Client, state *sessions.Store, ws string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
+	return callCmd(func(ctx context.Context) tea.Msg {
 		id := ""
 		if state != nil {
 			id = state.LastThread(ws)
@@ -100,19 +94,17 @@ func resumeLastCmd(c backend.Client, state *sessions.Store, ws string) tea.Cmd {
 			return threadSwitchedMsg{resp: resp, how: "new", notice: why + " — started a new thread", err: nerr}
 		}
 		return resumeCmd(c, list.Data[0])()
-	}
+	})
 }
 
 func forkCmd(c backend.Client, id string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
+	return callCmd(func(ctx context.Context) tea.Msg {
 		resp, err := c.ForkThread(ctx, id)
 		if err != nil {
 			return threadSwitchedMsg{err: fmt.Errorf("thread/fork: %w", err), how: "forked"}
 		}
 		return threadSwitchedMsg{resp: resp, how: "forked"}
-	}
+	})
 }
 
 // onThreadSwitched replaces the transcript with the new thread's history.
@@ -213,11 +205,9 @@ func (m *Model) onResumeCheck(msg resumeCheckMsg) tea.Cmd {
 			case "fork":
 				return forkCmd(c, id)
 			case "resume":
-				return func() tea.Msg {
-					ctx, cancel := callCtx()
-					defer cancel()
+				return callCmd(func(ctx context.Context) tea.Msg {
 					return resumeNow(ctx, c, id)
-				}
+				})
 			}
 			return newThreadCmd(c, "")
 		},

@@ -52,8 +52,20 @@ func (m *Model) canStart() bool {
 	return !m.turn.busy() && m.ready && m.client != nil && !m.turn.switching
 }
 
+// callCtx is the context of one call to the app-server: 60 s at most.
 func callCtx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), 60*time.Second)
+}
+
+// callCmd is the command that runs fn with a call's context (callCtx)
+// and returns its message: how the model calls the app-server, never
+// inside Update.
+func callCmd(fn func(ctx context.Context) tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := callCtx()
+		defer cancel()
+		return fn(ctx)
+	}
 }
 
 // submit starts a turn with text. The user's message is drawn at once,
@@ -345,11 +357,9 @@ func (m *Model) releasePrompt() tea.Cmd {
 // as a commandExecution item of the thread.
 func (m *Model) shellCommand(command string) tea.Cmd {
 	c := m.client
-	return func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
+	return callCmd(func(ctx context.Context) tea.Msg {
 		return commandResultMsg{name: "!", err: c.ShellCommand(ctx, command)}
-	}
+	})
 }
 
 // onThreadIdle ends a turn the server forgot to complete: a thread that
