@@ -42,12 +42,21 @@ func (a toolCall) open(e formEnv) (forms.Form, func() error, string) {
 }
 
 func (a toolCall) answer(f forms.Form) func() error {
-	q, ok := f.(*forms.Questions)
-	if !ok || f.Aborted() {
+	answers, ok := answersOf(f)
+	if !ok {
 		return func() error { return a.r.Fail("user declined to answer") }
 	}
-	answers := q.Answers()
 	return func() error { return a.r.AnswerQuestions(answers) }
+}
+
+// answersOf returns a questions form's answers by question id; ok is
+// false when the form is not one or the user dismissed it.
+func answersOf(f forms.Form) (answers map[string][]string, ok bool) {
+	q, ok := f.(*forms.Questions)
+	if !ok || f.Aborted() {
+		return nil, false
+	}
+	return q.Answers(), true
 }
 
 func (toolCall) summary() string { return "tandem: the agent has a question" }
@@ -74,11 +83,10 @@ func (a userInput) open(e formEnv) (forms.Form, func() error, string) {
 }
 
 func (a userInput) answer(f forms.Form) func() error {
-	q, ok := f.(*forms.Questions)
-	if !ok || f.Aborted() {
+	answers, ok := answersOf(f)
+	if !ok {
 		return a.r.Refuse
 	}
-	answers := q.Answers()
 	return func() error { return a.r.Answer(answers) }
 }
 

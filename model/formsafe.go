@@ -17,51 +17,51 @@ func safeApproval(s forms.ApprovalSpec) forms.ApprovalSpec {
 	s.Command = ui.Sanitize(s.Command)
 	s.Cwd = ui.SanitizeLine(s.Cwd)
 	s.Body = ui.Sanitize(s.Body)
-	choices := make([]forms.Choice, len(s.Choices))
-	for i, c := range s.Choices {
-		choices[i] = forms.Choice{Label: ui.SanitizeLine(c.Label), Value: c.Value}
-	}
-	s.Choices = choices
+	s.Choices = each(s.Choices, func(c forms.Choice) forms.Choice {
+		return forms.Choice{Label: ui.SanitizeLine(c.Label), Value: c.Value}
+	})
 	// Diff lines are drawn by ui (RenderFileDiff), which sanitizes them.
 	return s
 }
 
+// each returns a new slice of f applied to every element of xs (the
+// spec's own slice is the server's and is left alone).
+func each[T any](xs []T, f func(T) T) []T {
+	out := make([]T, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
 func safeOptions(opts []forms.Option) []forms.Option {
-	out := make([]forms.Option, len(opts))
-	for i, o := range opts {
+	return each(opts, func(o forms.Option) forms.Option {
 		if o.Value == "" {
 			o.Value = o.Label // the answer is the label as sent
 		}
 		o.Label = ui.SanitizeLine(o.Label)
 		o.Description = ui.Sanitize(o.Description)
-		out[i] = o
-	}
-	return out
+		return o
+	})
 }
 
 func safeQuestions(s forms.QuestionsSpec) forms.QuestionsSpec {
 	s.Title = ui.Sanitize(s.Title)
 	s.Description = ui.Sanitize(s.Description)
-	qs := make([]forms.Question, len(s.Questions))
-	for i, q := range s.Questions {
+	s.Questions = each(s.Questions, func(q forms.Question) forms.Question {
 		q.Header = ui.SanitizeLine(q.Header)
 		q.Question = ui.Sanitize(q.Question)
 		q.Placeholder = ui.SanitizeLine(q.Placeholder)
 		q.Options = safeOptions(q.Options)
-		qs[i] = q
-	}
-	s.Questions = qs
+		return q
+	})
 	return s
 }
 
 func safePermissions(s forms.PermissionsSpec) forms.PermissionsSpec {
 	s.Reason = ui.Sanitize(s.Reason)
 	s.Cwd = ui.SanitizeLine(s.Cwd)
-	req := make([]string, len(s.Requested))
-	for i, r := range s.Requested {
-		req[i] = ui.SanitizeLine(r)
-	}
-	s.Requested = req
+	s.Requested = each(s.Requested, ui.SanitizeLine)
 	return s
 }
 
@@ -69,17 +69,15 @@ func safeElicitation(s forms.ElicitationSpec) forms.ElicitationSpec {
 	s.Server = ui.SanitizeLine(s.Server)
 	s.Message = ui.Sanitize(s.Message)
 	s.URL = ui.SanitizeLine(s.URL)
-	fs := make([]forms.ElicitField, len(s.Fields))
-	for i, f := range s.Fields {
+	s.Fields = each(s.Fields, func(f forms.ElicitField) forms.ElicitField {
 		if f.Title == "" {
 			f.Title = f.Name
 		}
 		f.Title = ui.SanitizeLine(f.Title)
 		f.Description = ui.Sanitize(f.Description)
 		f.Options = safeOptions(f.Options)
-		fs[i] = f
-	}
-	s.Fields = fs
+		return f
+	})
 	return s
 }
 
