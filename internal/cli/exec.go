@@ -47,9 +47,7 @@ func newExecCmd(f *Factory) *cobra.Command {
 			"A PROMPT of - is read from stdin. Approval requests are declined (fail closed): pass -a never\n" +
 			"to let commands run without asking, within the sandbox. Exit status: 0 when the turn completes,\n" +
 			"1 when it fails, is interrupted, times out or the app-server dies, 2 for bad usage.",
-		Args:          cobra.ExactArgs(1),
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Prompt = args[0]
 			out := cmd.OutOrStdout()

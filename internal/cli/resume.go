@@ -28,9 +28,7 @@ func newResumeCmd(f *Factory) *cobra.Command {
 		Long: "resume opens an earlier thread with its history. Without arguments it opens a picker of the\n" +
 			"threads of this workspace (ctrl+a: all workspaces, ctrl+s: sort by created/updated, type to search).\n" +
 			"--last resumes the workspace's last thread; THREAD_ID resumes that thread.",
-		Args:          cobra.MaximumNArgs(1),
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.ID = args[0]

@@ -52,9 +52,7 @@ func newServeCmd(f *Factory) *cobra.Command {
 			"may open 2 sessions, a key hold 4 terminals, the session serve 100. Guests get no $EDITOR or\n" +
 			"$PAGER (those would run on the host), and /copy uses the guest's own terminal (OSC 52).\n" +
 			"--record FILE records the shared session, noting which driver typed each prompt or !command.",
-		Args:          cobra.NoArgs,
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd.Context(), f, opts, cmd.ErrOrStderr())
 		},
