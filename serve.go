@@ -58,8 +58,8 @@ func newServeCmd() *cobra.Command {
 			"authorized_keys options honoured: from=, expiry-time=, cert-authority with principals=, no-pty and\n" +
 			"restrict (refused: tandem needs a terminal); any other option stops serve with FILE:LINE.\n" +
 			"Unauthenticated connections get 10 s to log in; terminals are drawn at most 500×200; a connection\n" +
-			"may open 2 sessions, a key hold 4 terminals, the session serve 100. Guests get no $EDITOR or\n" +
-			"$PAGER (those would run on the host), and /copy uses the guest's own terminal (OSC 52).\n" +
+			"may open 2 sessions, a key hold 8 connections and 4 terminals, the session serve 100. Guests get\n" +
+			"no $EDITOR, $PAGER or /approvals (those are the host's), and /copy uses the guest's terminal (OSC 52).\n" +
 			"--record FILE records the shared session, noting which driver typed each prompt or !command.",
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
@@ -183,6 +183,9 @@ func (ps *pairServer) sshServer(addr, hostKey string) (*ssh.Server, error) {
 				ps.log.Warn("ssh auth rejected", "fingerprint", gossh.FingerprintSHA256(key), "addr", ctx.RemoteAddr().String(), "why", err.Error())
 				return false
 			}
+			if !ps.guard.Offered(ctx, key) {
+				return false
+			}
 			ps.log.Info("ssh auth", "name", m.Name, "role", m.Role.String())
 			return true
 		}),
@@ -213,6 +216,10 @@ func (ps *pairServer) sshServer(addr, hostKey string) (*ssh.Server, error) {
 // pair.MaxWidth×pair.MaxHeight.
 func (ps *pairServer) gate(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
+		// The clamp reads the session's window changes from the start:
+		// a refused session's would otherwise fill the library's channel
+		// and stall the whole connection for good.
+		clamped := pair.Clamp(sess)
 		m, err := ps.member(sess)
 		if err != nil {
 			wish.Fatalln(sess, "tandem serve: "+err.Error())
@@ -230,7 +237,8 @@ func (ps *pairServer) gate(next ssh.Handler) ssh.Handler {
 			return
 		}
 		defer release()
-		next(pair.Clamp(sess))
+		defer ps.guard.TerminalStarted(sess.Context())()
+		next(clamped)
 	}
 }
 

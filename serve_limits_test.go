@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -376,4 +377,65 @@ func TestServeBoundsEnvRequests(t *testing.T) {
 	if err := sess.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
 		t.Fatalf("pty after the env flood: %v", err)
 	}
+}
+
+// TestServeRefusedSessionsDoNotWedgeConnections: a session refused
+// (here: its key holds all its terminals) after the client sent window
+// changes does not stall its connection, which closes when the client
+// goes instead of lingering with its file descriptor.
+func TestServeRefusedSessionsDoNotWedgeConnections(t *testing.T) {
+	fx := newPairFixture(t, 1, 1, "", "", nil)
+	w := fx.watchers[0]
+	for range 2 { // four terminals: the key's share
+		conn := dialConn(t, fx.addr, w)
+		for range 2 {
+			if _, _, err := openTerminal(t, conn); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if !waitUntil(5*time.Second, func() bool { return fx.ps.guard.Logins() == 2 }) {
+		t.Fatalf("%d logins, want 2", fx.ps.guard.Logins())
+	}
+	win := gossh.Marshal(struct{ W, H, PW, PH uint32 }{80, 24, 0, 0})
+	for range 10 {
+		// A wedged connection never closes; with the fix each one is
+		// gone well before the key's connection cap (8) is reached.
+		if !waitUntil(5*time.Second, func() bool { return fx.ps.guard.Logins() < 6 }) {
+			t.Fatalf("%d logins linger: refused sessions wedge their connections", fx.ps.guard.Logins())
+		}
+		conn := dialConn(t, fx.addr, w)
+		ch, reqs, err := conn.OpenChannel("session", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go gossh.DiscardRequests(reqs)
+		go func() { _, _ = io.Copy(io.Discard, ch) }()
+		pty := gossh.Marshal(struct {
+			Term         string
+			W, H, PW, PH uint32
+			Modes        string
+		}{"xterm", 80, 24, 0, 0, ""})
+		_, _ = ch.SendRequest("pty-req", false, pty)
+		_, _ = ch.SendRequest("shell", false, nil)
+		for range 40 {
+			_, _ = ch.SendRequest("window-change", false, win)
+		}
+		time.Sleep(50 * time.Millisecond)
+		_ = ch.Close()
+		_ = conn.Close()
+	}
+	if !waitUntil(10*time.Second, func() bool { return fx.ps.guard.Logins() == 2 }) {
+		t.Fatalf("%d logins after the refused clients left, want the 2 that hold terminals", fx.ps.guard.Logins())
+	}
+}
+
+// waitUntil polls cond for up to d.
+func waitUntil(d time.Duration, cond func() bool) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
 }
