@@ -76,21 +76,8 @@ func TestServeClampsHugeTerminals(t *testing.T) {
 // TestServeRefusesNoPTYKeys: a key whose authorized_keys line says no-pty
 // (or restrict) gets a clear line, not a terminal.
 func TestServeRefusesNoPTYKeys(t *testing.T) {
-	dir := t.TempDir()
 	d, r := newPairKey(t, "driver1"), newPairKey(t, "restricted")
-	path := filepath.Join(dir, "drivers")
-	_ = os.WriteFile(path, []byte(d.line()+"restrict "+r.line()), 0o600)
-	keys, err := pair.LoadKeyring(path, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := newPairServer(keys, ui.StatusInfo{}, nil)
-	srv, err := ps.sshServer("127.0.0.1:0", filepath.Join(dir, "host"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := serveOn(t, srv)
-	t.Cleanup(func() { ps.shutdown(srv, nil) })
+	ps, addr := servePairKeys(t, d.line()+"restrict "+r.line())
 	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
 		User: "restricted", Auth: []gossh.AuthMethod{gossh.PublicKeys(r.signer)},
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second, //nolint:gosec // test server
@@ -111,6 +98,27 @@ func TestServeRefusesNoPTYKeys(t *testing.T) {
 	if n := len(ps.hub.Present()); n != 0 {
 		t.Fatalf("the restricted key joined the session (%d present)", n)
 	}
+}
+
+// servePairKeys serves a pair server, without a session, whose drivers
+// file holds drivers, on a free loopback port until the test ends.
+func servePairKeys(t *testing.T, drivers string) (*pairServer, string) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "drivers")
+	_ = os.WriteFile(path, []byte(drivers), 0o600)
+	keys, err := pair.LoadKeyring(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := newPairServer(keys, ui.StatusInfo{}, nil)
+	srv, err := ps.sshServer("127.0.0.1:0", filepath.Join(dir, "host"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := serveOn(t, srv)
+	t.Cleanup(func() { ps.shutdown(srv, nil) })
+	return ps, addr
 }
 
 // serveOn serves srv on a free loopback port until the test ends.
@@ -184,21 +192,8 @@ func TestServeRecordFlagsAreUsed(t *testing.T) {
 // TestServeCertificateAuthority: a cert-authority line lets in users
 // with certificates it signed (named by their key id), not the CA's key.
 func TestServeCertificateAuthority(t *testing.T) {
-	dir := t.TempDir()
 	ca, user := newPairKey(t, "corp-ca"), newPairKey(t, "alice")
-	path := filepath.Join(dir, "drivers")
-	_ = os.WriteFile(path, []byte(`cert-authority,principals="pair" `+ca.line()), 0o600)
-	keys, err := pair.LoadKeyring(path, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := newPairServer(keys, ui.StatusInfo{}, nil)
-	srv, err := ps.sshServer("127.0.0.1:0", filepath.Join(dir, "host"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := serveOn(t, srv)
-	t.Cleanup(func() { ps.shutdown(srv, nil) })
+	_, addr := servePairKeys(t, `cert-authority,principals="pair" `+ca.line())
 	signed := func(ext map[string]string) pairKey {
 		cert := &gossh.Certificate{Key: user.signer.PublicKey(), CertType: gossh.UserCert, KeyId: "alice@corp",
 			ValidPrincipals: []string{"pair"}, ValidBefore: gossh.CertTimeInfinity,

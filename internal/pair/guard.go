@@ -49,34 +49,32 @@ type Limits struct {
 }
 
 func (l Limits) withDefaults() Limits {
-	def := func(v *time.Duration, d time.Duration) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	def(&l.Handshake, 10*time.Second)
-	def(&l.Idle, 5*time.Second)
-	if l.MaxPending <= 0 {
-		l.MaxPending = 64
-	}
-	if l.MaxPendingPerSource <= 0 {
-		l.MaxPendingPerSource = 16
-	}
+	orDuration(&l.Handshake, 10*time.Second)
+	orDuration(&l.Idle, 5*time.Second)
+	orDuration(&l.LoginIdle, 30*time.Second)
+	orDuration(&l.KeepAlive, 15*time.Second)
+	orInt(&l.MaxPending, 64)
+	orInt(&l.MaxPendingPerSource, 16)
+	orInt(&l.Burst, 20)
+	orInt(&l.MaxConnsPerKey, 8)
+	orInt(&l.MaxConns, 200)
 	if l.Rate <= 0 {
 		l.Rate = 5
 	}
-	if l.Burst <= 0 {
-		l.Burst = 20
-	}
-	if l.MaxConnsPerKey <= 0 {
-		l.MaxConnsPerKey = 8
-	}
-	if l.MaxConns <= 0 {
-		l.MaxConns = 200
-	}
-	def(&l.LoginIdle, 30*time.Second)
-	def(&l.KeepAlive, 15*time.Second)
 	return l
+}
+
+// orDuration and orInt set *v to d when it is not positive.
+func orDuration(v *time.Duration, d time.Duration) {
+	if *v <= 0 {
+		*v = d
+	}
+}
+
+func orInt(v *int, d int) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // Guard enforces Limits on an SSH server (Install). Its methods are safe

@@ -18,13 +18,21 @@ import (
 func guardedServer(t *testing.T, key gossh.PublicKey, lim Limits) (string, *Guard) {
 	t.Helper()
 	g := NewGuard(lim, nil)
+	return serveGuarded(t, key, g, func(s ssh.Session) { _, _ = io.WriteString(s, "hello\n") }), g
+}
+
+// serveGuarded starts an SSH server on loopback, guarded by g, that
+// accepts key and runs handle for each session as a terminal (g counts
+// it); the test's end stops both.
+func serveGuarded(t *testing.T, key gossh.PublicKey, g *Guard, handle func(ssh.Session)) string {
+	t.Helper()
 	srv, err := wish.NewServer(
 		wish.WithHostKeyPEM(mustHostKey(t)),
 		wish.WithPublicKeyAuth(func(ctx ssh.Context, k ssh.PublicKey) bool { return ssh.KeysEqual(k, key) && g.Offered(ctx, k) }),
 		wish.WithMiddleware(func(ssh.Handler) ssh.Handler {
 			return func(s ssh.Session) {
 				defer g.TerminalStarted(s.Context())()
-				_, _ = io.WriteString(s, "hello\n")
+				handle(s)
 			}
 		}),
 	)
@@ -38,7 +46,7 @@ func guardedServer(t *testing.T, key gossh.PublicKey, lim Limits) (string, *Guar
 	}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close(); g.Close() })
-	return ln.Addr().String(), g
+	return ln.Addr().String()
 }
 
 func mustHostKey(t *testing.T) []byte {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"charm.land/ssh"
-	"charm.land/wish/v2"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -132,8 +131,10 @@ func (f *freezer) serve() {
 func TestKeepAliveClosesVanishedClient(t *testing.T) {
 	k := newSigner(t)
 	g := NewGuard(Limits{KeepAlive: 100 * time.Millisecond}, nil)
-	addr, stop := heldTerminalServer(t, k.PublicKey(), g)
-	defer stop()
+	addr := serveGuarded(t, k.PublicKey(), g, func(s ssh.Session) {
+		_, _ = io.WriteString(s, "ready\n")
+		<-s.Context().Done()
+	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -172,31 +173,4 @@ func TestKeepAliveClosesVanishedClient(t *testing.T) {
 	if !waitFor(5*time.Second, func() bool { return g.Logins() == 0 }) {
 		t.Fatal("a client that stopped answering keepalives kept its login")
 	}
-}
-
-// heldTerminalServer is guardedServer with g, whose sessions say "ready"
-// and then hold their terminal until the client goes.
-func heldTerminalServer(t *testing.T, key gossh.PublicKey, g *Guard) (string, func()) {
-	t.Helper()
-	srv, err := wish.NewServer(
-		wish.WithHostKeyPEM(mustHostKey(t)),
-		wish.WithPublicKeyAuth(func(ctx ssh.Context, k ssh.PublicKey) bool { return ssh.KeysEqual(k, key) && g.Offered(ctx, k) }),
-		wish.WithMiddleware(func(ssh.Handler) ssh.Handler {
-			return func(s ssh.Session) {
-				defer g.TerminalStarted(s.Context())()
-				_, _ = io.WriteString(s, "ready\n")
-				<-s.Context().Done()
-			}
-		}),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Install(srv)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.Serve(ln) }()
-	return ln.Addr().String(), func() { _ = srv.Close(); g.Close() }
 }
