@@ -54,13 +54,15 @@ func newServeCmd() *cobra.Command {
 		Short: "Share one live session over SSH (pair with a colleague)",
 		Long: "serve hosts one agent session and lets colleagues join it with ssh, each at their own terminal size.\n" +
 			"Keys in --authorized-keys join as drivers (type, interrupt, answer approvals); keys in --watcher-keys\n" +
-			"join as watchers (scroll and leave). Other keys and passwords are rejected.\n" +
+			"join as watchers (scroll, pager, leave). Other keys and passwords are rejected. The key files are\n" +
+			"read at start; the host key's fingerprint is printed for guests to check.\n" +
 			"authorized_keys options honoured: from=, expiry-time=, cert-authority with principals=, no-pty and\n" +
 			"restrict (refused: tandem needs a terminal); any other option stops serve with FILE:LINE.\n" +
 			"Unauthenticated connections get 10 s to log in; terminals are drawn at most 500×200; a connection\n" +
 			"may open 2 sessions, a key hold 8 connections and 4 terminals, the session serve 100. Guests get\n" +
 			"no $EDITOR, $PAGER or /approvals (those are the host's), and /copy uses the guest's terminal (OSC 52).\n" +
-			"--record FILE records the shared session, noting which driver typed each prompt or !command.",
+			"--record FILE records the shared session, noting which driver typed each prompt or !command.\n" +
+			"Every limit (handshake, pending and login caps, rates, keepalives) is in the README's security model.",
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -128,6 +130,9 @@ type pairServer struct {
 	// host about it.
 	insecureHostKey bool
 	warn            func(string)
+	// fingerprint is the host key's, "SHA256:…", for guests to check
+	// ssh's first-connection prompt against.
+	fingerprint string
 	// note, when set, records who sent a prompt (serve --record).
 	note func(who, text string)
 
@@ -172,6 +177,9 @@ func (ps *pairServer) member(sess ssh.Session) (pair.Member, error) {
 func (ps *pairServer) sshServer(addr, hostKey string) (*ssh.Server, error) {
 	pemKey, err := pair.LoadHostKey(hostKey, ps.insecureHostKey, ps.warn)
 	if err != nil {
+		return nil, err
+	}
+	if ps.fingerprint, err = pair.HostKeyFingerprint(pemKey); err != nil {
 		return nil, err
 	}
 	srv, err := wish.NewServer(
@@ -463,7 +471,7 @@ func runServe(ctx context.Context, f flags, sf serveFlags) (err error) {
 		}
 	}()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	sharing := fmt.Sprintf("sharing one session on %s — a guest runs: ssh -p %s %s", ln.Addr(), port, guestHost(sf.listen))
+	sharing := fmt.Sprintf("sharing one session on %s — a guest runs: ssh -p %s %s (host key %s)", ln.Addr(), port, guestHost(sf.listen), ps.fingerprint)
 	if !sf.attach {
 		fmt.Fprintln(os.Stderr, "tandem serve: "+sharing)
 		fmt.Fprintln(os.Stderr, "Ctrl+C ends the session for everyone.")

@@ -68,6 +68,17 @@ func LoadHostKey(path string, insecure bool, warn func(string)) ([]byte, error) 
 	return b, nil
 }
 
+// HostKeyFingerprint returns the SHA256 fingerprint of the host key in
+// pemKey (as LoadHostKey returns it), as ssh shows it on a first
+// connection: "SHA256:…".
+func HostKeyFingerprint(pemKey []byte) (string, error) {
+	signer, err := gossh.ParsePrivateKey(pemKey)
+	if err != nil {
+		return "", fmt.Errorf("host key: %w", err)
+	}
+	return gossh.FingerprintSHA256(signer.PublicKey()), nil
+}
+
 func createHostKey(path string) ([]byte, error) {
 	// MkdirAll creates only what is missing, with 0700 (less the umask),
 	// and never changes an existing directory's mode or setgid bit.

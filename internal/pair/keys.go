@@ -42,7 +42,7 @@ type Member struct {
 
 // Why a Member gets no terminal.
 const (
-	whyNoPTYOption = "no-pty in authorized_keys"
+	whyNoPTYOption = "no-pty or restrict in authorized_keys"
 	whyNoPermitPTY = "its certificate lacks the permit-pty extension"
 )
 
