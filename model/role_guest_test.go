@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -57,6 +58,23 @@ func TestGuestRunsNothingOnTheHost(t *testing.T) {
 		_, batch := cmd().(tea.BatchMsg)
 		if guest == batch {
 			t.Errorf("guest=%v: copy batched a native clipboard write: %v", guest, batch)
+		}
+	}
+}
+
+// A guest cannot loosen the host's approval policy or sandbox: /approvals
+// is refused with a notice; the host's own terminal opens it.
+func TestGuestCannotChangeApprovals(t *testing.T) {
+	for _, guest := range []bool{false, true} {
+		m := ready(t, newFake(), Options{Shared: true, Guest: guest})
+		typeText(t, m, "/approvals")
+		press(t, m, tea.KeyEnter, 0)
+		refused := strings.Contains(m.status.Notice, "is the host's")
+		if refused != guest {
+			t.Errorf("guest=%v: refused=%v (notice %q)", guest, refused, m.status.Notice)
+		}
+		if !guest && !strings.Contains(viewText(m), "sandbox") {
+			t.Errorf("host: /approvals did not open its picker:\n%s", viewText(m))
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/internal/redact"
@@ -99,9 +100,9 @@ func sameLook(a, b screen.Cell) bool {
 		return false
 	}
 	plain := func(c screen.Cell) bool {
-		return c.Content == " " && c.Style.Bg == nil && c.Style.Underline == 0 && c.Style.Attrs&(screen.Reverse|screen.Strikethrough) == 0
+		return c.Content == " " && c.Style.Bg == nil && c.Style.Underline == 0 && c.Style.Attrs&(uv.AttrReverse|uv.AttrStrikethrough) == 0
 	}
-	return a.Style.Equal(b.Style) || plain(a) && plain(b)
+	return a.Style.Equal(&b.Style) || plain(a) && plain(b)
 }
 
 // Output is gathered for castHold: a burst of writes is one "o" event,

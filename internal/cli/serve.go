@@ -45,13 +45,15 @@ func newServeCmd(f *Factory) *cobra.Command {
 		Short: "Share one live session over SSH (pair with a colleague)",
 		Long: "serve hosts one agent session and lets colleagues join it with ssh, each at their own terminal size.\n" +
 			"Keys in --authorized-keys join as drivers (type, interrupt, answer approvals); keys in --watcher-keys\n" +
-			"join as watchers (scroll and leave). Other keys and passwords are rejected.\n" +
+			"join as watchers (scroll, pager, leave). Other keys and passwords are rejected. The key files are\n" +
+			"read at start; the host key's fingerprint is printed for guests to check.\n" +
 			"authorized_keys options honoured: from=, expiry-time=, cert-authority with principals=, no-pty and\n" +
 			"restrict (refused: tandem needs a terminal); any other option stops serve with FILE:LINE.\n" +
 			"Unauthenticated connections get 10 s to log in; terminals are drawn at most 500×200; a connection\n" +
-			"may open 2 sessions, a key hold 4 terminals, the session serve 100. Guests get no $EDITOR or\n" +
-			"$PAGER (those would run on the host), and /copy uses the guest's own terminal (OSC 52).\n" +
-			"--record FILE records the shared session, noting which driver typed each prompt or !command.",
+			"may open 2 sessions, a key hold 8 connections and 4 terminals, the session serve 100. Guests get\n" +
+			"no $EDITOR, $PAGER or /approvals (those are the host's), and /copy uses the guest's terminal (OSC 52).\n" +
+			"--record FILE records the shared session, noting which driver typed each prompt or !command.\n" +
+			"Every limit (handshake, pending and login caps, rates, keepalives) is in the README's security model.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd.Context(), f, opts, cmd.ErrOrStderr())
@@ -142,7 +144,7 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		}
 	}()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	sharing := fmt.Sprintf("sharing one session on %s — a guest runs: ssh -p %s %s", ln.Addr(), port, pair.GuestHost(opts.Listen))
+	sharing := fmt.Sprintf("sharing one session on %s — a guest runs: ssh -p %s %s (host key %s)", ln.Addr(), port, pair.GuestHost(opts.Listen), ps.Fingerprint())
 	if !opts.Attach {
 		fmt.Fprintln(stderr, "tandem serve: "+sharing)
 		fmt.Fprintln(stderr, "Ctrl+C ends the session for everyone.")

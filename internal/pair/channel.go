@@ -17,6 +17,10 @@ const (
 	// library keeps every one); more are refused.
 	maxEnvRequests = 64
 	maxEnvBytes    = 16 << 10
+	// maxRequestBytes bounds one request's payload (a pty request with
+	// its terminal name and modes is well under 1 KiB); larger ones are
+	// refused.
+	maxRequestBytes = 8 << 10
 )
 
 // Channels filters the "session" channels of a server (Install): it
@@ -45,7 +49,43 @@ func (c *Channels) Install(srv *ssh.Server) {
 			return
 		}
 		defer c.leave(conn)
-		next(s, conn, filtered{nc}, ctx)
+		gate := &ptyGate{read: make(chan struct{})}
+		next(s, conn, filtered{nc, gate}, gatedContext{ctx, gate})
+	}
+}
+
+// ptyGate holds a session's window changes back until its handler has
+// read the pty (Clamp calls ReleasePty): the SSH library writes the pty's
+// size on a window change while the handler may still be reading it, a
+// data race of its own.
+type ptyGate struct {
+	read chan struct{}
+	once sync.Once
+}
+
+type ptyGateKey struct{}
+
+// gatedContext is the connection's context as one session's handler sees
+// it: the same values, plus that session's ptyGate.
+type gatedContext struct {
+	ssh.Context
+	gate *ptyGate
+}
+
+// Value implements context.Context.
+func (c gatedContext) Value(key any) any {
+	if key == (ptyGateKey{}) {
+		return c.gate
+	}
+	return c.Context.Value(key)
+}
+
+// ReleasePty tells the session of ctx that its handler has read the pty,
+// so window changes may reach the library from now on. Sessions of
+// servers without Channels have no gate; then it does nothing.
+func ReleasePty(ctx ssh.Context) {
+	if g, ok := ctx.Value(ptyGateKey{}).(*ptyGate); ok {
+		g.once.Do(func() { close(g.read) })
 	}
 }
 
@@ -71,7 +111,10 @@ func (c *Channels) leave(conn *gossh.ServerConn) {
 }
 
 // filtered is a new session channel whose requests pass filterRequests.
-type filtered struct{ gossh.NewChannel }
+type filtered struct {
+	gossh.NewChannel
+	gate *ptyGate
+}
 
 // Accept implements gossh.NewChannel.
 func (f filtered) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
@@ -80,36 +123,73 @@ func (f filtered) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
 		return ch, reqs, err
 	}
 	out := make(chan *gossh.Request)
-	go filterRequests(reqs, out)
+	go filterRequests(reqs, out, f.gate.read)
 	return ch, out, nil
 }
 
-// filterRequests passes a session's requests on, except: env requests
-// past maxEnvRequests or maxEnvBytes (refused), and window changes before
+// filterRequests passes a session's requests on, except: requests over
+// maxRequestBytes, env requests past maxEnvRequests or maxEnvBytes, and
+// signals (refused: tandem reads no signal, and the library keeps up to
+// 128 of them per session, payload and all), and window changes before
 // the shell or command starts (dropped: nothing reads them yet, and the
-// library would block on them for good). It closes out when in closes.
-func filterRequests(in <-chan *gossh.Request, out chan<- *gossh.Request) {
+// library would block on them for good). Window changes after the start
+// are held, the latest only, until ptyRead closes (the handler read the
+// pty). It closes out when in closes.
+func filterRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, ptyRead <-chan struct{}) {
 	defer close(out)
 	envs, envBytes, started := 0, 0, false
-	for req := range in {
-		switch req.Type {
-		case "env":
-			envs++
-			envBytes += len(req.Payload)
-			if envs > maxEnvRequests || envBytes > maxEnvBytes {
+	var held *gossh.Request // the latest window change not passed on yet
+	for {
+		select {
+		case <-ptyRead:
+			ptyRead = nil // from now on window changes pass
+			if held != nil {
+				out <- held
+				held = nil
+			}
+			continue
+		case req, ok := <-in:
+			if !ok {
+				if held != nil {
+					refuse(held)
+				}
+				return
+			}
+			if !pass(req, &envs, &envBytes, &started) {
 				refuse(req)
 				continue
 			}
-		case "window-change":
-			if !started {
-				refuse(req)
+			if req.Type == "window-change" && ptyRead != nil {
+				if held != nil {
+					refuse(held) // superseded
+				}
+				held = req
 				continue
 			}
-		case "shell", "exec", "subsystem":
-			started = true
+			out <- req
 		}
-		out <- req
 	}
+}
+
+// pass reports whether req may reach the library (filterRequests' rules),
+// counting env requests and noting the start.
+func pass(req *gossh.Request, envs, envBytes *int, started *bool) bool {
+	if len(req.Payload) > maxRequestBytes {
+		return false
+	}
+	switch req.Type {
+	case "signal":
+		return false
+	case "env":
+		*envs++
+		*envBytes += len(req.Payload)
+		return *envs <= maxEnvRequests && *envBytes <= maxEnvBytes
+	case "window-change":
+		return *started
+	case "shell", "exec", "subsystem":
+		*started = true
+	}
+	return true
 }
 
 func refuse(req *gossh.Request) {

@@ -78,6 +78,7 @@ func Clamp(sess ssh.Session) *ClampedSession {
 	ctx, cancel := context.WithCancel(sess.Context())
 	c := &ClampedSession{Session: sess, ctx: sessionContext{Context: sess.Context(), ctx: ctx, cancel: cancel}}
 	pty, winch, ok := sess.Pty()
+	ReleasePty(sess.Context()) // the library's pty is not read again
 	c.ok = ok
 	if !ok {
 		return c

@@ -23,11 +23,14 @@ type Limits struct {
 	Idle time.Duration
 	// MaxPending caps unauthenticated connections in all (default 64) and
 	// MaxPendingPerSource those from one source (default 16). A new
-	// connection over a cap closes the pending one that has sent the
-	// least (the oldest of those; one younger than 250 ms counts 256
-	// bytes at least): idle sockets go first and a client in the middle
-	// of its handshake last, so a driver gets in while an attacker holds
-	// or opens idle sockets.
+	// connection over the per-source cap closes that source's pending
+	// one that has sent the least; over the total cap, the one that has
+	// sent the least of the sources holding the most (the oldest of
+	// those; one younger than 250 ms counts 256 bytes at least). Idle
+	// sockets go first and a client in the middle of its handshake last,
+	// and a source with one pending connection never loses it to sources
+	// holding many, so a driver gets in while an attacker holds or opens
+	// sockets from a few addresses.
 	MaxPending, MaxPendingPerSource int
 	// Rate is how many new connections one source may open a second
 	// (default 5), with bursts of Burst (default 20); more are closed at
@@ -35,29 +38,43 @@ type Limits struct {
 	// listener shares that address, and the caps bound it anyway.
 	Rate  float64
 	Burst int
+
+	// After login (logins.go): MaxConnsPerKey caps one key's connections
+	// (default 8) and MaxConns all of them (default 200); LoginIdle is
+	// how long a logged-in connection may hold no terminal (default 30
+	// s); KeepAlive is how often a connection with a terminal is asked
+	// for a keepalive reply (default 15 s; three unanswered close it).
+	MaxConnsPerKey, MaxConns int
+	LoginIdle, KeepAlive     time.Duration
 }
 
 func (l Limits) withDefaults() Limits {
-	def := func(v *time.Duration, d time.Duration) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	def(&l.Handshake, 10*time.Second)
-	def(&l.Idle, 5*time.Second)
-	if l.MaxPending <= 0 {
-		l.MaxPending = 64
-	}
-	if l.MaxPendingPerSource <= 0 {
-		l.MaxPendingPerSource = 16
-	}
+	orDuration(&l.Handshake, 10*time.Second)
+	orDuration(&l.Idle, 5*time.Second)
+	orDuration(&l.LoginIdle, 30*time.Second)
+	orDuration(&l.KeepAlive, 15*time.Second)
+	orInt(&l.MaxPending, 64)
+	orInt(&l.MaxPendingPerSource, 16)
+	orInt(&l.Burst, 20)
+	orInt(&l.MaxConnsPerKey, 8)
+	orInt(&l.MaxConns, 200)
 	if l.Rate <= 0 {
 		l.Rate = 5
 	}
-	if l.Burst <= 0 {
-		l.Burst = 20
-	}
 	return l
+}
+
+// orDuration and orInt set *v to d when it is not positive.
+func orDuration(v *time.Duration, d time.Duration) {
+	if *v <= 0 {
+		*v = d
+	}
+}
+
+func orInt(v *int, d int) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // Guard enforces Limits on an SSH server (Install). Its methods are safe
@@ -69,6 +86,8 @@ type Guard struct {
 	mu      sync.Mutex
 	pending []*guardConn // unauthenticated, oldest first
 	sources map[string]*source
+	logins  map[*guardConn]bool // authenticated and open
+	perKey  map[string]int      // open logins by key fingerprint
 	stop    chan struct{}
 	once    sync.Once
 }
@@ -83,12 +102,21 @@ type source struct {
 type guardConn struct {
 	net.Conn
 	g        *Guard
-	ip       string // the source: the IP address, an IPv6 one's /64
+	ip       string // the source: the IP address, an IPv6 one's /48
 	accepted time.Time
 	last     atomic.Int64 // unix nanoseconds of the last byte read
 	read     atomic.Int64 // bytes read before authentication
 	authed   atomic.Bool
 	closed   atomic.Bool
+
+	// After login (logins.go), under g.mu: key is the fingerprint of the
+	// key last offered and accepted (the one that logged in, since the
+	// SSH library asks about that key last), terminals how many are open
+	// and idleSince when the last one closed (or the login).
+	key        string
+	terminals  int
+	idleSince  time.Time
+	keepAlives sync.Once
 }
 
 // NewGuard returns a guard with l's limits; log may be nil.
@@ -96,7 +124,8 @@ func NewGuard(l Limits, log *slog.Logger) *Guard {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	g := &Guard{lim: l.withDefaults(), log: log, sources: map[string]*source{}, stop: make(chan struct{})}
+	g := &Guard{lim: l.withDefaults(), log: log, sources: map[string]*source{}, stop: make(chan struct{}),
+		logins: map[*guardConn]bool{}, perKey: map[string]int{}}
 	go g.janitor()
 	return g
 }
@@ -155,9 +184,9 @@ func (g *Guard) admit(c net.Conn) *guardConn {
 		}
 	}
 	if perSource >= g.lim.MaxPendingPerSource {
-		evict = leastProgress(g.pending, ip)
+		evict = leastProgress(g.pending, map[string]bool{ip: true})
 	} else if len(g.pending) >= g.lim.MaxPending {
-		evict = leastProgress(g.pending, "")
+		evict = leastProgress(g.pending, busiestSources(g.pending))
 	}
 	if evict != nil {
 		g.removeLocked(evict)
@@ -181,15 +210,15 @@ const (
 	youthCredit = 256
 )
 
-// leastProgress returns the pending connection (of source ip, or any when
-// ip is "") to close: the one that has sent the fewest bytes (a young
-// one counting youthCredit at least), the oldest of those.
-func leastProgress(pending []*guardConn, ip string) *guardConn {
+// leastProgress returns the pending connection of one of the sources
+// to close: the one that has sent the fewest bytes (a young one counting
+// youthCredit at least), the oldest of those.
+func leastProgress(pending []*guardConn, sources map[string]bool) *guardConn {
 	now := time.Now()
 	var pick *guardConn
 	var least int64
 	for _, p := range pending { // oldest first: ties keep the older
-		if ip != "" && p.ip != ip {
+		if !sources[p.ip] {
 			continue
 		}
 		sent := p.read.Load()
@@ -203,25 +232,36 @@ func leastProgress(pending []*guardConn, ip string) *guardConn {
 	return pick
 }
 
+// busiestSources returns the sources holding the most pending
+// connections.
+func busiestSources(pending []*guardConn) map[string]bool {
+	count := map[string]int{}
+	most := 0
+	for _, p := range pending {
+		count[p.ip]++
+		most = max(most, count[p.ip])
+	}
+	out := map[string]bool{}
+	for ip, n := range count {
+		if n == most {
+			out[ip] = true
+		}
+	}
+	return out
+}
+
 // sourceOf names the source of a connection for the per-source limits:
-// its IP address, for IPv6 its /64 (one host may hold a whole one), and
-// whether it is loopback.
+// its IP address, for IPv6 its /48 (one site may hold a whole one, and
+// 65,536 /64s), and whether it is loopback.
 func sourceOf(a net.Addr) (string, bool) {
 	ip := net.ParseIP(hostIP(a))
 	if ip == nil {
 		return hostIP(a), false
 	}
 	if ip.To4() == nil {
-		return ip.Mask(net.CIDRMask(64, 128)).String() + "/64", ip.IsLoopback()
+		return ip.Mask(net.CIDRMask(48, 128)).String() + "/48", ip.IsLoopback()
 	}
 	return ip.String(), ip.IsLoopback()
-}
-
-func (g *Guard) authenticated(gc *guardConn) {
-	gc.authed.Store(true)
-	g.mu.Lock()
-	g.removeLocked(gc)
-	g.mu.Unlock()
 }
 
 func (g *Guard) removeLocked(gc *guardConn) {
@@ -265,10 +305,15 @@ func (g *Guard) janitor() {
 					delete(g.sources, ip)
 				}
 			}
+			bare := g.idleLoginsLocked(now)
 			g.mu.Unlock()
 			for _, p := range idle {
 				g.log.Info("ssh: closing an idle unauthenticated connection", "addr", p.ip)
 				_ = p.Conn.Close()
+			}
+			for _, p := range bare {
+				g.log.Info("ssh: closing a logged-in connection without a terminal", "addr", p.ip, "after", g.lim.LoginIdle)
+				_ = p.Close()
 			}
 		}
 	}
@@ -289,9 +334,10 @@ func (c *guardConn) Read(b []byte) (int, error) {
 
 // Close implements net.Conn and stops watching the connection.
 func (c *guardConn) Close() error {
-	if c.closed.CompareAndSwap(false, true) && !c.authed.Load() {
+	if c.closed.CompareAndSwap(false, true) {
 		c.g.mu.Lock()
 		c.g.removeLocked(c)
+		c.g.logoutLocked(c)
 		c.g.mu.Unlock()
 	}
 	return c.Conn.Close()

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -25,7 +26,9 @@ var ErrHostKeyPerms = errors.New("host key is readable by group or others, or ow
 // by another user than this process's, fails with ErrHostKeyPerms unless
 // insecure is set; warn, if not nil, is told then.
 func LoadHostKey(path string, insecure bool, warn func(string)) ([]byte, error) {
-	f, err := os.Open(path)
+	// Non-blocking, so that a FIFO at the path cannot hang serve: it is
+	// refused below, as is anything but a regular file.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return createHostKey(path)
 	}
@@ -36,6 +39,9 @@ func LoadHostKey(path string, insecure bool, warn func(string)) ([]byte, error) 
 	st, err := f.Stat() // the file read below, not whatever path names later
 	if err != nil {
 		return nil, fmt.Errorf("host key: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("host key: %s is not a regular file (%s)", path, st.Mode().Type())
 	}
 	var problems []string
 	if perm := st.Mode().Perm(); perm&0o077 != 0 {
@@ -60,6 +66,17 @@ func LoadHostKey(path string, insecure bool, warn func(string)) ([]byte, error) 
 		return nil, fmt.Errorf("host key %s: %w", path, err)
 	}
 	return b, nil
+}
+
+// HostKeyFingerprint returns the SHA256 fingerprint of the host key in
+// pemKey (as LoadHostKey returns it), as ssh shows it on a first
+// connection: "SHA256:…".
+func HostKeyFingerprint(pemKey []byte) (string, error) {
+	signer, err := gossh.ParsePrivateKey(pemKey)
+	if err != nil {
+		return "", fmt.Errorf("host key: %w", err)
+	}
+	return gossh.FingerprintSHA256(signer.PublicKey()), nil
 }
 
 func createHostKey(path string) ([]byte, error) {

@@ -42,7 +42,7 @@ type Member struct {
 
 // Why a Member gets no terminal.
 const (
-	whyNoPTYOption = "no-pty in authorized_keys"
+	whyNoPTYOption = "no-pty or restrict in authorized_keys"
 	whyNoPermitPTY = "its certificate lacks the permit-pty extension"
 )
 
@@ -78,7 +78,9 @@ type Keyring struct {
 }
 
 // LoadKeyring reads the drivers' and watchers' authorized_keys files (the
-// watchers' may be ""). A key listed in both is a driver. It fails, naming
+// watchers' may be ""). A key listed in both is a driver, with its line in
+// the drivers' file; a key listed twice in one file gets its first line,
+// as with sshd. It fails, naming
 // FILE:LINE, on a line that does not parse, on an option tandem cannot
 // honour (command=, permitopen=, environment=, …), and when the drivers'
 // file holds no key or authority at all.
@@ -136,11 +138,15 @@ func (kr *Keyring) add(path string, role hub.Role) error {
 		if e.name == "" {
 			e.name = gossh.FingerprintSHA256(key)
 		}
+		into := kr.keys
 		if ca {
-			kr.cas[string(key.Marshal())] = e
-		} else {
-			kr.keys[string(key.Marshal())] = e
+			into = kr.cas
 		}
+		// As sshd: a key listed twice in one file gets its first line.
+		if prev, ok := into[string(key.Marshal())]; ok && prev.role == role {
+			continue
+		}
+		into[string(key.Marshal())] = e
 	}
 	return sc.Err()
 }

@@ -209,3 +209,19 @@ func TestLoadKeyringRoles(t *testing.T) {
 		t.Fatalf("nil key: %v", err)
 	}
 }
+
+// A key listed twice in one file gets its first line, as with sshd (a
+// later, looser line does not lift the first one's restrictions); a key
+// in both files gets its line in the drivers' file.
+func TestLoadKeyringFirstLineWins(t *testing.T) {
+	k := newSigner(t)
+	kr, err := LoadKeyring(writeKeys(t, authLine("restrict", k.PublicKey(), "first")+authLine("", k.PublicKey(), "second")),
+		writeKeys(t, authLine("", k.PublicKey(), "watcher-line")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := kr.Authorize(k.PublicKey(), "u", addr("127.0.0.1"), time.Now())
+	if err != nil || m.Name != "first" || !m.NoPTY || m.Role != hub.Driver {
+		t.Fatalf("got %+v, %v; want the first drivers' line (restrict)", m, err)
+	}
+}

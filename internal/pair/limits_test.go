@@ -3,6 +3,7 @@ package pair
 import (
 	"crypto/rand"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -73,21 +74,8 @@ func TestServeClampsHugeTerminals(t *testing.T) {
 // TestServeRefusesNoPTYKeys: a key whose authorized_keys line says no-pty
 // (or restrict) gets a clear line, not a terminal.
 func TestServeRefusesNoPTYKeys(t *testing.T) {
-	dir := t.TempDir()
 	d, r := sshtest.NewKey(t, "driver1"), sshtest.NewKey(t, "restricted")
-	path := filepath.Join(dir, "drivers")
-	_ = os.WriteFile(path, []byte(d.Line()+"restrict "+r.Line()), 0o600)
-	keys, err := LoadKeyring(path, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := New(Options{Keys: keys})
-	srv, err := ps.SSHServer("127.0.0.1:0", filepath.Join(dir, "host"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := serveOn(t, srv)
-	t.Cleanup(func() { ps.Shutdown(srv, nil) })
+	ps, addr := servePairKeys(t, d.Line()+"restrict "+r.Line())
 	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
 		User: "restricted", Auth: []gossh.AuthMethod{gossh.PublicKeys(r.Signer)},
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second, //nolint:gosec // test server
@@ -108,6 +96,27 @@ func TestServeRefusesNoPTYKeys(t *testing.T) {
 	if n := len(ps.hub.Present()); n != 0 {
 		t.Fatalf("the restricted key joined the session (%d present)", n)
 	}
+}
+
+// servePairKeys serves a pair server, without a session, whose drivers
+// file holds drivers, on a free loopback port until the test ends.
+func servePairKeys(t *testing.T, drivers string) (*Server, string) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "drivers")
+	_ = os.WriteFile(path, []byte(drivers), 0o600)
+	keys, err := LoadKeyring(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := New(Options{Keys: keys})
+	srv, err := ps.SSHServer("127.0.0.1:0", filepath.Join(dir, "host"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := serveOn(t, srv)
+	t.Cleanup(func() { ps.Shutdown(srv, nil) })
+	return ps, addr
 }
 
 // serveOn serves srv on a free loopback port until the test ends.
@@ -167,21 +176,8 @@ func TestServeRecordAttributesPrompts(t *testing.T) {
 // TestServeCertificateAuthority: a cert-authority line lets in users
 // with certificates it signed (named by their key id), not the CA's key.
 func TestServeCertificateAuthority(t *testing.T) {
-	dir := t.TempDir()
 	ca, user := sshtest.NewKey(t, "corp-ca"), sshtest.NewKey(t, "alice")
-	path := filepath.Join(dir, "drivers")
-	_ = os.WriteFile(path, []byte(`cert-authority,principals="pair" `+ca.Line()), 0o600)
-	keys, err := LoadKeyring(path, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := New(Options{Keys: keys})
-	srv, err := ps.SSHServer("127.0.0.1:0", filepath.Join(dir, "host"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := serveOn(t, srv)
-	t.Cleanup(func() { ps.Shutdown(srv, nil) })
+	_, addr := servePairKeys(t, `cert-authority,principals="pair" `+ca.Line())
 	signed := func(ext map[string]string) sshtest.Key {
 		cert := &gossh.Certificate{Key: user.Signer.PublicKey(), CertType: gossh.UserCert, KeyId: "alice@corp",
 			ValidPrincipals: []string{"pair"}, ValidBefore: gossh.CertTimeInfinity,
@@ -360,4 +356,65 @@ func TestServeBoundsEnvRequests(t *testing.T) {
 	if err := sess.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
 		t.Fatalf("pty after the env flood: %v", err)
 	}
+}
+
+// TestServeRefusedSessionsDoNotWedgeConnections: a session refused
+// (here: its key holds all its terminals) after the client sent window
+// changes does not stall its connection, which closes when the client
+// goes instead of lingering with its file descriptor.
+func TestServeRefusedSessionsDoNotWedgeConnections(t *testing.T) {
+	fx := newPairFixture(t, 1, 1, "", "", nil)
+	w := fx.watchers[0]
+	for range 2 { // four terminals: the key's share
+		conn := dialConn(t, fx.addr, w)
+		for range 2 {
+			if _, _, err := openTerminal(t, conn); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if !waitUntil(5*time.Second, func() bool { return fx.ps.guard.Logins() == 2 }) {
+		t.Fatalf("%d logins, want 2", fx.ps.guard.Logins())
+	}
+	win := gossh.Marshal(struct{ W, H, PW, PH uint32 }{80, 24, 0, 0})
+	for range 10 {
+		// A wedged connection never closes; with the fix each one is
+		// gone well before the key's connection cap (8) is reached.
+		if !waitUntil(5*time.Second, func() bool { return fx.ps.guard.Logins() < 6 }) {
+			t.Fatalf("%d logins linger: refused sessions wedge their connections", fx.ps.guard.Logins())
+		}
+		conn := dialConn(t, fx.addr, w)
+		ch, reqs, err := conn.OpenChannel("session", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go gossh.DiscardRequests(reqs)
+		go func() { _, _ = io.Copy(io.Discard, ch) }()
+		pty := gossh.Marshal(struct {
+			Term         string
+			W, H, PW, PH uint32
+			Modes        string
+		}{"xterm", 80, 24, 0, 0, ""})
+		_, _ = ch.SendRequest("pty-req", false, pty)
+		_, _ = ch.SendRequest("shell", false, nil)
+		for range 40 {
+			_, _ = ch.SendRequest("window-change", false, win)
+		}
+		time.Sleep(50 * time.Millisecond)
+		_ = ch.Close()
+		_ = conn.Close()
+	}
+	if !waitUntil(10*time.Second, func() bool { return fx.ps.guard.Logins() == 2 }) {
+		t.Fatalf("%d logins after the refused clients left, want the 2 that hold terminals", fx.ps.guard.Logins())
+	}
+}
+
+// waitUntil polls cond for up to d.
+func waitUntil(d time.Duration, cond func() bool) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
 }

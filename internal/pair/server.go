@@ -68,6 +68,8 @@ type Server struct {
 	// owned by another user; warn tells the host about it.
 	insecureHostKey bool
 	warn            func(string)
+	// fingerprint is the host key's, "SHA256:…", set by SSHServer.
+	fingerprint string
 	// note, when set, records who sent a prompt (serve --record).
 	note func(who, text string)
 
@@ -127,6 +129,9 @@ func (ps *Server) SSHServer(addr, hostKey string) (*ssh.Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ps.fingerprint, err = HostKeyFingerprint(pemKey); err != nil {
+		return nil, err
+	}
 	srv, err := wish.NewServer(
 		wish.WithAddress(addr),
 		wish.WithHostKeyPEM(pemKey),
@@ -134,6 +139,9 @@ func (ps *Server) SSHServer(addr, hostKey string) (*ssh.Server, error) {
 			m, err := ps.keys.Authorize(key, ctx.User(), ctx.RemoteAddr(), time.Now())
 			if err != nil {
 				ps.log.Warn("ssh auth rejected", "fingerprint", gossh.FingerprintSHA256(key), "addr", ctx.RemoteAddr().String(), "why", err.Error())
+				return false
+			}
+			if !ps.guard.Offered(ctx, key) {
 				return false
 			}
 			ps.log.Info("ssh auth", "name", m.Name, "role", m.Role.String())
@@ -159,6 +167,11 @@ func (ps *Server) SSHServer(addr, hostKey string) (*ssh.Server, error) {
 	return srv, nil
 }
 
+// Fingerprint is the host key's SHA-256 fingerprint, "SHA256:…", for
+// guests to check ssh's first-connection prompt against; empty until
+// SSHServer has loaded the key.
+func (ps *Server) Fingerprint() string { return ps.fingerprint }
+
 // gate is the outermost middleware: a key whose authorized_keys line
 // forbids a terminal (no-pty, or restrict without pty), or that already
 // holds its share of terminals (ps.seats), is told so and let go; every
@@ -166,6 +179,10 @@ func (ps *Server) SSHServer(addr, hostKey string) (*ssh.Server, error) {
 // MaxWidth×MaxHeight.
 func (ps *Server) gate(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
+		// The clamp reads the session's window changes from the start:
+		// a refused session's would otherwise fill the library's channel
+		// and stall the whole connection for good.
+		clamped := Clamp(sess)
 		m, err := ps.member(sess)
 		if err != nil {
 			wish.Fatalln(sess, "tandem serve: "+err.Error())
@@ -183,7 +200,8 @@ func (ps *Server) gate(next ssh.Handler) ssh.Handler {
 			return
 		}
 		defer release()
-		next(Clamp(sess))
+		defer ps.guard.TerminalStarted(sess.Context())()
+		next(clamped)
 	}
 }
 

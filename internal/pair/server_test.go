@@ -560,6 +560,10 @@ func TestServeHostKeyPersists(t *testing.T) {
 			t.Fatal(err)
 		}
 		conn.Close()
+		// The fingerprint serve prints is the one ssh sees.
+		if want := ps.fingerprint + " ssh-ed25519"; got != want {
+			t.Errorf("ssh saw %q, serve announces %q", got, want)
+		}
 		return got
 	}
 	first, second := fingerprint(), fingerprint()

@@ -1,9 +1,9 @@
 package screen
 
 import (
-	"image/color"
 	"strconv"
 
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -53,8 +53,8 @@ func AppendDiff(b []byte, prev, cur *Frame) []byte {
 			if c.Width == 0 {
 				continue
 			}
-			if !penKnown || !pen.Equal(c.Style) {
-				b = appendSGR(b, pen, penKnown, c.Style)
+			if !penKnown || !pen.Equal(&c.Style) {
+				b = appendPen(b, pen, penKnown, c.Style)
 				pen, penKnown = c.Style, true
 			}
 			b = append(b, c.Content...)
@@ -112,93 +112,13 @@ func changed(a, b []Cell) (from, to int, ok bool) {
 	return from, to, true
 }
 
-// appendSGR appends one SGR sequence that changes the pen from from to
-// s: only what differs, or everything after a reset ("0;…") when from is
-// not known or s drops an attribute from's has.
-func appendSGR(b []byte, from Style, known bool, s Style) []byte {
-	reset := !known || from.Attrs&^s.Attrs != 0 || (from.Underline != 0 && s.Underline == 0)
-	if reset && s.IsZero() {
-		return append(b, ansi.ResetStyle...)
+// appendPen appends the SGR sequence that moves the pen from pen (from a
+// reset when the pen is not known) to s: ultraviolet's diff of the two.
+func appendPen(b []byte, pen Style, known bool, s Style) []byte {
+	if !known {
+		b, pen = append(b, ansi.ResetStyle...), Style{}
 	}
-	if reset {
-		from = Style{}
-		b = append(b, "\x1b[0"...)
-	} else {
-		b = append(b, "\x1b["...)
-	}
-	first := !reset
-	sep := func() {
-		if !first {
-			b = append(b, ';')
-		}
-		first = false
-	}
-	for i, code := range [...]string{"1", "2", "3", "5", "6", "7", "8", "9"} {
-		if bit := Attr(1 << i); s.Attrs&bit != 0 && from.Attrs&bit == 0 {
-			sep()
-			b = append(b, code...)
-		}
-	}
-	if s.Underline != from.Underline {
-		sep()
-		switch s.Underline {
-		case ansi.UnderlineSingle:
-			b = append(b, '4')
-		default:
-			b = append(b, "4:"...)
-			b = strconv.AppendInt(b, int64(s.Underline), 10)
-		}
-	}
-	for _, k := range [...]struct {
-		from, to     color.Color
-		base, bright int
-		ext, none    string
-	}{
-		{from.Fg, s.Fg, 30, 90, "38", "39"},
-		{from.Bg, s.Bg, 40, 100, "48", "49"},
-		{from.UnderlineColor, s.UnderlineColor, -1, -1, "58", "59"},
-	} {
-		if colorEqual(k.from, k.to) {
-			continue
-		}
-		sep()
-		if k.to == nil {
-			b = append(b, k.none...)
-			continue
-		}
-		b = appendColor(b, k.to, k.base, k.bright, k.ext)
-	}
-	return append(b, 'm')
-}
-
-// appendColor appends the SGR parameters for c (not nil): base+n (or
-// bright+n-8) for the 16 basic colours where the kind has such codes,
-// else ext;5;n or ext;2;r;g;b.
-func appendColor(b []byte, c color.Color, base, bright int, ext string) []byte {
-	switch c := c.(type) {
-	case ansi.BasicColor:
-		if base >= 0 {
-			if c < 8 {
-				return strconv.AppendInt(b, int64(base)+int64(c), 10)
-			}
-			return strconv.AppendInt(b, int64(bright)+int64(c)-8, 10)
-		}
-		b = append(b, ext...)
-		b = append(b, ";5;"...)
-		return strconv.AppendInt(b, int64(c), 10)
-	case ansi.IndexedColor:
-		b = append(b, ext...)
-		b = append(b, ";5;"...)
-		return strconv.AppendInt(b, int64(c), 10)
-	}
-	r, g, bl, _ := c.RGBA()
-	b = append(b, ext...)
-	b = append(b, ";2;"...)
-	b = strconv.AppendInt(b, int64(r>>8), 10)
-	b = append(b, ';')
-	b = strconv.AppendInt(b, int64(g>>8), 10)
-	b = append(b, ';')
-	return strconv.AppendInt(b, int64(bl>>8), 10)
+	return append(b, uv.StyleDiff(&pen, &s)...)
 }
 
 // appendPrintable appends s without its control characters (a title

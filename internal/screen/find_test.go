@@ -2,23 +2,10 @@ package screen
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"tandem/internal/redact"
 )
-
-// maskRanges replaces each range of s with redact.Marker.
-func maskRanges(s string, rs [][2]int) string {
-	var b strings.Builder
-	pos := 0
-	for _, r := range rs {
-		b.WriteString(s[pos:r[0]])
-		b.WriteString(redact.Marker)
-		pos = r[1]
-	}
-	return b.String() + s[pos:]
-}
 
 // redact.Find reports exactly what redact.String hides: the screen masks
 // those cells in place.

@@ -224,6 +224,12 @@ func MaskString(s string) string {
 	if len(rs) == 0 {
 		return s
 	}
+	return maskRanges(s, rs)
+}
+
+// maskRanges replaces each of the ordered, disjoint ranges of s with
+// redact.Marker.
+func maskRanges(s string, rs [][2]int) string {
 	var b strings.Builder
 	pos := 0
 	for _, r := range rs {

@@ -15,48 +15,18 @@
 package screen
 
 import (
-	"image/color"
 	"io"
 
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 )
 
-// Attr is a set of text attributes: SGR 1 to 3 and 5 to 9 (underline, SGR
-// 4, is Style.Underline).
-type Attr uint8
-
-// The attributes; the values are those of the emulator's cells.
-const (
-	Bold Attr = 1 << iota
-	Faint
-	Italic
-	Blink
-	RapidBlink
-	Reverse
-	Conceal
-	Strikethrough
-)
-
-// Style is how a cell is drawn. A nil colour is the terminal's default;
-// the others are ansi.BasicColor (0–15), ansi.IndexedColor (0–255) or any
-// other color.Color (24-bit).
-type Style struct {
-	Fg, Bg, UnderlineColor color.Color
-	Underline              ansi.Underline
-	Attrs                  Attr
-}
-
-// IsZero reports whether s is the default style.
-func (s Style) IsZero() bool {
-	return s.Fg == nil && s.Bg == nil && s.UnderlineColor == nil && s.Underline == 0 && s.Attrs == 0
-}
-
-// Equal reports whether s and o draw alike.
-func (s Style) Equal(o Style) bool {
-	return s.Attrs == o.Attrs && s.Underline == o.Underline &&
-		colorEqual(s.Fg, o.Fg) && colorEqual(s.Bg, o.Bg) && colorEqual(s.UnderlineColor, o.UnderlineColor)
-}
+// Style is how a cell is drawn: the emulator's own cell style
+// (ultraviolet's), so a frame keeps what vt parsed and its SGR sequences
+// are ultraviolet's (uv.StyleDiff). A nil colour is the terminal's
+// default.
+type Style = uv.Style
 
 // Cell is one column of a frame.
 type Cell struct {
@@ -70,13 +40,13 @@ type Cell struct {
 }
 
 func (c Cell) equal(o Cell) bool {
-	return c.Content == o.Content && c.Width == o.Width && c.Style.Equal(o.Style)
+	return c.Content == o.Content && c.Width == o.Width && c.Style.Equal(&o.Style)
 }
 
 // blank reports whether c shows nothing: a space without a background,
 // underline, reverse video or strike-through.
 func (c Cell) blank() bool {
-	return c.Content == " " && c.Style.Bg == nil && c.Style.Underline == 0 && c.Style.Attrs&(Reverse|Strikethrough) == 0
+	return c.Content == " " && c.Style.Bg == nil && c.Style.Underline == 0 && c.Style.Attrs&(uv.AttrReverse|uv.AttrStrikethrough) == 0
 }
 
 // Frame is a picture of the screen: Rows rows of Cols cells, row-major in
@@ -188,7 +158,7 @@ func (s *Screen) Snapshot(into *Frame) *Frame {
 				row[x] = Cell{Content: " ", Width: 1}
 				continue
 			}
-			st := Style{Fg: c.Style.Fg, Bg: c.Style.Bg, UnderlineColor: c.Style.UnderlineColor, Underline: c.Style.Underline, Attrs: Attr(c.Style.Attrs)}
+			st := c.Style
 			switch {
 			case wide > 0:
 				row[x] = Cell{Width: 0, Style: st}
@@ -227,25 +197,4 @@ func (s *Screen) Close() error {
 	}
 	<-s.drained
 	return nil
-}
-
-func colorEqual(a, b color.Color) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	switch a := a.(type) {
-	case ansi.BasicColor:
-		b, ok := b.(ansi.BasicColor)
-		return ok && a == b
-	case ansi.IndexedColor:
-		b, ok := b.(ansi.IndexedColor)
-		return ok && a == b
-	}
-	switch b.(type) {
-	case ansi.BasicColor, ansi.IndexedColor:
-		return false
-	}
-	ar, ag, ab, aa := a.RGBA()
-	br, bg, bb, ba := b.RGBA()
-	return ar == br && ag == bg && ab == bb && aa == ba
 }
