@@ -69,9 +69,9 @@ func TestGuestCannotChangeApprovals(t *testing.T) {
 		m := ready(t, newFake(), Options{Shared: true, Guest: guest})
 		typeText(t, m, "/approvals")
 		press(t, m, tea.KeyEnter, 0)
-		refused := strings.Contains(m.status.Notice, "is the host's")
+		refused := strings.Contains(m.notice.text, "is the host's")
 		if refused != guest {
-			t.Errorf("guest=%v: refused=%v (notice %q)", guest, refused, m.status.Notice)
+			t.Errorf("guest=%v: refused=%v (notice %q)", guest, refused, m.notice.text)
 		}
 		if !guest && !strings.Contains(viewText(m), "sandbox") {
 			t.Errorf("host: /approvals did not open its picker:\n%s", viewText(m))

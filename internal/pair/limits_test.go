@@ -150,6 +150,9 @@ func TestServeRecordAttributesPrompts(t *testing.T) {
 	d2.waitFor(t, "First answer.", 30*time.Second)
 	d2.send(t, "prompt from the second driver\r")
 	d1.waitFor(t, "Second answer.", 30*time.Second)
+	// ! commands run between turns: the answer can be drawn before the
+	// turn has completed (the CI machine is slow), so wait for its end.
+	d1.waitGone(t, "esc to interrupt", 30*time.Second)
 	d1.send(t, "!echo shell-from-driver1\r")
 	d2.waitFor(t, "! echo shell-from-driver1", 30*time.Second)
 	time.Sleep(500 * time.Millisecond) // its output reaches the recording
