@@ -58,9 +58,7 @@ var (
 // CommandApprovalParams are the params of
 // `item/commandExecution/requestApproval`.
 type CommandApprovalParams struct {
-	ThreadID                        string                   `json:"threadId"`
-	TurnID                          string                   `json:"turnId"`
-	ItemID                          string                   `json:"itemId"`
+	ItemRef
 	Kind                            string                   `json:"kind"`
 	Reason                          *string                  `json:"reason"`
 	Command                         *string                  `json:"command"`
@@ -92,9 +90,7 @@ func (r *CommandApprovalRequest) Refuse() error { return r.Answer(Cancel) }
 // `item/fileChange/requestApproval`. The diff itself arrives on the
 // fileChange item (item/started), found by ItemID.
 type FileChangeApprovalParams struct {
-	ThreadID  string  `json:"threadId"`
-	TurnID    string  `json:"turnId"`
-	ItemID    string  `json:"itemId"`
+	ItemRef
 	Reason    *string `json:"reason"`
 	GrantRoot *string `json:"grantRoot"`
 }
@@ -343,9 +339,7 @@ func compactRaw(b json.RawMessage) string {
 // PermissionsApprovalParams are the params of
 // `item/permissions/requestApproval`.
 type PermissionsApprovalParams struct {
-	ThreadID      string            `json:"threadId"`
-	TurnID        string            `json:"turnId"`
-	ItemID        string            `json:"itemId"`
+	ItemRef
 	EnvironmentID *string           `json:"environmentId"`
 	StartedAtMs   int64             `json:"startedAtMs"`
 	Cwd           string            `json:"cwd"`

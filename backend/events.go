@@ -13,6 +13,16 @@ type Event interface {
 	Thread() string
 }
 
+// ItemRef names one item of a thread by the ids the server sent: the
+// thread's, the turn's and the item's. The requests about an item
+// (approvals, user input) embed it as their params' threadId, turnId and
+// itemId.
+type ItemRef struct {
+	ThreadID string `json:"threadId"`
+	TurnID   string `json:"turnId"`
+	ItemID   string `json:"itemId"`
+}
+
 // threadScoped carries the threadId and turnId most notifications share.
 type threadScoped struct {
 	ThreadID string `json:"threadId"`

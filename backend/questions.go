@@ -73,9 +73,7 @@ type UserInputQuestion struct {
 
 // UserInputParams are the params of `item/tool/requestUserInput`.
 type UserInputParams struct {
-	ThreadID   string              `json:"threadId"`
-	TurnID     string              `json:"turnId"`
-	ItemID     string              `json:"itemId"`
+	ItemRef
 	Questions  []UserInputQuestion `json:"questions"`
 	IsBlocking bool                `json:"isBlocking"`
 }

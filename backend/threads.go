@@ -29,12 +29,15 @@ type ThreadListParams struct {
 	Archived bool `json:"archived,omitempty"`
 }
 
-// ThreadListResponse is the result of `thread/list`; NextCursor is nil on
-// the last page.
-type ThreadListResponse struct {
-	Data       []Thread `json:"data"`
-	NextCursor *string  `json:"nextCursor"`
+// Page is one page of a paged list method's result: Data, and the cursor
+// of the next page (nil, or "" from some servers, on the last).
+type Page[T any] struct {
+	Data       []T     `json:"data"`
+	NextCursor *string `json:"nextCursor"`
 }
+
+// ThreadListResponse is the result of `thread/list`.
+type ThreadListResponse = Page[Thread]
 
 // ThreadReadParams are the params of `thread/read`.
 type ThreadReadParams struct {
@@ -96,10 +99,7 @@ type ModelListParams struct {
 }
 
 // ModelListResponse is the result of `model/list`.
-type ModelListResponse struct {
-	Data       []ModelInfo `json:"data"`
-	NextCursor *string     `json:"nextCursor"`
-}
+type ModelListResponse = Page[ModelInfo]
 
 // ModelInfo is the protocol's `Model` (a catalog entry of `model/list`).
 type ModelInfo struct {

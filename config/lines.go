@@ -1,131 +1,71 @@
 package config
 
 import (
-	"strings"
+	"bytes"
+	"errors"
+	"reflect"
+	"strconv"
+
+	"github.com/BurntSushi/toml"
 )
 
-// lineIndex maps each key of a TOML document to the line it is defined on,
-// so validation errors found after decoding can still name a line. The
-// decoder keeps key positions private; this small scanner covers what a
-// config file uses: [table] and [[array]] headers, bare, quoted and dotted
-// keys, comments, and multi-line strings (skipped). Keys inside inline
-// tables resolve to the line of the inline table.
+// lineIndex finds the line each key of a TOML document is defined on, so
+// that validation errors found after decoding can still name a line. The
+// decoder keeps key positions private but puts them in the ParseError of
+// a value's Unmarshaler; line asks it, decoding the document into a type
+// that reaches just the key and fails there.
 type lineIndex struct {
-	lines map[string]int // key parts joined by "\x00" → 1-based line
+	data []byte
 }
 
-func indexLines(data []byte) *lineIndex {
-	idx := &lineIndex{lines: map[string]int{}}
-	var table []string
-	inMulti := ""
-	for i, raw := range strings.Split(string(data), "\n") {
-		n := i + 1
-		line := strings.TrimSpace(raw)
-		if inMulti != "" {
-			if strings.Count(line, inMulti)%2 == 1 {
-				inMulti = ""
-			}
-			continue
-		}
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		if strings.HasPrefix(line, "[") {
-			hdr := strings.TrimPrefix(line, "[")
-			hdr = strings.TrimPrefix(hdr, "[")
-			end := indexOutsideQuotes(hdr, ']')
-			if end < 0 {
-				continue
-			}
-			table = splitKey(hdr[:end])
-			idx.add(table, n)
-			continue
-		}
-		eq := indexOutsideQuotes(line, '=')
-		if eq < 0 {
-			continue
-		}
-		key := append(append([]string{}, table...), splitKey(line[:eq])...)
-		idx.add(key, n)
-		val := strings.TrimSpace(line[eq+1:])
-		for _, q := range []string{`"""`, `'''`} {
-			if strings.HasPrefix(val, q) && strings.Count(val, q)%2 == 1 {
-				inMulti = q
-			}
-		}
-	}
-	return idx
-}
+func indexLines(data []byte) *lineIndex { return &lineIndex{data: data} }
 
-func (idx *lineIndex) add(key []string, n int) {
-	k := strings.Join(key, "\x00")
-	if _, ok := idx.lines[k]; !ok {
-		idx.lines[k] = n
-	}
-}
-
-// line returns the line of key, or of its nearest defined parent, or 0.
+// line returns the 1-based line of key, or of its nearest defined parent,
+// or 0 when none is defined (or idx is nil).
 func (idx *lineIndex) line(key []string) int {
 	if idx == nil {
 		return 0
 	}
 	for l := len(key); l > 0; l-- {
-		if n, ok := idx.lines[strings.Join(key[:l], "\x00")]; ok {
+		if n := definedAt(idx.data, key[:l]); n > 0 {
 			return n
 		}
 	}
 	return 0
 }
 
-// indexOutsideQuotes returns the index of the first stop byte in s that is
-// not inside a quoted part, or -1. It finds the ] that ends a header and
-// the = that ends a key.
-func indexOutsideQuotes(s string, stop byte) int {
-	q := byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0:
-			if c == q {
-				q = 0
-			} else if c == '\\' && q == '"' {
-				i++
-			}
-		case c == '"' || c == '\'':
-			q = c
-		case c == stop:
-			return i
-		}
-	}
-	return -1
-}
+// lineProbe fails whatever it is decoded from, so that the decoder's
+// error carries the position of the key it sits at.
+type lineProbe struct{}
 
-// splitKey splits a dotted key into its parts, unquoting quoted parts.
-func splitKey(s string) []string {
-	var parts []string
-	var cur strings.Builder
-	q := byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0:
-			if c == q {
-				q = 0
-			} else if c == '\\' && q == '"' && i+1 < len(s) {
-				i++
-				cur.WriteByte(s[i])
-			} else {
-				cur.WriteByte(c)
-			}
-		case c == '"' || c == '\'':
-			q = c
-		case c == '.':
-			parts = append(parts, strings.TrimSpace(cur.String()))
-			cur.Reset()
-		case c == ' ' || c == '\t':
-		default:
-			cur.WriteByte(c)
-		}
+const probeMsg = "tandem: line probe"
+
+// UnmarshalTOML implements toml.Unmarshaler.
+func (lineProbe) UnmarshalTOML(any) error { return probeError{} }
+
+type probeError struct{}
+
+func (probeError) Error() string { return probeMsg }
+
+// definedAt decodes data into struct{F struct{F … lineProbe}} with one
+// level per part of key and returns the line where the value the probe
+// failed on begins: 0 when key is not in data (or lies inside an array of
+// tables).
+func definedAt(data []byte, key []string) int {
+	t := reflect.TypeOf(lineProbe{})
+	for i := len(key) - 1; i >= 0; i-- {
+		t = reflect.StructOf([]reflect.StructField{{
+			Name: "F", Type: t, Tag: reflect.StructTag("toml:" + strconv.Quote(key[i])),
+		}})
 	}
-	return append(parts, strings.TrimSpace(cur.String()))
+	var pe toml.ParseError
+	if err := toml.Unmarshal(data, reflect.New(t).Interface()); errors.As(err, &pe) && pe.Message == probeMsg {
+		// Position.Line is where the lexer stood when the value ended
+		// (the last line of a multi-line string); Start is where it began.
+		if start := pe.Position.Start; start > 0 && start <= len(data) {
+			return bytes.Count(data[:start], []byte("\n")) + 1
+		}
+		return pe.Position.Line
+	}
+	return 0
 }

@@ -30,15 +30,17 @@ func (a toolCall) open(e formEnv) (forms.Form, func() error, string) {
 	if err != nil {
 		return nil, a.r.Refuse, ""
 	}
-	spec := forms.QuestionsSpec{Title: args.Title, Description: args.Description}
-	for _, q := range args.Questions {
-		fq := forms.Question{ID: q.ID, Header: q.Header, Question: q.Question, Placeholder: q.Placeholder, Required: q.Required, Multiple: q.Multiple}
-		for _, o := range q.Options {
-			fq.Options = append(fq.Options, forms.Option{Label: o.Label, Value: o.Value, Description: o.Description})
-		}
-		spec.Questions = append(spec.Questions, fq)
-	}
+	spec := forms.QuestionsSpec{Title: args.Title, Description: args.Description, Questions: each(args.Questions, askQuestion)}
 	return e.questions(spec), nil, ""
+}
+
+// askQuestion is an ask_user_question question as a form's; an option's
+// value defaults to its label (safeOptions).
+func askQuestion(q backend.Question) forms.Question {
+	return forms.Question{ID: q.ID, Header: q.Header, Question: q.Question, Placeholder: q.Placeholder, Required: q.Required, Multiple: q.Multiple,
+		Options: each(q.Options, func(o backend.QuestionOption) forms.Option {
+			return forms.Option{Label: o.Label, Value: o.Value, Description: o.Description}
+		})}
 }
 
 func (a toolCall) answer(f forms.Form) func() error {
@@ -71,15 +73,17 @@ func (a userInput) open(e formEnv) (forms.Form, func() error, string) {
 	if len(a.r.Params.Questions) == 0 {
 		return nil, a.r.Refuse, ""
 	}
-	var spec forms.QuestionsSpec
-	for _, q := range a.r.Params.Questions {
-		fq := forms.Question{ID: q.ID, Header: q.Header, Question: q.Question, Secret: q.IsSecret, Other: q.IsOther}
-		for _, o := range q.Options {
-			fq.Options = append(fq.Options, forms.Option{Label: o.Label, Value: o.Label, Description: o.Description})
-		}
-		spec.Questions = append(spec.Questions, fq)
-	}
+	spec := forms.QuestionsSpec{Questions: each(a.r.Params.Questions, inputQuestion)}
 	return e.questions(spec), nil, ""
+}
+
+// inputQuestion is a requestUserInput question as a form's: the answer
+// to an option is its label.
+func inputQuestion(q backend.UserInputQuestion) forms.Question {
+	return forms.Question{ID: q.ID, Header: q.Header, Question: q.Question, Secret: q.IsSecret, Other: q.IsOther,
+		Options: each(q.Options, func(o backend.UserInputOption) forms.Option {
+			return forms.Option{Label: o.Label, Value: o.Label, Description: o.Description}
+		})}
 }
 
 func (a userInput) answer(f forms.Form) func() error {

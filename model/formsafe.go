@@ -26,8 +26,8 @@ func safeApproval(s forms.ApprovalSpec) forms.ApprovalSpec {
 
 // each returns a new slice of f applied to every element of xs (the
 // spec's own slice is the server's and is left alone).
-func each[T any](xs []T, f func(T) T) []T {
-	out := make([]T, len(xs))
+func each[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
 	for i, x := range xs {
 		out[i] = f(x)
 	}

@@ -232,6 +232,16 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 	skipped := rec.Skipped
 	openTurns := map[string]bool{} // turns started and not completed
 	synthesize := !hasUserItems(rec)
+	// keep reports whether a decoded notification or request v goes into
+	// the replay: it decoded (a failure is counted as skipped), is known,
+	// and is of the recorded thread.
+	keep := func(v interface{ Thread() string }, err error) bool {
+		if err != nil {
+			skipped++
+			return false
+		}
+		return v != nil && (v.Thread() == "" || thread == "" || v.Thread() == thread)
+	}
 	var lastT int64
 	for _, e := range rec.Entries {
 		lastT = max(lastT, e.T)
@@ -284,13 +294,7 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 			}
 		case e.Dir == backend.Received && m.Kind() == "notification":
 			ev, err := backend.DecodeNotification(m.Method, m.Params)
-			if err != nil {
-				skipped++
-			}
-			if err != nil || ev == nil {
-				continue
-			}
-			if t := ev.Thread(); t != "" && thread != "" && t != thread {
+			if !keep(ev, err) {
 				continue
 			}
 			switch x := ev.(type) {
@@ -302,13 +306,7 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 			out = append(out, timed{e.T, ev})
 		case e.Dir == backend.Received && m.Kind() == "request":
 			req, err := backend.DecodeRequest(m.Method, m.ID, m.Params, ignoreReply)
-			if err != nil {
-				skipped++
-			}
-			if err != nil || req == nil {
-				continue
-			}
-			if t := req.Thread(); t != "" && thread != "" && t != thread {
+			if !keep(req, err) {
 				continue
 			}
 			openRequests[m.ID.String()] = req.Thread()
