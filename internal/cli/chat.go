@@ -31,24 +31,15 @@ type ChatOptions struct {
 // newChatCmd is the root command: `tandem [PROMPT]`.
 func newChatCmd(f *Factory) *cobra.Command {
 	var opts ChatOptions
-	root := &cobra.Command{
-		Use:   "tandem [PROMPT]",
-		Short: "A terminal client for the Codex agent",
-		Long: "tandem drives `codex app-server` from the terminal: it streams the agent's answer as Markdown,\n" +
-			"shows commands, diffs and reasoning, and asks for approvals inline.",
-		Args:          cobra.MaximumNArgs(1),
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Version:       f.Version,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.Prompt = args[0]
-			}
-			return runChat(cmd.Context(), f, opts, stdioOf(cmd))
-		},
-	}
+	root := command("chat", cobra.MaximumNArgs(1), func(cmd *cobra.Command, args []string) error {
+		if len(args) == 1 {
+			opts.Prompt = args[0]
+		}
+		return runChat(cmd.Context(), f, opts, stdioOf(cmd))
+	})
+	root.SilenceUsage, root.SilenceErrors = true, true
+	root.Version = f.Version
 	root.SetVersionTemplate("tandem {{.Version}}\n")
-	flagUsageErrors(root)
 	opts.Session.register(root.Flags())
 	return root
 }

@@ -39,31 +39,20 @@ type ExecOptions struct {
 
 func newExecCmd(f *Factory) *cobra.Command {
 	var opts ExecOptions
-	cmd := &cobra.Command{
-		Use:   "exec PROMPT",
-		Short: "Run one turn non-interactively and print the answer",
-		Long: "exec starts codex, runs PROMPT as one turn and prints the agent's final answer to stdout:\n" +
-			"Markdown-rendered on a terminal, plain text otherwise. With --json it writes one JSON event per line.\n" +
-			"A PROMPT of - is read from stdin. Approval requests are declined (fail closed): pass -a never\n" +
-			"to let commands run without asking, within the sandbox. Exit status: 0 when the turn completes,\n" +
-			"1 when it fails, is interrupted, times out or the app-server dies, 2 for bad usage.",
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Prompt = args[0]
-			out := cmd.OutOrStdout()
-			tty, width := false, 0
-			if file, ok := out.(*os.File); ok && term.IsTerminal(file.Fd()) {
-				tty = true
-				if w, _, err := term.GetSize(file.Fd()); err == nil {
-					width = w
-				}
+	cmd := command("exec", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
+		opts.Prompt = args[0]
+		out := cmd.OutOrStdout()
+		tty, width := false, 0
+		if file, ok := out.(*os.File); ok && term.IsTerminal(file.Fd()) {
+			tty = true
+			if w, _, err := term.GetSize(file.Fd()); err == nil {
+				width = w
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-			defer stop()
-			return runExec(ctx, f, opts, execIO{Stdin: cmd.InOrStdin(), Stdout: out, Stderr: cmd.ErrOrStderr(), TTY: tty, Width: width})
-		},
-	}
-	flagUsageErrors(cmd)
+		}
+		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		defer stop()
+		return runExec(ctx, f, opts, execIO{Stdin: cmd.InOrStdin(), Stdout: out, Stderr: cmd.ErrOrStderr(), TTY: tty, Width: width})
+	})
 	opts.Session.register(cmd.Flags())
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "write JSONL events (one typed event per line) instead of the answer")
 	return cmd

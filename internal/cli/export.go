@@ -19,15 +19,10 @@ type ExportOptions struct {
 
 func newExportCmd() *cobra.Command {
 	var opts ExportOptions
-	cmd := &cobra.Command{
-		Use:   "export FILE",
-		Short: "Turn a recorded session into Markdown",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.File = args[0]
-			return runExport(opts, cmd.OutOrStdout())
-		},
-	}
+	cmd := command("export", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
+		opts.File = args[0]
+		return runExport(opts, cmd.OutOrStdout())
+	})
 	cmd.Flags().StringVar(&opts.Format, "format", "md", "output format: md")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to FILE instead of stdout")
 	return cmd

@@ -31,19 +31,10 @@ type RecordOptions struct {
 
 func newRecordCmd() *cobra.Command {
 	var opts RecordOptions
-	cmd := &cobra.Command{
-		Use:   "record -o FILE.cast [--idle-time-limit S] -- [tandem args]",
-		Short: "Record tandem's screen as an asciicast v2 file, redacted",
-		Long: "Run tandem (with the given arguments) in a pseudo-terminal at your terminal's size, show it as usual,\n" +
-			"and write an asciicast v2 recording: the screen as tandem draws it (colours kept, secrets masked,\n" +
-			"including keys as you type them into the composer), resizes and markers at turn boundaries.\n" +
-			"Keys you type are never recorded as input.",
-		Args: cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Args = args
-			return runRecord(cmd.Context(), opts)
-		},
-	}
+	cmd := command("record", cobra.ArbitraryArgs, func(cmd *cobra.Command, args []string) error {
+		opts.Args = args
+		return runRecord(cmd.Context(), opts)
+	})
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "asciicast file to write")
 	cmd.Flags().Float64Var(&opts.IdleTimeLimit, "idle-time-limit", 2, "idle_time_limit written to the header (seconds; players cap pauses at it)")
 	return cmd

@@ -51,34 +51,19 @@ func (o ReplayOptions) player(rec *sessions.Recording) (*sessions.Player, error)
 
 func newReplayCmd() *cobra.Command {
 	var opts ReplayOptions
-	cmd := &cobra.Command{
-		Use:   "replay FILE",
-		Short: "Replay a session recorded with --record, at any terminal size",
-		Long: "Replay a protocol transcript written by `tandem --record FILE` with its original timing.\n" +
-			"Keys: space pauses, → steps to the next event, +/- change the speed, ctrl+c quits.",
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.File = args[0]
-			return runReplay(cmd.Context(), opts, cmd.CommandPath(), stdioOf(cmd))
-		},
-	}
+	cmd := command("replay", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
+		opts.File = args[0]
+		return runReplay(cmd.Context(), opts, cmd.CommandPath(), stdioOf(cmd))
+	})
 	opts.register(cmd)
 	return cmd
 }
 
 func newDemoCmd() *cobra.Command {
 	opts := ReplayOptions{Demo: true}
-	cmd := &cobra.Command{
-		Use:   "demo",
-		Short: "Show tandem without Codex: replay a built-in session",
-		Long: "Replay a session recorded from the real codex app-server (with a scripted model):\n" +
-			"a streamed Markdown answer, an approved file change and command, a question form and a plan.\n" +
-			"Needs no Codex install and no account. Keys: space pauses, → steps, +/- change the speed.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runReplay(cmd.Context(), opts, cmd.CommandPath(), stdioOf(cmd))
-		},
-	}
+	cmd := command("demo", cobra.NoArgs, func(cmd *cobra.Command, _ []string) error {
+		return runReplay(cmd.Context(), opts, cmd.CommandPath(), stdioOf(cmd))
+	})
 	opts.register(cmd)
 	return cmd
 }

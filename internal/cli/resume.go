@@ -22,21 +22,12 @@ type ResumeOptions struct {
 // workspace filter, sort, preview). It takes the root command's flags.
 func newResumeCmd(f *Factory) *cobra.Command {
 	var opts ResumeOptions
-	cmd := &cobra.Command{
-		Use:   "resume [THREAD_ID]",
-		Short: "Resume an earlier thread (a picker, --last, or an id)",
-		Long: "resume opens an earlier thread with its history. Without arguments it opens a picker of the\n" +
-			"threads of this workspace (ctrl+a: all workspaces, ctrl+s: sort by created/updated, type to search).\n" +
-			"--last resumes the workspace's last thread; THREAD_ID resumes that thread.",
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.ID = args[0]
-			}
-			return runResume(cmd.Context(), f, opts, stdioOf(cmd))
-		},
-	}
-	flagUsageErrors(cmd)
+	cmd := command("resume", cobra.MaximumNArgs(1), func(cmd *cobra.Command, args []string) error {
+		if len(args) == 1 {
+			opts.ID = args[0]
+		}
+		return runResume(cmd.Context(), f, opts, stdioOf(cmd))
+	})
 	opts.Session.register(cmd.Flags())
 	cmd.Flags().BoolVar(&opts.Last, "last", false, "resume the last thread of this workspace without a picker")
 	return cmd

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -66,6 +67,26 @@ type usageError struct{ msg string }
 
 // Error implements error.
 func (e *usageError) Error() string { return e.msg }
+
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// command builds the command whose help is help/NAME.txt — its usage line,
+// its one-line summary, then (after a blank line) the long text, all as
+// --help shows them — with args as its argument check and run as its
+// body. Its flag errors are usage errors (exit 2). A missing help file is
+// a build mistake: it panics, and every test of the package finds it.
+func command(name string, args cobra.PositionalArgs, run func(cmd *cobra.Command, args []string) error) *cobra.Command {
+	text, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic("cli: no help for " + name + ": " + err.Error())
+	}
+	use, rest, _ := strings.Cut(string(text), "\n")
+	short, long, _ := strings.Cut(rest, "\n")
+	cmd := &cobra.Command{Use: use, Short: short, Long: strings.TrimSpace(long), Args: args, RunE: run}
+	flagUsageErrors(cmd)
+	return cmd
+}
 
 // flagUsageErrors makes cmd's flag parsing errors usage errors (exit 2).
 func flagUsageErrors(cmd *cobra.Command) {

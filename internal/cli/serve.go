@@ -40,25 +40,9 @@ type ServeOptions struct {
 
 func newServeCmd(f *Factory) *cobra.Command {
 	var opts ServeOptions
-	cmd := &cobra.Command{
-		Use:   "serve",
-		Short: "Share one live session over SSH (pair with a colleague)",
-		Long: "serve hosts one agent session and lets colleagues join it with ssh, each at their own terminal size.\n" +
-			"Keys in --authorized-keys join as drivers (type, interrupt, answer approvals); keys in --watcher-keys\n" +
-			"join as watchers (scroll, pager, leave). Other keys and passwords are rejected. The key files are\n" +
-			"read at start; the host key's fingerprint is printed for guests to check.\n" +
-			"authorized_keys options honoured: from=, expiry-time=, cert-authority with principals=, no-pty and\n" +
-			"restrict (refused: tandem needs a terminal); any other option stops serve with FILE:LINE.\n" +
-			"Unauthenticated connections get 10 s to log in; terminals are drawn at most 500×200; a connection\n" +
-			"may open 2 sessions, a key hold 8 connections and 4 terminals, the session serve 100. Guests get\n" +
-			"no $EDITOR, $PAGER or /approvals (those are the host's), and /copy uses the guest's terminal (OSC 52).\n" +
-			"--record FILE records the shared session, noting which driver typed each prompt or !command.\n" +
-			"Every limit (handshake, pending and login caps, rates, keepalives) is in the README's security model.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runServe(cmd.Context(), f, opts, cmd.ErrOrStderr())
-		},
-	}
+	cmd := command("serve", cobra.NoArgs, func(cmd *cobra.Command, _ []string) error {
+		return runServe(cmd.Context(), f, opts, cmd.ErrOrStderr())
+	})
 	opts.Session.register(cmd.Flags())
 	fs := cmd.Flags()
 	fs.StringVar(&opts.Listen, "listen", "127.0.0.1:2222", "address the SSH server listens on")
