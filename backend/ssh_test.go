@@ -168,12 +168,7 @@ func (e *remoteEnv) sshdWith(t *testing.T, opts sshtest.Options) *sshtest.Server
 func newRemoteEnv(t *testing.T, responses ...mockapi.Response) *remoteEnv {
 	t.Helper()
 	codex := codextest.Path(t)
-	m := mockapi.New(responses...)
-	t.Cleanup(m.Close)
-	home := t.TempDir()
-	if err := mockapi.WriteCodexHome(home, m.URL); err != nil {
-		t.Fatal(err)
-	}
+	m, home := mockapi.NewHome(t, responses...)
 	e := &remoteEnv{codex: codex, home: home, dir: filepath.Join(t.TempDir(), "work space"), state: t.TempDir(), mock: m}
 	// Runs before the temp dirs are removed (cleanups run last-in first):
 	// a remote bootstrap whose connection just dropped may still be

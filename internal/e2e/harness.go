@@ -35,12 +35,7 @@ type Env struct {
 func NewEnv(t testing.TB, responses ...mockapi.Response) *Env {
 	t.Helper()
 	codex := codextest.Path(t)
-	m := mockapi.New(responses...)
-	t.Cleanup(m.Close)
-	home := t.TempDir()
-	if err := mockapi.WriteCodexHome(home, m.URL); err != nil {
-		t.Fatal(err)
-	}
+	m, home := mockapi.NewHome(t, responses...)
 	dir := t.TempDir()
 	return &Env{Codex: codex, Mock: m, Home: home, Dir: dir}
 }

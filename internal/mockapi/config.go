@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"testing"
 
 	"github.com/BurntSushi/toml"
 )
@@ -185,4 +186,18 @@ func tomlValue(v any) string {
 		panic("mockapi: encoding an override: " + err.Error())
 	}
 	return strings.TrimSpace(strings.TrimPrefix(b.String(), "v = "))
+}
+
+// NewHome starts a mock answering with responses (New) and writes a
+// CODEX_HOME for it (WriteCodexHome) in a temp dir of t; the mock is
+// closed and the dir removed when t ends. A failure fails t.
+func NewHome(t testing.TB, responses ...Response) (srv *Server, home string) {
+	t.Helper()
+	srv = New(responses...)
+	t.Cleanup(srv.Close)
+	home = t.TempDir()
+	if err := WriteCodexHome(home, srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	return srv, home
 }

@@ -1,7 +1,6 @@
 package pair
 
 import (
-	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
 	"net"
@@ -14,20 +13,10 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"tandem/internal/hub"
+	"tandem/internal/sshtest"
 )
 
-func newSigner(t *testing.T) gossh.Signer {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+func newSigner(t *testing.T) gossh.Signer { return sshtest.NewKey(t, "").Signer }
 
 func authLine(options string, k gossh.PublicKey, comment string) string {
 	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k)))

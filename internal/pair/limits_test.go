@@ -376,14 +376,14 @@ func TestServeRefusedSessionsDoNotWedgeConnections(t *testing.T) {
 			}
 		}
 	}
-	if !waitUntil(5*time.Second, func() bool { return fx.ps.guard.Logins() == 2 }) {
+	if !waitFor(5*time.Second, func() bool { return fx.ps.guard.Logins() == 2 }) {
 		t.Fatalf("%d logins, want 2", fx.ps.guard.Logins())
 	}
 	win := gossh.Marshal(struct{ W, H, PW, PH uint32 }{80, 24, 0, 0})
 	for range 10 {
 		// A wedged connection never closes; with the fix each one is
 		// gone well before the key's connection cap (8) is reached.
-		if !waitUntil(5*time.Second, func() bool { return fx.ps.guard.Logins() < 6 }) {
+		if !waitFor(5*time.Second, func() bool { return fx.ps.guard.Logins() < 6 }) {
 			t.Fatalf("%d logins linger: refused sessions wedge their connections", fx.ps.guard.Logins())
 		}
 		conn := dialConn(t, fx.addr, w)
@@ -407,17 +407,7 @@ func TestServeRefusedSessionsDoNotWedgeConnections(t *testing.T) {
 		_ = ch.Close()
 		_ = conn.Close()
 	}
-	if !waitUntil(10*time.Second, func() bool { return fx.ps.guard.Logins() == 2 }) {
+	if !waitFor(10*time.Second, func() bool { return fx.ps.guard.Logins() == 2 }) {
 		t.Fatalf("%d logins after the refused clients left, want the 2 that hold terminals", fx.ps.guard.Logins())
 	}
-}
-
-// waitUntil polls cond for up to d.
-func waitUntil(d time.Duration, cond func() bool) bool {
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		if cond() {
-			return true
-		}
-	}
-	return cond()
 }
