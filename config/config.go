@@ -228,14 +228,11 @@ func Load(path string) (*File, error) {
 	return Parse(path, data)
 }
 
-// parseErrRE matches the decoder's type errors, which carry the line and
-// the key only inside their text.
-var parseErrRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
-
 // Parse decodes and validates data read from path (path is used in
 // errors only).
 func Parse(path string, data []byte) (*File, error) {
-	if err := checkTypes(path, data, indexLines(data)); err != nil { // types.go
+	lines := indexLines(data)
+	if err := checkTypes(path, data, lines); err != nil { // types.go
 		return nil, err
 	}
 	var raw rawFile
@@ -251,7 +248,7 @@ func Parse(path string, data []byte) (*File, error) {
 		}
 		return nil, &Error{File: path, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
-	f := &File{Path: path, Top: raw.Layer, Profiles: raw.Profiles, lines: indexLines(data)}
+	f := &File{Path: path, Top: raw.Layer, Profiles: raw.Profiles, lines: lines}
 	if und := md.Undecoded(); len(und) > 0 {
 		return nil, f.unknownKeys(und)
 	}

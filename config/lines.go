@@ -38,14 +38,12 @@ func (idx *lineIndex) line(key []string) int {
 // error carries the position of the key it sits at.
 type lineProbe struct{}
 
-const probeMsg = "tandem: line probe"
+// errProbe is what lineProbe fails with; the decoder's ParseError
+// carries its text as Message.
+var errProbe = errors.New("tandem: line probe")
 
 // UnmarshalTOML implements toml.Unmarshaler.
-func (lineProbe) UnmarshalTOML(any) error { return probeError{} }
-
-type probeError struct{}
-
-func (probeError) Error() string { return probeMsg }
+func (lineProbe) UnmarshalTOML(any) error { return errProbe }
 
 // definedAt decodes data into struct{F struct{F … lineProbe}} with one
 // level per part of key and returns the line where the value the probe
@@ -59,7 +57,7 @@ func definedAt(data []byte, key []string) int {
 		}})
 	}
 	var pe toml.ParseError
-	if err := toml.Unmarshal(data, reflect.New(t).Interface()); errors.As(err, &pe) && pe.Message == probeMsg {
+	if err := toml.Unmarshal(data, reflect.New(t).Interface()); errors.As(err, &pe) && pe.Message == errProbe.Error() {
 		// Position.Line is where the lexer stood when the value ended
 		// (the last line of a multi-line string); Start is where it began.
 		if start := pe.Position.Start; start > 0 && start <= len(data) {

@@ -2,12 +2,17 @@ package config
 
 import (
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
 )
+
+// parseErrRE matches the decoder's type errors, which carry the line and
+// the key only inside their text.
+var parseErrRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
 // checkTypes compares the document's values with the types of rawFile
 // before it is decoded, so a wrong type is reported in the file's own
