@@ -256,7 +256,7 @@ func (m *Model) openResumePicker(fresh bool) tea.Cmd {
 	p.preview = func(it pickItem) []string {
 		t := it.value.(backend.Thread)
 		var lines []string
-		lines = append(lines, fmt.Sprintf("%s · %s · created %s · updated %s", t.ID, shortHome(t.Cwd), ago(m.now(), t.CreatedAt), ago(m.now(), t.UpdatedAt)))
+		lines = append(lines, fmt.Sprintf("%s · %s · created %s · updated %s", t.ID, ui.ShortHome(t.Cwd), ago(m.now(), t.CreatedAt), ago(m.now(), t.UpdatedAt)))
 		prev := strings.TrimSpace(t.Preview)
 		for i, l := range strings.Split(prev, "\n") {
 			if i >= 3 {
@@ -319,7 +319,7 @@ func (m *Model) onThreadPage(msg threadPageMsg) tea.Cmd {
 		}
 		detail := ago(m.now(), when)
 		if f.all {
-			detail += " · " + shortHome(t.Cwd)
+			detail += " · " + ui.ShortHome(t.Cwd)
 		}
 		items = append(items, pickItem{label: title, detail: detail, value: t})
 	}

@@ -127,7 +127,7 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.clearTurn()
 	m.status.Model = r.Model
 	if r.Cwd != "" {
-		m.status.Cwd = shortHome(r.Cwd)
+		m.status.Cwd = ui.ShortHome(r.Cwd)
 		m.threadCwd = r.Cwd
 	}
 	m.status.Approval = backend.PolicyString(r.ApprovalPolicy)

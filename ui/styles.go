@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -112,4 +114,22 @@ func Prefix(lines []string, first, rest string) []string {
 		}
 	}
 	return lines
+}
+
+// ShortHome folds the user's home directory to ~ in path p, for display
+// ("/home/ann/src" → "~/src"); a path outside it, or a home of "/" or
+// unknown, is returned as it is.
+func ShortHome(p string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" || home == "/" {
+		return p
+	}
+	rel, err := filepath.Rel(home, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+		return p
+	}
+	if rel == "." {
+		return "~"
+	}
+	return "~/" + rel
 }

@@ -17,7 +17,6 @@ import (
 	"tandem/config"
 	"tandem/model"
 	"tandem/sessions"
-	"tandem/ui"
 )
 
 // ChatOptions are the command line of `tandem [PROMPT]`, the interactive
@@ -92,7 +91,7 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 		Prompt:  in.prompt,
 		Dark:    s.Dark(),
 		NoColor: os.Getenv("NO_COLOR") != "",
-		Status:  ui.StatusInfo{Cwd: cfg.statusCwd(env.cwd), Approval: s.ApprovalPolicy, Sandbox: s.Sandbox, Model: s.Model},
+		Status:  env.status(),
 		// The last thread and prompt history per workspace.
 		State:     sessions.Open(""),
 		Workspace: env.cwd,
@@ -106,13 +105,7 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 	// the current one, which kills the app-server's whole process group.
 	owner = newSessionOwner(ctx, env, in.resume, p.Send)
 	go owner.start()
-	if rec := env.recorder; rec != nil {
-		rec.OnError(func(err error) {
-			log.Error("recording stopped", "file", cfg.record, "err", err)
-			// Traces run on any goroutine, the program's own included.
-			go p.Send(backend.WarningEvent{Message: "--record " + cfg.record + ": recording stopped (" + err.Error() + "); the session goes on"})
-		})
-	}
+	env.reportRecordErrors(p.Send)
 
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)

@@ -9,6 +9,7 @@ import (
 
 	"tandem/backend"
 	"tandem/config"
+	"tandem/ui"
 )
 
 // runConfig is the resolved configuration of one run, built by resolve
@@ -210,7 +211,7 @@ func (c runConfig) threadCwd(local string) string {
 // "" when only the remote server knows it.
 func (c runConfig) statusCwd(local string) string {
 	if !c.isRemote() {
-		return shortPath(local)
+		return ui.ShortHome(local)
 	}
 	if c.ws != "" {
 		return ""

@@ -142,7 +142,7 @@ func replaySink(send func(tea.Msg)) func(any) {
 		switch x := v.(type) {
 		case sessions.ThreadReady:
 			send(model.SessionReadyMsg{
-				ThreadID: x.ThreadID, Model: x.Model, Cwd: shortPath(x.Cwd), ThreadCwd: x.Cwd,
+				ThreadID: x.ThreadID, Model: x.Model, Cwd: ui.ShortHome(x.Cwd), ThreadCwd: x.Cwd,
 				Approval: x.Approval, Sandbox: x.Sandbox, Peer: "replay", History: x.History,
 			})
 			return

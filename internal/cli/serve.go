@@ -20,7 +20,6 @@ import (
 	"tandem/internal/pair"
 	"tandem/model"
 	"tandem/sessions"
-	"tandem/ui"
 )
 
 // ServeOptions are the command line of `tandem serve`: the session flags
@@ -95,10 +94,9 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 
-	s := cfg.settings
 	popts := pair.Options{
 		Keys:            keys,
-		Status:          ui.StatusInfo{Cwd: cfg.statusCwd(env.cwd), Approval: s.ApprovalPolicy, Sandbox: s.Sandbox, Model: s.Model},
+		Status:          env.status(),
 		Log:             log,
 		InsecureHostKey: opts.InsecureHostKey,
 		Warn:            func(s string) { fmt.Fprintln(stderr, "tandem serve: "+s) },
@@ -108,13 +106,8 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		popts.Note = func(who, text string) { rec.Mark("author", sessions.Author{Who: who, Text: text}) }
 	}
 	ps := pair.New(popts)
-	if rec != nil {
-		rec.OnError(func(err error) {
-			log.Error("recording stopped", "file", cfg.record, "err", err)
-			go ps.Publish(backend.WarningEvent{Message: "--record " + cfg.record + ": recording stopped (" + err.Error() + "); the session goes on"})
-		})
-	}
-	srv, err := ps.SSHServer(opts.Listen, hostKey)
+	env.reportRecordErrors(ps.Publish)
+	srv, err := ps.SSHServer(hostKey)
 	if err != nil {
 		return fmt.Errorf("ssh server: %w", err)
 	}
@@ -156,7 +149,6 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	if opts.Attach {
 		// The attached view hides the terminal: the line goes in it.
 		err = ps.Attach(ctx, pair.HostName(), sharing)
-		cancel()
 	} else {
 		select {
 		case <-ctx.Done():

@@ -16,6 +16,7 @@ import (
 	"tandem/internal/redact"
 	"tandem/model"
 	"tandem/sessions"
+	"tandem/ui"
 )
 
 // Factory is what the commands share, in the shape of cli/cli's
@@ -64,6 +65,28 @@ type runEnv struct {
 	trace     func(backend.Direction, []byte)
 	transport backend.Transport
 	cleanups  []func() error // run by close, last first
+}
+
+// status is the status line's values before the server speaks: the
+// workspace (statusCwd), the approval policy, the sandbox and the model.
+func (e *runEnv) status() ui.StatusInfo {
+	s := e.cfg.settings
+	return ui.StatusInfo{Cwd: e.cfg.statusCwd(e.cwd), Approval: s.ApprovalPolicy, Sandbox: s.Sandbox, Model: s.Model}
+}
+
+// reportRecordErrors logs a --record transcript that stops (a full disk)
+// and tells the session through send, from its own goroutine since
+// traces run on any goroutine, the program's own included. Without
+// --record it does nothing.
+func (e *runEnv) reportRecordErrors(send func(tea.Msg)) {
+	if e.recorder == nil {
+		return
+	}
+	record := e.cfg.record
+	e.recorder.OnError(func(err error) {
+		e.log.Error("recording stopped", "file", record, "err", err)
+		go send(backend.WarningEvent{Message: "--record " + record + ": recording stopped (" + err.Error() + "); the session goes on"})
+	})
 }
 
 // setup does what every run of an app-server does first, in this order:
@@ -194,7 +217,7 @@ func enableSubreaper(log *slog.Logger) {
 // startRecording opens the --record transcript with its header.
 func startRecording(path, cwd, version string) (*sessions.Recorder, error) {
 	w, h := terminalSize(os.Stdout.Fd()) // record.go
-	return sessions.CreateRecorder(path, sessions.Header{Tandem: version, Width: w, Height: h, Cwd: shortPath(cwd)})
+	return sessions.CreateRecorder(path, sessions.Header{Tandem: version, Width: w, Height: h, Cwd: ui.ShortHome(cwd)})
 }
 
 // sessionOptions are the app-server session settings of a run; send
@@ -252,29 +275,11 @@ func readyMsg(sess *backend.Session, resp backend.ThreadResponse) model.SessionR
 	}
 }
 
-// shortPath folds $HOME to ~.
-func shortPath(p string) string {
-	home, err := os.UserHomeDir()
-	if err == nil && home != "" && home != "/" {
-		if rel, err := filepath.Rel(home, p); err == nil && !filepath.IsAbs(rel) && rel != ".." && !startsWithDotDot(rel) {
-			if rel == "." {
-				return "~"
-			}
-			return "~/" + rel
-		}
-	}
-	return p
-}
-
 // peerPath shows path of the named peer: a local one folded to ~, a
 // remote one as the server gave it (the local $HOME means nothing there).
 func peerPath(peer, path string) string {
 	if peer == "local" {
-		return shortPath(path)
+		return ui.ShortHome(path)
 	}
 	return path
-}
-
-func startsWithDotDot(rel string) bool {
-	return len(rel) >= 3 && rel[:3] == "../"
 }

@@ -1,6 +1,7 @@
 package pair
 
 import (
+	"fmt"
 	"sync"
 
 	"charm.land/ssh"
@@ -45,7 +46,7 @@ func (c *Channels) Install(srv *ssh.Server) {
 	}
 	srv.ChannelHandlers["session"] = func(s *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
 		if !c.enter(conn) {
-			_ = nc.Reject(gossh.ResourceShortage, "tandem serve: at most 2 sessions per connection")
+			_ = nc.Reject(gossh.ResourceShortage, fmt.Sprintf("tandem serve: at most %d sessions per connection", MaxSessionsPerConn))
 			return
 		}
 		defer c.leave(conn)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -405,7 +404,3 @@ func wildcard(pat, s string) bool {
 	}
 	return s != "" && s[0] == pat[0] && wildcard(pat[1:], s[1:])
 }
-
-// Supported lists the authorized_keys options tandem serve honours (for
-// the README and errors).
-func Supported() []string { return slices.Clone(supportedOptions) }

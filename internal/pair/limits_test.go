@@ -110,7 +110,7 @@ func servePairKeys(t *testing.T, drivers string) (*Server, string) {
 		t.Fatal(err)
 	}
 	ps := New(Options{Keys: keys})
-	srv, err := ps.SSHServer("127.0.0.1:0", filepath.Join(dir, "host"))
+	srv, err := ps.SSHServer(filepath.Join(dir, "host"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,9 +33,6 @@ type Options struct {
 	Status ui.StatusInfo
 	// Log receives the server's log lines; nil discards them.
 	Log *slog.Logger
-	// Limits bound unauthenticated connections; zero fields take the
-	// defaults (see Limits).
-	Limits Limits
 	// InsecureHostKey accepts a host key readable by group or others, or
 	// owned by another user (--insecure-host-key-perms); Warn tells the
 	// host about it.
@@ -56,10 +53,9 @@ type Server struct {
 	keys   *Keyring
 	status ui.StatusInfo
 	log    *slog.Logger
-	// guard bounds unauthenticated connections (handshake deadline, idle
-	// timeout, caps, per-address rate); limits are its settings.
-	guard  *Guard
-	limits Limits
+	// guard bounds connections (handshake deadline, idle timeout, caps,
+	// per-address rate), with the default Limits.
+	guard *Guard
 	// seats caps the terminals open per key and in all; channels caps
 	// the sessions one connection may open and what their requests cost.
 	seats    Seats
@@ -97,7 +93,7 @@ func New(opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Server{
-		hub: hub.New(), keys: opts.Keys, status: opts.Status, log: log, limits: opts.Limits,
+		hub: hub.New(), keys: opts.Keys, status: opts.Status, log: log,
 		insecureHostKey: opts.InsecureHostKey, warn: opts.Warn, note: opts.Note,
 		clients: map[ssh.Session]clientState{},
 	}
@@ -120,11 +116,11 @@ func (ps *Server) member(sess ssh.Session) (Member, error) {
 	return ps.keys.Authorize(sess.PublicKey(), sess.User(), sess.RemoteAddr(), time.Now())
 }
 
-// SSHServer builds the wish server on addr: public-key auth only, against
-// the keyring; one program per PTY session. hostKey is the host key's
-// path, created when missing (LoadHostKey). The caller serves it on a
-// listener and ends it with Shutdown.
-func (ps *Server) SSHServer(addr, hostKey string) (*ssh.Server, error) {
+// SSHServer builds the wish server: public-key auth only, against the
+// keyring; one program per PTY session. hostKey is the host key's path,
+// created when missing (LoadHostKey). The caller serves it on its own
+// listener (Serve) and ends it with Shutdown.
+func (ps *Server) SSHServer(hostKey string) (*ssh.Server, error) {
 	pemKey, err := LoadHostKey(hostKey, ps.insecureHostKey, ps.warn)
 	if err != nil {
 		return nil, err
@@ -133,7 +129,6 @@ func (ps *Server) SSHServer(addr, hostKey string) (*ssh.Server, error) {
 		return nil, err
 	}
 	srv, err := wish.NewServer(
-		wish.WithAddress(addr),
 		wish.WithHostKeyPEM(pemKey),
 		wish.WithPublicKeyAuth(func(ctx ssh.Context, key ssh.PublicKey) bool {
 			m, err := ps.keys.Authorize(key, ctx.User(), ctx.RemoteAddr(), time.Now())
@@ -161,7 +156,7 @@ func (ps *Server) SSHServer(addr, hostKey string) (*ssh.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps.guard = NewGuard(ps.limits, ps.log)
+	ps.guard = NewGuard(Limits{}, ps.log)
 	ps.guard.Install(srv)
 	ps.channels.Install(srv)
 	return srv, nil

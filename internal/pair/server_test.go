@@ -81,7 +81,7 @@ func newRecordedPairFixture(t testing.TB, nDrivers, nWatchers int, approval, san
 		note = func(who, text string) { rec.Mark("author", sessions.Author{Who: who, Text: text}) }
 	}
 	fx.ps = New(Options{Keys: keys, Status: ui.StatusInfo{Cwd: "~/w"}, Note: note})
-	srv, err := fx.ps.SSHServer("127.0.0.1:0", filepath.Join(dir, "host_ed25519"))
+	srv, err := fx.ps.SSHServer(filepath.Join(dir, "host_ed25519"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -538,7 +538,7 @@ func TestServeHostKeyPersists(t *testing.T) {
 	_ = os.MkdirAll(filepath.Dir(hostKey), 0o700)
 	fingerprint := func() string {
 		ps := New(Options{Keys: keys})
-		srv, err := ps.SSHServer("127.0.0.1:0", hostKey)
+		srv, err := ps.SSHServer(hostKey)
 		if err != nil {
 			t.Fatal(err)
 		}
