@@ -250,10 +250,7 @@ type PermissionProfile struct {
 	FileSystem json.RawMessage `json:"fileSystem"`
 }
 
-func isNull(b json.RawMessage) bool {
-	b = bytes.TrimSpace(b)
-	return len(b) == 0 || bytes.Equal(b, []byte("null"))
-}
+func isNull(b json.RawMessage) bool { return compact(b) == "" }
 
 // Granted is the `GrantedPermissionProfile` that grants everything
 // requested: the members that are not null.

@@ -11,9 +11,11 @@ import (
 // pairing server hands drivers a wrapper of the session's Client, and tests
 // use fakes (embed Unavailable to implement only what a test needs).
 //
-// Every method blocks until the server answers (or ctx ends): call them
-// from a tea.Cmd, never from Update. Errors wrap the method name
-// ("thread/fork: …"); a JSON-RPC error is an *RPCError.
+// Every method that takes a ctx blocks until the server answers (or ctx
+// ends): call them from a tea.Cmd, never from Update; ThreadID, TurnID
+// and UserAgent return at once. The server's errors wrap the method name
+// ("thread/fork: …"), a JSON-RPC error is an *RPCError; an argument
+// refused before any call (an unknown sandbox mode) is returned as is.
 type Client interface {
 	// ThreadID is the current thread ("" before one is open); TurnID the
 	// running turn ("" when none runs or its id is not known yet).

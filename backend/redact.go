@@ -49,7 +49,7 @@ const (
 // concurrent use.
 type StreamRedactor struct {
 	mu     sync.Mutex
-	stream map[string]*streamState // method|itemId|index → state
+	stream map[string]map[string]*streamState // itemId → method|index → state
 }
 
 type streamState struct {
@@ -65,7 +65,7 @@ type streamState struct {
 
 // NewStreamRedactor returns an empty redactor.
 func NewStreamRedactor() *StreamRedactor {
-	return &StreamRedactor{stream: map[string]*streamState{}}
+	return &StreamRedactor{stream: map[string]map[string]*streamState{}}
 }
 
 // Line returns line (one JSON-RPC message) with secrets replaced. A delta
@@ -74,33 +74,24 @@ func (s *StreamRedactor) Line(line []byte) []byte {
 	if !bytes.Contains(line, []byte(`"method"`)) {
 		return RedactJSON(line)
 	}
-	var m struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	if json.Unmarshal(line, &m) != nil || !deltaMethods[m.Method] && m.Method != "item/completed" {
+	var full map[string]json.RawMessage
+	var method string
+	if json.Unmarshal(line, &full) != nil || json.Unmarshal(full["method"], &method) != nil || !deltaMethods[method] && method != "item/completed" {
 		return RedactJSON(line)
 	}
-	if m.Method == "item/completed" {
-		var p struct {
-			Item struct {
-				ID string `json:"id"`
-			} `json:"item"`
+	var params map[string]json.RawMessage
+	if json.Unmarshal(full["params"], &params) != nil {
+		return RedactJSON(line)
+	}
+	if method == "item/completed" {
+		var item struct {
+			ID string `json:"id"`
 		}
-		if json.Unmarshal(m.Params, &p) == nil && p.Item.ID != "" {
+		if json.Unmarshal(params["item"], &item) == nil && item.ID != "" {
 			s.mu.Lock()
-			for k := range s.stream {
-				if strings.Contains(k, "|"+p.Item.ID+"|") {
-					delete(s.stream, k)
-				}
-			}
+			delete(s.stream, item.ID) // its final text replaces what streamed
 			s.mu.Unlock()
 		}
-		return RedactJSON(line)
-	}
-	var full map[string]json.RawMessage
-	var params map[string]json.RawMessage
-	if json.Unmarshal(line, &full) != nil || json.Unmarshal(m.Params, &params) != nil {
 		return RedactJSON(line)
 	}
 	var itemID, delta string
@@ -108,12 +99,15 @@ func (s *StreamRedactor) Line(line []byte) []byte {
 	if json.Unmarshal(params["delta"], &delta) != nil {
 		return RedactJSON(line)
 	}
-	key := m.Method + "|" + itemID + "|" + string(params["summaryIndex"]) + string(params["contentIndex"])
+	key := method + "|" + string(params["summaryIndex"]) + string(params["contentIndex"])
 	s.mu.Lock()
-	st := s.stream[key]
+	st := s.stream[itemID][key]
 	if st == nil {
+		if s.stream[itemID] == nil {
+			s.stream[itemID] = map[string]*streamState{}
+		}
 		st = &streamState{}
-		s.stream[key] = st
+		s.stream[itemID][key] = st
 	}
 	out := st.push(delta)
 	s.mu.Unlock()

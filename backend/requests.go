@@ -43,37 +43,25 @@ type ServerRequest interface {
 // about. It carries no reply and cannot be answered; the pairing hub hands
 // watchers these instead of requests.
 type RequestView struct {
-	ID       RequestID
-	Method   string
-	ThreadID string
-	// TurnID and ItemID name the item the request is about ("" when it is
-	// about none).
-	TurnID, ItemID string
+	ID     RequestID
+	Method string
+	// ItemRef is where the request belongs: its thread and, when it is
+	// about an item, the item's turn and id ("" when about none).
+	ItemRef
 }
-
-// requestKey is where a request belongs: its thread and, when it is
-// about an item, that item's turn and id.
-type requestKey struct{ thread, turn, item string }
 
 // Request holds what every ServerRequest shares. Respond and RespondError
 // send at most once; later calls return an error.
 type Request struct {
-	id       RequestID
-	method   string
-	threadID string
-	turnID   string
-	itemID   string
-	reply    ReplyFunc
+	id     RequestID
+	method string
+	ref    ItemRef // where it belongs (RequestView)
+	reply  ReplyFunc
 	// rebuild makes a request of the same kind and params around a new
 	// base (set by the request table).
 	rebuild  func(*Request) ServerRequest
 	mu       sync.Mutex
 	answered bool
-}
-
-// NewRequest builds the shared part of a server request.
-func NewRequest(method string, id RequestID, threadID string, reply ReplyFunc) *Request {
-	return &Request{id: id, method: method, threadID: threadID, reply: reply}
 }
 
 // ID implements ServerRequest.
@@ -83,19 +71,17 @@ func (r *Request) ID() RequestID { return r.id }
 func (r *Request) Method() string { return r.method }
 
 // Thread implements ServerRequest.
-func (r *Request) Thread() string { return r.threadID }
+func (r *Request) Thread() string { return r.ref.ThreadID }
 
 // View implements ServerRequest.
 func (r *Request) View() RequestView {
-	return RequestView{ID: r.id, Method: r.method, ThreadID: r.threadID, TurnID: r.turnID, ItemID: r.itemID}
+	return RequestView{ID: r.id, Method: r.method, ItemRef: r.ref}
 }
 
-// WithReply implements ServerRequest. A request built outside the table
-// (NewRequest alone) cannot be copied and panics.
+// WithReply implements ServerRequest: the same request, answered
+// through reply.
 func (r *Request) WithReply(reply ReplyFunc) ServerRequest {
-	c := NewRequest(r.method, r.id, r.threadID, reply)
-	c.turnID, c.itemID, c.rebuild = r.turnID, r.itemID, r.rebuild
-	return r.rebuild(c)
+	return r.rebuild(&Request{id: r.id, method: r.method, ref: r.ref, reply: reply, rebuild: r.rebuild})
 }
 
 // Answered implements ServerRequest.
@@ -124,27 +110,25 @@ func (r *Request) send(result any, rpcErr *RPCError) error {
 	return r.reply(result, rpcErr)
 }
 
-// requestKind is one row of the server request table: the method, its
-// params type P (decoded from the wire), where it belongs (thread, and
-// turn and item for an item's approval), and how a request of the kind
-// is built around its base. Response is a zero value
-// of the kind's response type, the shape its answer methods send.
+// requestKind is one row of the server request table: the method and how
+// a request of the kind is decoded around its base (kind).
 type requestKind struct {
-	method   string
-	decode   func(base *Request, params json.RawMessage) (ServerRequest, error)
-	response any
+	method string
+	decode func(base *Request, params json.RawMessage) (ServerRequest, error)
 }
 
-// kind makes a table row for params type P.
-func kind[P any](method string, response any, key func(*P) requestKey, build func(*Request, P) ServerRequest) requestKind {
-	return requestKind{method: method, response: response, decode: func(base *Request, raw json.RawMessage) (ServerRequest, error) {
+// kind makes a table row for params type P: key says where a request
+// belongs (its thread, and turn and item for an item's approval; nil for
+// none), build makes the typed request around its base. The kind's answer
+// methods send its response type.
+func kind[P any](method string, key func(*P) ItemRef, build func(*Request, P) ServerRequest) requestKind {
+	return requestKind{method: method, decode: func(base *Request, raw json.RawMessage) (ServerRequest, error) {
 		var p P
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return nil, err
 		}
 		if key != nil {
-			k := key(&p)
-			base.threadID, base.turnID, base.itemID = k.thread, k.turn, k.item
+			base.ref = key(&p)
 		}
 		base.rebuild = func(b *Request) ServerRequest { return build(b, p) }
 		return build(base, p), nil
@@ -179,48 +163,49 @@ const (
 )
 
 // requestKinds is every server request of the 0.169.0 schema tandem
-// serves (codex's `server_request_definitions!`): method, params,
-// response. Adding a kind is one row here plus its struct; the model's
+// serves (codex's `server_request_definitions!`): method, params and
+// where it belongs; the response is what the kind's answer methods send.
+// Adding a kind is one row here plus its struct; the model's
 // adapter table must then have an entry too (a test walks both).
 var requestKinds = []requestKind{
-	kind(MethodCommandApproval, ApprovalResponse{},
-		func(p *CommandApprovalParams) requestKey { return requestKey{p.ThreadID, p.TurnID, p.ItemID} },
+	kind(MethodCommandApproval,
+		func(p *CommandApprovalParams) ItemRef { return p.ItemRef },
 		func(b *Request, p CommandApprovalParams) ServerRequest {
 			return &CommandApprovalRequest{decisionRequest{b}, p}
 		}),
-	kind(MethodFileChangeApproval, ApprovalResponse{},
-		func(p *FileChangeApprovalParams) requestKey { return requestKey{p.ThreadID, p.TurnID, p.ItemID} },
+	kind(MethodFileChangeApproval,
+		func(p *FileChangeApprovalParams) ItemRef { return p.ItemRef },
 		func(b *Request, p FileChangeApprovalParams) ServerRequest {
 			return &FileChangeApprovalRequest{decisionRequest{b}, p}
 		}),
-	kind(MethodExecCommandApproval, ApprovalResponse{},
-		func(p *ExecCommandApprovalParams) requestKey { return requestKey{thread: p.ConversationID} },
+	kind(MethodExecCommandApproval,
+		func(p *ExecCommandApprovalParams) ItemRef { return ItemRef{ThreadID: p.ConversationID} },
 		func(b *Request, p ExecCommandApprovalParams) ServerRequest {
 			return &ExecCommandApprovalRequest{decisionRequest{b}, p}
 		}),
-	kind(MethodApplyPatchApproval, ApprovalResponse{},
-		func(p *ApplyPatchApprovalParams) requestKey { return requestKey{thread: p.ConversationID} },
+	kind(MethodApplyPatchApproval,
+		func(p *ApplyPatchApprovalParams) ItemRef { return ItemRef{ThreadID: p.ConversationID} },
 		func(b *Request, p ApplyPatchApprovalParams) ServerRequest {
 			return &ApplyPatchApprovalRequest{decisionRequest{b}, p}
 		}),
-	kind(MethodPermissionsApproval, PermissionsResponse{},
-		func(p *PermissionsApprovalParams) requestKey { return requestKey{p.ThreadID, p.TurnID, p.ItemID} },
+	kind(MethodPermissionsApproval,
+		func(p *PermissionsApprovalParams) ItemRef { return p.ItemRef },
 		func(b *Request, p PermissionsApprovalParams) ServerRequest { return &PermissionsApprovalRequest{b, p} }),
-	kind(MethodToolCall, DynamicToolCallResponse{},
-		func(p *ToolCallParams) requestKey { return requestKey{thread: p.ThreadID, turn: p.TurnID} },
+	kind(MethodToolCall,
+		func(p *ToolCallParams) ItemRef { return ItemRef{ThreadID: p.ThreadID, TurnID: p.TurnID} },
 		func(b *Request, p ToolCallParams) ServerRequest { return &ToolCallRequest{b, p} }),
-	kind(MethodUserInput, UserInputResponse{},
-		func(p *UserInputParams) requestKey { return requestKey{p.ThreadID, p.TurnID, p.ItemID} },
+	kind(MethodUserInput,
+		func(p *UserInputParams) ItemRef { return p.ItemRef },
 		func(b *Request, p UserInputParams) ServerRequest { return &UserInputRequest{b, p} }),
-	kind(MethodElicitation, ElicitationResponse{},
-		func(p *ElicitationParams) requestKey { return requestKey{thread: p.ThreadID} },
+	kind(MethodElicitation,
+		func(p *ElicitationParams) ItemRef { return ItemRef{ThreadID: p.ThreadID} },
 		func(b *Request, p ElicitationParams) ServerRequest { return &ElicitationRequest{b, p} }),
-	kind(MethodAuthTokensRefresh, nil, nil,
+	kind(MethodAuthTokensRefresh, nil,
 		func(b *Request, p AuthTokensRefreshParams) ServerRequest { return &AuthTokensRefreshRequest{b, p} }),
-	kind(MethodAttestation, nil, nil,
+	kind(MethodAttestation, nil,
 		func(b *Request, _ struct{}) ServerRequest { return &AttestationRequest{b} }),
-	kind(MethodCurrentTime, CurrentTimeResponse{},
-		func(p *CurrentTimeParams) requestKey { return requestKey{thread: p.ThreadID} },
+	kind(MethodCurrentTime,
+		func(p *CurrentTimeParams) ItemRef { return ItemRef{ThreadID: p.ThreadID} },
 		func(b *Request, p CurrentTimeParams) ServerRequest { return &CurrentTimeRequest{Request: b, Params: p} }),
 }
 
@@ -246,7 +231,7 @@ func DecodeRequest(method string, id RequestID, params json.RawMessage, reply Re
 		if len(params) == 0 || string(params) == "null" {
 			params = json.RawMessage("{}")
 		}
-		r, err := k.decode(NewRequest(method, id, "", reply), params)
+		r, err := k.decode(&Request{id: id, method: method, reply: reply}, params)
 		if err != nil {
 			return nil, fmt.Errorf("decoding %s: %w", method, err)
 		}

@@ -175,21 +175,6 @@ func (t *SSHTransport) prelude() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// ShellQuote quotes s as one POSIX shell word. Words of safe characters
-// stay as they are; others are single-quoted, with each ' written as the
-// sequence quote, backslash, quote, quote (close, escaped quote, reopen).
-// Only POSIX shells read it back as s (fish treats a backslash inside
-// single quotes as an escape), which is why the SSH transport never puts
-// a quoted value on the remote command line.
-func ShellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // Exit codes of the bootstrap script, besides codex's own.
 const (
 	bootstrapNoPrelude = 96 // stdin closed before (or garbled in) the prelude lines

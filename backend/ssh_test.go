@@ -29,23 +29,6 @@ import (
 	"tandem/internal/sshtest"
 )
 
-// TestShellQuoteSurvivesShell runs quoted words through a real shell.
-func TestShellQuoteSurvivesShell(t *testing.T) {
-	words := []string{"plain", "", "it's", "a b", `"dq" $HOME ${X} \n`, "'", "~/x", "new\nline", "-c", "model=\"o3\""}
-	var q []string
-	for _, w := range words {
-		q = append(q, backend.ShellQuote(w))
-	}
-	out, err := exec.Command("sh", "-c", "set -- "+strings.Join(q, " ")+`; for a in "$@"; do printf '%s\0' "$a"; done`).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
-	if strings.Join(got, "|") != strings.Join(words, "|") {
-		t.Fatalf("round trip = %q, want %q", got, words)
-	}
-}
-
 // TestSSHArgv pins the ssh command line: user options first (ssh keeps
 // the first value), then tandem's defaults, then "--" before the target.
 func TestSSHArgv(t *testing.T) {
