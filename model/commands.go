@@ -190,15 +190,13 @@ func (m *Model) cmdReview(string) tea.Cmd {
 		return nil
 	}
 	m.beginTurn()
-	return tea.Batch(func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
+	return tea.Batch(callCmd(func(ctx context.Context) tea.Msg {
 		err := c.Review(ctx, backend.ReviewTarget{Type: "uncommittedChanges"})
 		if err != nil {
 			err = fmt.Errorf("review/start: %w", err)
 		}
 		return turnStartResult{err: err}
-	}, m.startTick(), m.spin.Tick)
+	}), m.startTick(), m.spin.Tick)
 }
 
 func (m *Model) cmdMcp(string) tea.Cmd {

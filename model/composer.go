@@ -129,6 +129,3 @@ func (c *composer) InsertString(s string) {
 	c.ta.InsertString(s)
 	c.refit()
 }
-
-// Cursor returns the cursor's row and column (in runes) in the draft.
-func (c *composer) Cursor() (row, col int) { return c.ta.Line(), c.ta.Column() }

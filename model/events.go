@@ -49,12 +49,18 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		m.onServerExited(e) // recovery.go
 		return nil
 	}
-	m.project(m.thread.Apply(ev))
-	if d, ok := ev.(backend.ReasoningSummaryDeltaEvent); ok {
-		if it := m.thread.Find(d.TurnID, d.ItemID); it != nil {
-			if h := ui.ReasoningHeading(it.Text()); h != "" {
-				m.view.header = h // the status line's "working" header
-			}
+	ch := m.thread.Apply(ev)
+	m.project(ch)
+	if ch.Status {
+		// Labelled once per update, not once per frame.
+		m.status.RateLimits = m.status.RateLimits[:0]
+		for _, r := range m.thread.RateLimits {
+			m.status.RateLimits = append(m.status.RateLimits, ui.RateLimit{Label: ui.RateLimitLabel(r.WindowMins), UsedPercent: r.UsedPercent})
+		}
+	}
+	if _, ok := ev.(backend.ReasoningSummaryDeltaEvent); ok && ch.Item != nil {
+		if h := ui.ReasoningHeading(ch.Item.Text()); h != "" {
+			m.view.header = h // the status line's "working" header
 		}
 	}
 	return nil

@@ -25,8 +25,6 @@ type recovery struct {
 	// timeoutFor is the start of the turn whose timeout was already
 	// offered, so each turn is offered once.
 	timeoutFor time.Time
-	// busy is set while a call waits to retry after -32001.
-	busy bool
 	// noThread is set when the first start failed, so no thread exists
 	// for a restart to resume; a restart that succeeds clears it.
 	noThread bool
@@ -76,13 +74,9 @@ func (m *Model) onSessionFailed(msg SessionFailedMsg) {
 // retried after -32001 (see backend.Conn.Call) and clears it after.
 func (m *Model) onRetryNotice(n backend.RetryNotice) {
 	if n.Done {
-		if m.recovery.busy {
-			m.recovery.busy = false
-			m.clearNotice(noticeBusy)
-		}
+		m.clearNotice(noticeBusy) // only the busy notice, if it still shows
 		return
 	}
-	m.recovery.busy = true
 	m.setNotice(noticeBusy, fmt.Sprintf("server busy, retrying %s in %.1fs (%d/%d)…", n.Method, n.Delay.Seconds(), n.Attempt+1, n.Tries))
 }
 
@@ -97,7 +91,6 @@ func (m *Model) onServerExited(e backend.ServerExitedEvent) {
 	m.client = nil
 	m.dropRequests()
 	m.recovery.dead = true
-	m.recovery.busy = false
 	var detail []string
 	for _, l := range backend.MeaningfulStderr(e.Stderr) { // no blank lines, no backtrace frames
 		detail = append(detail, redact.String(l))

@@ -78,12 +78,10 @@ func (m *Model) submit(text string) tea.Cmd {
 	m.beginTurn()
 	m.clearNotice()
 	c, in := m.client, backend.TurnInput{Text: text, TurnOptions: m.turn.overrides}
-	return tea.Batch(func() tea.Msg {
-		ctx, cancel := callCtx()
-		defer cancel()
+	return tea.Batch(callCmd(func(ctx context.Context) tea.Msg {
 		_, err := c.StartTurn(ctx, in)
 		return turnStartResult{text: text, err: err}
-	}, m.startTick(), m.spin.Tick)
+	}), m.startTick(), m.spin.Tick)
 }
 
 func (m *Model) onTurnStartResult(msg turnStartResult) {

@@ -127,12 +127,6 @@ func (m *Model) statusInfo() ui.StatusInfo {
 	}
 	u := m.thread.Usage
 	s.TotalTokens, s.LastInputTokens, s.ContextWindow = u.Total, u.LastInput, u.ContextWindow
-	if rl := m.thread.RateLimits; len(rl) > 0 {
-		s.RateLimits = make([]ui.RateLimit, 0, len(rl))
-		for _, r := range rl {
-			s.RateLimits = append(s.RateLimits, ui.RateLimit{Label: ui.RateLimitLabel(r.WindowMins), UsedPercent: r.UsedPercent})
-		}
-	}
 	return s
 }
 

@@ -306,6 +306,6 @@ func takeAuthor(authors []Author, text string) (string, []Author) {
 
 // mdEscape escapes the Markdown emphasis, code and link characters of a
 // name shown in running text.
-func mdEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "_", `\_`, "*", `\*`, "`", "\\`", "[", `\[`, "]", `\]`).Replace(s)
-}
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
+
+var mdEscaper = strings.NewReplacer(`\`, `\\`, "_", `\_`, "*", `\*`, "`", "\\`", "[", `\[`, "]", `\]`)

@@ -6,7 +6,7 @@ import (
 )
 
 // Key names an item of a thread: the turn it belongs to and its id in
-// that turn. Notices and plans have keys of tandem's own (see Apply).
+// that turn. A turn's plan has a key of tandem's own (see Apply).
 type Key struct {
 	Turn, Item string
 }
@@ -23,17 +23,6 @@ const (
 	FileChange             // a fileChange: Files
 	Tool                   // any other tool-like item: Type, Title, Detail, Markdown
 	Plan                   // the turn's plan (`turn/plan/updated`): Text (explanation), Steps
-	Notice                 // an error, warning or a turn that ended badly: Level, Text, Detail
-)
-
-// Level is how loud a Notice is.
-type Level int
-
-// Notice levels.
-const (
-	Info Level = iota
-	Warning
-	Error
 )
 
 // Item is one entry of a thread as the fold knows it. Rev increases with
@@ -43,7 +32,7 @@ type Item struct {
 	Key  Key
 	Kind Kind
 	// Type is the protocol's item type ("commandExecution", "webSearch",
-	// …); "" for plans and notices.
+	// …); "" for plans.
 	Type string
 	Rev  int
 	// Done is set once the item completed (item/completed, or history).
@@ -76,14 +65,10 @@ type Item struct {
 
 	// Plan
 	Steps []PlanStep
-
-	// Notice
-	Level Level
-	Lines []string // detail lines (a server's stderr, additional details)
 }
 
 // Text returns the item's text: the user's message, the agent's Markdown,
-// the reasoning summary, the plan's explanation or the notice.
+// the reasoning summary or the plan's explanation.
 func (it *Item) Text() string { return it.text.String() }
 
 // FileDiff is one file of a file change, as the server gave it: Path is

@@ -46,7 +46,7 @@ func ptr[T any](v T) *T { return &v }
 // or output, so a case states the whole result.
 func summary(s *State) string {
 	var b strings.Builder
-	kinds := map[Kind]string{User: "user", Agent: "agent", Reasoning: "reasoning", Command: "command", FileChange: "file", Tool: "tool", Plan: "plan", Notice: "notice"}
+	kinds := map[Kind]string{User: "user", Agent: "agent", Reasoning: "reasoning", Command: "command", FileChange: "file", Tool: "tool", Plan: "plan"}
 	for _, it := range s.Items() {
 		fmt.Fprintf(&b, "%s %s/%s", kinds[it.Kind], it.Key.Turn, it.Key.Item)
 		if it.Status != "" {

@@ -93,6 +93,10 @@ type Screen struct {
 // New returns a screen of cols×rows cells (each at least 1).
 func New(cols, rows int) *Screen {
 	emu := vt.NewEmulator(max(cols, 1), max(rows, 1))
+	// Frames are drawn from the visible screen only: no scrollback (the
+	// default keeps 10,000 lines, each cloned as it scrolls off; 0 would
+	// leave the default, so 1).
+	emu.SetScrollbackSize(1)
 	s := &Screen{emu: emu, drained: make(chan struct{})}
 	emu.SetCallbacks(vt.Callbacks{
 		Title: func(t string) { s.title = t },
