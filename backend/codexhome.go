@@ -11,11 +11,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/BurntSushi/toml"
 
 	"tandem/config"
+	"tandem/internal/procfs"
 )
 
 // SharedCodexHome returns the CODEX_HOME codex uses on its own:
@@ -234,16 +234,11 @@ func removeStaleHomes(homes string) {
 		}
 		pidText, _, _ := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(pidText)
-		if err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
+		if err != nil || pid <= 0 || pid == os.Getpid() || !procfs.Gone(pid) {
 			continue
 		}
 		_ = os.RemoveAll(filepath.Join(homes, e.Name()))
 	}
-}
-
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // copyFile copies one regular file with the given mode.

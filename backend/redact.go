@@ -127,6 +127,9 @@ func (s *StreamRedactor) Line(line []byte) []byte {
 // redacted on its own instead.
 func RedactJSON(line []byte) []byte {
 	r := redact.Bytes(line)
+	if len(r) == 0 || &r[0] == &line[0] {
+		return r // nothing redacted (redact.Bytes returns line itself)
+	}
 	if json.Valid(r) || !json.Valid(line) {
 		return r
 	}

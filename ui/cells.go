@@ -68,12 +68,9 @@ func (c *UserCell) Render(ctx *RenderContext, width int) []string {
 	return append([]string{""}, lines...)
 }
 
-// FileDiff is one file of a FileChangeCell.
-type FileDiff struct {
-	Path string
-	Kind string // "add", "delete", "update"
-	Diff string // unified diff
-}
+// FileDiff is one file of a FileChangeCell: the fold's thread.FileDiff,
+// its Path as drawn.
+type FileDiff = thread.FileDiff
 
 // FileChangeCell draws a patch the agent applied or proposes (a
 // FileChange item). Paths under Cwd, the thread's workspace on the
@@ -103,7 +100,8 @@ func FileDiffs(files []thread.FileDiff, dir string) []FileDiff {
 		if dir != "" && strings.HasPrefix(p, dir+"/") {
 			p = p[len(dir)+1:]
 		}
-		out = append(out, FileDiff{Path: p, Kind: f.Kind, Diff: f.Diff})
+		f.Path = p
+		out = append(out, f)
 	}
 	return out
 }

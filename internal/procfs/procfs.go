@@ -1,7 +1,8 @@
-// Package procfs reads the process table from /proc/*/stat. backend's
-// orphan reaper uses it, and so do the lifecycle tests that check nothing
-// outlives tandem. Where there is no /proc the table is empty. It imports
-// nothing of tandem.
+// Package procfs reads the process table from /proc/*/stat and probes a
+// pid (Gone). backend's orphan reaper uses the table, and so do the
+// lifecycle tests that check nothing outlives tandem; spill files and
+// per-run CODEX_HOMEs of dead processes are found with Gone. Where there
+// is no /proc the table is empty. It imports nothing of tandem.
 package procfs
 
 import (

@@ -24,6 +24,17 @@ func Find(s string) [][2]int {
 	return mergeRanges(out)
 }
 
+// MergeRanges returns the [start, end) byte ranges of all sets as one
+// set: in order, overlapping or touching ranges joined, empty ones
+// dropped; nil when there is none. The sets are left as they are.
+func MergeRanges(sets ...[][2]int) [][2]int {
+	var all [][2]int
+	for _, s := range sets {
+		all = append(all, s...)
+	}
+	return mergeRanges(all)
+}
+
 // mergeRanges sorts rs and merges the ones that overlap or touch; empty
 // ranges are dropped.
 func mergeRanges(rs [][2]int) [][2]int {

@@ -1,7 +1,6 @@
 package screen
 
 import (
-	"sort"
 	"strings"
 
 	"tandem/internal/redact"
@@ -116,12 +115,11 @@ func (s *Screen) mask(f *Frame) {
 	var runs [][2]int // of s.cells
 	for n, r := range s.reads {
 		str := string(r.text)
-		rs := union(redact.Find(str), redact.FindPartial(str))
 		random := redact.FindRandom(str)
 		if n == 0 { // the tight reading
 			random = s.dropLeadingWords(&r, str, random, w)
 		}
-		for _, b := range union(rs, random) {
+		for _, b := range redact.MergeRanges(redact.Find(str), redact.FindPartial(str), random) {
 			from, to := int32(-1), int32(-1)
 			for _, p := range r.pos[b[0]:b[1]] {
 				if p >= 0 {
@@ -136,7 +134,7 @@ func (s *Screen) mask(f *Frame) {
 			}
 		}
 	}
-	for _, run := range union(runs, nil) {
+	for _, run := range redact.MergeRanges(runs) {
 		k := 0
 		for _, i := range s.cells[run[0]:run[1]] {
 			k = maskCell(f, int(i), k)
@@ -213,7 +211,7 @@ func markerAt(k int) string {
 // find returns the ranges of s the screen masks: what redact.Find,
 // redact.FindPartial and redact.FindRandom report, merged.
 func find(s string) [][2]int {
-	return union(union(redact.Find(s), redact.FindPartial(s)), redact.FindRandom(s))
+	return redact.MergeRanges(redact.Find(s), redact.FindPartial(s), redact.FindRandom(s))
 }
 
 // MaskString returns s with what the screen masks (find) replaced by
@@ -239,23 +237,4 @@ func maskRanges(s string, rs [][2]int) string {
 	}
 	b.WriteString(s[pos:])
 	return b.String()
-}
-
-// union merges two sets of [start, end) ranges into one, in order, with
-// no overlaps.
-func union(a, b [][2]int) [][2]int {
-	if len(a)+len(b) == 0 {
-		return nil
-	}
-	rs := append(append([][2]int(nil), a...), b...)
-	sort.Slice(rs, func(i, j int) bool { return rs[i][0] < rs[j][0] })
-	out := rs[:1]
-	for _, r := range rs[1:] {
-		if last := &out[len(out)-1]; r[0] <= last[1] {
-			last[1] = max(last[1], r[1])
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tandem/internal/procfs"
 	"tandem/internal/redact"
 )
 
@@ -112,7 +113,7 @@ func RemoveStale(dir string) (removed int) {
 	self := os.Getpid()
 	for _, e := range ents {
 		pid, ok := ownerPID(e.Name())
-		if !ok || pid == self || !e.Type().IsRegular() || !gone(pid) {
+		if !ok || pid == self || !e.Type().IsRegular() || !procfs.Gone(pid) {
 			continue
 		}
 		if os.Remove(filepath.Join(dir, e.Name())) == nil {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"tandem/internal/procfs"
 )
 
 const projKey = "sk-proj-Abc123_def456-GHI789jkl012MNO345pqr678"
@@ -101,7 +103,7 @@ func TestRemoveStale(t *testing.T) {
 		t.Skip("no /bin/true:", err)
 	}
 	dead := cmd.Process.Pid // waited for: no such process any more
-	if !gone(dead) {
+	if !procfs.Gone(dead) {
 		t.Skipf("pid %d was reused already", dead)
 	}
 	dir := t.TempDir()
