@@ -19,6 +19,12 @@ type Form interface {
 	Done() bool
 	// Aborted reports whether the user aborted (Esc / Ctrl+C in the form).
 	Aborted() bool
+	// Wants reports whether msg (a key press or a paste) is the form's to
+	// handle. Typed text and pastes are only when the focused field takes
+	// text (an input, or Space in a multi-select): a form never turns a
+	// typed letter into a choice, so a message typed while an approval
+	// waits can't answer it.
+	Wants(msg tea.Msg) bool
 }
 
 // Theme picks the huh theme; dark selects the dark variant. With noColor
@@ -106,6 +112,31 @@ func (b *base) Resize(w, _ int) {
 // refitMsg asks a huh form to redraw its group after a layout change.
 type refitMsg struct{}
 
+// Wants implements Form: keys that aren't text (arrows, Enter, Esc, Tab,
+// Ctrl+…) are the form's; text and pastes are only when the focused
+// field is a text input, and Space when it is a multi-select.
+func (b *base) Wants(msg tea.Msg) bool {
+	var text string
+	switch msg := msg.(type) {
+	case tea.PasteMsg:
+		text = msg.Content
+	case tea.KeyPressMsg:
+		if msg.Text == "" || msg.Mod&^tea.ModShift != 0 {
+			return true
+		}
+		text = msg.Text
+	default:
+		return true
+	}
+	switch b.form.GetFocusedField().(type) {
+	case *huh.Input, *huh.Text:
+		return true
+	case *huh.MultiSelect[string]:
+		return text == " "
+	}
+	return false
+}
+
 func (b *base) Done() bool    { return b.form.State != huh.StateNormal }
 func (b *base) Aborted() bool { return b.form.State == huh.StateAborted }
 
@@ -114,6 +145,26 @@ func newForm(theme huh.Theme, width int, groups ...*huh.Group) *huh.Form {
 	// Esc aborts a form (the model answers decline/cancel); Ctrl+C is
 	// handled by the model before the form sees it.
 	km.Quit.SetKeys("esc")
+	// No letter is a form key: a choice moves with the arrows (or
+	// Ctrl+P/N) and nothing filters the labels, so text typed into a
+	// focused form can't pick an answer (Wants sends it elsewhere).
+	// Tab is the composer's "queue this", so it never submits a choice.
+	km.Select.Next.SetKeys("enter")
+	km.MultiSelect.Next.SetKeys("enter")
+	km.Select.Up.SetKeys("up", "ctrl+p")
+	km.Select.Down.SetKeys("down", "ctrl+n")
+	km.Select.GotoTop.SetKeys("home")
+	km.Select.GotoTop.SetHelp("home", "go to start")
+	km.Select.GotoBottom.SetKeys("end")
+	km.Select.GotoBottom.SetHelp("end", "go to end")
+	km.Select.Filter.SetKeys() // setFiltering re-enables a disabled binding; no keys stays off
+	km.MultiSelect.Up.SetKeys("up", "ctrl+p")
+	km.MultiSelect.Down.SetKeys("down", "ctrl+n")
+	km.MultiSelect.Toggle.SetKeys("space")
+	km.MultiSelect.Toggle.SetHelp("space", "toggle")
+	km.MultiSelect.Filter.SetKeys()
+	km.MultiSelect.GotoTop.SetKeys("home")
+	km.MultiSelect.GotoBottom.SetKeys("end")
 	f := huh.NewForm(groups...).WithKeyMap(km).WithShowHelp(true).WithWidth(width)
 	if theme != nil {
 		f = f.WithTheme(theme)

@@ -90,6 +90,16 @@ func (m *Model) onFormCheck(msg formCheckMsg) tea.Cmd {
 	return nil
 }
 
+// yieldForm takes the keyboard back from a focused form that was sent
+// text it doesn't take (a choice list): the text goes to the composer,
+// and the form waits for a pause in typing again before it has the keys,
+// so the Enter that ends a typed message can't answer it.
+func (m *Model) yieldForm() tea.Cmd {
+	m.requests.ready = false
+	m.setNotice(noticeFormWait, formWaitNotice)
+	return m.formCheckAfter(m.opts.FormQuiet)
+}
+
 func (m *Model) onFormFocus(msg formFocusMsg) {
 	if m.requests.form != nil && msg.seq == m.requests.seq {
 		m.requests.ready = true

@@ -111,8 +111,12 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		m.clearNotice(noticeQuit)
 		m.quitArmed = time.Time{}
 	}
+	var yield tea.Cmd
 	if m.requests.hasKeys() {
-		return tea.Batch(m.requests.form.Update(k), m.settleForm())
+		if m.requests.form.Wants(k) {
+			return tea.Batch(m.requests.form.Update(k), m.settleForm())
+		}
+		yield = m.yieldForm() // grace.go: typed text goes to the composer
 	}
 	if m.requests.graceKey(m, key) { // grace.go: an Esc meant for the form
 		return nil
@@ -130,7 +134,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	cmd := m.composer.Key(k)
 	m.composer.Prune(m.turn.queued)
-	return cmd
+	return tea.Batch(yield, cmd)
 }
 
 // ctrlC: with a form up mid-turn it refuses every request (never

@@ -44,13 +44,18 @@ func (m *Model) onPaste(text string) tea.Cmd {
 		m.login.paste(text)
 		return nil
 	}
+	var yield tea.Cmd
 	if m.requests.hasKeys() {
-		return m.requests.form.Update(tea.PasteMsg{Content: text})
+		paste := tea.PasteMsg{Content: text}
+		if m.requests.form.Wants(paste) {
+			return m.requests.form.Update(paste)
+		}
+		yield = m.yieldForm()
 	}
 	if m.composer.Paste(text) {
 		m.setNotice(noticeInfo, "large paste shown as a placeholder — it is sent in full")
 	}
-	return nil
+	return yield
 }
 
 // Paste inserts a paste at the cursor: as typed text when small, as a

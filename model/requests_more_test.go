@@ -203,6 +203,62 @@ func TestRequestFormsAnswerExactly(t *testing.T) {
 	}
 }
 
+// Text typed or pasted while a choice form has the keys never picks a
+// choice: no letter moves the cursor, "/" does not filter, and the text
+// goes to the composer while the form waits for a pause again, so the
+// Enter that ends the message can't answer it either. (Before: "just run
+// it"+Enter moved down with the j and picked "don't ask again".)
+func TestTypedTextNeverAnswersAChoiceForm(t *testing.T) {
+	cases := []struct {
+		name, method, params string
+		typed                string
+		paste                bool
+	}{
+		{"j and Enter", "item/commandExecution/requestApproval", cmdReq, "just run it", false},
+		{"filter no", "item/commandExecution/requestApproval", cmdReq, "/no", false},
+		{"vim keys", "item/commandExecution/requestApproval", cmdReq, "jjjkG", false},
+		{"legacy exec", "execCommandApproval", execReq, "jj", false},
+		{"permissions", "item/permissions/requestApproval", permReq, "jx ", false},
+		{"elicitation action", "mcpServer/elicitation/request", elicitReq, "j/decline", false},
+		{"pasted text", "item/commandExecution/requestApproval", cmdReq, "jj\n", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := &replies{}
+			m := newReqModel()
+			deliver(t, m, decodeReq(t, tc.method, `"id-1"`, tc.params, rep))
+			if !m.requests.hasKeys() {
+				t.Fatal("form did not take the keys")
+			}
+			if tc.paste {
+				_, cmd := m.Update(tea.PasteMsg{Content: tc.typed})
+				drive(t, m, cmd)
+			} else {
+				typeKeys(t, m, tc.typed)
+			}
+			if v := plain(m); !strings.Contains(v, formWaitNotice) {
+				t.Errorf("no hint that the form waits for a pause:\n%s", v)
+			}
+			key(t, m, tea.KeyEnter, 0)
+			if got := rep.all(); len(got) != 0 {
+				t.Fatalf("typing %q answered the form: %q", tc.typed, got)
+			}
+			if m.requests.form == nil || m.requests.hasKeys() {
+				t.Fatalf("form gone (%v) or still focused (%v) after typing", m.requests.form == nil, m.requests.hasKeys())
+			}
+			if got := m.composer.Value(); got != tc.typed {
+				t.Errorf("composer %q; the typed text %q should be there", got, tc.typed)
+			}
+			// After the pause the form answers arrow keys as before.
+			m.Update(formFocusMsg{seq: m.requests.seq})
+			key(t, m, tea.KeyEscape, 0)
+			if got := rep.all(); len(got) != 1 {
+				t.Fatalf("Esc after the pause: replies %q; want one", got)
+			}
+		})
+	}
+}
+
 // The queue count under the form follows requests as they arrive and are
 // answered, in arrival order.
 func TestQueueCountUpdatesLive(t *testing.T) {
