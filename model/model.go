@@ -271,6 +271,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.view.transcript.Flush() // no frame tick running: draw now
 		}
 		return m, cmd
+	case FrameMsg:
+		// Not a delta: the transcript was flushed above. The spinner
+		// moves on a frame, as its own tick would have moved it; the
+		// next tick it asks for is the driver's to give.
+		if m.turn.running {
+			m.spin, _ = m.spin.Update(m.spin.Tick())
+		}
+		return m, nil
 	case tickMsg:
 		return m, m.onTick(msg)
 	case spinner.TickMsg:

@@ -69,6 +69,13 @@ type steerResult struct {
 
 type tickMsg struct{ seq int }
 
+// FrameMsg is a frame tick without a clock: streamed text waiting for the
+// next frame is drawn and the spinner of a running turn moves one step;
+// nothing else changes. A driver that plays events in virtual time and
+// runs none of the model's commands (the picture exporter) sends it where
+// the ticks of a live turn would have come.
+type FrameMsg struct{}
+
 // idleCheckMsg fires idleGrace after the thread went idle while a turn
 // was running; if turn/completed still hasn't come, the turn is ended.
 type idleCheckMsg struct{ seq int }

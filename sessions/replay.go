@@ -15,7 +15,9 @@ import (
 // model's ready message.
 type ThreadReady struct {
 	ThreadID, Model, Cwd, Approval, Sandbox string
-	History                                 []backend.Turn
+	// Name is the thread's name ("" when it has none).
+	Name    string
+	History []backend.Turn
 }
 
 // PlayerStatus is sent by Player.Run whenever the playback state changes.
@@ -283,6 +285,9 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 			r := ThreadReady{
 				ThreadID: resp.Thread.ID, Model: resp.Model, Cwd: resp.Cwd,
 				Approval: backend.PolicyString(resp.ApprovalPolicy), Sandbox: resp.Sandbox.Mode(),
+			}
+			if resp.Thread.Name != nil {
+				r.Name = *resp.Thread.Name
 			}
 			if open.Resume {
 				r.History = resp.Thread.Turns

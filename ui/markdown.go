@@ -37,6 +37,11 @@ func (m *Markdown) Render(md string, width int) []string {
 			glamour.WithStandardStyle(m.style),
 			glamour.WithWordWrap(width-2),
 			glamour.WithEmoji(),
+			// Code is highlighted in its own colours, downsampled by the
+			// program for the terminal: chroma's 256-colour formatter
+			// breaks ties between two nearest colours by map order, so
+			// the same comment came out #626262 or #6c6c6c run to run.
+			glamour.WithChromaFormatter("terminal16m"),
 		)
 		if err != nil {
 			return Wrap(md, width)

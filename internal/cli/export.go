@@ -1,51 +1,335 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
+	"charm.land/bubbles/v2/progress"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"tandem/internal/frames"
+	"tandem/internal/picture"
+	"tandem/internal/screen"
 	"tandem/sessions"
 )
 
 // ExportOptions are the command line of `tandem export FILE`.
 type ExportOptions struct {
-	File   string // the recording (--record's transcript)
-	Format string // --format: md (or markdown)
+	File   string // the recording (--record's JSONL) or an asciicast (tandem record's .cast)
+	Format string // --format: md (or markdown), svg, gif; "" follows -o's extension, else md
 	Output string // -o/--output FILE; "" or "-" is stdout
+	// The picture's flags (svg and gif).
+	Cols, Rows int     // --cols/--rows: 0 is the cast's own size, or 100×30 for a recording
+	Theme      string  // --theme dark|light
+	Speed      float64 // --speed: playback rate
+	IdleLimit  float64 // --idle-limit: the longest pause, seconds (0: no cap)
+	From, To   string  // --from/--to: seconds, a duration or turn:N
+	Loop       bool    // --loop: play forever (default) or stop on the last frame
+	Title      string  // --title: the window's title ("" picks one)
 }
 
 func newExportCmd() *cobra.Command {
 	var opts ExportOptions
 	cmd := command("export", cobra.ExactArgs(1), func(cmd *cobra.Command, args []string) error {
 		opts.File = args[0]
-		return runExport(opts, cmd.OutOrStdout())
+		return runExport(opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	cmd.Flags().StringVar(&opts.Format, "format", "md", "output format: md")
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to FILE instead of stdout")
+	f := cmd.Flags()
+	f.StringVar(&opts.Format, "format", "", "output format: md, svg or gif (default: -o's extension, else md)")
+	f.StringVarP(&opts.Output, "output", "o", "", "write to FILE instead of stdout")
+	f.IntVar(&opts.Cols, "cols", 0, "picture width in cells (default: a cast's own, 100 for a recording)")
+	f.IntVar(&opts.Rows, "rows", 0, "picture height in cells (default: a cast's own, 30 for a recording)")
+	f.StringVar(&opts.Theme, "theme", "dark", "picture colours: dark or light")
+	f.Float64Var(&opts.Speed, "speed", 1, "picture playback rate (2 = twice as fast)")
+	f.Float64Var(&opts.IdleLimit, "idle-limit", 2, "cap every pause of the picture at this many seconds (0 = no cap)")
+	f.StringVar(&opts.From, "from", "", "start the picture here: seconds (12.5), a duration (1m30s) or a turn (turn:2)")
+	f.StringVar(&opts.To, "to", "", "end the picture here: seconds, a duration, or turn:N (up to turn N+1's start)")
+	f.BoolVar(&opts.Loop, "loop", true, "play the picture forever (--loop=false stops on the last frame)")
+	f.StringVar(&opts.Title, "title", "", "the picture's window title (default: the thread's name, or tandem and its workspace)")
 	return cmd
 }
 
-// runExport writes the recording as Markdown to opts.Output, or to
-// stdout.
-func runExport(opts ExportOptions, stdout io.Writer) error {
-	if opts.Format != "md" && opts.Format != "markdown" {
-		return &usageError{fmt.Sprintf("invalid value %q for --format: allowed values are md", opts.Format)}
+// exportFormat is the format opts ask for: --format, else -o's
+// extension, else md.
+func exportFormat(opts ExportOptions) (string, error) {
+	format := strings.ToLower(opts.Format)
+	if format == "" {
+		switch strings.ToLower(filepath.Ext(opts.Output)) {
+		case ".svg":
+			format = "svg"
+		case ".gif":
+			format = "gif"
+		default:
+			format = "md"
+		}
 	}
-	rec, err := sessions.LoadRecording(opts.File)
+	switch format {
+	case "md", "markdown":
+		return "md", nil
+	case "svg", "gif":
+		return format, nil
+	}
+	return "", &usageError{fmt.Sprintf("invalid value %q for --format: allowed values are md, svg, gif", opts.Format)}
+}
+
+// runExport writes the recording (or cast) as Markdown or a picture to
+// opts.Output, or to stdout; a picture's progress goes to stderr.
+func runExport(opts ExportOptions, stdout, stderr io.Writer) error {
+	format, err := exportFormat(opts)
 	if err != nil {
 		return err
 	}
-	w := stdout
-	if opts.Output != "" && opts.Output != "-" {
-		f, err := os.OpenFile(opts.Output, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-		if err != nil {
+	var pic picOptions
+	if format != "md" {
+		if pic, err = pictureOptions(opts); err != nil {
+			return err
+		}
+	}
+	kind, err := sniffSession(opts.File)
+	if err != nil {
+		return err
+	}
+	var rec *sessions.Recording
+	var cast *sessions.Cast
+	if kind == kindCast {
+		if format == "md" {
+			return &usageError{opts.File + " is an asciicast: it exports as --format svg or gif (Markdown needs a --record transcript)"}
+		}
+		if cast, err = sessions.LoadCast(opts.File); err != nil {
+			return err
+		}
+	} else if rec, err = sessions.LoadRecording(opts.File); err != nil {
+		return err
+	}
+	toFile := opts.Output != "" && opts.Output != "-"
+	if format == "gif" && !toFile {
+		if f, ok := stdout.(*os.File); ok && term.IsTerminal(f.Fd()) {
+			return &usageError{"a GIF is binary: give -o FILE or redirect stdout"}
+		}
+	}
+	var buf bytes.Buffer // the picture is written whole, or not at all
+	w := io.Writer(&buf)
+	if format == "md" {
+		w = stdout
+	}
+	var f *os.File
+	if toFile {
+		if f, err = os.OpenFile(opts.Output, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600); err != nil {
 			return err
 		}
 		defer f.Close()
-		w = f
+		if format == "md" {
+			w = f
+		}
 	}
-	return sessions.ExportMarkdown(w, rec)
+	if format == "md" {
+		return sessions.ExportMarkdown(w, rec)
+	}
+	began := time.Now()
+	bar := newExportProgress(stderr)
+	pic.progress = bar.update
+	n, err := drawPicture(&buf, format, rec, cast, pic)
+	bar.done()
+	if err != nil {
+		return err
+	}
+	out := stdout
+	if f != nil {
+		out = f
+	}
+	if _, err := out.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	if f != nil {
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	name := "stdout"
+	if toFile {
+		name = opts.Output
+	}
+	fmt.Fprintf(stderr, "tandem export: %d frames, %s, %s to %s in %.1f s\n", n, format, humanBytes(buf.Len()), name, time.Since(began).Seconds())
+	return nil
+}
+
+// picOptions are a picture's checked flags.
+type picOptions struct {
+	cols, rows int
+	theme      *picture.Theme
+	timing     picture.Timing
+	loop       bool
+	title      string
+	progress   func(done, total int)
+}
+
+// pictureOptions checks the picture flags of opts.
+func pictureOptions(opts ExportOptions) (picOptions, error) {
+	var p picOptions
+	if opts.Cols < 0 || opts.Rows < 0 || opts.Cols > 1000 || opts.Rows > 1000 {
+		return p, &usageError{fmt.Sprintf("invalid size %d×%d for --cols/--rows: each from 1 to 1000", opts.Cols, opts.Rows)}
+	}
+	th, ok := picture.ThemeNamed(opts.Theme)
+	if !ok {
+		return p, &usageError{fmt.Sprintf("invalid value %q for --theme: allowed values are dark, light", opts.Theme)}
+	}
+	if !(opts.Speed > 0) || math.IsInf(opts.Speed, 0) || opts.Speed > 1000 {
+		return p, &usageError{fmt.Sprintf("invalid value %g for --speed: a number above 0, at most 1000", opts.Speed)}
+	}
+	if !(opts.IdleLimit >= 0) || math.IsInf(opts.IdleLimit, 0) {
+		return p, &usageError{fmt.Sprintf("invalid value %g for --idle-limit: seconds, 0 or more", opts.IdleLimit)}
+	}
+	p.timing = picture.Timing{Speed: opts.Speed, IdleLimit: time.Duration(opts.IdleLimit * float64(time.Second))}
+	var err error
+	if opts.From != "" {
+		if p.timing.From, err = picture.ParseBound(opts.From); err != nil {
+			return p, &usageError{"invalid value for --from: " + err.Error()}
+		}
+	}
+	if opts.To != "" {
+		if p.timing.To, err = picture.ParseBound(opts.To); err != nil {
+			return p, &usageError{"invalid value for --to: " + err.Error()}
+		}
+	}
+	p.cols, p.rows, p.theme, p.loop, p.title = opts.Cols, opts.Rows, th, opts.Loop, opts.Title
+	return p, nil
+}
+
+// drawPicture draws rec (or cast) as an SVG or GIF into w and returns
+// the frame count.
+func drawPicture(w io.Writer, format string, rec *sessions.Recording, cast *sessions.Cast, p picOptions) (int, error) {
+	cols, rows := p.cols, p.rows
+	title := p.title
+	if cast != nil {
+		if cols == 0 {
+			cols = cast.Header.Width
+		}
+		if rows == 0 {
+			rows = cast.Header.Height
+		}
+		if title == "" {
+			title = cast.Header.Title
+		}
+		if title == "" {
+			title = "tandem"
+		}
+	} else if title == "" {
+		title = frames.Title(rec)
+	}
+	if cols <= 0 {
+		cols = 100
+	}
+	if rows <= 0 {
+		rows = 30
+	}
+	o := picture.Options{Cols: cols, Rows: rows, Theme: p.theme, Title: screen.MaskString(title), Loop: p.loop}
+	var enc picture.Encoder
+	if format == "svg" {
+		enc = picture.NewSVG(w, o)
+	} else {
+		g, err := picture.NewGIF(w, o)
+		if err != nil {
+			return 0, err
+		}
+		enc = g
+	}
+	clip := picture.NewClip(enc, p.timing)
+	fo := frames.Options{Cols: cols, Rows: rows, Dark: p.theme.DarkStyle, Progress: p.progress}
+	var err error
+	if cast != nil {
+		err = frames.Cast(cast, fo, clip)
+	} else {
+		err = frames.Recording(rec, fo, clip)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if err := clip.Close(); err != nil {
+		return 0, err
+	}
+	return clip.Frames(), nil
+}
+
+type sessionKind int
+
+const (
+	kindRecording sessionKind = iota
+	kindCast
+)
+
+// sniffSession tells a --record transcript from an asciicast by its
+// first line; anything else reads as a transcript (whose loader says
+// what is wrong with it).
+func sniffSession(path string) (sessionKind, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	line, err := bufio.NewReaderSize(io.LimitReader(f, 1<<20), 1<<20).ReadSlice('\n')
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return 0, err
+	}
+	var h struct {
+		Type    string `json:"type"`
+		Version int    `json:"version"`
+		Width   int    `json:"width"`
+	}
+	if json.Unmarshal(line, &h) == nil && h.Type == "" && h.Version == 2 && h.Width > 0 {
+		return kindCast, nil
+	}
+	return kindRecording, nil
+}
+
+// exportProgress shows a picture export's progress on stderr: a bar
+// (bubbles/progress) on a terminal, redrawn at most ten times a second;
+// nothing otherwise (the summary line follows).
+type exportProgress struct {
+	w     io.Writer
+	bar   progress.Model
+	last  time.Time
+	shown bool
+}
+
+func newExportProgress(stderr io.Writer) *exportProgress {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(f.Fd()) {
+		return &exportProgress{}
+	}
+	return &exportProgress{w: stderr, bar: progress.New(progress.WithWidth(40), progress.WithDefaultBlend())}
+}
+
+func (p *exportProgress) update(done, total int) {
+	if p.w == nil || total == 0 || time.Since(p.last) < 100*time.Millisecond && done < total {
+		return
+	}
+	p.last, p.shown = time.Now(), true
+	fmt.Fprintf(p.w, "\r%s %d/%d events", p.bar.ViewAs(float64(done)/float64(total)), done, total)
+}
+
+func (p *exportProgress) done() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[2K")
+	}
+}
+
+// humanBytes is n as "812 B", "180 KB" or "1.4 MB".
+func humanBytes(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%d KB", (n+500)/1000)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,10 +22,12 @@ import (
 	"tandem/sessions"
 )
 
-// RecordOptions are the command line of `tandem record -o FILE.cast
+// RecordOptions are the command line of `tandem record -o FILE
 // [--idle-time-limit S] -- [tandem args]`.
 type RecordOptions struct {
-	Output        string   // -o/--output: the asciicast file (required)
+	// Output is -o/--output (required): an asciicast, or with a .svg or
+	// .gif extension a picture drawn from one (see `tandem export`).
+	Output        string
 	IdleTimeLimit float64  // --idle-time-limit, seconds, for the header
 	Args          []string // the recorded tandem's arguments
 }
@@ -35,7 +38,7 @@ func newRecordCmd() *cobra.Command {
 		opts.Args = args
 		return runRecord(cmd.Context(), opts)
 	})
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "asciicast file to write")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "file to write: an asciicast (.cast), or an animated picture (.svg, .gif)")
 	cmd.Flags().Float64Var(&opts.IdleTimeLimit, "idle-time-limit", 2, "idle_time_limit written to the header (seconds; players cap pauses at it)")
 	return cmd
 }
@@ -68,7 +71,22 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	f, err := os.OpenFile(out, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	// -o demo.svg|demo.gif: the cast goes to a file beside it first, and
+	// the picture is drawn from it at the end.
+	pic := strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), ".")
+	castPath := out
+	if pic == "svg" || pic == "gif" {
+		tmp, err := os.CreateTemp(filepath.Dir(out), ".tandem-record-*.cast")
+		if err != nil {
+			return fmt.Errorf("record: %w", err)
+		}
+		castPath = tmp.Name()
+		tmp.Close()
+		defer os.Remove(castPath)
+	} else {
+		pic = ""
+	}
+	f, err := os.OpenFile(castPath, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
@@ -156,6 +174,15 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 	<-markersDone
 	if err := cast.Close(); err != nil {
 		return fmt.Errorf("record: writing %s: %w", out, err)
+	}
+	if pic != "" {
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("record: writing %s: %w", castPath, err)
+		}
+		eo := ExportOptions{File: castPath, Format: pic, Output: out, Theme: "dark", Speed: 1, IdleLimit: idle, Loop: true}
+		if err := runExport(eo, os.Stdout, os.Stderr); err != nil {
+			return fmt.Errorf("record: drawing %s: %w", out, err)
+		}
 	}
 	var ee *exec.ExitError
 	if errors.As(werr, &ee) {

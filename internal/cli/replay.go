@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tandem/backend"
+	"tandem/internal/frames"
 	"tandem/model"
 	"tandem/sessions"
 	"tandem/sessions/demo"
@@ -87,12 +88,7 @@ func runReplay(ctx context.Context, opts ReplayOptions, command string, std stdi
 	if err != nil {
 		return err
 	}
-	return play(ctx, p, replayStatus(rec))
-}
-
-// replayStatus is the status line's starting state for a recording.
-func replayStatus(rec *sessions.Recording) ui.StatusInfo {
-	return ui.StatusInfo{Cwd: rec.Header.Cwd, Peer: "replay", NoInterrupt: true, Notice: "replay: waiting for the recorded session to start"}
+	return play(ctx, p, frames.Status(rec))
 }
 
 // replayModel wraps the ordinary model with the playback keys; everything
@@ -141,10 +137,7 @@ func replaySink(send func(tea.Msg)) func(any) {
 	return func(v any) {
 		switch x := v.(type) {
 		case sessions.ThreadReady:
-			send(model.SessionReadyMsg{
-				ThreadID: x.ThreadID, Model: x.Model, Cwd: ui.ShortHome(x.Cwd), ThreadCwd: x.Cwd,
-				Approval: x.Approval, Sandbox: x.Sandbox, Peer: "replay", History: x.History,
-			})
+			send(frames.Ready(x))
 			return
 		case backend.TurnStartedEvent:
 			sessions.EmitMarker("turn started")

@@ -37,6 +37,10 @@ var forbidden = map[string][]string{
 	"sessions":      append([]string{"tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub"}, rendering...),
 	"config":        {"tandem/"},
 	"internal/pair": {"tandem/internal/cli", "tandem/sessions", "tandem/config"},
+	// picture draws frames; it knows nothing of where they came from.
+	"internal/picture": append([]string{"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
+		"tandem/config", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/frames"}, rendering...),
+	"internal/frames": {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/picture", "tandem/config"},
 }
 
 // protocolMethod matches a string literal that is an app-server method

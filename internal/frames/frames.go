@@ -1,0 +1,199 @@
+// Package frames plays a session into a terminal emulator, headless and
+// in virtual time, and hands out the screen after every change: a
+// recording (--record's JSONL) is played through tandem's own model, so
+// the screen is what tandem draws, at any size; an asciicast is fed to
+// the emulator as recorded. The frames have their secrets masked
+// (tandem/internal/screen). tandem export --format svg|gif draws them
+// with tandem/internal/picture.
+package frames
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/internal/screen"
+	"tandem/model"
+	"tandem/sessions"
+	"tandem/ui"
+)
+
+// Sink receives a session's frames and turn markers in time order (at
+// never decreases). f is reused once Frame returns.
+type Sink interface {
+	Frame(at time.Duration, f *screen.Frame)
+	// Marker is "turn started" or "turn completed" at a turn boundary.
+	Marker(at time.Duration, label string)
+}
+
+// Options are how a recording is drawn.
+type Options struct {
+	// Cols and Rows are the screen's size in cells (each at least 1).
+	Cols, Rows int
+	// Dark selects tandem's dark styles.
+	Dark bool
+	// Progress, when set, is called after each event with how many of
+	// the total were played.
+	Progress func(done, total int)
+}
+
+// frameTick is the frame tick of a live turn: streamed text shows at
+// most this long after it came.
+const frameTick = 33 * time.Millisecond
+
+// Ready is the model's ready message for a replay's ThreadReady.
+func Ready(x sessions.ThreadReady) model.SessionReadyMsg {
+	return model.SessionReadyMsg{
+		ThreadID: x.ThreadID, Model: x.Model, Cwd: ui.ShortHome(x.Cwd), ThreadCwd: x.Cwd,
+		Approval: x.Approval, Sandbox: x.Sandbox, Peer: "replay", History: x.History,
+	}
+}
+
+// Status is the status line a replay starts with.
+func Status(rec *sessions.Recording) ui.StatusInfo {
+	return ui.StatusInfo{Cwd: rec.Header.Cwd, Peer: "replay", NoInterrupt: true, Notice: "replay: waiting for the recorded session to start"}
+}
+
+// Title is a recording's title for a picture: the thread's name, else
+// "tandem · " and its workspace.
+func Title(rec *sessions.Recording) string {
+	for _, t := range sessions.Timeline(rec) {
+		if r, ok := t.Value.(sessions.ThreadReady); ok && r.Name != "" {
+			return r.Name
+		}
+	}
+	if rec.Header.Cwd != "" {
+		return "tandem · " + rec.Header.Cwd
+	}
+	return "tandem"
+}
+
+// Recording plays rec through tandem's model at o.Cols×o.Rows and sends
+// sink the screen after every event (and after the frame tick that
+// draws streamed text, and on every whole second of a pause), timed as
+// recorded. The model's clock is the virtual one and none of its
+// commands run, so the same recording always gives the same frames.
+func Recording(rec *sessions.Recording, o Options, sink Sink) error {
+	if o.Cols < 1 || o.Rows < 1 {
+		return fmt.Errorf("frames: size %d×%d", o.Cols, o.Rows)
+	}
+	epoch := rec.Header.Start
+	if epoch.IsZero() {
+		epoch = time.Unix(0, 0).UTC()
+	}
+	var now time.Time = epoch
+	clock := func() time.Time { return now }
+	m := model.New(model.Options{Dark: o.Dark, Status: Status(rec), Shared: true, Now: clock, GraceNow: clock})
+	defer m.Close()
+	scr := screen.New(o.Cols, o.Rows)
+	defer scr.Close()
+	// The commands the model returns are not run: in a replay they are
+	// timers (the frame tick, the spinner, a form's grace period), and
+	// FrameMsg stands in for them in virtual time; running them would
+	// make the frames depend on how fast this machine is.
+	apply := func(msg tea.Msg) { m.Update(msg) }
+	var f *screen.Frame
+	var buf strings.Builder
+	snap := func(at time.Duration) {
+		buf.Reset()
+		buf.WriteString("\x1b[?25l\x1b[H\x1b[2J\x1b[0m")
+		buf.WriteString(strings.ReplaceAll(m.View().Content, "\n", "\r\n"))
+		_, _ = scr.Write([]byte(buf.String()))
+		f = scr.Snapshot(f)
+		sink.Frame(at, f)
+	}
+	apply(tea.WindowSizeMsg{Width: o.Cols, Height: o.Rows})
+	snap(0)
+	tl := sessions.Timeline(rec)
+	streamed := false // a delta waits for the frame tick
+	var tickAt time.Duration
+	var last time.Duration
+	for i, t := range tl {
+		// The frame tick that would have drawn the text streamed before.
+		if streamed && t.At >= tickAt {
+			now = epoch.Add(tickAt)
+			apply(model.FrameMsg{})
+			snap(tickAt)
+			streamed, last = false, tickAt
+		}
+		// A tick on every whole second in a pause, for the elapsed time
+		// of a turn (identical frames merge).
+		for s := last.Truncate(time.Second) + time.Second; s < t.At; s += time.Second {
+			now = epoch.Add(s)
+			apply(model.FrameMsg{})
+			snap(s)
+		}
+		last = t.At
+		now = epoch.Add(t.At)
+		var msg tea.Msg = t.Value
+		switch v := t.Value.(type) {
+		case sessions.ThreadReady:
+			msg = Ready(v)
+		case backend.TurnStartedEvent:
+			sink.Marker(t.At, "turn started")
+		}
+		apply(msg)
+		switch t.Value.(type) {
+		case backend.AgentMessageDeltaEvent, backend.CommandOutputDeltaEvent:
+			if !streamed {
+				streamed, tickAt = true, t.At+frameTick
+			}
+		}
+		snap(t.At)
+		if _, ok := t.Value.(backend.TurnCompletedEvent); ok {
+			sink.Marker(t.At, "turn completed")
+		}
+		if o.Progress != nil {
+			o.Progress(i+1, len(tl))
+		}
+	}
+	if streamed {
+		now = epoch.Add(tickAt)
+		apply(model.FrameMsg{})
+		snap(tickAt)
+	}
+	return nil
+}
+
+// Cast feeds an asciicast's output to an emulator of the cast's own size
+// (80×24 when the header has none; resized as its "r" events say: the
+// output was drawn for that size) and sends sink the screen after every
+// output event, and its markers as they come. A frame the program was
+// still drawing (synchronized output) waits for the next event. Only
+// o.Progress is used.
+func Cast(c *sessions.Cast, o Options, sink Sink) error {
+	cols, rows := c.Header.Width, c.Header.Height
+	if cols < 1 || rows < 1 {
+		cols, rows = 80, 24
+	}
+	scr := screen.New(cols, rows)
+	defer scr.Close()
+	var f *screen.Frame
+	for i, ev := range c.Events {
+		switch ev.Code {
+		case "o":
+			_, _ = scr.Write([]byte(ev.Data))
+			if !scr.Synchronized() {
+				f = scr.Snapshot(f)
+				sink.Frame(ev.At, f)
+			}
+		case "r":
+			if cols, rows, ok := sessions.ParseSize(ev.Data); ok {
+				scr.Resize(cols, rows)
+			}
+		case "m":
+			sink.Marker(ev.At, ev.Data)
+		}
+		if o.Progress != nil {
+			o.Progress(i+1, len(c.Events))
+		}
+	}
+	if scr.Synchronized() && len(c.Events) > 0 {
+		f = scr.Snapshot(f)
+		sink.Frame(c.Events[len(c.Events)-1].At, f)
+	}
+	return nil
+}

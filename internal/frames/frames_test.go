@@ -1,0 +1,135 @@
+package frames
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"tandem/internal/screen"
+	"tandem/sessions"
+)
+
+// collect keeps every frame's text and the markers.
+type collect struct {
+	at      []time.Duration
+	text    []string
+	markers []string
+	size    [2]int
+}
+
+func (c *collect) Frame(at time.Duration, f *screen.Frame) {
+	if n := len(c.at); n > 0 && at < c.at[n-1] {
+		panic("frame times went back")
+	}
+	var rows []string
+	for y := 0; y < f.Rows; y++ {
+		rows = append(rows, f.Text(y))
+	}
+	c.at = append(c.at, at)
+	c.text = append(c.text, strings.Join(rows, "\n"))
+	c.size = [2]int{f.Cols, f.Rows}
+}
+
+func (c *collect) Marker(_ time.Duration, label string) { c.markers = append(c.markers, label) }
+
+func (c *collect) last() string { return c.text[len(c.text)-1] }
+
+func demo(t *testing.T) *sessions.Recording {
+	t.Helper()
+	rec, err := sessions.LoadRecording("../../sessions/demo/demo.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// The embedded demo plays through the model at any size, the same every
+// time, ending on the finished last turn.
+func TestRecordingPlaysTheDemo(t *testing.T) {
+	rec := demo(t)
+	for _, size := range [][2]int{{100, 30}, {60, 20}, {140, 45}} {
+		var runs [2]*collect
+		for i := range runs {
+			runs[i] = &collect{}
+			progress := 0
+			o := Options{Cols: size[0], Rows: size[1], Dark: true, Progress: func(done, total int) { progress = done * 100 / total }}
+			if err := Recording(rec, o, runs[i]); err != nil {
+				t.Fatal(err)
+			}
+			if progress != 100 {
+				t.Errorf("progress ended at %d%%", progress)
+			}
+		}
+		c := runs[0]
+		if c.size != size {
+			t.Errorf("frames are %v; want %v", c.size, size)
+		}
+		if strings.Join(c.text, "\f") != strings.Join(runs[1].text, "\f") {
+			t.Errorf("%v: two plays of one recording drew different frames", size)
+		}
+		for _, want := range []string{"Done:", "greet.sh", "mock-model"} {
+			if !strings.Contains(c.last(), want) {
+				t.Errorf("%v: last frame lacks %q:\n%s", size, want, c.last())
+			}
+		}
+		if got := strings.Join(c.markers, ","); strings.Count(got, "turn started") != 4 || strings.Count(got, "turn completed") != 4 {
+			t.Errorf("markers %s; want 4 turns", got)
+		}
+		// Streamed text shows on the frame tick after it: some frame
+		// has part of the pirate answer.
+		partial := false
+		for _, tx := range c.text {
+			if strings.Contains(tx, "Working") && strings.Contains(tx, "Ahoy") {
+				partial = true
+			}
+		}
+		if !partial {
+			t.Errorf("%v: no frame shows the answer while the turn works", size)
+		}
+	}
+}
+
+func TestRecordingRefusesNoSize(t *testing.T) {
+	if err := Recording(demo(t), Options{}, &collect{}); err == nil {
+		t.Error("a 0×0 screen was accepted")
+	}
+}
+
+// A cast is fed as recorded: the last frame is the screen its output
+// leaves, at the cast's own size.
+func TestCastPlaysAsRecorded(t *testing.T) {
+	cast, err := sessions.LoadCast("../../sessions/testdata/demo.cast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &collect{}
+	if err := Cast(cast, Options{Cols: 10, Rows: 3}, c); err != nil {
+		t.Fatal(err)
+	}
+	scr := screen.New(cast.Header.Width, cast.Header.Height)
+	defer scr.Close()
+	outputs := 0
+	for _, ev := range cast.Events {
+		if ev.Code == "o" {
+			_, _ = scr.Write([]byte(ev.Data))
+			outputs++
+		}
+	}
+	f := scr.Snapshot(nil)
+	var rows []string
+	for y := 0; y < f.Rows; y++ {
+		rows = append(rows, f.Text(y))
+	}
+	if c.size != [2]int{100, 30} || c.last() != strings.Join(rows, "\n") {
+		t.Errorf("last frame (%v):\n%s\nwant the emulator's screen:\n%s", c.size, c.last(), strings.Join(rows, "\n"))
+	}
+	if len(c.at) == 0 || len(c.at) > outputs {
+		t.Errorf("%d frames for %d output events", len(c.at), outputs)
+	}
+}
+
+func TestTitle(t *testing.T) {
+	if got := Title(demo(t)); got != "tandem · ~/project" {
+		t.Errorf("Title = %q", got)
+	}
+}

@@ -1,0 +1,348 @@
+package picture
+
+import (
+	"image"
+	"image/color"
+	"image/gif"
+	"io"
+	"time"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gomono"
+	"golang.org/x/image/font/gofont/gomonobold"
+	"golang.org/x/image/font/gofont/gomonobolditalic"
+	"golang.org/x/image/font/gofont/gomonoitalic"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+
+	"tandem/internal/screen"
+)
+
+// GIF geometry, in pixels.
+const (
+	gifCellW = 8
+	gifCellH = 16
+	gifPad   = 10
+	gifBar   = 26
+)
+
+// GIF writes an animated GIF (image/gif) drawn with Go Mono (bundled, so
+// nothing needs installing): a palette from the theme (its colours, the
+// xterm 6×6×6 cube and greys; other colours take the nearest), and after
+// the first frame each frame carries only the rectangle of cells that
+// changed, the cells inside it that didn't left transparent over the
+// frame before (disposal "none"). A grapheme Go Mono has no glyph for
+// (emoji, CJK) is drawn as an outlined box of its width.
+type GIF struct {
+	w       io.Writer
+	o       Options
+	th      *Theme
+	pal     color.Palette
+	near    map[color.RGBA]uint8
+	faces   [4]font.Face
+	glyphs  map[glyphKey]*image.Alpha
+	ascent  int
+	prev    []screen.Cell // the cells drawn so far (Cols×Rows)
+	g       gif.GIF
+	times   []time.Duration
+	originX int
+	originY int
+}
+
+type glyphKey struct {
+	s    string
+	face int
+}
+
+// transparent is the palette index of "unchanged" pixels.
+const transparent = 0
+
+// NewGIF returns an Encoder writing an animated GIF to w.
+func NewGIF(w io.Writer, o Options) (*GIF, error) {
+	g := &GIF{w: w, o: o, th: o.theme(), near: map[color.RGBA]uint8{}, glyphs: map[glyphKey]*image.Alpha{}}
+	for i, ttf := range [][]byte{gomono.TTF, gomonobold.TTF, gomonoitalic.TTF, gomonobolditalic.TTF} {
+		f, err := opentype.Parse(ttf)
+		if err != nil {
+			return nil, err
+		}
+		// Go Mono's advance is 0.6 em: 8 px at 13.33 px.
+		face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(gifCellW) / 0.6, DPI: 72, Hinting: font.HintingFull})
+		if err != nil {
+			return nil, err
+		}
+		g.faces[i] = face
+	}
+	m := g.faces[0].Metrics()
+	g.ascent = (gifCellH-(m.Ascent+m.Descent).Ceil())/2 + m.Ascent.Ceil()
+	g.pal = g.palette()
+	g.originX, g.originY = gifPad, gifBar+gifPad
+	g.prev = make([]screen.Cell, o.Cols*o.Rows)
+	return g, nil
+}
+
+// palette: transparent, the theme's background and foreground, its 16
+// colours, the 216-colour cube and 21 greys.
+func (g *GIF) palette() color.Palette {
+	p := color.Palette{color.RGBA{}, g.th.Bg, g.th.Fg}
+	for _, c := range g.th.ANSI {
+		p = append(p, c)
+	}
+	steps := []uint8{0, 95, 135, 175, 215, 255}
+	for _, r := range steps {
+		for _, gr := range steps {
+			for _, b := range steps {
+				p = append(p, color.RGBA{r, gr, b, 0xff})
+			}
+		}
+	}
+	for i := 0; len(p) < 256; i++ {
+		v := uint8(8 + 10*i + i/2)
+		p = append(p, color.RGBA{v, v, v, 0xff})
+	}
+	return p
+}
+
+// index returns the palette entry nearest c (never the transparent one).
+func (g *GIF) index(c color.RGBA) uint8 {
+	if i, ok := g.near[c]; ok {
+		return i
+	}
+	best, bestD := 1, -1
+	for i := 1; i < len(g.pal); i++ {
+		p := g.pal[i].(color.RGBA)
+		dr, dg, db := int(p.R)-int(c.R), int(p.G)-int(c.G), int(p.B)-int(c.B)
+		if d := dr*dr*3 + dg*dg*4 + db*db*2; bestD < 0 || d < bestD {
+			best, bestD = i, d
+		}
+	}
+	g.near[c] = uint8(best)
+	return uint8(best)
+}
+
+func (g *GIF) size() (w, h int) {
+	return g.o.Cols*gifCellW + 2*gifPad, g.o.Rows*gifCellH + 2*gifPad + gifBar
+}
+
+// Add implements Encoder.
+func (g *GIF) Add(at time.Duration, f *screen.Frame) error {
+	first := len(g.g.Image) == 0
+	var img *image.Paletted
+	if first {
+		w, h := g.size()
+		img = image.NewPaletted(image.Rect(0, 0, w, h), g.pal)
+		g.frame(img)
+	}
+	// The rectangle of cells that changed.
+	x0, y0, x1, y1 := g.o.Cols, g.o.Rows, -1, -1
+	cur := make([]screen.Cell, len(g.prev))
+	for y := 0; y < g.o.Rows; y++ {
+		for x := 0; x < g.o.Cols; x++ {
+			c := screen.Cell{Content: " ", Width: 1}
+			if y < f.Rows && x < f.Cols {
+				c = f.Cells[y*f.Cols+x]
+			}
+			cur[y*g.o.Cols+x] = c
+			p := g.prev[y*g.o.Cols+x]
+			if first || p.Content != c.Content || p.Width != c.Width || !p.Style.Equal(&c.Style) {
+				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			}
+		}
+	}
+	if x1 < 0 {
+		// Nothing changed: the frame before is shown longer.
+		if n := len(g.times); n > 0 {
+			return nil
+		}
+		x0, y0, x1, y1 = 0, 0, 0, 0
+	}
+	// A wide grapheme whose second column changed redraws from its first.
+	if x0 > 0 {
+		for y := y0; y <= y1; y++ {
+			if cur[y*g.o.Cols+x0].Width == 0 || g.prev[y*g.o.Cols+x0].Width == 0 {
+				x0--
+				break
+			}
+		}
+	}
+	if !first {
+		r := image.Rect(g.originX+x0*gifCellW, g.originY+y0*gifCellH, g.originX+(x1+1)*gifCellW, g.originY+(y1+1)*gifCellH)
+		img = image.NewPaletted(r, g.pal) // all transparent
+	}
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			i := y*g.o.Cols + x
+			c, p := cur[i], g.prev[i]
+			if !first && p.Content == c.Content && p.Width == c.Width && p.Style.Equal(&c.Style) && c.Width != 0 {
+				continue
+			}
+			if c.Width == 0 {
+				continue // drawn by the wide grapheme to its left
+			}
+			g.cell(img, x, y, c)
+		}
+	}
+	g.prev = cur
+	g.g.Image = append(g.g.Image, img)
+	g.g.Disposal = append(g.g.Disposal, gif.DisposalNone)
+	g.times = append(g.times, at)
+	return nil
+}
+
+// frame draws the window frame and an empty screen into the first image.
+func (g *GIF) frame(img *image.Paletted) {
+	b := img.Bounds()
+	bg, bar := g.index(g.th.Bg), g.index(g.th.Bar)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			img.SetColorIndex(x, y, bg)
+			if y < gifBar {
+				img.SetColorIndex(x, y, bar)
+			}
+		}
+	}
+	for i, c := range g.th.Dots {
+		cx, cy, ci := gifPad+6+i*18, gifBar/2, g.index(c)
+		for y := -5; y <= 5; y++ {
+			for x := -5; x <= 5; x++ {
+				if x*x+y*y <= 25 {
+					img.SetColorIndex(cx+x, cy+y, ci)
+				}
+			}
+		}
+	}
+	if g.o.Title != "" {
+		fg, bar := g.index(g.th.TitleFg), g.index(g.th.Bar)
+		title := []rune(g.o.Title)
+		n := min(len(title), (b.Dx()-2*gifPad-70)/gifCellW)
+		x := (b.Dx() - n*gifCellW) / 2
+		for _, r := range title[:max(n, 0)] {
+			g.glyph(img, x, gifBar/2-gifCellH/2, string(r), 1, 0, fg, bar)
+			x += gifCellW
+		}
+	}
+}
+
+// cell draws c at column x, row y of the screen.
+func (g *GIF) cell(img *image.Paletted, x, y int, c screen.Cell) {
+	lk := g.th.look(c.Style)
+	fg, bg := g.index(lk.fg), g.index(lk.bg)
+	face := 0
+	if lk.bold {
+		face |= 1
+	}
+	if lk.italic {
+		face |= 2
+	}
+	w := max(c.Width, 1)
+	px, py := g.originX+x*gifCellW, g.originY+y*gifCellH
+	g.glyph(img, px, py, c.Content, w, face, fg, bg)
+	if lk.under {
+		g.hline(img, px, py+g.ascent+2, w*gifCellW, fg)
+	}
+	if lk.strike {
+		g.hline(img, px, py+gifCellH/2, w*gifCellW, fg)
+	}
+}
+
+func (g *GIF) hline(img *image.Paletted, x, y, n int, ci uint8) {
+	for i := 0; i < n; i++ {
+		img.SetColorIndex(x+i, y, ci)
+	}
+}
+
+// glyph draws the grapheme s, w cells wide, at pixel (px, py): the
+// background, then its glyph (the mask's pixels at least half covered),
+// or a box when the face has no glyph for it.
+func (g *GIF) glyph(img *image.Paletted, px, py int, s string, w, face int, fg, bg uint8) {
+	cw := w * gifCellW
+	for y := 0; y < gifCellH; y++ {
+		for x := 0; x < cw; x++ {
+			img.SetColorIndex(px+x, py+y, bg)
+		}
+	}
+	if s == " " || s == "" {
+		return
+	}
+	mask := g.mask(s, w, face)
+	if mask == nil { // no glyph: a box
+		for x := 1; x < cw-1; x++ {
+			img.SetColorIndex(px+x, py+2, fg)
+			img.SetColorIndex(px+x, py+gifCellH-3, fg)
+		}
+		for y := 2; y < gifCellH-2; y++ {
+			img.SetColorIndex(px+1, py+y, fg)
+			img.SetColorIndex(px+cw-2, py+y, fg)
+		}
+		return
+	}
+	// Anti-aliased in three steps of coverage, each the palette colour
+	// nearest its blend of fg over bg.
+	var shades [4]uint8
+	shades[0], shades[3] = bg, fg
+	fgc, bgc := g.pal[fg].(color.RGBA), g.pal[bg].(color.RGBA)
+	shades[1] = g.index(blend(fgc, bgc, 1, 3))
+	shades[2] = g.index(blend(fgc, bgc, 2, 3))
+	for y := 0; y < gifCellH; y++ {
+		for x := 0; x < cw; x++ {
+			if a := mask.AlphaAt(x, y).A; a >= 0x30 {
+				img.SetColorIndex(px+x, py+y, shades[min(3, (int(a)*3+0x7f)/0xff)])
+			}
+		}
+	}
+}
+
+// blend is n/d of a over b.
+func blend(a, b color.RGBA, n, d int) color.RGBA {
+	f := func(x, y uint8) uint8 { return uint8((int(x)*n + int(y)*(d-n)) / d) }
+	return color.RGBA{f(a.R, b.R), f(a.G, b.G), f(a.B, b.B), 0xff}
+}
+
+// mask returns the glyph of s in face as a cell-sized alpha mask, cached;
+// nil when the face lacks a glyph for any rune of s.
+func (g *GIF) mask(s string, w, face int) *image.Alpha {
+	k := glyphKey{s, face}
+	if m, ok := g.glyphs[k]; ok {
+		return m
+	}
+	if m := drawn(s, w*gifCellW, gifCellH); m != nil {
+		g.glyphs[k] = m
+		return m
+	}
+	f := g.faces[face]
+	for _, r := range s {
+		if r == 0xfe0f || r == 0x200d { // variation selector, joiner
+			continue
+		}
+		if _, ok := f.GlyphAdvance(r); !ok {
+			g.glyphs[k] = nil
+			return nil
+		}
+	}
+	m := image.NewAlpha(image.Rect(0, 0, w*gifCellW, gifCellH))
+	d := font.Drawer{Dst: m, Src: image.Opaque, Face: f, Dot: fixed.P(0, g.ascent)}
+	d.DrawString(s)
+	g.glyphs[k] = m
+	return m
+}
+
+// Close implements Encoder: it writes the GIF, the last frame held until
+// end.
+func (g *GIF) Close(end time.Duration) error {
+	n := len(g.g.Image)
+	g.g.Delay = make([]int, n)
+	cs := func(d time.Duration) int { return int(d.Round(10*time.Millisecond) / (10 * time.Millisecond)) }
+	for i := range g.g.Image {
+		next := end
+		if i+1 < n {
+			next = g.times[i+1]
+		}
+		g.g.Delay[i] = max(cs(next)-cs(g.times[i]), 2)
+	}
+	w, h := g.size()
+	g.g.Config = image.Config{ColorModel: g.pal, Width: w, Height: h}
+	g.g.LoopCount = -1 // once
+	if g.o.Loop {
+		g.g.LoopCount = 0
+	}
+	return gif.EncodeAll(g.w, &g.g)
+}

@@ -1,0 +1,129 @@
+package sessions
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CastEvent is one event of an asciicast v2 file: At is the time since
+// the recording began, Code "o" (output), "r" (resize, Data "COLSxROWS"),
+// "m" (marker, Data its label) or "i" (input, which tandem never writes).
+type CastEvent struct {
+	At   time.Duration
+	Code string
+	Data string
+}
+
+// Cast is an asciicast v2 recording read back: its header and its events
+// in file order.
+type Cast struct {
+	Header CastHeader
+	Events []CastEvent
+}
+
+// MaxCastLine is the longest line ReadCast accepts (16 MiB): one "o"
+// event of a full-screen redraw is a few hundred KiB at most.
+const MaxCastLine = 16 << 20
+
+// ReadCast reads an asciicast v2 file (the header line, then one JSON
+// array [seconds, code, data] a line). Errors name the line; a file of
+// another version, a line over MaxCastLine or an event that is not
+// [number, string, string] is an error.
+func ReadCast(r io.Reader) (*Cast, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), MaxCastLine)
+	c := &Cast{}
+	line := 0
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		if len(strings.TrimSpace(string(b))) == 0 {
+			continue
+		}
+		if line == 1 {
+			if err := json.Unmarshal(b, &c.Header); err != nil {
+				return nil, fmt.Errorf("line 1: not an asciicast header: %w", err)
+			}
+			if c.Header.Version != 2 {
+				return nil, fmt.Errorf("line 1: asciicast version %d; only version 2 is read", c.Header.Version)
+			}
+			continue
+		}
+		var raw []json.RawMessage
+		if err := json.Unmarshal(b, &raw); err != nil || len(raw) != 3 {
+			return nil, fmt.Errorf("line %d: not an asciicast event [time, code, data]", line)
+		}
+		var t float64
+		var ev CastEvent
+		if json.Unmarshal(raw[0], &t) != nil || json.Unmarshal(raw[1], &ev.Code) != nil || json.Unmarshal(raw[2], &ev.Data) != nil || t < 0 {
+			return nil, fmt.Errorf("line %d: not an asciicast event [time, code, data]", line)
+		}
+		ev.At = time.Duration(t * float64(time.Second))
+		c.Events = append(c.Events, ev)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("line %d: longer than %d MiB", line+1, MaxCastLine>>20)
+		}
+		return nil, err
+	}
+	if line == 0 {
+		return nil, errors.New("empty file: no asciicast header")
+	}
+	return c, nil
+}
+
+// LoadCast reads the asciicast file at path (see ReadCast); errors name
+// the file.
+func LoadCast(path string) (*Cast, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	c, err := ReadCast(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// ParseSize reads a resize event's "COLSxROWS"; ok is false when it is
+// not two positive numbers.
+func ParseSize(s string) (cols, rows int, ok bool) {
+	a, b, found := strings.Cut(s, "x")
+	if !found {
+		return 0, 0, false
+	}
+	cols, err1 := strconv.Atoi(a)
+	rows, err2 := strconv.Atoi(b)
+	return cols, rows, err1 == nil && err2 == nil && cols > 0 && rows > 0
+}
+
+// Timed is one value of a recording's timeline (Timeline): At is when it
+// came, since the recording began, with the wait for codex to start
+// capped at a second and no other gap capped.
+type Timed struct {
+	At    time.Duration
+	Value any
+}
+
+// Timeline returns what a Player would deliver for rec, in order, with
+// the times it would deliver them at speed 1 and no idle limit: a
+// ThreadReady first, then backend.Event and backend.ServerRequest values
+// (see Player). It never blocks.
+func Timeline(rec *Recording) []Timed {
+	steps := buildSteps(rec, 0)
+	out := make([]Timed, len(steps))
+	for i, s := range steps {
+		out[i] = Timed{At: s.at, Value: s.msg}
+	}
+	return out
+}

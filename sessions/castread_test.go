@@ -1,0 +1,64 @@
+package sessions
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadCast(t *testing.T) {
+	c, err := LoadCast("testdata/demo.cast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Header.Width != 100 || c.Header.Height != 30 || len(c.Events) != 90 {
+		t.Fatalf("header %+v, %d events; want 100×30, 90", c.Header, len(c.Events))
+	}
+	if e := c.Events[0]; e.Code != "o" || e.At != 41334*time.Microsecond || !strings.HasPrefix(e.Data, "\x1b[?2026$p") {
+		t.Errorf("first event %+v", e)
+	}
+	bad := []struct{ name, in, want string }{
+		{"empty", "", "empty file"},
+		{"version 1", `{"version":1,"width":80,"height":24}`, "only version 2"},
+		{"not json", "hello", "line 1: not an asciicast header"},
+		{"short event", "{\"version\":2,\"width\":80,\"height\":24}\n[1,\"o\"]", "line 2: not an asciicast event"},
+		{"negative time", "{\"version\":2,\"width\":80,\"height\":24}\n[-1,\"o\",\"x\"]", "line 2"},
+		{"data not a string", "{\"version\":2,\"width\":80,\"height\":24}\n[1,\"o\",3]", "line 2"},
+		{"too long", "{\"version\":2,\"width\":80,\"height\":24}\n[1,\"o\",\"" + strings.Repeat("x", MaxCastLine) + "\"]", "line 2: longer than 16 MiB"},
+	}
+	for _, b := range bad {
+		_, err := ReadCast(strings.NewReader(b.in))
+		if err == nil || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("%s: %v; want an error with %q", b.name, err, b.want)
+		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, ok := range map[string]bool{"80x24": true, "1x1": true, "0x5": false, "80": false, "ax2": false, "-1x3": false} {
+		if _, _, got := ParseSize(in); got != ok {
+			t.Errorf("ParseSize(%q) ok = %v; want %v", in, got, ok)
+		}
+	}
+}
+
+// Timeline starts with the thread, then the recorded events in order,
+// timed as recorded (the wait for codex capped at a second).
+func TestTimeline(t *testing.T) {
+	rec, err := LoadRecording("demo/demo.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := Timeline(rec)
+	if _, ok := tl[0].Value.(ThreadReady); !ok || len(tl) < 100 {
+		t.Fatalf("timeline starts with %T, %d values", tl[0].Value, len(tl))
+	}
+	for i := 1; i < len(tl); i++ {
+		if tl[i].At < tl[i-1].At {
+			t.Fatalf("value %d at %v, before %v", i, tl[i].At, tl[i-1].At)
+		}
+	}
+	if p := NewPlayer(rec, PlayerOptions{}); p.Steps() != len(tl) {
+		t.Errorf("timeline %d values, player %d steps", len(tl), p.Steps())
+	}
+}
