@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one test command (README, .ci/run): installs what the tests need —
 # the pinned codex into .codex-bin/, and on Debian the OpenSSH server/client,
-# tmux and fish (a non-POSIX login shell for the ssh tests) when missing —
+# tmux, fish (a non-POSIX login shell for the ssh tests) and chromium (it
+# renders an exported SVG to a PNG) when missing —
 # then checks formatting and vet, runs every test (end-to-end ones against
 # the real codex app-server and the mock provider) and a bounded fuzz run
 # of the JSON-RPC line dispatcher.
@@ -14,6 +15,7 @@ command -v fish >/dev/null || need+=(fish)
 [ -x /usr/sbin/sshd ] || need+=(openssh-server)
 command -v ssh >/dev/null || need+=(openssh-client)
 command -v ssh-keygen >/dev/null || need+=(openssh-client)
+command -v chromium >/dev/null || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "test.sh: installing ${need[*]}" >&2

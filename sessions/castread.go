@@ -109,18 +109,18 @@ func ParseSize(s string) (cols, rows int, ok bool) {
 
 // Timed is one value of a recording's timeline (Timeline): At is when it
 // came, since the recording began, with the wait for codex to start
-// capped at a second and no other gap capped.
+// capped at a second and every other gap at the timeline's idle limit.
 type Timed struct {
 	At    time.Duration
 	Value any
 }
 
 // Timeline returns what a Player would deliver for rec, in order, with
-// the times it would deliver them at speed 1 and no idle limit: a
-// ThreadReady first, then backend.Event and backend.ServerRequest values
-// (see Player). It never blocks.
-func Timeline(rec *Recording) []Timed {
-	steps := buildSteps(rec, 0)
+// the times it would deliver them at speed 1 with pauses capped at idle
+// (0: no cap): a ThreadReady first, then backend.Event and
+// backend.ServerRequest values (see Player). It never blocks.
+func Timeline(rec *Recording, idle time.Duration) []Timed {
+	steps := buildSteps(rec, idle)
 	out := make([]Timed, len(steps))
 	for i, s := range steps {
 		out[i] = Timed{At: s.at, Value: s.msg}

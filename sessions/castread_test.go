@@ -49,7 +49,7 @@ func TestTimeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl := Timeline(rec)
+	tl := Timeline(rec, 0)
 	if _, ok := tl[0].Value.(ThreadReady); !ok || len(tl) < 100 {
 		t.Fatalf("timeline starts with %T, %d values", tl[0].Value, len(tl))
 	}
@@ -60,5 +60,14 @@ func TestTimeline(t *testing.T) {
 	}
 	if p := NewPlayer(rec, PlayerOptions{}); p.Steps() != len(tl) {
 		t.Errorf("timeline %d values, player %d steps", len(tl), p.Steps())
+	}
+	capped := Timeline(rec, 500*time.Millisecond)
+	for i := 1; i < len(capped); i++ {
+		if gap := capped[i].At - capped[i-1].At; gap > time.Second || i > 2 && gap > 500*time.Millisecond {
+			t.Fatalf("gap %v before value %d with pauses capped at 0.5 s", gap, i)
+		}
+	}
+	if capped[len(capped)-1].At >= tl[len(tl)-1].At {
+		t.Error("capping the pauses did not shorten the demo")
 	}
 }

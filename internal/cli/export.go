@@ -243,8 +243,14 @@ func drawPicture(w io.Writer, format string, rec *sessions.Recording, cast *sess
 		}
 		enc = g
 	}
-	clip := picture.NewClip(enc, p.timing)
 	fo := frames.Options{Cols: cols, Rows: rows, Dark: p.theme.DarkStyle, Progress: p.progress}
+	timing := p.timing
+	if rec != nil {
+		// A recording's pauses are capped between its events, as replay
+		// caps them, so the elapsed time tandem draws follows the cap.
+		fo.IdleLimit, timing.IdleLimit = timing.IdleLimit, 0
+	}
+	clip := picture.NewClip(enc, timing)
 	var err error
 	if cast != nil {
 		err = frames.Cast(cast, fo, clip)

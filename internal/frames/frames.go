@@ -35,6 +35,11 @@ type Options struct {
 	Cols, Rows int
 	// Dark selects tandem's dark styles.
 	Dark bool
+	// IdleLimit caps every pause between two recorded events (0: no
+	// cap), as `tandem replay --idle-limit` does: the elapsed time tandem
+	// shows follows the capped clock. A cast's pauses are capped by the
+	// picture instead (picture.Timing), between frames.
+	IdleLimit time.Duration
 	// Progress, when set, is called after each event with how many of
 	// the total were played.
 	Progress func(done, total int)
@@ -60,7 +65,7 @@ func Status(rec *sessions.Recording) ui.StatusInfo {
 // Title is a recording's title for a picture: the thread's name, else
 // "tandem · " and its workspace.
 func Title(rec *sessions.Recording) string {
-	for _, t := range sessions.Timeline(rec) {
+	for _, t := range sessions.Timeline(rec, 0) {
 		if r, ok := t.Value.(sessions.ThreadReady); ok && r.Name != "" {
 			return r.Name
 		}
@@ -72,9 +77,10 @@ func Title(rec *sessions.Recording) string {
 }
 
 // Recording plays rec through tandem's model at o.Cols×o.Rows and sends
-// sink the screen after every event (and after the frame tick that
-// draws streamed text, and on every whole second of a pause), timed as
-// recorded. The model's clock is the virtual one and none of its
+// sink the screen after every event but a streamed delta, on the frame
+// tick that draws streamed text (33 ms after it came) and on every
+// whole second of a pause, timed as recorded with pauses capped at
+// o.IdleLimit. The model's clock is the virtual one and none of its
 // commands run, so the same recording always gives the same frames.
 func Recording(rec *sessions.Recording, o Options, sink Sink) error {
 	if o.Cols < 1 || o.Rows < 1 {
@@ -86,7 +92,9 @@ func Recording(rec *sessions.Recording, o Options, sink Sink) error {
 	}
 	var now time.Time = epoch
 	clock := func() time.Time { return now }
-	m := model.New(model.Options{Dark: o.Dark, Status: Status(rec), Shared: true, Now: clock, GraceNow: clock})
+	status := Status(rec)
+	status.Notice = "" // a picture has no "waiting to start"
+	m := model.New(model.Options{Dark: o.Dark, Status: status, Shared: true, Now: clock, GraceNow: clock})
 	defer m.Close()
 	scr := screen.New(o.Cols, o.Rows)
 	defer scr.Close()
@@ -97,34 +105,38 @@ func Recording(rec *sessions.Recording, o Options, sink Sink) error {
 	apply := func(msg tea.Msg) { m.Update(msg) }
 	var f *screen.Frame
 	var buf strings.Builder
+	var shown string // the view last drawn on the emulator
 	snap := func(at time.Duration) {
-		buf.Reset()
-		buf.WriteString("\x1b[?25l\x1b[H\x1b[2J\x1b[0m")
-		buf.WriteString(strings.ReplaceAll(m.View().Content, "\n", "\r\n"))
-		_, _ = scr.Write([]byte(buf.String()))
-		f = scr.Snapshot(f)
+		if v := m.View().Content; f == nil || v != shown {
+			shown = v
+			buf.Reset()
+			buf.WriteString("\x1b[?25l\x1b[H\x1b[2J\x1b[0m")
+			buf.WriteString(strings.ReplaceAll(v, "\n", "\r\n"))
+			_, _ = scr.Write([]byte(buf.String()))
+			f = scr.Snapshot(f)
+		}
 		sink.Frame(at, f)
+	}
+	tick := func(at time.Duration) {
+		now = epoch.Add(at)
+		apply(model.FrameMsg{})
+		snap(at)
 	}
 	apply(tea.WindowSizeMsg{Width: o.Cols, Height: o.Rows})
 	snap(0)
-	tl := sessions.Timeline(rec)
-	streamed := false // a delta waits for the frame tick
-	var tickAt time.Duration
-	var last time.Duration
+	tl := sessions.Timeline(rec, o.IdleLimit)
+	streamed := false // a delta waits for the frame tick at tickAt
+	var tickAt, last time.Duration
 	for i, t := range tl {
 		// The frame tick that would have drawn the text streamed before.
 		if streamed && t.At >= tickAt {
-			now = epoch.Add(tickAt)
-			apply(model.FrameMsg{})
-			snap(tickAt)
+			tick(tickAt)
 			streamed, last = false, tickAt
 		}
-		// A tick on every whole second in a pause, for the elapsed time
+		// A tick on every whole second of a pause, for the elapsed time
 		// of a turn (identical frames merge).
 		for s := last.Truncate(time.Second) + time.Second; s < t.At; s += time.Second {
-			now = epoch.Add(s)
-			apply(model.FrameMsg{})
-			snap(s)
+			tick(s)
 		}
 		last = t.At
 		now = epoch.Add(t.At)
@@ -138,11 +150,14 @@ func Recording(rec *sessions.Recording, o Options, sink Sink) error {
 		apply(msg)
 		switch t.Value.(type) {
 		case backend.AgentMessageDeltaEvent, backend.CommandOutputDeltaEvent:
+			// Drawn at the next frame tick, not now (the model keeps
+			// its frame for a delta).
 			if !streamed {
 				streamed, tickAt = true, t.At+frameTick
 			}
+		default:
+			snap(t.At)
 		}
-		snap(t.At)
 		if _, ok := t.Value.(backend.TurnCompletedEvent); ok {
 			sink.Marker(t.At, "turn completed")
 		}
@@ -151,9 +166,7 @@ func Recording(rec *sessions.Recording, o Options, sink Sink) error {
 		}
 	}
 	if streamed {
-		now = epoch.Add(tickAt)
-		apply(model.FrameMsg{})
-		snap(tickAt)
+		tick(tickAt)
 	}
 	return nil
 }

@@ -69,18 +69,24 @@ type Timing struct {
 // Clip applies a Timing to a session's frames and hands the result to
 // an Encoder. It has the methods of a frame source's sink: Frame and
 // Marker, called in time order. Close ends the picture.
+//
+// Its clock is the session's with every pause capped at IdleLimit: From
+// and To are read on it, and the picture's time is it, from From on,
+// divided by Speed.
 type Clip struct {
 	enc    Encoder
 	t      Timing
 	starts int // turns started so far
 	on     bool
 	done   bool
-	// last is the newest frame seen; lastAt its session time.
-	last   screen.Frame
-	have   bool
-	lastAt time.Duration
-	// out is the picture's clock at lastAt.
-	out time.Duration
+	// raw is the session time last seen; src the capped clock then.
+	raw, src time.Duration
+	begun    time.Duration // src when the picture began
+	end      time.Duration // the picture's time at the last frame in it
+	seen     bool
+	// last is the newest frame seen.
+	last screen.Frame
+	have bool
 	// pend is the frame waiting to be handed on (it may still be
 	// replaced within MinFrame), shown from pendAt.
 	pend   screen.Frame
@@ -111,18 +117,37 @@ func NewClip(enc Encoder, t Timing) *Clip {
 // Frames returns how many frames went to the encoder so far.
 func (c *Clip) Frames() int { return c.frames }
 
+// clock moves the capped clock to session time at.
+func (c *Clip) clock(at time.Duration) {
+	if !c.seen {
+		c.seen, c.raw, c.src = true, at, at
+		return
+	}
+	gap := max(at-c.raw, 0)
+	if c.t.IdleLimit > 0 {
+		gap = min(gap, c.t.IdleLimit)
+	}
+	c.raw, c.src = at, c.src+gap
+}
+
+// out is the picture's time now.
+func (c *Clip) out() time.Duration {
+	return time.Duration(float64(c.src-c.begun) / c.t.Speed)
+}
+
 // Marker notes a turn boundary: "turn started" counts a turn.
 func (c *Clip) Marker(at time.Duration, label string) {
 	if label != "turn started" || c.done {
 		return
 	}
+	c.clock(at)
 	c.starts++
 	if t := c.t.To; t.Turn > 0 && c.starts > t.Turn {
-		c.finish()
+		c.done = true
 		return
 	}
 	if f := c.t.From; !c.on && f.Turn > 0 && c.starts == f.Turn {
-		c.begin(at)
+		c.begin()
 	}
 }
 
@@ -131,51 +156,41 @@ func (c *Clip) Frame(at time.Duration, f *screen.Frame) {
 	if c.done {
 		return
 	}
-	if t := c.t.To; t.Turn == 0 && t.IsSet() && at > t.At {
-		c.finish()
+	c.clock(at)
+	if t := c.t.To; t.Turn == 0 && t.IsSet() && c.src > t.At {
+		c.done = true
 		return
 	}
-	if !c.on && c.t.From.Turn == 0 && at >= c.t.From.At {
-		c.begin(at)
+	if !c.on && c.t.From.Turn == 0 && c.src >= c.t.From.At {
+		c.begin()
 	}
 	if c.on {
-		c.advance(at)
 		c.offer(f)
+		c.end = c.out()
 	}
 	copyFrame(&c.last, f)
-	c.have, c.lastAt = true, at
+	c.have = true
 }
 
-// begin starts the picture at session time at, with the screen as it was
-// then.
-func (c *Clip) begin(at time.Duration) {
-	c.on = true
-	c.lastAt = at
+// begin starts the picture now, with the screen as it was.
+func (c *Clip) begin() {
+	c.on, c.begun = true, c.src
 	if c.have {
 		c.offer(&c.last)
 	}
 }
 
-// advance moves the picture's clock to session time at.
-func (c *Clip) advance(at time.Duration) {
-	gap := max(at-c.lastAt, 0)
-	if c.t.IdleLimit > 0 {
-		gap = min(gap, c.t.IdleLimit)
-	}
-	c.out += time.Duration(float64(gap) / c.t.Speed)
-	c.lastAt = at
-}
-
 // offer queues f at the picture's current time, dropping a pending frame
 // it replaces within MinFrame, and a frame equal to the one shown.
 func (c *Clip) offer(f *screen.Frame) {
-	if c.pendOK && c.out-c.pendAt < c.t.MinFrame {
+	now := c.out()
+	if c.pendOK && now-c.pendAt < c.t.MinFrame {
 		copyFrame(&c.pend, f) // replaces it, shown from its time
 		return
 	}
 	c.flush()
 	copyFrame(&c.pend, f)
-	c.pendOK, c.pendAt = true, c.out
+	c.pendOK, c.pendAt = true, now
 }
 
 // flush hands the pending frame on unless it equals the last one sent.
@@ -195,19 +210,12 @@ func (c *Clip) flush() {
 	c.frames++
 }
 
-func (c *Clip) finish() {
-	c.done = true
-}
-
 // ErrEmpty is Close's error when no frame was in the clip's window.
 var ErrEmpty = errors.New("nothing to draw: no frame falls between --from and --to")
 
 // Close hands on the last frame and has the encoder write the picture,
 // ending Hold after the last frame.
 func (c *Clip) Close() error {
-	if !c.on && c.have && !c.t.From.IsSet() {
-		c.begin(c.lastAt)
-	}
 	c.flush()
 	if c.err != nil {
 		return c.err
@@ -215,7 +223,7 @@ func (c *Clip) Close() error {
 	if c.frames == 0 {
 		return ErrEmpty
 	}
-	return c.enc.Close(max(c.out, c.pendAt) + c.t.Hold)
+	return c.enc.Close(max(c.end, c.pendAt) + c.t.Hold)
 }
 
 func copyFrame(dst, src *screen.Frame) {
