@@ -71,11 +71,12 @@ func (s *Session) ShellCommand(ctx context.Context, command string) error {
 }
 
 // ForkThread implements Client: `thread/fork` for id with the session's
-// settings; the fork becomes current and its Thread.Turns holds the
-// copied history.
-func (s *Session) ForkThread(ctx context.Context, id string) (ThreadResponse, error) {
+// settings (and beforeTurnId when beforeTurn is set); the fork becomes
+// current and its Thread.Turns holds the copied history.
+func (s *Session) ForkThread(ctx context.Context, id, beforeTurn string) (ThreadResponse, error) {
 	return s.openThread(ctx, "thread/fork", ThreadForkParams{
 		ThreadID:       id,
+		BeforeTurnID:   beforeTurn,
 		Cwd:            s.opts.Cwd,
 		ApprovalPolicy: s.opts.ApprovalPolicy,
 		Sandbox:        s.opts.Sandbox,

@@ -46,7 +46,9 @@ type Client interface {
 	// Thread.Turns holds the history.
 	ResumeThread(ctx context.Context, id string) (ThreadResponse, error)
 	// ForkThread runs `thread/fork` for id and makes the fork current.
-	ForkThread(ctx context.Context, id string) (ThreadResponse, error)
+	// With beforeTurn set the fork keeps only the turns before that one
+	// (`beforeTurnId`): a rewind; the source thread is left as it is.
+	ForkThread(ctx context.Context, id, beforeTurn string) (ThreadResponse, error)
 	// ListThreads runs `thread/list` for one page.
 	ListThreads(ctx context.Context, p ThreadListParams) (ThreadListResponse, error)
 	// ReadThread runs `thread/read` without turns (metadata, rollout path).
@@ -64,6 +66,16 @@ type Client interface {
 	McpServers(ctx context.Context) ([]McpServerStatus, error)
 	// FuzzyFileSearch runs `fuzzyFileSearch` for query under roots.
 	FuzzyFileSearch(ctx context.Context, query string, roots []string) ([]FuzzyFileMatch, error)
+
+	// ReadFile runs `fs/readFile` on the server's machine (path absolute
+	// there). A missing file is an error that matches fs.ErrNotExist.
+	ReadFile(ctx context.Context, path string) ([]byte, error)
+	// WriteFile runs `fs/writeFile`, making the parent directories first
+	// (`fs/createDirectory`) when they are missing.
+	WriteFile(ctx context.Context, path string, data []byte) error
+	// RemoveFile runs `fs/remove` on one file (not recursive); a missing
+	// file is an error that matches fs.ErrNotExist.
+	RemoveFile(ctx context.Context, path string) error
 
 	// ReadAccount runs `account/read`.
 	ReadAccount(ctx context.Context) (AccountReadResponse, error)
@@ -153,9 +165,18 @@ func (u Unavailable) ResumeThread(context.Context, string) (ThreadResponse, erro
 }
 
 // ForkThread implements Client.
-func (u Unavailable) ForkThread(context.Context, string) (ThreadResponse, error) {
+func (u Unavailable) ForkThread(context.Context, string, string) (ThreadResponse, error) {
 	return ThreadResponse{}, u.err()
 }
+
+// ReadFile implements Client.
+func (u Unavailable) ReadFile(context.Context, string) ([]byte, error) { return nil, u.err() }
+
+// WriteFile implements Client.
+func (u Unavailable) WriteFile(context.Context, string, []byte) error { return u.err() }
+
+// RemoveFile implements Client.
+func (u Unavailable) RemoveFile(context.Context, string) error { return u.err() }
 
 // ListThreads implements Client.
 func (u Unavailable) ListThreads(context.Context, ThreadListParams) (ThreadListResponse, error) {

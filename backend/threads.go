@@ -52,7 +52,10 @@ type ThreadReadResponse struct {
 
 // ThreadForkParams are the params of `thread/fork` (by thread id).
 type ThreadForkParams struct {
-	ThreadID       string `json:"threadId"`
+	ThreadID string `json:"threadId"`
+	// BeforeTurnID, when set, forks before that turn: it and every later
+	// turn are left out of the fork.
+	BeforeTurnID   string `json:"beforeTurnId,omitempty"`
 	Cwd            string `json:"cwd,omitempty"`
 	ApprovalPolicy string `json:"approvalPolicy,omitempty"`
 	Sandbox        string `json:"sandbox,omitempty"`

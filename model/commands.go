@@ -38,6 +38,7 @@ func init() {
 		{name: "new", desc: "start a new thread", idleOnly: true, run: (*Model).cmdNew},
 		{name: "resume", desc: "resume an earlier thread", idleOnly: true, run: (*Model).cmdResume},
 		{name: "fork", desc: "fork this thread into a new one", idleOnly: true, run: (*Model).cmdFork},
+		{name: "undo", desc: "take back the last turn and its file changes", idleOnly: true, run: (*Model).cmdUndo},
 		{name: "rename", desc: "rename this thread: /rename NAME", run: (*Model).cmdRename},
 		{name: "archive", desc: "archive this thread and start a new one", idleOnly: true, run: (*Model).cmdArchive},
 		{name: "compact", desc: "summarize the thread to free context", idleOnly: true, run: (*Model).cmdCompact},

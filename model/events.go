@@ -51,6 +51,10 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 	}
 	ch := m.thread.Apply(ev)
 	m.project(ch)
+	var snap tea.Cmd
+	if it := ch.Item; it != nil && it.Kind == thread.FileChange && it.Done {
+		snap = m.snapCmd(it) // rewind.go: how the agent left the files
+	}
 	if ch.Status {
 		// Labelled once per update, not once per frame.
 		m.status.RateLimits = m.status.RateLimits[:0]
@@ -63,7 +67,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 			m.view.header = h // the status line's "working" header
 		}
 	}
-	return nil
+	return snap
 }
 
 // project draws what the fold changed: a cell for a new item, a redraw

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,6 +41,7 @@ type fakeDriver struct {
 	threads   map[string]backend.Thread // for resume/fork/read
 	list      []backend.Thread
 	newCount  int
+	files     map[string]string // the fs/* methods' files
 }
 
 var _ backend.Client = (*fakeDriver)(nil)
@@ -122,14 +124,57 @@ func (f *fakeDriver) ResumeThread(_ context.Context, id string) (backend.ThreadR
 	return backend.ThreadResponse{Thread: f.threads[id], Model: "mock-model"}, nil
 }
 
-func (f *fakeDriver) ForkThread(_ context.Context, id string) (backend.ThreadResponse, error) {
-	f.record("thread/fork", id)
+func (f *fakeDriver) ForkThread(_ context.Context, id, before string) (backend.ThreadResponse, error) {
+	f.record("thread/fork", [2]string{id, before})
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	t := f.threads[id]
 	t.ID = "t-fork"
+	if before != "" {
+		var kept []backend.Turn
+		for _, tu := range t.Turns {
+			if tu.ID == before {
+				break
+			}
+			kept = append(kept, tu)
+		}
+		t.Turns = kept
+	}
 	f.thread = t.ID
 	return backend.ThreadResponse{Thread: t, Model: "mock-model"}, nil
+}
+
+func (f *fakeDriver) ReadFile(_ context.Context, p string) ([]byte, error) {
+	f.record("fs/readFile", p)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s, ok := f.files[p]
+	if !ok {
+		return nil, &fs.PathError{Op: "fs/readFile", Path: p, Err: fs.ErrNotExist}
+	}
+	return []byte(s), nil
+}
+
+func (f *fakeDriver) WriteFile(_ context.Context, p string, data []byte) error {
+	f.record("fs/writeFile", p)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.files == nil {
+		f.files = map[string]string{}
+	}
+	f.files[p] = string(data)
+	return nil
+}
+
+func (f *fakeDriver) RemoveFile(_ context.Context, p string) error {
+	f.record("fs/remove", p)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.files[p]; !ok {
+		return &fs.PathError{Op: "fs/remove", Path: p, Err: fs.ErrNotExist}
+	}
+	delete(f.files, p)
+	return nil
 }
 
 func (f *fakeDriver) ListThreads(_ context.Context, p backend.ThreadListParams) (backend.ThreadListResponse, error) {
@@ -256,7 +301,7 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 				run(c)
 			}
 		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg, threadPageMsg, modelListMsg,
-			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll:
+			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll, rewindDoneMsg, snapMsg:
 			_, next := m.Update(msg)
 			run(next)
 		}

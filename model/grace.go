@@ -14,6 +14,11 @@ import (
 //   - it has been shown for at least Options.FormGrace (400 ms);
 //   - no key was pressed (or text pasted) for Options.FormQuiet (500 ms).
 //
+// and, third, the composer holds no text typed since the form appeared:
+// a message being written keeps the keyboard until it is sent or cleared
+// (a draft from before the form came doesn't count), so an Enter meant to
+// send it can never answer the form, however long the user paused.
+//
 // A tick checks this when the periods may have passed; a key press checks
 // it too (against the key before it), so the first key typed after a
 // pause goes to the form even when its tick is late. Until then an Esc is
@@ -24,10 +29,15 @@ import (
 // formWaitNotice is the status hint while keys keep a form unfocused.
 const formWaitNotice = "a request is waiting — stop typing for a moment to answer it"
 
+// formDraftNotice is the status hint while a message typed since the form
+// appeared keeps it unfocused.
+const formDraftNotice = "a request is waiting — send or delete your message to answer it"
+
 // graceState is what decides when the shown form takes focus.
 type graceState struct {
 	shown   time.Time // when the form was shown
 	lastKey time.Time // the last key press or paste
+	draft   string    // the composer's text when the form was shown
 }
 
 // formCheckMsg asks whether form seq may take focus now (onFormCheck).
@@ -43,7 +53,7 @@ func (q *requestQueue) noteInput(m *Model, msg tea.Msg) {
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.PasteMsg:
 		now := m.opts.GraceNow()
-		if q.form != nil && !q.ready && !now.Before(q.focusDue(m)) {
+		if q.form != nil && !q.ready && !now.Before(q.focusDue(m)) && !m.draftHoldsKeys() {
 			m.focusForm()
 		}
 		q.grace.lastKey = now
@@ -59,6 +69,13 @@ func (q *requestQueue) focusDue(m *Model) time.Time {
 	return due
 }
 
+// draftHoldsKeys reports whether the composer holds text typed since the
+// shown form appeared: the form waits until it is sent or cleared.
+func (m *Model) draftHoldsKeys() bool {
+	v := m.composer.Value()
+	return v != "" && v != m.requests.grace.draft
+}
+
 func (m *Model) focusForm() {
 	m.requests.ready = true
 	m.clearNotice(noticeFormWait)
@@ -67,6 +84,7 @@ func (m *Model) focusForm() {
 // startGrace starts the grace period of a form just shown.
 func (m *Model) startGrace() tea.Cmd {
 	m.requests.grace.shown = m.opts.GraceNow()
+	m.requests.grace.draft = m.composer.Value()
 	return m.formCheckAfter(m.opts.FormGrace)
 }
 
@@ -86,17 +104,22 @@ func (m *Model) onFormCheck(msg formCheckMsg) tea.Cmd {
 	if due := q.focusDue(m); now.Before(due) {
 		return m.formCheckAfter(due.Sub(now))
 	}
+	if m.draftHoldsKeys() {
+		m.setNotice(noticeFormWait, formDraftNotice)
+		return m.formCheckAfter(m.opts.FormQuiet)
+	}
 	m.focusForm()
 	return nil
 }
 
 // yieldForm takes the keyboard back from a focused form that was sent
 // text it doesn't take (a choice list): the text goes to the composer,
-// and the form waits for a pause in typing again before it has the keys,
-// so the Enter that ends a typed message can't answer it.
+// and the form waits until that message is sent or cleared (and a pause)
+// before it has the keys again, so the Enter that ends a typed message
+// can't answer it.
 func (m *Model) yieldForm() tea.Cmd {
 	m.requests.ready = false
-	m.setNotice(noticeFormWait, formWaitNotice)
+	m.setNotice(noticeFormWait, formDraftNotice)
 	return m.formCheckAfter(m.opts.FormQuiet)
 }
 

@@ -45,7 +45,8 @@ func check(t *testing.T, m *Model) {
 // Someone typing a message at 50 ms a key while an approval arrives: the
 // form never takes a key while the typing goes on, however long after its
 // arrival; the Enter stays with the composer, the text is whole, and no
-// reply is sent. Once the user pauses, the form takes focus.
+// reply is sent. Once the user pauses with that message sent or cleared,
+// the form takes focus.
 func TestFormWaitsUntilTypingStops(t *testing.T) {
 	m, now, _ := graceModel(t)
 	rep := &replies{}
@@ -81,11 +82,21 @@ func TestFormWaitsUntilTypingStops(t *testing.T) {
 	if m.requests.ready {
 		t.Fatal("form took focus 300 ms after the last key")
 	}
-	// … a full one is.
+	// … and nor is a full one while the message typed since the form
+	// came is still in the composer (its Enter must stay its own) …
 	*now = now.Add(250 * time.Millisecond)
 	check(t, m)
+	if m.requests.ready {
+		t.Fatal("form took focus with the message typed since it came still in the composer")
+	}
+	// … but once it is deleted, a pause is.
+	for range len(text) {
+		m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace}) // key() would give it text
+	}
+	*now = now.Add(600 * time.Millisecond)
+	check(t, m)
 	if !m.requests.ready {
-		t.Fatal("form did not take focus after the user stopped typing")
+		t.Fatal("form did not take focus after the user stopped typing and cleared the message")
 	}
 	key(t, m, tea.KeyEnter, 0)
 	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {

@@ -126,6 +126,9 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.turn.running {
 			return m.interrupt()
 		}
+		if m.composer.Value() == "" {
+			return m.onEscIdle() // rewind.go: Esc Esc edits an earlier message
+		}
 		return nil
 	case "ctrl+d":
 		if m.composer.Value() == "" {
@@ -156,6 +159,9 @@ func (m *Model) ctrlC() tea.Cmd {
 		m.composer.RememberDraft() // Up brings it back
 		m.composer.Reset()
 		m.quitArmed = time.Time{}
+		if m.rewind.pending != nil {
+			m.cancelRewind("rewind cancelled")
+		}
 		return nil
 	}
 	if m.turn.running && m.requests.form == nil && m.turn.interruptSent.IsZero() {

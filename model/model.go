@@ -96,6 +96,9 @@ type Model struct {
 	turn     turnState
 	recovery recovery
 	pair     pairState
+	rewind   rewindState // rewind.go
+	// pendingSend is the edited message sent once its rewind is done.
+	pendingSend *rewindText
 
 	// status is the status line's settled values (model, cwd, policies,
 	// peer, presence); View adds what changes by itself.

@@ -236,18 +236,18 @@ func TestTypedTextNeverAnswersAChoiceForm(t *testing.T) {
 			} else {
 				typeKeys(t, m, tc.typed)
 			}
-			if v := plain(m); !strings.Contains(v, formWaitNotice) {
-				t.Errorf("no hint that the form waits for a pause:\n%s", v)
+			if v := plain(m); !strings.Contains(v, formDraftNotice) {
+				t.Errorf("no hint that the form waits for the message:\n%s", v)
 			}
-			key(t, m, tea.KeyEnter, 0)
+			if got := m.composer.Value(); got != tc.typed {
+				t.Errorf("composer %q; the typed text %q should be there", got, tc.typed)
+			}
+			key(t, m, tea.KeyEnter, 0) // the composer's Enter (no app-server here: nothing is sent)
 			if got := rep.all(); len(got) != 0 {
 				t.Fatalf("typing %q answered the form: %q", tc.typed, got)
 			}
 			if m.requests.form == nil || m.requests.hasKeys() {
 				t.Fatalf("form gone (%v) or still focused (%v) after typing", m.requests.form == nil, m.requests.hasKeys())
-			}
-			if got := m.composer.Value(); got != tc.typed {
-				t.Errorf("composer %q; the typed text %q should be there", got, tc.typed)
 			}
 			// After the pause the form answers arrow keys as before.
 			m.Update(formFocusMsg{seq: m.requests.seq})
@@ -256,6 +256,67 @@ func TestTypedTextNeverAnswersAChoiceForm(t *testing.T) {
 				t.Fatalf("Esc after the pause: replies %q; want one", got)
 			}
 		})
+	}
+}
+
+// A message typed while a form is up keeps the keyboard however long the
+// user pauses: the form takes it once the message is sent or cleared.
+// (Before: "no, wait, dont", a 0.8 s pause, Enter — and "Yes, run it"
+// was chosen.)
+func TestDraftKeepsKeysFromForm(t *testing.T) {
+	now := time.Unix(1000, 0)
+	clock := func() time.Time { return now }
+	rep := &replies{}
+	m := New(Options{NoColor: true, FormGrace: 100 * time.Millisecond, FormQuiet: 100 * time.Millisecond, GraceNow: clock})
+	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
+	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `"id-1"`, cmdReq, rep))
+	drive(t, m, cmd)
+	typeKeys(t, m, "no, wait, dont")
+	now = now.Add(2 * time.Second) // a long pause
+	drive(t, m, m.onFormCheck(formCheckMsg{seq: m.requests.seq}))
+	if m.requests.hasKeys() {
+		t.Fatal("the form took the keys from a message being typed")
+	}
+	if v := plain(m); !strings.Contains(v, formDraftNotice) {
+		t.Errorf("no hint:\n%s", v)
+	}
+	key(t, m, tea.KeyEnter, 0) // meant for the message
+	if got := rep.all(); len(got) != 0 {
+		t.Fatalf("Enter after a pause answered the form: %q", got)
+	}
+	// Deleted: after a pause the form has the keys.
+	for range len("no, wait, dont") {
+		m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace}) // key() would give it text
+	}
+	if m.composer.Value() != "" {
+		t.Fatalf("backspace left %q", m.composer.Value())
+	}
+	now = now.Add(time.Second)
+	drive(t, m, m.onFormCheck(formCheckMsg{seq: m.requests.seq}))
+	if !m.requests.hasKeys() {
+		t.Fatal("the form did not take the keys once the message was cleared")
+	}
+	key(t, m, tea.KeyEscape, 0)
+	if got := rep.all(); len(got) != 1 || !strings.Contains(got[0], "cancel") {
+		t.Errorf("replies %q; want the cancel", got)
+	}
+}
+
+// A draft from before the form appeared does not hold it off.
+func TestOldDraftLetsFormFocus(t *testing.T) {
+	now := time.Unix(1000, 0)
+	clock := func() time.Time { return now }
+	rep := &replies{}
+	m := New(Options{NoColor: true, FormGrace: 100 * time.Millisecond, FormQuiet: 100 * time.Millisecond, GraceNow: clock})
+	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
+	typeKeys(t, m, "half a thought")
+	now = now.Add(time.Second)
+	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `"id-1"`, cmdReq, rep))
+	drive(t, m, cmd)
+	now = now.Add(time.Second)
+	drive(t, m, m.onFormCheck(formCheckMsg{seq: m.requests.seq}))
+	if !m.requests.hasKeys() {
+		t.Fatal("a draft older than the form kept it from the keys")
 	}
 }
 

@@ -33,6 +33,10 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return tea.Batch(m.onThreadSwitched(msg), m.flushQueue()), true
 	case resumeCheckMsg:
 		return m.onResumeCheck(msg), true
+	case rewindDoneMsg:
+		return m.onRewindDone(msg), true
+	case snapMsg:
+		m.onSnap(msg)
 	case commandResultMsg:
 		m.onCommandResult(msg)
 	case threadPageMsg:

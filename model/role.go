@@ -68,7 +68,7 @@ var guestBlocked = map[string]bool{"approvals": true}
 // one thread every viewer of a shared session folds: they are refused
 // there, since the other viewers' models would not follow.
 var sharedBlocked = map[string]bool{
-	"new": true, "resume": true, "fork": true, "archive": true, "restart": true,
+	"new": true, "resume": true, "fork": true, "archive": true, "restart": true, "undo": true,
 }
 
 // sharedBlocks reports whether slash command name is refused because the

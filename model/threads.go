@@ -99,7 +99,7 @@ func resumeLastCmd(c backend.Client, state *sessions.Store, ws string) tea.Cmd {
 
 func forkCmd(c backend.Client, id string) tea.Cmd {
 	return callCmd(func(ctx context.Context) tea.Msg {
-		resp, err := c.ForkThread(ctx, id)
+		resp, err := c.ForkThread(ctx, id, "")
 		if err != nil {
 			return threadSwitchedMsg{err: fmt.Errorf("thread/fork: %w", err), how: "forked"}
 		}
@@ -116,6 +116,9 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 		}
 		m.banner(ui.BannerError, "could not open a thread: "+oneLine(msg.err), nil)
 		return nil
+	}
+	if msg.how != "rewound" {
+		m.rewind.pending = nil // a rewind is of the thread it was chosen in
 	}
 	r := msg.resp
 	// The account's rate limits and the model's window outlive a thread.

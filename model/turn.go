@@ -229,6 +229,12 @@ func (m *Model) onEnter() tea.Cmd {
 		m.setNotice(noticeInfo, "queued after the earlier prompts")
 		return m.flushQueue()
 	}
+	if plan := m.rewind.pending; plan != nil {
+		// rewind.go: fork before the chosen turn, then send.
+		m.pendingSend = &rewindText{text: text, hist: hist}
+		m.setDraft("")
+		return m.runRewind(plan)
+	}
 	m.composer.AddHistory(hist)
 	m.setDraft("")
 	return m.submit(text)

@@ -73,9 +73,11 @@ func (it *Item) Text() string { return it.text.String() }
 
 // FileDiff is one file of a file change, as the server gave it: Path is
 // absolute on the server's machine, Kind "add", "delete" or "update",
-// Diff a unified diff (or the whole content of an added or deleted file).
+// Diff a unified diff (or the whole content of an added or deleted file),
+// MovePath where an update moved the file ("" when it stayed).
 type FileDiff struct {
 	Path, Kind, Diff string
+	MovePath         string
 }
 
 // PlanStep is one step of a plan; Status is "pending", "inProgress" or

@@ -288,7 +288,11 @@ func kindOf(typ string) (Kind, bool) {
 func files(changes []backend.FileChange) []FileDiff {
 	out := make([]FileDiff, 0, len(changes))
 	for _, c := range changes {
-		out = append(out, FileDiff{Path: c.Path, Kind: c.Kind.Type, Diff: c.Diff})
+		d := FileDiff{Path: c.Path, Kind: c.Kind.Type, Diff: c.Diff}
+		if c.Kind.MovePath != nil {
+			d.MovePath = *c.Kind.MovePath
+		}
+		out = append(out, d)
 	}
 	return out
 }

@@ -62,24 +62,30 @@ func newExportCmd() *cobra.Command {
 // exportFormat is the format opts ask for: --format, else -o's
 // extension, else md.
 func exportFormat(opts ExportOptions) (string, error) {
+	// What -o's extension says ("" when it says nothing: none, or stdout).
+	ext := strings.ToLower(filepath.Ext(opts.Output))
+	byExt := map[string]string{".svg": "svg", ".gif": "gif", ".md": "md", ".markdown": "md", "": ""}
+	fromExt, known := byExt[ext]
 	format := strings.ToLower(opts.Format)
-	if format == "" {
-		switch strings.ToLower(filepath.Ext(opts.Output)) {
-		case ".svg":
-			format = "svg"
-		case ".gif":
-			format = "gif"
-		default:
-			format = "md"
-		}
-	}
 	switch format {
-	case "md", "markdown":
-		return "md", nil
-	case "svg", "gif":
-		return format, nil
+	case "":
+		if !known {
+			return "", &usageError{fmt.Sprintf("can't tell the format from %q: give --format md, svg or gif", filepath.Base(opts.Output))}
+		}
+		if fromExt == "" {
+			return "md", nil
+		}
+		return fromExt, nil
+	case "markdown":
+		format = "md"
+	case "md", "svg", "gif":
+	default:
+		return "", &usageError{fmt.Sprintf("invalid value %q for --format: allowed values are md, svg, gif", opts.Format)}
 	}
-	return "", &usageError{fmt.Sprintf("invalid value %q for --format: allowed values are md, svg, gif", opts.Format)}
+	if known && fromExt != "" && fromExt != format {
+		return "", &usageError{fmt.Sprintf("--format %s, but -o %s says %s", format, filepath.Base(opts.Output), fromExt)}
+	}
+	return format, nil
 }
 
 // runExport writes the recording (or cast) as Markdown or a picture to
@@ -134,6 +140,11 @@ func runExport(opts ExportOptions, stdout, stderr io.Writer) error {
 	}
 	if format == "md" {
 		return sessions.ExportMarkdown(w, rec)
+	}
+	if cast != nil && pic.theme != picture.Dark {
+		// A cast holds the colours tandem drew with for the terminal it
+		// ran in; only the default colours change.
+		fmt.Fprintln(stderr, "tandem export: note: a cast keeps the colours it was recorded with; --theme light changes only the default background and text (a --record transcript is drawn in light styles)")
 	}
 	began := time.Now()
 	bar := newExportProgress(stderr)
@@ -263,7 +274,7 @@ func drawPicture(w io.Writer, format string, rec *sessions.Recording, cast *sess
 	if err := clip.Close(); err != nil {
 		return 0, err
 	}
-	return clip.Frames(), nil
+	return enc.Frames(), nil
 }
 
 type sessionKind int

@@ -32,20 +32,25 @@ func TestExportPictureFlagErrors(t *testing.T) {
 		{"unknown format", ExportOptions{Format: "png"}, `invalid value "png" for --format: allowed values are md, svg, gif`},
 		{"unknown theme", ExportOptions{Format: "svg", Theme: "solar", Speed: 1}, `invalid value "solar" for --theme`},
 		{"speed zero", ExportOptions{Format: "svg", Theme: "dark"}, "invalid value 0 for --speed"},
-		{"speed NaN", ExportOptions{Format: "gif", Theme: "dark", Speed: nan()}, "invalid value NaN for --speed"},
+		{"speed NaN", ExportOptions{Format: "gif", Output: "x.gif", Theme: "dark", Speed: nan()}, "invalid value NaN for --speed"},
 		{"idle negative", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, IdleLimit: -1}, "invalid value -1 for --idle-limit"},
 		{"bad from", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, From: "soon"}, "invalid value for --from"},
 		{"bad to", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, To: "turn:0"}, "invalid value for --to"},
 		{"huge", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, Cols: 5000}, "invalid size 5000×0"},
-		{"cast as markdown", ExportOptions{File: "../../sessions/testdata/demo.cast", Format: "md"}, "is an asciicast: it exports as --format svg or gif"},
+		{"cast as markdown", ExportOptions{File: "../../sessions/testdata/demo.cast", Format: "md", Output: "x.md"}, "is an asciicast: it exports as --format svg or gif"},
 		{"empty window", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, From: "1h"}, "nothing to draw"},
+		{"unknown extension", ExportOptions{Output: "x.png", Theme: "dark", Speed: 1}, `can't tell the format from "x.png": give --format md, svg or gif`},
+		{"format and extension disagree", ExportOptions{Output: "x.gif", Format: "svg", Theme: "dark", Speed: 1}, "--format svg, but -o x.gif says gif"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.opts.File == "" {
 				c.opts.File = demoRecording
 			}
-			out := filepath.Join(dir, "x.svg")
+			if c.opts.Output == "" {
+				c.opts.Output = "x.svg"
+			}
+			out := filepath.Join(dir, c.opts.Output)
 			c.opts.Output = out
 			_ = os.Remove(out)
 			err := runExport(c.opts, &bytes.Buffer{}, &bytes.Buffer{})

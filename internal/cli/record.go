@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/charmbracelet/x/term"
@@ -20,15 +22,16 @@ import (
 
 	"tandem/backend"
 	"tandem/sessions"
+	"tandem/ui"
 )
 
 // RecordOptions are the command line of `tandem record -o FILE
-// [--idle-time-limit S] -- [tandem args]`.
+// [--idle-limit S] -- [tandem args]`.
 type RecordOptions struct {
 	// Output is -o/--output (required): an asciicast, or with a .svg or
 	// .gif extension a picture drawn from one (see `tandem export`).
 	Output        string
-	IdleTimeLimit float64  // --idle-time-limit, seconds, for the header
+	IdleTimeLimit float64  // --idle-limit (or --idle-time-limit), seconds: the header's, a picture's cap
 	Args          []string // the recorded tandem's arguments
 }
 
@@ -39,7 +42,9 @@ func newRecordCmd() *cobra.Command {
 		return runRecord(cmd.Context(), opts)
 	})
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "file to write: an asciicast (.cast), or an animated picture (.svg, .gif)")
-	cmd.Flags().Float64Var(&opts.IdleTimeLimit, "idle-time-limit", 2, "idle_time_limit written to the header (seconds; players cap pauses at it)")
+	cmd.Flags().Float64Var(&opts.IdleTimeLimit, "idle-limit", 2, "cap pauses at this many seconds: the cast's idle_time_limit (players cap at it), a picture's pauses")
+	// asciinema's name for it, which this flag had first.
+	cmd.Flags().Float64Var(&opts.IdleTimeLimit, "idle-time-limit", 2, "the same as --idle-limit")
 	return cmd
 }
 
@@ -64,6 +69,9 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 		return &usageError{"record: -o FILE is required"}
 	}
 	out, idle, args := opts.Output, opts.IdleTimeLimit, opts.Args
+	if !(idle >= 0) || math.IsInf(idle, 0) {
+		return &usageError{fmt.Sprintf("invalid value %g for --idle-limit: seconds, 0 or more", idle)}
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -95,7 +103,11 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 	stdin := os.Stdin.Fd()
 	width, height := terminalSize(stdin)
 	env := map[string]string{"TERM": castTerm(os.Getenv("TERM")), "SHELL": os.Getenv("SHELL")}
-	cast, err := sessions.NewCastWriter(f, sessions.CastHeader{Width: width, Height: height, IdleTimeLimit: idle, Env: env})
+	title := "tandem"
+	if wd, err := os.Getwd(); err == nil {
+		title = "tandem · " + ui.ShortHome(wd)
+	}
+	cast, err := sessions.NewCastWriter(f, sessions.CastHeader{Width: width, Height: height, IdleTimeLimit: idle, Env: env, Title: title})
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
@@ -126,10 +138,13 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 		markR.Close()
 	}()
 
+	restore := func() {}
 	if term.IsTerminal(stdin) {
 		state, err := term.MakeRaw(stdin)
 		if err == nil {
-			defer term.Restore(stdin, state)
+			var once sync.Once
+			restore = func() { once.Do(func() { _ = term.Restore(stdin, state) }) }
+			defer restore()
 		}
 		// Keys go to tandem and nowhere else: input is never recorded.
 		// This copy ends with the process (a read on stdin can't be
@@ -172,6 +187,7 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 	}
 	werr := cmd.Wait()
 	<-markersDone
+	restore() // what follows is printed to a cooked terminal
 	if err := cast.Close(); err != nil {
 		return fmt.Errorf("record: writing %s: %w", out, err)
 	}

@@ -175,8 +175,9 @@ func Recording(rec *sessions.Recording, o Options, sink Sink) error {
 // (80×24 when the header has none; resized as its "r" events say: the
 // output was drawn for that size) and sends sink the screen after every
 // output event, and its markers as they come. A frame the program was
-// still drawing (synchronized output) waits for the next event. Only
-// o.Progress is used.
+// still drawing (synchronized output) waits for the next event, and
+// once a full-screen program left the alternate screen (it quit) no
+// frame follows. Only o.Progress is used.
 func Cast(c *sessions.Cast, o Options, sink Sink) error {
 	cols, rows := c.Header.Width, c.Header.Height
 	if cols < 1 || rows < 1 {
@@ -189,7 +190,9 @@ func Cast(c *sessions.Cast, o Options, sink Sink) error {
 		switch ev.Code {
 		case "o":
 			_, _ = scr.Write([]byte(ev.Data))
-			if !scr.Synchronized() {
+			// A full-screen program that quit leaves the main screen (often
+			// blank): the session ended on its last full-screen frame.
+			if !scr.Synchronized() && !scr.LeftAltScreen() {
 				f = scr.Snapshot(f)
 				sink.Frame(ev.At, f)
 			}
@@ -204,7 +207,7 @@ func Cast(c *sessions.Cast, o Options, sink Sink) error {
 			o.Progress(i+1, len(c.Events))
 		}
 	}
-	if scr.Synchronized() && len(c.Events) > 0 {
+	if scr.Synchronized() && !scr.LeftAltScreen() && len(c.Events) > 0 {
 		f = scr.Snapshot(f)
 		sink.Frame(c.Events[len(c.Events)-1].At, f)
 	}

@@ -62,7 +62,7 @@ type Timing struct {
 	// (which is shown from the dropped one's time). 0 means 50 ms.
 	MinFrame time.Duration
 	// Hold is how long the last frame stays before the picture ends (or
-	// loops); 0 means 3 s.
+	// loops), from the time it was drawn; 0 means 3 s.
 	Hold time.Duration
 }
 
@@ -82,7 +82,7 @@ type Clip struct {
 	// raw is the session time last seen; src the capped clock then.
 	raw, src time.Duration
 	begun    time.Duration // src when the picture began
-	end      time.Duration // the picture's time at the last frame in it
+	end      time.Duration // the picture's time of the last frame handed on
 	seen     bool
 	// last is the newest frame seen.
 	last screen.Frame
@@ -166,7 +166,6 @@ func (c *Clip) Frame(at time.Duration, f *screen.Frame) {
 	}
 	if c.on {
 		c.offer(f)
-		c.end = c.out()
 	}
 	copyFrame(&c.last, f)
 	c.have = true
@@ -205,6 +204,7 @@ func (c *Clip) flush() {
 	if c.err == nil {
 		c.err = c.enc.Add(c.pendAt, &c.pend)
 	}
+	c.end = c.pendAt
 	copyFrame(&c.sent, &c.pend)
 	c.sentOK = true
 	c.frames++
@@ -223,7 +223,7 @@ func (c *Clip) Close() error {
 	if c.frames == 0 {
 		return ErrEmpty
 	}
-	return c.enc.Close(max(c.end, c.pendAt) + c.t.Hold)
+	return c.enc.Close(c.end + c.t.Hold)
 }
 
 func copyFrame(dst, src *screen.Frame) {

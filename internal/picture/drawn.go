@@ -9,7 +9,8 @@ import (
 // drawn returns a mask for the characters a terminal draws itself rather
 // than from its font, and that tandem's screens use: box-drawing lines
 // and corners (light and heavy), block elements, Braille patterns (the
-// spinner), and a few marks Go Mono lacks (✓ ✔ ✗ • ●). nil for any other
+// spinner), and a few marks Go Mono lacks that tandem draws (✓ ✔ ✗ • ●
+// ☰ ✎ ◐ ○). nil for any other
 // grapheme. w×h is the cell in pixels.
 func drawn(s string, w, h int) *image.Alpha {
 	r, n := utf8.DecodeRuneInString(s)
@@ -114,6 +115,27 @@ func drawn(s string, w, h int) *image.Alpha {
 		}
 		for i := 0; i <= w-5; i++ {
 			rect(4+i, cy+2-i*2, 4+i+th, cy+2-i*2+th+1)
+		}
+	case r == '☰': // three bars
+		for _, y := range []int{cy - 4, cy, cy + 4} {
+			rect(1, y-1, w-1, y+1)
+		}
+	case r == '✎' || r == '✏': // a pencil: a diagonal stroke
+		for i := 0; i < w-2; i++ {
+			y := cy + 4 - i*8/(w-2)
+			rect(1+i, y-1, 3+i, y+1)
+		}
+	case r == '◐' || r == '◑' || r == '○' || r == '◯':
+		rad := min(w, h)/2 - 1
+		for y := -rad; y <= rad; y++ {
+			for x := -rad; x <= rad; x++ {
+				d := x*x + y*y
+				ring := d <= rad*rad && d >= (rad-1)*(rad-1)
+				half := d <= rad*rad && (r == '◐' && x <= 0 || r == '◑' && x >= 0)
+				if ring || half {
+					m.SetAlpha(cx+x, cy+y, on)
+				}
+			}
 		}
 	case r == '✗' || r == '✘':
 		for i := 1; i < w-1; i++ {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/gofont/gomonobold"
@@ -123,6 +124,9 @@ func (g *GIF) size() (w, h int) {
 	return g.o.Cols*gifCellW + 2*gifPad, g.o.Rows*gifCellH + 2*gifPad + gifBar
 }
 
+// Frames implements Encoder.
+func (g *GIF) Frames() int { return len(g.g.Image) }
+
 // Add implements Encoder.
 func (g *GIF) Add(at time.Duration, f *screen.Frame) error {
 	first := len(g.g.Image) == 0
@@ -212,12 +216,25 @@ func (g *GIF) frame(img *image.Paletted) {
 	}
 	if g.o.Title != "" {
 		fg, bar := g.index(g.th.TitleFg), g.index(g.th.Bar)
-		title := []rune(g.o.Title)
-		n := min(len(title), (b.Dx()-2*gifPad-70)/gifCellW)
-		x := (b.Dx() - n*gifCellW) / 2
-		for _, r := range title[:max(n, 0)] {
-			g.glyph(img, x, gifBar/2-gifCellH/2, string(r), 1, 0, fg, bar)
-			x += gifCellW
+		// The title's graphemes, as many as fit, centred; wide ones take
+		// two cells.
+		room := (b.Dx() - 2*gifPad - 70) / gifCellW
+		var gs []string
+		cells := 0
+		for rest := g.o.Title; rest != ""; {
+			cl, w := ansi.FirstGraphemeCluster(rest, ansi.GraphemeWidth)
+			rest = rest[len(cl):]
+			if cells+max(w, 1) > room {
+				break
+			}
+			gs = append(gs, cl)
+			cells += max(w, 1)
+		}
+		x := (b.Dx() - cells*gifCellW) / 2
+		for _, cl := range gs {
+			w := max(ansi.StringWidth(cl), 1)
+			g.glyph(img, x, gifBar/2-gifCellH/2, cl, w, 0, fg, bar)
+			x += w * gifCellW
 		}
 	}
 }

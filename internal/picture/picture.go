@@ -24,6 +24,9 @@ import (
 type Encoder interface {
 	Add(at time.Duration, f *screen.Frame) error
 	Close(end time.Duration) error
+	// Frames is how many frames the picture holds (a GIF drops a frame
+	// whose cells inside its size did not change).
+	Frames() int
 }
 
 // Options are what every encoder draws with.

@@ -86,6 +86,8 @@ func (r *record) Add(at time.Duration, f *screen.Frame) error {
 
 func (r *record) Close(end time.Duration) error { r.end = end; r.calls++; return nil }
 
+func (r *record) Frames() int { return len(r.at) }
+
 func TestParseBound(t *testing.T) {
 	cases := []struct {
 		in   string
@@ -176,8 +178,10 @@ func TestClipMergesAndRefusesEmpty(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		clip.Frame(time.Duration(i)*time.Second, f)
 	}
-	if err := clip.Close(); err != nil || len(r.at) != 1 || r.end != 7*time.Second {
-		t.Errorf("five equal frames: %d frames, end %v, %v; want 1, 7s", len(r.at), r.end, err)
+	// The picture ends Hold after the last change, however long the
+	// session stayed as it was.
+	if err := clip.Close(); err != nil || len(r.at) != 1 || r.end != 3*time.Second {
+		t.Errorf("five equal frames: %d frames, end %v, %v; want 1, 3s", len(r.at), r.end, err)
 	}
 	clip = NewClip(&record{}, Timing{From: Bound{At: time.Hour, set: true}})
 	clip.Frame(0, f)
@@ -438,5 +442,58 @@ func TestGIFGlyphFallbacks(t *testing.T) {
 		if m := g.mask(s, 2, 0); m != nil {
 			t.Errorf("%q: Go Mono has no glyph for it, want the box (nil mask)", s)
 		}
+	}
+}
+
+// tandem's own marks are drawn, not boxed; a wide title takes two cells a
+// grapheme.
+func TestGIFDrawsTandemMarksAndWideTitles(t *testing.T) {
+	g, err := NewGIF(io.Discard, Options{Cols: 4, Rows: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"☰", "✎", "◐"} {
+		m := g.mask(s, 1, 0)
+		if m == nil {
+			t.Errorf("%q is boxed", s)
+			continue
+		}
+		ink := 0
+		for _, a := range m.Pix {
+			if a > 0 {
+				ink++
+			}
+		}
+		if ink < 6 {
+			t.Errorf("%q draws %d pixels", s, ink)
+		}
+	}
+	// A title of two wide graphemes is four cells: its ink spans more
+	// than two cells' width.
+	var b bytes.Buffer
+	enc, err := NewGIF(&b, Options{Cols: 40, Rows: 2, Title: "日本"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := screen.New(40, 2)
+	defer scr.Close()
+	_ = enc.Add(0, scr.Snapshot(nil))
+	_ = enc.Close(time.Second)
+	dec, err := gif.DecodeAll(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := composite(dec, 1)
+	bar := img.At(2, 2)
+	left, right := img.Bounds().Dx(), 0
+	for y := 4; y < gifBar-4; y++ {
+		for x := 80; x < img.Bounds().Dx(); x++ {
+			if img.At(x, y) != bar {
+				left, right = min(left, x), max(right, x)
+			}
+		}
+	}
+	if right-left < 3*gifCellW {
+		t.Errorf("the wide title spans %d px; want about 4 cells (%d px)", right-left, 4*gifCellW)
 	}
 }

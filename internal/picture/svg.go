@@ -54,6 +54,9 @@ func NewSVG(w io.Writer, o Options) *SVG {
 	return &SVG{w: w, o: o, th: o.theme(), rows: map[string]int{}, fg: map[color.RGBA]int{}, bg: map[color.RGBA]int{}}
 }
 
+// Frames implements Encoder.
+func (s *SVG) Frames() int { return len(s.frames) }
+
 // Add implements Encoder.
 func (s *SVG) Add(at time.Duration, f *screen.Frame) error {
 	fr := svgFrame{at: at, rows: make([]int, s.o.Rows)}

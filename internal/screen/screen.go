@@ -84,6 +84,8 @@ type Screen struct {
 	emu     *vt.Emulator
 	title   string
 	sync    bool
+	alt     bool // on the alternate screen
+	wasAlt  bool // it was on the alternate screen at some point
 	closed  bool
 	drained chan struct{}
 	cells   []int32 // mask's reused buffers (mask.go)
@@ -101,13 +103,19 @@ func New(cols, rows int) *Screen {
 	emu.SetCallbacks(vt.Callbacks{
 		Title: func(t string) { s.title = t },
 		EnableMode: func(m ansi.Mode) {
-			if m == ansi.ModeSynchronizedOutput {
+			switch m {
+			case ansi.ModeSynchronizedOutput:
 				s.sync = true
+			case ansi.ModeAltScreen, ansi.ModeAltScreenSaveCursor:
+				s.alt, s.wasAlt = true, true
 			}
 		},
 		DisableMode: func(m ansi.Mode) {
-			if m == ansi.ModeSynchronizedOutput {
+			switch m {
+			case ansi.ModeSynchronizedOutput:
 				s.sync = false
+			case ansi.ModeAltScreen, ansi.ModeAltScreenSaveCursor:
+				s.alt = false
 			}
 		},
 	})
@@ -139,6 +147,11 @@ func (s *Screen) Size() (cols, rows int) { return s.emu.Width(), s.emu.Height() 
 // Synchronized reports whether the program is between the start and the
 // end of a synchronized update (DEC mode 2026): the picture is half drawn.
 func (s *Screen) Synchronized() bool { return s.sync }
+
+// LeftAltScreen reports whether the program used the alternate screen
+// and has left it: a full-screen program that quit, whose last picture
+// is the main screen it left behind.
+func (s *Screen) LeftAltScreen() bool { return s.wasAlt && !s.alt }
 
 // Snapshot returns the screen as it is now, secrets masked (see mask.go).
 // It fills into, reusing its cells, when into is not nil.

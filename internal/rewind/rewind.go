@@ -1,0 +1,294 @@
+// Package rewind takes back file changes an agent made: it reverse-applies
+// a run of changes (thread.FileDiff, as the server reported them), newest
+// first, to the files as they are now, and writes the result only when
+// every file still is what the agent left.
+//
+// The files are read and written through an FS: the app-server's own
+// file methods (backend.Client: fs/readFile, fs/writeFile, fs/remove),
+// so a thread running on an SSH remote is rewound there.
+//
+// It imports tandem/thread and nothing else from tandem.
+package rewind
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+
+	"tandem/thread"
+)
+
+// FS reads and writes files where the thread runs. A missing file is an
+// error matching fs.ErrNotExist.
+type FS interface {
+	ReadFile(ctx context.Context, path string) ([]byte, error)
+	WriteFile(ctx context.Context, path string, data []byte) error
+	RemoveFile(ctx context.Context, path string) error
+}
+
+// Snapshot is a file as the agent left it, read once its change was
+// applied: whether it exists, and the SHA-256 of its content.
+type Snapshot struct {
+	Exists bool
+	Sum    [32]byte
+}
+
+// SnapshotOf is the snapshot of data (exists true) or of a missing file
+// (data nil, exists false).
+func SnapshotOf(data []byte, exists bool) Snapshot {
+	if !exists {
+		return Snapshot{}
+	}
+	return Snapshot{Exists: true, Sum: sha256.Sum256(data)}
+}
+
+// Write is one file a Plan changes: its new content, or Remove; Was is
+// what it is now (Existed false: missing), to put back if a later write
+// fails.
+type Write struct {
+	Path    string
+	Data    []byte
+	Remove  bool
+	Was     []byte
+	Existed bool
+}
+
+// Plan is what taking the changes back writes, in path order.
+type Plan struct {
+	Writes []Write
+}
+
+// Conflict is a file that can't be taken back, and why.
+type Conflict struct {
+	Path, Why string
+}
+
+// ConflictError is Prepare's refusal: the files that changed since the
+// agent left them (or can't be read). Nothing was written.
+type ConflictError struct {
+	Conflicts []Conflict
+}
+
+func (e *ConflictError) Error() string {
+	var b strings.Builder
+	b.WriteString("files changed since the agent edited them, so nothing was rewound: ")
+	for i, c := range e.Conflicts {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(c.Path + " (" + c.Why + ")")
+	}
+	return b.String()
+}
+
+// file is one path's state while the changes are undone.
+type file struct {
+	data   []byte
+	exists bool
+}
+
+// Prepare reads the files changes touched and undoes changes on them in
+// memory, newest first. expect, when it has a path, is how the agent left
+// that file after the last of changes (see Snapshot): a file that differs
+// now was edited since, and is a conflict. Without a snapshot a file must
+// still match what each change left where that change is checked: an
+// added file its whole content, a deleted file must be missing, an
+// updated file the new side of every hunk. Any conflict refuses the whole
+// rewind (*ConflictError) and nothing is written.
+func Prepare(ctx context.Context, fsys FS, changes []thread.FileDiff, expect map[string]Snapshot) (*Plan, error) {
+	now := map[string]file{} // as they are now
+	cur := map[string]file{} // as the undo goes
+	var conflicts []Conflict
+	conflict := func(path, why string) {
+		for _, c := range conflicts {
+			if c.Path == path {
+				return
+			}
+		}
+		conflicts = append(conflicts, Conflict{path, why})
+	}
+	load := func(path string) (file, error) {
+		if f, ok := cur[path]; ok {
+			return f, nil
+		}
+		data, err := fsys.ReadFile(ctx, path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			now[path] = file{}
+		case err != nil:
+			return file{}, err
+		default:
+			now[path] = file{data: data, exists: true}
+		}
+		cur[path] = now[path]
+		if want, ok := expect[path]; ok && SnapshotOf(now[path].data, now[path].exists) != want {
+			conflict(path, "edited since")
+		}
+		return cur[path], nil
+	}
+	for i := len(changes) - 1; i >= 0; i-- {
+		c := changes[i]
+		if c.Path == "" {
+			continue
+		}
+		at := c.Path
+		if c.Kind == "update" && c.MovePath != "" {
+			at = c.MovePath
+		}
+		f, err := load(at)
+		if err != nil {
+			conflict(at, "can't be read: "+err.Error())
+			continue
+		}
+		switch c.Kind {
+		case "add":
+			if !f.exists {
+				conflict(at, "deleted since")
+			} else if !bytes.Equal(f.data, []byte(c.Diff)) {
+				conflict(at, "edited since")
+			}
+			cur[at] = file{}
+		case "delete":
+			if f.exists {
+				conflict(at, "created again since")
+			}
+			cur[at] = file{data: []byte(c.Diff), exists: true}
+		case "update":
+			if !f.exists {
+				conflict(at, "deleted since")
+				continue
+			}
+			old, err := Reverse(f.data, c.Diff)
+			if err != nil {
+				conflict(at, "edited since ("+err.Error()+")")
+				continue
+			}
+			if at != c.Path {
+				if _, err := load(c.Path); err != nil {
+					conflict(c.Path, "can't be read: "+err.Error())
+					continue
+				}
+				if cur[c.Path].exists {
+					conflict(c.Path, "created again since")
+				}
+				cur[at] = file{}
+			}
+			cur[c.Path] = file{data: old, exists: true}
+		default:
+			conflict(at, "unknown kind of change "+strconv.Quote(c.Kind))
+		}
+	}
+	if len(conflicts) > 0 {
+		sort.Slice(conflicts, func(i, j int) bool { return conflicts[i].Path < conflicts[j].Path })
+		return nil, &ConflictError{Conflicts: conflicts}
+	}
+	p := &Plan{}
+	for path, f := range cur {
+		was := now[path]
+		if f.exists == was.exists && bytes.Equal(f.data, was.data) {
+			continue
+		}
+		p.Writes = append(p.Writes, Write{Path: path, Data: f.data, Remove: !f.exists, Was: was.data, Existed: was.exists})
+	}
+	sort.Slice(p.Writes, func(i, j int) bool { return p.Writes[i].Path < p.Writes[j].Path })
+	return p, nil
+}
+
+// Apply writes the plan. When a write fails, the files already written
+// are put back as they were, and the error says which file failed (and
+// any that could not be put back).
+func (p *Plan) Apply(ctx context.Context, fsys FS) error {
+	for i, w := range p.Writes {
+		if err := put(ctx, fsys, w.Path, w.Data, !w.Remove); err != nil {
+			var lost []string
+			for _, done := range p.Writes[:i] {
+				if err := put(ctx, fsys, done.Path, done.Was, done.Existed); err != nil {
+					lost = append(lost, done.Path)
+				}
+			}
+			if len(lost) > 0 {
+				return fmt.Errorf("rewinding %s: %w; and %s could not be put back", w.Path, err, strings.Join(lost, ", "))
+			}
+			return fmt.Errorf("rewinding %s: %w (the files before it were put back)", w.Path, err)
+		}
+	}
+	return nil
+}
+
+func put(ctx context.Context, fsys FS, path string, data []byte, exists bool) error {
+	if exists {
+		return fsys.WriteFile(ctx, path, data)
+	}
+	err := fsys.RemoveFile(ctx, path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// Stat is what a run of changes did to one file: its kind of change as a
+// whole ("add", "delete", "update") and the lines added and removed.
+type Stat struct {
+	Path           string
+	Kind           string
+	Added, Removed int
+}
+
+// Summarize counts the changes per file, in the order the files were
+// first changed.
+func Summarize(changes []thread.FileDiff) []Stat {
+	var out []Stat
+	idx := map[string]int{}
+	for _, c := range changes {
+		path := c.Path
+		if c.MovePath != "" {
+			path = c.MovePath
+		}
+		i, ok := idx[c.Path]
+		if !ok {
+			i = len(out)
+			out = append(out, Stat{Path: path, Kind: c.Kind})
+		}
+		idx[path] = i
+		st := &out[i]
+		st.Path = path
+		switch c.Kind {
+		case "add":
+			st.Added += lineCount(c.Diff)
+		case "delete":
+			st.Removed += lineCount(c.Diff)
+			if st.Kind == "add" {
+				st.Kind = "add+delete"
+			} else {
+				st.Kind = "delete"
+			}
+		default:
+			for _, l := range strings.Split(c.Diff, "\n") {
+				switch {
+				case strings.HasPrefix(l, "+"):
+					st.Added++
+				case strings.HasPrefix(l, "-"):
+					st.Removed++
+				}
+			}
+		}
+	}
+	return out
+}
+
+func lineCount(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
