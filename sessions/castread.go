@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,6 +33,12 @@ type Cast struct {
 // event of a full-screen redraw is a few hundred KiB at most.
 const MaxCastLine = 16 << 20
 
+// MaxCastSize is the widest and tallest terminal a cast may have, in
+// cells (a resize beyond it is read as this size), and the largest
+// picture `tandem export` draws: 500×500 cells hold the emulator in
+// about 140 MB.
+const MaxCastSize = 500
+
 // ReadCast reads an asciicast v2 file (the header line, then one JSON
 // array [seconds, code, data] a line). Errors name the line; a file of
 // another version, a line over MaxCastLine or an event that is not
@@ -53,6 +60,9 @@ func ReadCast(r io.Reader) (*Cast, error) {
 			}
 			if c.Header.Version != 2 {
 				return nil, fmt.Errorf("line 1: asciicast version %d; only version 2 is read", c.Header.Version)
+			}
+			if c.Header.Width > MaxCastSize || c.Header.Height > MaxCastSize || c.Header.Width < 0 || c.Header.Height < 0 {
+				return nil, fmt.Errorf("line 1: a %d×%d terminal; at most %d×%d is read", c.Header.Width, c.Header.Height, MaxCastSize, MaxCastSize)
 			}
 			continue
 		}
@@ -95,8 +105,8 @@ func LoadCast(path string) (*Cast, error) {
 	return c, nil
 }
 
-// ParseSize reads a resize event's "COLSxROWS"; ok is false when it is
-// not two positive numbers.
+// ParseSize reads a resize event's "COLSxROWS", each capped at
+// MaxCastSize; ok is false when it is not two positive numbers.
 func ParseSize(s string) (cols, rows int, ok bool) {
 	a, b, found := strings.Cut(s, "x")
 	if !found {
@@ -104,7 +114,39 @@ func ParseSize(s string) (cols, rows int, ok bool) {
 	}
 	cols, err1 := strconv.Atoi(a)
 	rows, err2 := strconv.Atoi(b)
-	return cols, rows, err1 == nil && err2 == nil && cols > 0 && rows > 0
+	return min(cols, MaxCastSize), min(rows, MaxCastSize), err1 == nil && err2 == nil && cols > 0 && rows > 0
+}
+
+// LoadSession reads the file at path, opened once (a pipe or a FIFO
+// works): a --record transcript (rec) or an asciicast (cast), told apart
+// by the first line — an asciicast header has a version and a width and
+// no type. Errors name the file.
+func LoadSession(path string) (rec *Recording, cast *Cast, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	first, err := readLine(br, maxHeaderLine)
+	switch {
+	case errors.Is(err, errLineTooLong):
+		return nil, nil, fmt.Errorf("%s: the first line is longer than %d MiB: not a recording or a cast", path, maxHeaderLine>>20)
+	case err != nil && !errors.Is(err, io.EOF):
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r := io.MultiReader(bytes.NewReader(first), br)
+	var h map[string]json.RawMessage
+	if json.Unmarshal(first, &h) == nil && h["type"] == nil && h["version"] != nil && h["width"] != nil {
+		if cast, err = ReadCast(r); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, cast, nil
+	}
+	if rec, err = ReadRecording(r); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rec, nil, nil
 }
 
 // Timed is one value of a recording's timeline (Timeline): At is when it

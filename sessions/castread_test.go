@@ -1,7 +1,10 @@
 package sessions
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -69,5 +72,53 @@ func TestTimeline(t *testing.T) {
 	}
 	if capped[len(capped)-1].At >= tl[len(tl)-1].At {
 		t.Error("capping the pauses did not shorten the demo")
+	}
+}
+
+// LoadSession tells a transcript from a cast by the first line, reading
+// the file once (a FIFO works), and refuses endless or huge lines.
+func TestLoadSession(t *testing.T) {
+	rec, cast, err := LoadSession("demo/demo.jsonl")
+	if err != nil || rec == nil || cast != nil || len(rec.Entries) < 100 {
+		t.Fatalf("transcript: %v, %v, %v", rec != nil, cast != nil, err)
+	}
+	rec, cast, err = LoadSession("testdata/demo.cast")
+	if err != nil || rec != nil || cast == nil || len(cast.Events) != 90 {
+		t.Fatalf("cast: %v, %v, %v", rec != nil, cast != nil, err)
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile("testdata/demo.cast")
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err == nil {
+			_, _ = f.Write(data)
+			f.Close()
+		}
+	}()
+	if _, cast, err = LoadSession(fifo); err != nil || cast == nil || len(cast.Events) != 90 {
+		t.Fatalf("cast through a FIFO: %v", err)
+	}
+	for name, content := range map[string]string{
+		"endless.jsonl": strings.Repeat("x", 2<<20),
+		"wide.cast":     `{"version":2,"width":100000,"height":100000}` + "\n",
+		"v1.cast":       `{"version":1,"width":80,"height":24}` + "\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := LoadSession(p)
+		want := map[string]string{"endless.jsonl": "longer than 1 MiB", "wide.cast": "at most 500×500", "v1.cast": "only version 2"}[name]
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: %v; want an error naming it with %q", name, err, want)
+		}
+	}
+	// A resize beyond the cap is read as the cap.
+	if c, r, ok := ParseSize("100000x3"); !ok || c != MaxCastSize || r != 3 {
+		t.Errorf("ParseSize capped to %d×%d, %v", c, r, ok)
 	}
 }

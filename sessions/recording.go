@@ -252,8 +252,18 @@ func ReadRecording(r io.Reader) (*Recording, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	rec := &Recording{}
 	first := true
-	for {
-		line, err := br.ReadBytes('\n')
+	for n := 1; ; n++ {
+		limit := MaxRecordingLine
+		if first {
+			limit = maxHeaderLine
+		}
+		line, err := readLine(br, limit)
+		if errors.Is(err, errLineTooLong) {
+			if first {
+				return nil, ErrNotRecording
+			}
+			return nil, fmt.Errorf("line %d: longer than %d MiB", n, MaxRecordingLine>>20)
+		}
 		line = bytes.TrimSpace(line)
 		if len(line) > 0 {
 			if first {
@@ -284,6 +294,34 @@ func ReadRecording(r io.Reader) (*Recording, error) {
 		return nil, ErrNotRecording
 	}
 	return rec, nil
+}
+
+// MaxRecordingLine is the longest line ReadRecording reads (64 MiB): a
+// completed item carries its whole text or output, which the app-server
+// caps well below this.
+const MaxRecordingLine = 64 << 20
+
+// maxHeaderLine is the longest first line of a recording (1 MiB): its
+// header is a few hundred bytes.
+const maxHeaderLine = 1 << 20
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads up to and including the next newline (or to EOF),
+// failing with errLineTooLong past limit bytes instead of holding more.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > limit {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return line, err
+	}
 }
 
 // LoadRecording reads the transcript file at path.

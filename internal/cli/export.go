@@ -1,16 +1,15 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"charm.land/bubbles/v2/progress"
@@ -101,21 +100,12 @@ func runExport(opts ExportOptions, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	kind, err := sniffSession(opts.File)
+	rec, cast, err := sessions.LoadSession(opts.File)
 	if err != nil {
 		return err
 	}
-	var rec *sessions.Recording
-	var cast *sessions.Cast
-	if kind == kindCast {
-		if format == "md" {
-			return &usageError{opts.File + " is an asciicast: it exports as --format svg or gif (Markdown needs a --record transcript)"}
-		}
-		if cast, err = sessions.LoadCast(opts.File); err != nil {
-			return err
-		}
-	} else if rec, err = sessions.LoadRecording(opts.File); err != nil {
-		return err
+	if cast != nil && format == "md" {
+		return &usageError{opts.File + " is an asciicast: it exports as --format svg or gif (Markdown needs a --record transcript)"}
 	}
 	toFile := opts.Output != "" && opts.Output != "-"
 	if format == "gif" && !toFile {
@@ -123,23 +113,29 @@ func runExport(opts ExportOptions, stdout, stderr io.Writer) error {
 			return &usageError{"a GIF is binary: give -o FILE or redirect stdout"}
 		}
 	}
-	var buf bytes.Buffer // the picture is written whole, or not at all
+	// The output is written whole or not at all: a file goes to a
+	// temporary one beside it, renamed into place at the end; stdout
+	// gets the picture once it is drawn.
+	var out *atomicFile
+	var buf bytes.Buffer
 	w := io.Writer(&buf)
-	if format == "md" {
-		w = stdout
-	}
-	var f *os.File
 	if toFile {
-		if f, err = os.OpenFile(opts.Output, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600); err != nil {
+		if out, err = createAtomic(opts.Output); err != nil {
 			return err
 		}
-		defer f.Close()
-		if format == "md" {
-			w = f
-		}
+		defer out.abort()
+		w = out.f
+	} else if format == "md" {
+		w = stdout
 	}
 	if format == "md" {
-		return sessions.ExportMarkdown(w, rec)
+		if err := sessions.ExportMarkdown(w, rec); err != nil {
+			return err
+		}
+		if out != nil {
+			return out.commit()
+		}
+		return nil
 	}
 	if cast != nil && pic.theme != picture.Dark {
 		// A cast holds the colours tandem drew with for the terminal it
@@ -149,29 +145,99 @@ func runExport(opts ExportOptions, stdout, stderr io.Writer) error {
 	began := time.Now()
 	bar := newExportProgress(stderr)
 	pic.progress = bar.update
-	n, err := drawPicture(&buf, format, rec, cast, pic)
+	cw := &countWriter{w: w}
+	n, err := drawPicture(cw, format, rec, cast, pic)
 	bar.done()
 	if err != nil {
 		return err
 	}
-	out := stdout
-	if f != nil {
-		out = f
-	}
-	if _, err := out.Write(buf.Bytes()); err != nil {
-		return err
-	}
-	if f != nil {
-		if err := f.Close(); err != nil {
+	name := "stdout"
+	if out != nil {
+		if err := out.commit(); err != nil {
 			return err
 		}
-	}
-	name := "stdout"
-	if toFile {
 		name = opts.Output
+	} else if _, err := stdout.Write(buf.Bytes()); err != nil {
+		return err
 	}
-	fmt.Fprintf(stderr, "tandem export: %d frames, %s, %s to %s in %.1f s\n", n, format, humanBytes(buf.Len()), name, time.Since(began).Seconds())
+	fmt.Fprintf(stderr, "tandem export: %d frames, %s, %s to %s in %.1f s\n", n, format, humanBytes(cw.n), name, time.Since(began).Seconds())
 	return nil
+}
+
+// countWriter counts what goes through it.
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
+}
+
+// atomicFile is an output written to a temporary file beside its path
+// and renamed into place by commit; abort (deferred) removes it unless
+// committed, and so does SIGINT, SIGTERM or SIGHUP meanwhile (then
+// tandem exits 128+signal), so an existing file is never left half
+// written or empty.
+type atomicFile struct {
+	f    *os.File
+	path string
+	done bool
+	sig  chan os.Signal
+}
+
+func createAtomic(path string) (*atomicFile, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tandem-*")
+	if err != nil {
+		return nil, err
+	}
+	a := &atomicFile{f: f, path: path, sig: make(chan os.Signal, 1)}
+	signal.Notify(a.sig, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	go func(name string, sig chan os.Signal) {
+		if s, ok := <-sig; ok {
+			_ = os.Remove(name)
+			code := 128 + 15
+			if n, ok := s.(syscall.Signal); ok {
+				code = 128 + int(n)
+			}
+			os.Exit(code)
+		}
+	}(f.Name(), a.sig)
+	return a, nil
+}
+
+func (a *atomicFile) stop() {
+	signal.Stop(a.sig)
+	close(a.sig)
+}
+
+func (a *atomicFile) commit() error {
+	if a.done {
+		return nil
+	}
+	a.done = true
+	defer a.stop()
+	if err := a.f.Close(); err != nil {
+		_ = os.Remove(a.f.Name())
+		return err
+	}
+	if err := os.Rename(a.f.Name(), a.path); err != nil {
+		_ = os.Remove(a.f.Name())
+		return err
+	}
+	return nil
+}
+
+func (a *atomicFile) abort() {
+	if a.done {
+		return
+	}
+	a.done = true
+	a.stop()
+	a.f.Close()
+	_ = os.Remove(a.f.Name())
 }
 
 // picOptions are a picture's checked flags.
@@ -187,8 +253,8 @@ type picOptions struct {
 // pictureOptions checks the picture flags of opts.
 func pictureOptions(opts ExportOptions) (picOptions, error) {
 	var p picOptions
-	if opts.Cols < 0 || opts.Rows < 0 || opts.Cols > 1000 || opts.Rows > 1000 {
-		return p, &usageError{fmt.Sprintf("invalid size %d×%d for --cols/--rows: each from 1 to 1000", opts.Cols, opts.Rows)}
+	if m := sessions.MaxCastSize; opts.Cols < 0 || opts.Rows < 0 || opts.Cols > m || opts.Rows > m {
+		return p, &usageError{fmt.Sprintf("invalid size %d×%d for --cols/--rows: each from 1 to %d", opts.Cols, opts.Rows, m)}
 	}
 	th, ok := picture.ThemeNamed(opts.Theme)
 	if !ok {
@@ -211,6 +277,10 @@ func pictureOptions(opts ExportOptions) (picOptions, error) {
 		if p.timing.To, err = picture.ParseBound(opts.To); err != nil {
 			return p, &usageError{"invalid value for --to: " + err.Error()}
 		}
+	}
+	if f, t := p.timing.From, p.timing.To; f.IsSet() && t.IsSet() &&
+		(f.Turn > 0 && t.Turn > 0 && f.Turn > t.Turn || f.Turn == 0 && t.Turn == 0 && f.At > t.At) {
+		return p, &usageError{fmt.Sprintf("--from %s comes after --to %s", opts.From, opts.To)}
 	}
 	p.cols, p.rows, p.theme, p.loop, p.title = opts.Cols, opts.Rows, th, opts.Loop, opts.Title
 	return p, nil
@@ -275,37 +345,6 @@ func drawPicture(w io.Writer, format string, rec *sessions.Recording, cast *sess
 		return 0, err
 	}
 	return enc.Frames(), nil
-}
-
-type sessionKind int
-
-const (
-	kindRecording sessionKind = iota
-	kindCast
-)
-
-// sniffSession tells a --record transcript from an asciicast by its
-// first line; anything else reads as a transcript (whose loader says
-// what is wrong with it).
-func sniffSession(path string) (sessionKind, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	line, err := bufio.NewReaderSize(io.LimitReader(f, 1<<20), 1<<20).ReadSlice('\n')
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return 0, err
-	}
-	var h struct {
-		Type    string `json:"type"`
-		Version int    `json:"version"`
-		Width   int    `json:"width"`
-	}
-	if json.Unmarshal(line, &h) == nil && h.Type == "" && h.Version == 2 && h.Width > 0 {
-		return kindCast, nil
-	}
-	return kindRecording, nil
 }
 
 // exportProgress shows a picture export's progress on stderr: a bar

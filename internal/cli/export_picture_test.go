@@ -36,7 +36,7 @@ func TestExportPictureFlagErrors(t *testing.T) {
 		{"idle negative", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, IdleLimit: -1}, "invalid value -1 for --idle-limit"},
 		{"bad from", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, From: "soon"}, "invalid value for --from"},
 		{"bad to", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, To: "turn:0"}, "invalid value for --to"},
-		{"huge", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, Cols: 5000}, "invalid size 5000×0"},
+		{"huge", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, Cols: 5000}, "invalid size 5000×0 for --cols/--rows: each from 1 to 500"},
 		{"cast as markdown", ExportOptions{File: "../../sessions/testdata/demo.cast", Format: "md", Output: "x.md"}, "is an asciicast: it exports as --format svg or gif"},
 		{"empty window", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, From: "1h"}, "nothing to draw"},
 		{"unknown extension", ExportOptions{Output: "x.png", Theme: "dark", Speed: 1}, `can't tell the format from "x.png": give --format md, svg or gif`},
@@ -69,6 +69,26 @@ func TestExportPictureFlagErrors(t *testing.T) {
 }
 
 func nan() float64 { v, _ := strconv.ParseFloat("NaN", 64); return v }
+
+// A failed export leaves an existing file as it was, and no temporary
+// file behind.
+func TestExportFailureKeepsExistingFile(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "keep.svg")
+	if err := os.WriteFile(out, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := runExport(ExportOptions{File: demoRecording, Output: out, Theme: "dark", Speed: 1, From: "turn:99"}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil {
+		t.Fatal("an empty window exported")
+	}
+	if b, _ := os.ReadFile(out); string(b) != "precious" {
+		t.Errorf("keep.svg is now %q", b)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
 
 // The format follows -o's extension; a cast exports too, at its own size.
 func TestExportPictureFormats(t *testing.T) {

@@ -90,7 +90,7 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 		}
 		castPath = tmp.Name()
 		tmp.Close()
-		defer os.Remove(castPath)
+		defer func() { _ = os.Remove(castPath) }() // unless kept (castPath "")
 	} else {
 		pic = ""
 	}
@@ -197,7 +197,13 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 		}
 		eo := ExportOptions{File: castPath, Format: pic, Output: out, Theme: "dark", Speed: 1, IdleLimit: idle, Loop: true}
 		if err := runExport(eo, os.Stdout, os.Stderr); err != nil {
-			return fmt.Errorf("record: drawing %s: %w", out, err)
+			// The session is not lost: the cast stays beside the picture.
+			kept := strings.TrimSuffix(out, filepath.Ext(out)) + ".cast"
+			if _, serr := os.Stat(kept); serr == nil || os.Rename(castPath, kept) != nil {
+				kept = castPath // never over an existing file
+			}
+			castPath = ""
+			return fmt.Errorf("record: drawing %s: %w (the recording is kept as %s: tandem export %s -o %s)", out, err, kept, kept, out)
 		}
 	}
 	var ee *exec.ExitError

@@ -1,6 +1,9 @@
 package picture
 
 import (
+	"bytes"
+	"encoding/binary"
+	"errors"
 	"image"
 	"image/color"
 	"image/gif"
@@ -27,12 +30,14 @@ const (
 	gifBar   = 26
 )
 
-// GIF writes an animated GIF (image/gif) drawn with Go Mono (bundled, so
+// GIF writes an animated GIF drawn with Go Mono (bundled, so
 // nothing needs installing): a palette from the theme (its colours, the
 // xterm 6×6×6 cube and greys; other colours take the nearest), and after
 // the first frame each frame carries only the rectangle of cells that
 // changed, the cells inside it that didn't left transparent over the
-// frame before (disposal "none"). A grapheme Go Mono has no glyph for
+// frame before (disposal "none"). Each frame is compressed by image/gif
+// and written as soon as the next one says how long it shows, so memory
+// stays with one frame, whatever the session's length. A grapheme Go Mono has no glyph for
 // (emoji, CJK) is drawn as an outlined box of its width.
 type GIF struct {
 	w       io.Writer
@@ -44,10 +49,15 @@ type GIF struct {
 	glyphs  map[glyphKey]*image.Alpha
 	ascent  int
 	prev    []screen.Cell // the cells drawn so far (Cols×Rows)
-	g       gif.GIF
-	times   []time.Duration
 	originX int
 	originY int
+	// The GIF is written as it goes: a frame is held (encoded) until the
+	// next one says how long it shows.
+	started bool
+	pend    []byte
+	pendAt  time.Duration
+	frames  int
+	err     error
 }
 
 type glyphKey struct {
@@ -125,11 +135,14 @@ func (g *GIF) size() (w, h int) {
 }
 
 // Frames implements Encoder.
-func (g *GIF) Frames() int { return len(g.g.Image) }
+func (g *GIF) Frames() int { return g.frames }
 
 // Add implements Encoder.
 func (g *GIF) Add(at time.Duration, f *screen.Frame) error {
-	first := len(g.g.Image) == 0
+	if g.err != nil {
+		return g.err
+	}
+	first := g.frames == 0
 	var img *image.Paletted
 	if first {
 		w, h := g.size()
@@ -153,11 +166,7 @@ func (g *GIF) Add(at time.Duration, f *screen.Frame) error {
 		}
 	}
 	if x1 < 0 {
-		// Nothing changed: the frame before is shown longer.
-		if n := len(g.times); n > 0 {
-			return nil
-		}
-		x0, y0, x1, y1 = 0, 0, 0, 0
+		return nil // nothing changed: the frame before is shown longer
 	}
 	// A wide grapheme whose second column changed redraws from its first.
 	if x0 > 0 {
@@ -186,10 +195,89 @@ func (g *GIF) Add(at time.Duration, f *screen.Frame) error {
 		}
 	}
 	g.prev = cur
-	g.g.Image = append(g.g.Image, img)
-	g.g.Disposal = append(g.g.Disposal, gif.DisposalNone)
-	g.times = append(g.times, at)
-	return nil
+	w, h := g.size()
+	block, err := frameBlock(img, w, h)
+	if err != nil {
+		g.err = err
+		return err
+	}
+	if !g.started {
+		g.started = true
+		g.writeHeader()
+	} else {
+		g.writeFrame(g.pend, g.pendAt, at)
+	}
+	g.pend, g.pendAt = block, at
+	g.frames++
+	return g.err
+}
+
+// frameBlock encodes img (a frame of a w×h picture) with image/gif and
+// returns its image descriptor and LZW data: what follows a graphic control extension in
+// an animated GIF. Its colours index the global table (the palette).
+func frameBlock(img *image.Paletted, w, h int) ([]byte, error) {
+	var b bytes.Buffer
+	// EncodeAll keeps the image's position (Encode would move it to 0,0).
+	one := &gif.GIF{Image: []*image.Paletted{img}, Delay: []int{0}, Config: image.Config{ColorModel: img.Palette, Width: w, Height: h}}
+	if err := gif.EncodeAll(&b, one); err != nil {
+		return nil, err
+	}
+	d := b.Bytes()
+	i := 13 // header and logical screen descriptor
+	if d[10]&0x80 != 0 {
+		i += 3 << ((d[10] & 7) + 1) // the global colour table
+	}
+	for i < len(d) && d[i] == 0x21 { // extensions (the graphic control one)
+		i += 2
+		for i < len(d) && d[i] != 0 {
+			i += int(d[i]) + 1
+		}
+		i++
+	}
+	if i >= len(d) || d[i] != 0x2c || d[len(d)-1] != 0x3b {
+		return nil, errors.New("gif: unexpected encoding")
+	}
+	return append([]byte(nil), d[i:len(d)-1]...), nil
+}
+
+// writeHeader writes the GIF header, the logical screen with the global
+// colour table (the palette, 256 entries) and, for a looping picture,
+// the NETSCAPE2.0 extension (loop forever).
+func (g *GIF) writeHeader() {
+	w, h := g.size()
+	b := []byte("GIF89a")
+	b = binary.LittleEndian.AppendUint16(b, uint16(w))
+	b = binary.LittleEndian.AppendUint16(b, uint16(h))
+	b = append(b, 0xf7, 0, 0) // a 256-colour global table; background 0
+	for _, c := range g.pal {
+		r, gr, bl, _ := c.RGBA()
+		b = append(b, uint8(r>>8), uint8(gr>>8), uint8(bl>>8))
+	}
+	if g.o.Loop {
+		b = append(b, 0x21, 0xff, 0x0b)
+		b = append(b, "NETSCAPE2.0"...)
+		b = append(b, 3, 1, 0, 0, 0)
+	}
+	g.write(b)
+}
+
+// writeFrame writes a held frame: its graphic control extension (shown
+// from at until next, disposal "none", index 0 transparent), then its
+// block.
+func (g *GIF) writeFrame(block []byte, at, next time.Duration) {
+	cs := func(d time.Duration) int { return int(d.Round(10*time.Millisecond) / (10 * time.Millisecond)) }
+	delay := min(max(cs(next)-cs(at), 2), 0xffff) // 16 bits of 1/100 s
+	b := []byte{0x21, 0xf9, 4, 1<<2 | 1}
+	b = binary.LittleEndian.AppendUint16(b, uint16(delay))
+	b = append(b, transparent, 0)
+	g.write(b)
+	g.write(block)
+}
+
+func (g *GIF) write(b []byte) {
+	if g.err == nil {
+		_, g.err = g.w.Write(b)
+	}
 }
 
 // frame draws the window frame and an empty screen into the first image.
@@ -342,24 +430,13 @@ func (g *GIF) mask(s string, w, face int) *image.Alpha {
 	return m
 }
 
-// Close implements Encoder: it writes the GIF, the last frame held until
-// end.
+// Close implements Encoder: it writes the last frame, held until end,
+// and the trailer.
 func (g *GIF) Close(end time.Duration) error {
-	n := len(g.g.Image)
-	g.g.Delay = make([]int, n)
-	cs := func(d time.Duration) int { return int(d.Round(10*time.Millisecond) / (10 * time.Millisecond)) }
-	for i := range g.g.Image {
-		next := end
-		if i+1 < n {
-			next = g.times[i+1]
-		}
-		g.g.Delay[i] = max(cs(next)-cs(g.times[i]), 2)
+	if !g.started {
+		return errors.New("gif: no frames")
 	}
-	w, h := g.size()
-	g.g.Config = image.Config{ColorModel: g.pal, Width: w, Height: h}
-	g.g.LoopCount = -1 // once
-	if g.o.Loop {
-		g.g.LoopCount = 0
-	}
-	return gif.EncodeAll(g.w, &g.g)
+	g.writeFrame(g.pend, g.pendAt, end)
+	g.write([]byte{0x3b})
+	return g.err
 }

@@ -497,3 +497,28 @@ func TestGIFDrawsTandemMarksAndWideTitles(t *testing.T) {
 		t.Errorf("the wide title spans %d px; want about 4 cells (%d px)", right-left, 4*gifCellW)
 	}
 }
+
+// A GIF delay has 16 bits of 1/100 s: a longer pause is the longest
+// delay, not a wrapped one; without Loop the GIF plays once.
+func TestGIFLongPauseAndOnce(t *testing.T) {
+	var b bytes.Buffer
+	enc, err := NewGIF(&b, Options{Cols: 10, Rows: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := screen.New(10, 2)
+	defer scr.Close()
+	_ = enc.Add(0, scr.Snapshot(nil))
+	_, _ = scr.Write([]byte("later"))
+	_ = enc.Add(700*time.Second, scr.Snapshot(nil))
+	if err := enc.Close(701 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	g, err := gif.DecodeAll(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalInts(g.Delay, []int{0xffff, 100}) || g.LoopCount != -1 || enc.Frames() != 2 {
+		t.Errorf("delays %v, loop %d, %d frames; want [65535 100], -1 (once), 2", g.Delay, g.LoopCount, enc.Frames())
+	}
+}
