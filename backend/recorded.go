@@ -21,9 +21,14 @@ type PromptCall struct {
 // ShellCall is a `thread/shellCommand`: the user's `!command`.
 type ShellCall struct{ Command string }
 
-// ThreadOpenCall is a `thread/start` or, with Resume, a `thread/resume`;
-// its response is a ThreadResponse (DecodeResult).
-type ThreadOpenCall struct{ Resume bool }
+// ThreadOpenCall is a `thread/start`, a `thread/resume` (Resume) or a
+// `thread/fork` (Fork; BeforeTurn is the turn it was cut before, "" for
+// the whole history: a rewind when set); its response is a
+// ThreadResponse (DecodeResult).
+type ThreadOpenCall struct {
+	Resume, Fork bool
+	BeforeTurn   string
+}
 
 // InitializeCall is the `initialize` handshake; its response is an
 // InitializeResponse (DecodeResult).
@@ -59,13 +64,20 @@ func DecodeCall(method string, params json.RawMessage) (Call, error) {
 		return ShellCall{Command: p.Command}, nil
 	case "thread/start", "thread/resume":
 		return ThreadOpenCall{Resume: method == "thread/resume"}, nil
+	case "thread/fork":
+		var p ThreadForkParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, fmt.Errorf("decoding %s: %w", method, err)
+		}
+		return ThreadOpenCall{Fork: true, BeforeTurn: p.BeforeTurnID}, nil
 	case "initialize":
 		return InitializeCall{}, nil
 	}
 	return nil, nil
 }
 
-// DecodeResult decodes the response to a thread/start or thread/resume.
+// DecodeResult decodes the response to a thread/start, thread/resume or
+// thread/fork.
 func (ThreadOpenCall) DecodeResult(result json.RawMessage) (ThreadResponse, error) {
 	var r ThreadResponse
 	err := json.Unmarshal(result, &r)

@@ -71,6 +71,9 @@ func NewStreamRedactor() *StreamRedactor {
 // Line returns line (one JSON-RPC message) with secrets replaced. A delta
 // notification's "delta" is rewritten to the safe new text (possibly "").
 func (s *StreamRedactor) Line(line []byte) []byte {
+	if bytes.Contains(line, []byte(`"dataBase64"`)) {
+		line = dropFileData(line)
+	}
 	if !bytes.Contains(line, []byte(`"method"`)) {
 		return RedactJSON(line)
 	}
@@ -118,6 +121,45 @@ func (s *StreamRedactor) Line(line []byte) []byte {
 		return RedactJSON(line)
 	}
 	// The delta is redacted already; the rest are ids.
+	return b
+}
+
+// fileDataNote replaces file contents in recorded lines.
+const fileDataNote = "[file content not recorded]"
+
+// dropFileData replaces every "dataBase64" string of line (the file
+// contents of fs/readFile results and fs/writeFile params: a rewind reads
+// and writes whole files) with fileDataNote: base64 would hide any secret
+// in them from the redactor, and no reader of a recording needs them.
+func dropFileData(line []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return line
+	}
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if _, ok := e.(string); ok && k == "dataBase64" {
+					x[k] = fileDataNote
+					continue
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return line
+	}
 	return b
 }
 

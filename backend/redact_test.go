@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -178,5 +179,23 @@ func TestStreamRedactorUnclosedQuote(t *testing.T) {
 	}
 	if line := red.Line(b); json.Unmarshal(line, &got) != nil || got.Params.Item.Text != want {
 		t.Errorf("item/completed text = %q, want %q", got.Params.Item.Text, want)
+	}
+}
+
+// File contents (fs/readFile, fs/writeFile) are never recorded: base64
+// would hide a secret from the redactor.
+func TestStreamRedactorDropsFileData(t *testing.T) {
+	secret := base64.StdEncoding.EncodeToString([]byte("OPENAI_API_KEY=sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789\n"))
+	for _, line := range []string{
+		`{"id":7,"result":{"dataBase64":"` + secret + `"}}`,
+		`{"id":8,"method":"fs/writeFile","params":{"path":"/w/.env","dataBase64":"` + secret + `"}}`,
+	} {
+		got := string(NewStreamRedactor().Line([]byte(line)))
+		if strings.Contains(got, secret) || !strings.Contains(got, fileDataNote) || !json.Valid([]byte(got)) {
+			t.Errorf("%s\n→ %s", line, got)
+		}
+	}
+	if got := string(NewStreamRedactor().Line([]byte(`{"id":9,"method":"fs/writeFile","params":{"path":"/w/a"}}`))); !strings.Contains(got, `"path":"/w/a"`) {
+		t.Errorf("a line without file data changed: %s", got)
 	}
 }

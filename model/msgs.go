@@ -69,6 +69,16 @@ type steerResult struct {
 
 type tickMsg struct{ seq int }
 
+// ThreadOpenedMsg switches the viewer to another thread, as the recorded
+// client did (a replay): Response is the server's answer to thread/start,
+// /resume or /fork, How "new", "resumed", "forked" or "rewound" (a fork
+// cut before BeforeTurn, drawn as a rewind to that turn's message).
+type ThreadOpenedMsg struct {
+	Response   backend.ThreadResponse
+	How        string
+	BeforeTurn string
+}
+
 // FrameMsg is a frame tick without a clock: streamed text waiting for the
 // next frame is drawn and the spinner of a running turn moves one step;
 // nothing else changes. A driver that plays events in virtual time and

@@ -33,6 +33,8 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return tea.Batch(m.onThreadSwitched(msg), m.flushQueue()), true
 	case resumeCheckMsg:
 		return m.onResumeCheck(msg), true
+	case ThreadOpenedMsg:
+		return m.onThreadSwitched(threadSwitchedMsg{resp: msg.Response, how: msg.How, before: msg.BeforeTurn}), true
 	case rewindDoneMsg:
 		return m.onRewindDone(msg), true
 	case snapMsg:

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
 	"tandem/internal/rewind"
@@ -143,6 +143,7 @@ func (m *Model) onEscIdle() tea.Cmd {
 		return nil
 	}
 	m.rewind.escAt = time.Time{}
+	m.clearNotice(noticeInfo) // the "esc again" hint
 	m.openRewindPicker()
 	return nil
 }
@@ -211,7 +212,7 @@ func (m *Model) chooseRewind(turns []turnInfo, i int, undo bool) {
 		m.startRewind(plan)
 		return
 	}
-	summary := codeSummary(plan)
+	summary := codeSummary(plan, m.relPath)
 	var items []pickItem
 	if undo {
 		items = []pickItem{
@@ -333,19 +334,17 @@ func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
 	}
 	send := m.pendingSend
 	m.pendingSend = nil
-	m.onThreadSwitched(threadSwitchedMsg{resp: msg.resp, how: "rewound"})
-	note := fmt.Sprintf("Rewound to “%s” — %d turn(s) left behind on thread %s (/resume)", preview(plan.prompt, 50), plan.dropped, shortID(plan.thread))
-	var detail []string
+	m.onThreadSwitched(threadSwitchedMsg{resp: msg.resp, how: "rewound", before: plan.turn})
 	switch {
 	case plan.code && msg.err != nil:
 		m.banner(ui.BannerError, "the conversation was rewound but the files were not: "+oneLine(msg.err), nil)
 	case plan.code:
-		detail = append(detail, fmt.Sprintf("%d file(s) put back as they were before", msg.files))
+		detail := []string{plural(msg.files, "file") + " put back as before"}
 		if plan.commands > 0 {
 			detail = append(detail, "commands ran in those turns: their effects are not rewound")
 		}
+		m.banner(ui.BannerInfo, "Code rewound", detail)
 	}
-	m.banner(ui.BannerInfo, note, detail)
 	// The files taken back are no longer as those turns left them.
 	for _, c := range plan.changes {
 		delete(m.rewind.snaps, c.Path)
@@ -360,6 +359,19 @@ func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
 		return m.submit(send.text)
 	}
 	return nil
+}
+
+// rewoundNote is the transcript's marker for a rewind to before turn:
+// the message it rewound to and what was left behind, from the thread as
+// it was before the switch.
+func (m *Model) rewoundNote(turn string) string {
+	turns := m.turns()
+	for i, t := range turns {
+		if t.id == turn {
+			return fmt.Sprintf("Rewound to “%s” — %s left behind on thread %s (/resume)", preview(t.prompt, 50), plural(len(turns)-i, "turn"), shortID(m.thread.ThreadID()))
+		}
+	}
+	return "Rewound to an earlier message (a fork of the thread)"
 }
 
 // snapCmd reads how the agent left the files of a completed change.
@@ -436,15 +448,22 @@ func rewindPreview(turns []turnInfo) []string {
 	return append(lines, "", "rewinding leaves behind: "+afterSummary(turns))
 }
 
-// codeSummary is what taking the code back would do, file by file.
-func codeSummary(plan *rewindPlan) []string {
+// codeSummary is what taking the code back would do, file by file (rel
+// shortens a path for showing).
+func codeSummary(plan *rewindPlan, rel func(string) string) []string {
 	var out []string
-	for _, st := range rewind.Summarize(plan.changes) {
+	stats := rewind.Summarize(plan.changes)
+	w := 0
+	for _, st := range stats {
+		w = max(w, ansi.StringWidth(rel(st.Path)))
+	}
+	for _, st := range stats {
 		verb := map[string]string{"add": "created → removed", "delete": "deleted → restored", "add+delete": "created and deleted"}[st.Kind]
 		if verb == "" {
 			verb = fmt.Sprintf("+%d −%d", st.Added, st.Removed)
 		}
-		out = append(out, "  "+path.Base(st.Path)+"  "+verb+"  ("+st.Path+")")
+		p := rel(st.Path)
+		out = append(out, "  "+p+strings.Repeat(" ", w-ansi.StringWidth(p))+"  "+verb)
 	}
 	head := []string{plural(len(out), "file") + " changed in " + plural(plan.dropped, "turn") + ":"}
 	out = append(head, out...)

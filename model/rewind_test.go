@@ -100,7 +100,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 		t.Errorf("turns sent %q; want the edited message", f.turns)
 	}
 	v = viewText(m)
-	for _, want := range []string{"Rewound to “second”", "2 turn(s) left behind on thread t-first", "2 file(s) put back", "first"} {
+	for _, want := range []string{"Rewound to “second”", "2 turns left behind on thread t-first", "2 files put back", "first"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, v)
 		}

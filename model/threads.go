@@ -21,6 +21,8 @@ type threadSwitchedMsg struct {
 	how    string
 	notice string
 	err    error
+	// before is the turn a rewind's fork was cut before (how "rewound").
+	before string
 }
 
 // resumeCheckMsg reports unfinished tool calls found in the rollout of a
@@ -120,6 +122,10 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	if msg.how != "rewound" {
 		m.rewind.pending = nil // a rewind is of the thread it was chosen in
 	}
+	var rewound string // the banner of a rewind, from the thread left
+	if msg.how == "rewound" {
+		rewound = m.rewoundNote(msg.before)
+	}
 	r := msg.resp
 	// The account's rate limits and the model's window outlive a thread.
 	limits, window := m.thread.RateLimits, m.thread.Usage.ContextWindow
@@ -160,6 +166,8 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 		m.banner(ui.BannerInfo, fmt.Sprintf("Resumed thread %s %s", shortID(r.Thread.ID), quoteTitle(title)), nil)
 	case "forked":
 		m.banner(ui.BannerInfo, fmt.Sprintf("Forked into thread %s %s", shortID(r.Thread.ID), quoteTitle(title)), nil)
+	case "rewound":
+		m.banner(ui.BannerInfo, rewound, nil)
 	case "new":
 		if msg.notice == "" { // a notice already says why there is a new thread
 			m.banner(ui.BannerInfo, "New thread "+shortID(r.Thread.ID), nil)

@@ -37,6 +37,7 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 
 	questions := map[string]backend.ToolCallParams{} // server request id → call
 	turn := 0
+	turnNo := map[string]int{} // turn id → its number here
 	// An answer cut short by a steer or an interrupt may never complete:
 	// what streamed of it is written when the steer is sent or the turn
 	// ends, and a later completion adds only the rest.
@@ -77,6 +78,18 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 				var who string
 				if who, authors = takeAuthor(authors, "!"+c.Command); who != "" {
 					b.WriteString("_" + mdEscape(who) + " wrote:_\n\n" + quote("!"+c.Command) + "\n\n")
+				}
+			case backend.ThreadOpenCall:
+				if c.Fork && c.BeforeTurn != "" {
+					// A rewind: the turns from BeforeTurn on stay on the
+					// old thread; the branch goes on from the turn before.
+					flushStreamed()
+					k, ok := turnNo[c.BeforeTurn]
+					if !ok {
+						k = turn + 1
+					}
+					fmt.Fprintf(&b, "---\n\n**Rewound** to before turn %d: the conversation goes on from there on a new branch (a fork of the thread); turns %d–%d above stay on the original thread.\n\n", k, k, turn)
+					turn = k - 1
 				}
 			case backend.PromptCall:
 				var who string
@@ -127,6 +140,8 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 				writeItem(&b, it)
 			case backend.PlanUpdatedEvent:
 				writePlan(&b, ev)
+			case backend.TurnStartedEvent:
+				turnNo[ev.Turn.ID] = turn
 			case backend.TurnCompletedEvent:
 				flushStreamed() // an answer cut short by an interrupt
 				if ev.Turn.Status != backend.TurnCompleted && ev.Turn.Status != "" {

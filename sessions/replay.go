@@ -20,6 +20,16 @@ type ThreadReady struct {
 	History []backend.Turn
 }
 
+// ThreadSwitch is what a replay yields when the recorded client opened
+// another thread mid-session: Response is the server's answer (the new
+// thread and its history), How "new", "resumed", "forked" or "rewound"
+// (a fork cut before BeforeTurn).
+type ThreadSwitch struct {
+	Response   backend.ThreadResponse
+	How        string
+	BeforeTurn string
+}
+
 // PlayerStatus is sent by Player.Run whenever the playback state changes.
 // Speed is the playback rate (1 = as recorded); Step and Steps count the
 // events delivered and in total.
@@ -289,13 +299,23 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 			if resp.Thread.Name != nil {
 				r.Name = *resp.Thread.Name
 			}
-			if open.Resume {
+			if open.Resume || open.Fork {
 				r.History = resp.Thread.Turns
 			}
 			if ready == nil {
 				ready = &r
 			} else {
-				out = append(out, timed{e.T, r})
+				// /new, /resume, /fork or a rewind: the viewer switches.
+				how := "new"
+				switch {
+				case open.Fork && open.BeforeTurn != "":
+					how = "rewound"
+				case open.Fork:
+					how = "forked"
+				case open.Resume:
+					how = "resumed"
+				}
+				out = append(out, timed{e.T, ThreadSwitch{Response: resp, How: how, BeforeTurn: open.BeforeTurn}})
 			}
 		case e.Dir == backend.Received && m.Kind() == "notification":
 			ev, err := backend.DecodeNotification(m.Method, m.Params)

@@ -63,6 +63,9 @@ func (s *State) Reset(id string) {
 // names its thread late).
 func (s *State) SetThread(id string) { s.threadID = id }
 
+// ThreadID returns the thread the state is of ("" when any).
+func (s *State) ThreadID() string { return s.threadID }
+
 // Items returns every item, in the order they first appeared. The slice
 // is the state's own: read it, don't keep it across Apply.
 func (s *State) Items() []*Item { return s.items }

@@ -139,6 +139,9 @@ func replaySink(send func(tea.Msg)) func(any) {
 		case sessions.ThreadReady:
 			send(frames.Ready(x))
 			return
+		case sessions.ThreadSwitch:
+			send(frames.Switch(x))
+			return
 		case backend.TurnStartedEvent:
 			sessions.EmitMarker("turn started")
 		case backend.TurnCompletedEvent:

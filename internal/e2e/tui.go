@@ -103,11 +103,23 @@ func (u *TUI) Connect(t testing.TB, e *Env, approval, sandbox string) {
 	u.connect(t, 30*time.Second, e.Transport(), e.Dir, approval, sandbox)
 }
 
+// ConnectTraced is Connect with the protocol traced to trace (a
+// sessions.Recorder's Trace records the session as --record does).
+func (u *TUI) ConnectTraced(t testing.TB, e *Env, approval, sandbox string, trace func(backend.Direction, []byte)) {
+	t.Helper()
+	u.connectTraced(t, 30*time.Second, e.Transport(), e.Dir, approval, sandbox, trace)
+}
+
 // connect starts a session over tr within timeout whose events feed the
 // TUI, opens a thread in cwd and sends SessionReadyMsg.
 func (u *TUI) connect(t testing.TB, timeout time.Duration, tr backend.Transport, cwd, approval, sandbox string) {
 	t.Helper()
-	s, resp := startSession(t, timeout, tr, cwd, approval, sandbox, nil, func(msg any) { u.TM.Send(msg) })
+	u.connectTraced(t, timeout, tr, cwd, approval, sandbox, nil)
+}
+
+func (u *TUI) connectTraced(t testing.TB, timeout time.Duration, tr backend.Transport, cwd, approval, sandbox string, trace func(backend.Direction, []byte)) {
+	t.Helper()
+	s, resp := startSession(t, timeout, tr, cwd, approval, sandbox, trace, func(msg any) { u.TM.Send(msg) })
 	u.Session = s
 	u.TM.Send(readyMsg(s, resp))
 }

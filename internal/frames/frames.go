@@ -57,6 +57,12 @@ func Ready(x sessions.ThreadReady) model.SessionReadyMsg {
 	}
 }
 
+// Switch is the model's message for a replay's ThreadSwitch (a /new,
+// /resume, /fork or rewind the recorded client made).
+func Switch(x sessions.ThreadSwitch) model.ThreadOpenedMsg {
+	return model.ThreadOpenedMsg{Response: x.Response, How: x.How, BeforeTurn: x.BeforeTurn}
+}
+
 // Status is the status line a replay starts with.
 func Status(rec *sessions.Recording) ui.StatusInfo {
 	return ui.StatusInfo{Cwd: rec.Header.Cwd, Peer: "replay", NoInterrupt: true, Notice: "replay: waiting for the recorded session to start"}
@@ -144,6 +150,8 @@ func Recording(rec *sessions.Recording, o Options, sink Sink) error {
 		switch v := t.Value.(type) {
 		case sessions.ThreadReady:
 			msg = Ready(v)
+		case sessions.ThreadSwitch:
+			msg = Switch(v)
 		case backend.TurnStartedEvent:
 			sink.Marker(t.At, "turn started")
 		}

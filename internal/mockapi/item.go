@@ -166,6 +166,13 @@ func ExecCommand(cmd string) Item {
 	return ExecCommandWith(ExecCommandArgs{Cmd: cmd})
 }
 
+// ApplyPatch returns an exec_command call of apply_patch with patch (the
+// "*** Begin Patch … *** End Patch" text), which codex intercepts and
+// applies as a file change item (item/fileChange, turn/diff/updated).
+func ApplyPatch(patch string) Item {
+	return ExecCommand("apply_patch <<'EOF'\n" + patch + "EOF\n")
+}
+
 // ExecCommandWith returns an exec_command call with the given arguments.
 func ExecCommandWith(args ExecCommandArgs) Item {
 	b, err := json.Marshal(args)
