@@ -241,7 +241,6 @@ func checkFiles(t *testing.T, dir string, want map[string]string) {
 	}
 }
 
-
 // An edit outside the lines the agent changed is seen too: tandem read
 // the file as the agent left it, so the rewind refuses.
 func TestRewindSeesEditOutsideTheHunk(t *testing.T) {
