@@ -266,6 +266,7 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		{"↑/↓", "prompt history · ctrl+r search it"},
 		{"ctrl+g", "edit the prompt in $VISUAL/$EDITOR"},
 		{"esc", "interrupt the turn · ctrl+c twice to quit"},
+		{"esc esc", "on an empty input: edit an earlier message (rewind, code too)"},
 		{"ctrl+t", "the whole transcript in a pager (q closes)"},
 		{"ctrl+o", "expand or collapse the last command's output · alt+o: in $PAGER"},
 		{"alt+y", "copy the last answer (also /copy)"},
