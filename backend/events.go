@@ -183,7 +183,8 @@ type ServerExitedEvent struct {
 func (ServerExitedEvent) Thread() string { return "" }
 
 // DecodeNotification turns a server notification into its typed Event.
-// It returns (nil, nil) for notifications tandem does not show, and an
+// It returns (nil, nil) for notifications tandem knows and does not show
+// (quietMethods), an UnknownEvent for a method it does not know, and an
 // error when known params don't decode.
 func DecodeNotification(method string, params json.RawMessage) (Event, error) {
 	var ev Event
@@ -223,8 +224,25 @@ func DecodeNotification(method string, params json.RawMessage) (Event, error) {
 		ev, err = decode[LoginCompletedEvent](params)
 	case "serverRequest/resolved":
 		ev, err = decode[RequestResolvedEvent](params)
+	case "hook/started":
+		ev, err = decode[HookStartedEvent](params)
+	case "hook/completed":
+		ev, err = decode[HookCompletedEvent](params)
+	case "mcpServer/startupStatus/updated":
+		ev, err = decode[McpStartupEvent](params)
+	case "item/mcpToolCall/progress":
+		ev, err = decode[McpProgressEvent](params)
+	case "model/rerouted":
+		ev, err = decode[ModelReroutedEvent](params)
+	case "thread/name/updated":
+		ev, err = decode[ThreadNameEvent](params)
+	case "item/commandExecution/terminalInteraction":
+		ev, err = decode[TerminalInteractionEvent](params)
 	default:
-		return nil, nil
+		if isQuiet(method) {
+			return nil, nil
+		}
+		return UnknownEvent{Method: method}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("decoding %s: %w", method, err)

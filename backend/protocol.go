@@ -223,12 +223,44 @@ type Item struct {
 	} `json:"error"`
 	// dynamicToolCall: the reply's content items.
 	ContentItems []ContentItem `json:"contentItems"`
-	// webSearch
-	Query string `json:"query"`
+	// webSearch: Results are the server's opaque result objects.
+	Query   string          `json:"query"`
+	Results json.RawMessage `json:"results"`
 	// imageView
 	Path string `json:"path"`
 	// enteredReviewMode, exitedReviewMode
 	Review string `json:"review"`
+	// collabAgentToolCall (Tool is "spawnAgent", "sendInput", "wait", …):
+	// the prompt sent, the agents' threads and their last known states.
+	Prompt            *string                     `json:"prompt"`
+	Model             *string                     `json:"model"`
+	SenderThreadID    string                      `json:"senderThreadId"`
+	ReceiverThreadIDs []string                    `json:"receiverThreadIds"`
+	AgentsStates      map[string]CollabAgentState `json:"agentsStates"`
+	// subAgentActivity: Activity is "started", "interacted",
+	// "interrupted" or "completed" (the protocol's `kind`).
+	AgentPath     string `json:"agentPath"`
+	AgentThreadID string `json:"agentThreadId"`
+	Activity      string `json:"kind"`
+	// imageGeneration
+	SavedPath     *string `json:"savedPath"`
+	RevisedPrompt *string `json:"revisedPrompt"`
+	// hookPrompt: the text each hook run added to the prompt.
+	Fragments []HookPromptFragment `json:"fragments"`
+}
+
+// CollabAgentState is a sub-agent's last known state in a collab tool
+// call: Status "pendingInit", "running", "interrupted", "completed",
+// "errored", "shutdown" or "notFound", and its last message.
+type CollabAgentState struct {
+	Status  string  `json:"status"`
+	Message *string `json:"message"`
+}
+
+// HookPromptFragment is text a hook run (HookRunID) added to the prompt.
+type HookPromptFragment struct {
+	HookRunID string `json:"hookRunId"`
+	Text      string `json:"text"`
 }
 
 // UserContent is one element of a userMessage's content (`UserInput`).

@@ -44,6 +44,7 @@ type Session struct {
 	mu       sync.Mutex
 	threadID string
 	turnID   string
+	unknown  map[string]bool // notification methods not known, seen so far
 
 	queue  *queue
 	closed chan struct{}
@@ -232,6 +233,18 @@ func (s *Session) HandleNotification(method string, params json.RawMessage) {
 		return
 	}
 	switch e := ev.(type) {
+	case UnknownEvent:
+		s.mu.Lock()
+		seen := s.unknown[e.Method]
+		if s.unknown == nil {
+			s.unknown = map[string]bool{}
+		}
+		s.unknown[e.Method] = true
+		s.mu.Unlock()
+		if seen {
+			return // shown and logged once per method
+		}
+		s.log.Info("notification tandem does not know", "method", method)
 	case TurnStartedEvent:
 		s.mu.Lock()
 		s.turnID = e.Turn.ID

@@ -130,6 +130,13 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.onEscIdle() // rewind.go: Esc Esc edits an earlier message
 		}
 		return nil
+	case "alt+esc":
+		// Two Escs in one read (tmux, a slow link) arrive as one key.
+		if !m.turn.running && m.composer.Value() == "" {
+			m.rewind.escAt = m.now()
+			return m.onEscIdle()
+		}
+		return nil
 	case "ctrl+d":
 		if m.composer.Value() == "" {
 			return m.quit()

@@ -314,6 +314,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	m.client = msg.Client
 	m.ready = true
+	if m.rewind.pending != nil {
+		// A rewind chosen before a restart: its snapshots and its turn are
+		// of the server that went away.
+		m.rewind.pending = nil
+		m.rewind.snaps = nil
+		m.setNotice(noticeInfo, "the app-server restarted: the rewind you chose was dropped — esc esc to choose again")
+	}
 	m.clearNotice(noticeStarting, noticeDead)
 	m.status.Model, m.status.Cwd = msg.Model, msg.Cwd
 	m.threadCwd = msg.ThreadCwd

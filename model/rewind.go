@@ -328,6 +328,7 @@ func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
 		if send := m.pendingSend; send != nil {
 			m.restoreDraft(send.text) // the message is never lost
 			m.rewind.pending = plan   // Enter tries again
+			m.setNotice(noticeInfo, "enter tries the rewind again · esc on an empty input cancels it")
 		}
 		m.pendingSend = nil
 		return nil
@@ -337,7 +338,30 @@ func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
 	m.onThreadSwitched(threadSwitchedMsg{resp: msg.resp, how: "rewound", before: plan.turn})
 	switch {
 	case plan.code && msg.err != nil:
-		m.banner(ui.BannerError, "the conversation was rewound but the files were not: "+oneLine(msg.err), nil)
+		// The fork happened, the files did not all go back: say exactly
+		// what is where, and don't go on as if the code were rewound.
+		var ae *rewind.ApplyError
+		lines := []string{msg.err.Error()}
+		head := "the conversation was rewound, but the files were not: nothing was changed"
+		if errors.As(msg.err, &ae) {
+			lines = []string{"writing " + m.relPath(ae.Path) + " failed: " + oneLine(ae.Err)}
+			if n := len(ae.NotPutBack); n > 0 {
+				head = fmt.Sprintf("the conversation was rewound, and %s of the code too before writing failed — the rest is as the agent left it", plural(n, "file"))
+				for i, p := range ae.NotPutBack {
+					if i == 8 {
+						lines = append(lines, fmt.Sprintf("… and %d more", n-i))
+						break
+					}
+					lines = append(lines, "rewound: "+m.relPath(p))
+				}
+			}
+		}
+		m.banner(ui.BannerError, head, lines)
+		if send != nil {
+			m.restoreDraft(send.text) // not sent: the code is not as chosen
+			m.setNotice(noticeInfo, "your message was not sent: the files were not rewound — send it to go on anyway")
+		}
+		return nil
 	case plan.code:
 		detail := []string{plural(msg.files, "file") + " put back as before"}
 		if plan.commands > 0 {
@@ -453,16 +477,22 @@ func rewindPreview(turns []turnInfo) []string {
 func codeSummary(plan *rewindPlan, rel func(string) string) []string {
 	var out []string
 	stats := rewind.Summarize(plan.changes)
+	name := func(st rewind.Stat) string {
+		if st.From != "" {
+			return rel(st.Path) + " → " + rel(st.From) // moved back
+		}
+		return rel(st.Path)
+	}
 	w := 0
 	for _, st := range stats {
-		w = max(w, ansi.StringWidth(rel(st.Path)))
+		w = max(w, ansi.StringWidth(name(st)))
 	}
 	for _, st := range stats {
 		verb := map[string]string{"add": "created → removed", "delete": "deleted → restored", "add+delete": "created and deleted"}[st.Kind]
 		if verb == "" {
 			verb = fmt.Sprintf("+%d −%d", st.Added, st.Removed)
 		}
-		p := rel(st.Path)
+		p := name(st)
 		out = append(out, "  "+p+strings.Repeat(" ", w-ansi.StringWidth(p))+"  "+verb)
 	}
 	head := []string{plural(len(out), "file") + " changed in " + plural(plan.dropped, "turn") + ":"}

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"context"
+	"errors"
 	"maps"
 	"strings"
 	"testing"
@@ -201,3 +203,42 @@ func TestUndoWithoutFileChanges(t *testing.T) {
 		t.Error("forked")
 	}
 }
+
+// Two Escs in one read arrive as alt+esc: the picker opens all the same.
+func TestAltEscOpensRewind(t *testing.T) {
+	m, _ := rewindModel(t, after())
+	press(t, m, tea.KeyEscape, tea.ModAlt)
+	if v := viewText(m); !strings.Contains(v, "Edit an earlier message") {
+		t.Fatalf("alt+esc did not open the picker:\n%s", v)
+	}
+}
+
+// A failed write after the fork: the draft comes back unsent, and the
+// banner says which file failed.
+func TestRewindWriteFailureKeepsDraft(t *testing.T) {
+	m, f := rewindModel(t, after())
+	f.errs["fs/writeFile"] = nil
+	fw := &failWrites{fakeDriver: f}
+	m.client = fw
+	press(t, m, tea.KeyEscape, 0)
+	press(t, m, tea.KeyEscape, 0)
+	press(t, m, tea.KeyDown, 0)
+	press(t, m, tea.KeyEnter, 0)
+	press(t, m, tea.KeyDown, 0)
+	press(t, m, tea.KeyEnter, 0)
+	press(t, m, tea.KeyEnter, 0)
+	if len(f.turns) != 0 {
+		t.Fatalf("sent %q although the files were not rewound", f.turns)
+	}
+	if got := m.composer.Value(); got != "second" {
+		t.Errorf("composer %q; the message should be back", got)
+	}
+	if v := viewText(m); !strings.Contains(v, "writing greet.sh failed: disk full") {
+		t.Errorf("no failure naming the file:\n%s", v)
+	}
+}
+
+// failWrites fails every fs/writeFile.
+type failWrites struct{ *fakeDriver }
+
+func (failWrites) WriteFile(context.Context, string, []byte) error { return errors.New("disk full") }

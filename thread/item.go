@@ -62,6 +62,13 @@ type Item struct {
 	Title, Detail string
 	// Markdown asks for Detail drawn as Markdown (a plan-mode plan).
 	Markdown bool
+	// Quiet asks for one dim line (a hook, an item kind tandem does not
+	// know); Progress is an MCP tool call's latest progress message.
+	Quiet    bool
+	Progress string
+	// Stdin is what the agent last typed into a running command (it was
+	// waiting for terminal input).
+	Stdin string
 
 	// Plan
 	Steps []PlanStep

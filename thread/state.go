@@ -1,6 +1,7 @@
 package thread
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -150,6 +151,26 @@ func (s *State) Apply(ev backend.Event) Change {
 		ch.Item.setText(expl)
 		ch.Item.Rev++
 		return ch
+	case backend.HookStartedEvent:
+		return s.hook(e.TurnID, e.Run)
+	case backend.HookCompletedEvent:
+		return s.hook(e.TurnID, e.Run)
+	case backend.McpProgressEvent:
+		it := s.Find(e.TurnID, e.ItemID)
+		if it == nil || it.Kind != Tool || it.Done {
+			return Change{}
+		}
+		it.Progress = e.Message
+		it.Rev++
+		return Change{Item: it}
+	case backend.TerminalInteractionEvent:
+		it := s.Find(e.TurnID, e.ItemID)
+		if it == nil || it.Kind != Command {
+			return Change{}
+		}
+		it.Stdin = e.Stdin
+		it.Rev++
+		return Change{Item: it}
 	case backend.TurnDiffUpdatedEvent:
 		s.Diff = e.Diff
 		return Change{Status: true}
@@ -179,6 +200,42 @@ func (s *State) Apply(ev backend.Event) Change {
 		return Change{Status: true}
 	}
 	return Change{}
+}
+
+// hook folds a hook run (hook/started, hook/completed) into a quiet Tool
+// item of its turn ("" for the thread's own hooks), keyed by the run.
+func (s *State) hook(turn *string, run backend.HookRun) Change {
+	t := ""
+	if turn != nil {
+		t = *turn
+	}
+	key := Key{t, "hook:" + run.ID}
+	ch := Change{Item: s.index[key]}
+	if ch.Item == nil {
+		ch.Item, ch.Added = s.add(key, Tool, "hook"), true
+	}
+	x := ch.Item
+	x.Quiet = true
+	x.Status = run.Status
+	x.Done = run.Status != "running"
+	what := run.HandlerType
+	if run.SourcePath != "" {
+		what += " " + run.SourcePath
+	}
+	x.Title = fmt.Sprintf("hook %s (%s): %s", run.EventName, what, run.Status)
+	if run.DurationMs != nil && x.Done {
+		x.Title += fmt.Sprintf(" in %s", (time.Duration(*run.DurationMs) * time.Millisecond).Round(time.Millisecond))
+	}
+	var lines []string
+	if run.StatusMessage != nil && *run.StatusMessage != "" {
+		lines = append(lines, *run.StatusMessage)
+	}
+	for _, e := range run.Entries {
+		lines = append(lines, e.Kind+": "+e.Text)
+	}
+	x.Detail = strings.Join(lines, "\n")
+	x.Rev++
+	return ch
 }
 
 // Load folds a thread's history (the turns of `thread/resume` or
@@ -215,9 +272,11 @@ func (s *State) upsert(turn string, it backend.Item, final bool) Change {
 	key := Key{turn, it.ID}
 	kind, ok := kindOf(it.Type)
 	var title, detail string
+	quiet := false
 	if !ok {
 		if title, detail = describe(it); title == "" {
-			return Change{}
+			// A kind tandem does not know: one quiet line, never dropped.
+			title, quiet = "item of a kind tandem does not show: "+it.Type, true
 		}
 	}
 	ch := Change{Item: s.Find(turn, it.ID)}
@@ -263,7 +322,7 @@ func (s *State) upsert(turn string, it backend.Item, final bool) Change {
 		if final && x.Status == "" {
 			x.Status = "completed"
 		}
-		x.Title, x.Detail, x.Markdown = title, detail, it.Type == "plan"
+		x.Title, x.Detail, x.Markdown, x.Quiet = title, detail, it.Type == "plan", quiet || it.Type == "hookPrompt"
 	}
 	x.Rev++
 	s.last[kind] = x
@@ -294,6 +353,10 @@ func files(changes []backend.FileChange) []FileDiff {
 		d := FileDiff{Path: c.Path, Kind: c.Kind.Type, Diff: c.Diff}
 		if c.Kind.MovePath != nil {
 			d.MovePath = *c.Kind.MovePath
+			// codex ends a move's diff with a note, not diff lines.
+			if i := strings.LastIndex(d.Diff, "\n\nMoved to: "); i >= 0 && !strings.Contains(d.Diff[i+2:], "\n@@") {
+				d.Diff = d.Diff[:i+1]
+			}
 		}
 		out = append(out, d)
 	}

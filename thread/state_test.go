@@ -63,7 +63,13 @@ func summary(s *State) string {
 				fmt.Fprintf(&b, " %s:%s", f.Kind, f.Path)
 			}
 		case Tool:
+			if it.Quiet {
+				b.WriteString(" quiet")
+			}
 			fmt.Fprintf(&b, " %q", it.Title)
+			if it.Detail != "" {
+				fmt.Fprintf(&b, " %q", it.Detail)
+			}
 		case Plan:
 			for _, st := range it.Steps {
 				fmt.Fprintf(&b, " %s=%s", st.Step, st.Status)
@@ -145,14 +151,36 @@ func TestApply(t *testing.T) {
 			want: "agent turn-a/m done \"final\"\nagent turn-a/n done \"kept\"\n",
 		},
 		{
-			name: "user messages appear once complete; unknown item types not at all; tools get a title",
+			name: "user messages appear once complete; unknown item types as a quiet line; tools get a title",
 			events: []backend.Event{
 				started(turnA, backend.Item{Type: "userMessage", ID: "u"}),
 				completed(turnA, backend.Item{Type: "userMessage", ID: "u", Content: []backend.UserContent{{Type: "text", Text: "hi"}}}),
 				completed(turnA, backend.Item{Type: "somethingNew", ID: "s"}),
 				completed(turnA, backend.Item{Type: "webSearch", ID: "w", Query: "go generics"}),
 			},
-			want: "user turn-a/u done \"hi\"\ntool turn-a/w [completed] done \"Searched the web: go generics\"\n",
+			want: "user turn-a/u done \"hi\"\ntool turn-a/s [completed] done quiet \"item of a kind tandem does not show: somethingNew\"\ntool turn-a/w [completed] done \"Searched the web: go generics\"\n",
+		},
+		{
+			name: "sub-agents, hooks, images, waits: a cell each",
+			events: []backend.Event{
+				completed(turnA, backend.Item{Type: "collabAgentToolCall", ID: "c", Tool: "spawnAgent", Status: "completed", Prompt: ptr("look at the tests"),
+					ReceiverThreadIDs: []string{"01a2aaaa-bbbb-cccc-dddd-eeeeffffc210"}, AgentsStates: map[string]backend.CollabAgentState{"01a2aaaa-bbbb-cccc-dddd-eeeeffffc210": {Status: "running"}}}),
+				completed(turnA, backend.Item{Type: "collabAgentToolCall", ID: "w", Tool: "wait", Status: "completed",
+					ReceiverThreadIDs: []string{"01a2aaaa-bbbb-cccc-dddd-eeeeffffc210"}, AgentsStates: map[string]backend.CollabAgentState{"01a2aaaa-bbbb-cccc-dddd-eeeeffffc210": {Status: "completed", Message: ptr("all green")}}}),
+				completed(turnA, backend.Item{Type: "subAgentActivity", ID: "s", AgentPath: "/root/tester", Activity: "completed"}),
+				completed(turnA, backend.Item{Type: "imageGeneration", ID: "i", Status: "completed", SavedPath: ptr("/w/cat.png")}),
+				completed(turnA, backend.Item{Type: "sleep", ID: "z", DurationMs: ptr(int64(3000))}),
+				func() backend.Event {
+					ev, _ := backend.DecodeNotification("hook/completed", []byte(`{"threadId":"th","turnId":"turn-a","run":{"id":"h1","eventName":"preToolUse","handlerType":"command","executionMode":"sync","status":"completed","sourcePath":"/w/.codex/hooks.json","durationMs":12,"entries":[{"kind":"feedback","text":"looks fine"}]}}`))
+					return ev
+				}(),
+			},
+			want: "tool turn-a/c [completed] done \"Spawned sub-agent 01a2…c210\" \"prompt: look at the tests\\n01a2…c210: running\"\n" +
+				"tool turn-a/w [completed] done \"Waited for sub-agent 01a2…c210\" \"01a2…c210: completed — all green\"\n" +
+				"tool turn-a/s [completed] done \"Sub-agent /root/tester finished\"\n" +
+				"tool turn-a/i [completed] done \"Generated an image → /w/cat.png\"\n" +
+				"tool turn-a/z [completed] done \"Waited 3s\"\n" +
+				"tool turn-a/hook:h1 [completed] done quiet \"hook preToolUse (command /w/.codex/hooks.json): completed in 12ms\" \"feedback: looks fine\"\n",
 		},
 		{
 			name: "a plan per turn, replaced by each update; patches update file changes",

@@ -199,6 +199,8 @@ const (
 	BannerInfo BannerKind = iota
 	BannerWarning
 	BannerError
+	// BannerQuiet is a dim note ("·"): something shown for completeness.
+	BannerQuiet
 )
 
 // BannerCell is a visible notice: a warning, an error, a failed or
@@ -219,6 +221,8 @@ func (c *BannerCell) Render(ctx *RenderContext, width int) []string {
 		mark, sty = "⚠ ", st.Warn
 	case BannerError:
 		mark, sty = "✗ ", st.Error
+	case BannerQuiet:
+		mark, sty = "· ", st.Dim
 	}
 	lines := Wrap(Sanitize(c.Text), width-2)
 	for i := range lines {
@@ -258,7 +262,25 @@ func (c *ToolCell) Render(ctx *RenderContext, width int) []string {
 	case "failed", "declined":
 		mark = st.Fail.Render("✗")
 	}
+	if it.Quiet {
+		// A hook, or a kind tandem does not know: one dim line, and the
+		// first lines of what it said.
+		lines := []string{"", st.Dim.Render(Truncate("· "+SanitizeLine(it.Title), width))}
+		if d := strings.TrimSpace(Sanitize(it.Detail)); d != "" {
+			ds := strings.Split(d, "\n")
+			if len(ds) > 3 {
+				ds = append(ds[:3], fmt.Sprintf("… +%d lines (ctrl+t shows all)", len(ds)-3))
+			}
+			for _, l := range ds {
+				lines = append(lines, st.Dim.Render(Truncate("  │ "+l, width)))
+			}
+		}
+		return lines
+	}
 	lines := []string{"", mark + " " + st.Command.Render(Truncate(SanitizeLine(it.Title), width-2))}
+	if it.Progress != "" && !it.Done {
+		lines = append(lines, st.Dim.Render(Truncate("  ⋯ "+SanitizeLine(it.Progress), width)))
+	}
 	if it.Markdown && strings.TrimSpace(it.Detail) != "" && ctx.Markdown != nil {
 		// glamour's own margin indents it like an answer
 		return append(lines, fit(trimBlank(ctx.Markdown.Render(Sanitize(it.Detail), width)), width)...)

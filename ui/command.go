@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -95,6 +96,9 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 		state = "running"
 		if c.awaiting {
 			state = "awaiting approval"
+		} else if it.Stdin != "" {
+			// The agent typed into it: it waits on terminal input.
+			state = "waiting for terminal input · sent " + strconv.Quote(Truncate(it.Stdin, 24))
 		}
 	}
 	var meta []string

@@ -32,6 +32,9 @@ type StatusInfo struct {
 	RateLimits []RateLimit
 	// Hints are short key hints shown on the right ("mouse off").
 	Hints []string
+	// Mcp is the MCP servers' start-up, while any is not ready: "MCP 2
+	// starting", "MCP github failed" ("" once all are ready).
+	Mcp string
 }
 
 // RateLimit is one rate-limit window: Label ("5h", "weekly") and the
@@ -109,6 +112,9 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 		right = append(right, fmt.Sprintf("%s %.0f%% used", rl.Label, rl.UsedPercent))
 	}
 	right = append(right, s.Hints...)
+	if s.Mcp != "" {
+		right = append(right, s.Mcp)
+	}
 	l := strings.Join(left, "  ")
 	r := st.Status.Render(strings.Join(right, " · "))
 	// Left and right stay apart by at least two spaces; the right side is

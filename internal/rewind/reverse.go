@@ -17,55 +17,68 @@ type hunk struct {
 }
 
 // parseHunks reads the hunks of a unified diff; "---"/"+++" headers and
-// anything before the first hunk are skipped.
+// anything before the first hunk are skipped, and each hunk takes the
+// lines its header counts, so what follows the last one (codex ends a
+// move's diff with "Moved to: PATH") is not read as context.
 func parseHunks(diff string) ([]hunk, error) {
 	var hs []hunk
 	lines := strings.Split(diff, "\n")
-	if len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	var h *hunk
-	var last *[]string // the side the line before a "\" marker went to
-	both := false
-	for n, l := range lines {
-		switch {
-		case strings.HasPrefix(l, "@@"):
-			var oldN, newN int
-			hh := hunk{}
-			var err error
-			if hh.oldStart, oldN, hh.newStart, newN, err = hunkHeader(l); err != nil {
-				return nil, fmt.Errorf("line %d: %w", n+1, err)
+	for n := 0; n < len(lines); n++ {
+		l := lines[n]
+		if !strings.HasPrefix(l, "@@") {
+			continue
+		}
+		var h hunk
+		var oldN, newN int
+		var err error
+		if h.oldStart, oldN, h.newStart, newN, err = hunkHeader(l); err != nil {
+			return nil, fmt.Errorf("line %d: %w", n+1, err)
+		}
+		for oldN > 0 || newN > 0 {
+			n++
+			if n >= len(lines) {
+				return nil, fmt.Errorf("hunk at line %d: %d old and %d new lines missing", h.oldStart, oldN, newN)
 			}
-			_, _ = oldN, newN
-			hs = append(hs, hh)
-			h = &hs[len(hs)-1]
-			last = nil
-		case h == nil:
-			continue // headers
-		case strings.HasPrefix(l, `\`):
-			// "\ No newline at end of file": the line before has none.
-			if last != nil && len(*last) > 0 {
-				s := *last
-				s[len(s)-1] = strings.TrimSuffix(s[len(s)-1], "\n")
-				if both {
-					o := h.oldLines
-					o[len(o)-1] = strings.TrimSuffix(o[len(o)-1], "\n")
+			l := lines[n]
+			switch {
+			case strings.HasPrefix(l, "+"):
+				h.newLines = append(h.newLines, l[1:]+"\n")
+				newN--
+			case strings.HasPrefix(l, "-"):
+				h.oldLines = append(h.oldLines, l[1:]+"\n")
+				oldN--
+			case strings.HasPrefix(l, `\`):
+				// a marker for the line before: handled below
+			default: // context (" x", or an empty line some diffs leave)
+				text := strings.TrimPrefix(l, " ") + "\n"
+				h.oldLines = append(h.oldLines, text)
+				h.newLines = append(h.newLines, text)
+				oldN--
+				newN--
+			}
+			// "\ No newline at end of file" after a line: it has none.
+			if n+1 < len(lines) && strings.HasPrefix(lines[n+1], `\`) {
+				n++
+				switch {
+				case strings.HasPrefix(l, "+"):
+					trimLast(h.newLines)
+				case strings.HasPrefix(l, "-"):
+					trimLast(h.oldLines)
+				default:
+					trimLast(h.newLines)
+					trimLast(h.oldLines)
 				}
 			}
-		case strings.HasPrefix(l, "+"):
-			h.newLines = append(h.newLines, l[1:]+"\n")
-			last, both = &h.newLines, false
-		case strings.HasPrefix(l, "-"):
-			h.oldLines = append(h.oldLines, l[1:]+"\n")
-			last, both = &h.oldLines, false
-		default: // context (" x", or an empty line some diffs leave)
-			text := strings.TrimPrefix(l, " ") + "\n"
-			h.oldLines = append(h.oldLines, text)
-			h.newLines = append(h.newLines, text)
-			last, both = &h.newLines, true
 		}
+		hs = append(hs, h)
 	}
 	return hs, nil
+}
+
+func trimLast(s []string) {
+	if len(s) > 0 {
+		s[len(s)-1] = strings.TrimSuffix(s[len(s)-1], "\n")
+	}
 }
 
 // hunkHeader reads "@@ -a[,b] +c[,d] @@…".

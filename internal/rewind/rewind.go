@@ -128,7 +128,14 @@ func Prepare(ctx context.Context, fsys FS, changes []thread.FileDiff, expect map
 		}
 		cur[path] = now[path]
 		if want, ok := expect[path]; ok && SnapshotOf(now[path].data, now[path].exists) != want {
-			conflict(path, "edited since")
+			switch {
+			case want.Exists && !now[path].exists:
+				conflict(path, "deleted since")
+			case !want.Exists:
+				conflict(path, "created again since")
+			default:
+				conflict(path, "edited since")
+			}
 		}
 		return cur[path], nil
 	}
@@ -200,22 +207,38 @@ func Prepare(ctx context.Context, fsys FS, changes []thread.FileDiff, expect map
 	return p, nil
 }
 
+// ApplyError is Apply's failure: writing Path failed with Err; the files
+// written before it were put back as they were, except NotPutBack (left
+// as rewound: the server may be gone).
+type ApplyError struct {
+	Path       string
+	Err        error
+	NotPutBack []string
+}
+
+func (e *ApplyError) Error() string {
+	s := "rewinding " + e.Path + ": " + e.Err.Error()
+	if len(e.NotPutBack) > 0 {
+		return s + fmt.Sprintf("; %d file(s) already rewound could not be put back", len(e.NotPutBack))
+	}
+	return s + " (the files before it were put back)"
+}
+
+func (e *ApplyError) Unwrap() error { return e.Err }
+
 // Apply writes the plan. When a write fails, the files already written
-// are put back as they were, and the error says which file failed (and
-// any that could not be put back).
+// are put back as they were, and the error (*ApplyError) says which file
+// failed and any that could not be put back.
 func (p *Plan) Apply(ctx context.Context, fsys FS) error {
 	for i, w := range p.Writes {
 		if err := put(ctx, fsys, w.Path, w.Data, !w.Remove); err != nil {
-			var lost []string
+			ae := &ApplyError{Path: w.Path, Err: err}
 			for _, done := range p.Writes[:i] {
 				if err := put(ctx, fsys, done.Path, done.Was, done.Existed); err != nil {
-					lost = append(lost, done.Path)
+					ae.NotPutBack = append(ae.NotPutBack, done.Path)
 				}
 			}
-			if len(lost) > 0 {
-				return fmt.Errorf("rewinding %s: %w; and %s could not be put back", w.Path, err, strings.Join(lost, ", "))
-			}
-			return fmt.Errorf("rewinding %s: %w (the files before it were put back)", w.Path, err)
+			return ae
 		}
 	}
 	return nil
@@ -233,31 +256,37 @@ func put(ctx context.Context, fsys FS, path string, data []byte, exists bool) er
 }
 
 // Stat is what a run of changes did to one file: its kind of change as a
-// whole ("add", "delete", "update") and the lines added and removed.
+// whole ("add", "delete", "update", "add+delete"), the lines added and
+// removed, and where it was before when the changes moved it (From; ""
+// when it stayed).
 type Stat struct {
 	Path           string
 	Kind           string
 	Added, Removed int
+	From           string
 }
 
 // Summarize counts the changes per file, in the order the files were
-// first changed.
+// first changed; a file moved (once or more) is one Stat under its last
+// path.
 func Summarize(changes []thread.FileDiff) []Stat {
 	var out []Stat
-	idx := map[string]int{}
+	idx := map[string]int{} // a file's current path → its Stat
 	for _, c := range changes {
-		path := c.Path
-		if c.MovePath != "" {
-			path = c.MovePath
-		}
 		i, ok := idx[c.Path]
 		if !ok {
 			i = len(out)
-			out = append(out, Stat{Path: path, Kind: c.Kind})
+			out = append(out, Stat{Path: c.Path, Kind: c.Kind})
 		}
-		idx[path] = i
 		st := &out[i]
-		st.Path = path
+		if c.MovePath != "" && c.MovePath != c.Path {
+			if st.From == "" {
+				st.From = c.Path
+			}
+			delete(idx, c.Path)
+			st.Path = c.MovePath
+		}
+		idx[st.Path] = i
 		switch c.Kind {
 		case "add":
 			st.Added += lineCount(c.Diff)

@@ -63,6 +63,8 @@ func TestReverse(t *testing.T) {
 		{"no newline at end, new side", "a\nb", "@@ -1,2 +1,2 @@\n a\n-c\n+b\n\\ No newline at end of file\n", "a\nc\n", ""},
 		{"no newline at end, old side", "a\nb\n", "@@ -1,2 +1,2 @@\n a\n-c\n\\ No newline at end of file\n+b\n", "a\nc", ""},
 		{"headers skipped", greetV2, "--- a/greet.sh\n+++ b/greet.sh\n" + greetDiff, greetV1, ""},
+		{"a move's trailing note", "y\nkeep\n", "@@ -1,2 +1,2 @@\n-x\n+y\n keep\n\n\nMoved to: /w/b.txt", "x\nkeep\n", ""},
+		{"a hunk cut short", greetV2, "@@ -1,3 +1,3 @@\n #!/bin/sh\n", "", "lines missing"},
 		{"edited inside the hunk", strings.Replace(greetV2, "Ahoy", "Ahoy!!", 1), greetDiff, "", "line 3 differs"},
 		{"file got shorter", "#!/bin/sh\n", greetDiff, "", "past the end"},
 		{"no hunks", greetV2, "not a diff", "", "no hunks"},
@@ -190,9 +192,35 @@ func TestApplyFailurePutsBack(t *testing.T) {
 	}
 }
 
+// A file moved twice (a.txt → b.txt → sub/c.txt) comes back as a.txt.
+func TestPrepareUndoesChainedMoves(t *testing.T) {
+	moves := []thread.FileDiff{
+		{Path: "/w/a.txt", Kind: "update", MovePath: "/w/b.txt", Diff: "@@ -1,2 +1,2 @@\n-x\n+y\n keep\n"},
+		{Path: "/w/b.txt", Kind: "update", MovePath: "/w/sub/c.txt", Diff: "@@ -1,2 +1,2 @@\n-y\n+z\n keep\n"},
+	}
+	m := &memFS{files: map[string]string{"/w/sub/c.txt": "z\nkeep\n"}}
+	for _, undo := range [][]thread.FileDiff{moves[1:], moves} {
+		mm := &memFS{files: maps.Clone(m.files)}
+		p, err := Prepare(context.Background(), mm, undo, nil)
+		if err != nil {
+			t.Fatalf("%d moves: %v", len(undo), err)
+		}
+		if err := p.Apply(context.Background(), mm); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"/w/b.txt": "y\nkeep\n"}
+		if len(undo) == 2 {
+			want = map[string]string{"/w/a.txt": "x\nkeep\n"}
+		}
+		if !maps.Equal(mm.files, want) {
+			t.Errorf("undoing %d moves: %q; want %q", len(undo), mm.files, want)
+		}
+	}
+}
+
 func TestSummarize(t *testing.T) {
 	got := Summarize(turn)
-	want := []Stat{{"/w/greet.sh", "update", 1, 1}, {"/w/notes.md", "add", 1, 0}, {"/w/old.txt", "delete", 0, 1}, {"/w/src/b.go", "update", 1, 1}}
+	want := []Stat{{"/w/greet.sh", "update", 1, 1, ""}, {"/w/notes.md", "add", 1, 0, ""}, {"/w/old.txt", "delete", 0, 1, ""}, {"/w/src/b.go", "update", 1, 1, "/w/src/a.go"}}
 	if len(got) != len(want) {
 		t.Fatalf("%+v", got)
 	}
