@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -205,6 +206,7 @@ func (m *Model) cmdMcp(string) tea.Cmd {
 	if !ok {
 		return nil
 	}
+	startup := maps.Clone(m.mcp) // the start-up states seen (events.go)
 	return call("mcp", func(ctx context.Context) (string, []string, error) {
 		servers, err := c.McpServers(ctx)
 		if err != nil {
@@ -224,6 +226,9 @@ func (m *Model) cmdMcp(string) tea.Cmd {
 				tools = append(tools, t)
 			}
 			sort.Strings(tools)
+			if up := startup[s.Name]; up != "" && up != "ready" {
+				st += ", start-up " + up
+			}
 			line := fmt.Sprintf("%s — %s, auth %s, %d tools", s.Name, st, s.AuthStatus, len(tools))
 			if len(tools) > 0 {
 				line += ": " + strings.Join(tools, ", ")

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -47,6 +49,32 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		return m.resolved(e.RequestID) // requests.go
 	case backend.ServerExitedEvent:
 		m.onServerExited(e) // recovery.go
+		return nil
+	case backend.UnknownEvent:
+		if !m.seenUnknown[e.Method] {
+			if m.seenUnknown == nil {
+				m.seenUnknown = map[string]bool{}
+			}
+			m.seenUnknown[e.Method] = true
+			m.banner(ui.BannerQuiet, "codex sent "+e.Method+", which tandem does not show yet (noted once)", nil)
+		}
+		return nil
+	case backend.ModelReroutedEvent:
+		why := e.Reason
+		if why == "highRiskCyberActivity" {
+			why = "flagged as high-risk cyber activity"
+		}
+		m.banner(ui.BannerWarning, fmt.Sprintf("%s is not answering this turn: %s answers instead (%s)", e.FromModel, e.ToModel, why), nil)
+		m.status.Model = e.ToModel
+		return nil
+	case backend.ThreadNameEvent:
+		if e.Name != nil && *e.Name != "" && *e.Name != m.threadName {
+			m.threadName = *e.Name
+			m.banner(ui.BannerQuiet, "thread renamed “"+*e.Name+"”", nil)
+		}
+		return nil
+	case backend.McpStartupEvent:
+		m.onMcpStartup(e)
 		return nil
 	}
 	ch := m.thread.Apply(ev)
@@ -116,4 +144,51 @@ func isDelta(msg tea.Msg) bool {
 		return true
 	}
 	return false
+}
+
+// onMcpStartup follows an MCP server's start-up: the status line says
+// what is still starting (or failed) until all are ready, and a failure
+// is a banner, once per server and error.
+func (m *Model) onMcpStartup(e backend.McpStartupEvent) {
+	if m.mcp == nil {
+		m.mcp = map[string]string{}
+	}
+	m.mcp[e.Name] = e.Status
+	if e.Status == "failed" {
+		why := "no reason given"
+		if e.Error != nil && *e.Error != "" {
+			why = *e.Error
+		}
+		key := e.Name + "\x00" + why
+		if !m.mcpFailed[key] {
+			if m.mcpFailed == nil {
+				m.mcpFailed = map[string]bool{}
+			}
+			m.mcpFailed[key] = true
+			m.banner(ui.BannerError, "MCP server "+e.Name+" failed to start: "+why, nil)
+		}
+	}
+	var starting, failed []string
+	for name, st := range m.mcp {
+		switch st {
+		case "starting":
+			starting = append(starting, name)
+		case "failed":
+			failed = append(failed, name)
+		}
+	}
+	sort.Strings(starting)
+	sort.Strings(failed)
+	var parts []string
+	switch len(starting) {
+	case 0:
+	case 1:
+		parts = append(parts, "MCP "+starting[0]+" starting")
+	default:
+		parts = append(parts, fmt.Sprintf("MCP %d starting", len(starting)))
+	}
+	if len(failed) > 0 {
+		parts = append(parts, "MCP "+strings.Join(failed, ", ")+" failed")
+	}
+	m.status.Mcp = strings.Join(parts, " · ")
 }

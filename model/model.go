@@ -97,6 +97,13 @@ type Model struct {
 	recovery recovery
 	pair     pairState
 	rewind   rewindState // rewind.go
+	// mcp is each MCP server's start-up state; mcpFailed the failures
+	// shown (server and error); seenUnknown the unknown notification
+	// methods noted; threadName the name last shown (events.go).
+	mcp         map[string]string
+	mcpFailed   map[string]bool
+	seenUnknown map[string]bool
+	threadName  string
 	// pendingSend is the edited message sent once its rewind is done.
 	pendingSend *rewindText
 
