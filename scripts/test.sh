@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # The one test command (README, .ci/run): installs what the tests need —
-# the pinned codex into .codex-bin/, and on Debian the OpenSSH server/client,
+# the pinned codex into .codex-bin/, the newest tested one (CODEX_NEXT)
+# into .codex-bin/CODEX_NEXT/, and on Debian the OpenSSH server/client,
 # tmux, fish (a non-POSIX login shell for the ssh tests) and chromium (it
 # renders an exported SVG to a PNG) when missing —
 # then checks formatting and vet, runs every test (end-to-end ones against
 # the real codex app-server and the mock provider) and a bounded fuzz run
-# of the JSON-RPC line dispatcher.
+# of the JSON-RPC line dispatcher; then runs the packages that drive the
+# real app-server again against CODEX_NEXT. TestProtocolDrift (backend)
+# compares tandem's protocol use with both codexes' schemas.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# The newest codex the end-to-end tests also run against (the pinned one
+# is in scripts/install-codex.sh).
+CODEX_NEXT=0.171.0
+# The packages whose tests start the real codex app-server.
+E2E_PACKAGES=(./backend ./internal/e2e ./internal/cli ./internal/pair ./internal/mockapi ./sessions/demo ./teatest)
 
 need=()
 command -v tmux >/dev/null || need+=(tmux)
@@ -27,7 +36,8 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 TANDEM_CODEX="$(./scripts/install-codex.sh)"
-export TANDEM_CODEX
+TANDEM_CODEX_NEXT="$(CODEX_VERSION="$CODEX_NEXT" ./scripts/install-codex.sh)"
+export TANDEM_CODEX TANDEM_CODEX_NEXT
 
 # Run the tests in a scratch HOME: tandem's state and config, and the login
 # shells codex starts for commands (bash -lc), then never read or write the
@@ -53,3 +63,8 @@ go test -count=1 -race -timeout 15m -run 'TestServe' ./internal/cli
 if grep -q "func FuzzDispatch" backend/*_test.go 2>/dev/null; then
   go test -run='^$' -fuzz=FuzzDispatch -fuzztime="${FUZZTIME:-30s}" ./backend
 fi
+# The end-to-end packages once more, against the newest tested codex
+# (about 1.5 minutes on 2 cores).
+start=$SECONDS
+TANDEM_CODEX="$TANDEM_CODEX_NEXT" go test -count=1 -timeout 20m "${E2E_PACKAGES[@]}"
+echo "test.sh: end-to-end packages passed on codex $CODEX_NEXT in $((SECONDS - start))s" >&2
