@@ -349,24 +349,38 @@ func drawPicture(w io.Writer, format string, rec *sessions.Recording, cast *sess
 
 // exportProgress shows a picture export's progress on stderr: a bar
 // (bubbles/progress) on a terminal, redrawn at most ten times a second;
-// nothing otherwise (the summary line follows).
+// otherwise, for a long session (at least longExport events), a counter
+// line at each quarter (the summary line follows either way).
 type exportProgress struct {
-	w     io.Writer
-	bar   progress.Model
-	last  time.Time
-	shown bool
+	w       io.Writer
+	bar     progress.Model
+	tty     bool
+	last    time.Time
+	shown   bool
+	quarter int
 }
+
+// longExport is how many events make a session long enough for a
+// counter when stderr is not a terminal.
+const longExport = 2000
 
 func newExportProgress(stderr io.Writer) *exportProgress {
 	f, ok := stderr.(*os.File)
 	if !ok || !term.IsTerminal(f.Fd()) {
-		return &exportProgress{}
+		return &exportProgress{w: stderr}
 	}
-	return &exportProgress{w: stderr, bar: progress.New(progress.WithWidth(40), progress.WithDefaultBlend())}
+	return &exportProgress{w: stderr, tty: true, bar: progress.New(progress.WithWidth(40), progress.WithDefaultBlend())}
 }
 
 func (p *exportProgress) update(done, total int) {
-	if p.w == nil || total == 0 || time.Since(p.last) < 100*time.Millisecond && done < total {
+	if !p.tty {
+		if q := done * 4 / max(total, 1); total >= longExport && q > p.quarter && q < 4 {
+			p.quarter = q
+			fmt.Fprintf(p.w, "tandem export: %d%% (%d of %d events)\n", q*25, done, total)
+		}
+		return
+	}
+	if total == 0 || time.Since(p.last) < 100*time.Millisecond && done < total {
 		return
 	}
 	p.last, p.shown = time.Now(), true
