@@ -40,6 +40,8 @@ var forbidden = map[string][]string{
 	// picture draws frames; it knows nothing of where they came from.
 	"internal/picture": append([]string{"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
 		"tandem/config", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/frames"}, rendering...),
+	"internal/rewind": append([]string{"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/sessions",
+		"tandem/config", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub"}, rendering...),
 	"internal/frames": {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/picture", "tandem/config"},
 }
 
