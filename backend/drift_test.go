@@ -118,6 +118,7 @@ var driftParams = map[string]reflect.Type{
 	"guardianWarning":                           reflect.TypeFor[WarningEvent](),
 	"account/login/completed":                   reflect.TypeFor[LoginCompletedEvent](),
 	"serverRequest/resolved":                    reflect.TypeFor[RequestResolvedEvent](),
+	"thread/started":                            reflect.TypeFor[ThreadStartedEvent](),
 	"hook/started":                              reflect.TypeFor[HookStartedEvent](),
 	"hook/completed":                            reflect.TypeFor[HookCompletedEvent](),
 	"mcpServer/startupStatus/updated":           reflect.TypeFor[McpStartupEvent](),

@@ -224,6 +224,8 @@ func DecodeNotification(method string, params json.RawMessage) (Event, error) {
 		ev, err = decode[LoginCompletedEvent](params)
 	case "serverRequest/resolved":
 		ev, err = decode[RequestResolvedEvent](params)
+	case "thread/started":
+		ev, err = decode[ThreadStartedEvent](params)
 	case "hook/started":
 		ev, err = decode[HookStartedEvent](params)
 	case "hook/completed":

@@ -113,7 +113,7 @@ func (UnknownEvent) Thread() string { return "" }
 // quietMethods are the notifications tandem knows and deliberately does
 // not show: state it reads another way or has no view for yet.
 var quietMethods = map[string]bool{
-	"thread/started": true, "thread/readState/changed": true, "thread/archived": true, "thread/unarchived": true,
+	"thread/readState/changed": true, "thread/archived": true, "thread/unarchived": true,
 	"thread/deleted": true, "thread/closed": true, "thread/reverted": true, "thread/section/changed": true,
 	"thread/attachment/updated": true, "thread/settings/updated": true, "thread/goal/updated": true,
 	"thread/goal/cleared": true, "thread/prediction/updated": true, "thread/queue/changed": true,
@@ -136,4 +136,21 @@ var quietMethods = map[string]bool{
 // sessions included).
 func isQuiet(method string) bool {
 	return quietMethods[method] || len(method) > 16 && method[:16] == "thread/realtime/"
+}
+
+// ThreadStartedEvent follows `thread/started`: a thread was created or
+// loaded (a sub-agent's has ParentThreadID set).
+type ThreadStartedEvent struct {
+	Started Thread `json:"thread"`
+}
+
+// Thread implements Event.
+func (e ThreadStartedEvent) Thread() string { return e.Started.ID }
+
+// SubAgentEvent wraps an event of one of the session's sub-agents (a
+// thread the session's thread spawned, or one of theirs): the session
+// delivers them wrapped, so a consumer that shows only its own thread
+// can ignore them.
+type SubAgentEvent struct {
+	Event
 }

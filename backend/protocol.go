@@ -77,6 +77,11 @@ type Thread struct {
 	UpdatedAt int64   `json:"updatedAt"` // Unix seconds
 	Path      *string `json:"path"`
 	Turns     []Turn  `json:"turns"`
+	// A sub-agent's thread: its parent, and the nickname and role it was
+	// spawned with (nil for an ordinary thread).
+	ParentThreadID *string `json:"parentThreadId"`
+	AgentNickname  *string `json:"agentNickname"`
+	AgentRole      *string `json:"agentRole"`
 }
 
 // ThreadResponse is the result of `thread/start`, `thread/resume` and

@@ -44,7 +44,9 @@ type Session struct {
 	mu       sync.Mutex
 	threadID string
 	turnID   string
-	unknown  map[string]bool // notification methods not known, seen so far
+	unknown  map[string]bool    // notification methods not known, seen so far
+	agents   map[string]bool    // the sub-agents' threads (named by our items, or thread/started with a parent of ours)
+	held     map[string][]Event // events of threads not known yet (otherThread)
 
 	queue  *queue
 	closed chan struct{}
@@ -230,8 +232,10 @@ func (s *Session) HandleNotification(method string, params json.RawMessage) {
 		return
 	}
 	if t := ev.Thread(); t != "" && t != s.ThreadID() {
+		s.otherThread(t, ev)
 		return
 	}
+	s.noteAgents(ev)
 	switch e := ev.(type) {
 	case UnknownEvent:
 		s.mu.Lock()
@@ -259,6 +263,88 @@ func (s *Session) HandleNotification(method string, params json.RawMessage) {
 	s.queue.push(ev)
 }
 
+// maxHeldEvents bounds what is kept of a thread not known yet to be a
+// sub-agent (its events can come before the spawn's item names it).
+const maxHeldEvents = 500
+
+// otherThread handles an event of another thread than the session's: a
+// sub-agent's comes wrapped (SubAgentEvent); one of a thread not known
+// yet is held (up to maxHeldEvents, for a few threads) until an item
+// names it as a sub-agent, and dropped if none ever does.
+func (s *Session) otherThread(t string, ev Event) {
+	if st, ok := ev.(ThreadStartedEvent); ok && st.Started.ParentThreadID != nil && s.isOurs(*st.Started.ParentThreadID) {
+		s.addAgents(t)
+	}
+	if s.isOurs(t) {
+		s.queue.push(SubAgentEvent{ev})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held == nil {
+		s.held = map[string][]Event{}
+	}
+	if _, ok := s.held[t]; !ok && len(s.held) >= 16 {
+		return
+	}
+	if len(s.held[t]) < maxHeldEvents {
+		s.held[t] = append(s.held[t], ev)
+	}
+}
+
+// noteAgents learns sub-agents from the session's own items: a collab
+// tool call names its receivers, sub-agent activity its agent.
+func (s *Session) noteAgents(ev Event) {
+	var it Item
+	switch e := ev.(type) {
+	case ItemStartedEvent:
+		it = e.Item
+	case ItemCompletedEvent:
+		it = e.Item
+	default:
+		return
+	}
+	switch it.Type {
+	case "collabAgentToolCall":
+		s.addAgents(it.ReceiverThreadIDs...)
+	case "subAgentActivity":
+		s.addAgents(it.AgentThreadID)
+	}
+}
+
+// addAgents makes ids sub-agents of the session and delivers what was
+// held of them.
+func (s *Session) addAgents(ids ...string) {
+	s.mu.Lock()
+	var flush []Event
+	for _, id := range ids {
+		if id == "" || s.agents[id] {
+			continue
+		}
+		if s.agents == nil {
+			s.agents = map[string]bool{}
+		}
+		s.agents[id] = true
+		flush = append(flush, s.held[id]...)
+		delete(s.held, id)
+	}
+	s.mu.Unlock()
+	for _, ev := range flush {
+		s.queue.push(SubAgentEvent{ev})
+	}
+}
+
+// isOurs reports whether thread id is the session's thread or one of its
+// sub-agents (spawned by it, or by one of them).
+func (s *Session) isOurs(id string) bool {
+	if id == s.ThreadID() {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.agents[id]
+}
+
 // HandleRequest implements Handler.
 func (s *Session) HandleRequest(in *IncomingRequest) bool {
 	req, err := decodeIncoming(in)
@@ -270,7 +356,7 @@ func (s *Session) HandleRequest(in *IncomingRequest) bool {
 	if req == nil {
 		return false
 	}
-	if t := req.Thread(); t != "" && t != s.ThreadID() {
+	if t := req.Thread(); t != "" && t != s.ThreadID() && !s.isOurs(t) {
 		s.log.Info("refusing request for another thread", "method", in.Method, "thread", t)
 		_ = req.Refuse()
 		return true

@@ -117,6 +117,9 @@ type formEnv struct {
 	diffHeight int
 	thread     *thread.State
 	threadCwd  string
+	// asker names who asks when it is not the thread itself ("Sub-agent
+	// Dewey"): the form's title says so.
+	asker string
 }
 
 func (m *Model) formEnv() formEnv {
@@ -150,6 +153,9 @@ func (e formEnv) diffRows(files []ui.FileDiff) []string {
 // to the rows the form may take.
 func (e formEnv) approval(s forms.ApprovalSpec) forms.Form {
 	s = safeApproval(s)
+	if e.asker != "" {
+		s.Title = e.asker + " asks: " + s.Title
+	}
 	s.MaxHeight = e.maxHeight
 	s.MoreHint = keyPager + " shows all" // openPager adds the whole of it
 	return forms.NewApproval(s, e.theme, e.width)

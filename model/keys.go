@@ -123,6 +123,10 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch key {
 	case "esc":
+		if m.agents.showing != nil { // agents.go: back to the thread
+			m.showAgent(nil)
+			return nil
+		}
 		if m.turn.running {
 			return m.interrupt()
 		}
@@ -191,6 +195,9 @@ func (m *Model) ctrlC() tea.Cmd {
 // viewKey handles the transcript view's keys.
 func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 	switch k.String() {
+	case keyAgents:
+		m.openAgentsPicker() // agents.go
+		return nil, true
 	case keyPager:
 		m.openPager()
 		return nil, true

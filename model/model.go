@@ -97,6 +97,7 @@ type Model struct {
 	recovery recovery
 	pair     pairState
 	rewind   rewindState // rewind.go
+	agents   agentsState // agents.go
 	// mcp is each MCP server's start-up state; mcpFailed the failures
 	// shown (server and error); seenUnknown the unknown notification
 	// methods noted; threadName the name last shown (events.go).
@@ -265,8 +266,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case backend.RetryNotice:
 		m.onRetryNotice(msg)
 		return m, nil
+	case backend.SubAgentEvent:
+		return m, m.onSubAgentEvent(msg) // agents.go
 	case backend.ServerRequest:
-		return m, m.onRequest(msg) // requests.go
+		var cmd tea.Cmd
+		m.withMain(func() { cmd = m.onRequest(msg) }) // requests.go
+		return m, cmd
 	case backend.RequestView:
 		m.requests.watch(m, msg) // role.go: a watcher's "waiting for …"
 		return m, nil
@@ -276,7 +281,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case backend.LoginCompletedEvent:
 		return m, m.onLoginCompleted(msg)
 	case backend.Event:
-		cmd := m.onEvent(msg) // events.go
+		var cmd tea.Cmd
+		m.withMain(func() { cmd = m.onEvent(msg) }) // events.go; agents.go
 		if !m.turn.ticking {
 			m.view.transcript.Flush() // no frame tick running: draw now
 		}

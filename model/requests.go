@@ -107,7 +107,9 @@ func (m *Model) showNext() tea.Cmd {
 	var cmds []tea.Cmd
 	for len(q.pending) > 0 && q.pending[0].req != nil {
 		p := q.pending[0]
-		f, now, banner := p.ad.open(m.formEnv())
+		e := m.formEnv()
+		e.asker = m.askerOf(p.req.Thread()) // agents.go: a sub-agent asks
+		f, now, banner := p.ad.open(e)
 		if f != nil {
 			q.form, q.ready = f, false
 			q.seq++

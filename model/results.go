@@ -39,6 +39,8 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onRewindDone(msg), true
 	case snapMsg:
 		m.onSnap(msg)
+	case agentInfoMsg:
+		m.onAgentInfo(msg)
 	case commandResultMsg:
 		m.onCommandResult(msg)
 	case threadPageMsg:

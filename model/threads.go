@@ -122,6 +122,8 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	if msg.how != "rewound" {
 		m.rewind.pending = nil // a rewind is of the thread it was chosen in
 	}
+	m.showAgent(nil) // agents.go: the sub-agents are the old thread's
+	m.agents = agentsState{}
 	var rewound string // the banner of a rewind, from the thread left
 	if msg.how == "rewound" {
 		rewound = m.rewoundNote(msg.before)

@@ -186,6 +186,10 @@ func (m *Model) onEnter() tea.Cmd {
 		return nil
 	}
 	if c, args, ok := parseCommand(raw); ok {
+		if m.agents.showing != nil && c.name != "agents" && c.name != "help" && c.name != "quit" {
+			m.setNotice(noticeInfo, "a sub-agent is shown — esc back to the thread for /"+c.name)
+			return nil
+		}
 		m.setDraft("")
 		return m.runCommand(c, args)
 	}
@@ -206,6 +210,10 @@ func (m *Model) onEnter() tea.Cmd {
 	}
 	if m.turn.switching {
 		m.setNotice(noticeInfo, "opening a thread — your message stays here")
+		return nil
+	}
+	if m.agents.showing != nil {
+		m.setNotice(noticeInfo, "a sub-agent is shown — esc back to the thread to send; your message stays here")
 		return nil
 	}
 	text := m.composer.Text() // placeholders → the pasted text

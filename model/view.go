@@ -101,6 +101,9 @@ func (m *Model) drawBottom() []string {
 	} else if l := m.waitingLine(); l != "" {
 		out = append(out, l)
 	}
+	if h := m.agentHeader(w); h != "" { // agents.go
+		out = append(out, h)
+	}
 	out = append(out, m.aboveComposer(w)...)
 	out = append(out, m.styles.Dim.Render(strings.Repeat("─", w)))
 	out = append(out, strings.Split(m.composer.View(), "\n")...)

@@ -28,6 +28,11 @@ type Response struct {
 	// FailMessage is the error message used with FailStatus; a default is
 	// used when empty.
 	FailMessage string
+	// When, if set, says which request this response answers: the server
+	// gives each request the first queued response whose When accepts it
+	// (nil accepts any). Requests that run at once — a sub-agent's and
+	// its parent's — get their own responses this way.
+	When func(Request) bool
 }
 
 // Usage is the token usage reported in response.completed. Codex turns it
@@ -79,8 +84,11 @@ type Item struct {
 	// Chunks are the streamed deltas of a message (their concatenation is the
 	// message text) or of a reasoning summary.
 	Chunks []string
-	// Name is the function name of a function_call.
-	Name string
+	// Name is the function name of a function_call; Namespace the tool
+	// namespace it belongs to ("multi_agent_v1" for the sub-agent tools),
+	// "" for a top-level tool.
+	Name      string
+	Namespace string
 	// CallID is the call_id of a function_call.
 	CallID string
 	// Arguments is the JSON-encoded arguments string of a function_call.
@@ -132,6 +140,15 @@ func Call(name, argumentsJSON string) Item {
 // CallID returns a function_call item with the given call_id.
 func CallID(callID, name, argumentsJSON string) Item {
 	return Item{Kind: KindFunctionCall, Name: name, CallID: callID, Arguments: argumentsJSON}
+}
+
+// NamespacedCall returns a function_call of tool name in namespace (the
+// sub-agent tools are in "multi_agent_v1": spawn_agent, send_input,
+// wait_agent, close_agent, resume_agent).
+func NamespacedCall(namespace, name, argumentsJSON string) Item {
+	it := Call(name, argumentsJSON)
+	it.Namespace = namespace
+	return it
 }
 
 // ExecCommandArgs are the arguments codex 0.169.0's unified exec tool

@@ -229,8 +229,18 @@ func (s *Server) serveResponses(w http.ResponseWriter, r *http.Request) {
 	case req.Aux:
 		resp = s.auxResponse(req)
 	case len(s.queue) > 0:
-		resp = s.queue[0]
-		s.queue = s.queue[1:]
+		// The first queued response whose When accepts the request (a
+		// sub-agent's requests race the parent's; When tells them apart).
+		i := 0
+		for i < len(s.queue) && s.queue[i].When != nil && !s.queue[i].When(req) {
+			i++
+		}
+		if i == len(s.queue) {
+			resp = Response{Items: []Item{Text(ExhaustedText)}}
+			break
+		}
+		resp = s.queue[i]
+		s.queue = append(s.queue[:i:i], s.queue[i+1:]...)
 		req.Index = s.served
 		s.served++
 	default:

@@ -67,10 +67,14 @@ func Events(resp Response, id, model string) []map[string]any {
 			if callID == "" {
 				callID = NewCallID()
 			}
-			add("response.output_item.added", "output_index", i, "item", map[string]any{
+			added := map[string]any{
 				"id": itemID, "type": "function_call", "status": "in_progress",
 				"name": it.Name, "call_id": callID, "arguments": "",
-			})
+			}
+			if it.Namespace != "" {
+				added["namespace"] = it.Namespace
+			}
+			add("response.output_item.added", "output_index", i, "item", added)
 			add("response.function_call_arguments.delta", "item_id", itemID, "output_index", i,
 				"delta", it.Arguments)
 			add("response.function_call_arguments.done", "item_id", itemID, "output_index", i,
@@ -78,6 +82,9 @@ func Events(resp Response, id, model string) []map[string]any {
 			done := map[string]any{
 				"id": itemID, "type": "function_call", "status": "completed",
 				"name": it.Name, "call_id": callID, "arguments": it.Arguments,
+			}
+			if it.Namespace != "" {
+				done["namespace"] = it.Namespace
 			}
 			add("response.output_item.done", "output_index", i, "item", done)
 			output = append(output, done)

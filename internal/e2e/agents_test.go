@@ -1,0 +1,57 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/internal/mockapi"
+	"tandem/model"
+)
+
+// A turn that spawns a sub-agent (codex's multi_agent_v1 tools, on by
+// default): the spawn shows as a cell in the thread, the sub-agent's own
+// turn streams into its own transcript, F3 opens it by nickname and Esc
+// comes back to the thread's answer.
+func TestSubAgentOnRealServer(t *testing.T) {
+	isChild := func(r mockapi.Request) bool {
+		return strings.Contains(strings.Join(r.UserTexts(), " "), "look at the tests")
+	}
+	e := NewEnv(t,
+		mockapi.Response{When: func(r mockapi.Request) bool { return !isChild(r) && len(r.FunctionCallOutputs()) == 0 },
+			Items: []mockapi.Item{mockapi.NamespacedCall("multi_agent_v1", "spawn_agent", `{"message":"look at the tests"}`)}},
+		mockapi.Response{When: isChild, Items: []mockapi.Item{mockapi.Text("The flaky test is TestRace.")}},
+		mockapi.Response{When: func(r mockapi.Request) bool { return !isChild(r) }, Items: []mockapi.Item{mockapi.Text("A sub-agent is on it.")}},
+	)
+	u := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
+	u.Connect(t, e, "never", "workspace-write")
+	u.Submit("find the flaky test")
+	u.WaitScreen(t, 30*time.Second, "the spawn and the answer", func(s string) bool {
+		return strings.Contains(s, "Spawned sub-agent") && strings.Contains(s, "prompt: look at the tests") &&
+			strings.Contains(s, "A sub-agent is on it.") && !strings.Contains(s, "TestRace")
+	})
+	// The sub-agent's turn ran on its own thread: it is listed, done.
+	var s string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		u.Key(tea.KeyPressMsg{Code: tea.KeyF3})
+		s = u.Screen(t)
+		if strings.Contains(s, "Sub-agents") && strings.Contains(s, "done · The flaky test is TestRace.") {
+			break
+		}
+		u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
+	}
+	if !strings.Contains(s, "done · The flaky test is TestRace.") {
+		t.Fatalf("no finished sub-agent in the list:\n%s", s)
+	}
+	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
+	u.WaitScreen(t, 5*time.Second, "the sub-agent's transcript", func(s string) bool {
+		return strings.Contains(s, "The flaky test is TestRace.") && strings.Contains(s, "esc back to the thread") &&
+			strings.Contains(s, "look at the tests") && !strings.Contains(s, "A sub-agent is on it.")
+	})
+	u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
+	u.WaitScreen(t, 5*time.Second, "the thread again", func(s string) bool {
+		return strings.Contains(s, "A sub-agent is on it.") && !strings.Contains(s, "esc back to the thread")
+	})
+}

@@ -1,0 +1,280 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/thread"
+	"tandem/ui"
+)
+
+// Sub-agents (/agents, F3): the session's thread may spawn sub-agents,
+// each a thread of its own whose events the session hands over wrapped
+// (backend.SubAgentEvent). Each is folded into a state and a transcript of
+// its own, live or finished, whether shown or not; /agents lists them and
+// opens one in the same view, with a header naming it. Esc (or F3 and
+// "back") returns to the thread, which kept streaming meanwhile.
+//
+// The shown thread is always m.thread and m.view: showing a sub-agent
+// swaps its state and transcript with the main thread's, which wait in
+// agentsState.main until it is swapped back.
+
+// keyAgents opens the sub-agent list.
+const keyAgents = "f3"
+
+// subAgent is one sub-agent of the session's thread.
+type subAgent struct {
+	id, name, role string
+	status         string // "running", "done", "interrupted", "failed"
+	state          thread.State
+	view           transcriptView
+}
+
+// agentsState is the sub-agents component.
+type agentsState struct {
+	list    []*subAgent // in the order they started
+	byID    map[string]*subAgent
+	showing *subAgent // the sub-agent on screen; nil: the main thread
+	// main holds the main thread's state and transcript while a
+	// sub-agent is shown.
+	mainState thread.State
+	mainView  transcriptView
+}
+
+// agentName is a sub-agent's name for headers and approvals: its
+// nickname, else its role, else its short thread id.
+func agentName(t backend.Thread) string {
+	switch {
+	case t.AgentNickname != nil && *t.AgentNickname != "":
+		return *t.AgentNickname
+	case t.AgentRole != nil && *t.AgentRole != "":
+		return *t.AgentRole
+	}
+	return thread.ShortThread(t.ID)
+}
+
+// agent returns the sub-agent of thread id, or nil.
+func (m *Model) agent(id string) *subAgent { return m.agents.byID[id] }
+
+// onSubAgentEvent folds an event of a sub-agent into its own state and
+// transcript (the shown one, if it is shown).
+func (m *Model) onSubAgentEvent(e backend.SubAgentEvent) tea.Cmd {
+	id := e.Thread()
+	var cmd tea.Cmd
+	a := m.agent(id)
+	if a == nil {
+		a = &subAgent{id: id, name: thread.ShortThread(id), status: "running"}
+		a.state.Reset(id)
+		a.view.follow = true
+		if m.agents.byID == nil {
+			m.agents.byID = map[string]*subAgent{}
+		}
+		m.agents.byID[id] = a
+		m.agents.list = append(m.agents.list, a)
+		cmd = m.agentInfoCmd(id) // its nickname and role
+	}
+	if st, ok := e.Event.(backend.ThreadStartedEvent); ok {
+		m.onAgentInfo(agentInfoMsg{thread: st.Started})
+		return cmd
+	}
+	switch ev := e.Event.(type) {
+	case backend.TurnStartedEvent:
+		a.status = "running"
+	case backend.TurnCompletedEvent:
+		a.status = "done"
+		switch ev.Turn.Status {
+		case backend.TurnInterrupted:
+			a.status = "interrupted"
+		case backend.TurnFailed:
+			a.status = "failed"
+		}
+	}
+	m.withAgent(a, func() {
+		// Every item is drawn, its prompt too (m.project leaves out the
+		// user's own prompt while the thread's turn runs: drawn when sent).
+		switch ch := m.thread.Apply(e.Event); {
+		case ch.Item == nil:
+		case ch.Added:
+			m.view.addItem(ch.Item, m.threadCwd)
+		default:
+			m.view.touch(ch.Item)
+		}
+	})
+	return cmd
+}
+
+// agentInfoMsg carries a sub-agent's thread as thread/read gives it.
+type agentInfoMsg struct {
+	thread backend.Thread
+	err    error
+}
+
+// agentInfoCmd reads a sub-agent's thread for its nickname and role.
+func (m *Model) agentInfoCmd(id string) tea.Cmd {
+	c := m.client
+	if c == nil {
+		return nil
+	}
+	return callCmd(func(ctx context.Context) tea.Msg {
+		t, err := c.ReadThread(ctx, id)
+		t.ID = id
+		return agentInfoMsg{thread: t, err: err}
+	})
+}
+
+func (m *Model) onAgentInfo(msg agentInfoMsg) {
+	a := m.agent(msg.thread.ID)
+	if a == nil || msg.err != nil {
+		return
+	}
+	a.name = agentName(msg.thread)
+	if msg.thread.AgentRole != nil {
+		a.role = *msg.thread.AgentRole
+	}
+}
+
+// withAgent runs fn with a's state and transcript as m.thread and
+// m.view (they already are when a is shown).
+func (m *Model) withAgent(a *subAgent, fn func()) {
+	if m.agents.showing == a {
+		fn()
+		return
+	}
+	m.thread, a.state = a.state, m.thread
+	m.view, a.view = a.view, m.view
+	defer func() {
+		m.thread, a.state = a.state, m.thread
+		m.view, a.view = a.view, m.view
+	}()
+	fn()
+}
+
+// withMain runs fn with the main thread as m.thread and m.view, while a
+// sub-agent is shown; otherwise it just runs fn. The main thread's own
+// events, requests and banners go through it.
+func (m *Model) withMain(fn func()) {
+	a := m.agents.showing
+	if a == nil {
+		fn()
+		return
+	}
+	m.thread, m.agents.mainState = m.agents.mainState, m.thread
+	m.view, m.agents.mainView = m.agents.mainView, m.view
+	defer func() {
+		m.thread, m.agents.mainState = m.agents.mainState, m.thread
+		m.view, m.agents.mainView = m.agents.mainView, m.view
+	}()
+	fn()
+}
+
+// showAgent puts a (nil: the main thread) on screen.
+func (m *Model) showAgent(a *subAgent) {
+	cur := m.agents.showing
+	if cur == a {
+		return
+	}
+	if cur != nil { // back to the main thread first
+		m.thread, cur.state = cur.state, m.thread
+		m.view, cur.view = cur.view, m.view
+		m.thread, m.agents.mainState = m.agents.mainState, thread.State{}
+		m.view, m.agents.mainView = m.agents.mainView, transcriptView{}
+		m.agents.showing = nil
+	}
+	if a != nil {
+		m.agents.mainState, m.agents.mainView = m.thread, m.view
+		m.thread, m.view = a.state, a.view
+		a.state, a.view = thread.State{}, transcriptView{}
+		m.agents.showing = a
+	}
+	m.clearNotice(noticeInfo) // "a sub-agent is shown" and the like
+	m.view.follow = true
+	m.view.frameOK = false
+	m.view.bottomLines = nil
+	m.view.transcript.Flush()
+}
+
+// cmdAgents is /agents: the sub-agents, live and finished; Enter opens
+// one, "back to the thread" returns.
+func (m *Model) cmdAgents(string) tea.Cmd {
+	m.openAgentsPicker()
+	return nil
+}
+
+func (m *Model) openAgentsPicker() {
+	if len(m.agents.list) == 0 {
+		m.setNotice(noticeInfo, "no sub-agents in this thread yet")
+		return
+	}
+	var items []pickItem
+	if m.agents.showing != nil {
+		items = append(items, pickItem{label: "← back to the thread", value: (*subAgent)(nil)})
+	}
+	for _, a := range m.agents.list {
+		detail := a.status
+		if a.role != "" && a.role != a.name {
+			detail = a.role + " · " + detail
+		}
+		if it := a.lastAnswer(m); it != "" {
+			detail += " · " + it
+		}
+		items = append(items, pickItem{label: a.name, detail: detail, value: a})
+	}
+	p := &picker{title: "Sub-agents", hint: "enter to open · esc to close", items: items}
+	p.refilter()
+	p.onChoose = func(it pickItem) tea.Cmd {
+		m.showAgent(it.value.(*subAgent))
+		return nil
+	}
+	m.openPicker(p)
+}
+
+// lastAnswer is the first line of a's latest answer, cut short.
+func (a *subAgent) lastAnswer(m *Model) string {
+	st := &a.state
+	if m.agents.showing == a {
+		st = &m.thread
+	}
+	it := st.Last(thread.Agent)
+	if it == nil {
+		return ""
+	}
+	return preview(it.Text(), 40)
+}
+
+// agentHeader is the line above the transcript while a sub-agent is
+// shown.
+func (m *Model) agentHeader(w int) string {
+	a := m.agents.showing
+	if a == nil {
+		return ""
+	}
+	txt := fmt.Sprintf("sub-agent %s (%s) · esc back to the thread · %s all sub-agents", a.name, a.status, keyAgents)
+	return m.styles.Warn.Render(ui.Truncate(txt, w))
+}
+
+// askerOf names who asks a request: "" for the main thread, "Sub-agent
+// NAME" for a sub-agent's.
+func (m *Model) askerOf(threadID string) string {
+	if a := m.agent(threadID); a != nil {
+		return "Sub-agent " + a.name
+	}
+	return ""
+}
+
+// agentsSummary is the /agents line for /status ("2 sub-agents: 1 running").
+func (m *Model) agentsSummary() string {
+	if len(m.agents.list) == 0 {
+		return ""
+	}
+	running := 0
+	for _, a := range m.agents.list {
+		if a.status == "running" {
+			running++
+		}
+	}
+	return strings.TrimSpace(fmt.Sprintf("%s, %d running", plural(len(m.agents.list), "sub-agent"), running))
+}

@@ -1,0 +1,78 @@
+package model
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+)
+
+// A sub-agent's events fold into its own transcript: /agents (F3) lists
+// it by nickname, Enter shows it with a header, Esc comes back to the
+// thread, which kept its own events meanwhile; its approvals say who asks.
+func TestSubAgentsListOpenAndBack(t *testing.T) {
+	f := newFake()
+	m := ready(t, f, Options{NoColor: true})
+	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
+	send := func(evs ...any) {
+		for _, ev := range evs {
+			_, cmd := m.Update(ev)
+			settle(t, m, cmd)
+		}
+	}
+	const child = "01a2aaaa-0000-0000-0000-00000000c210"
+	sub := func(method, params string) backend.SubAgentEvent {
+		return backend.SubAgentEvent{Event: notif(t, method, params)}
+	}
+	const cth = `"threadId":"` + child + `","turnId":"ct1"`
+	const pth = `"threadId":"t-first","turnId":"turn-1"`
+	send(
+		notif(t, "turn/started", `{"threadId":"t-first","turn":{"id":"turn-1","items":[],"status":"inProgress"}}`),
+		notif(t, "item/completed", `{`+pth+`,"item":{"type":"collabAgentToolCall","id":"sp","tool":"spawnAgent","status":"completed","prompt":"check the tests","senderThreadId":"t-first","receiverThreadIds":["`+child+`"],"agentsStates":{}}}`),
+		sub("thread/started", `{"thread":{"id":"`+child+`","preview":"","cwd":"/w","createdAt":1,"updatedAt":1,"turns":[],"parentThreadId":"t-first","agentNickname":"Dewey","agentRole":"explorer"}}`),
+		sub("turn/started", `{"threadId":"`+child+`","turn":{"id":"ct1","items":[],"status":"inProgress"}}`),
+		sub("item/completed", `{`+cth+`,"item":{"type":"agentMessage","id":"cm","text":"The flaky test is TestRace."}}`),
+	)
+	if v := viewText(m); strings.Contains(v, "TestRace") {
+		t.Fatalf("the sub-agent's answer shows in the thread:\n%s", v)
+	}
+	press(t, m, tea.KeyF3, 0)
+	v := viewText(m)
+	if !strings.Contains(v, "Sub-agents") || !strings.Contains(v, "Dewey") || !strings.Contains(v, "explorer · running · The flaky test is TestRace.") {
+		t.Fatalf("no sub-agent list:\n%s", v)
+	}
+	press(t, m, tea.KeyEnter, 0)
+	v = viewText(m)
+	if !strings.Contains(v, "The flaky test is TestRace.") || !strings.Contains(v, "sub-agent Dewey (running) · esc back to the thread") || strings.Contains(v, "Spawned sub-agent") {
+		t.Fatalf("the sub-agent is not shown on its own:\n%s", v)
+	}
+	// Meanwhile the thread goes on; the sub-agent finishes.
+	send(
+		notif(t, "item/completed", `{`+pth+`,"item":{"type":"agentMessage","id":"pm","text":"A sub-agent is on it."}}`),
+		sub("turn/completed", `{"threadId":"`+child+`","turn":{"id":"ct1","items":[],"status":"completed"}}`),
+	)
+	if v := viewText(m); strings.Contains(v, "A sub-agent is on it.") || !strings.Contains(v, "sub-agent Dewey (done)") {
+		t.Fatalf("the thread's answer drawn over the sub-agent, or no done:\n%s", v)
+	}
+	typeText(t, m, "hello")
+	press(t, m, tea.KeyEnter, 0)
+	if len(f.turns) != 0 || m.composer.Value() != "hello" {
+		t.Errorf("sent %q from a sub-agent's view; composer %q", f.turns, m.composer.Value())
+	}
+	m.composer.Reset()
+	press(t, m, tea.KeyEscape, 0)
+	v = viewText(m)
+	if !strings.Contains(v, "A sub-agent is on it.") || !strings.Contains(v, "Spawned sub-agent") || strings.Contains(v, "esc back to the thread") {
+		t.Fatalf("back on the thread, it lacks what came meanwhile:\n%s", v)
+	}
+	// A sub-agent's approval names it.
+	rep := &replies{}
+	req := decodeReq(t, "item/commandExecution/requestApproval", `"r1"`,
+		`{"threadId":"`+child+`","turnId":"ct1","itemId":"c9","startedAtMs":1,"environmentId":null,"command":"go test ./...","cwd":"/w"}`, rep)
+	send(req)
+	if v := viewText(m); !strings.Contains(v, "Sub-agent Dewey asks: Run this command?") {
+		t.Fatalf("the approval does not say which agent asks:\n%s", v)
+	}
+}
