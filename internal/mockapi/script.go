@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -21,6 +22,10 @@ type scriptResponse struct {
 	FailStatus   int            `json:"fail_status"`
 	FailMessage  string         `json:"fail_message"`
 	BigMarkdown  *scriptBigMark `json:"big_markdown"`
+	// WhenUser / UnlessUser route the response (Response.When): it answers
+	// only a request whose user texts contain WhenUser and not UnlessUser.
+	WhenUser   string `json:"when_user_contains"`
+	UnlessUser string `json:"unless_user_contains"`
 }
 
 type scriptUsage struct {
@@ -43,6 +48,7 @@ type scriptItem struct {
 	Reasoning  *string         `json:"reasoning"`
 	Exec       json.RawMessage `json:"exec"`
 	Call       string          `json:"call"`
+	Namespace  string          `json:"namespace"`
 	Arguments  json.RawMessage `json:"arguments"`
 	CallID     string          `json:"call_id"`
 }
@@ -71,6 +77,10 @@ func LoadScript(path string) ([]Response, error) {
 //	"fail_message":   string                 error message for fail_status
 //	"big_markdown":   {"bytes": N, "deltas": M}  instead of "items": the
 //	                  BigMarkdown benchmark message (defaults 100000 / 8500)
+//	"when_user_contains", "unless_user_contains": string   answer only a
+//	                  request whose user texts contain (or lack) it: a
+//	                  sub-agent's requests race its parent's
+//	                  (Response.When)
 //
 // and each item is one of
 //
@@ -84,7 +94,9 @@ func LoadScript(path string) ([]Response, error) {
 //	                                         "sandbox_permissions", ...})
 //	{"call": "name", "arguments": {...}}     function_call; "arguments" is a
 //	                                         JSON object or a JSON-encoded
-//	                                         string; optional "call_id"
+//	                                         string; optional "call_id" and
+//	                                         "namespace" ("multi_agent_v1"
+//	                                         for spawn_agent, wait_agent, …)
 //
 // Unknown fields are errors, to catch typos.
 func ParseScript(data []byte) ([]Response, error) {
@@ -157,6 +169,12 @@ func (sr scriptResponse) response() (Response, error) {
 	r.ChunkDelay = time.Duration(sr.ChunkDelayMs * float64(time.Millisecond))
 	r.FailStatus = sr.FailStatus
 	r.FailMessage = sr.FailMessage
+	if when, unless := sr.WhenUser, sr.UnlessUser; when != "" || unless != "" {
+		r.When = func(req Request) bool {
+			u := strings.Join(req.UserTexts(), "\n")
+			return (when == "" || strings.Contains(u, when)) && (unless == "" || !strings.Contains(u, unless))
+		}
+	}
 	if r.FailStatus != 0 && (r.FailStatus < 400 || r.FailStatus > 599) {
 		return r, fmt.Errorf("fail_status %d is not an HTTP error status", r.FailStatus)
 	}
@@ -176,8 +194,8 @@ func (si scriptItem) item() (Item, error) {
 	if si.ChunkRunes != 0 && si.Text == nil {
 		return Item{}, errors.New(`"chunk_runes" only goes with "text"`)
 	}
-	if (len(si.Arguments) > 0 || si.CallID != "") && si.Call == "" {
-		return Item{}, errors.New(`"arguments" and "call_id" only go with "call"`)
+	if (len(si.Arguments) > 0 || si.CallID != "" || si.Namespace != "") && si.Call == "" {
+		return Item{}, errors.New(`"arguments", "call_id" and "namespace" only go with "call"`)
 	}
 	switch {
 	case si.Text != nil:
@@ -217,9 +235,11 @@ func (si scriptItem) item() (Item, error) {
 				args = buf.String()
 			}
 		}
+		it := Call(si.Call, args)
 		if si.CallID != "" {
-			return CallID(si.CallID, si.Call, args), nil
+			it = CallID(si.CallID, si.Call, args)
 		}
-		return Call(si.Call, args), nil
+		it.Namespace = si.Namespace
+		return it, nil
 	}
 }
