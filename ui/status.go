@@ -85,6 +85,9 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 		left = append(left, st.Dim.Render("⇄ "+s.Presence))
 	}
 	var right []string
+	if s.Mcp != "" { // first: it says why a tool is not there yet
+		right = append(right, s.Mcp)
+	}
 	if s.Model != "" {
 		right = append(right, s.Model)
 	}
@@ -112,9 +115,6 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 		right = append(right, fmt.Sprintf("%s %.0f%% used", rl.Label, rl.UsedPercent))
 	}
 	right = append(right, s.Hints...)
-	if s.Mcp != "" {
-		right = append(right, s.Mcp)
-	}
 	l := strings.Join(left, "  ")
 	r := st.Status.Render(strings.Join(right, " · "))
 	// Left and right stay apart by at least two spaces; the right side is
