@@ -85,3 +85,25 @@ func TestEveryKindIsShown(t *testing.T) {
 		t.Logf("screen:\n%s", v)
 	}
 }
+
+// A codex outside the tested range gets one warning line, never a refusal.
+func TestUntestedCodexWarnsOnce(t *testing.T) {
+	f := &newerCodex{newFake()}
+	m := New(Options{NoColor: true})
+	m.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
+	for range 2 { // a restart says it once
+		_, cmd := m.Update(SessionReadyMsg{Client: f, Model: "mock-model", Cwd: "~/w"})
+		settle(t, m, cmd)
+	}
+	v := viewText(m)
+	if n := strings.Count(v, "codex 0.180.0 is newer than tandem is tested with (0.169.0–0.171.0)"); n != 1 {
+		t.Errorf("warning shown %d times:\n%s", n, v)
+	}
+	if !m.ready {
+		t.Error("an untested codex was refused")
+	}
+}
+
+type newerCodex struct{ *fakeDriver }
+
+func (newerCodex) UserAgent() string { return "codex_cli_rs/0.180.0 (Linux; x86_64)" }

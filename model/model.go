@@ -105,6 +105,9 @@ type Model struct {
 	mcpFailed   map[string]bool
 	seenUnknown map[string]bool
 	threadName  string
+	// codexChecked: the server's version was checked against the tested
+	// range (once per run: a restart is the same codex).
+	codexChecked bool
 	// pendingSend is the edited message sent once its rewind is done.
 	pendingSend *rewindText
 
@@ -342,6 +345,13 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 		m.thread.SetThread(msg.ThreadID) // a restart keeps the transcript
 	}
 	m.loadHistory(msg.History, true) // events.go
+	if c := m.client; c != nil && !m.codexChecked {
+		// One line, never a refusal, for a codex outside the tested range.
+		m.codexChecked = true
+		if w := backend.UntestedCodex(backend.CodexVersionOf(c.UserAgent())); w != "" {
+			m.banner(ui.BannerWarning, w, nil)
+		}
+	}
 	var cmds []tea.Cmd
 	if m.opts.Prompt != "" {
 		p := m.opts.Prompt

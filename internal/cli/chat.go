@@ -38,7 +38,8 @@ func newChatCmd(f *Factory) *cobra.Command {
 	})
 	root.SilenceUsage, root.SilenceErrors = true, true
 	root.Version = f.Version
-	root.SetVersionTemplate("tandem {{.Version}}\n")
+	cobra.AddTemplateFunc("codexLine", codexLine)
+	root.SetVersionTemplate("tandem {{.Version}}\n{{codexLine}}\n")
 	opts.Session.register(root.Flags())
 	return root
 }
@@ -168,4 +169,23 @@ func themeFilter(s config.Settings) tea.ProgramOption {
 		}
 		return msg
 	})
+}
+
+// codexLine is --version's second line: the codex tandem would start by
+// default ($TANDEM_CODEX, PATH, .codex-bin), its version and the tested
+// range.
+func codexLine() string {
+	tested := "tested with codex " + backend.TestedCodexMin + "–" + backend.TestedCodexMax
+	path, v, err := backend.CodexBinaryVersion("", "")
+	switch {
+	case path == "":
+		return "codex: not found (" + tested + "; scripts/install-codex.sh installs the pinned one)"
+	case err != nil || v == "":
+		return "codex: " + path + " (its version is unknown; " + tested + ")"
+	}
+	line := "codex " + v + " (" + path + "; " + tested + ")"
+	if w := backend.UntestedCodex(v); w != "" {
+		line += "\nwarning: " + w
+	}
+	return line
 }
