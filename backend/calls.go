@@ -146,6 +146,24 @@ func (s *Session) McpServers(ctx context.Context) ([]McpServerStatus, error) {
 	return r.Data, err
 }
 
+// McpOauthLoginParams are the params of `mcpServer/oauth/login`.
+type McpOauthLoginParams struct {
+	Name     string `json:"name"`
+	ThreadID string `json:"threadId,omitempty"`
+}
+
+// McpOauthLoginResponse is the result of `mcpServer/oauth/login`.
+type McpOauthLoginResponse struct {
+	AuthorizationURL string `json:"authorizationUrl"`
+}
+
+// McpLogin implements Client: `mcpServer/oauth/login`.
+func (s *Session) McpLogin(ctx context.Context, name string) (string, error) {
+	var r McpOauthLoginResponse
+	err := s.conn.Call(ctx, "mcpServer/oauth/login", McpOauthLoginParams{Name: name, ThreadID: s.ThreadID()}, &r)
+	return r.AuthorizationURL, err
+}
+
 // FuzzyFileSearch implements Client: `fuzzyFileSearch`.
 func (s *Session) FuzzyFileSearch(ctx context.Context, query string, roots []string) ([]FuzzyFileMatch, error) {
 	var r FuzzyFileSearchResponse

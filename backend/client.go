@@ -64,6 +64,10 @@ type Client interface {
 	ListModels(ctx context.Context) ([]ModelInfo, error)
 	// McpServers runs `mcpServerStatus/list` for the current thread.
 	McpServers(ctx context.Context) ([]McpServerStatus, error)
+	// McpLogin runs `mcpServer/oauth/login` for server name and returns
+	// the URL to open; `mcpServer/oauthLogin/completed` (McpLoginEvent)
+	// says how it ended.
+	McpLogin(ctx context.Context, name string) (url string, err error)
 	// FuzzyFileSearch runs `fuzzyFileSearch` for query under roots.
 	FuzzyFileSearch(ctx context.Context, query string, roots []string) ([]FuzzyFileMatch, error)
 
@@ -200,6 +204,9 @@ func (u Unavailable) ListModels(context.Context) ([]ModelInfo, error) { return n
 
 // McpServers implements Client.
 func (u Unavailable) McpServers(context.Context) ([]McpServerStatus, error) { return nil, u.err() }
+
+// McpLogin implements Client.
+func (u Unavailable) McpLogin(context.Context, string) (string, error) { return "", u.err() }
 
 // FuzzyFileSearch implements Client.
 func (u Unavailable) FuzzyFileSearch(context.Context, string, []string) ([]FuzzyFileMatch, error) {

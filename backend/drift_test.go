@@ -119,6 +119,7 @@ var driftParams = map[string]reflect.Type{
 	"account/login/completed":                   reflect.TypeFor[LoginCompletedEvent](),
 	"serverRequest/resolved":                    reflect.TypeFor[RequestResolvedEvent](),
 	"thread/started":                            reflect.TypeFor[ThreadStartedEvent](),
+	"mcpServer/oauthLogin/completed":            reflect.TypeFor[McpLoginEvent](),
 	"hook/started":                              reflect.TypeFor[HookStartedEvent](),
 	"hook/completed":                            reflect.TypeFor[HookCompletedEvent](),
 	"mcpServer/startupStatus/updated":           reflect.TypeFor[McpStartupEvent](),

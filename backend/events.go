@@ -230,6 +230,8 @@ func DecodeNotification(method string, params json.RawMessage) (Event, error) {
 		ev, err = decode[HookStartedEvent](params)
 	case "hook/completed":
 		ev, err = decode[HookCompletedEvent](params)
+	case "mcpServer/oauthLogin/completed":
+		ev, err = decode[McpLoginEvent](params)
 	case "mcpServer/startupStatus/updated":
 		ev, err = decode[McpStartupEvent](params)
 	case "item/mcpToolCall/progress":

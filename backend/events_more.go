@@ -57,13 +57,10 @@ type McpStartupEvent struct {
 	Error    *string `json:"error"`
 }
 
-// Thread implements Event.
-func (e McpStartupEvent) Thread() string {
-	if e.ThreadID == nil {
-		return ""
-	}
-	return *e.ThreadID
-}
+// Thread implements Event: "" — a server's start-up is the session's
+// news whatever thread it names (it can name the thread before
+// thread/start has answered).
+func (e McpStartupEvent) Thread() string { return "" }
 
 // McpProgressEvent follows `item/mcpToolCall/progress`: Message is the
 // tool call ItemID's latest progress.
@@ -122,7 +119,7 @@ var quietMethods = map[string]bool{
 	"item/plan/delta": true, "item/reasoning/summaryPartAdded": true, "item/reasoning/textDelta": true,
 	"item/fileChange/outputDelta": true, "item/autoApprovalReview/started": true, "item/autoApprovalReview/completed": true,
 	"autoApprovalReview/strictReviewRequired": true, "command/exec/outputDelta": true, "process/outputDelta": true,
-	"process/exited": true, "mcpServer/event/stream/notification": true, "mcpServer/oauthLogin/completed": true,
+	"process/exited": true, "mcpServer/event/stream/notification": true,
 	"account/updated": true, "account/gatewayOAuth/changed": true, "app/list/updated": true,
 	"remoteControl/status/changed": true, "externalAgentConfig/import/progress": true,
 	"externalAgentConfig/import/completed": true, "fs/changed": true, "model/verification": true,
@@ -154,3 +151,14 @@ func (e ThreadStartedEvent) Thread() string { return e.Started.ID }
 type SubAgentEvent struct {
 	Event
 }
+
+// McpLoginEvent follows `mcpServer/oauthLogin/completed`: the OAuth login
+// of server Name ended, Success or with Error.
+type McpLoginEvent struct {
+	Name    string  `json:"name"`
+	Success bool    `json:"success"`
+	Error   *string `json:"error"`
+}
+
+// Thread implements Event.
+func (McpLoginEvent) Thread() string { return "" }

@@ -26,6 +26,10 @@ import (
 // keyAgents opens the sub-agent list.
 const keyAgents = "f3"
 
+// agentSafe are the slash commands that may run while a sub-agent is
+// shown: the others act on the thread, so they wait for Esc.
+var agentSafe = map[string]bool{"agents": true, "help": true, "quit": true, "copy": true, "status": true}
+
 // subAgent is one sub-agent of the session's thread.
 type subAgent struct {
 	id, name, role string
@@ -191,6 +195,10 @@ func (m *Model) showAgent(a *subAgent) {
 		m.agents.showing = a
 	}
 	m.clearNotice(noticeInfo) // "a sub-agent is shown" and the like
+	// It was laid out at the width of its last showing: re-wrap now.
+	if w := m.contentWidth(); w > 0 {
+		m.view.renderWidth = w
+	}
 	m.view.follow = true
 	m.view.frameOK = false
 	m.view.bottomLines = nil
@@ -205,6 +213,12 @@ func (m *Model) cmdAgents(string) tea.Cmd {
 }
 
 func (m *Model) openAgentsPicker() {
+	if m.requests.form != nil {
+		// The form has the keys: the list would look open while they
+		// answered the request.
+		m.setNotice(noticeInfo, "a request is waiting — answer it first (ctrl+t shows all of it)")
+		return
+	}
 	if len(m.agents.list) == 0 {
 		m.setNotice(noticeInfo, "no sub-agents in this thread yet")
 		return
@@ -252,7 +266,11 @@ func (m *Model) agentHeader(w int) string {
 	if a == nil {
 		return ""
 	}
-	txt := fmt.Sprintf("sub-agent %s (%s) · esc back to the thread · %s all sub-agents", a.name, a.status, keyAgents)
+	back := "esc back to the thread"
+	if m.requests.form != nil {
+		back = "answer the request, then esc back to the thread"
+	}
+	txt := fmt.Sprintf("sub-agent %s (%s) · %s · %s all sub-agents", a.name, a.status, back, keyAgents)
 	return m.styles.Warn.Render(ui.Truncate(txt, w))
 }
 
@@ -277,4 +295,16 @@ func (m *Model) agentsSummary() string {
 		}
 	}
 	return strings.TrimSpace(fmt.Sprintf("%s, %d running", plural(len(m.agents.list), "sub-agent"), running))
+}
+
+// leaveAgents puts the thread back on screen and marks the sub-agents
+// still running as unknown: after a restart or a switch their events no
+// longer come.
+func (m *Model) leaveAgents() {
+	m.showAgent(nil)
+	for _, a := range m.agents.list {
+		if a.status == "running" {
+			a.status = "unknown after a restart"
+		}
+	}
 }

@@ -76,3 +76,42 @@ func TestSubAgentsListOpenAndBack(t *testing.T) {
 		t.Fatalf("the approval does not say which agent asks:\n%s", v)
 	}
 }
+
+// While a sub-agent is shown, thread commands wait (typed or from the
+// popup), Esc Esc does not rewind with its messages; F3 does not open
+// over a waiting request (its keys are the form's).
+func TestSubAgentViewGuards(t *testing.T) {
+	f := newFake()
+	m := ready(t, f, Options{NoColor: true})
+	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
+	const child = "01a2aaaa-0000-0000-0000-00000000c210"
+	for _, ev := range []any{
+		backend.SubAgentEvent{Event: notif(t, "turn/started", `{"threadId":"`+child+`","turn":{"id":"ct1","items":[],"status":"inProgress"}}`)},
+		backend.SubAgentEvent{Event: notif(t, "item/completed", `{"threadId":"`+child+`","turnId":"ct1","item":{"type":"userMessage","id":"u","content":[{"type":"text","text":"child prompt"}]}}`)},
+	} {
+		_, cmd := m.Update(ev)
+		settle(t, m, cmd)
+	}
+	press(t, m, tea.KeyF3, 0)
+	press(t, m, tea.KeyEnter, 0)
+	if m.agents.showing == nil {
+		t.Fatal("the sub-agent did not open")
+	}
+	typeText(t, m, "/new")
+	press(t, m, tea.KeyEnter, 0) // through the popup
+	if strings.Contains(strings.Join(f.called(), ","), "thread/start") || !strings.Contains(viewText(m), "a sub-agent is shown — esc back to the thread for /new") {
+		t.Fatalf("/new ran from a sub-agent's view: %v\n%s", f.called(), viewText(m))
+	}
+	m.composer.Reset()
+	press(t, m, tea.KeyEscape, tea.ModAlt) // Esc Esc in one read: back, not rewind
+	if m.agents.showing != nil || m.picker != nil {
+		t.Fatalf("alt+esc in a sub-agent's view: showing %v, picker %v", m.agents.showing != nil, m.picker != nil)
+	}
+	rep := &replies{}
+	deliver(t, m, decodeReq(t, "item/commandExecution/requestApproval", `"r1"`,
+		`{"threadId":"`+child+`","turnId":"ct1","itemId":"c9","startedAtMs":1,"environmentId":null,"command":"go test","cwd":"/w"}`, rep))
+	press(t, m, tea.KeyF3, 0)
+	if m.picker != nil || !strings.Contains(viewText(m), "a request is waiting — answer it first") {
+		t.Errorf("F3 opened the list over a waiting request:\n%s", viewText(m))
+	}
+}

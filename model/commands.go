@@ -45,7 +45,7 @@ func init() {
 		{name: "archive", desc: "archive this thread and start a new one", idleOnly: true, run: (*Model).cmdArchive},
 		{name: "compact", desc: "summarize the thread to free context", idleOnly: true, run: (*Model).cmdCompact},
 		{name: "review", desc: "review the uncommitted changes", idleOnly: true, run: (*Model).cmdReview},
-		{name: "mcp", desc: "list MCP servers and their tools", run: (*Model).cmdMcp},
+		{name: "mcp", desc: "list MCP servers and their tools; /mcp login NAME signs in (OAuth)", run: (*Model).cmdMcp},
 		{name: "copy", desc: "copy the last answer to the clipboard", run: (*Model).cmdCopy},
 		{name: "restart", desc: "restart the codex app-server", idleOnly: true, run: (*Model).cmdRestart},
 		{name: "help", desc: "list the commands and keys", run: (*Model).cmdHelp},
@@ -80,6 +80,10 @@ func parseCommand(text string) (*command, string, bool) {
 // runCommand runs c, unless it needs the turn to be over.
 func (m *Model) runCommand(c *command, args string) tea.Cmd {
 	if m.sharedBlocks(c.name) { // role.go
+		return nil
+	}
+	if m.agents.showing != nil && !agentSafe[c.name] { // agents.go
+		m.setNotice(noticeInfo, "a sub-agent is shown — esc back to the thread for /"+c.name)
 		return nil
 	}
 	if c.idleOnly && m.turn.busy() {
@@ -202,10 +206,24 @@ func (m *Model) cmdReview(string) tea.Cmd {
 	}), m.startTick(), m.spin.Tick)
 }
 
-func (m *Model) cmdMcp(string) tea.Cmd {
+func (m *Model) cmdMcp(args string) tea.Cmd {
 	c, ok := m.needClient("mcp")
 	if !ok {
 		return nil
+	}
+	if f := strings.Fields(args); len(f) > 0 {
+		if f[0] != "login" || len(f) != 2 {
+			m.setNotice(noticeInfo, "usage: /mcp, or /mcp login NAME")
+			return nil
+		}
+		name := f[1]
+		return call("mcp login", func(ctx context.Context) (string, []string, error) {
+			url, err := c.McpLogin(ctx, name)
+			if err != nil {
+				return "", nil, fmt.Errorf("mcpServer/oauth/login %s: %w", name, err)
+			}
+			return "Sign in to MCP server " + name + ": open this URL (F2 frees the mouse to select it)", []string{url}, nil
+		})
 	}
 	startup := maps.Clone(m.mcp) // the start-up states seen (events.go)
 	return call("mcp", func(ctx context.Context) (string, []string, error) {

@@ -76,6 +76,17 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 	case backend.McpStartupEvent:
 		m.onMcpStartup(e)
 		return nil
+	case backend.McpLoginEvent:
+		if e.Success {
+			m.banner(ui.BannerInfo, "MCP server "+e.Name+": signed in", nil)
+		} else {
+			why := "no reason given"
+			if e.Error != nil && *e.Error != "" {
+				why = *e.Error
+			}
+			m.banner(ui.BannerError, "MCP server "+e.Name+": sign-in failed: "+why, nil)
+		}
+		return nil
 	}
 	ch := m.thread.Apply(ev)
 	m.project(ch)

@@ -107,3 +107,25 @@ func TestUntestedCodexWarnsOnce(t *testing.T) {
 type newerCodex struct{ *fakeDriver }
 
 func (newerCodex) UserAgent() string { return "codex_cli_rs/0.180.0 (Linux; x86_64)" }
+
+// /mcp login NAME shows the URL to open; the completion says how it went.
+func TestMcpLogin(t *testing.T) {
+	f := newFake()
+	f.results["mcpServer/oauth/login"] = map[string]any{"authorizationUrl": "https://auth.example.com/authorize?x=1"}
+	m := ready(t, f, Options{NoColor: true})
+	typeText(t, m, "/mcp login github")
+	press(t, m, tea.KeyEnter, 0)
+	if v := viewText(m); !strings.Contains(v, "Sign in to MCP server github: open this URL") || !strings.Contains(v, "https://auth.example.com/authorize?x=1") || f.params["mcpServer/oauth/login"] != "github" {
+		t.Fatalf("no sign-in URL:\n%s", v)
+	}
+	_, cmd := m.Update(notif(t, "mcpServer/oauthLogin/completed", `{"name":"github","success":false,"error":"access denied"}`))
+	settle(t, m, cmd)
+	if v := viewText(m); !strings.Contains(v, "MCP server github: sign-in failed: access denied") {
+		t.Errorf("no failure:\n%s", v)
+	}
+	typeText(t, m, "/mcp logout x")
+	press(t, m, tea.KeyEnter, 0)
+	if v := viewText(m); !strings.Contains(v, "usage: /mcp, or /mcp login NAME") {
+		t.Errorf("no usage hint:\n%s", v)
+	}
+}

@@ -144,6 +144,14 @@ func (f *fakeDriver) ForkThread(_ context.Context, id, before string) (backend.T
 	return backend.ThreadResponse{Thread: t, Model: "mock-model"}, nil
 }
 
+func (f *fakeDriver) McpLogin(_ context.Context, name string) (string, error) {
+	var r struct {
+		URL string `json:"authorizationUrl"`
+	}
+	err := f.answer("mcpServer/oauth/login", name, &r)
+	return r.URL, err
+}
+
 func (f *fakeDriver) ReadFile(_ context.Context, p string) ([]byte, error) {
 	f.record("fs/readFile", p)
 	f.mu.Lock()

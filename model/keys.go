@@ -136,6 +136,10 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "alt+esc":
 		// Two Escs in one read (tmux, a slow link) arrive as one key.
+		if m.agents.showing != nil {
+			m.showAgent(nil)
+			return nil
+		}
 		if !m.turn.running && m.composer.Value() == "" {
 			m.rewind.escAt = m.now()
 			return m.onEscIdle()

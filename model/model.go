@@ -330,6 +330,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	m.client = msg.Client
 	m.ready = true
+	m.leaveAgents() // agents.go: a (re)started server is the thread's
 	if m.rewind.pending != nil {
 		// A rewind chosen before a restart: its snapshots and its turn are
 		// of the server that went away.

@@ -115,6 +115,8 @@ func (m *Model) turns() []turnInfo {
 // rewindBlocked says why a rewind can't start now ("" when it can).
 func (m *Model) rewindBlocked() string {
 	switch {
+	case m.agents.showing != nil:
+		return "a sub-agent is shown — esc back to the thread to rewind it"
 	case m.opts.Shared || m.opts.ReadOnly:
 		return "rewind switches the thread, which a shared session can't do"
 	case m.client == nil || !m.ready:

@@ -186,7 +186,7 @@ func (m *Model) onEnter() tea.Cmd {
 		return nil
 	}
 	if c, args, ok := parseCommand(raw); ok {
-		if m.agents.showing != nil && c.name != "agents" && c.name != "help" && c.name != "quit" {
+		if m.agents.showing != nil && !agentSafe[c.name] { // the draft stays
 			m.setNotice(noticeInfo, "a sub-agent is shown — esc back to the thread for /"+c.name)
 			return nil
 		}

@@ -53,4 +53,12 @@ func TestMcpStartupOnRealServer(t *testing.T) {
 	if n := strings.Count(s, "MCP server broken failed to start"); n != 1 {
 		t.Errorf("the failure is shown %d times:\n%s", n, s)
 	}
+	// /mcp lists them; /mcp login reaches the server, which says a stdio
+	// server has no OAuth.
+	u.Submit("/mcp")
+	u.WaitScreen(t, 20*time.Second, "the /mcp list", Contains("MCP servers", "slow", "echo"))
+	u.Submit("/mcp login slow")
+	u.WaitScreen(t, 20*time.Second, "the login's answer", func(s string) bool {
+		return strings.Contains(s, "/mcp login: OAuth login is only supported for streamable HTTP servers")
+	})
 }
