@@ -146,6 +146,48 @@ func (s *Session) McpServers(ctx context.Context) ([]McpServerStatus, error) {
 	return r.Data, err
 }
 
+// HooksListParams are the params of `hooks/list`.
+type HooksListParams struct {
+	ThreadID string `json:"threadId,omitempty"`
+}
+
+// HookInfo is one configured hook (`HookMetadata`): its event, matcher,
+// command (for a command hook), where it is configured, whether it is
+// enabled, and its trust ("trusted", "untrusted", "modified", "managed"):
+// an untrusted hook does not run until its Key's trusted_hash is
+// CurrentHash (`[hooks.state."KEY"] trusted_hash` in config.toml).
+type HookInfo struct {
+	Key         string  `json:"key"`
+	EventName   string  `json:"eventName"`
+	HandlerType string  `json:"handlerType"`
+	Command     string  `json:"command"`
+	Matcher     *string `json:"matcher"`
+	SourcePath  string  `json:"sourcePath"`
+	Enabled     bool    `json:"enabled"`
+	TrustStatus string  `json:"trustStatus"`
+	CurrentHash string  `json:"currentHash"`
+}
+
+// hooksListResponse is the result of `hooks/list`.
+type hooksListResponse struct {
+	Data []struct {
+		Hooks []HookInfo `json:"hooks"`
+	} `json:"data"`
+}
+
+// ListHooks implements Client: `hooks/list` for the current thread.
+func (s *Session) ListHooks(ctx context.Context) ([]HookInfo, error) {
+	var r hooksListResponse
+	if err := s.conn.Call(ctx, "hooks/list", HooksListParams{ThreadID: s.ThreadID()}, &r); err != nil {
+		return nil, err
+	}
+	var out []HookInfo
+	for _, d := range r.Data {
+		out = append(out, d.Hooks...)
+	}
+	return out, nil
+}
+
 // McpOauthLoginParams are the params of `mcpServer/oauth/login`.
 type McpOauthLoginParams struct {
 	Name     string `json:"name"`

@@ -64,6 +64,9 @@ type Client interface {
 	ListModels(ctx context.Context) ([]ModelInfo, error)
 	// McpServers runs `mcpServerStatus/list` for the current thread.
 	McpServers(ctx context.Context) ([]McpServerStatus, error)
+	// ListHooks runs `hooks/list` for the current thread: the hooks
+	// configured for it, with their trust.
+	ListHooks(ctx context.Context) ([]HookInfo, error)
 	// McpLogin runs `mcpServer/oauth/login` for server name and returns
 	// the URL to open; `mcpServer/oauthLogin/completed` (McpLoginEvent)
 	// says how it ended.
@@ -204,6 +207,9 @@ func (u Unavailable) ListModels(context.Context) ([]ModelInfo, error) { return n
 
 // McpServers implements Client.
 func (u Unavailable) McpServers(context.Context) ([]McpServerStatus, error) { return nil, u.err() }
+
+// ListHooks implements Client.
+func (u Unavailable) ListHooks(context.Context) ([]HookInfo, error) { return nil, u.err() }
 
 // McpLogin implements Client.
 func (u Unavailable) McpLogin(context.Context, string) (string, error) { return "", u.err() }

@@ -45,6 +45,7 @@ func init() {
 		{name: "archive", desc: "archive this thread and start a new one", idleOnly: true, run: (*Model).cmdArchive},
 		{name: "compact", desc: "summarize the thread to free context", idleOnly: true, run: (*Model).cmdCompact},
 		{name: "review", desc: "review the uncommitted changes", idleOnly: true, run: (*Model).cmdReview},
+		{name: "hooks", desc: "list the thread's hooks and whether they are trusted", run: (*Model).cmdHooks},
 		{name: "mcp", desc: "list MCP servers and their tools; /mcp login NAME signs in (OAuth)", run: (*Model).cmdMcp},
 		{name: "copy", desc: "copy the last answer to the clipboard", run: (*Model).cmdCopy},
 		{name: "restart", desc: "restart the codex app-server", idleOnly: true, run: (*Model).cmdRestart},
@@ -258,6 +259,47 @@ func (m *Model) cmdMcp(args string) tea.Cmd {
 			lines = append(lines, line)
 		}
 		return fmt.Sprintf("MCP servers (%d)", len(servers)), lines, nil
+	})
+}
+
+// cmdHooks is /hooks: the hooks configured for the thread (hooks/list),
+// each with its event, matcher, command and trust.
+func (m *Model) cmdHooks(string) tea.Cmd {
+	c, ok := m.needClient("hooks")
+	if !ok {
+		return nil
+	}
+	return call("hooks", func(ctx context.Context) (string, []string, error) {
+		hooks, err := c.ListHooks(ctx)
+		if err != nil {
+			return "", nil, fmt.Errorf("hooks/list: %w", err)
+		}
+		if len(hooks) == 0 {
+			return "No hooks configured", nil, nil
+		}
+		var lines []string
+		untrusted := 0
+		for _, h := range hooks {
+			what := h.HandlerType
+			if h.Command != "" {
+				what += " " + h.Command
+			}
+			if h.Matcher != nil && *h.Matcher != "" {
+				what = "(" + *h.Matcher + ") " + what
+			}
+			state := h.TrustStatus
+			if !h.Enabled {
+				state += ", disabled"
+			}
+			if h.TrustStatus == "untrusted" || h.TrustStatus == "modified" {
+				untrusted++
+			}
+			lines = append(lines, fmt.Sprintf("%s %s — %s (%s)", h.EventName, what, state, h.SourcePath))
+		}
+		if untrusted > 0 {
+			lines = append(lines, "", "untrusted hooks don't run: review and trust them in codex (`/hooks` in its TUI)")
+		}
+		return fmt.Sprintf("Hooks (%d)", len(hooks)), lines, nil
 	})
 }
 

@@ -144,6 +144,12 @@ func (f *fakeDriver) ForkThread(_ context.Context, id, before string) (backend.T
 	return backend.ThreadResponse{Thread: t, Model: "mock-model"}, nil
 }
 
+func (f *fakeDriver) ListHooks(context.Context) ([]backend.HookInfo, error) {
+	var hs []backend.HookInfo
+	err := f.answer("hooks/list", nil, &hs)
+	return hs, err
+}
+
 func (f *fakeDriver) McpLogin(_ context.Context, name string) (string, error) {
 	var r struct {
 		URL string `json:"authorizationUrl"`
