@@ -139,6 +139,39 @@ func (m *Model) onAgentInfo(msg agentInfoMsg) {
 	if msg.thread.AgentRole != nil {
 		a.role = *msg.thread.AgentRole
 	}
+	// The thread's sub-agent cells drawn so far name it now.
+	m.withMain(func() {
+		for _, it := range m.thread.Items() {
+			if m.nameAgents(it) {
+				m.view.touch(it)
+			}
+		}
+	})
+}
+
+// nameAgents puts the sub-agents' names for their short thread ids in a
+// sub-agent cell's title and detail; it reports whether it changed them.
+func (m *Model) nameAgents(it *thread.Item) bool {
+	if it.Kind != thread.Tool || it.Type != "collabAgentToolCall" && it.Type != "subAgentActivity" {
+		return false
+	}
+	changed := false
+	for _, a := range m.agents.list {
+		short := thread.ShortThread(a.id)
+		if a.name == short {
+			continue
+		}
+		for _, f := range []*string{&it.Title, &it.Detail} {
+			if strings.Contains(*f, short) {
+				*f = strings.ReplaceAll(*f, short, a.name)
+				changed = true
+			}
+		}
+	}
+	if changed {
+		it.Rev++
+	}
+	return changed
 }
 
 // withAgent runs fn with a's state and transcript as m.thread and

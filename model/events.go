@@ -115,6 +115,9 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 // thread's items (Shared).
 func (m *Model) project(ch thread.Change) {
 	it := ch.Item
+	if it != nil {
+		m.nameAgents(it) // agents.go: sub-agents by name, once known
+	}
 	switch {
 	case it == nil:
 	case !ch.Added:

@@ -51,7 +51,12 @@ func TestSubAgentOnRealServer(t *testing.T) {
 			strings.Contains(s, "look at the tests") && !strings.Contains(s, "A sub-agent is on it.")
 	})
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
-	u.WaitScreen(t, 5*time.Second, "the thread again", func(s string) bool {
+	s = u.WaitScreen(t, 5*time.Second, "the thread again", func(s string) bool {
 		return strings.Contains(s, "A sub-agent is on it.") && !strings.Contains(s, "esc back to the thread")
 	})
+	// The spawn cell names the sub-agent by its nickname now.
+	name := strings.Fields(strings.SplitN(strings.SplitN(s, "Spawned sub-agent ", 2)[1], "\n", 2)[0])[0]
+	if strings.Contains(name, "…") {
+		t.Errorf("the spawn cell still names the sub-agent by its id (%q):\n%s", name, s)
+	}
 }
