@@ -57,3 +57,23 @@ func TestReadmeShowsWhatYouSee(t *testing.T) {
 		t.Errorf("README's What you see block differs from the golden; paste testdata/TestGoldenWhatYouSee.golden (trailing spaces and blank top lines trimmed)")
 	}
 }
+
+// The other kinds of the turn: an image generated, a web search with its
+// results, sub-agent activity, a wait, a hook prompt, a model reroute, a
+// rename from elsewhere and an MCP server that failed.
+func TestGoldenMoreKinds(t *testing.T) {
+	u := newScreen(t)
+	startTurn(t, u, "draw a logo and look things up")
+	notify(t, u, "mcpServer/startupStatus/updated", map[string]any{"name": "docs", "status": "failed", "error": "spawn docs-mcp: no such file"})
+	itemEvent(t, u, "item/completed", map[string]any{"type": "imageGeneration", "id": "g1", "status": "completed",
+		"savedPath": "/w/logo.png", "revisedPrompt": "a flat two-colour tandem bicycle logo"})
+	itemEvent(t, u, "item/completed", map[string]any{"type": "webSearch", "id": "w1", "query": "bubbletea v2 release notes",
+		"results": []any{map[string]any{"title": "Bubble Tea v2", "url": "https://github.com/charmbracelet/bubbletea/releases"}}})
+	itemEvent(t, u, "item/completed", map[string]any{"type": "subAgentActivity", "id": "a1", "agentPath": "/root/designer",
+		"agentThreadId": "01a23300-0000-7000-8000-00000000d351", "kind": "completed", "model": "gpt-test"})
+	itemEvent(t, u, "item/completed", map[string]any{"type": "sleep", "id": "z1", "durationMs": 5000})
+	itemEvent(t, u, "item/completed", map[string]any{"type": "hookPrompt", "id": "hp", "fragments": []any{map[string]any{"hookRunId": "h1", "text": "Use the brand colours."}}})
+	notify(t, u, "model/rerouted", map[string]any{"turnId": "turn-1", "fromModel": "gpt-test", "toModel": "gpt-test-mini", "reason": "highRiskCyberActivity"})
+	notify(t, u, "thread/name/updated", map[string]any{"threadName": "Logo and notes"})
+	golden(t, u, "renamed")
+}
