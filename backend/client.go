@@ -53,6 +53,9 @@ type Client interface {
 	ListThreads(ctx context.Context, p ThreadListParams) (ThreadListResponse, error)
 	// ReadThread runs `thread/read` without turns (metadata, rollout path).
 	ReadThread(ctx context.Context, id string) (Thread, error)
+	// ReadThreadTurns runs `thread/read` with the thread's turns (its
+	// whole history), without opening it.
+	ReadThreadTurns(ctx context.Context, id string) (Thread, error)
 	// RenameThread runs `thread/name/set` on the current thread.
 	RenameThread(ctx context.Context, name string) error
 	// ArchiveThread runs `thread/archive` on the current thread.
@@ -207,6 +210,11 @@ func (u Unavailable) ListModels(context.Context) ([]ModelInfo, error) { return n
 
 // McpServers implements Client.
 func (u Unavailable) McpServers(context.Context) ([]McpServerStatus, error) { return nil, u.err() }
+
+// ReadThreadTurns implements Client.
+func (u Unavailable) ReadThreadTurns(context.Context, string) (Thread, error) {
+	return Thread{}, u.err()
+}
 
 // ListHooks implements Client.
 func (u Unavailable) ListHooks(context.Context) ([]HookInfo, error) { return nil, u.err() }

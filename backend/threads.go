@@ -27,7 +27,15 @@ type ThreadListParams struct {
 	SearchTerm string  `json:"searchTerm,omitempty"`
 	// Archived lists archived threads instead of live ones.
 	Archived bool `json:"archived,omitempty"`
+	// AncestorThreadID lists the threads spawned by that one, at any
+	// depth (its sub-agents); SourceKinds the kinds of threads to list
+	// ("subAgent", …; none: the interactive ones).
+	AncestorThreadID string   `json:"ancestorThreadId,omitempty"`
+	SourceKinds      []string `json:"sourceKinds,omitempty"`
 }
+
+// SubAgentSources are the thread source kinds of sub-agents.
+var SubAgentSources = []string{"subAgent", "subAgentReview", "subAgentCompact", "subAgentThreadSpawn", "subAgentOther"}
 
 // Page is one page of a paged list method's result: Data, and the cursor
 // of the next page (nil, or "" from some servers, on the last).

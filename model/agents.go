@@ -33,9 +33,11 @@ var agentSafe = map[string]bool{"agents": true, "help": true, "quit": true, "cop
 // subAgent is one sub-agent of the session's thread.
 type subAgent struct {
 	id, name, role string
-	status         string // "running", "done", "interrupted", "failed"
-	state          thread.State
-	view           transcriptView
+	status         string // "running", "done", "interrupted", "failed", "earlier"
+	// unloaded: an earlier sub-agent whose history is read when shown.
+	unloaded bool
+	state    thread.State
+	view     transcriptView
 }
 
 // agentsState is the sub-agents component.
@@ -273,7 +275,11 @@ func (m *Model) openAgentsPicker() {
 	p := &picker{title: "Sub-agents", hint: "enter to open · esc to close", items: items}
 	p.refilter()
 	p.onChoose = func(it pickItem) tea.Cmd {
-		m.showAgent(it.value.(*subAgent))
+		a := it.value.(*subAgent)
+		m.showAgent(a)
+		if a != nil {
+			return m.loadAgentCmd(a)
+		}
 		return nil
 	}
 	m.openPicker(p)
@@ -340,4 +346,87 @@ func (m *Model) leaveAgents() {
 			a.status = "unknown after a restart"
 		}
 	}
+}
+
+// agentsListedMsg carries the sub-agents an opened thread had spawned
+// before (thread/list by ancestor).
+type agentsListedMsg struct {
+	parent  string
+	threads []backend.Thread
+}
+
+// earlierAgentsCmd lists the sub-agents thread id spawned in earlier
+// sessions, so /agents shows them (finished) after a resume.
+func (m *Model) earlierAgentsCmd(id string) tea.Cmd {
+	c := m.client
+	if c == nil || id == "" {
+		return nil
+	}
+	return callCmd(func(ctx context.Context) tea.Msg {
+		r, err := c.ListThreads(ctx, backend.ThreadListParams{Limit: 100, AncestorThreadID: id, SourceKinds: backend.SubAgentSources})
+		if err != nil {
+			return agentsListedMsg{parent: id}
+		}
+		return agentsListedMsg{parent: id, threads: r.Data}
+	})
+}
+
+func (m *Model) onAgentsListed(msg agentsListedMsg) {
+	if m.client == nil || msg.parent != m.client.ThreadID() {
+		return // another thread is open by now
+	}
+	for _, t := range msg.threads {
+		if m.agent(t.ID) != nil {
+			continue
+		}
+		a := &subAgent{id: t.ID, name: agentName(t), status: "earlier", unloaded: true}
+		if t.AgentRole != nil {
+			a.role = *t.AgentRole
+		}
+		a.state.Reset(t.ID)
+		a.view.follow = true
+		if m.agents.byID == nil {
+			m.agents.byID = map[string]*subAgent{}
+		}
+		m.agents.byID[t.ID] = a
+		m.agents.list = append(m.agents.list, a)
+	}
+}
+
+// agentHistoryMsg carries an earlier sub-agent's turns.
+type agentHistoryMsg struct {
+	id    string
+	turns []backend.Turn
+	err   error
+}
+
+// loadAgentCmd reads an earlier sub-agent's history (thread/read with
+// turns) the first time it is shown.
+func (m *Model) loadAgentCmd(a *subAgent) tea.Cmd {
+	c := m.client
+	if c == nil || !a.unloaded {
+		return nil
+	}
+	a.unloaded = false
+	id := a.id
+	return callCmd(func(ctx context.Context) tea.Msg {
+		t, err := c.ReadThreadTurns(ctx, id)
+		return agentHistoryMsg{id: id, turns: t.Turns, err: err}
+	})
+}
+
+func (m *Model) onAgentHistory(msg agentHistoryMsg) {
+	a := m.agent(msg.id)
+	if a == nil {
+		return
+	}
+	if msg.err != nil {
+		m.withAgent(a, func() { m.banner(ui.BannerError, "could not read the sub-agent's history: "+oneLine(msg.err), nil) })
+		return
+	}
+	m.withAgent(a, func() {
+		for _, it := range m.thread.Load(msg.turns) {
+			m.view.addItem(it, m.threadCwd)
+		}
+	})
 }

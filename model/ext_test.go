@@ -144,6 +144,13 @@ func (f *fakeDriver) ForkThread(_ context.Context, id, before string) (backend.T
 	return backend.ThreadResponse{Thread: t, Model: "mock-model"}, nil
 }
 
+func (f *fakeDriver) ReadThreadTurns(_ context.Context, id string) (backend.Thread, error) {
+	f.record("thread/read+turns", id)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.threads[id], nil
+}
+
 func (f *fakeDriver) ListHooks(context.Context) ([]backend.HookInfo, error) {
 	var hs []backend.HookInfo
 	err := f.answer("hooks/list", nil, &hs)
@@ -315,7 +322,7 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 				run(c)
 			}
 		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg, threadPageMsg, modelListMsg,
-			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll, rewindDoneMsg, snapMsg, agentInfoMsg:
+			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll, rewindDoneMsg, snapMsg, agentInfoMsg, agentsListedMsg, agentHistoryMsg:
 			_, next := m.Update(msg)
 			run(next)
 		}

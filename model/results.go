@@ -41,6 +41,10 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		m.onSnap(msg)
 	case agentInfoMsg:
 		m.onAgentInfo(msg)
+	case agentsListedMsg:
+		m.onAgentsListed(msg)
+	case agentHistoryMsg:
+		m.onAgentHistory(msg)
 	case commandResultMsg:
 		m.onCommandResult(msg)
 	case threadPageMsg:

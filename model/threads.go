@@ -176,6 +176,9 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 		}
 	}
 	m.rememberThread(r.Thread.ID)
+	if msg.how == "resumed" {
+		return m.earlierAgentsCmd(r.Thread.ID) // agents.go: its sub-agents
+	}
 	return nil
 }
 

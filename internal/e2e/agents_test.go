@@ -60,3 +60,39 @@ func TestSubAgentOnRealServer(t *testing.T) {
 		t.Errorf("the spawn cell still names the sub-agent by its id (%q):\n%s", name, s)
 	}
 }
+
+// Resumed later, the thread still lists its sub-agent (thread/list by
+// ancestor), finished; opening it reads its history.
+func TestEarlierSubAgentAfterResume(t *testing.T) {
+	isChild := func(r mockapi.Request) bool {
+		return strings.Contains(strings.Join(r.UserTexts(), " "), "look at the tests")
+	}
+	e := NewEnv(t,
+		mockapi.Response{When: func(r mockapi.Request) bool { return !isChild(r) && len(r.FunctionCallOutputs()) == 0 },
+			Items: []mockapi.Item{mockapi.NamespacedCall("multi_agent_v1", "spawn_agent", `{"message":"look at the tests"}`)}},
+		mockapi.Response{When: isChild, Items: []mockapi.Item{mockapi.Text("The flaky test is TestRace.")}},
+		mockapi.Response{When: func(r mockapi.Request) bool { return !isChild(r) }, Items: []mockapi.Item{mockapi.Text("A sub-agent is on it.")}},
+	)
+	first := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
+	first.Connect(t, e, "never", "workspace-write")
+	first.Submit("find the flaky test")
+	first.WaitScreen(t, 30*time.Second, "the answer", Contains("A sub-agent is on it."))
+	id := first.Session.ThreadID()
+	time.Sleep(time.Second) // the sub-agent's turn ends and is saved
+	first.Session.Close()   // its app-server holds the thread
+	u := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
+	connectResume(t, u, e, &model.ResumeRequest{ID: id})
+	u.WaitScreen(t, 30*time.Second, "the resumed thread", Contains("Resumed thread", "A sub-agent is on it."))
+	var s string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		u.Key(tea.KeyPressMsg{Code: tea.KeyF3})
+		if s = u.Screen(t); strings.Contains(s, "earlier") {
+			break
+		}
+	}
+	if !strings.Contains(s, "Sub-agents") || !strings.Contains(s, "earlier") {
+		t.Fatalf("no earlier sub-agent listed:\n%s", s)
+	}
+	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
+	u.WaitScreen(t, 10*time.Second, "its history", Contains("look at the tests", "The flaky test is TestRace.", "esc back to the thread"))
+}
