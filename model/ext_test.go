@@ -199,6 +199,10 @@ func (f *fakeDriver) RemoveFile(_ context.Context, p string) error {
 }
 
 func (f *fakeDriver) ListThreads(_ context.Context, p backend.ThreadListParams) (backend.ThreadListResponse, error) {
+	if p.AncestorThreadID != "" { // the sub-agents of a resumed thread (agents.go)
+		f.record("thread/list(sub-agents)", p)
+		return backend.ThreadListResponse{}, nil
+	}
 	f.record("thread/list", p)
 	return backend.ThreadListResponse{Data: f.list}, nil
 }
