@@ -295,7 +295,7 @@ func (a *subAgent) lastAnswer(m *Model) string {
 	if it == nil {
 		return ""
 	}
-	return preview(it.Text(), 40)
+	return thread.Preview(it.Text(), 40)
 }
 
 // agentHeader is the line above the transcript while a sub-agent is
@@ -320,20 +320,6 @@ func (m *Model) askerOf(threadID string) string {
 		return "Sub-agent " + a.name
 	}
 	return ""
-}
-
-// agentsSummary is the /agents line for /status ("2 sub-agents: 1 running").
-func (m *Model) agentsSummary() string {
-	if len(m.agents.list) == 0 {
-		return ""
-	}
-	running := 0
-	for _, a := range m.agents.list {
-		if a.status == "running" {
-			running++
-		}
-	}
-	return strings.TrimSpace(fmt.Sprintf("%s, %d running", plural(len(m.agents.list), "sub-agent"), running))
 }
 
 // leaveAgents puts the thread back on screen and marks the sub-agents

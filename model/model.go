@@ -108,8 +108,6 @@ type Model struct {
 	// codexChecked: the server's version was checked against the tested
 	// range (once per run: a restart is the same codex).
 	codexChecked bool
-	// pendingSend is the edited message sent once its rewind is done.
-	pendingSend *rewindText
 
 	// status is the status line's settled values (model, cwd, policies,
 	// peer, presence); View adds what changes by itself.
@@ -285,7 +283,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onLoginCompleted(msg)
 	case backend.Event:
 		var cmd tea.Cmd
-		m.withMain(func() { cmd = m.onEvent(msg) }) // events.go; agents.go
+		if m.agents.showing == nil { // the usual case: no closure per delta
+			cmd = m.onEvent(msg) // events.go
+		} else {
+			m.withMain(func() { cmd = m.onEvent(msg) }) // agents.go
+		}
 		if !m.turn.ticking {
 			m.view.transcript.Flush() // no frame tick running: draw now
 		}

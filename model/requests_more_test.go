@@ -259,20 +259,26 @@ func TestTypedTextNeverAnswersAChoiceForm(t *testing.T) {
 	}
 }
 
+// clockedReqModel is a model whose forms' grace and quiet periods (100 ms
+// each) run on the returned clock.
+func clockedReqModel() (*Model, *time.Time) {
+	now := time.Unix(1000, 0)
+	m := New(Options{NoColor: true, FormGrace: 100 * time.Millisecond, FormQuiet: 100 * time.Millisecond, GraceNow: func() time.Time { return now }})
+	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
+	return m, &now
+}
+
 // A message typed while a form is up keeps the keyboard however long the
 // user pauses: the form takes it once the message is sent or cleared.
 // (Before: "no, wait, dont", a 0.8 s pause, Enter — and "Yes, run it"
 // was chosen.)
 func TestDraftKeepsKeysFromForm(t *testing.T) {
-	now := time.Unix(1000, 0)
-	clock := func() time.Time { return now }
+	m, clk := clockedReqModel()
 	rep := &replies{}
-	m := New(Options{NoColor: true, FormGrace: 100 * time.Millisecond, FormQuiet: 100 * time.Millisecond, GraceNow: clock})
-	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
 	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `"id-1"`, cmdReq, rep))
 	drive(t, m, cmd)
 	typeKeys(t, m, "no, wait, dont")
-	now = now.Add(2 * time.Second) // a long pause
+	*clk = clk.Add(2 * time.Second) // a long pause
 	drive(t, m, m.onFormCheck(formCheckMsg{seq: m.requests.seq}))
 	if m.requests.hasKeys() {
 		t.Fatal("the form took the keys from a message being typed")
@@ -291,7 +297,7 @@ func TestDraftKeepsKeysFromForm(t *testing.T) {
 	if m.composer.Value() != "" {
 		t.Fatalf("backspace left %q", m.composer.Value())
 	}
-	now = now.Add(time.Second)
+	*clk = clk.Add(time.Second)
 	drive(t, m, m.onFormCheck(formCheckMsg{seq: m.requests.seq}))
 	if !m.requests.hasKeys() {
 		t.Fatal("the form did not take the keys once the message was cleared")
@@ -304,16 +310,13 @@ func TestDraftKeepsKeysFromForm(t *testing.T) {
 
 // A draft from before the form appeared does not hold it off.
 func TestOldDraftLetsFormFocus(t *testing.T) {
-	now := time.Unix(1000, 0)
-	clock := func() time.Time { return now }
+	m, clk := clockedReqModel()
 	rep := &replies{}
-	m := New(Options{NoColor: true, FormGrace: 100 * time.Millisecond, FormQuiet: 100 * time.Millisecond, GraceNow: clock})
-	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
 	typeKeys(t, m, "half a thought")
-	now = now.Add(time.Second)
+	*clk = clk.Add(time.Second)
 	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `"id-1"`, cmdReq, rep))
 	drive(t, m, cmd)
-	now = now.Add(time.Second)
+	*clk = clk.Add(time.Second)
 	drive(t, m, m.onFormCheck(formCheckMsg{seq: m.requests.seq}))
 	if !m.requests.hasKeys() {
 		t.Fatal("a draft older than the form kept it from the keys")

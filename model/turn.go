@@ -239,7 +239,7 @@ func (m *Model) onEnter() tea.Cmd {
 	}
 	if plan := m.rewind.pending; plan != nil {
 		// rewind.go: fork before the chosen turn, then send.
-		m.pendingSend = &rewindText{text: text, hist: hist}
+		m.rewind.send = &rewindText{text: text, hist: hist}
 		m.setDraft("")
 		return m.runRewind(plan)
 	}

@@ -90,21 +90,6 @@ func ReadCast(r io.Reader) (*Cast, error) {
 	return c, nil
 }
 
-// LoadCast reads the asciicast file at path (see ReadCast); errors name
-// the file.
-func LoadCast(path string) (*Cast, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	c, err := ReadCast(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return c, nil
-}
-
 // ParseSize reads a resize event's "COLSxROWS", each capped at
 // MaxCastSize; ok is false when it is not two positive numbers.
 func ParseSize(s string) (cols, rows int, ok bool) {

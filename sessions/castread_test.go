@@ -10,7 +10,7 @@ import (
 )
 
 func TestReadCast(t *testing.T) {
-	c, err := LoadCast("testdata/demo.cast")
+	_, c, err := LoadSession("testdata/demo.cast")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -176,7 +176,7 @@ func describeCollab(it backend.Item) (title, detail string) {
 		st := it.AgentsStates[id]
 		l := ShortThread(id) + ": " + st.Status
 		if st.Message != nil && strings.TrimSpace(*st.Message) != "" {
-			l += " — " + oneLine(*st.Message, 120)
+			l += " — " + Preview(*st.Message, 120)
 		}
 		lines = append(lines, l)
 	}
@@ -213,8 +213,8 @@ func ShortThread(id string) string {
 	return id
 }
 
-// oneLine is s's first line, cut to n runes.
-func oneLine(s string, n int) string {
+// Preview is s's first line, trimmed and cut to n runes ("…" last).
+func Preview(s string, n int) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"

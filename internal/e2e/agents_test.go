@@ -11,20 +11,28 @@ import (
 	"tandem/model"
 )
 
+// subAgentScript: the thread spawns a sub-agent ("look at the tests"),
+// which answers "The flaky test is TestRace."; the thread answers "A
+// sub-agent is on it." Each request gets its own response (When): the
+// sub-agent's request races the thread's.
+func subAgentScript() []mockapi.Response {
+	isChild := func(r mockapi.Request) bool {
+		return strings.Contains(strings.Join(r.UserTexts(), " "), "look at the tests")
+	}
+	return []mockapi.Response{
+		{When: func(r mockapi.Request) bool { return !isChild(r) && len(r.FunctionCallOutputs()) == 0 },
+			Items: []mockapi.Item{mockapi.NamespacedCall("multi_agent_v1", "spawn_agent", `{"message":"look at the tests"}`)}},
+		{When: isChild, Items: []mockapi.Item{mockapi.Text("The flaky test is TestRace.")}},
+		{When: func(r mockapi.Request) bool { return !isChild(r) }, Items: []mockapi.Item{mockapi.Text("A sub-agent is on it.")}},
+	}
+}
+
 // A turn that spawns a sub-agent (codex's multi_agent_v1 tools, on by
 // default): the spawn shows as a cell in the thread, the sub-agent's own
 // turn streams into its own transcript, F3 opens it by nickname and Esc
 // comes back to the thread's answer.
 func TestSubAgentOnRealServer(t *testing.T) {
-	isChild := func(r mockapi.Request) bool {
-		return strings.Contains(strings.Join(r.UserTexts(), " "), "look at the tests")
-	}
-	e := NewEnv(t,
-		mockapi.Response{When: func(r mockapi.Request) bool { return !isChild(r) && len(r.FunctionCallOutputs()) == 0 },
-			Items: []mockapi.Item{mockapi.NamespacedCall("multi_agent_v1", "spawn_agent", `{"message":"look at the tests"}`)}},
-		mockapi.Response{When: isChild, Items: []mockapi.Item{mockapi.Text("The flaky test is TestRace.")}},
-		mockapi.Response{When: func(r mockapi.Request) bool { return !isChild(r) }, Items: []mockapi.Item{mockapi.Text("A sub-agent is on it.")}},
-	)
+	e := NewEnv(t, subAgentScript()...)
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("find the flaky test")
@@ -64,15 +72,7 @@ func TestSubAgentOnRealServer(t *testing.T) {
 // Resumed later, the thread still lists its sub-agent (thread/list by
 // ancestor), finished; opening it reads its history.
 func TestEarlierSubAgentAfterResume(t *testing.T) {
-	isChild := func(r mockapi.Request) bool {
-		return strings.Contains(strings.Join(r.UserTexts(), " "), "look at the tests")
-	}
-	e := NewEnv(t,
-		mockapi.Response{When: func(r mockapi.Request) bool { return !isChild(r) && len(r.FunctionCallOutputs()) == 0 },
-			Items: []mockapi.Item{mockapi.NamespacedCall("multi_agent_v1", "spawn_agent", `{"message":"look at the tests"}`)}},
-		mockapi.Response{When: isChild, Items: []mockapi.Item{mockapi.Text("The flaky test is TestRace.")}},
-		mockapi.Response{When: func(r mockapi.Request) bool { return !isChild(r) }, Items: []mockapi.Item{mockapi.Text("A sub-agent is on it.")}},
-	)
+	e := NewEnv(t, subAgentScript()...)
 	first := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
 	first.Connect(t, e, "never", "workspace-write")
 	first.Submit("find the flaky test")

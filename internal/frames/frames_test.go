@@ -99,7 +99,7 @@ func TestRecordingRefusesNoSize(t *testing.T) {
 // picture before it quit (not the empty main screen it leaves), at the
 // cast's own size.
 func TestCastPlaysAsRecorded(t *testing.T) {
-	cast, err := sessions.LoadCast("../../sessions/testdata/demo.cast")
+	_, cast, err := sessions.LoadSession("../../sessions/testdata/demo.cast")
 	if err != nil {
 		t.Fatal(err)
 	}

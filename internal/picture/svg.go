@@ -95,11 +95,12 @@ func (s *SVG) row(f *screen.Frame, y int) int {
 	// font's width for it. Blank runs are left out.
 	for x := 0; x < len(cells); {
 		c := cells[x]
-		if c.Width == 0 || c.Content == " " && !s.th.look(c.Style).under && !s.th.look(c.Style).strike {
+		lk := s.th.look(c.Style)
+		lined := lk.under || lk.strike // its blanks show
+		if c.Width == 0 || c.Content == " " && !lined {
 			x++
 			continue
 		}
-		lk := s.th.look(c.Style)
 		end := x + max(c.Width, 1)
 		var text strings.Builder
 		text.WriteString(c.Content)
@@ -111,13 +112,9 @@ func (s *SVG) row(f *screen.Frame, y int) int {
 			text.WriteString(n.Content)
 			end++
 		}
-		str := strings.TrimRight(text.String(), " ")
-		if !lk.under && !lk.strike && str == "" {
-			x = end
-			continue
-		}
-		if lk.under || lk.strike {
-			str = text.String()
+		str := text.String()
+		if !lined {
+			str = strings.TrimRight(str, " ")
 		}
 		fmt.Fprintf(&s.b, `<text x="%s" y="%d" class="%s">`, num(float64(x)*svgCellW), svgBase, s.textClass(lk))
 		_ = xml.EscapeText(&s.b, []byte(str))
