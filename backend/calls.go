@@ -23,7 +23,7 @@ func (s *Session) StartTurn(ctx context.Context, in TurnInput) (Turn, error) {
 	}
 	var resp TurnResponse
 	err = s.conn.Call(ctx, "turn/start", turnStartWithParams{
-		ThreadID: s.ThreadID(), Input: TextInput(in.Text),
+		ThreadID: s.ThreadID(), Input: in.Inputs(),
 		Model: in.Model, Effort: in.Effort, ApprovalPolicy: in.ApprovalPolicy, SandboxPolicy: sb,
 		CollaborationMode: in.Collaboration,
 	}, &resp)
@@ -47,7 +47,7 @@ func (s *Session) Steer(ctx context.Context, in TurnInput) error {
 	var resp struct {
 		TurnID string `json:"turnId"`
 	}
-	return s.conn.Call(ctx, "turn/steer", TurnSteerParams{ThreadID: s.ThreadID(), Input: TextInput(in.Text), ExpectedTurnID: turn}, &resp)
+	return s.conn.Call(ctx, "turn/steer", TurnSteerParams{ThreadID: s.ThreadID(), Input: in.Inputs(), ExpectedTurnID: turn}, &resp)
 }
 
 // Interrupt implements Client: `turn/interrupt` for the running turn, a

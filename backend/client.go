@@ -102,6 +102,11 @@ type Client interface {
 // for `turn/start`, overrides of the thread's settings from this turn on.
 type TurnInput struct {
 	Text string
+	// Images are local image files sent as "localImage" inputs after the
+	// text: absolute paths on the app-server's machine.
+	Images []string
+	// Skills are sent as "skill" inputs after the images.
+	Skills []SkillRef
 	TurnOptions
 	// Collaboration, when set, runs the turn in a collaboration mode
 	// (`turn/start.collaborationMode`: "plan", "default").

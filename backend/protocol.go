@@ -128,17 +128,71 @@ func PolicyString(raw json.RawMessage) string {
 	return ""
 }
 
-// UserInput is one element of `turn/start` input (`UserInput`), here only
-// the "text" variant.
+// UserInput is one element of `turn/start` and `turn/steer` input
+// (`UserInput`): the "text" variant (Text, TextElements), "localImage"
+// (Path, an image file on the app-server's machine) or "skill" (Name and
+// Path of the skill's SKILL.md, as `skills/list` gives them).
 type UserInput struct {
 	Type         string `json:"type"`
-	Text         string `json:"text"`
-	TextElements []any  `json:"text_elements"`
+	Text         string `json:"text,omitempty"`
+	TextElements []any  `json:"text_elements,omitempty"`
+	Path         string `json:"path,omitempty"`
+	Name         string `json:"name,omitempty"`
+}
+
+// MarshalJSON writes the fields of u's variant only: "text" always has its
+// text and text_elements, even when empty.
+func (u UserInput) MarshalJSON() ([]byte, error) {
+	switch u.Type {
+	case "text":
+		els := u.TextElements
+		if els == nil {
+			els = []any{}
+		}
+		return json.Marshal(struct {
+			Type         string `json:"type"`
+			Text         string `json:"text"`
+			TextElements []any  `json:"text_elements"`
+		}{u.Type, u.Text, els})
+	case "localImage":
+		return json.Marshal(struct {
+			Type string `json:"type"`
+			Path string `json:"path"`
+		}{u.Type, u.Path})
+	default:
+		type plain UserInput
+		return json.Marshal(plain(u))
+	}
 }
 
 // TextInput returns the input list for a plain text prompt.
 func TextInput(text string) []UserInput {
 	return []UserInput{{Type: "text", Text: text, TextElements: []any{}}}
+}
+
+// SkillRef names one skill to send with a message: the `skill` input's
+// name and the path of its SKILL.md.
+type SkillRef struct {
+	Name string
+	Path string
+}
+
+// Inputs returns in's `UserInput` list: the text (always, even when
+// empty, so a message of images alone still has its text element), then
+// one "localImage" per image path and one "skill" per skill, in order. A
+// message of attachments alone has no text element.
+func (in TurnInput) Inputs() []UserInput {
+	var out []UserInput
+	if in.Text != "" || len(in.Images)+len(in.Skills) == 0 {
+		out = TextInput(in.Text)
+	}
+	for _, p := range in.Images {
+		out = append(out, UserInput{Type: "localImage", Path: p})
+	}
+	for _, sk := range in.Skills {
+		out = append(out, UserInput{Type: "skill", Name: sk.Name, Path: sk.Path})
+	}
+	return out
 }
 
 // TurnStartParams are the params of `turn/start`.
