@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"syscall"
 	"time"
 
@@ -108,13 +107,15 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 	go owner.start()
 	env.reportRecordErrors(p.Send)
 
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sig)
+	// SIGTERM or SIGHUP (the terminal closed) quit as /quit does; tandem
+	// then exits 143 or 129 (exitstatus.go).
+	sig := catchSignals(syscall.SIGTERM, syscall.SIGHUP)
+	defer sig.Stop()
 	go func() {
 		select {
-		case s := <-sig:
+		case s := <-sig.C():
 			log.Info("signal", "sig", s.String())
+			sig.Note(s)
 			p.Quit()
 		case <-ctx.Done():
 		}
@@ -134,7 +135,7 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && !errors.Is(runErr, context.Canceled) {
 		return runErr
 	}
-	return nil
+	return sig.Status()
 }
 
 // shutdown refuses every pending server request (never accepting), then

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"syscall"
 	"time"
@@ -17,6 +16,7 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/redact"
+	"tandem/internal/termsafe"
 )
 
 // execIO is where `tandem exec` reads the prompt and writes its output.
@@ -49,9 +49,28 @@ func newExecCmd(f *Factory) *cobra.Command {
 				width = w
 			}
 		}
-		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-		defer stop()
-		return runExec(ctx, f, opts, execIO{Stdin: cmd.InOrStdin(), Stdout: out, Stderr: cmd.ErrOrStderr(), TTY: tty, Width: width})
+		// Ctrl+C, SIGTERM or SIGHUP interrupt the turn; tandem exec then
+		// exits 130, 143 or 129 (exitstatus.go).
+		ctx, cancel := context.WithCancel(cmd.Context())
+		defer cancel()
+		sig := catchSignals(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		defer sig.Stop()
+		go func() {
+			select {
+			case s := <-sig.C():
+				sig.Note(s)
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		err := runExec(ctx, f, opts, execIO{Stdin: cmd.InOrStdin(), Stdout: out, Stderr: cmd.ErrOrStderr(), TTY: tty, Width: width})
+		if st := sig.Status(); st != nil {
+			if err != nil {
+				fmt.Fprintln(cmd.ErrOrStderr(), "tandem: "+termsafe.Plain(err.Error()))
+			}
+			return st
+		}
+		return err
 	})
 	opts.Session.register(cmd.Flags())
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "write JSONL events (one typed event per line) instead of the answer")

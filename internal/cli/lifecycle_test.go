@@ -233,6 +233,15 @@ func (lt *liveTandem) waitExit(timeout time.Duration) {
 	lt.assertNoOrphans()
 }
 
+// waitExitStatus is waitExit, then checks tandem's exit status.
+func (lt *liveTandem) waitExitStatus(timeout time.Duration, want int) {
+	lt.t.Helper()
+	lt.waitExit(timeout)
+	if got := lt.cmd.ProcessState.ExitCode(); got != want {
+		lt.t.Errorf("exit status %d, want %d (%v)", got, want, lt.cmd.ProcessState)
+	}
+}
+
 func (lt *liveTandem) assertNoOrphans() {
 	lt.t.Helper()
 	if len(lt.seen) < 2 {
@@ -331,7 +340,7 @@ func TestNoOrphans(t *testing.T) {
 		lt := startTandem(t, e2e.NewEnv(t))
 		lt.waitReady()
 		lt.keys(keyCtrlD)
-		lt.waitExit(30 * time.Second)
+		lt.waitExitStatus(30*time.Second, 0)
 	})
 	t.Run("ctrl+c during a turn then quit", func(t *testing.T) {
 		lt := startTandem(t, e2e.NewEnv(t, slowAnswer()))
@@ -342,7 +351,7 @@ func TestNoOrphans(t *testing.T) {
 		lt.waitScreen("Turn interrupted", 10*time.Second)
 		lt.keys(keyCtrlC)
 		lt.keys(keyCtrlC)
-		lt.waitExit(30 * time.Second)
+		lt.waitExitStatus(30*time.Second, 0) // as Codex's TUI: a quit, not a kill
 	})
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String()+" during a turn", func(t *testing.T) {
@@ -353,7 +362,7 @@ func TestNoOrphans(t *testing.T) {
 			if err := lt.cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
-			lt.waitExit(30 * time.Second)
+			lt.waitExitStatus(30*time.Second, 128+int(sig)) // 143, 129
 		})
 	}
 	t.Run("terminal closed", func(t *testing.T) {
@@ -362,7 +371,7 @@ func TestNoOrphans(t *testing.T) {
 		lt.keys("stream please\r")
 		lt.waitScreen("slowly streaming", 15*time.Second)
 		lt.ptmx.Close() // the kernel hangs up tandem's session
-		lt.waitExit(30 * time.Second)
+		lt.waitExitStatus(30*time.Second, 129)
 	})
 	t.Run("kill -9 of the app-server, then quit", func(t *testing.T) {
 		lt := startTandem(t, e2e.NewEnv(t, slowAnswer()))

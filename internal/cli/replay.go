@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"syscall"
 	"time"
 
@@ -166,12 +165,12 @@ func play(ctx context.Context, p *sessions.Player, status ui.StatusInfo) error {
 		p.Run(ctx, replaySink(prog.Send))
 	}()
 	// SIGTERM or SIGHUP (the terminal closed) end the replay like ctrl+c.
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sig)
+	sig := catchSignals(syscall.SIGTERM, syscall.SIGHUP)
+	defer sig.Stop()
 	go func() {
 		select {
-		case <-sig:
+		case s := <-sig.C():
+			sig.Note(s)
 			prog.Quit()
 		case <-ctx.Done():
 		}
@@ -183,5 +182,5 @@ func play(ctx context.Context, p *sessions.Player, status ui.StatusInfo) error {
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	return nil
+	return sig.Status()
 }

@@ -43,6 +43,10 @@ func Execute(root *cobra.Command) int {
 	if err == nil {
 		return 0
 	}
+	var es *exitStatus
+	if errors.As(err, &es) {
+		return es.code // a signal ended tandem; it was reported on the way out
+	}
 	// The error may quote the server (a failed turn): no raw controls.
 	fmt.Fprintln(os.Stderr, "tandem: "+termsafe.Plain(err.Error()))
 	var ue *usageError

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/signal"
 	"syscall"
 	"time"
 
@@ -91,8 +90,25 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	// Ctrl+C ends the session (exit 0); SIGTERM and SIGHUP too, but tandem
+	// serve then exits 143 or 129 (exitstatus.go).
+	ctx, stop := context.WithCancel(ctx)
 	defer stop()
+	sig := catchSignals(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer sig.Stop()
+	go func() {
+		select {
+		case s := <-sig.C():
+			sig.Note(s)
+			stop()
+		case <-ctx.Done():
+		}
+	}()
+	defer func() {
+		if err == nil {
+			err = sig.Status(os.Interrupt)
+		}
+	}()
 
 	popts := pair.Options{
 		Keys:            keys,

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestSignalCatcherStatus(t *testing.T) {
+	tests := []struct {
+		name  string
+		noted os.Signal
+		clean []os.Signal
+		want  int // -1: no error
+	}{
+		{"no signal", nil, nil, -1},
+		{"SIGHUP", syscall.SIGHUP, nil, 129},
+		{"SIGINT", syscall.SIGINT, nil, 130},
+		{"SIGTERM", syscall.SIGTERM, nil, 143},
+		{"SIGINT is serve's clean end", os.Interrupt, []os.Signal{os.Interrupt}, -1},
+		{"SIGTERM is not", syscall.SIGTERM, []os.Signal{os.Interrupt}, 143},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &signalCatcher{}
+			if tt.noted != nil {
+				c.Note(tt.noted)
+				c.Note(syscall.SIGUSR1) // the first one wins
+			}
+			err := c.Status(tt.clean...)
+			var es *exitStatus
+			switch {
+			case tt.want < 0 && err != nil:
+				t.Fatalf("Status = %v, want nil", err)
+			case tt.want >= 0 && !errors.As(err, &es):
+				t.Fatalf("Status = %v, want exit status %d", err, tt.want)
+			case tt.want >= 0 && es.code != tt.want:
+				t.Fatalf("exit status %d, want %d", es.code, tt.want)
+			}
+		})
+	}
+}
+
+// TestExecSignalExitStatus: a signal during `tandem exec` interrupts the
+// turn and sets the exit status to 128 + the signal's number, with the
+// reason on stderr and no stack trace.
+func TestExecSignalExitStatus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	bin := tandemBinary(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			env := execEnv(t, slowAnswer())
+			cmd := exec.Command(bin, "exec", "--codex", env.Codex, "-C", env.Dir, "stream please")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			// The answer streams for 6 s; signal once the turn is running.
+			if _, err := env.Mock.WaitRequests(1, 30*time.Second); err != nil {
+				_ = cmd.Process.Kill()
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond)
+			_ = cmd.Process.Signal(sig)
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatal("tandem exec did not exit")
+			}
+			if got, want := cmd.ProcessState.ExitCode(), 128+int(sig); got != want {
+				t.Errorf("exit status %d, want %d; stderr %q", got, want, stderr.String())
+			}
+			if strings.Contains(stderr.String(), "goroutine") {
+				t.Errorf("stderr has a stack trace: %q", stderr.String())
+			}
+		})
+	}
+}
