@@ -229,7 +229,7 @@ func (m *Model) showAgent(a *subAgent) {
 		a.state, a.view = thread.State{}, transcriptView{}
 		m.agents.showing = a
 	}
-	m.clearNotice(noticeInfo) // "a sub-agent is shown" and the like
+	m.clearNotice(noticeInfo, noticeHeld) // "a sub-agent is shown" and the like
 	// It was laid out at the width of its last showing: re-wrap now.
 	if w := m.contentWidth(); w > 0 {
 		m.view.renderWidth = w

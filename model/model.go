@@ -340,7 +340,7 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 		m.rewind.snaps = nil
 		m.setNotice(noticeInfo, "the app-server restarted: the rewind you chose was dropped — esc esc to choose again")
 	}
-	m.clearNotice(noticeStarting, noticeDead)
+	m.clearNotice(noticeStarting, noticeDead, noticeHeld)
 	m.status.Model, m.status.Cwd = msg.Model, msg.Cwd
 	m.threadCwd = msg.ThreadCwd
 	m.status.Approval, m.status.Sandbox, m.status.Peer = msg.Approval, msg.Sandbox, msg.Peer

@@ -18,6 +18,7 @@ const (
 	noticeLoginCheck              // the command line's prompt waits for the account check
 	noticeDead                    // the app-server is gone
 	noticeTimeout                 // the turn ran past --turn-timeout
+	noticeHeld                    // Enter was refused until the server or thread is ready: "your message stays here"
 )
 
 // notice is the status line's transient message.

@@ -277,7 +277,7 @@ func (m *Model) openResumePicker(fresh bool) tea.Cmd {
 			return newThreadCmd(c, "")
 		}
 	} else {
-		p.onCancel = func() tea.Cmd { m.turn.switching = false; return nil }
+		p.onCancel = func() tea.Cmd { m.turn.switching = false; m.clearNotice(noticeHeld); return nil }
 	}
 	p.refilter()
 	m.openPicker(p)

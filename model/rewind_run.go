@@ -52,7 +52,7 @@ type rewindText struct{ text, hist string }
 // refusal or failure keeps the draft and says why.
 func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
 	m.turn.switching = false
-	m.clearNotice(noticeInfo)
+	m.clearNotice(noticeInfo, noticeHeld)
 	plan := msg.plan
 	if !msg.forked {
 		var ce *rewind.ConflictError

@@ -112,6 +112,7 @@ func forkCmd(c backend.Client, id string) tea.Cmd {
 // onThreadSwitched replaces the transcript with the new thread's history.
 func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.turn.switching = false
+	m.clearNotice(noticeHeld) // "opening a thread — your message stays here"
 	if msg.err != nil {
 		if msg.notice != "" {
 			m.banner(ui.BannerWarning, msg.notice, nil)

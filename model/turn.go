@@ -196,24 +196,24 @@ func (m *Model) onEnter() tea.Cmd {
 	if !m.ready || m.client == nil {
 		switch {
 		case m.recovery.restarting:
-			m.setNotice(noticeInfo, "restarting codex app-server — your message stays here")
+			m.setNotice(noticeHeld, "restarting codex app-server — your message stays here")
 		case (m.recovery.dead || m.recovery.noThread) && m.opts.Restart != nil && !m.opts.ReadOnly:
-			m.setNotice(noticeInfo, "codex app-server is not running — F5 or /restart; your message stays here")
+			m.setNotice(noticeHeld, "codex app-server is not running — F5 or /restart; your message stays here")
 		case m.recovery.dead || m.recovery.noThread:
-			m.setNotice(noticeInfo, "codex app-server is not running — your message stays here")
+			m.setNotice(noticeHeld, "codex app-server is not running — your message stays here")
 		case m.opts.Shared && m.ready:
-			m.setNotice(noticeInfo, "nothing can be sent here — your message stays here")
+			m.setNotice(noticeHeld, "nothing can be sent here — your message stays here")
 		default:
-			m.setNotice(noticeInfo, "codex app-server is not ready yet — your message stays here")
+			m.setNotice(noticeHeld, "codex app-server is not ready yet — your message stays here")
 		}
 		return nil
 	}
 	if m.turn.switching {
-		m.setNotice(noticeInfo, "opening a thread — your message stays here")
+		m.setNotice(noticeHeld, "opening a thread — your message stays here")
 		return nil
 	}
 	if m.agents.showing != nil {
-		m.setNotice(noticeInfo, "a sub-agent is shown — esc back to the thread to send; your message stays here")
+		m.setNotice(noticeHeld, "a sub-agent is shown — esc back to the thread to send; your message stays here")
 		return nil
 	}
 	text := m.composer.Text() // placeholders → the pasted text

@@ -1,0 +1,51 @@
+package model
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// A message refused because the server or thread was not ready says
+// "your message stays here" only until that ends (#17: the notice stayed
+// for good after a slow resume).
+func TestHeldNoticeClearsWhenReady(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(m *Model)
+		ready func(m *Model)
+		want  string
+	}{
+		{"server not ready, then ready",
+			func(m *Model) {},
+			func(m *Model) { m.Update(SessionReadyMsg{Client: newFake(), Model: "mock-model", Cwd: "~/w"}) },
+			"not ready yet"},
+		{"thread opening, then opened",
+			func(m *Model) {
+				m.Update(SessionReadyMsg{Client: newFake(), Model: "mock-model", Cwd: "~/w"})
+				m.turn.switching = true
+			},
+			func(m *Model) { m.Update(threadSwitchedMsg{how: "resumed"}) },
+			"opening a thread"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(Options{NoColor: true})
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			tt.setup(m)
+			typeText(t, m, "keep me")
+			key(t, m, tea.KeyEnter, 0)
+			if !strings.Contains(m.notice.text, tt.want) || !strings.Contains(m.notice.text, "stays here") {
+				t.Fatalf("notice %q, want %q … stays here", m.notice.text, tt.want)
+			}
+			tt.ready(m)
+			if strings.Contains(m.notice.text, "stays here") {
+				t.Fatalf("notice %q after the condition ended", m.notice.text)
+			}
+			if m.Composer() != "keep me" {
+				t.Fatalf("draft %q", m.Composer())
+			}
+		})
+	}
+}
