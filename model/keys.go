@@ -203,8 +203,7 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		m.openAgentsPicker() // agents.go
 		return nil, true
 	case keyPager:
-		m.openPager()
-		return nil, true
+		return m.openPager(), true
 	case keyExpand:
 		if m.opts.ReadOnly {
 			return nil, false

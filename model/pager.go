@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -15,12 +16,31 @@ import (
 	"tandem/ui"
 )
 
-// pager is the full-screen transcript (Ctrl+T): every cell expanded,
-// rendered once when opened.
+// pager is the full-screen transcript (Ctrl+T): every cell expanded. It
+// is filled over several frames, newest cell first, pagerBudget of work a
+// frame, so opening it on a huge transcript never blocks input: it shows
+// what is ready at once and the rest fills in above (#17).
 type pager struct {
 	lines []string
 	top   int
+
+	// The fill: cells[i] is transcript cell i's expanded lines once
+	// drawn; cells from next+1 on are drawn wholly, cell next perhaps in
+	// part (a huge answer's off-screen blocks still plain).
+	cells  [][]string
+	next   int
+	width  int
+	tail   []string // what an open approval asks about, after the cells
+	filled bool
+	seq    int // pagerFillMsg of another opening are dropped
 }
+
+// pagerBudget is the time one fill step may take: well inside a frame.
+// (A variable for tests.)
+var pagerBudget = 8 * time.Millisecond
+
+// pagerFillMsg asks for the next fill step of the pager opened as seq.
+type pagerFillMsg struct{ seq int }
 
 // scroll moves the pager by d lines on a screen height rows tall.
 func (p *pager) scroll(d, height int) {
@@ -41,33 +61,106 @@ func (p *pager) view(st ui.Styles, w, height int) string {
 	if len(p.lines) > h {
 		pct = 100 * end / len(p.lines)
 	}
-	foot := ui.Truncate(" transcript · ↑↓ PgUp/PgDn g/G · o command output · q/esc close · "+strconv.Itoa(pct)+"%", w)
+	state := strconv.Itoa(pct) + "%"
+	if !p.filled {
+		state = "drawing earlier turns…"
+	}
+	foot := ui.Truncate(" transcript · ↑↓ PgUp/PgDn g/G · o command output · q/esc close · "+state, w)
 	out = append(out, st.Status.Reverse(true).Render(foot+strings.Repeat(" ", max(0, w-lipgloss.Width(foot)))))
 	return strings.Join(out, "\n")
 }
 
-// openPager renders the whole transcript, expanded, into the pager (or
-// re-renders it, keeping the position). With an approval up it ends with
-// everything the approval asks about, uncut.
-func (m *Model) openPager() {
+// openPager opens the transcript pager at its bottom (or, open already,
+// draws it again at the window's width, keeping the position) and starts
+// filling it. With an approval up it ends with everything the approval
+// asks about, uncut.
+func (m *Model) openPager() tea.Cmd {
 	w := m.contentWidth()
-	ctx := m.renderContext(0)
-	ctx.Expanded = true
-	lines := m.view.transcript.RenderAll(ctx, w)
+	var tail []string
 	if a, ok := m.requests.form.(*forms.Approval); ok {
 		// What the open approval asks about, whole: the form may have
 		// cut it to fit.
-		lines = append(lines, "", m.styles.Warn.Render("Waiting for your answer:"))
+		tail = append(tail, "", m.styles.Warn.Render("Waiting for your answer:"))
 		for _, l := range a.Detail() {
-			lines = append(lines, ui.Wrap(l, w-2)...)
+			tail = append(tail, ui.Wrap(l, w-2)...)
 		}
 	}
-	top := max(0, len(lines)-(m.height-1))
-	if m.pager != nil {
-		top = m.pager.top
+	n := len(m.view.transcript.Cells)
+	p := &pager{cells: make([][]string, n), next: n - 1, width: w, tail: tail, seq: 1}
+	fromBottom := -1 // at the bottom
+	if old := m.pager; old != nil {
+		p.seq = old.seq + 1
+		fromBottom = len(old.lines) - old.top
 	}
-	m.pager = &pager{lines: lines, top: top}
-	m.pager.scroll(0, m.height)
+	m.pager = p
+	m.fillPager(fromBottom)
+	if p.filled {
+		return nil
+	}
+	return p.fillCmd()
+}
+
+func (p *pager) fillCmd() tea.Cmd {
+	seq := p.seq
+	return func() tea.Msg { return pagerFillMsg{seq: seq} }
+}
+
+// onPagerFill runs one fill step and asks for the next until the pager
+// is full.
+func (m *Model) onPagerFill(msg pagerFillMsg) tea.Cmd {
+	p := m.pager
+	if p == nil || p.seq != msg.seq || p.filled {
+		return nil
+	}
+	if len(p.cells) > len(m.view.transcript.Cells) || p.width != m.contentWidth() {
+		return m.openPager() // another thread, or another width
+	}
+	// Cells added since it opened are not the pager's: it shows the
+	// transcript as it was then, as Ctrl+T always has.
+	m.fillPager(len(p.lines) - p.top)
+	if p.filled {
+		return nil
+	}
+	return p.fillCmd()
+}
+
+// fillPager draws cells, newest first, for up to pagerBudget, then lays
+// the lines out again keeping the view fromBottom lines above the end
+// (-1: at the bottom).
+func (m *Model) fillPager(fromBottom int) {
+	p := m.pager
+	ctx := m.renderContext(0)
+	ctx.Expanded = true
+	ctx.Deadline = time.Now().Add(pagerBudget)
+	cells := m.view.transcript.Cells
+	for p.next >= 0 {
+		c := cells[p.next]
+		p.cells[p.next] = ui.RenderFitted(c, ctx, p.width)
+		if l, ok := c.(ui.Lazy); ok && l.Partial() {
+			break // cut short by the deadline: the next step goes on
+		}
+		p.next--
+		if time.Now().After(ctx.Deadline) {
+			break
+		}
+	}
+	p.filled = p.next < 0
+	n := len(p.tail)
+	for _, c := range p.cells {
+		n += len(c)
+	}
+	lines := make([]string, 0, n)
+	for _, c := range p.cells {
+		lines = append(lines, c...)
+	}
+	p.lines = append(lines, p.tail...)
+	h := max(1, m.height-1)
+	if fromBottom < 0 {
+		p.top = len(p.lines) - h
+	} else {
+		p.top = len(p.lines) - fromBottom
+	}
+	p.scroll(0, m.height)
 }
 
 // pagerKey handles every key while the pager is open.

@@ -63,6 +63,8 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onRestartDone(msg), true
 	case resizeDoneMsg:
 		m.onResizeDone(msg)
+	case pagerFillMsg:
+		return m.onPagerFill(msg), true // pager.go
 	case outputPagerDone:
 		if msg.err != nil {
 			m.setNotice(noticeInfo, "pager: "+msg.err.Error())

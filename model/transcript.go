@@ -119,12 +119,13 @@ func (m *Model) onResize() tea.Cmd {
 		m.view.renderWidth = m.contentWidth()
 		return nil
 	}
+	var fill tea.Cmd
 	if m.pager != nil {
-		m.openPager()
+		fill = m.openPager()
 	}
 	m.view.resizeSeq++
 	seq, w := m.view.resizeSeq, m.contentWidth()
-	return tea.Tick(resizeDebounce, func(time.Time) tea.Msg { return resizeDoneMsg{seq: seq, width: w} })
+	return tea.Batch(fill, tea.Tick(resizeDebounce, func(time.Time) tea.Msg { return resizeDoneMsg{seq: seq, width: w} }))
 }
 
 func (m *Model) onResizeDone(msg resizeDoneMsg) {

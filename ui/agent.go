@@ -126,15 +126,25 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 			budget -= len(b.lines) + 1
 		}
 	}
+	// Style newest first, so that a render cut short by ctx.Deadline has
+	// styled what is nearest the bottom.
+	for i := len(c.segs) - 1; i >= styleFrom; i-- {
+		b := &c.segs[i]
+		if b.styled {
+			continue
+		}
+		if ctx.pastDeadline() {
+			break
+		}
+		r := c.scan.segs[i]
+		b.lines = fit(trimBlank(ctx.Markdown.Render(src[r[0]:r[1]], width)), width)
+		b.styled = true
+	}
 	c.partial = tailPlain
 	n := 0
 	for i := range c.segs {
 		b := &c.segs[i]
-		if i >= styleFrom && !b.styled {
-			r := c.scan.segs[i]
-			b.lines = fit(trimBlank(ctx.Markdown.Render(src[r[0]:r[1]], width)), width)
-			b.styled = true
-		} else if b.lines == nil {
+		if b.lines == nil {
 			b.lines = c.plainBlock(src, i, width)
 		}
 		if !b.styled {

@@ -28,6 +28,15 @@ type RenderContext struct {
 	// on screen (following the bottom): cells may lay out what lies above
 	// plainly and cheaply (see Lazy). 0 asks for everything fully drawn.
 	Tail int
+	// Deadline, when set, lets a cell stop styling once it has passed and
+	// lay out the rest plainly (a Lazy cell's Partial then reports it);
+	// the transcript pager renders a huge answer over several frames so.
+	Deadline time.Time
+}
+
+// pastDeadline reports whether ctx's Deadline is set and has passed.
+func (ctx *RenderContext) pastDeadline() bool {
+	return !ctx.Deadline.IsZero() && time.Now().After(ctx.Deadline)
 }
 
 // versioned implements the Version bookkeeping. Once the cell is in a

@@ -338,14 +338,15 @@ func (t *Transcript) Lines(ctx *RenderContext, width int) []string {
 	return t.Window(0, total, width)
 }
 
-// RenderAll renders every cell at width with ctx, bypassing the cache (the
-// transcript pager renders expanded cells this way).
-func (t *Transcript) RenderAll(ctx *RenderContext, width int) []string {
-	var out []string
-	for _, c := range t.Cells {
-		out = append(out, fit(c.Render(ctx, width), width)...)
+// RenderFitted renders c at width with ctx and cuts each line to width
+// cells, unless c is Fitted (its lines fit already): a cell's lines as
+// the transcript draws them, without its cache.
+func RenderFitted(c Cell, ctx *RenderContext, width int) []string {
+	lines := c.Render(ctx, width)
+	if _, ok := c.(Fitted); ok {
+		return lines
 	}
-	return out
+	return fit(lines, width)
 }
 
 // PartialCells returns the indexes of the cells last drawn partially (see
