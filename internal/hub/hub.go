@@ -1,8 +1,10 @@
 // Package hub shares one live agent session with many viewers: it keeps
-// the session's stream of events and server requests in an append-only
-// log and hands every viewer the log from the start, then the live tail.
-// A late joiner therefore folds the same events as everyone else and sees
-// the whole transcript.
+// the session's stream of events and server requests in a log and hands
+// every viewer the log from the start, then the live tail. A late joiner
+// therefore folds the same transcript as everyone else. The part of the
+// log every viewer has read is compacted as it grows (compact.go): a
+// finished item is kept as its final state, its deltas dropped, so the
+// log, and a late joiner's replay, are O(transcript), not O(events).
 //
 // Each viewer reads the log through its own cursor (see Viewer), so the
 // session never waits for a viewer, a slow viewer only falls behind, and a
@@ -84,6 +86,10 @@ type Hub struct {
 	closed  bool
 	roster  []*Viewer
 	reqs    map[string]*sharedRequest
+	// compacted is the log's length after the last compaction
+	// (compact.go).
+	compacted   int
+	compactions int
 }
 
 // New returns an empty hub.
@@ -116,6 +122,7 @@ func (h *Hub) appendLocked(v any) {
 		}
 	}
 	h.log = append(h.log, v)
+	h.maybeCompactLocked()
 	close(h.changed)
 	h.changed = make(chan struct{})
 }
