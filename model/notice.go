@@ -18,6 +18,7 @@ const (
 	noticeLoginCheck              // the command line's prompt waits for the account check
 	noticeDead                    // the app-server is gone
 	noticeTimeout                 // the turn ran past --turn-timeout
+	noticeImageCheck              // Enter waits for model/list: does the model take images
 )
 
 // notice is the status line's transient message.
