@@ -98,3 +98,54 @@ func TestPastedMissingImageStaysText(t *testing.T) {
 		t.Fatalf("requests: %d, images %d, last text %q", len(reqs), len(reqs[0].InputImages()), reqs[0].LastUserText())
 	}
 }
+
+// -i in the TUI: the command line's images go with its prompt.
+func TestStartImagesReachModel(t *testing.T) {
+	e := NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("Two squares.")}})
+	a, b := filepath.Join(t.TempDir(), "a.png"), filepath.Join(t.TempDir(), "b.png")
+	writePNG(t, a, 8, 8)
+	writePNG(t, b, 16, 16)
+	u := NewTUI(t, model.Options{Workspace: e.Dir, Prompt: "compare", Images: []string{a, b}}, 100, 30)
+	u.Connect(t, e, "never", "workspace-write")
+	s := u.WaitScreen(t, 30*time.Second, "the answer", Contains("Two squares."))
+	if !strings.Contains(s, "▌ compare\n▌ ⎘ a.png · ") || !strings.Contains(s, "▌ ⎘ b.png · ") {
+		t.Errorf("message cell:\n%s", s)
+	}
+	reqs := e.Mock.Requests()
+	if len(reqs) != 1 || len(reqs[0].InputImages()) != 2 {
+		t.Fatalf("requests %d, images %d", len(reqs), len(reqs[0].InputImages()))
+	}
+}
+
+// A model whose catalog entry lacks image input (model/list
+// inputModalities): Enter says so, keeps the draft, sends nothing.
+func TestModelWithoutImageInputKeepsDraft(t *testing.T) {
+	e := NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("unexpected")}})
+	catalog := filepath.Join(e.Home, mockapi.CatalogFile)
+	raw, err := os.ReadFile(catalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(raw), `"input_modalities": [
+        "text",
+        "image"
+      ]`, `"input_modalities": ["text"]`, 1)
+	if text == string(raw) {
+		t.Fatalf("catalog layout changed:\n%s", raw)
+	}
+	if err := os.WriteFile(catalog, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	writePNG(t, shot, 8, 8)
+	u := NewTUI(t, model.Options{Workspace: e.Dir}, 140, 30)
+	u.Connect(t, e, "never", "workspace-write")
+	u.TM.Send(tea.PasteMsg{Content: shot})
+	u.WaitScreen(t, 10*time.Second, "the chip", Contains("[image 1 · shot.png"))
+	u.Submit("what is it")
+	u.WaitScreen(t, 20*time.Second, "the refusal", Contains("does not take images", "› [image 1 · shot.png · ", "] what is it"))
+	time.Sleep(300 * time.Millisecond)
+	if n := len(e.Mock.Requests()); n != 0 {
+		t.Fatalf("%d model requests, want none", n)
+	}
+}
