@@ -3,27 +3,35 @@ package model
 import (
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 )
 
 // imagePasteMsg is the outcome of checking a paste of image paths (a
-// local session): the images to attach as chips, or err, why not — the
-// paste then goes in as the text it was.
+// local session): the images to attach as chips in place of the pasted
+// text (put in the draft at rune offset at), or err, why not — the
+// paste then stays the text it is.
 type imagePasteMsg struct {
 	text  string
+	at    int
 	ims   []imageChip
 	sizes []int64
 	err   error
 }
 
 // pasteImages takes a paste that is entirely image paths (pastedPaths;
-// terminals paste dropped files so): ok says it did, and the paste is
-// not text. On a local session each file is checked, in a command (it is
-// I/O), and imagePasteMsg attaches them; on a remote one the paths are
-// the server's, sent as they are without a look (relative ones taken
-// from the thread's workspace).
+// terminals paste dropped files so): ok says it did. On a local session
+// the paste goes in as text at once, each file is checked in a command
+// (it is I/O), and imagePasteMsg turns the text into chips where it
+// stands, keys typed meanwhile kept; on a remote one the paths are the
+// server's, chips at once, sent as they are without a look (relative
+// ones taken from the thread's workspace).
 func (m *Model) pasteImages(text string) (cmd tea.Cmd, ok bool) {
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	if isLargePaste(text) {
+		return nil, false
+	}
 	paths, ok := pastedPaths(text)
 	if !ok {
 		return nil, false
@@ -46,8 +54,10 @@ func (m *Model) pasteImages(text string) (cmd tea.Cmd, ok bool) {
 		return m.fetchModels(), true
 	}
 	dir := m.opts.Workspace
+	at := m.composer.cursorOffset()
+	m.composer.InsertString(text)
 	return func() tea.Msg {
-		msg := imagePasteMsg{text: text}
+		msg := imagePasteMsg{text: text, at: at}
 		for _, p := range paths {
 			abs, size, err := CheckImageFile(localPath(p, dir), dir)
 			if err != nil {
@@ -65,13 +75,13 @@ func (m *Model) pasteImages(text string) (cmd tea.Cmd, ok bool) {
 // and says why it is not attached.
 func (m *Model) onImagePaste(msg imagePasteMsg) tea.Cmd {
 	if msg.err != nil {
-		if m.composer.Paste(msg.text) {
-			m.setNotice(noticeInfo, "large paste shown as a placeholder — it is sent in full")
-		}
 		m.setNotice(noticeInfo, "not attached, kept as text: "+msg.err.Error())
 		return nil
 	}
-	m.composer.attachImages(msg.ims, msg.sizes)
+	if !m.composer.replaceAt(msg.at, msg.text, func() string { return m.composer.chips(msg.ims, msg.sizes) }) {
+		m.setNotice(noticeInfo, "not attached: the pasted paths were edited before they were checked")
+		return nil
+	}
 	m.setNotice(noticeInfo, attachedNotice(len(msg.ims))+" — Backspace after a chip removes it")
 	return m.fetchModels()
 }
@@ -104,4 +114,46 @@ func (m *Model) attachStartImages(paths []string) {
 		return
 	}
 	m.composer.InsertString(b.String())
+}
+
+// cursorOffset is the cursor's place in the draft, in runes (a line
+// break counts one).
+func (c *composer) cursorOffset() int {
+	lines := strings.Split(c.ta.Value(), "\n")
+	row := min(c.ta.Line(), len(lines)-1)
+	off := 0
+	for _, l := range lines[:row] {
+		off += utf8.RuneCountInString(l) + 1
+	}
+	return off + min(c.ta.Column(), utf8.RuneCountInString(lines[row]))
+}
+
+// replaceAt replaces old, found in the draft at rune offset at (else its
+// first occurrence), by what repl returns, keeping the cursor where it
+// was relative to the text around; false when old is no longer there.
+func (c *composer) replaceAt(at int, old string, repl func() string) bool {
+	v := []rune(c.ta.Value())
+	o := []rune(old)
+	if at < 0 || at+len(o) > len(v) || string(v[at:at+len(o)]) != old {
+		i := strings.Index(string(v), old)
+		if i < 0 {
+			return false
+		}
+		at = utf8.RuneCountInString(string(v)[:i])
+	}
+	cur := c.cursorOffset()
+	n := []rune(repl())
+	switch {
+	case cur >= at+len(o):
+		cur += len(n) - len(o)
+	case cur > at:
+		cur = at + len(n)
+	}
+	out := string(v[:at]) + string(n) + string(v[at+len(o):])
+	c.ta.SetValue(out)
+	for range utf8.RuneCountInString(out) - cur { // SetValue left the cursor at the end
+		c.ta, _ = c.ta.Update(tea.KeyPressMsg{Code: tea.KeyLeft})
+	}
+	c.refit()
+	return true
 }

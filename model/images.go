@@ -55,14 +55,20 @@ func (c *composer) addImage(im imageChip, size int64) string {
 	return label
 }
 
-// attachImages inserts chips for ims at the cursor, a space after each.
+// attachImages inserts chips for ims at the cursor (chips).
 func (c *composer) attachImages(ims []imageChip, sizes []int64) {
+	c.InsertString(c.chips(ims, sizes))
+}
+
+// chips keeps ims (sizes < 0 unknown) and returns their tokens, a space
+// after each.
+func (c *composer) chips(ims []imageChip, sizes []int64) string {
 	var b strings.Builder
 	for i, im := range ims {
 		b.WriteString(c.addImage(im, sizes[i]))
 		b.WriteByte(' ')
 	}
-	c.InsertString(b.String())
+	return b.String()
 }
 
 // hasImage reports whether s holds a live image chip.

@@ -424,3 +424,22 @@ func TestResumedMessageShowsImages(t *testing.T) {
 		t.Fatalf("resumed message:\n%s", v)
 	}
 }
+
+// Keys typed while a pasted path is being checked stay where they were
+// typed: the path turns into a chip in place.
+func TestTypingDuringImageCheck(t *testing.T) {
+	dir := t.TempDir()
+	p := writeImage(t, dir, "shot.png", 100)
+	m := readyImg(t, newImgFake(), Options{Workspace: dir}, "local", dir)
+	typeText(t, m, "see ")
+	_, cmd := m.Update(tea.PasteMsg{Content: p})
+	for _, r := range " now" {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyLeft})
+	settleImages(t, m, cmd)
+	typeText(t, m, "!")
+	if got := m.composer.Value(); got != "see [image 1 · shot.png · 100 B]  no!w" {
+		t.Fatalf("draft %q", got)
+	}
+}
