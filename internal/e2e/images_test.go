@@ -149,3 +149,36 @@ func TestModelWithoutImageInputKeepsDraft(t *testing.T) {
 		t.Fatalf("%d model requests, want none", n)
 	}
 }
+
+// Over --ssh: a local -i image is copied into the remote workspace
+// (fs/writeFile) and sent from there; a pasted path is the remote's, a
+// chip without a size (it is not looked at locally), sent as it is.
+func TestSSHImages(t *testing.T) {
+	e := NewEnv(t,
+		mockapi.Response{Items: []mockapi.Item{mockapi.Text("Uploaded one seen.")}},
+		mockapi.Response{Items: []mockapi.Item{mockapi.Text("Remote one seen.")}},
+	)
+	srv := e.StartSSHD(t)
+	local := filepath.Join(t.TempDir(), "local.png")
+	writePNG(t, local, 8, 8)
+	remote := filepath.Join(e.Dir, "remote.png")
+	writePNG(t, remote, 8, 8)
+	u := NewTUI(t, model.Options{Prompt: "look", Images: []string{local}}, 110, 30)
+	u.ConnectWith(t, e.SSHTransport(srv), e.Dir, "never", "workspace-write")
+	s := u.WaitScreen(t, 30*time.Second, "the first answer", Contains("Uploaded one seen."))
+	if !strings.Contains(s, "▌ look\n▌ ⎘ local.png · ") {
+		t.Errorf("message cell:\n%s", s)
+	}
+	copies, _ := filepath.Glob(filepath.Join(e.Dir, ".tandem", "images", "*", "local.png"))
+	if len(copies) != 1 {
+		t.Fatalf("copies in the remote workspace: %q", copies)
+	}
+	u.TM.Send(tea.PasteMsg{Content: remote})
+	u.WaitScreen(t, 10*time.Second, "the remote chip", Contains("› [image 2 · remote.png] "))
+	u.Submit("and this")
+	u.WaitScreen(t, 30*time.Second, "the second answer", Contains("Remote one seen."))
+	reqs := e.Mock.Requests()
+	if len(reqs) != 2 || len(reqs[0].InputImages()) != 1 || len(reqs[1].InputImages()) != 2 { // the second replays the first's
+		t.Fatalf("requests %d, images %d/%d", len(reqs), len(reqs[0].InputImages()), len(reqs[len(reqs)-1].InputImages()))
+	}
+}
