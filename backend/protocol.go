@@ -322,12 +322,14 @@ type HookPromptFragment struct {
 	Text      string `json:"text"`
 }
 
-// UserContent is one element of a userMessage's content (`UserInput`).
+// UserContent is one element of a userMessage's content (`UserInput`):
+// Path for "localImage" and "skill", URL for "image" (often a data: URL).
 type UserContent struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
 	Path string `json:"path"`
 	Name string `json:"name"`
+	URL  string `json:"url"`
 }
 
 // UserText joins the text parts of a userMessage item.

@@ -122,6 +122,10 @@ type ModelInfo struct {
 	SupportedReasoningEfforts []ReasoningEffortOption `json:"supportedReasoningEfforts"`
 	DefaultReasoningEffort    string                  `json:"defaultReasoningEffort"`
 	IsDefault                 bool                    `json:"isDefault"`
+	// InputModalities are what the model takes in a user turn ("text",
+	// "image", "audio"); nil when the server leaves it out, which the
+	// protocol defaults to text and image (see TakesImages).
+	InputModalities []string `json:"inputModalities"`
 }
 
 // ReasoningEffortOption is the protocol's `ReasoningEffortOption`.

@@ -331,6 +331,7 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		{"tab", "while a turn runs: queue for the next turn"},
 		{"↑/↓", "prompt history · ctrl+r search it"},
 		{"ctrl+g", "edit the prompt in $VISUAL/$EDITOR"},
+		{"ctrl+v", "attach the clipboard's image · a pasted image path is a chip too"},
 		{"esc", "interrupt the turn · ctrl+c twice to quit"},
 		{"esc esc", "on an empty input: edit an earlier message (rewind, code too)"},
 		{"f3", "the sub-agents; open one, esc comes back (also /agents)"},

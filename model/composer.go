@@ -19,6 +19,7 @@ type composer struct {
 
 	pastes   []pastedText
 	pasteSeq int
+	imageSeq int // numbers the image chips (images.go)
 
 	// history: hist is the workspace's prompts (oldest first), histPos the
 	// entry shown (len(hist) = the draft), draft what was typed before
@@ -48,6 +49,9 @@ func newComposer(state *sessions.Store, workspace string) composer {
 	ta.SetHeight(1)
 	ta.CharLimit = 0
 	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j", "alt+enter")
+	// Ctrl+V is the model's (clipboard.go), never the textarea's own
+	// clipboard read.
+	ta.KeyMap.Paste.SetEnabled(false)
 	ta.Focus()
 	return composer{ta: ta, state: state, workspace: workspace}
 }

@@ -37,6 +37,11 @@ func (c *composer) AddHistory(text string) {
 			// The pasted text stays in this session only.
 			stored += "\n" + pasteNotSaved
 		}
+		if c.hasImage(text) {
+			// So do attached images: the chips are dropped.
+			stored, _ = c.stripImages(stored)
+			stored += "\n" + imagesNotSaved
+		}
 		_ = c.state.AddHistory(c.workspace, stored)
 	}
 }

@@ -20,6 +20,9 @@ import (
 type Options struct {
 	// Prompt, when set, is sent as the first turn once the session is ready.
 	Prompt string
+	// Images are local image files (absolute paths, checked: -i) sent
+	// with Prompt, or attached to the draft when there is no Prompt.
+	Images []string
 	// Dark selects the dark palette; NoColor the colourless one.
 	Dark, NoColor bool
 	// Status is the initial status line (model, cwd, policies).
@@ -98,6 +101,7 @@ type Model struct {
 	pair     pairState
 	rewind   rewindState // rewind.go
 	agents   agentsState // agents.go
+	images   imageState  // images.go
 	// mcp is each MCP server's start-up state; mcpFailed the failures
 	// shown (server and error); seenUnknown the unknown notification
 	// methods noted; threadName the name last shown (events.go).
@@ -152,6 +156,7 @@ func New(opts Options) *Model {
 	if opts.ReadOnly {
 		m.composer.ta.Placeholder = "watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
 	}
+	m.attachStartImages(opts.Images) // imagepaste.go: -i
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
 	if m.status.Notice != "" { // a replay says its own
 		m.notice = notice{kind: noticeInfo, text: m.status.Notice}

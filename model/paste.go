@@ -26,10 +26,12 @@ const (
 // placeholder tokens: the pasted text itself is not saved.
 const pasteNotSaved = "[pasted text not saved in history]"
 
-// pastedText is the content behind one placeholder token.
+// pastedText is the content behind one placeholder token: a large
+// paste's text, or an attached image (images.go).
 type pastedText struct {
-	label string // "[Pasted text #1 · 11000 lines, 1.4 MB]"
+	label string // "[Pasted text #1 · 11000 lines, 1.4 MB]", "[image 1 · shot.png · 240 KB]"
 	text  string
+	image *imageChip
 }
 
 // isLargePaste reports whether s goes in as a placeholder.
@@ -51,6 +53,9 @@ func (m *Model) onPaste(text string) tea.Cmd {
 			return m.requests.form.Update(paste)
 		}
 		yield = m.yieldForm()
+	}
+	if cmd, ok := m.pasteImages(text); ok { // imagepaste.go: dropped image files
+		return tea.Batch(yield, cmd)
 	}
 	if m.composer.Paste(text) {
 		m.setNotice(noticeInfo, "large paste shown as a placeholder — it is sent in full")
@@ -98,7 +103,7 @@ func (c *composer) Expand(s string) string {
 	}
 	args := make([]string, 0, 2*len(c.pastes))
 	for _, p := range c.pastes {
-		if strings.Contains(s, p.label) {
+		if p.image == nil && strings.Contains(s, p.label) { // image chips stay (Resolve)
 			args = append(args, p.label, p.text)
 		}
 	}
@@ -134,7 +139,7 @@ func (c *composer) Prune(queued []string) {
 	}
 	kept := c.pastes[:0]
 	for _, p := range c.pastes {
-		if used(p.label) {
+		if used(p.label) || (p.image != nil && p.image.sent) {
 			kept = append(kept, p)
 		}
 	}
@@ -146,6 +151,8 @@ func (c *composer) Prune(queued []string) {
 // text when it is small, else the draft with its placeholder tokens
 // (which still expand while this session keeps the paste).
 func (c *composer) HistEntry(raw, text string) string {
+	// text keeps its image chips (Expand leaves them), so Up brings the
+	// images back too.
 	if raw == text || (len(text) <= histMaxBytes && !isLargePaste(text)) {
 		return text
 	}
@@ -173,10 +180,10 @@ func (c *composer) RememberDraft() {
 	c.AddHistory(c.HistEntry(raw, c.Expand(raw)))
 }
 
-// hasPaste reports whether s holds a live placeholder token.
+// hasPaste reports whether s holds a live large paste's token.
 func (c *composer) hasPaste(s string) bool {
 	for _, p := range c.pastes {
-		if strings.Contains(s, p.label) {
+		if p.image == nil && strings.Contains(s, p.label) {
 			return true
 		}
 	}

@@ -53,6 +53,12 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onModelList(msg), true
 	case fileSearchMsg:
 		m.onFileSearch(msg)
+	case imagePasteMsg: // imagepaste.go
+		return m.onImagePaste(msg), true
+	case clipboardMsg: // clipboard.go
+		return m.onClipboard(msg), true
+	case imageModelsMsg: // images.go
+		return m.onImageModels(msg), true
 	case editorDoneMsg:
 		m.onEditorDone(msg)
 	case accountMsg:

@@ -58,7 +58,7 @@ func (v *transcriptView) addItem(it *thread.Item, cwd string) {
 	var c ui.Cell
 	switch it.Kind {
 	case thread.User:
-		c = &ui.UserCell{Text: it.Text()}
+		c = &ui.UserCell{Text: it.Text(), Images: itemImages(it.Images)}
 	case thread.Agent:
 		c = ui.NewAgentCell(it)
 	case thread.Reasoning:

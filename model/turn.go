@@ -68,17 +68,27 @@ func callCmd(fn func(ctx context.Context) tea.Msg) tea.Cmd {
 	}
 }
 
-// submit starts a turn with text. The user's message is drawn at once,
-// unless the model draws prompts from the thread's items (Shared).
+// submit starts a turn with text, its image chips sent as images
+// (images.go; a local file is first copied to a remote app-server). The
+// user's message is drawn at once, unless the model draws prompts from
+// the thread's items (Shared).
 func (m *Model) submit(text string) tea.Cmd {
+	if m.imagesBlocked(text) {
+		return nil
+	}
+	in, ups, shown := m.turnInput(text)
 	if !m.opts.Shared {
-		m.view.add(&ui.UserCell{Text: text})
+		m.view.add(&ui.UserCell{Text: in.Text, Images: shown})
 	}
 	m.view.follow = true
 	m.beginTurn()
 	m.clearNotice()
-	c, in := m.client, backend.TurnInput{Text: text, TurnOptions: m.turn.overrides}
+	c := m.client
+	in.TurnOptions = m.turn.overrides
 	return tea.Batch(callCmd(func(ctx context.Context) tea.Msg {
+		if err := uploadImages(ctx, c, ups); err != nil {
+			return turnStartResult{text: text, err: err}
+		}
 		_, err := c.StartTurn(ctx, in)
 		return turnStartResult{text: text, err: err}
 	}), m.startTick(), m.spin.Tick)
@@ -216,9 +226,16 @@ func (m *Model) onEnter() tea.Cmd {
 		m.setNotice(noticeHeld, "a sub-agent is shown — esc back to the thread to send; your message stays here")
 		return nil
 	}
-	text := m.composer.Text() // placeholders → the pasted text
+	text := m.composer.Text() // placeholders → the pasted text (image chips stay)
 	hist := m.composer.HistEntry(raw, text)
+	if cmd, refused := m.imagesRefused(text); refused { // images.go: the model must take images
+		return cmd
+	}
 	if strings.HasPrefix(text, "!") && len(strings.TrimSpace(text)) > 1 {
+		if m.composer.hasImage(text) {
+			m.setNotice(noticeInfo, "a ! command takes no images — remove them (Backspace after each); your message stays here")
+			return nil
+		}
 		if m.turn.busy() {
 			m.setNotice(noticeInfo, "a turn is running — ! commands run between turns")
 			return nil
@@ -268,10 +285,14 @@ func (m *Model) steer(text, hist string) tea.Cmd {
 	m.setDraft("")
 	m.view.follow = true
 	m.setNotice(noticeSteering, "steering the turn…")
+	in, ups, _ := m.turnInput(text)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		return steerResult{text: text, err: c.Steer(ctx, backend.TurnInput{Text: text})}
+		if err := uploadImages(ctx, c, ups); err != nil {
+			return steerResult{text: text, err: err}
+		}
+		return steerResult{text: text, err: c.Steer(ctx, in)}
 	}
 }
 
@@ -287,7 +308,8 @@ func (m *Model) onSteerResult(r steerResult) tea.Cmd {
 	switch {
 	case r.err == nil:
 		if !m.opts.Shared { // shared models draw prompts from the thread's items
-			m.view.add(&ui.UserCell{Text: r.text})
+			text, ims := m.composer.stripImages(r.text)
+			m.view.add(&ui.UserCell{Text: text, Images: shownImages(ims)})
 		}
 		return nil
 	case errors.Is(r.err, backend.ErrNoActiveTurn), errors.As(r.err, &rpcErr) && rpcErr.Code == backend.CodeInvalidRequest:
@@ -345,6 +367,9 @@ func (m *Model) holdPrompt(p string) tea.Cmd {
 	}
 	m.turn.held = p
 	m.setNotice(noticeLoginCheck, "checking the login before sending your prompt…")
+	if m.composer.hasImage(p) {
+		return m.fetchModels() // -i: whether the model takes images
+	}
 	return nil
 }
 
@@ -355,6 +380,11 @@ func (m *Model) releasePrompt() tea.Cmd {
 	p := m.turn.held
 	if p == "" {
 		return nil
+	}
+	if m.composer.hasImage(p) && !m.images.listed && m.client != nil {
+		// -i: sent once model/list says whether the model takes images.
+		m.images.heldWaits = true
+		return m.fetchModels()
 	}
 	m.turn.held = ""
 	m.clearNotice(noticeLoginCheck)

@@ -16,7 +16,7 @@ type Kind int
 
 // Item kinds.
 const (
-	User       Kind = iota // a userMessage: Text
+	User       Kind = iota // a userMessage: Text, Images
 	Agent                  // an agentMessage: Text (Markdown), streamed
 	Reasoning              // a reasoning summary: Text, streamed
 	Command                // a commandExecution: Command, Cwd, Source, ExitCode, Duration, Output
@@ -46,6 +46,10 @@ type Item struct {
 	// what streamed), so a view drawing it incrementally starts over.
 	text    strings.Builder
 	TextGen int
+
+	// User: the message's images, a path on the server's machine for a
+	// "localImage" input, the URL of an "image" input.
+	Images []string
 
 	// Command
 	Command  string

@@ -294,6 +294,7 @@ func (s *State) upsert(turn string, it backend.Item, final bool) Change {
 	switch kind {
 	case User:
 		x.setText(it.UserText())
+		x.Images = it.UserImages()
 	case Agent:
 		if final && it.Text != "" {
 			x.setText(it.Text)

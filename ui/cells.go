@@ -61,18 +61,27 @@ func (c *versioned) Touch() {
 	}
 }
 
-// UserCell is a message the user sent.
+// UserCell is a message the user sent. Images are its attachments as
+// shown, one line each under the text ("shot.png · 240 KB"; see
+// ImageLabel).
 type UserCell struct {
 	versioned
-	Text string
+	Text   string
+	Images []string
 }
 
 // Render implements Cell.
 func (c *UserCell) Render(ctx *RenderContext, width int) []string {
-	lines := Wrap(Sanitize(c.Text), width-2)
+	var lines []string
+	if c.Text != "" || len(c.Images) == 0 {
+		lines = Wrap(Sanitize(c.Text), width-2)
+	}
 	bar := ctx.Styles.UserBar.Render("▌") + " "
 	for i := range lines {
 		lines[i] = bar + ctx.Styles.User.Render(lines[i])
+	}
+	for _, im := range c.Images {
+		lines = append(lines, bar+ctx.Styles.Dim.Render(Truncate("⎘ "+SanitizeLine(im), width-2)))
 	}
 	return append([]string{""}, lines...)
 }

@@ -24,6 +24,9 @@ type ChatOptions struct {
 	Session SessionOptions
 	// Prompt, when set, is sent as the first turn.
 	Prompt string
+	// Images are -i/--image: local image files sent with Prompt (or
+	// attached to the first draft when there is none).
+	Images []string
 }
 
 // newChatCmd is the root command: `tandem [PROMPT]`.
@@ -40,6 +43,7 @@ func newChatCmd(f *Factory) *cobra.Command {
 	cobra.AddTemplateFunc("codexLine", codexLine)
 	root.SetVersionTemplate("tandem {{.Version}}\n{{codexLine}}\n")
 	opts.Session.register(root.Flags())
+	registerImages(root.Flags(), &opts.Images) // images.go
 	return root
 }
 
@@ -49,7 +53,11 @@ func runChat(ctx context.Context, f *Factory, opts ChatOptions, std stdio) error
 	if err != nil {
 		return err
 	}
-	return runInteractive(ctx, f, cfg, interactive{prompt: opts.Prompt, in: std.in, out: std.out})
+	images, err := checkImages(opts.Images)
+	if err != nil {
+		return err
+	}
+	return runInteractive(ctx, f, cfg, interactive{prompt: opts.Prompt, images: images, in: std.in, out: std.out})
 }
 
 // interactive is what differs between the interactive commands (tandem
@@ -57,6 +65,7 @@ func runChat(ctx context.Context, f *Factory, opts ChatOptions, std stdio) error
 // terminal, checked by needTerminal.
 type interactive struct {
 	prompt string
+	images []string // -i, checked: absolute local files
 	resume *model.ResumeRequest
 	in     io.Reader
 	out    io.Writer
@@ -89,6 +98,7 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 	var owner *sessionOwner // set before the program runs
 	m := model.New(model.Options{
 		Prompt:  in.prompt,
+		Images:  in.images,
 		Dark:    s.Dark(),
 		NoColor: os.Getenv("NO_COLOR") != "",
 		Status:  env.status(),

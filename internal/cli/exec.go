@@ -35,6 +35,8 @@ type ExecOptions struct {
 	Session SessionOptions
 	JSON    bool
 	Prompt  string
+	// Images are -i/--image: local image files sent with the prompt.
+	Images []string
 }
 
 func newExecCmd(f *Factory) *cobra.Command {
@@ -74,6 +76,7 @@ func newExecCmd(f *Factory) *cobra.Command {
 	})
 	opts.Session.register(cmd.Flags())
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "write JSONL events (one typed event per line) instead of the answer")
+	registerImages(cmd.Flags(), &opts.Images) // images.go
 	return cmd
 }
 
@@ -100,6 +103,10 @@ func runExec(ctx context.Context, f *Factory, opts ExecOptions, eio execIO) (err
 	if strings.TrimSpace(prompt) == "" {
 		return &usageError{"exec: the prompt is empty"}
 	}
+	images, err := checkImages(opts.Images)
+	if err != nil {
+		return err
+	}
 	env, err := f.setup(cfg, setupHooks{})
 	if err != nil {
 		return err
@@ -122,7 +129,11 @@ func runExec(ctx context.Context, f *Factory, opts ExecOptions, eio execIO) (err
 		return fmt.Errorf("thread/start: %s", redact.String(err.Error()))
 	}
 	out.emit(execEvent{Type: "thread.started", ThreadID: thread.Thread.ID, Model: thread.Model})
-	turn, err := sess.StartTurn(sctx, backend.TurnInput{Text: prompt})
+	images, err = execImages(sctx, sess, thread.Model, thread.Cwd, images) // images.go
+	if err != nil {
+		return err
+	}
+	turn, err := sess.StartTurn(sctx, backend.TurnInput{Text: prompt, Images: images})
 	if err != nil {
 		return fmt.Errorf("turn/start: %s", redact.String(err.Error()))
 	}

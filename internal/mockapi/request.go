@@ -14,8 +14,9 @@ type inputItem struct {
 	Arguments string          `json:"arguments"`
 	Output    json.RawMessage `json:"output"`
 	Content   []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		ImageURL string `json:"image_url"`
 	} `json:"content"`
 }
 
@@ -145,6 +146,24 @@ func (r Request) roleTexts(role string) []string {
 		for _, c := range it.Content {
 			if c.Type == "input_text" || c.Type == "output_text" {
 				out = append(out, c.Text)
+			}
+		}
+	}
+	return out
+}
+
+// InputImages returns the image_url of every input_image part of the
+// user message input items, in order: how codex sends a turn's
+// "localImage" inputs, as data: URLs ("data:image/png;base64,…").
+func (r Request) InputImages() []string {
+	var out []string
+	for _, it := range r.inputs() {
+		if it.Type != "message" || it.Role != "user" {
+			continue
+		}
+		for _, c := range it.Content {
+			if c.Type == "input_image" {
+				out = append(out, c.ImageURL)
 			}
 		}
 	}

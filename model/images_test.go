@@ -1,0 +1,445 @@
+package model
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/sessions"
+)
+
+// imgFake is the fake driver, recording the images of every turn/start
+// and turn/steer.
+type imgFake struct {
+	*fakeDriver
+	imu         sync.Mutex
+	turnImages  [][]string
+	steerImages [][]string
+}
+
+func newImgFake() *imgFake { return &imgFake{fakeDriver: newFake()} }
+
+func (f *imgFake) StartTurn(ctx context.Context, in backend.TurnInput) (backend.Turn, error) {
+	f.imu.Lock()
+	f.turnImages = append(f.turnImages, in.Images)
+	f.imu.Unlock()
+	return f.fakeDriver.StartTurn(ctx, in)
+}
+
+func (f *imgFake) Steer(ctx context.Context, in backend.TurnInput) error {
+	f.imu.Lock()
+	f.steerImages = append(f.steerImages, in.Images)
+	f.imu.Unlock()
+	return f.fakeDriver.Steer(ctx, in)
+}
+
+// settleImages is settle for the image messages too: it runs cmds and
+// feeds back what they yield until only timers are left.
+func settleImages(t *testing.T, m *Model, cmds ...tea.Cmd) {
+	t.Helper()
+	ch := make(chan tea.Msg, 64)
+	pending := 0
+	run := func(c tea.Cmd) {
+		if c != nil {
+			pending++
+			go func() { ch <- c() }()
+		}
+	}
+	for _, c := range cmds {
+		run(c)
+	}
+	for steps := 0; pending > 0; steps++ {
+		if steps > 500 {
+			t.Fatal("settleImages: too many steps")
+		}
+		var msg tea.Msg
+		select {
+		case msg = <-ch:
+			pending--
+		case <-time.After(150 * time.Millisecond):
+			return
+		}
+		switch msg := msg.(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				run(c)
+			}
+		case imagePasteMsg, clipboardMsg, imageModelsMsg:
+			_, next := m.Update(msg)
+			run(next)
+		default:
+			settle(t, m, func() tea.Msg { return msg })
+		}
+	}
+}
+
+// readyImg is ready for an imgFake, with the session described as peer
+// ("local", "ssh devbox") and the thread's workspace cwd.
+func readyImg(t *testing.T, f *imgFake, opts Options, peer, cwd string) *Model {
+	t.Helper()
+	m := New(opts)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Model: "mock-model", Cwd: "~/w", ThreadCwd: cwd, Peer: peer})
+	settleImages(t, m, cmd)
+	return m
+}
+
+// writeImage makes a file of size bytes named name in dir.
+func writeImage(t *testing.T, dir, name string, size int) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, make([]byte, size), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func paste(t *testing.T, m *Model, s string) {
+	t.Helper()
+	_, cmd := m.Update(tea.PasteMsg{Content: s})
+	settleImages(t, m, cmd)
+}
+
+func enter(t *testing.T, m *Model) {
+	t.Helper()
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	settleImages(t, m, cmd)
+}
+
+// How a paste is read: dropped files as terminals paste them become
+// paths; anything else is text.
+func TestPastedPaths(t *testing.T) {
+	tests := []struct {
+		name  string
+		paste string
+		want  []string // nil: text
+	}{
+		{"plain", "/home/u/shot.png", []string{"/home/u/shot.png"}},
+		{"trailing space and newline", "/home/u/shot.png \n", []string{"/home/u/shot.png"}},
+		{"single quotes", "'/home/u/my shot.png'", []string{"/home/u/my shot.png"}},
+		{"double quotes", `"/home/u/my \"best\" shot.PNG"`, []string{`/home/u/my "best" shot.PNG`}},
+		{"escaped spaces", `/home/u/my\ shot\ 2.jpg`, []string{"/home/u/my shot 2.jpg"}},
+		{"file URL", "file:///home/u/my%20shot.webp", []string{"/home/u/my shot.webp"}},
+		{"file URL localhost", "file://localhost/tmp/a.gif", []string{"/tmp/a.gif"}},
+		{"several", "'/a/one.png' /b/two.jpeg\nfile:///c/three.png", []string{"/a/one.png", "/b/two.jpeg", "/c/three.png"}},
+		{"home and relative", "~/a.png ./b.png ../c.jpg", []string{"~/a.png", "./b.png", "../c.jpg"}},
+		{"unquoted with a space", "/home/u/Screen Shot 1.png", []string{"/home/u/Screen Shot 1.png"}},
+		{"not an image", "/etc/passwd", nil},
+		{"one not an image", "/a/one.png /a/notes.txt", nil},
+		{"a bare name", "shot.png", nil},
+		{"text mentioning a path", "look at /a/shot.png please", nil},
+		{"file URL of another host", "file://server/share/a.png", nil},
+		{"unclosed quote", "'/a/shot.png", nil},
+		{"empty", "  \n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := pastedPaths(tt.paste)
+			if ok != (tt.want != nil) || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("pastedPaths(%q) = %q, %v; want %q", tt.paste, got, ok, tt.want)
+			}
+		})
+	}
+}
+
+// CheckImageFile: -i's check, and a pasted path's on a local session.
+func TestCheckImageFile(t *testing.T) {
+	dir := t.TempDir()
+	writeImage(t, dir, "shot.png", 2000)
+	writeImage(t, dir, "notes.txt", 10)
+	os.Mkdir(filepath.Join(dir, "dir.png"), 0o700)
+	tests := []struct {
+		path   string
+		size   int64
+		reason string // "" ok
+	}{
+		{"shot.png", 2000, ""},
+		{filepath.Join(dir, "shot.png"), 2000, ""},
+		{"missing.png", 0, "no such file"},
+		{"notes.txt", 0, "not an image"},
+		{"dir.png", 0, "not a regular file"},
+	}
+	for _, tt := range tests {
+		abs, size, err := CheckImageFile(tt.path, dir)
+		switch {
+		case tt.reason == "" && (err != nil || size != tt.size || abs != filepath.Join(dir, "shot.png")):
+			t.Errorf("%s: %q %d %v", tt.path, abs, size, err)
+		case tt.reason != "" && (err == nil || !strings.Contains(err.Error(), tt.reason)):
+			t.Errorf("%s: error %v, want %q", tt.path, err, tt.reason)
+		}
+	}
+}
+
+// A dropped image becomes a chip; typed text goes around it; Enter sends
+// the text and the image (absolute) and draws both.
+func TestPastedImageIsSentAsImage(t *testing.T) {
+	dir := t.TempDir()
+	p := writeImage(t, dir, "shot.png", 240_000)
+	f := newImgFake()
+	m := readyImg(t, f, Options{Workspace: dir}, "local", dir)
+	paste(t, m, "'"+p+"'")
+	if got := m.composer.Value(); got != "[image 1 · shot.png · 240 KB] " {
+		t.Fatalf("composer %q", got)
+	}
+	typeText(t, m, "what is this")
+	enter(t, m)
+	if !reflect.DeepEqual(f.turns, []string{"what is this"}) || !reflect.DeepEqual(f.turnImages, [][]string{{p}}) {
+		t.Fatalf("turns %q images %q", f.turns, f.turnImages)
+	}
+	if v := viewText(m); !strings.Contains(v, "▌ what is this\n▌ ⎘ shot.png · 240 KB") {
+		t.Fatalf("message cell:\n%s", v)
+	}
+	// Up brings the message back with its image.
+	m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
+	press(t, m, tea.KeyUp, 0)
+	enter(t, m)
+	if len(f.turnImages) != 2 || !reflect.DeepEqual(f.turnImages[1], []string{p}) {
+		t.Fatalf("resent from history: images %q", f.turnImages)
+	}
+}
+
+// Several dropped files are several chips, in order; a relative path is
+// the workspace's.
+func TestSeveralPastedImages(t *testing.T) {
+	dir := t.TempDir()
+	a, b := writeImage(t, dir, "a.png", 10), writeImage(t, dir, "b c.jpg", 1500)
+	f := newImgFake()
+	m := readyImg(t, f, Options{Workspace: dir}, "local", dir)
+	paste(t, m, `./a.png `+strings.ReplaceAll(b, " ", `\ `))
+	if got := m.composer.Value(); got != "[image 1 · a.png · 10 B] [image 2 · b c.jpg · 2 KB] " {
+		t.Fatalf("composer %q", got)
+	}
+	enter(t, m)
+	if !reflect.DeepEqual(f.turnImages, [][]string{{a, b}}) || f.turns[0] != "" {
+		t.Fatalf("turns %q images %q", f.turns, f.turnImages)
+	}
+}
+
+// What can't be a chip stays as typed: a missing file (with a notice),
+// a non-image, a paste of text.
+func TestPasteThatIsNoImageStaysText(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ paste, notice string }{
+		{filepath.Join(dir, "missing.png"), "not attached, kept as text: " + filepath.Join(dir, "missing.png") + ": no such file"},
+		{"/etc/hostname", ""},
+		{"fix the bug in main.go", ""},
+	}
+	for _, tt := range tests {
+		m := readyImg(t, newImgFake(), Options{Workspace: dir}, "local", dir)
+		paste(t, m, tt.paste)
+		if got := m.composer.Value(); got != tt.paste {
+			t.Errorf("%q: composer %q", tt.paste, got)
+		}
+		if !strings.Contains(m.notice.text, tt.notice) || (tt.notice == "" && strings.Contains(m.notice.text, "attached")) {
+			t.Errorf("%q: notice %q", tt.paste, m.notice.text)
+		}
+	}
+}
+
+// Backspace just after a chip removes it whole, and the image is not
+// sent.
+func TestBackspaceRemovesChip(t *testing.T) {
+	dir := t.TempDir()
+	p := writeImage(t, dir, "shot.png", 100)
+	f := newImgFake()
+	m := readyImg(t, f, Options{Workspace: dir}, "local", dir)
+	typeText(t, m, "see ")
+	paste(t, m, p)
+	press(t, m, tea.KeyBackspace, 0) // the space after the chip
+	press(t, m, tea.KeyBackspace, 0) // the chip
+	if got := m.composer.Value(); got != "see " || len(m.composer.pastes) != 0 {
+		t.Fatalf("draft %q, %d kept", got, len(m.composer.pastes))
+	}
+	typeText(t, m, "nothing")
+	enter(t, m)
+	if !reflect.DeepEqual(f.turns, []string{"see nothing"}) || f.turnImages[0] != nil {
+		t.Fatalf("turns %q images %q", f.turns, f.turnImages)
+	}
+}
+
+// A steer and a queued message keep their images; a failed turn/start
+// puts the draft back with its chip.
+func TestImagesSteerQueueAndFailure(t *testing.T) {
+	dir := t.TempDir()
+	p := writeImage(t, dir, "shot.png", 100)
+	f := newImgFake()
+	m := readyImg(t, f, Options{Workspace: dir}, "local", dir)
+	typeText(t, m, "first")
+	enter(t, m)
+	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
+	paste(t, m, p)
+	typeText(t, m, "steer")
+	enter(t, m)
+	if !reflect.DeepEqual(f.steers, []string{"steer"}) || !reflect.DeepEqual(f.steerImages, [][]string{{p}}) {
+		t.Fatalf("steers %q images %q", f.steers, f.steerImages)
+	}
+	paste(t, m, p)
+	typeText(t, m, "later")
+	press(t, m, tea.KeyTab, 0)
+	if q := m.Queued(); len(q) != 1 || !strings.HasPrefix(q[0], "[image 2 · shot.png") {
+		t.Fatalf("queued %q", q)
+	}
+	f.errs["turn/start"] = context.DeadlineExceeded
+	_, cmd := m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
+	settleImages(t, m, cmd)
+	if len(f.turnImages) != 2 || !reflect.DeepEqual(f.turnImages[1], []string{p}) || f.turns[1] != "later" {
+		t.Fatalf("queued turn: %q images %q", f.turns, f.turnImages)
+	}
+	if got := m.composer.Value(); got != "[image 2 · shot.png · 100 B] later" {
+		t.Fatalf("after the failed turn the draft is %q", got)
+	}
+	delete(f.errs, "turn/start")
+	enter(t, m)
+	if len(f.turnImages) != 3 || !reflect.DeepEqual(f.turnImages[2], []string{p}) {
+		t.Fatalf("resent: images %q", f.turnImages)
+	}
+}
+
+// A model without image input (model/list inputModalities): Enter says so
+// and keeps the draft; nothing is sent. With another /model it goes.
+func TestModelWithoutImagesKeepsDraft(t *testing.T) {
+	dir := t.TempDir()
+	p := writeImage(t, dir, "shot.png", 100)
+	f := newImgFake()
+	f.results["model/list"] = map[string]any{"data": []any{
+		map[string]any{"id": "mock-model", "model": "mock-model", "inputModalities": []string{"text"}},
+		map[string]any{"id": "seer", "model": "seer"},
+	}}
+	m := readyImg(t, f, Options{Workspace: dir}, "local", dir)
+	paste(t, m, p)
+	typeText(t, m, "what is it")
+	enter(t, m)
+	if len(f.turns) != 0 || !strings.Contains(m.notice.text, "mock-model does not take images") {
+		t.Fatalf("turns %q, notice %q", f.turns, m.notice.text)
+	}
+	if got := m.composer.Value(); got != "[image 1 · shot.png · 100 B] what is it" {
+		t.Fatalf("draft %q", got)
+	}
+	m.setModel("seer", "")
+	enter(t, m)
+	if !reflect.DeepEqual(f.turnImages, [][]string{{p}}) {
+		t.Fatalf("with seer: images %q", f.turnImages)
+	}
+}
+
+// Enter before model/list answered waits for it, then sends.
+func TestEnterWaitsForModelList(t *testing.T) {
+	dir := t.TempDir()
+	p := writeImage(t, dir, "shot.png", 100)
+	f := newImgFake()
+	f.results["model/list"] = map[string]any{"data": []any{map[string]any{"id": "mock-model", "model": "mock-model", "inputModalities": []string{"text", "image"}}}}
+	m := readyImg(t, f, Options{Workspace: dir}, "local", dir)
+	m.composer.attachImages([]imageChip{{local: p}}, []int64{100}) // no prefetch
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if len(f.turns) != 0 || !strings.Contains(m.notice.text, "checking that mock-model takes images") {
+		t.Fatalf("before model/list: turns %q, notice %q", f.turns, m.notice.text)
+	}
+	settleImages(t, m, cmd)
+	if !reflect.DeepEqual(f.turnImages, [][]string{{p}}) {
+		t.Fatalf("images %q", f.turnImages)
+	}
+}
+
+// -i: the images go with the command line's prompt, after the login
+// check; without a prompt they start the draft.
+func TestStartImages(t *testing.T) {
+	dir := t.TempDir()
+	p := writeImage(t, dir, "shot.png", 240_000)
+	f := newImgFake()
+	readyImg(t, f, Options{Prompt: "what is this", Images: []string{p}}, "local", dir)
+	if !reflect.DeepEqual(f.turns, []string{"what is this"}) || !reflect.DeepEqual(f.turnImages, [][]string{{p}}) {
+		t.Fatalf("turns %q images %q", f.turns, f.turnImages)
+	}
+	m := readyImg(t, newImgFake(), Options{Images: []string{p}}, "local", dir)
+	if got := m.composer.Value(); got != "[image 1 · shot.png · 240 KB] " {
+		t.Fatalf("draft %q", got)
+	}
+}
+
+// Over --ssh a pasted path is the remote machine's: not looked at here,
+// sent as it is; a local file (-i, a clipboard image) is copied to the
+// remote workspace first and sent from there.
+func TestRemoteImages(t *testing.T) {
+	local := writeImage(t, t.TempDir(), "clip.png", 300)
+	f := newImgFake()
+	m := readyImg(t, f, Options{Images: []string{local}}, "ssh devbox", "/srv/app")
+	paste(t, m, "/srv/app/shots/remote.png")
+	if got := m.composer.Value(); got != "[image 1 · clip.png · 300 B] [image 2 · remote.png] " {
+		t.Fatalf("composer %q", got)
+	}
+	paste(t, m, "~/x.png")
+	if !strings.Contains(m.notice.text, "absolute path") || !strings.HasSuffix(m.composer.Value(), "~/x.png") {
+		t.Fatalf("~ path on a remote: notice %q, draft %q", m.notice.text, m.composer.Value())
+	}
+	m.composer.SetDraft(strings.TrimSuffix(m.composer.Value(), "~/x.png"))
+	enter(t, m)
+	if len(f.turnImages) != 1 || len(f.turnImages[0]) != 2 {
+		t.Fatalf("images %q", f.turnImages)
+	}
+	up, pasted := f.turnImages[0][0], f.turnImages[0][1]
+	if pasted != "/srv/app/shots/remote.png" || !strings.HasPrefix(up, "/srv/app/.tandem/images/") || !strings.HasSuffix(up, "/clip.png") {
+		t.Fatalf("sent %q", f.turnImages[0])
+	}
+	if got, ok := f.files[up]; !ok || len(got) != 300 {
+		t.Fatalf("not uploaded to %s (%v)", up, f.called())
+	}
+}
+
+// The state file keeps a prompt without its chips, with a note.
+func TestImageHistoryStored(t *testing.T) {
+	dir := t.TempDir()
+	p := writeImage(t, dir, "shot.png", 100)
+	state := t.TempDir()
+	m := readyImg(t, newImgFake(), Options{Workspace: dir, State: sessions.Open(state)}, "local", dir)
+	paste(t, m, p)
+	typeText(t, m, "look")
+	enter(t, m)
+	h := sessions.Open(state).History(dir)
+	if len(h) != 1 || h[0] != "look\n"+imagesNotSaved {
+		t.Fatalf("stored %q", h)
+	}
+}
+
+// A resumed thread's messages show their images (the item's content).
+func TestResumedMessageShowsImages(t *testing.T) {
+	f := newImgFake()
+	m := New(Options{})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	hist := []backend.Turn{{ID: "t1", Status: backend.TurnCompleted, Items: []backend.Item{{Type: "userMessage", ID: "u1", Content: []backend.UserContent{
+		{Type: "text", Text: "compare these"},
+		{Type: "localImage", Path: "/home/u/before.png"},
+		{Type: "image", URL: "data:image/png;base64,AAAA"},
+	}}}}}
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Model: "mock-model", History: hist})
+	settleImages(t, m, cmd)
+	if v := viewText(m); !strings.Contains(v, "▌ compare these\n▌ ⎘ before.png\n▌ ⎘ pasted image") {
+		t.Fatalf("resumed message:\n%s", v)
+	}
+}
+
+// Keys typed while a pasted path is being checked stay where they were
+// typed: the path turns into a chip in place.
+func TestTypingDuringImageCheck(t *testing.T) {
+	dir := t.TempDir()
+	p := writeImage(t, dir, "shot.png", 100)
+	m := readyImg(t, newImgFake(), Options{Workspace: dir}, "local", dir)
+	typeText(t, m, "see ")
+	_, cmd := m.Update(tea.PasteMsg{Content: p})
+	for _, r := range " now" {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyLeft})
+	settleImages(t, m, cmd)
+	typeText(t, m, "!")
+	if got := m.composer.Value(); got != "see [image 1 · shot.png · 100 B]  no!w" {
+		t.Fatalf("draft %q", got)
+	}
+}
