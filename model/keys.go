@@ -85,6 +85,8 @@ func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+g":
 		return m.openEditor()
+	case keyCollab:
+		return m.cycleCollab() // collab.go
 	}
 	return tea.Batch(m.globalKey(k), m.refreshPopup())
 }

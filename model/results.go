@@ -53,6 +53,14 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onModelList(msg), true
 	case fileSearchMsg:
 		m.onFileSearch(msg)
+	case skillsListedMsg:
+		m.onSkillsListed(msg) // skills.go
+	case collabListedMsg:
+		m.onCollabListed(msg) // collab.go
+	case goalResultMsg:
+		m.onGoalResult(msg) // goal.go
+	case goalLoadedMsg:
+		m.onGoalLoaded(msg)
 	case editorDoneMsg:
 		m.onEditorDone(msg)
 	case accountMsg:

@@ -78,6 +78,7 @@ func (m *Model) submit(text string) tea.Cmd {
 	m.beginTurn()
 	m.clearNotice()
 	c, in := m.client, backend.TurnInput{Text: text, TurnOptions: m.turn.overrides}
+	in.Skills, in.Collaboration = m.skillRefs(text), m.collabFor() // skills.go, collab.go
 	return tea.Batch(callCmd(func(ctx context.Context) tea.Msg {
 		_, err := c.StartTurn(ctx, in)
 		return turnStartResult{text: text, err: err}
@@ -268,10 +269,11 @@ func (m *Model) steer(text, hist string) tea.Cmd {
 	m.setDraft("")
 	m.view.follow = true
 	m.setNotice(noticeSteering, "steering the turn…")
+	in := backend.TurnInput{Text: text, Skills: m.skillRefs(text)} // skills.go
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		return steerResult{text: text, err: c.Steer(ctx, backend.TurnInput{Text: text})}
+		return steerResult{text: text, err: c.Steer(ctx, in)}
 	}
 }
 
