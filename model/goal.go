@@ -73,7 +73,7 @@ func (m *Model) cmdGoal(args string) tea.Cmd {
 		case "clear":
 			cleared, err := c.ClearGoal(ctx)
 			if err != nil {
-				return goalResultMsg{err: goalErr("thread/goal/clear", err)}
+				return goalResultMsg{err: err} // backend names the method
 			}
 			if !cleared {
 				return goalResultMsg{title: "No goal to clear", set: true}
@@ -82,29 +82,20 @@ func (m *Model) cmdGoal(args string) tea.Cmd {
 		case "set":
 			g, err := c.SetGoal(ctx, objective)
 			if err != nil {
-				return goalResultMsg{err: goalErr("thread/goal/set", err)}
+				return goalResultMsg{err: err} // backend names the method
 			}
 			return goalResultMsg{title: "Goal set: " + g.Objective, set: true, goal: &g,
 				lines: []string{"codex works towards it across turns until it is complete; /goal shows it, /goal clear clears it"}}
 		}
 		g, err := c.ReadGoal(ctx)
 		if err != nil {
-			return goalResultMsg{err: goalErr("thread/goal/get", err)}
+			return goalResultMsg{err: err} // backend names the method
 		}
 		if g == nil {
 			return goalResultMsg{title: "No goal for this thread", lines: []string{goalUsage}, set: true}
 		}
 		return goalResultMsg{title: "Goal: " + g.Objective, lines: goalLines(*g), set: true, goal: g}
 	})
-}
-
-// goalErr names the method of a failed goal call, and says so plainly
-// when the server has no goals.
-func goalErr(method string, err error) error {
-	if backend.Unsupported(err) {
-		return fmt.Errorf("goals are not available on this server (%s: %s)", method, oneLine(err))
-	}
-	return fmt.Errorf("%s: %w", method, err)
 }
 
 // goalLines are /goal's details of g.
@@ -119,7 +110,12 @@ func goalLines(g backend.ThreadGoal) []string {
 
 func (m *Model) onGoalResult(msg goalResultMsg) {
 	if msg.err != nil {
-		m.banner(ui.BannerError, "/goal: "+oneLine(msg.err), nil)
+		line := oneLine(msg.err)
+		if backend.Unsupported(msg.err) { // said plainly, the server's words after
+			first, _, _ := strings.Cut(msg.err.Error(), "\n")
+			line = "goals are not available on this server (" + first + ")"
+		}
+		m.banner(ui.BannerError, "/goal: "+ui.SanitizeLine(line), nil)
 		return
 	}
 	if msg.set {

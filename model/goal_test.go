@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -87,7 +88,7 @@ func TestGoalUnsupported(t *testing.T) {
 		t.Run("/goal"+args, func(t *testing.T) {
 			f := newFake()
 			for _, m := range []string{"thread/goal/get", "thread/goal/set", "thread/goal/clear"} {
-				f.errs[m] = off
+				f.errs[m] = fmt.Errorf("%s: %w", m, off) // as backend wraps them
 			}
 			m := readyWith(t, f, Options{})
 			if strings.Contains(viewText(m), "goals") {

@@ -247,7 +247,7 @@ func (m *Model) cmdSkills(string) tea.Cmd {
 	return call("skills", func(ctx context.Context) (string, []string, error) {
 		entry, err := c.ListSkills(ctx, cwd, false)
 		if err != nil {
-			return "", nil, fmt.Errorf("skills/list: %w", err)
+			return "", nil, err // backend names the method
 		}
 		return skillsBanner(entry)
 	})

@@ -292,7 +292,7 @@ func TestSkillsChangedAndSlashSkills(t *testing.T) {
 		}
 	}
 	f.mu.Lock()
-	f.errs["skills/list"] = errors.New("connection lost")
+	f.errs["skills/list"] = errors.New("skills/list: connection lost") // as backend wraps it
 	f.mu.Unlock()
 	typeIn(t, m, "/skills")
 	hit(t, m, tea.KeyEnter, 0)
