@@ -76,6 +76,21 @@ type Client interface {
 	McpLogin(ctx context.Context, name string) (url string, err error)
 	// FuzzyFileSearch runs `fuzzyFileSearch` for query under roots.
 	FuzzyFileSearch(ctx context.Context, query string, roots []string) ([]FuzzyFileMatch, error)
+	// ListSkills runs `skills/list` for the workspace cwd ("" the
+	// session's): its skills, and the SKILL.md files that did not load;
+	// forceReload re-scans the disk.
+	ListSkills(ctx context.Context, cwd string, forceReload bool) (SkillsListEntry, error)
+	// ListCollaborationModes runs `collaborationMode/list`: the server's
+	// collaboration mode presets (plan, default). Unsupported(err) when
+	// the server has none.
+	ListCollaborationModes(ctx context.Context) ([]CollaborationModeMask, error)
+	// SetGoal runs `thread/goal/set` with objective on the current
+	// thread; ReadGoal `thread/goal/get` (nil: no goal); ClearGoal
+	// `thread/goal/clear` (false: there was none). Unsupported(err) when
+	// the server has goals turned off.
+	SetGoal(ctx context.Context, objective string) (ThreadGoal, error)
+	ReadGoal(ctx context.Context) (*ThreadGoal, error)
+	ClearGoal(ctx context.Context) (cleared bool, err error)
 
 	// ReadFile runs `fs/readFile` on the server's machine (path absolute
 	// there). A missing file is an error that matches fs.ErrNotExist.

@@ -127,6 +127,9 @@ var driftParams = map[string]reflect.Type{
 	"model/rerouted":                            reflect.TypeFor[ModelReroutedEvent](),
 	"thread/name/updated":                       reflect.TypeFor[ThreadNameEvent](),
 	"item/commandExecution/terminalInteraction": reflect.TypeFor[TerminalInteractionEvent](),
+	"skills/changed":                            reflect.TypeFor[SkillsChangedEvent](),
+	"thread/goal/updated":                       reflect.TypeFor[GoalUpdatedEvent](),
+	"thread/goal/cleared":                       reflect.TypeFor[GoalClearedEvent](),
 
 	MethodCommandApproval:     reflect.TypeFor[CommandApprovalParams](),
 	MethodFileChangeApproval:  reflect.TypeFor[FileChangeApprovalParams](),

@@ -242,6 +242,12 @@ func DecodeNotification(method string, params json.RawMessage) (Event, error) {
 		ev, err = decode[ThreadNameEvent](params)
 	case "item/commandExecution/terminalInteraction":
 		ev, err = decode[TerminalInteractionEvent](params)
+	case "skills/changed":
+		ev, err = decode[SkillsChangedEvent](params)
+	case "thread/goal/updated":
+		ev, err = decode[GoalUpdatedEvent](params)
+	case "thread/goal/cleared":
+		ev, err = decode[GoalClearedEvent](params)
 	default:
 		if isQuiet(method) {
 			return nil, nil

@@ -112,10 +112,10 @@ func (UnknownEvent) Thread() string { return "" }
 var quietMethods = map[string]bool{
 	"thread/readState/changed": true, "thread/archived": true, "thread/unarchived": true,
 	"thread/deleted": true, "thread/closed": true, "thread/reverted": true, "thread/section/changed": true,
-	"thread/attachment/updated": true, "thread/settings/updated": true, "thread/goal/updated": true,
-	"thread/goal/cleared": true, "thread/prediction/updated": true, "thread/queue/changed": true,
+	"thread/attachment/updated": true, "thread/settings/updated": true,
+	"thread/prediction/updated": true, "thread/queue/changed": true,
 	"thread/project/updated": true, "thread/environment/connected": true, "thread/environment/disconnected": true,
-	"thread/compacted": true, "thread/search/partial": true, "project/changed": true, "skills/changed": true,
+	"thread/compacted": true, "thread/search/partial": true, "project/changed": true,
 	"item/plan/delta": true, "item/reasoning/summaryPartAdded": true, "item/reasoning/textDelta": true,
 	"item/fileChange/outputDelta": true, "item/autoApprovalReview/started": true, "item/autoApprovalReview/completed": true,
 	"autoApprovalReview/strictReviewRequired": true, "command/exec/outputDelta": true, "process/outputDelta": true,

@@ -177,10 +177,10 @@ type SkillRef struct {
 	Path string
 }
 
-// Inputs returns in's `UserInput` list: the text (always, even when
-// empty, so a message of images alone still has its text element), then
-// one "localImage" per image path and one "skill" per skill, in order. A
-// message of attachments alone has no text element.
+// Inputs returns in's `UserInput` list: the text element (when there is
+// text, or nothing at all to send), then one "localImage" per image path
+// and one "skill" per skill, in order. A message of attachments alone has
+// no text element.
 func (in TurnInput) Inputs() []UserInput {
 	var out []UserInput
 	if in.Text != "" || len(in.Images)+len(in.Skills) == 0 {

@@ -46,6 +46,9 @@ func init() {
 		{name: "compact", desc: "summarize the thread to free context", idleOnly: true, run: (*Model).cmdCompact},
 		{name: "review", desc: "review the uncommitted changes", idleOnly: true, run: (*Model).cmdReview},
 		{name: "hooks", desc: "list the thread's hooks and whether they are trusted", run: (*Model).cmdHooks},
+		{name: "skills", desc: "list the workspace's skills (type $ to use one)", run: (*Model).cmdSkills},
+		{name: "plan", desc: "plan mode on or off for the next turns (" + keyCollab + " switches modes)", run: (*Model).cmdPlan},
+		{name: "goal", desc: "the thread's goal: /goal TEXT sets it, /goal clear clears it", run: (*Model).cmdGoal},
 		{name: "mcp", desc: "list MCP servers and their tools; /mcp login NAME signs in (OAuth)", run: (*Model).cmdMcp},
 		{name: "copy", desc: "copy the last answer to the clipboard", run: (*Model).cmdCopy},
 		{name: "restart", desc: "restart the codex app-server", idleOnly: true, run: (*Model).cmdRestart},
@@ -326,6 +329,8 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 	lines = append(lines, "")
 	for _, k := range [][2]string{
 		{"@file", "mention a file (fuzzy search)"},
+		{"$skill", "use a skill: a popup of the workspace's skills"},
+		{keyCollab, "switch collaboration mode: plan ↔ default (also /plan)"},
 		{"!cmd", "run a shell command in the thread"},
 		{"enter", "send · while a turn runs: steer it"},
 		{"tab", "while a turn runs: queue for the next turn"},

@@ -76,6 +76,11 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 	case backend.McpStartupEvent:
 		m.onMcpStartup(e)
 		return nil
+	case backend.SkillsChangedEvent:
+		return m.onSkillsChanged() // skills.go
+	case backend.GoalUpdatedEvent, backend.GoalClearedEvent:
+		m.onGoalEvent(e) // goal.go
+		return nil
 	case backend.McpLoginEvent:
 		if e.Success {
 			m.banner(ui.BannerInfo, "MCP server "+e.Name+": signed in", nil)

@@ -87,6 +87,8 @@ func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.openEditor()
 	case keyClipboard:
 		return m.pasteClipboard() // clipboard.go
+	case keyCollab:
+		return m.cycleCollab() // collab.go
 	}
 	return tea.Batch(m.globalKey(k), m.refreshPopup())
 }

@@ -102,6 +102,9 @@ type Model struct {
 	rewind   rewindState // rewind.go
 	agents   agentsState // agents.go
 	images   imageState  // images.go
+	skills   skillsState // skills.go
+	collab   collabState // collab.go
+	goal     goalState   // goal.go
 	// mcp is each MCP server's start-up state; mcpFailed the failures
 	// shown (server and error); seenUnknown the unknown notification
 	// methods noted; threadName the name last shown (events.go).
@@ -371,7 +374,7 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	} else if m.client != nil && m.client.ThreadID() != "" {
 		m.rememberThread(m.client.ThreadID())
 	}
-	cmds = append(cmds, m.checkAccount())
+	cmds = append(cmds, m.checkAccount(), m.threadExtras()) // goal.go: the goal, the skills
 	return tea.Batch(cmds...)
 }
 

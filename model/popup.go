@@ -8,6 +8,7 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"tandem/backend"
+	"tandem/ui"
 )
 
 // popup kinds.
@@ -15,11 +16,13 @@ const (
 	popupNone = iota
 	popupSlash
 	popupFile
+	popupSkill // skills.go
 )
 
 // popup is the list above the composer that follows the draft: the
-// commands matching "/xyz", or the files matching the "@xyz" being typed
-// (from `fuzzyFileSearch`). It is derived from the draft by refreshPopup.
+// commands matching "/xyz", the files matching the "@xyz" being typed
+// (from `fuzzyFileSearch`), or the skills matching "$xyz" (skills.go). It
+// is derived from the draft by refreshPopup.
 type popup struct {
 	kind int
 	// for is the draft (slash) or the @ token (file) the items match.
@@ -34,7 +37,7 @@ type popup struct {
 type popupItem struct {
 	label, detail string
 	cmd           *command // slash
-	path          string   // file
+	path          string   // file; a skill's SKILL.md
 }
 
 // maxPopupRows is how many popup rows are shown.
@@ -97,6 +100,9 @@ func (m *Model) refreshPopup() tea.Cmd {
 		}
 		*p = popup{kind: popupSlash, source: draft, items: items}
 		return nil
+	}
+	if tok, ok := skillToken(draft); ok {
+		return m.skillPopup(tok) // skills.go
 	}
 	if tok, ok := mentionToken(draft); ok {
 		if p.kind == popupFile && p.source == tok {
@@ -200,6 +206,8 @@ func (m *Model) popupKey(key string) tea.Cmd {
 		}
 		m.setDraft(strings.TrimSuffix(draft, tok) + path + " ")
 		p.dismissed = m.composer.Value()
+	case popupSkill:
+		m.insertSkill(it) // skills.go
 	}
 	return nil
 }
@@ -224,7 +232,13 @@ func (m *Model) popupView(width int) []string {
 				msg = "no matching file"
 			}
 		}
-		return append(out, st.Dim.Render("  "+msg))
+		if p.kind == popupSkill {
+			msg = m.skillPopupEmpty() // skills.go
+		}
+		for _, l := range ui.Wrap(msg, max(10, width-2)) {
+			out = append(out, st.Dim.Render("  "+l))
+		}
+		return out
 	}
 	rows, end := listView(st, st.Dim, len(p.items), p.sel, maxPopupRows, width, func(i int) (string, string) {
 		return p.items[i].label, p.items[i].detail
@@ -232,7 +246,7 @@ func (m *Model) popupView(width int) []string {
 	out = append(out, rows...)
 	if more := len(p.items) - end; more > 0 {
 		hint := " · tab completes · enter runs · esc closes"
-		if p.kind == popupFile {
+		if p.kind == popupFile || p.kind == popupSkill {
 			hint = " · tab or enter inserts · esc closes"
 		}
 		out = append(out, st.Dim.Render("  ↓ "+itoa(more)+" more"+hint))

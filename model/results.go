@@ -59,6 +59,14 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onClipboard(msg), true
 	case imageModelsMsg: // images.go
 		return m.onImageModels(msg), true
+	case skillsListedMsg:
+		m.onSkillsListed(msg) // skills.go
+	case collabListedMsg:
+		m.onCollabListed(msg) // collab.go
+	case goalResultMsg:
+		m.onGoalResult(msg) // goal.go
+	case goalLoadedMsg:
+		m.onGoalLoaded(msg)
 	case editorDoneMsg:
 		m.onEditorDone(msg)
 	case accountMsg:

@@ -177,10 +177,11 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 		}
 	}
 	m.rememberThread(r.Thread.ID)
+	extras := m.threadExtras() // goal.go: its goal, its workspace's skills
 	if msg.how == "resumed" {
-		return m.earlierAgentsCmd(r.Thread.ID) // agents.go: its sub-agents
+		return tea.Batch(m.earlierAgentsCmd(r.Thread.ID), extras) // agents.go: its sub-agents
 	}
-	return nil
+	return extras
 }
 
 // rememberThread records id as the workspace's last thread.

@@ -85,6 +85,7 @@ func (m *Model) submit(text string) tea.Cmd {
 	m.clearNotice()
 	c := m.client
 	in.TurnOptions = m.turn.overrides
+	in.Skills, in.Collaboration = m.skillRefs(text), m.collabFor() // skills.go, collab.go
 	return tea.Batch(callCmd(func(ctx context.Context) tea.Msg {
 		if err := uploadImages(ctx, c, ups); err != nil {
 			return turnStartResult{text: text, err: err}
@@ -286,6 +287,7 @@ func (m *Model) steer(text, hist string) tea.Cmd {
 	m.view.follow = true
 	m.setNotice(noticeSteering, "steering the turn…")
 	in, ups, _ := m.turnInput(text)
+	in.Skills = m.skillRefs(text) // skills.go
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()

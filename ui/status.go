@@ -35,6 +35,12 @@ type StatusInfo struct {
 	// Mcp is the MCP servers' start-up, while any is not ready: "MCP 2
 	// starting", "MCP github failed" ("" once all are ready).
 	Mcp string
+	// Mode is the collaboration mode the next turns run in when it is not
+	// the default one ("plan"), shown as a badge first on the left.
+	Mode string
+	// Goal is the thread's goal (its objective, cut to 32 cells) and
+	// GoalStatus its status ("active", "complete", …); "" when none.
+	Goal, GoalStatus string
 }
 
 // RateLimit is one rate-limit window: Label ("5h", "weekly") and the
@@ -63,10 +69,13 @@ func RateLimitLabel(mins int64) string {
 func StatusLine(st Styles, s StatusInfo, width int) string {
 	// Model, cwd, header and notices come from the server or the user's
 	// files: one line each, no controls (Sanitize).
-	for _, f := range []*string{&s.Model, &s.Cwd, &s.Approval, &s.Sandbox, &s.Peer, &s.Notice, &s.Header, &s.Presence} {
+	for _, f := range []*string{&s.Model, &s.Cwd, &s.Approval, &s.Sandbox, &s.Peer, &s.Notice, &s.Header, &s.Presence, &s.Mode, &s.Goal, &s.GoalStatus} {
 		*f = SanitizeLine(*f)
 	}
 	var left []string
+	if s.Mode != "" {
+		left = append(left, st.Accent.Render("["+s.Mode+" mode]"))
+	}
 	if s.Running {
 		h := s.Header
 		if h == "" {
@@ -87,6 +96,9 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 	var right []string
 	if s.Mcp != "" { // first: it says why a tool is not there yet
 		right = append(right, s.Mcp)
+	}
+	if s.Goal != "" {
+		right = append(right, GoalLabel(s.Goal, s.GoalStatus))
 	}
 	if s.Model != "" {
 		right = append(right, s.Model)
@@ -158,4 +170,14 @@ func humanCount(n int64) string {
 		return fmt.Sprintf("%.1fk", float64(n)/1e3)
 	}
 	return fmt.Sprint(n)
+}
+
+// GoalLabel is a thread goal as the status line shows it: "◎ goal: ship
+// the release (active)", the objective cut to 32 cells.
+func GoalLabel(objective, status string) string {
+	l := "◎ goal: " + Truncate(objective, 32)
+	if status != "" {
+		l += " (" + status + ")"
+	}
+	return l
 }
