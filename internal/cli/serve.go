@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tandem/backend"
+	"tandem/config"
 	"tandem/internal/pair"
 	"tandem/model"
 	"tandem/sessions"
@@ -31,6 +32,10 @@ type ServeOptions struct {
 	IdleTimeout    time.Duration // --idle-timeout (0: never)
 	Attach         bool          // --attach: this terminal joins as a driver
 	HostKey        string        // --host-key ("": pair.DefaultHostKey)
+	// Via (--via [user@]host[:port]) publishes the pairing port on that
+	// bastion with ssh -N -R; ViaOptions (--via-option) are its -o options.
+	Via        string
+	ViaOptions []string
 	// InsecureHostKey (--insecure-host-key-perms) accepts a host key
 	// readable by group or others, or owned by another user.
 	InsecureHostKey bool
@@ -49,6 +54,8 @@ func newServeCmd(f *Factory) *cobra.Command {
 	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", 0, "end the session after nobody has been connected for this long (0: never)")
 	fs.BoolVar(&opts.Attach, "attach", false, "also open this terminal on the session, as a driver")
 	fs.StringVar(&opts.HostKey, "host-key", "", "SSH host key (default: $XDG_DATA_HOME/tandem/host_ed25519, created if missing)")
+	fs.StringVar(&opts.Via, "via", "", "also publish the session on a jump host, [user@]bastion[:port], with the system ssh -N -R (your ssh config, agent and ProxyJump apply); prints the line a guest runs")
+	fs.StringArrayVar(&opts.ViaOptions, "via-option", nil, "ssh option for --via, passed as ssh -o OPTION (repeatable)")
 	fs.BoolVar(&opts.InsecureHostKey, "insecure-host-key-perms", false, "accept a host key file that group or others can read, or another user owns (warns)")
 	return cmd
 }
@@ -63,6 +70,14 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	}
 	if opts.AuthorizedKeys == "" {
 		return &usageError{"serve needs --authorized-keys FILE (the drivers' public keys)"}
+	}
+	var via *config.SSHTarget
+	if opts.Via != "" {
+		t, err := config.ParseSSHTarget(opts.Via)
+		if err != nil {
+			return &usageError{"--via: " + err.Error()}
+		}
+		via = &t
 	}
 	keys, err := pair.LoadKeyring(opts.AuthorizedKeys, opts.WatcherKeys)
 	if err != nil {
@@ -145,6 +160,19 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if via != nil {
+		say := func(line string) { fmt.Fprintln(stderr, "tandem serve: "+line) }
+		if opts.Attach { // the attached view hides the terminal: into the session
+			say = func(line string) { ps.Publish(backend.WarningEvent{Message: line}) }
+		}
+		waitVia, err := startVia(ctx, *via, opts.ViaOptions, ln, ps.Fingerprint(), say)
+		defer func() { cancel(); waitVia() }() // the tunnel's ssh is gone before serve returns
+		if err != nil {
+			cancel()
+			_ = srv.Close()
+			return err
+		}
+	}
 	// The app-server starts in the background, so clients (and the
 	// host's --attach view) get their first frame at once; the ready (or
 	// failed) message reaches them through the hub's log.

@@ -47,6 +47,9 @@ type Options struct {
 	// Env is set for every session with sshd's SetEnv ("KEY=value"), as
 	// if the remote user's environment had it.
 	Env []string
+	// Forwarding allows TCP forwarding (a bastion for ssh -R and -J);
+	// by default it is off.
+	Forwarding bool
 }
 
 // Server is a running sshd.
@@ -159,9 +162,9 @@ AllowUsers %s
 PrintMotd no
 PrintLastLog no
 X11Forwarding no
-AllowTcpForwarding no
+AllowTcpForwarding %s
 LogLevel VERBOSE
-%s`, s.Port, hostKey, filepath.Join(dir, "sshd.pid"), filepath.Join(dir, "authorized_keys"), u.Username, force)
+%s`, s.Port, hostKey, filepath.Join(dir, "sshd.pid"), filepath.Join(dir, "authorized_keys"), u.Username, yesNo(opts.Forwarding), force)
 		if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -221,6 +224,26 @@ LogLevel VERBOSE
 		t.Fatal(err)
 	}
 	return s
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// ClientOptions returns the client config's settings as ssh -o options
+// ("UserKnownHostsFile=…"), for a command that takes -o but not -F.
+func (s *Server) ClientOptions() []string {
+	data, _ := os.ReadFile(s.ConfigFile)
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) == 2 && strings.HasPrefix(l, "  ") {
+			out = append(out, f[0]+"="+f[1])
+		}
+	}
+	return out
 }
 
 // wrapperScript is the ForceCommand wrapper for Options.Banner and

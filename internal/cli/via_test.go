@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+	"github.com/creack/pty"
+
+	"tandem/internal/e2e"
+	"tandem/internal/sshtest"
+)
+
+var viaPrinted = regexp.MustCompile(`a guest runs: (ssh -J \S+ -p (\d+) 127\.0\.0\.1) \(host key`)
+
+// TestServeViaBastion publishes a pairing session on a bastion (the test
+// sshd, forwarding allowed) with --via, joins it with exactly the printed
+// ssh line, kills the tunnel's ssh and checks that serve publishes it
+// again and a guest can join again (#17).
+func TestServeViaBastion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	bastion := sshtest.Start(t, sshtest.Options{Forwarding: true})
+	env := e2e.NewEnv(t)
+	dir := t.TempDir()
+	// The guest logs in to the bastion and to tandem serve with the same
+	// key: the test sshd's client key.
+	pub, err := os.ReadFile(bastion.KeyFile + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	drivers := filepath.Join(dir, "drivers")
+	if err := os.WriteFile(drivers, pub, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	argv := []string{"serve", "--codex", env.Codex, "-C", env.Dir, "--listen", "127.0.0.1:0",
+		"--authorized-keys", drivers, "--host-key", filepath.Join(dir, "host_ed25519"), "--via", bastion.Target}
+	for _, o := range bastion.ClientOptions() {
+		argv = append(argv, "--via-option", o)
+	}
+	serve := exec.Command(tandemBinary(t), argv...)
+	serve.Env = append(env.Environ(), "XDG_STATE_HOME="+dir, "XDG_DATA_HOME="+dir)
+	var stderr sshtest.LockedBuffer
+	serve.Stderr = &stderr
+	serve.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = serve.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = serve.Process.Signal(syscall.SIGINT)
+		select {
+		case <-exited:
+		case <-time.After(30 * time.Second):
+			_ = syscall.Kill(-serve.Process.Pid, syscall.SIGKILL)
+			<-exited
+		}
+	})
+	published := func(n int) []string {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			if m := viaPrinted.FindAllStringSubmatch(stderr.String(), -1); len(m) >= n {
+				return m[n-1]
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("no %d. published line; stderr:\n%s", n, stderr.String())
+		return nil
+	}
+	join := func(line string) {
+		t.Helper()
+		args := append([]string{"-F", bastion.ConfigFile, "-tt",
+			"-o", "StrictHostKeyChecking=accept-new", "-o", "UserKnownHostsFile=" + filepath.Join(dir, "guest_known_hosts")},
+			strings.Fields(line)[1:]...)
+		guest := exec.Command("ssh", args...)
+		ptmx, err := pty.StartWithSize(guest, &pty.Winsize{Cols: 100, Rows: 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = guest.Process.Kill(); _ = guest.Wait(); ptmx.Close() }()
+		emu := vt.NewEmulator(100, 30)
+		var mu sync.Mutex
+		go func() { _, _ = io.Copy(io.Discard, emu) }() // terminal replies
+		go func() {
+			buf := make([]byte, 32<<10)
+			for {
+				n, err := ptmx.Read(buf)
+				mu.Lock()
+				_, _ = emu.Write(buf[:n])
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		}()
+		screen := func() string { mu.Lock(); defer mu.Unlock(); return emu.String() }
+		deadline := time.Now().Add(30 * time.Second)
+		for !strings.Contains(screen(), "joined as driver") {
+			if time.Now().After(deadline) {
+				t.Fatalf("the guest did not get the session with %q; its screen:\n%s", line, screen())
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		_, _ = ptmx.Write([]byte{4}) // Ctrl+D leaves
+	}
+
+	first := published(1)
+	join(first[1])
+
+	// The tunnel's ssh dies: serve says so, publishes again, and a guest
+	// joins again with the line printed then.
+	tunnels := func() []int {
+		var pids []int
+		for _, p := range sshtest.Processes() {
+			cmd := strings.Join(p.Argv, " ")
+			if len(p.Argv) > 0 && filepath.Base(p.Argv[0]) == "ssh" && strings.Contains(cmd, "ExitOnForwardFailure=yes") && strings.Contains(cmd, bastion.Target[:strings.LastIndex(bastion.Target, ":")]) {
+				pids = append(pids, p.PID)
+			}
+		}
+		return pids
+	}
+	killed := tunnels()
+	if len(killed) != 1 {
+		t.Fatalf("%d tunnel ssh processes, want 1", len(killed))
+	}
+	_ = syscall.Kill(killed[0], syscall.SIGKILL)
+	second := published(2)
+	if !strings.Contains(stderr.String(), "dropped") {
+		t.Errorf("serve did not say the tunnel dropped:\n%s", stderr.String())
+	}
+	if second[2] != first[2] {
+		t.Logf("the bastion gave another port: %s → %s", first[2], second[2])
+	}
+	join(second[1])
+
+	// Ctrl+C ends serve (exit 0) and its tunnel.
+	_ = serve.Process.Signal(syscall.SIGINT)
+	select {
+	case <-exited:
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not exit")
+	}
+	if code := serve.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("serve exited %d after Ctrl+C", code)
+	}
+	if left := tunnels(); len(left) != 0 {
+		t.Errorf("tunnel ssh left behind: %v", left)
+	}
+}
