@@ -42,6 +42,9 @@ var forbidden = map[string][]string{
 		"tandem/config", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/frames"}, rendering...),
 	"internal/rewind": append([]string{"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/sessions",
 		"tandem/config", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub"}, rendering...),
+	// tunnel runs ssh; it knows only config's target.
+	"internal/tunnel": append([]string{"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
+		"tandem/internal/"}, rendering...),
 	"internal/frames": {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/picture", "tandem/config"},
 }
 
