@@ -162,10 +162,16 @@ func (e WarningEvent) Text() string {
 }
 
 // RequestResolvedEvent follows `serverRequest/resolved`: the server no
-// longer needs an answer to RequestID.
+// longer needs an answer to RequestID. In a shared session the pairing
+// hub logs one too when a driver answers: By is that driver's name,
+// Method the request's kind and Answer what was decided (DescribeAnswer);
+// the server's own have them empty.
 type RequestResolvedEvent struct {
 	ThreadID  string    `json:"threadId"`
 	RequestID RequestID `json:"requestId"`
+	By        string    `json:"-"`
+	Method    string    `json:"-"`
+	Answer    string    `json:"-"`
 }
 
 // Thread implements Event.

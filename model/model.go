@@ -287,6 +287,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case hub.PresenceEvent:
 		m.onPresence(msg)
 		return m, nil
+	case hub.ActionEvent:
+		m.onAction(msg) // authors.go
+		return m, nil
 	case backend.LoginCompletedEvent:
 		return m, m.onLoginCompleted(msg)
 	case backend.Event:

@@ -42,6 +42,10 @@ type transcriptView struct {
 	frame          string
 	frameOK        bool
 	frameW, frameH int
+	// authors are the drivers of a shared session whose prompts were
+	// sent but are not drawn yet (hub.ActionEvent), oldest first; the
+	// user message with the same text takes its author (authors.go).
+	authors []authorNote
 }
 
 type resizeDoneMsg struct{ seq, width int }
@@ -58,7 +62,7 @@ func (v *transcriptView) addItem(it *thread.Item, cwd string) {
 	var c ui.Cell
 	switch it.Kind {
 	case thread.User:
-		c = &ui.UserCell{Text: it.Text(), Images: itemImages(it.Images)}
+		c = &ui.UserCell{Text: it.Text(), Images: itemImages(it.Images), Author: v.takeAuthor(it.Text())}
 	case thread.Agent:
 		c = ui.NewAgentCell(it)
 	case thread.Reasoning:

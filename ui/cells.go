@@ -68,6 +68,9 @@ type UserCell struct {
 	versioned
 	Text   string
 	Images []string
+	// Author, in a shared session, is the driver who sent it: drawn
+	// dim on the line above.
+	Author string
 }
 
 // Render implements Cell.
@@ -79,6 +82,9 @@ func (c *UserCell) Render(ctx *RenderContext, width int) []string {
 	bar := ctx.Styles.UserBar.Render("▌") + " "
 	for i := range lines {
 		lines[i] = bar + ctx.Styles.User.Render(lines[i])
+	}
+	if c.Author != "" {
+		lines = append([]string{bar + ctx.Styles.Dim.Render(Truncate(SanitizeLine(c.Author), width-2))}, lines...)
 	}
 	for _, im := range c.Images {
 		lines = append(lines, bar+ctx.Styles.Dim.Render(Truncate("⎘ "+SanitizeLine(im), width-2)))

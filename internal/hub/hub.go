@@ -191,10 +191,11 @@ func (h *Hub) Join(name string, role Role) *Viewer {
 	return v
 }
 
-// answer forwards a driver's reply to request id when it is the first;
+// answer forwards driver who's reply to request id when it is the first;
 // later replies are dropped (nil error). On the first it logs a
-// RequestResolvedEvent so the other drivers' forms close.
-func (h *Hub) answer(id backend.RequestID, result any, rpcErr *backend.RPCError) error {
+// RequestResolvedEvent, naming who and what they decided, so the other
+// drivers' forms close and everyone's transcript says it.
+func (h *Hub) answer(who string, id backend.RequestID, result any, rpcErr *backend.RPCError) error {
 	h.mu.Lock()
 	s, ok := h.reqs[id.String()]
 	if !ok || s.answered {
@@ -216,7 +217,8 @@ func (h *Hub) answer(id backend.RequestID, result any, rpcErr *backend.RPCError)
 	default:
 		err = responder.Respond(result)
 	}
-	h.Publish(backend.RequestResolvedEvent{ThreadID: s.orig.Thread(), RequestID: id})
+	h.Publish(backend.RequestResolvedEvent{ThreadID: s.orig.Thread(), RequestID: id,
+		By: who, Method: s.orig.Method(), Answer: backend.DescribeAnswer(result, rpcErr)})
 	return err
 }
 
@@ -319,6 +321,6 @@ func (v *Viewer) copyRequest(r backend.ServerRequest) any {
 	}
 	id := r.ID()
 	return r.WithReply(func(result any, rpcErr *backend.RPCError) error {
-		return v.h.answer(id, result, rpcErr)
+		return v.h.answer(v.who.Name, id, result, rpcErr)
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -345,6 +346,12 @@ func TestServeApprovalFirstDriverWinsWatcherCannotAnswer(t *testing.T) {
 	w.waitGone(t, "waiting for", 10*time.Second)
 	for _, c := range []*sshClient{d1, d2, w} {
 		c.waitFor(t, "Wrote out.txt for you.", 30*time.Second)
+		// Everyone's transcript says who typed the prompt and who
+		// approved the command.
+		c.waitFor(t, "driver1 approved the command", 5*time.Second)
+		if !regexp.MustCompile(`▌ driver2\s*\n\s*▌ write the file`).MatchString(c.screen()) {
+			t.Fatalf("%s: the prompt is not attributed to driver2:\n%s", c.name, c.screen())
+		}
 	}
 	if b, err := os.ReadFile(filepath.Join(fx.env.Dir, "out.txt")); err != nil || strings.TrimSpace(string(b)) != "hi" {
 		t.Fatalf("out.txt = %q, %v", b, err)

@@ -30,8 +30,8 @@ func (ps *Server) pump(v *hub.Viewer, name string, send func(tea.Msg)) {
 				msg := r.msg
 				if role == hub.Watcher {
 					msg.Client = nil
-				} else if msg.Client != nil && ps.note != nil {
-					msg.Client = attributed{Client: msg.Client, who: name, note: ps.note}
+				} else if msg.Client != nil {
+					msg.Client = attributed{Client: msg.Client, who: name, ps: ps}
 				}
 				e = msg
 			}
@@ -40,32 +40,47 @@ func (ps *Server) pump(v *hub.Viewer, name string, send func(tea.Msg)) {
 	}
 }
 
-// attributed is a driver's handle on the shared session under `serve
-// --record`: each prompt it sends (turn/start, turn/steer) and each `!`
-// shell command (thread/shellCommand) is noted with the driver's name
-// just before it goes out, so the recording says who typed it.
+// attributed is a driver's handle on the shared session: each prompt it
+// sends (turn/start, turn/steer), each `!` shell command
+// (thread/shellCommand) and each interrupt is logged in the hub as a
+// hub.ActionEvent with the driver's name just before it goes out, so every
+// viewer's transcript says who did it; under `serve --record` the
+// recording notes prompts and commands too.
 type attributed struct {
 	backend.Client
-	who  string
-	note func(who, text string)
+	who string
+	ps  *Server
+}
+
+func (a attributed) did(kind hub.ActionKind, text string) {
+	a.ps.hub.Publish(hub.ActionEvent{Who: a.who, Kind: kind, Text: text})
+	if a.ps.note != nil && kind == hub.ActionPrompt {
+		a.ps.note(a.who, text)
+	}
 }
 
 // StartTurn implements backend.Client.
 func (a attributed) StartTurn(ctx context.Context, in backend.TurnInput) (backend.Turn, error) {
-	a.note(a.who, in.Text)
+	a.did(hub.ActionPrompt, in.Text)
 	return a.Client.StartTurn(ctx, in)
 }
 
 // ShellCommand implements backend.Client; it is noted as "!command".
 func (a attributed) ShellCommand(ctx context.Context, command string) error {
-	a.note(a.who, "!"+command)
+	a.did(hub.ActionPrompt, "!"+command)
 	return a.Client.ShellCommand(ctx, command)
 }
 
 // Steer implements backend.Client.
 func (a attributed) Steer(ctx context.Context, in backend.TurnInput) error {
-	a.note(a.who, in.Text)
+	a.did(hub.ActionPrompt, in.Text)
 	return a.Client.Steer(ctx, in)
+}
+
+// Interrupt implements backend.Client.
+func (a attributed) Interrupt(ctx context.Context) error {
+	a.did(hub.ActionInterrupt, "")
+	return a.Client.Interrupt(ctx)
 }
 
 // Attach runs the host's own terminal on the session, as a driver named
