@@ -45,6 +45,8 @@ func init() {
 		{name: "archive", desc: "archive this thread and start a new one", idleOnly: true, run: (*Model).cmdArchive},
 		{name: "compact", desc: "summarize the thread to free context", idleOnly: true, run: (*Model).cmdCompact},
 		{name: "review", desc: "review the uncommitted changes", idleOnly: true, run: (*Model).cmdReview},
+		{name: "init", desc: "write an AGENTS.md for this repository (Codex's /init prompt, as a turn)", idleOnly: true, run: (*Model).cmdInit},
+		{name: "logout", desc: "log out of codex (the stored login is forgotten)", idleOnly: true, run: (*Model).cmdLogout},
 		{name: "hooks", desc: "list the thread's hooks and whether they are trusted", run: (*Model).cmdHooks},
 		{name: "mcp", desc: "list MCP servers and their tools; /mcp login NAME signs in (OAuth)", run: (*Model).cmdMcp},
 		{name: "copy", desc: "copy the last answer to the clipboard", run: (*Model).cmdCopy},

@@ -70,9 +70,14 @@ func callCmd(fn func(ctx context.Context) tea.Msg) tea.Cmd {
 
 // submit starts a turn with text. The user's message is drawn at once,
 // unless the model draws prompts from the thread's items (Shared).
-func (m *Model) submit(text string) tea.Cmd {
+func (m *Model) submit(text string) tea.Cmd { return m.submitShown(text, text) }
+
+// submitShown is submit with the user's message drawn as shown (a
+// command's name, such as "/init", for the prompt it sends); a turn that
+// fails to start gives shown back to the composer.
+func (m *Model) submitShown(shown, text string) tea.Cmd {
 	if !m.opts.Shared {
-		m.view.add(&ui.UserCell{Text: text})
+		m.view.add(&ui.UserCell{Text: shown})
 	}
 	m.view.follow = true
 	m.beginTurn()
@@ -80,7 +85,7 @@ func (m *Model) submit(text string) tea.Cmd {
 	c, in := m.client, backend.TurnInput{Text: text, TurnOptions: m.turn.overrides}
 	return tea.Batch(callCmd(func(ctx context.Context) tea.Msg {
 		_, err := c.StartTurn(ctx, in)
-		return turnStartResult{text: text, err: err}
+		return turnStartResult{text: shown, err: err}
 	}), m.startTick(), m.spin.Tick)
 }
 
