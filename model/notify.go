@@ -190,13 +190,17 @@ func (m *Model) turnEnded(t backend.Turn, d time.Duration) tea.Cmd {
 }
 
 // threadLabel names the thread for the title: its name, else the start
-// of its first message; "" for a thread with neither yet.
+// of its first message ("/init" for Codex's /init prompt); "" for a
+// thread with neither yet.
 func (m *Model) threadLabel() string {
 	if m.threadName != "" {
 		return thread.Preview(m.threadName, 40)
 	}
 	for _, it := range m.thread.Items() {
 		if it.Kind == thread.User {
+			if strings.TrimSpace(it.Text()) == strings.TrimSpace(initPrompt) {
+				return "/init" // account.go: as the transcript shows it
+			}
 			return thread.Preview(it.Text(), 40)
 		}
 	}

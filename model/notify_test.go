@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -107,6 +108,12 @@ func TestWindowTitle(t *testing.T) {
 	if got, want := m.windowTitle(), `tandem · Parser\x1b[31m fix · waiting for you`; got != want {
 		t.Errorf("login: %q, want %q", got, want)
 	}
+	// A thread begun by /init is named so, not by Codex's long prompt.
+	m2 := New(Options{})
+	m2.Update(notif(t, "item/completed", `{"threadId":"th","turnId":"tu","item":{"type":"userMessage","id":"u1","content":[{"type":"text","text":`+strconvQuote(initPrompt)+`,"text_elements":[]}]}}`))
+	if got := m2.windowTitle(); got != "tandem · /init" {
+		t.Errorf("the /init thread: %q", got)
+	}
 }
 
 // A turn that ends while the terminal is unfocused writes the
@@ -166,3 +173,5 @@ func rawOf(cmd tea.Cmd) string {
 	}
 	return ""
 }
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
