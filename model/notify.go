@@ -61,6 +61,10 @@ const (
 type attention struct {
 	focus    focusState
 	lastTurn string
+	// The title's label, once found in thread labelOf, and how many of
+	// its items were looked at (View looks at each item once).
+	label, labelOf string
+	scanned        int
 }
 
 // shouldNotify decides whether ev notifies under mode ("always",
@@ -196,15 +200,19 @@ func (m *Model) threadLabel() string {
 	if m.threadName != "" {
 		return thread.Preview(m.threadName, 40)
 	}
-	for _, it := range m.thread.Items() {
-		if it.Kind == thread.User {
+	a, items := &m.attn, m.thread.Items()
+	if id := m.thread.ThreadID(); id != a.labelOf || len(items) < a.scanned {
+		a.label, a.labelOf, a.scanned = "", id, 0 // another thread
+	}
+	for ; a.label == "" && a.scanned < len(items); a.scanned++ {
+		if it := items[a.scanned]; it.Kind == thread.User && strings.TrimSpace(it.Text()) != "" {
+			a.label = thread.Preview(it.Text(), 40)
 			if strings.TrimSpace(it.Text()) == strings.TrimSpace(initPrompt) {
-				return "/init" // account.go: as the transcript shows it
+				a.label = "/init" // account.go: as the transcript shows it
 			}
-			return thread.Preview(it.Text(), 40)
 		}
 	}
-	return ""
+	return a.label
 }
 
 // windowTitle is the terminal's title: "tandem", the thread (threadLabel)
