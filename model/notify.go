@@ -29,8 +29,8 @@ import (
 // notification (iTerm2, WezTerm, ghostty, kitty), OSC 777 on those that
 // take that form (foot, urxvt, VTE-based ones such as GNOME Terminal),
 // BEL elsewhere; inside tmux the OSC is wrapped for tmux's passthrough
-// (tmux 3.3+ needs `set -g allow-passthrough on`), inside GNU screen it
-// is BEL. Only a live session notifies (not a replay, an export or a
+// (tmux 3.3+ needs `set -g allow-passthrough on`) and followed by BEL,
+// which tmux shows as the window's bell; inside GNU screen it is BEL. Only a live session notifies (not a replay, an export or a
 // watcher).
 
 // longTurn is how long a turn must run for its end to notify when the
@@ -90,7 +90,8 @@ func shouldNotify(mode string, focus focusState, ev notifyEvent, turn time.Durat
 // with body (one line, its controls dropped) for the terminal described
 // by getenv (TERM_PROGRAM, TERM, LC_TERMINAL, KITTY_WINDOW_ID,
 // WEZTERM_PANE, GHOSTTY_RESOURCES_DIR, VTE_VERSION, TMUX): OSC 9, OSC 777
-// or BEL (see the file comment), wrapped for tmux when TMUX is set.
+// or BEL (see the file comment), wrapped for tmux (and BEL after it) when
+// TMUX is set.
 func notificationSequence(getenv func(string) string, body string) string {
 	var seq string
 	switch notifier(getenv) {
@@ -102,7 +103,9 @@ func notificationSequence(getenv func(string) string, body string) string {
 		return "\a"
 	}
 	if getenv("TMUX") != "" {
-		return tmuxPassthrough(seq)
+		// BEL too: a tmux without allow-passthrough drops the OSC, and
+		// then its bell still marks the window.
+		return tmuxPassthrough(seq) + "\a"
 	}
 	return seq
 }
