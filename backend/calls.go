@@ -17,7 +17,7 @@ func (s *Session) UserAgent() string { return s.Init.UserAgent }
 // StartTurn implements Client: `turn/start` with in's text and overrides.
 // The turn's id becomes the running turn at once, before `turn/started`.
 func (s *Session) StartTurn(ctx context.Context, in TurnInput) (Turn, error) {
-	sb, err := SandboxPolicyFor(in.Sandbox)
+	sb, err := s.sandboxPolicy(ctx, in.Sandbox) // sandbox.go: the config's workspace-write settings
 	if err != nil {
 		return Turn{}, err
 	}
@@ -74,12 +74,17 @@ func (s *Session) ShellCommand(ctx context.Context, command string) error {
 // settings (and beforeTurnId when beforeTurn is set); the fork becomes
 // current and its Thread.Turns holds the copied history.
 func (s *Session) ForkThread(ctx context.Context, id, beforeTurn string) (ThreadResponse, error) {
+	cfg, err := s.threadConfig(ctx)
+	if err != nil {
+		return ThreadResponse{}, err
+	}
 	return s.openThread(ctx, "thread/fork", ThreadForkParams{
 		ThreadID:       id,
 		BeforeTurnID:   beforeTurn,
 		Cwd:            s.opts.Cwd,
 		ApprovalPolicy: s.opts.ApprovalPolicy,
 		Sandbox:        s.opts.Sandbox,
+		Config:         cfg,
 	})
 }
 
@@ -234,6 +239,11 @@ func (s *Session) Login(ctx context.Context, p LoginStartParams) (LoginStartResp
 	var r LoginStartResponse
 	err := s.conn.Call(ctx, "account/login/start", p, &r)
 	return r, err
+}
+
+// Logout implements Client: `account/logout` (its result is empty).
+func (s *Session) Logout(ctx context.Context) error {
+	return s.conn.Call(ctx, "account/logout", nil, nil)
 }
 
 // CancelLogin implements Client: `account/login/cancel`.

@@ -111,6 +111,8 @@ type Client interface {
 	Login(ctx context.Context, p LoginStartParams) (LoginStartResponse, error)
 	// CancelLogin runs `account/login/cancel` for loginID.
 	CancelLogin(ctx context.Context, loginID string) error
+	// Logout runs `account/logout`: codex forgets the stored login.
+	Logout(ctx context.Context) error
 }
 
 // TurnInput is what the user sends as a turn or a steer: the text and,
@@ -264,3 +266,6 @@ func (u Unavailable) Login(context.Context, LoginStartParams) (LoginStartRespons
 
 // CancelLogin implements Client.
 func (u Unavailable) CancelLogin(context.Context, string) error { return u.err() }
+
+// Logout implements Client.
+func (u Unavailable) Logout(context.Context) error { return u.err() }

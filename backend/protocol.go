@@ -51,6 +51,9 @@ type ThreadStartParams struct {
 	ApprovalPolicy string            `json:"approvalPolicy,omitempty"`
 	Sandbox        string            `json:"sandbox,omitempty"`
 	DynamicTools   []DynamicToolSpec `json:"dynamicTools,omitempty"`
+	// Config overrides codex config keys ("dotted.key": value) for the
+	// thread; tandem sends the merged writable roots (sandbox.go).
+	Config map[string]any `json:"config,omitempty"`
 }
 
 // ThreadResumeParams are the params of `thread/resume`.
@@ -63,6 +66,8 @@ type ThreadResumeParams struct {
 	// ExcludeTurns leaves Thread.Turns out of the answer (and avoids the
 	// server's full-history warning).
 	ExcludeTurns bool `json:"excludeTurns,omitempty"`
+	// Config overrides codex config keys for the thread (sandbox.go).
+	Config map[string]any `json:"config,omitempty"`
 }
 
 // Thread is the protocol's `Thread`. Turns is filled only by
@@ -97,9 +102,12 @@ type ThreadResponse struct {
 	ReasoningEffort *string         `json:"reasoningEffort"`
 }
 
-// SandboxPolicy is the protocol's `SandboxPolicy`; only its type is kept.
+// SandboxPolicy is the protocol's `SandboxPolicy`: its type and, for
+// workspaceWrite, the writable roots beyond the workspace (absolute paths
+// on the server's machine).
 type SandboxPolicy struct {
-	Type string `json:"type"`
+	Type          string   `json:"type"`
+	WritableRoots []string `json:"writableRoots,omitempty"`
 }
 
 // Mode returns the sandbox as a -s flag value ("workspace-write" …).

@@ -19,6 +19,10 @@ type SessionOptions struct {
 	// Thread settings for `thread/start` and `thread/resume`; empty means
 	// the server's default.
 	Cwd, Model, ApprovalPolicy, Sandbox string
+	// AddDirs are extra writable roots (--add-dir), absolute paths on the
+	// server's machine: added to the config's own writable roots, never
+	// replacing them (sandbox.go).
+	AddDirs []string
 	// Sink receives, in wire order and from one goroutine, every Event and
 	// ServerRequest for the session's thread (others are dropped, and
 	// their requests refused), RetryNotices while a call is retried after
@@ -162,12 +166,17 @@ func (s *Session) SetThread(id string) {
 // StartThread runs `thread/start` with the session's settings and the
 // ask_user_question dynamic tool, and makes the new thread current.
 func (s *Session) StartThread(ctx context.Context) (ThreadResponse, error) {
+	cfg, err := s.threadConfig(ctx) // sandbox.go: --add-dir
+	if err != nil {
+		return ThreadResponse{}, err
+	}
 	return s.openThread(ctx, "thread/start", ThreadStartParams{
 		Model:          s.opts.Model,
 		Cwd:            s.opts.Cwd,
 		ApprovalPolicy: s.opts.ApprovalPolicy,
 		Sandbox:        s.opts.Sandbox,
 		DynamicTools:   []DynamicToolSpec{AskUserQuestionTool()},
+		Config:         cfg,
 	})
 }
 
@@ -185,25 +194,34 @@ func (s *Session) openThread(ctx context.Context, method string, params any) (Th
 // ResumeThread runs `thread/resume` for id with the session's settings
 // and makes it current. The response's Thread.Turns holds the history.
 func (s *Session) ResumeThread(ctx context.Context, id string) (ThreadResponse, error) {
-	return s.openThread(ctx, "thread/resume", s.resumeParams(id))
+	p, err := s.resumeParams(ctx, id)
+	if err != nil {
+		return ThreadResponse{}, err
+	}
+	return s.openThread(ctx, "thread/resume", p)
 }
 
 // RejoinThread is ResumeThread without the history (excludeTurns): for a
 // restarted app-server whose viewer still holds the transcript.
 func (s *Session) RejoinThread(ctx context.Context, id string) (ThreadResponse, error) {
-	p := s.resumeParams(id)
+	p, err := s.resumeParams(ctx, id)
+	if err != nil {
+		return ThreadResponse{}, err
+	}
 	p.ExcludeTurns = true
 	return s.openThread(ctx, "thread/resume", p)
 }
 
-func (s *Session) resumeParams(id string) ThreadResumeParams {
+func (s *Session) resumeParams(ctx context.Context, id string) (ThreadResumeParams, error) {
+	cfg, err := s.threadConfig(ctx) // sandbox.go: --add-dir
 	return ThreadResumeParams{
 		ThreadID:       id,
 		Model:          s.opts.Model,
 		Cwd:            s.opts.Cwd,
 		ApprovalPolicy: s.opts.ApprovalPolicy,
 		Sandbox:        s.opts.Sandbox,
-	}
+		Config:         cfg,
+	}, err
 }
 
 // Close shuts the peer down (see Stream.Close) and waits for the feed to

@@ -67,6 +67,8 @@ type ThreadForkParams struct {
 	Cwd            string `json:"cwd,omitempty"`
 	ApprovalPolicy string `json:"approvalPolicy,omitempty"`
 	Sandbox        string `json:"sandbox,omitempty"`
+	// Config overrides codex config keys for the fork (sandbox.go).
+	Config map[string]any `json:"config,omitempty"`
 }
 
 // ThreadIDParams are the params of the methods that take only a thread id:
@@ -267,6 +269,8 @@ type turnStartWithParams struct {
 
 // SandboxPolicyFor returns the `SandboxPolicy` JSON for a -s mode
 // ("read-only", "workspace-write", "danger-full-access"), or nil for "".
+// Its workspace-write is codex's defaults: a session sends the user's
+// settings instead (Session.WorkspaceWrite).
 func SandboxPolicyFor(mode string) (json.RawMessage, error) {
 	switch mode {
 	case "":

@@ -166,6 +166,7 @@ type Layer struct {
 	SSHOptions      *[]string            `toml:"ssh_options"`
 	RemoteCodex     *string              `toml:"remote_codex"`
 	RemoteWorkspace *string              `toml:"remote_workspace"`
+	Notifications   *string              `toml:"notifications"`
 	MCPServers      map[string]MCPServer `toml:"mcp_servers"`
 }
 
@@ -279,7 +280,7 @@ func (f *File) unknownKeys(keys []toml.Key) error {
 
 // layerKeys are the keys a layer may set, for the unknown-keys message.
 var layerKeys = []string{"codex.command", "codex.args", "codex.env", "model", "approval_policy", "sandbox",
-	"workspace", "theme", "turn_timeout", "codex_home", "ssh", "ssh_options", "remote_codex", "remote_workspace"}
+	"workspace", "theme", "turn_timeout", "codex_home", "ssh", "ssh_options", "remote_codex", "remote_workspace", "notifications"}
 
 // errAt builds an *Error for the dotted key path.
 func (f *File) errAt(key []string, format string, args ...any) *Error {
@@ -304,7 +305,7 @@ func (f *File) validateLayer(prefix []string, l *Layer) error {
 	for _, e := range []struct {
 		enum Enum
 		v    *string
-	}{{ApprovalPolicies, l.ApprovalPolicy}, {SandboxModes, l.Sandbox}, {Themes, l.Theme}, {CodexHomeModes, l.CodexHome}} {
+	}{{ApprovalPolicies, l.ApprovalPolicy}, {SandboxModes, l.Sandbox}, {Themes, l.Theme}, {CodexHomeModes, l.CodexHome}, {NotificationModes, l.Notifications}} {
 		if e.v == nil {
 			continue
 		}

@@ -36,6 +36,11 @@ var (
 	// backend.PrepareCodexHome). --isolated-home is a boolean, not this
 	// enum, so Flag is "".
 	CodexHomeModes = Enum{Key: "codex_home", Values: []string{"shared", "per-run"}}
+	// NotificationModes are the values of notifications: when a turn
+	// ends, or an approval or question waits, tandem sends a desktop
+	// notification "always", only while the terminal is "unfocused" (the
+	// default; see model/notify.go), or never ("off"). No flag sets it.
+	NotificationModes = Enum{Key: "notifications", Values: []string{"unfocused", "always", "off"}}
 )
 
 // Allowed is the list of values as help and errors show it:

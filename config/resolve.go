@@ -70,6 +70,9 @@ type Settings struct {
 	// (codex_home, --isolated-home) or when MCP servers are configured,
 	// since those are injected into a per-run copy of CODEX_HOME.
 	CodexHome string
+	// Notifications is when desktop notifications are sent: one of
+	// NotificationModes (default "unfocused").
+	Notifications string
 	// MCPServers are the managed MCP servers by name (profile entries
 	// replace top-level entries of the same name).
 	MCPServers map[string]MCPServer
@@ -119,7 +122,7 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 	if file == nil {
 		file = &File{}
 	}
-	s := Settings{ConfigFile: file.Path, Theme: "auto", CodexHome: "shared", TurnTimeout: DefaultTurnTimeout}
+	s := Settings{ConfigFile: file.Path, Theme: "auto", CodexHome: "shared", TurnTimeout: DefaultTurnTimeout, Notifications: "unfocused"}
 	layers := []*Layer{&file.Top}
 	if profile != "" {
 		p, ok := file.Profiles[profile]
@@ -147,6 +150,7 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 		setStr(&s.CodexHome, l.CodexHome)
 		setStr(&s.RemoteCodex, l.RemoteCodex)
 		setStr(&s.RemoteWorkspace, l.RemoteWorkspace)
+		setStr(&s.Notifications, l.Notifications)
 		if l.SSHOptions != nil {
 			s.SSHOptions = slices.Clone(*l.SSHOptions)
 		}

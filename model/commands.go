@@ -45,6 +45,8 @@ func init() {
 		{name: "archive", desc: "archive this thread and start a new one", idleOnly: true, run: (*Model).cmdArchive},
 		{name: "compact", desc: "summarize the thread to free context", idleOnly: true, run: (*Model).cmdCompact},
 		{name: "review", desc: "review the uncommitted changes", idleOnly: true, run: (*Model).cmdReview},
+		{name: "init", desc: "write an AGENTS.md for this repository (Codex's /init prompt, as a turn)", idleOnly: true, run: (*Model).cmdInit},
+		{name: "logout", desc: "log out of codex (the stored login is forgotten)", idleOnly: true, run: (*Model).cmdLogout},
 		{name: "hooks", desc: "list the thread's hooks and whether they are trusted", run: (*Model).cmdHooks},
 		{name: "skills", desc: "list the workspace's skills (type $ to use one)", run: (*Model).cmdSkills},
 		{name: "plan", desc: "plan mode on or off for the next turns (" + keyCollab + " switches modes)", run: (*Model).cmdPlan},

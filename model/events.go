@@ -24,8 +24,13 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		}
 		return tea.Batch(m.startTick(), m.spin.Tick)
 	case backend.TurnCompletedEvent:
+		mine, d := m.turn.busy(), m.now().Sub(m.turn.started)
 		m.endTurn(e.Turn)
-		return m.flushQueue() // send the next queued prompt
+		var note tea.Cmd
+		if mine { // this viewer's turn: the title and a notification (notify.go)
+			note = m.turnEnded(e.Turn, d)
+		}
+		return tea.Batch(note, m.flushQueue()) // send the next queued prompt
 	case backend.ErrorEvent:
 		if e.WillRetry {
 			m.banner(ui.BannerWarning, e.Error.Message+" (retrying)", nil)

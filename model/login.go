@@ -203,6 +203,7 @@ func (m *Model) onLoginCompleted(e backend.LoginCompletedEvent) tea.Cmd {
 		return nil
 	}
 	m.login = nil
+	m.loggedOut = false
 	m.banner(ui.BannerInfo, "Logged in", nil)
 	return m.releasePrompt()
 }

@@ -64,6 +64,11 @@ type Options struct {
 	// TurnTimeout, when > 0, is how long a turn runs before tandem offers
 	// to interrupt it.
 	TurnTimeout time.Duration
+	// Notifications is when a desktop notification is sent (notify.go):
+	// "unfocused" ("" too), "always" or "off". Getenv describes the
+	// terminal for it (nil: os.Getenv).
+	Notifications string
+	Getenv        func(string) string
 }
 
 // Model is the Bubble Tea model: a router over the thread's fold and the
@@ -115,6 +120,11 @@ type Model struct {
 	// codexChecked: the server's version was checked against the tested
 	// range (once per run: a restart is the same codex).
 	codexChecked bool
+	// attn is the terminal's focus and the last turn's end, for
+	// notifications and the title (notify.go); loggedOut that /logout
+	// ran and no login followed (account.go).
+	attn      attention
+	loggedOut bool
 
 	// status is the status line's settled values (model, cwd, policies,
 	// peer, presence); View adds what changes by itself.
@@ -263,6 +273,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.setTheme(msg.IsDark())
+		return m, nil
+	case tea.FocusMsg, tea.BlurMsg:
+		_, in := msg.(tea.FocusMsg)
+		m.onFocus(in) // notify.go
 		return m, nil
 	case SessionReadyMsg:
 		return m, m.onReady(msg)

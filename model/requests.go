@@ -2,8 +2,6 @@ package model
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -86,7 +84,7 @@ func (m *Model) onRequest(req backend.ServerRequest) tea.Cmd {
 		// show): nothing to ring for.
 		return cmd
 	}
-	return tea.Batch(cmd, ring(ad.summary()))
+	return tea.Batch(cmd, m.notify(notifyRequest, ad.summary(), 0)) // notify.go
 }
 
 func (m *Model) isPending(req backend.ServerRequest) bool {
@@ -272,39 +270,4 @@ func (m *Model) syncAwaiting() {
 		}
 		m.view.awaiting[c] = true
 	}
-}
-
-// ring alerts the user that a request waits: OSC 9 (a desktop
-// notification) where the terminal is known to support it, else BEL. The
-// sequence goes to the terminal through the program, never through ui/.
-func ring(summary string) tea.Cmd {
-	return tea.Raw(bellSequence(os.Getenv, summary))
-}
-
-// bellSequence picks the alert for the terminal described by getenv:
-// OSC 9 with text for iTerm2, WezTerm, ghostty and kitty outside tmux and
-// screen (which would swallow it), BEL everywhere else.
-func bellSequence(getenv func(string) string, text string) string {
-	if getenv("TMUX") == "" && !strings.HasPrefix(getenv("TERM"), "screen") {
-		switch getenv("TERM_PROGRAM") {
-		case "iTerm.app", "WezTerm", "ghostty":
-			return osc9(text)
-		}
-		if strings.Contains(getenv("TERM"), "kitty") {
-			return osc9(text)
-		}
-	}
-	return "\a"
-}
-
-func osc9(text string) string {
-	clean := strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, text)
-	// Nor may a C1 control (ST would end the OSC early) or a bidi override.
-	clean = ui.SanitizeLine(clean)
-	return "\x1b]9;" + ui.Truncate(clean, 120) + "\a"
 }

@@ -397,33 +397,6 @@ func hasRaw(cmd tea.Cmd, want string) bool {
 	return false
 }
 
-func TestBellSequence(t *testing.T) {
-	cases := []struct {
-		env  map[string]string
-		want string
-	}{
-		{map[string]string{}, "\a"},
-		{map[string]string{"TERM_PROGRAM": "iTerm.app"}, "\x1b]9;hi there\a"},
-		{map[string]string{"TERM_PROGRAM": "WezTerm"}, "\x1b]9;hi there\a"},
-		{map[string]string{"TERM_PROGRAM": "ghostty"}, "\x1b]9;hi there\a"},
-		{map[string]string{"TERM": "xterm-kitty"}, "\x1b]9;hi there\a"},
-		{map[string]string{"TERM_PROGRAM": "iTerm.app", "TMUX": "/tmp/tmux-0/default,1,0"}, "\a"},
-		{map[string]string{"TERM_PROGRAM": "Apple_Terminal"}, "\a"},
-		{map[string]string{"TERM": "screen-256color", "TERM_PROGRAM": "ghostty"}, "\a"},
-	}
-	for _, c := range cases {
-		got := bellSequence(func(k string) string { return c.env[k] }, "hi\x07there")
-		if got != c.want {
-			t.Errorf("%v: got %q want %q", c.env, got, c.want)
-		}
-	}
-	// A C1 ST or a bidi override can't end or reorder the notification.
-	got := bellSequence(func(k string) string { return map[string]string{"TERM_PROGRAM": "ghostty"}[k] }, "a\u009cb\u202ec")
-	if want := "\x1b]9;a<U+009C>b<U+202E>c\a"; got != want {
-		t.Errorf("got %q want %q", got, want)
-	}
-}
-
 // The file-change approval shows the item's diff in a window that
 // scrolls with shift+↓ and ctrl+d, without moving the choice.
 func TestFileChangeApprovalDiffScrolls(t *testing.T) {

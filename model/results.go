@@ -11,6 +11,8 @@ import (
 // for any other message.
 func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
+	case selfHandled: // account.go
+		return msg.apply(m), true
 	case turnStartResult:
 		m.onTurnStartResult(msg)
 	case interruptResult:

@@ -72,13 +72,22 @@ func callCmd(fn func(ctx context.Context) tea.Msg) tea.Cmd {
 // (images.go; a local file is first copied to a remote app-server). The
 // user's message is drawn at once, unless the model draws prompts from
 // the thread's items (Shared).
-func (m *Model) submit(text string) tea.Cmd {
+func (m *Model) submit(text string) tea.Cmd { return m.submitShown(text, text) }
+
+// submitShown is submit with the user's message drawn as shown (a
+// command's name, such as "/init", for the prompt it sends); a turn that
+// fails to start gives shown back to the composer.
+func (m *Model) submitShown(shown, text string) tea.Cmd {
 	if m.imagesBlocked(text) {
 		return nil
 	}
-	in, ups, shown := m.turnInput(text)
+	in, ups, images := m.turnInput(text)
 	if !m.opts.Shared {
-		m.view.add(&ui.UserCell{Text: in.Text, Images: shown})
+		drawn := in.Text
+		if shown != text {
+			drawn = shown
+		}
+		m.view.add(&ui.UserCell{Text: drawn, Images: images})
 	}
 	m.view.follow = true
 	m.beginTurn()
@@ -91,7 +100,7 @@ func (m *Model) submit(text string) tea.Cmd {
 			return turnStartResult{text: text, err: err}
 		}
 		_, err := c.StartTurn(ctx, in)
-		return turnStartResult{text: text, err: err}
+		return turnStartResult{text: shown, err: err}
 	}), m.startTick(), m.spin.Tick)
 }
 

@@ -71,7 +71,8 @@ func (m *Model) finishView(s string) tea.View {
 	if m.mouseOff {
 		v.MouseMode = tea.MouseModeNone
 	}
-	v.WindowTitle = "tandem"
+	v.WindowTitle = m.windowTitle() // notify.go
+	v.ReportFocus = true            // tea.FocusMsg / tea.BlurMsg, for notifications
 	return v
 }
 
@@ -130,6 +131,9 @@ func (m *Model) statusInfo() ui.StatusInfo {
 	}
 	u := m.thread.Usage
 	s.TotalTokens, s.LastInputTokens, s.ContextWindow = u.Total, u.LastInput, u.ContextWindow
+	if m.loggedOut {
+		s.Hints = append(s.Hints, "logged out") // account.go
+	}
 	return s
 }
 

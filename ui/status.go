@@ -73,6 +73,9 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 		*f = SanitizeLine(*f)
 	}
 	var left []string
+	if b := DangerBadge(s.Approval, s.Sandbox); b != "" { // first: never cut
+		left = append(left, st.Danger.Render(" "+b+" "))
+	}
 	if s.Mode != "" {
 		left = append(left, st.Accent.Render("["+s.Mode+" mode]"))
 	}
@@ -145,6 +148,20 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 		gap = width - lw - ansi.StringWidth(r)
 	}
 	return l + strings.Repeat(" ", gap) + r
+}
+
+// DangerBadge is the status line's warning for a thread whose commands
+// run without a sandbox (sandbox danger-full-access, as --yolo sets it):
+// "YOLO" when nothing is asked either (approval never), "NO SANDBOX"
+// otherwise; "" for a sandboxed thread. A "(next turn)" suffix counts.
+func DangerBadge(approval, sandbox string) string {
+	if !strings.HasPrefix(sandbox, "danger-full-access") {
+		return ""
+	}
+	if strings.HasPrefix(approval, "never") {
+		return "YOLO"
+	}
+	return "NO SANDBOX"
 }
 
 // ElapsedLabel is a running turn's elapsed time as the status line shows

@@ -24,6 +24,9 @@ type Styles struct {
 	Warn, Error, Info    lipgloss.Style
 	Status               lipgloss.Style
 	Accent               lipgloss.Style
+	// Danger is the status line's badge for a thread without a sandbox
+	// (DangerBadge): white on red, bold; its text says it without colour.
+	Danger lipgloss.Style
 }
 
 // NewStyles returns the styles for a dark or light background.
@@ -53,6 +56,7 @@ func NewStyles(dark bool) Styles {
 		Info:       pick("#60A5FA", "#1D4ED8"),
 		Status:     pick("#A1A1AA", "#52525B"),
 		Accent:     pick("#A78BFA", "#6D28D9").Bold(true),
+		Danger:     lipgloss.NewStyle().Foreground(lipgloss.Color("#FFFFFF")).Background(lipgloss.Color("#DC2626")).Bold(true),
 	}
 }
 

@@ -108,6 +108,8 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 		// owner.go: F5 and /restart start a new app-server on the thread.
 		Restart:     func() (model.RestartInfo, error) { return owner.restart() },
 		TurnTimeout: s.TurnTimeout,
+		// notify.go: desktop notifications (the config's notifications).
+		Notifications: s.Notifications,
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), themeFilter(s))
 

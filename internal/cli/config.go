@@ -37,6 +37,11 @@ type runConfig struct {
 	// logFile, record and traceProtocol are --log-file, --record and
 	// --trace-protocol ("" when not given).
 	logFile, record, traceProtocol string
+
+	// addDirs are the --add-dir roots, absolute (codexflags.go); profile
+	// is what -p applied.
+	addDirs []string
+	profile profileUse
 }
 
 // resolve checks the flags (validate), loads the config file and
@@ -54,12 +59,14 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 	for _, kv := range o.Overrides {
 		args = append(args, "-c", kv)
 	}
+	args = append(args, o.CodexFlags.args()...) // --search
+	approval, sandbox := o.CodexFlags.policies(o.Approval, o.Sandbox)
 	fl := config.Flags{
 		Codex:        o.Codex,
 		CodexArgs:    args,
 		Model:        o.Model,
-		Approval:     o.Approval,
-		Sandbox:      o.Sandbox,
+		Approval:     approval,
+		Sandbox:      sandbox,
 		Workspace:    o.Cd,
 		Theme:        o.Theme,
 		IsolatedHome: o.IsolatedHome,
@@ -67,9 +74,24 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 	if o.TurnTimeoutSet {
 		fl.TurnTimeout = o.TurnTimeout.String()
 	}
-	s, err := config.Resolve(file, o.Profile, fl)
+	tandemProfile := ""
+	if _, ok := file.Profiles[o.Profile]; ok {
+		tandemProfile = o.Profile // else only codex's may exist (resolveProfile)
+	}
+	s, err := config.Resolve(file, tandemProfile, fl)
 	if err != nil {
 		return runConfig{}, &usageError{err.Error()}
+	}
+	remote := o.Remote.SSH != "" || o.Remote.WS != "" || s.SSH != nil
+	prof, err := resolveProfile(o.Profile, file, codexHomeOf(s.Environ(os.Environ())), remote)
+	if err != nil {
+		return runConfig{}, err
+	}
+	// Codex's profile first: the config's args and -c flags win over it.
+	s.CodexArgs = append(prof.codexArgs, s.CodexArgs...)
+	addDirs, err := o.CodexFlags.addDirs(s.Workspace, remote)
+	if err != nil {
+		return runConfig{}, err
 	}
 	c := runConfig{
 		settings:        s,
@@ -82,6 +104,8 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 		logFile:         o.LogFile,
 		record:          o.Record,
 		traceProtocol:   o.TraceProtocol,
+		addDirs:         addDirs,
+		profile:         prof,
 	}
 	if c.sshTarget == "" && c.ws == "" && s.SSH != nil {
 		c.sshTarget = s.SSH.String()

@@ -35,6 +35,7 @@ type liveTandem struct {
 
 	mu     sync.Mutex
 	emu    *vt.Emulator
+	raw    []byte // everything tandem wrote to the terminal (notify_e2e_test.go)
 	exited chan struct{}
 	// seen are the descendants observed while tandem ran (pid → pgid).
 	seen map[int]int
@@ -70,6 +71,7 @@ func startTandemEnv(t *testing.T, env *e2e.Env, extraEnv []string, args ...strin
 			if n > 0 {
 				lt.mu.Lock()
 				_, _ = lt.emu.Write(buf[:n])
+				lt.raw = append(lt.raw, buf[:n]...)
 				lt.mu.Unlock()
 			}
 			if err != nil {

@@ -37,11 +37,13 @@ type SessionOptions struct {
 	TurnTimeoutSet bool
 
 	ConfigFile   string // --config
-	Profile      string // --profile: [profiles.NAME] of the file
+	Profile      string // -p/--profile: tandem's [profiles.NAME] and codex's NAME.config.toml (codexflags.go)
 	IsolatedHome bool   // --isolated-home
 	Theme        string // --theme, one of config.Themes
 
 	Remote RemoteOptions
+	// CodexFlags are --search, --add-dir and --yolo (codexflags.go).
+	CodexFlags codexFlags
 }
 
 // RemoteOptions choose where the app-server runs when it is not a local
@@ -69,10 +71,11 @@ func (o *SessionOptions) register(fs *pflag.FlagSet) {
 	o.TurnTimeout = config.DefaultTurnTimeout // before Var: it is the default --help shows
 	fs.Var(turnTimeoutValue{d: &o.TurnTimeout, set: &o.TurnTimeoutSet}, "turn-timeout", "after a turn runs this long, offer to interrupt it (0 or off = never)")
 	fs.StringVar(&o.ConfigFile, "config", "", "tandem config file (default: $XDG_CONFIG_HOME/tandem/config.toml)")
-	fs.StringVar(&o.Profile, "profile", "", "config profile to apply ([profiles.NAME] in the config file)")
+	fs.StringVarP(&o.Profile, "profile", "p", "", "apply profile `NAME`: tandem's [profiles.NAME] and codex's $CODEX_HOME/NAME.config.toml, whichever exist")
 	fs.BoolVar(&o.IsolatedHome, "isolated-home", false, "run codex on a per-run copy of CODEX_HOME (always on when MCP servers are configured)")
 	fs.StringVar(&o.Theme, "theme", "", "colour theme: "+config.Themes.Allowed())
 	o.Remote.register(fs)
+	o.CodexFlags.register(fs)
 	fs.StringVar(&o.Record, "record", "", "record the session's protocol transcript to `FILE` (JSONL, redacted) for tandem replay and tandem export")
 }
 
@@ -108,6 +111,9 @@ func (o *SessionOptions) validate() error {
 		}
 	}
 	if err := checkLogFile(o.LogFile); err != nil {
+		return err
+	}
+	if err := o.CodexFlags.validate(o.Approval, o.Sandbox); err != nil {
 		return err
 	}
 	return o.Remote.validate()

@@ -231,6 +231,7 @@ func (e *runEnv) sessionOptions(send func(tea.Msg)) backend.SessionOptions {
 		Model:          s.Model,
 		ApprovalPolicy: s.ApprovalPolicy,
 		Sandbox:        s.Sandbox,
+		AddDirs:        e.cfg.addDirs,
 		Sink:           func(msg any) { send(msg) },
 		Trace:          e.trace,
 		Log:            e.log,
@@ -256,6 +257,9 @@ func (e *runEnv) startSession(ctx context.Context, resume *model.ResumeRequest, 
 		return sess, fmt.Errorf("thread/start: %w", err)
 	}
 	send(readyMsg(sess, resp))
+	if len(e.cfg.addDirs) > 0 && resp.Sandbox.Type == "readOnly" {
+		send(backend.WarningEvent{Message: "--add-dir has no effect while the sandbox is read-only: /approvals or -s workspace-write makes the added directories writable"})
+	}
 	return sess, nil
 }
 
