@@ -41,6 +41,7 @@ func newChatCmd(f *Factory) *cobra.Command {
 	cobra.AddTemplateFunc("codexLine", codexLine)
 	root.SetVersionTemplate("tandem {{.Version}}\n{{codexLine}}\n")
 	opts.Session.register(root.Flags())
+	opts.Session.registerScreen(root.Flags())
 	return root
 }
 
@@ -99,6 +100,7 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 		// owner.go: F5 and /restart start a new app-server on the thread.
 		Restart:     func() (model.RestartInfo, error) { return owner.restart() },
 		TurnTimeout: s.TurnTimeout,
+		NoAltScreen: !s.AltScreen,
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), themeFilter(s))
 

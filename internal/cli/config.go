@@ -62,6 +62,7 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 		Sandbox:      o.Sandbox,
 		Workspace:    o.Cd,
 		Theme:        o.Theme,
+		NoAltScreen:  o.NoAltScreen,
 		IsolatedHome: o.IsolatedHome,
 	}
 	if o.TurnTimeoutSet {
