@@ -35,11 +35,18 @@ import (
 // switch to the alternate screen while open, and nothing is printed until
 // they close (printing into the alternate screen would lose the lines).
 
+// Room: Bubble Tea prints above the program by scrolling the screen
+// (tea.Println): a print of more rows than lie above the live area would
+// scroll the live area itself into the scrollback. So the live area never
+// takes more than the window less its reserve (liveReserve), and one
+// print carries at most that many rows; a long history goes out in
+// several, each after the last one's acknowledgement.
+
 const (
-	// printChunk is about how many lines one print carries: a long
-	// history (a resumed thread) is drawn and printed a chunk at a time,
-	// so no single update renders all of it.
-	printChunk = 400
+	// drawChunk is about how many lines one update draws for printing: a
+	// long history (a resumed thread) is drawn a chunk at a time, so no
+	// single update renders all of it.
+	drawChunk = 400
 	// altSettle is how long printing waits after the pager or a sub-agent
 	// view closed: the renderer leaves the alternate screen on its next
 	// frame (1/60 s), and a print before that would go into it.
@@ -72,10 +79,12 @@ type scrollback struct {
 	// switch).
 	from int
 	// pending are lines drawn and waiting to be printed, pendingCells the
-	// cells they draw; inflight the cells of the print in flight (nil:
-	// none), seq its number.
+	// cells they draw (each with the end of its lines in pending);
+	// inflight the cells whose last line is in the print in flight (nil:
+	// no print is), seq its number. A cell is printed once all its lines
+	// are: a tall one may take several prints.
 	pending      []string
-	pendingCells []ui.Cell
+	pendingCells []pendingCell
 	inflight     []ui.Cell
 	seq          int
 	// hold stops printing until holdSeq's altSettle tick (after a full
@@ -95,6 +104,12 @@ type scrollback struct {
 // scrollbackHint answers PgUp and PgDn with --no-alt-screen: there is no
 // transcript of tandem's own to scroll.
 const scrollbackHint = "the conversation is in your terminal's scrollback: scroll it there (shift+pgup, the wheel) — ctrl+t opens the pager"
+
+// pendingCell is a cell drawn into pending, whose lines end at end.
+type pendingCell struct {
+	cell ui.Cell
+	end  int
+}
 
 // scrollPrintedMsg acknowledges print seq: its lines are in the terminal.
 type scrollPrintedMsg struct{ seq int }
@@ -138,8 +153,11 @@ func (m *Model) scrollbackUpdate(msg tea.Msg, update func(tea.Msg) tea.Cmd) tea.
 		}
 		s.inflight = nil
 		if q := s.quit; q != nil {
-			s.quit = nil
-			return m.flushThen(q)
+			if len(s.pending) == 0 && len(s.pendingCells) == 0 {
+				s.quit = nil
+				return q
+			}
+			return m.flushPrint()
 		}
 		return m.emitFinished()
 	case scrollResumeMsg:
@@ -177,7 +195,7 @@ func (m *Model) emitFinished() tea.Cmd {
 
 // queueCells draws the cells not printed yet into pending: the finished
 // ones up to the first that is not (all of them when all is set, for
-// quitting), about printChunk lines at a time; a plan printed before that
+// quitting), about drawChunk lines at a time; a plan printed before that
 // changed since is drawn again.
 func (m *Model) queueCells(all bool) {
 	s := &m.sb
@@ -196,7 +214,7 @@ func (m *Model) queueCells(all bool) {
 		}
 	}
 	i := s.scanFrom(cells)
-	for ; i < len(cells) && (all || len(s.pending) < printChunk); i++ {
+	for ; i < len(cells) && (all || len(s.pending) < drawChunk); i++ {
 		c := cells[i]
 		if s.state[c] != cellLive {
 			continue
@@ -205,7 +223,7 @@ func (m *Model) queueCells(all bool) {
 			break
 		}
 		s.pending = append(s.pending, draw(c)...)
-		s.pendingCells = append(s.pendingCells, c)
+		s.pendingCells = append(s.pendingCells, pendingCell{cell: c, end: len(s.pending)})
 		s.state[c] = cellQueued
 		if it := cellItem(c); it != nil && it.Kind == thread.Plan {
 			s.plans[c] = c.Version()
@@ -296,26 +314,59 @@ func cellItem(c ui.Cell) *thread.Item {
 }
 
 // flushPrint starts printing the pending lines unless a print is in
-// flight: one tea.Println, then its acknowledgement.
+// flight: one tea.Println of at most printRows lines, then its
+// acknowledgement.
 func (m *Model) flushPrint() tea.Cmd {
 	s := &m.sb
 	if s.inflight != nil || (len(s.pending) == 0 && len(s.pendingCells) == 0) {
 		return nil
 	}
-	text := s.colour(strings.Join(s.pending, "\n"))
-	s.inflight = append([]ui.Cell{}, s.pendingCells...)
-	s.pending, s.pendingCells = nil, nil
+	n := min(len(s.pending), m.printRows())
+	if n <= 0 && len(s.pending) > 0 {
+		return nil // no room above the live area now (a form on a short window): later
+	}
+	text := s.colour(strings.Join(s.pending[:n], "\n"))
+	s.inflight = []ui.Cell{}
+	k := 0
+	for ; k < len(s.pendingCells) && s.pendingCells[k].end <= n; k++ {
+		s.inflight = append(s.inflight, s.pendingCells[k].cell)
+	}
+	rest := s.pendingCells[k:]
+	for i := range rest {
+		rest[i].end -= n
+	}
+	s.pending, s.pendingCells = s.pending[n:], rest
+	if len(s.pending) == 0 {
+		s.pending = nil
+	}
 	s.seq++
 	seq := s.seq
 	return tea.Sequence(s.print(text), func() tea.Msg { return scrollPrintedMsg{seq: seq} })
 }
 
-// flushThen prints what is pending, then runs then (quitting).
+// flushThen prints what is pending, then runs then (quitting): the
+// prints follow one another, each acknowledged before the next.
 func (m *Model) flushThen(then tea.Cmd) tea.Cmd {
-	if p := m.flushPrint(); p != nil {
-		return tea.Sequence(p, then)
+	s := &m.sb
+	if len(s.pending) == 0 && len(s.pendingCells) == 0 {
+		return then
 	}
-	return then
+	s.quit = then // scrollPrintedMsg sends the next print, and then quits
+	return m.flushPrint()
+}
+
+// liveReserve is how many rows of the window the live area leaves free
+// (a third): what one print may carry.
+func (m *Model) liveReserve() int { return max(1, m.height/3) }
+
+// printRows is how many rows the next print may carry: the reserve, less
+// what a bottom taller than the rest of the window takes (quitting, the
+// live area is gone: the reserve).
+func (m *Model) printRows() int {
+	if m.quitting {
+		return m.liveReserve()
+	}
+	return min(m.liveReserve(), m.height-len(m.bottom()))
 }
 
 // colour converts styled text to the terminal's colour profile.
@@ -422,7 +473,7 @@ func (m *Model) inlineView() tea.View {
 		return m.inlineFinish("")
 	}
 	bottom := m.bottom()
-	live := m.liveLines(m.height - len(bottom))
+	live := m.liveLines(m.height - m.liveReserve() - len(bottom))
 	return m.inlineFinish(strings.Join(append(live, bottom...), "\n"))
 }
 
