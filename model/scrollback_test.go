@@ -446,3 +446,13 @@ func TestTrimRight(t *testing.T) {
 		}
 	}
 }
+
+// PgUp with --no-alt-screen says where the conversation is: the
+// terminal's scrollback (tandem has no transcript of its own to scroll).
+func TestScrollbackPgUpPointsAtTheTerminal(t *testing.T) {
+	in := newInline(t, 100, 30)
+	in.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	if s := viewText(in.Model); !strings.Contains(s, "scroll it there") {
+		t.Fatalf("PgUp said nothing:\n%s", s)
+	}
+}
