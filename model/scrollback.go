@@ -99,6 +99,12 @@ type scrollback struct {
 	// print is the command that prints text above the program:
 	// tea.Println (tests record what it is given).
 	print func(text string) tea.Cmd
+	// frame is the last live area drawn, at frameW×frameH: a streaming
+	// delta that changes nothing drawn yet reuses it (a render cache, as
+	// the alternate screen's transcriptView.frame).
+	frame          string
+	frameOK        bool
+	frameW, frameH int
 }
 
 // scrollbackHint answers PgUp and PgDn with --no-alt-screen: there is no

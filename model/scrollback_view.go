@@ -28,9 +28,15 @@ func (m *Model) inlineView() tea.View {
 	if m.quitting {
 		return m.inlineFinish("")
 	}
+	s, v := &m.sb, &m.view
+	if v.deltaOnly && s.frameOK && s.frameW == m.width && s.frameH == m.height && !v.transcript.Pending() {
+		return m.inlineFinish(s.frame) // the delta waits for the next frame tick
+	}
 	bottom := m.bottom()
 	live := m.liveLines(m.height - m.liveReserve() - len(bottom))
-	return m.inlineFinish(strings.Join(append(live, bottom...), "\n"))
+	s.frame = strings.Join(append(live, bottom...), "\n")
+	s.frameOK, s.frameW, s.frameH = true, m.width, m.height
+	return m.inlineFinish(s.frame)
 }
 
 // liveLines returns the live area's lines, at most room of them: when the
