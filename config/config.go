@@ -160,6 +160,7 @@ type Layer struct {
 	Sandbox         *string              `toml:"sandbox"`
 	Workspace       *string              `toml:"workspace"`
 	Theme           *string              `toml:"theme"`
+	AltScreen       *bool                `toml:"alt_screen"`
 	TurnTimeout     *string              `toml:"turn_timeout"`
 	CodexHome       *string              `toml:"codex_home"`
 	SSH             *string              `toml:"ssh"`
@@ -280,7 +281,7 @@ func (f *File) unknownKeys(keys []toml.Key) error {
 
 // layerKeys are the keys a layer may set, for the unknown-keys message.
 var layerKeys = []string{"codex.command", "codex.args", "codex.env", "model", "approval_policy", "sandbox",
-	"workspace", "theme", "turn_timeout", "codex_home", "ssh", "ssh_options", "remote_codex", "remote_workspace", "notifications"}
+	"workspace", "theme", "alt_screen", "turn_timeout", "codex_home", "ssh", "ssh_options", "remote_codex", "remote_workspace", "notifications"}
 
 // errAt builds an *Error for the dotted key path.
 func (f *File) errAt(key []string, format string, args ...any) *Error {

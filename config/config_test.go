@@ -18,6 +18,7 @@ approval_policy = "on-request"
 sandbox = "workspace-write"
 workspace = "WORKSPACE"
 theme = "dark"
+alt_screen = false
 turn_timeout = "10m"
 codex_home = "shared"
 ssh = "me@devbox:2222"
@@ -51,6 +52,7 @@ env_http_headers = { "X-Auth" = "API_AUTH" }
 model = "o3"
 approval_policy = "untrusted"
 theme = "light"
+alt_screen = true
 turn_timeout = "90s"
 
 [profiles.work.codex]
@@ -102,6 +104,9 @@ func TestResolvePrecedence(t *testing.T) {
 			if s.TurnTimeout != 10*time.Minute {
 				t.Errorf("turn timeout %v", s.TurnTimeout)
 			}
+			if s.AltScreen {
+				t.Error("alt_screen = false left the alternate screen on")
+			}
 			if s.SSH == nil || *s.SSH != (SSHTarget{User: "me", Host: "devbox", Port: 2222}) {
 				t.Errorf("ssh %+v", s.SSH)
 			}
@@ -122,6 +127,9 @@ func TestResolvePrecedence(t *testing.T) {
 			if s.Sandbox != "workspace-write" {
 				t.Errorf("unset in profile falls back to top level: sandbox %q", s.Sandbox)
 			}
+			if !s.AltScreen {
+				t.Error("the profile's alt_screen = true lost to the top level's false")
+			}
 			if s.CodexEnv["A"] != "work" || s.CodexEnv["RUST_LOG"] != "warn" {
 				t.Errorf("env merge %v", s.CodexEnv)
 			}
@@ -137,8 +145,8 @@ func TestResolvePrecedence(t *testing.T) {
 				t.Errorf("args %v sandbox %q", s.CodexArgs, s.Sandbox)
 			}
 		}},
-		{"flags over profile", "work", Flags{Model: "m-flag", Approval: "never", Sandbox: "danger-full-access", Workspace: other, Theme: "auto", TurnTimeout: "off", Codex: "/bin/true", CodexArgs: []string{"-c", "k=v"}, SSH: "host"}, func(t *testing.T, s Settings) {
-			if s.Model != "m-flag" || s.ApprovalPolicy != "never" || s.Sandbox != "danger-full-access" || s.Workspace != other || s.Theme != "auto" || s.TurnTimeout != 0 || s.Codex != "/bin/true" {
+		{"flags over profile", "work", Flags{Model: "m-flag", Approval: "never", Sandbox: "danger-full-access", Workspace: other, Theme: "auto", NoAltScreen: true, TurnTimeout: "off", Codex: "/bin/true", CodexArgs: []string{"-c", "k=v"}, SSH: "host"}, func(t *testing.T, s Settings) {
+			if s.Model != "m-flag" || s.ApprovalPolicy != "never" || s.Sandbox != "danger-full-access" || s.Workspace != other || s.Theme != "auto" || s.AltScreen || s.TurnTimeout != 0 || s.Codex != "/bin/true" {
 				t.Errorf("got %+v", s)
 			}
 			if !reflect.DeepEqual(s.CodexArgs, []string{"-c", "model_reasoning_effort=high", "-c", "k=v"}) {
@@ -166,7 +174,7 @@ func TestResolveDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	wd, _ := os.Getwd()
-	if s.Theme != "auto" || s.CodexHome != "shared" || s.Workspace != wd || s.TurnTimeout != DefaultTurnTimeout || s.Model != "" || s.SSH != nil || s.PerRunHome() {
+	if s.Theme != "auto" || !s.AltScreen || s.CodexHome != "shared" || s.Workspace != wd || s.TurnTimeout != DefaultTurnTimeout || s.Model != "" || s.SSH != nil || s.PerRunHome() {
 		t.Errorf("defaults: %+v", s)
 	}
 	s, err = Resolve(nil, "", Flags{IsolatedHome: true})
@@ -228,6 +236,7 @@ func TestParseErrors(t *testing.T) {
 		{"mcp server as string", "[mcp_servers]\nfs = \"npx fs\"\n", 2, "mcp_servers.fs", "expected a table ([mcp_servers.fs]), got a string"},
 		{"mcp timeout as string", "[mcp_servers.s]\ncommand = \"a\"\nstartup_timeout_sec = \"10\"\n", 3, "mcp_servers.s.startup_timeout_sec", "expected a number, got a string"},
 		{"turn_timeout as integer", "turn_timeout = 600\n", 1, "turn_timeout", "expected a string, got an integer"},
+		{"alt_screen as string", "theme = \"dark\"\nalt_screen = \"no\"\n", 2, "alt_screen", "expected a boolean (true or false), got a string"},
 		{"bad enum top", "model = \"x\"\napproval_policy = \"sometimes\"\n", 2, "approval_policy", `invalid value "sometimes": allowed values are untrusted, on-request, never`},
 		{"bad enum in profile", "[profiles.a]\nmodel = \"x\"\n\n[profiles.b]\nsandbox = \"open\"\n", 5, "profiles.b.sandbox", "allowed values are read-only, workspace-write, danger-full-access"},
 		{"bad theme", "theme = 'neon'\n", 1, "theme", "allowed values are auto, dark, light"},

@@ -26,6 +26,7 @@ type Flags struct {
 	Sandbox      string   // -s/--sandbox
 	Workspace    string   // -C/--cd
 	Theme        string   // --theme
+	NoAltScreen  bool     // --no-alt-screen: same as alt_screen = false
 	TurnTimeout  string   // --turn-timeout, a duration string
 	IsolatedHome bool     // --isolated-home: same as codex_home = "per-run"
 	SSH          string   // --ssh [user@]host[:port]
@@ -61,6 +62,11 @@ type Settings struct {
 
 	// Theme is "auto", "dark" or "light" (default "auto").
 	Theme string
+	// AltScreen is true (the default) when the TUI runs full-screen in
+	// the terminal's alternate screen; false (alt_screen = false,
+	// --no-alt-screen) runs it inline, finished output going into the
+	// terminal's own scrollback.
+	AltScreen bool
 	// TurnTimeout is how long a turn may run before tandem offers to
 	// interrupt it (exec interrupts it and fails); 0 means no limit.
 	// Default DefaultTurnTimeout.
@@ -122,7 +128,7 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 	if file == nil {
 		file = &File{}
 	}
-	s := Settings{ConfigFile: file.Path, Theme: "auto", CodexHome: "shared", TurnTimeout: DefaultTurnTimeout, Notifications: "unfocused"}
+	s := Settings{ConfigFile: file.Path, Theme: "auto", AltScreen: true, CodexHome: "shared", TurnTimeout: DefaultTurnTimeout, Notifications: "unfocused"}
 	layers := []*Layer{&file.Top}
 	if profile != "" {
 		p, ok := file.Profiles[profile]
@@ -146,6 +152,9 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 		setStr(&s.Sandbox, l.Sandbox)
 		setStr(&s.Workspace, l.Workspace)
 		setStr(&s.Theme, l.Theme)
+		if l.AltScreen != nil {
+			s.AltScreen = *l.AltScreen
+		}
 		setStr(&timeout, l.TurnTimeout)
 		setStr(&s.CodexHome, l.CodexHome)
 		setStr(&s.RemoteCodex, l.RemoteCodex)
@@ -207,6 +216,9 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 	}
 	if flags.Workspace != "" {
 		s.Workspace = flags.Workspace
+	}
+	if flags.NoAltScreen {
+		s.AltScreen = false
 	}
 	if flags.TurnTimeout != "" {
 		if _, err := ParseTurnTimeout(flags.TurnTimeout); err != nil {

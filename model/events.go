@@ -51,7 +51,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		}
 		return nil
 	case backend.RequestResolvedEvent:
-		m.answeredBy(e) // authors.go: who answered, in a shared session
+		m.answeredBy(e)                // authors.go: who answered, in a shared session
 		return m.resolved(e.RequestID) // requests.go
 	case backend.ServerExitedEvent:
 		m.onServerExited(e) // recovery.go

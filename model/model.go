@@ -69,6 +69,12 @@ type Options struct {
 	// terminal for it (nil: os.Getenv).
 	Notifications string
 	Getenv        func(string) string
+	// NoAltScreen (--no-alt-screen) runs inline instead of in the
+	// alternate screen: finished cells are printed into the terminal's
+	// scrollback once each, and only the live area is redrawn
+	// (scrollback.go). The pager and a sub-agent's view still take the
+	// alternate screen while open.
+	NoAltScreen bool
 }
 
 // Model is the Bubble Tea model: a router over the thread's fold and the
@@ -110,6 +116,7 @@ type Model struct {
 	skills   skillsState // skills.go
 	collab   collabState // collab.go
 	goal     goalState   // goal.go
+	sb       scrollback  // scrollback.go: --no-alt-screen
 	// mcp is each MCP server's start-up state; mcpFailed the failures
 	// shown (server and error); seenUnknown the unknown notification
 	// methods noted; threadName the name last shown (events.go).
@@ -161,7 +168,7 @@ func New(opts Options) *Model {
 	if now == nil {
 		now = time.Now
 	}
-	m := &Model{opts: opts, now: now, status: opts.Status}
+	m := &Model{opts: opts, now: now, status: opts.Status, sb: newScrollback(opts.NoAltScreen, opts.NoColor)}
 	m.view.follow = true
 	m.status.NoInterrupt = m.status.NoInterrupt || opts.ReadOnly // a watcher cannot interrupt
 	m.setPalette(opts.Dark)
@@ -250,8 +257,16 @@ func (m *Model) Close() { m.thread.Close() }
 // Update implements tea.Model. It routes msg to the part of the model it
 // belongs to: a watcher's keys to the role filter, input to the form, the
 // pager, a picker, the login form or the composer, events to the fold,
-// replies and results to the component that asked.
+// replies and results to the component that asked. With NoAltScreen it
+// then prints what finished into the scrollback (scrollback.go).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if !m.sb.on {
+		return m.update(msg)
+	}
+	return m, m.scrollbackUpdate(msg, func(msg tea.Msg) tea.Cmd { _, cmd := m.update(msg); return cmd })
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.syncAwaiting() // requests.go
 	m.requests.noteInput(m, msg)
 	m.view.deltaOnly = isDelta(msg)
@@ -413,9 +428,10 @@ func (m *Model) quit() tea.Cmd {
 		m.composer.AddHistory(m.turn.held)
 		m.turn.held = ""
 	}
+	quit := m.scrollbackQuit(tea.Quit) // scrollback.go: what is live is printed first
 	m.quitting = true
 	m.Close()
-	return tea.Quit
+	return quit
 }
 
 func (m *Model) banner(kind ui.BannerKind, text string, detail []string) {

@@ -21,8 +21,9 @@ type threadSwitchedMsg struct {
 	how    string
 	notice string
 	err    error
-	// before is the turn a rewind's fork was cut before (how "rewound").
-	before string
+	// before is the turn a rewind's fork was cut before (how "rewound");
+	// from is the thread a fork was made of (how "forked").
+	before, from string
 }
 
 // resumeCheckMsg reports unfinished tool calls found in the rollout of a
@@ -105,7 +106,7 @@ func forkCmd(c backend.Client, id string) tea.Cmd {
 		if err != nil {
 			return threadSwitchedMsg{err: fmt.Errorf("thread/fork: %w", err), how: "forked"}
 		}
-		return threadSwitchedMsg{resp: resp, how: "forked"}
+		return threadSwitchedMsg{resp: resp, how: "forked", from: id}
 	})
 }
 
@@ -130,6 +131,7 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 		rewound = m.rewoundNote(msg.before)
 	}
 	r := msg.resp
+	m.scrollbackLeave(msg) // scrollback.go: the old thread's last cells, a separator
 	// The account's rate limits and the model's window outlive a thread.
 	limits, window := m.thread.RateLimits, m.thread.Usage.ContextWindow
 	m.thread.Close()
@@ -160,6 +162,7 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 		m.banner(ui.BannerWarning, msg.notice, nil)
 	}
 	m.loadHistory(r.Thread.Turns, false)
+	m.scrollbackOpened(msg) // a rewind's or fork's history is printed already
 	title := r.Thread.Preview
 	if r.Thread.Name != nil && *r.Thread.Name != "" {
 		title = *r.Thread.Name

@@ -157,6 +157,10 @@ func (m *Model) visibleTail(top, h int) int {
 // scroll moves the transcript view by lines plus pages (a page is the
 // transcript's height less 2 lines of overlap).
 func (m *Model) scroll(lines, pages int) {
+	if m.sb.on && !m.fullScreen() {
+		m.setNotice(noticeInfo, scrollbackHint) // scrollback.go: the terminal scrolls
+		return
+	}
 	v := &m.view
 	h := m.transcriptHeight()
 	delta := lines + pages*(h-2)

@@ -16,6 +16,9 @@ func (m *Model) View() tea.View {
 	if m.width == 0 || m.height == 0 {
 		return tea.NewView("")
 	}
+	if !m.altScreen() { // --no-alt-screen: the live area only (scrollback.go)
+		return m.inlineView()
+	}
 	if m.pager != nil {
 		return m.finishView(m.pager.view(m.styles, m.contentWidth(), m.height))
 	}
@@ -94,7 +97,7 @@ func (m *Model) drawBottom() []string {
 	var out, form []string
 	if f := m.requests.form; f != nil {
 		fv := strings.TrimRight(f.View(), "\n")
-		form = append(form, m.styles.Dim.Render(strings.Repeat("─", w)))
+		form = append(form, m.rule(w))
 		form = append(form, strings.Split(fv, "\n")...)
 		if q := m.queueLine(); q != "" {
 			form = append(form, q)
@@ -106,7 +109,7 @@ func (m *Model) drawBottom() []string {
 		out = append(out, h)
 	}
 	out = append(out, m.aboveComposer(w)...)
-	out = append(out, m.styles.Dim.Render(strings.Repeat("─", w)))
+	out = append(out, m.rule(w))
 	out = append(out, strings.Split(m.composer.View(), "\n")...)
 	out = append(out, ui.StatusLine(m.styles, m.statusInfo(), w))
 	if over := len(form) + len(out) - m.height; over > 0 && m.height > 0 && len(form) > 0 {
@@ -148,10 +151,10 @@ func (m *Model) aboveComposer(w int) []string {
 	}
 	switch {
 	case m.login != nil:
-		out = append(out, st.Dim.Render(strings.Repeat("─", w)))
+		out = append(out, m.rule(w))
 		out = append(out, m.login.view(st, w)...)
 	case m.picker != nil:
-		out = append(out, st.Dim.Render(strings.Repeat("─", w)))
+		out = append(out, m.rule(w))
 		out = append(out, m.picker.view(st, w)...)
 	default:
 		out = append(out, m.popupView(w)...)

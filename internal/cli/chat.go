@@ -44,6 +44,7 @@ func newChatCmd(f *Factory) *cobra.Command {
 	root.SetVersionTemplate("tandem {{.Version}}\n{{codexLine}}\n")
 	opts.Session.register(root.Flags())
 	registerImages(root.Flags(), &opts.Images) // images.go
+	opts.Session.registerScreen(root.Flags())
 	return root
 }
 
@@ -110,6 +111,7 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 		TurnTimeout: s.TurnTimeout,
 		// notify.go: desktop notifications (the config's notifications).
 		Notifications: s.Notifications,
+		NoAltScreen:   !s.AltScreen,
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), themeFilter(s))
 

@@ -69,6 +69,7 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 		Sandbox:      sandbox,
 		Workspace:    o.Cd,
 		Theme:        o.Theme,
+		NoAltScreen:  o.NoAltScreen,
 		IsolatedHome: o.IsolatedHome,
 	}
 	if o.TurnTimeoutSet {

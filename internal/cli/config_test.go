@@ -109,3 +109,39 @@ func TestCodexEnvironPerRunHome(t *testing.T) {
 		t.Errorf("per-run home not removed: %v", err)
 	}
 }
+
+// --no-alt-screen and alt_screen: the flag turns the alternate screen off
+// over a file that keeps it on; the file alone may turn it off.
+func TestResolveAltScreen(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	on := filepath.Join(t.TempDir(), "on.toml")
+	off := filepath.Join(t.TempDir(), "off.toml")
+	for p, text := range map[string]string{on: "alt_screen = true\n", off: "alt_screen = false\n"} {
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		args []string
+		alt  bool
+	}{
+		{nil, true},
+		{[]string{"--no-alt-screen"}, false},
+		{[]string{"--config", on, "--no-alt-screen"}, false},
+		{[]string{"--config", off}, false},
+		{[]string{"--config", on}, true},
+	}
+	for _, tt := range tests {
+		var o SessionOptions
+		cmd := &cobra.Command{}
+		o.register(cmd.Flags())
+		o.registerScreen(cmd.Flags())
+		if err := cmd.ParseFlags(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		f, err := o.resolve()
+		if err != nil || f.settings.AltScreen != tt.alt {
+			t.Errorf("%v: alt screen %v (%v), want %v", tt.args, f.settings.AltScreen, err, tt.alt)
+		}
+	}
+}

@@ -40,6 +40,10 @@ type SessionOptions struct {
 	Profile      string // -p/--profile: tandem's [profiles.NAME] and codex's NAME.config.toml (codexflags.go)
 	IsolatedHome bool   // --isolated-home
 	Theme        string // --theme, one of config.Themes
+	// NoAltScreen is --no-alt-screen (tandem, resume, serve --attach):
+	// the TUI runs inline, its finished cells in the terminal's
+	// scrollback.
+	NoAltScreen bool
 
 	Remote RemoteOptions
 	// CodexFlags are --search, --add-dir and --yolo (codexflags.go).
@@ -77,6 +81,12 @@ func (o *SessionOptions) register(fs *pflag.FlagSet) {
 	o.Remote.register(fs)
 	o.CodexFlags.register(fs)
 	fs.StringVar(&o.Record, "record", "", "record the session's protocol transcript to `FILE` (JSONL, redacted) for tandem replay and tandem export")
+}
+
+// registerScreen adds --no-alt-screen to fs: the commands that draw the
+// TUI on this terminal (not exec).
+func (o *SessionOptions) registerScreen(fs *pflag.FlagSet) {
+	fs.BoolVar(&o.NoAltScreen, "no-alt-screen", false, "run inline, not in the alternate screen: finished output goes into the terminal's scrollback (config: alt_screen = false)")
 }
 
 func (r *RemoteOptions) register(fs *pflag.FlagSet) {

@@ -29,11 +29,15 @@ type ReplayOptions struct {
 	// built-in session instead (`tandem demo`).
 	File string
 	Demo bool
+	// NoAltScreen is --no-alt-screen: play inline, the finished cells
+	// into the terminal's scrollback.
+	NoAltScreen bool
 }
 
 func (o *ReplayOptions) register(cmd *cobra.Command) {
 	cmd.Flags().Float64Var(&o.Speed, "speed", 1, "playback rate (2 = twice as fast)")
 	cmd.Flags().Float64Var(&o.IdleLimit, "idle-limit", 2, "cap every pause between events at this many seconds (0 = no cap)")
+	cmd.Flags().BoolVar(&o.NoAltScreen, "no-alt-screen", false, "play inline, not in the alternate screen: finished output goes into the terminal's scrollback")
 }
 
 func (o ReplayOptions) player(rec *sessions.Recording) (*sessions.Player, error) {
@@ -87,7 +91,7 @@ func runReplay(ctx context.Context, opts ReplayOptions, command string, std stdi
 	if err != nil {
 		return err
 	}
-	return play(ctx, p, frames.Status(rec))
+	return play(ctx, p, frames.Status(rec), opts.NoAltScreen)
 }
 
 // replayModel wraps the ordinary model with the playback keys; everything
@@ -104,8 +108,9 @@ func (r replayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "ctrl+c":
-			// A replayed turn can't be interrupted, so quit at once.
-			return r, tea.Quit
+			// A replayed turn can't be interrupted, so quit at once
+			// (inline, what is live is printed first).
+			return r, r.Quit()
 		case "space":
 			r.player.Toggle()
 			return r, nil
@@ -150,14 +155,15 @@ func replaySink(send func(tea.Msg)) func(any) {
 	}
 }
 
-// play plays p in the TUI until the user quits.
-func play(ctx context.Context, p *sessions.Player, status ui.StatusInfo) error {
+// play plays p in the TUI until the user quits; inline runs it with
+// --no-alt-screen.
+func play(ctx context.Context, p *sessions.Player, status ui.StatusInfo, inline bool) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	m := model.New(model.Options{Dark: true, NoColor: os.Getenv("NO_COLOR") != "", Status: status, Shared: true}) // prompts from the recorded items
+	m := model.New(model.Options{Dark: true, NoColor: os.Getenv("NO_COLOR") != "", Status: status, Shared: true, NoAltScreen: inline}) // prompts from the recorded items
 	prog := tea.NewProgram(replayModel{Model: m, player: p, peer: new(string)}, tea.WithContext(ctx))
 	done := make(chan struct{})
 	go func() {

@@ -29,6 +29,7 @@ func newResumeCmd(f *Factory) *cobra.Command {
 		return runResume(cmd.Context(), f, opts, stdioOf(cmd))
 	})
 	opts.Session.register(cmd.Flags())
+	opts.Session.registerScreen(cmd.Flags())
 	cmd.Flags().BoolVar(&opts.Last, "last", false, "resume the last thread of this workspace without a picker")
 	return cmd
 }

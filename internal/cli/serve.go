@@ -47,6 +47,7 @@ func newServeCmd(f *Factory) *cobra.Command {
 		return runServe(cmd.Context(), f, opts, cmd.ErrOrStderr())
 	})
 	opts.Session.register(cmd.Flags())
+	opts.Session.registerScreen(cmd.Flags()) // the --attach view's; guests keep the alternate screen
 	fs := cmd.Flags()
 	fs.StringVar(&opts.Listen, "listen", "127.0.0.1:2222", "address the SSH server listens on")
 	fs.StringVar(&opts.AuthorizedKeys, "authorized-keys", "", "authorized_keys file of the drivers (required)")
@@ -130,6 +131,7 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		Status:          env.status(),
 		Log:             log,
 		InsecureHostKey: opts.InsecureHostKey,
+		HostNoAltScreen: !cfg.settings.AltScreen,
 		Warn:            func(s string) { fmt.Fprintln(stderr, "tandem serve: "+s) },
 	}
 	rec := env.recorder

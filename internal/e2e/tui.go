@@ -29,6 +29,10 @@ type Probe struct {
 // ScreenMsg asks a Probe for its current screen as plain text.
 type ScreenMsg struct{ Reply chan string }
 
+// AltScreenMsg asks a Probe whether its view is drawn in the alternate
+// screen (--no-alt-screen draws inline but for the full screens).
+type AltScreenMsg struct{ Reply chan bool }
+
 // Init implements tea.Model.
 func (p Probe) Init() tea.Cmd { return p.Model.Init() }
 
@@ -36,6 +40,10 @@ func (p Probe) Init() tea.Cmd { return p.Model.Init() }
 func (p Probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if s, ok := msg.(ScreenMsg); ok {
 		s.Reply <- ansi.Strip(p.Model.View().Content)
+		return p, nil
+	}
+	if a, ok := msg.(AltScreenMsg); ok {
+		a.Reply <- p.Model.View().AltScreen
 		return p, nil
 	}
 	if _, ok := msg.(spinner.TickMsg); ok && p.Freeze {
@@ -135,6 +143,20 @@ func (u *TUI) Screen(t testing.TB) string {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the program did not answer a screen probe")
 		return ""
+	}
+}
+
+// AltScreen reports whether the view is drawn in the alternate screen.
+func (u *TUI) AltScreen(t testing.TB) bool {
+	t.Helper()
+	reply := make(chan bool, 1)
+	u.TM.Send(AltScreenMsg{Reply: reply})
+	select {
+	case v := <-reply:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatal("the program did not answer an alt-screen probe")
+		return false
 	}
 }
 

@@ -41,6 +41,10 @@ type Options struct {
 	// Note, when set, is told which driver sent each prompt, just before
 	// it goes out (serve --record).
 	Note func(who, text string)
+	// HostNoAltScreen runs the host's own view (Attach) inline, its
+	// finished cells in the host terminal's scrollback (serve --attach
+	// --no-alt-screen). SSH guests always get the alternate screen.
+	HostNoAltScreen bool
 }
 
 // Server hosts one agent session for many viewers over SSH: the hub that
@@ -68,6 +72,8 @@ type Server struct {
 	fingerprint string
 	// note, when set, records who sent a prompt (serve --record).
 	note func(who, text string)
+	// hostInline is Options.HostNoAltScreen.
+	hostInline bool
 
 	mu      sync.Mutex
 	clients map[ssh.Session]clientState
@@ -94,7 +100,7 @@ func New(opts Options) *Server {
 	}
 	return &Server{
 		hub: hub.New(), keys: opts.Keys, status: opts.Status, log: log,
-		insecureHostKey: opts.InsecureHostKey, warn: opts.Warn, note: opts.Note,
+		insecureHostKey: opts.InsecureHostKey, warn: opts.Warn, note: opts.Note, hostInline: opts.HostNoAltScreen,
 		clients: map[ssh.Session]clientState{},
 	}
 }
@@ -211,6 +217,9 @@ func (ps *Server) newModel(role hub.Role, guest bool) *model.Model {
 		ReadOnly: role == hub.Watcher,
 		Shared:   true,
 		Guest:    guest,
+		// The host's own view may run inline; a guest's terminal is
+		// theirs, and it keeps the alternate screen.
+		NoAltScreen: !guest && ps.hostInline,
 	})
 }
 

@@ -1,0 +1,184 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tandem/internal/mockapi"
+)
+
+// tmuxTerm is a tmux server of a test's own (its own socket), with one
+// window running a command.
+type tmuxTerm struct {
+	t    *testing.T
+	sock string
+}
+
+// newTmux starts a tmux server on a socket of t's, with a scrollback
+// big enough for the whole test, running script in a w×h window. It is
+// killed when t ends. No tmux skips the test, except in CI.
+func newTmux(t *testing.T, w, h int, script string) *tmuxTerm {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is required in CI")
+		}
+		t.Skip("tmux not installed")
+	}
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "tmux.conf")
+	if err := os.WriteFile(conf, []byte("set -g history-limit 100000\nset -g status off\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := &tmuxTerm{t: t, sock: filepath.Join(dir, "tmux.sock")}
+	if out, err := tm.run("-f", conf, "new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), script); err != nil {
+		t.Fatalf("tmux: %v %s", err, out)
+	}
+	t.Cleanup(func() { _, _ = tm.run("kill-server") })
+	return tm
+}
+
+func (tm *tmuxTerm) run(args ...string) (string, error) {
+	out, err := exec.Command("tmux", append([]string{"-S", tm.sock}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
+// screen is the visible window; all is the whole scrollback and screen,
+// wrapped lines joined (capture-pane -J -S -).
+func (tm *tmuxTerm) screen() string { out, _ := tm.run("capture-pane", "-p"); return out }
+func (tm *tmuxTerm) all() string    { out, _ := tm.run("capture-pane", "-p", "-J", "-S", "-"); return out }
+
+// keys types text literally, then presses each of keys.
+func (tm *tmuxTerm) keys(text string, keys ...string) {
+	tm.t.Helper()
+	if text != "" {
+		if out, err := tm.run("send-keys", "-l", text); err != nil {
+			tm.t.Fatalf("send-keys: %v %s", err, out)
+		}
+	}
+	for _, k := range keys {
+		if out, err := tm.run("send-keys", k); err != nil {
+			tm.t.Fatalf("send-keys %s: %v %s", k, err, out)
+		}
+	}
+}
+
+func (tm *tmuxTerm) resize(w, h int) {
+	tm.t.Helper()
+	if out, err := tm.run("resize-window", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)); err != nil {
+		tm.t.Fatalf("resize-window: %v %s", err, out)
+	}
+}
+
+// wait polls the screen until cond holds, failing after d with it.
+func (tm *tmuxTerm) wait(d time.Duration, what string, cond func(screen string) bool) {
+	tm.t.Helper()
+	deadline := time.Now().Add(d)
+	var s string
+	for time.Now().Before(deadline) {
+		if s = tm.screen(); cond(s) {
+			return
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+}
+
+// buildTandem builds the tandem binary into a temp dir of t.
+func buildTandem(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tandem")
+	if out, err := exec.Command("go", "build", "-o", bin, "tandem").CombinedOutput(); err != nil {
+		t.Fatalf("building tandem: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// inOrderOnce checks that each of wants occurs exactly once in text, in
+// the order given.
+func inOrderOnce(t *testing.T, text string, wants []string) {
+	t.Helper()
+	at, bad := 0, 0
+	for _, w := range wants {
+		n := strings.Count(text, w)
+		i := strings.Index(text, w)
+		switch {
+		case n != 1:
+			t.Errorf("%q is in the scrollback %d times", w, n)
+			bad++
+		case i < at:
+			t.Errorf("%q is out of order", w)
+			bad++
+		default:
+			at = i
+		}
+		if bad > 10 {
+			t.Fatalf("too many errors; the scrollback:\n%s", text)
+		}
+	}
+	if bad > 0 {
+		t.Logf("the scrollback:\n%s", text)
+	}
+}
+
+// A 200-turn session under --no-alt-screen in real tmux, against the
+// real app-server: bursts of resizes (wider and narrower, taller and
+// shorter) come between the turns, and afterwards tmux's own scrollback
+// holds every turn's prompt and answer exactly once, in order. Then
+// `tandem resume --last --no-alt-screen` prints the thread's 200-turn
+// history into a fresh terminal's scrollback, once.
+func TestNoAltScreenScrollbackInTmux(t *testing.T) {
+	const turns = 200
+	var responses []mockapi.Response
+	for i := 1; i <= turns; i++ {
+		responses = append(responses, mockapi.Response{Items: []mockapi.Item{mockapi.Text(fmt.Sprintf("answer %03d, a short line of Markdown with **bold** text.", i))}})
+	}
+	e := NewEnv(t, responses...)
+	bin := buildTandem(t)
+	home := t.TempDir() // tandem's state (the last thread per workspace)
+	env := fmt.Sprintf("cd %s && env HOME=%s CODEX_HOME=%s TANDEM_CODEX=%s TERM=xterm-256color ", e.Dir, home, e.Home, e.Codex)
+	tm := newTmux(t, 100, 30, env+bin+" --no-alt-screen; sleep 600")
+	ready := func(s string) bool {
+		return strings.Contains(s, "Ask Codex") && !strings.Contains(s, "esc to interrupt") && !strings.Contains(s, "starting codex")
+	}
+	tm.wait(60*time.Second, "the composer", ready)
+
+	sizes := [][2]int{{70, 30}, {130, 24}, {50, 40}, {110, 20}, {42, 30}, {100, 30}}
+	var wants []string
+	for i := 1; i <= turns; i++ {
+		prompt, answer := fmt.Sprintf("prompt %03d of the session", i), fmt.Sprintf("answer %03d, a short line", i)
+		wants = append(wants, "▌ "+prompt, answer) // the user cell (the thread's title quotes the first prompt too)
+		tm.keys(prompt, "Enter")
+		tm.wait(30*time.Second, "answer "+fmt.Sprint(i), func(s string) bool { return strings.Contains(s, answer) && ready(s) })
+		if i%25 == 0 {
+			for _, wh := range sizes {
+				tm.resize(wh[0], wh[1])
+				time.Sleep(60 * time.Millisecond)
+			}
+			tm.wait(10*time.Second, "the composer after resizes", ready)
+		}
+	}
+	if got := len(e.Mock.Requests()); got < turns {
+		t.Errorf("the mock saw %d requests for %d turns", got, turns)
+	}
+	inOrderOnce(t, tm.all(), wants)
+
+	// Quit; the terminal keeps the conversation and loses the live area.
+	tm.keys("", "C-c")
+	time.Sleep(200 * time.Millisecond)
+	tm.keys("", "C-c")
+	tm.wait(10*time.Second, "tandem to quit", func(s string) bool { return !strings.Contains(s, "Ask Codex") })
+	inOrderOnce(t, tm.all(), wants)
+
+	// Resume it in a fresh terminal: the history is printed once, at open.
+	tr := newTmux(t, 90, 30, env+bin+" resume --last --no-alt-screen; sleep 600")
+	tr.wait(60*time.Second, "the resumed thread, printed", func(s string) bool {
+		return strings.Contains(s, "Resumed thread") && ready(s) && !strings.Contains(s, "more lines")
+	})
+	inOrderOnce(t, tr.all(), wants)
+}

@@ -1,0 +1,462 @@
+package model
+
+import (
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"tandem/thread"
+	"tandem/ui"
+)
+
+// Native scrollback (--no-alt-screen, Options.NoAltScreen): the program
+// runs inline, not in the alternate screen. A cell that finished is drawn
+// once, at the window's width of the time, and printed above the program
+// (tea.Println), so it lands in the terminal's own scrollback, where the
+// terminal's search, selection and copy reach the whole conversation. What
+// is still going on — the cells not finished yet, the form, the composer,
+// the status line — is the live area, which Bubble Tea redraws inline
+// below them.
+//
+// Which cells were printed is kept by cell identity (one cell per thread
+// item, plus this viewer's banners), never by comparing screens, so a
+// resize re-wraps only the live area: the lines printed are the
+// terminal's, and it reflows them itself.
+//
+// Order: cells are printed in transcript order; the first cell still
+// running holds back the ones after it (they wait in the live area). One
+// print is in flight at a time — tea.Println runs as a command, and two
+// commands may run in either order — and its acknowledgement
+// (scrollPrintedMsg, sent after it by tea.Sequence) lets the next one go.
+//
+// The pager (Ctrl+T) and a sub-agent's view (F3) are full screens: they
+// switch to the alternate screen while open, and nothing is printed until
+// they close (printing into the alternate screen would lose the lines).
+
+// Room: Bubble Tea prints above the program by scrolling the screen
+// (tea.Println): a print of more rows than lie above the live area would
+// scroll the live area itself into the scrollback. So the live area never
+// takes more than the window less its reserve (liveReserve), and one
+// print carries at most that many rows; a long history goes out in
+// several, each after the last one's acknowledgement.
+
+const (
+	// drawChunk is about how many lines one update draws for printing: a
+	// long history (a resumed thread) is drawn a chunk at a time, so no
+	// single update renders all of it.
+	drawChunk = 400
+	// altSettle is how long printing waits after the pager or a sub-agent
+	// view closed: the renderer leaves the alternate screen on its next
+	// frame (1/60 s), and a print before that would go into it.
+	altSettle = 120 * time.Millisecond
+)
+
+// cellState is where a cell is on its way to the scrollback.
+type cellState uint8
+
+const (
+	cellLive    cellState = iota // not printed: drawn in the live area
+	cellQueued                   // drawn for printing; the print is not acknowledged yet
+	cellPrinted                  // in the terminal's scrollback
+)
+
+// scrollback is the --no-alt-screen state of one viewer.
+type scrollback struct {
+	on bool
+	// profile is the terminal's colour profile (tea.ColorProfileMsg): the
+	// printed lines bypass the renderer, so they are converted here.
+	profile colorprofile.Profile
+	// state is each cell's state by identity; missing means cellLive.
+	state map[ui.Cell]cellState
+	// plans are the plan cells printed and the version printed: a plan
+	// changes during its turn, and each change is printed again once
+	// (as Codex prints each plan update).
+	plans map[ui.Cell]int
+	// from is the index of the first transcript cell not queued (a hint,
+	// checked against state: the transcript is replaced on a thread
+	// switch).
+	from int
+	// pending are lines drawn and waiting to be printed, pendingCells the
+	// cells they draw (each with the end of its lines in pending);
+	// inflight the cells whose last line is in the print in flight (nil:
+	// no print is), seq its number. A cell is printed once all its lines
+	// are: a tall one may take several prints.
+	pending      []string
+	pendingCells []pendingCell
+	inflight     []ui.Cell
+	seq          int
+	// hold stops printing until holdSeq's altSettle tick (after a full
+	// screen closed).
+	hold    bool
+	holdSeq int
+	// left is the thread whose cells were printed before a thread
+	// switch; quit is the command that ends the program once the print in
+	// flight and the rest are out.
+	left string
+	quit tea.Cmd
+	// print is the command that prints text above the program:
+	// tea.Println (tests record what it is given).
+	print func(text string) tea.Cmd
+	// frame is the last live area drawn, at frameW×frameH: a streaming
+	// delta that changes nothing drawn yet reuses it (a render cache, as
+	// the alternate screen's transcriptView.frame).
+	frame          string
+	frameOK        bool
+	frameW, frameH int
+}
+
+// scrollbackHint answers PgUp and PgDn with --no-alt-screen: there is no
+// transcript of tandem's own to scroll.
+const scrollbackHint = "the conversation is in your terminal's scrollback: scroll it there (shift+pgup, the wheel) — ctrl+t opens the pager"
+
+// pendingCell is a cell drawn into pending, whose lines end at end.
+type pendingCell struct {
+	cell ui.Cell
+	end  int
+}
+
+// scrollPrintedMsg acknowledges print seq: its lines are in the terminal.
+type scrollPrintedMsg struct{ seq int }
+
+// scrollResumeMsg ends the hold of seq after a full screen closed.
+type scrollResumeMsg struct{ seq int }
+
+func newScrollback(on, noColor bool) scrollback {
+	p := colorprofile.ANSI256
+	if noColor {
+		p = colorprofile.Ascii
+	}
+	return scrollback{on: on, profile: p, state: map[ui.Cell]cellState{}, plans: map[ui.Cell]int{},
+		print: func(text string) tea.Cmd { return tea.Println(text) }}
+}
+
+// fullScreen reports whether a full screen of this viewer is open (the
+// pager, a sub-agent's view).
+func (m *Model) fullScreen() bool { return m.pager != nil || m.agents.showing != nil }
+
+// altScreen reports whether View draws in the alternate screen: always
+// without --no-alt-screen; with it, while a full screen is open — unless
+// a print is in flight, which must reach the normal screen first.
+func (m *Model) altScreen() bool {
+	return !m.sb.on || (m.fullScreen() && m.sb.inflight == nil)
+}
+
+// scrollbackUpdate runs one message through update with --no-alt-screen:
+// it takes the messages of its own, notes the colour profile, holds
+// printing after a full screen closed, and afterwards prints what
+// finished.
+func (m *Model) scrollbackUpdate(msg tea.Msg, update func(tea.Msg) tea.Cmd) tea.Cmd {
+	s := &m.sb
+	switch msg := msg.(type) {
+	case scrollPrintedMsg:
+		if msg.seq != s.seq {
+			return nil
+		}
+		for _, c := range s.inflight {
+			s.state[c] = cellPrinted
+		}
+		s.inflight = nil
+		if q := s.quit; q != nil {
+			if len(s.pending) == 0 && len(s.pendingCells) == 0 {
+				s.quit = nil
+				return q
+			}
+			return m.flushPrint()
+		}
+		return m.emitFinished()
+	case scrollResumeMsg:
+		if msg.seq == s.holdSeq {
+			s.hold = false
+		}
+		return m.emitFinished()
+	case tea.ColorProfileMsg:
+		s.profile = msg.Profile
+	}
+	full := m.fullScreen()
+	cmd := update(msg)
+	var resume tea.Cmd
+	if full && !m.fullScreen() {
+		s.hold = true
+		s.holdSeq++
+		seq := s.holdSeq
+		resume = tea.Tick(altSettle, func(time.Time) tea.Msg { return scrollResumeMsg{seq: seq} })
+	}
+	return tea.Batch(cmd, resume, m.emitFinished())
+}
+
+// emitFinished draws the cells that finished since the last call, in
+// order, and starts their print when none is in flight. It prints nothing
+// before the window's size is known, while a full screen is open or
+// settling, or once quitting.
+func (m *Model) emitFinished() tea.Cmd {
+	s := &m.sb
+	if !s.on || m.width == 0 || m.quitting || m.fullScreen() || s.hold {
+		return nil
+	}
+	m.queueCells(false)
+	return m.flushPrint()
+}
+
+// queueCells draws the cells not printed yet into pending: the finished
+// ones up to the first that is not (all of them when all is set, for
+// quitting), about drawChunk lines at a time; a plan printed before that
+// changed since is drawn again.
+func (m *Model) queueCells(all bool) {
+	s := &m.sb
+	cells := m.view.transcript.Cells
+	var ctx *ui.RenderContext // made when something is drawn: this runs after every delta
+	draw := func(c ui.Cell) []string {
+		if ctx == nil {
+			ctx = m.renderContext(0)
+		}
+		return ui.RenderCell(c, ctx, m.contentWidth())
+	}
+	for c, v := range s.plans {
+		if c.Version() != v && s.state[c] == cellPrinted {
+			s.plans[c] = c.Version()
+			s.pending = append(s.pending, draw(c)...)
+		}
+	}
+	i := s.scanFrom(cells)
+	for ; i < len(cells) && (all || len(s.pending) < drawChunk); i++ {
+		c := cells[i]
+		if s.state[c] != cellLive {
+			continue
+		}
+		if !all && !m.finished(c, i == len(cells)-1) {
+			break
+		}
+		s.pending = append(s.pending, draw(c)...)
+		s.pendingCells = append(s.pendingCells, pendingCell{cell: c, end: len(s.pending)})
+		s.state[c] = cellQueued
+		if it := cellItem(c); it != nil && it.Kind == thread.Plan {
+			s.plans[c] = c.Version()
+		}
+	}
+	s.from = i
+}
+
+// scanFrom returns the index of the first cell not queued, from the
+// hint. A hint that does not fit the cells (the transcript was replaced)
+// starts over, and forgets the cells that are gone.
+func (s *scrollback) scanFrom(cells []ui.Cell) int {
+	i := s.from
+	if i > len(cells) || (i > 0 && s.state[cells[i-1]] == cellLive) {
+		i = 0
+		keep := make(map[ui.Cell]cellState, len(cells))
+		for _, c := range cells {
+			if st, ok := s.state[c]; ok {
+				keep[c] = st
+			}
+		}
+		for _, c := range s.inflight {
+			keep[c] = cellQueued
+		}
+		s.state = keep
+		for c := range s.plans {
+			if _, ok := keep[c]; !ok {
+				delete(s.plans, c)
+			}
+		}
+	}
+	for i < len(cells) && s.state[cells[i]] != cellLive {
+		i++
+	}
+	return i
+}
+
+// liveFrom returns the index of the first cell not in the scrollback
+// yet: the live area draws the cells from there.
+func (s *scrollback) liveFrom(cells []ui.Cell) int {
+	for i, c := range cells {
+		if s.state[c] != cellPrinted {
+			return i
+		}
+	}
+	return len(cells)
+}
+
+// finished reports whether cell c may go to the scrollback: once its turn
+// ended everything may; before, a cell still streaming or running may
+// not, nor an item not completed, and a plan only once something follows
+// it (last: c is the transcript's last cell).
+func (m *Model) finished(c ui.Cell, last bool) bool {
+	if !m.turn.running {
+		return true
+	}
+	if l, ok := c.(ui.Live); ok && l.Live() {
+		return false
+	}
+	it := cellItem(c)
+	switch {
+	case it == nil:
+		return true // a banner, an echoed prompt
+	case it.Kind == thread.Plan:
+		return !last
+	}
+	return it.Done
+}
+
+// cellItem returns the thread item c draws (nil for a cell of this
+// viewer's own).
+func cellItem(c ui.Cell) *thread.Item {
+	switch c := c.(type) {
+	case *ui.AgentCell:
+		return c.Item
+	case *ui.ReasoningCell:
+		return c.Item
+	case *ui.CommandCell:
+		return c.Item
+	case *ui.FileChangeCell:
+		return c.Item
+	case *ui.PlanCell:
+		return c.Item
+	case *ui.ToolCell:
+		return c.Item
+	}
+	return nil
+}
+
+// flushPrint starts printing the pending lines unless a print is in
+// flight: one tea.Println of at most printRows lines, then its
+// acknowledgement.
+func (m *Model) flushPrint() tea.Cmd {
+	s := &m.sb
+	if s.inflight != nil || (len(s.pending) == 0 && len(s.pendingCells) == 0) {
+		return nil
+	}
+	n := min(len(s.pending), m.printRows())
+	if n <= 0 && len(s.pending) > 0 {
+		return nil // no room above the live area now (a form on a short window): later
+	}
+	text := s.colour(strings.Join(s.pending[:n], "\n"))
+	s.inflight = []ui.Cell{}
+	k := 0
+	for ; k < len(s.pendingCells) && s.pendingCells[k].end <= n; k++ {
+		s.inflight = append(s.inflight, s.pendingCells[k].cell)
+	}
+	rest := s.pendingCells[k:]
+	for i := range rest {
+		rest[i].end -= n
+	}
+	s.pending, s.pendingCells = s.pending[n:], rest
+	if len(s.pending) == 0 {
+		s.pending = nil
+	}
+	s.seq++
+	seq := s.seq
+	return tea.Sequence(s.print(text), func() tea.Msg { return scrollPrintedMsg{seq: seq} })
+}
+
+// flushThen prints what is pending, then runs then (quitting): the
+// prints follow one another, each acknowledged before the next.
+func (m *Model) flushThen(then tea.Cmd) tea.Cmd {
+	s := &m.sb
+	if len(s.pending) == 0 && len(s.pendingCells) == 0 {
+		return then
+	}
+	s.quit = then // scrollPrintedMsg sends the next print, and then quits
+	return m.flushPrint()
+}
+
+// liveReserve is how many rows of the window the live area leaves free
+// (a third): what one print may carry.
+func (m *Model) liveReserve() int { return max(1, m.height/3) }
+
+// printRows is how many rows the next print may carry: the reserve, less
+// what a bottom taller than the rest of the window takes (quitting, the
+// live area is gone: the reserve).
+func (m *Model) printRows() int {
+	if m.quitting {
+		return m.liveReserve()
+	}
+	return min(m.liveReserve(), m.height-len(m.bottom()))
+}
+
+// colour converts styled text to the terminal's colour profile.
+func (s *scrollback) colour(text string) string {
+	if s.profile == colorprofile.TrueColor {
+		return text
+	}
+	var b strings.Builder
+	w := &colorprofile.Writer{Forward: &b, Profile: s.profile}
+	_, _ = w.WriteString(text)
+	return b.String()
+}
+
+// Quit returns the command that ends the program as /quit does (the
+// replay's Ctrl+C): with NoAltScreen every cell not printed yet is
+// printed first, as it is now.
+func (m *Model) Quit() tea.Cmd { return m.quit() }
+
+// scrollbackQuit returns the command that ends the program with
+// --no-alt-screen: every cell not printed yet is printed as it is now
+// (after the print in flight), then quit runs.
+func (m *Model) scrollbackQuit(quit tea.Cmd) tea.Cmd {
+	s := &m.sb
+	if !s.on || m.width == 0 {
+		return quit
+	}
+	m.queueCells(true)
+	if s.inflight != nil {
+		s.quit = quit // scrollPrintedMsg prints the rest, then quits
+		return nil
+	}
+	return m.flushThen(quit)
+}
+
+// scrollbackLeave is called as a thread switch replaces the transcript:
+// the old thread's cells not printed yet are printed as they are, then a
+// line that names the new thread (the scrollback above is never erased).
+func (m *Model) scrollbackLeave(msg threadSwitchedMsg) {
+	s := &m.sb
+	if !s.on {
+		return
+	}
+	s.left = m.thread.ThreadID()
+	if m.width > 0 {
+		m.queueCells(true)
+	}
+	// The new transcript starts over; the old cells still to be printed
+	// are pending or in flight, and go out first.
+	s.state, s.plans, s.from = map[ui.Cell]cellState{}, map[ui.Cell]int{}, 0
+	r := msg.resp
+	title := r.Thread.Preview
+	if r.Thread.Name != nil && *r.Thread.Name != "" {
+		title = *r.Thread.Name
+	}
+	id := shortID(r.Thread.ID)
+	var what string
+	switch {
+	case msg.how == "rewound":
+		what = "rewound to an earlier message: thread " + id + " goes on from here"
+	case msg.how == "forked" && msg.from != "" && msg.from == s.left:
+		what = "forked into thread " + id + ": the conversation above goes on here"
+	default:
+		what = msg.how + " thread " + id + " " + quoteTitle(title)
+	}
+	s.pending = append(s.pending, separator(m.styles, what, m.contentWidth()))
+}
+
+// scrollbackOpened is called once a switched-to thread's history is
+// loaded: the history of a rewind, or of a fork of the thread shown, is
+// in the scrollback already (above the separator), so it is not printed
+// again; another thread's history is.
+func (m *Model) scrollbackOpened(msg threadSwitchedMsg) {
+	s := &m.sb
+	if !s.on || !(msg.how == "rewound" || (msg.how == "forked" && msg.from != "" && msg.from == s.left)) {
+		return
+	}
+	for _, c := range m.view.transcript.Cells {
+		if cellItem(c) != nil || isUserCell(c) {
+			s.state[c] = cellPrinted
+		}
+	}
+}
+
+func isUserCell(c ui.Cell) bool {
+	_, ok := c.(*ui.UserCell)
+	return ok
+}
