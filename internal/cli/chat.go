@@ -123,17 +123,11 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 
 	// SIGTERM or SIGHUP (the terminal closed) quit as /quit does; tandem
 	// then exits 143 or 129 (exitstatus.go).
-	sig := catchSignals(syscall.SIGTERM, syscall.SIGHUP)
+	sig := catchSignals(ctx, func(s os.Signal) {
+		log.Info("signal", "sig", s.String())
+		p.Quit()
+	}, syscall.SIGTERM, syscall.SIGHUP)
 	defer sig.Stop()
-	go func() {
-		select {
-		case s := <-sig.C():
-			log.Info("signal", "sig", s.String())
-			sig.Note(s)
-			p.Quit()
-		case <-ctx.Done():
-		}
-	}()
 
 	defer func() {
 		if r := recover(); r != nil {

@@ -150,7 +150,7 @@ func TestCodexProfileArgs(t *testing.T) {
 		{name: "strings escaped", text: "developer_instructions = \"say \\\"hi\\\"\\nthen \\\\ go\\u0001\"\n",
 			want: []string{"-c", `developer_instructions="say \"hi\"\nthen \\ go\u0001"`}},
 		{name: "arrays and tables in arrays", text: "notify = [\"a\", \"b\"]\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"true\"\n",
-			want: []string{"-c", `hooks.PreToolUse=[{hooks = [{command = "true", type = "command"}], matcher = "Bash"}]`, "-c", `notify=["a", "b"]`}},
+			want: []string{"-c", `hooks.PreToolUse=[{matcher = "Bash", hooks = [{command = "true", type = "command"}]}]`, "-c", `notify=["a", "b"]`}},
 		{name: "a dotted key", text: "[model_providers.\"azure.eu\"]\nname = \"x\"\n", err: `key "azure.eu" in model_providers can't be passed`},
 		{name: "bad TOML", text: "model = \n", err: "codex profile"},
 	}

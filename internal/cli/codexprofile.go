@@ -1,17 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/BurntSushi/toml"
 )
@@ -80,108 +78,18 @@ func codexProfileArgs(path string) (args []string, found bool, err error) {
 // bareKey is a TOML bare key: what codex's dotted -c paths can name.
 var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
-// tomlInline renders a decoded TOML value as inline TOML: strings as
-// basic strings, tables as inline tables, arrays in brackets.
+// tomlInline renders a decoded TOML value — a scalar or an array, tables
+// inside arrays included — as inline TOML, with BurntSushi/toml's own
+// encoder: it is encoded as the one element of an array (an element is
+// always written inline) and the brackets are cut off again.
 func tomlInline(v any) (string, error) {
-	switch x := v.(type) {
-	case string:
-		return tomlString(x), nil
-	case bool:
-		return strconv.FormatBool(x), nil
-	case int64:
-		return strconv.FormatInt(x, 10), nil
-	case float64:
-		switch {
-		case math.IsInf(x, 1):
-			return "inf", nil
-		case math.IsInf(x, -1):
-			return "-inf", nil
-		case math.IsNaN(x):
-			return "nan", nil
-		}
-		s := strconv.FormatFloat(x, 'g', -1, 64)
-		if !strings.ContainsAny(s, ".eEn") {
-			s += ".0"
-		}
-		return s, nil
-	case time.Time:
-		// BurntSushi/toml marks local dates and times by their location.
-		switch x.Location().String() {
-		case "date-local":
-			return x.Format("2006-01-02"), nil
-		case "time-local":
-			return x.Format("15:04:05.999999999"), nil
-		case "datetime-local":
-			return x.Format("2006-01-02T15:04:05.999999999"), nil
-		}
-		return x.Format(time.RFC3339Nano), nil
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			s, err := tomlInline(e)
-			if err != nil {
-				return "", err
-			}
-			parts[i] = s
-		}
-		return "[" + strings.Join(parts, ", ") + "]", nil
-	case []map[string]any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			s, err := tomlInline(e)
-			if err != nil {
-				return "", err
-			}
-			parts[i] = s
-		}
-		return "[" + strings.Join(parts, ", ") + "]", nil
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			s, err := tomlInline(x[k])
-			if err != nil {
-				return "", err
-			}
-			key := k
-			if !bareKey.MatchString(k) {
-				key = tomlString(k) // inside an inline table a quoted key is fine
-			}
-			parts[i] = key + " = " + s
-		}
-		return "{" + strings.Join(parts, ", ") + "}", nil
+	var b bytes.Buffer
+	if err := toml.NewEncoder(&b).Encode(map[string]any{"v": []any{v}}); err != nil {
+		return "", err
 	}
-	return "", fmt.Errorf("a value of type %T", v)
-}
-
-// tomlString is s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\r':
-			b.WriteString(`\r`)
-		default:
-			if r < 0x20 || r == 0x7f {
-				fmt.Fprintf(&b, `\u%04X`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
+	s := strings.TrimSpace(b.String())
+	if !strings.HasPrefix(s, "v = [") || !strings.HasSuffix(s, "]") || strings.Contains(s, "\n") {
+		return "", fmt.Errorf("a value of type %T", v)
 	}
-	b.WriteByte('"')
-	return b.String()
+	return s[len("v = [") : len(s)-1], nil
 }

@@ -55,16 +55,8 @@ func newExecCmd(f *Factory) *cobra.Command {
 		// exits 130, 143 or 129 (exitstatus.go).
 		ctx, cancel := context.WithCancel(cmd.Context())
 		defer cancel()
-		sig := catchSignals(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		sig := catchSignals(ctx, func(os.Signal) { cancel() }, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer sig.Stop()
-		go func() {
-			select {
-			case s := <-sig.C():
-				sig.Note(s)
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
 		err := runExec(ctx, f, opts, execIO{Stdin: cmd.InOrStdin(), Stdout: out, Stderr: cmd.ErrOrStderr(), TTY: tty, Width: width})
 		if st := sig.Status(); st != nil {
 			if err != nil {

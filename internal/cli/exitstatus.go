@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/signal"
@@ -35,17 +36,22 @@ type signalCatcher struct {
 	got  os.Signal
 }
 
-// catchSignals starts catching sigs (instead of their default action).
-// C delivers each one; Stop ends the catching.
-func catchSignals(sigs ...os.Signal) *signalCatcher {
+// catchSignals catches sigs (instead of their default action) until ctx
+// ends or Stop: the first one is noted (Status) and do runs with it, on
+// a goroutine of its own.
+func catchSignals(ctx context.Context, do func(os.Signal), sigs ...os.Signal) *signalCatcher {
 	c := &signalCatcher{ch: make(chan os.Signal, 1)}
 	signal.Notify(c.ch, sigs...)
+	go func() {
+		select {
+		case s := <-c.ch:
+			c.Note(s)
+			do(s)
+		case <-ctx.Done():
+		}
+	}()
 	return c
 }
-
-// C returns the channel the caught signals arrive on; a receiver calls
-// Note with what it got.
-func (c *signalCatcher) C() <-chan os.Signal { return c.ch }
 
 // Note records sig as the signal that ended the command (the first one
 // noted wins).

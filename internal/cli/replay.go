@@ -171,16 +171,8 @@ func play(ctx context.Context, p *sessions.Player, status ui.StatusInfo, inline 
 		p.Run(ctx, replaySink(prog.Send))
 	}()
 	// SIGTERM or SIGHUP (the terminal closed) end the replay like ctrl+c.
-	sig := catchSignals(syscall.SIGTERM, syscall.SIGHUP)
+	sig := catchSignals(ctx, func(os.Signal) { prog.Quit() }, syscall.SIGTERM, syscall.SIGHUP)
 	defer sig.Stop()
-	go func() {
-		select {
-		case s := <-sig.C():
-			sig.Note(s)
-			prog.Quit()
-		case <-ctx.Done():
-		}
-	}()
 	_, err := prog.Run()
 	m.Close() // spilled command output
 	cancel()

@@ -110,16 +110,8 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	// serve then exits 143 or 129 (exitstatus.go).
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	sig := catchSignals(os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	sig := catchSignals(ctx, func(os.Signal) { stop() }, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer sig.Stop()
-	go func() {
-		select {
-		case s := <-sig.C():
-			sig.Note(s)
-			stop()
-		case <-ctx.Done():
-		}
-	}()
 	defer func() {
 		if err == nil {
 			err = sig.Status(os.Interrupt)
