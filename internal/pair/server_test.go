@@ -133,6 +133,12 @@ func dialPair(addr string, k sshtest.Key, w, h int) (*sshClient, error) {
 // dialPairPty is dialPair with a pty request of ptyW×ptyH read through an
 // emulator of w×h (a client that asks for more than it shows).
 func dialPairPty(addr string, k sshtest.Key, ptyW, ptyH, w, h int) (*sshClient, error) {
+	return dialPairDelay(addr, k, ptyW, ptyH, w, h, 0)
+}
+
+// dialPairDelay is dialPairPty with a terminal that waits delay after
+// each read (a slow client).
+func dialPairDelay(addr string, k sshtest.Key, ptyW, ptyH, w, h int, delay time.Duration) (*sshClient, error) {
 	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
 		User:            k.Name,
 		Auth:            []gossh.AuthMethod{gossh.PublicKeys(k.Signer)},
@@ -168,6 +174,7 @@ func dialPairPty(addr string, k sshtest.Key, ptyW, ptyH, w, h int) (*sshClient, 
 			if err != nil {
 				return
 			}
+			time.Sleep(delay)
 		}
 	}()
 	if err := sess.Shell(); err != nil {

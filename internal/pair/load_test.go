@@ -1,0 +1,224 @@
+package pair
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"tandem/backend"
+	"tandem/internal/mockapi"
+	"tandem/internal/sshtest"
+)
+
+// lightClient is a guest that only counts what it gets: the reads (about
+// one a frame) and bytes, and whether the status line (⇄) has arrived. A
+// hundred of them cost the test little, unlike a hundred emulators.
+type lightClient struct {
+	conn   *gossh.Client
+	reads  atomic.Int64
+	bytes  atomic.Int64
+	ready  chan struct{}
+	closed chan struct{}
+}
+
+func dialLight(addr string, k sshtest.Key, w, h int) (*lightClient, error) {
+	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
+		User: k.Name, Auth: []gossh.AuthMethod{gossh.PublicKeys(k.Signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), //nolint:gosec // test server
+		Timeout:         30 * time.Second,
+	})
+	if err != nil {
+		return nil, err
+	}
+	sess, err := conn.NewSession()
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if err := sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	out, _ := sess.StdoutPipe()
+	c := &lightClient{conn: conn, ready: make(chan struct{}), closed: make(chan struct{})}
+	go func() {
+		defer close(c.closed)
+		buf := make([]byte, 32<<10)
+		var seen bool
+		var tail []byte
+		for {
+			n, err := out.Read(buf)
+			if n > 0 {
+				c.reads.Add(1)
+				c.bytes.Add(int64(n))
+				if !seen {
+					tail = append(tail, buf[:n]...)
+					if bytes.Contains(tail, []byte("⇄")) {
+						seen = true
+						tail = nil
+						close(c.ready)
+					}
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	if err := sess.Shell(); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// slowReader is an sshClient whose terminal reads only every 40 ms: the
+// session must not wait for it, and it must still end on the final
+// state.
+func dialSlow(t testing.TB, addr string, k sshtest.Key) *sshClient {
+	t.Helper()
+	c, err := dialPairDelay(addr, k, 80, 24, 80, 24, 40*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.close)
+	return c
+}
+
+func rssKiB() int {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmRSS:") {
+			n, _ := strconv.Atoi(strings.Fields(l)[1])
+			return n
+		}
+	}
+	return 0
+}
+
+// TestServeLoadScale measures one streaming session shared with each
+// client count in TANDEM_LOAD_CLIENTS (e.g. "1,10,50,100": 2 drivers, the
+// rest watchers, each at its own terminal size, on loopback): the time
+// until every client has its first frame, the session's turn time (its
+// throughput), this process's CPU and RSS (the app-server is a child and
+// not counted) and the frames a client got per second. Two of the
+// watchers read their terminal slowly; they must end on the turn's final
+// words.
+// Skipped unless the variable is set: scripts/load-pair.sh runs it.
+func TestServeLoadScale(t *testing.T) {
+	spec := os.Getenv("TANDEM_LOAD_CLIENTS")
+	if spec == "" {
+		t.Skip("set TANDEM_LOAD_CLIENTS (scripts/load-pair.sh)")
+	}
+	turn := func(i int) mockapi.Response {
+		r := mockapi.BigMarkdown(16<<10, 400)
+		r.Items = append(r.Items, mockapi.Text(fmt.Sprintf("Final words of turn %d.", i)))
+		r.ChunkDelay = 2 * time.Millisecond
+		return r
+	}
+	fmt.Printf("| clients | join (all) | turn time | CPU | RSS | frames/s a client |\n|---|---|---|---|---|---|\n")
+	for _, f := range strings.Split(spec, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > 200 {
+			t.Fatalf("TANDEM_LOAD_CLIENTS: %q is not a count of 1–200", f)
+		}
+		t.Run(fmt.Sprint(n, " clients"), func(t *testing.T) {
+			drivers := min(2, n)
+			slowN := min(2, n-drivers) // of the watchers
+			fx := newPairFixture(t, drivers, n-drivers, "", "", []mockapi.Response{turn(0), turn(1)})
+			keys := append(append([]sshtest.Key{}, fx.drivers...), fx.watchers[:n-drivers-slowN]...)
+			runTurn := func(label string) time.Duration {
+				t.Helper()
+				start := time.Now()
+				ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+				defer cancel()
+				if _, err := fx.sess.StartTurn(ctx, backend.TurnInput{Text: label}); err != nil {
+					t.Fatal(err)
+				}
+				select {
+				case <-fx.completed:
+				case <-ctx.Done():
+					t.Fatalf("%s: turn did not complete", label)
+				}
+				return time.Since(start)
+			}
+			alone := runTurn("alone")
+
+			t0 := time.Now()
+			clients := make([]*lightClient, len(keys))
+			var wg sync.WaitGroup
+			errs := make(chan error, len(keys))
+			// At most 8 handshakes at once: all come from 127.0.0.1, and
+			// the guard keeps 16 unauthenticated connections a source.
+			gate := make(chan struct{}, 8)
+			for i, k := range keys {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					gate <- struct{}{}
+					defer func() { <-gate }()
+					c, err := dialLight(fx.addr, k, 60+i%100, 20+i%30)
+					if err != nil {
+						errs <- err
+						return
+					}
+					clients[i] = c
+					select {
+					case <-c.ready:
+					case <-time.After(60 * time.Second):
+						errs <- fmt.Errorf("client %d: no first frame", i)
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Fatal(err)
+			}
+			join := time.Since(t0)
+			defer func() {
+				for _, c := range clients {
+					c.conn.Close()
+				}
+			}()
+			var slow []*sshClient
+			for _, k := range fx.watchers[n-drivers-slowN:] {
+				slow = append(slow, dialSlow(t, fx.addr, k))
+			}
+			for _, c := range slow {
+				c.waitReady(t)
+			}
+			runtime.GC()
+			reads0 := make([]int64, len(clients))
+			for i, c := range clients {
+				reads0[i] = c.reads.Load()
+			}
+			cpu0 := cpuTime()
+			shared := runTurn("shared")
+			cpu := cpuTime() - cpu0
+			var frames int64
+			for i, c := range clients {
+				frames += c.reads.Load() - reads0[i]
+			}
+			for _, c := range slow {
+				c.waitFor(t, "Final words of turn 1.", 30*time.Second)
+			}
+			fps := float64(frames) / float64(len(clients)) / shared.Seconds()
+			fmt.Printf("| %d | %v | %v (%v alone) | %.0f%% of a core | %d MiB | %.1f |\n", n, join.Round(time.Millisecond),
+				shared.Round(time.Millisecond), alone.Round(time.Millisecond), 100*cpu.Seconds()/shared.Seconds(), rssKiB()>>10, fps)
+			if got := len(fx.ps.hub.Present()); got != len(clients)+len(slow) {
+				t.Fatalf("%d of %d clients still connected", got, len(clients)+len(slow))
+			}
+		})
+	}
+}
