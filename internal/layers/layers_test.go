@@ -43,6 +43,9 @@ var forbidden = map[string][]string{
 	"internal/rewind": append([]string{"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/sessions",
 		"tandem/config", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub"}, rendering...),
 	"internal/frames": {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/picture", "tandem/config"},
+
+	// textedit is the composer's text buffer: no tandem, no rendering.
+	"internal/textedit": append([]string{"tandem/"}, rendering...),
 }
 
 // protocolMethod matches a string literal that is an app-server method
