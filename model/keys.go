@@ -151,7 +151,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	cmd := m.composer.Key(k)
-	m.composer.Prune(m.turn.queued)
+	m.composer.PruneAfterKey(m.turn.queued)
 	return tea.Batch(yield, cmd)
 }
 
