@@ -54,6 +54,9 @@ func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return cmd
 	}
+	if cmd, done := m.burstKey(k); done { // burst.go: a paste typed as keys
+		return cmd
+	}
 	switch key {
 	case "ctrl+c", "pgup", "pgdown":
 		return m.globalKey(k)

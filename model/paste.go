@@ -38,6 +38,14 @@ func isLargePaste(s string) bool {
 // onPaste routes a paste: to the shown form once it has the keys, to the
 // login form's key field, else into the composer at the cursor.
 func (m *Model) onPaste(text string) tea.Cmd {
+	var ended tea.Cmd
+	if m.burst.active {
+		ended = m.endBurst() // burst.go: what came as keys goes first
+	}
+	return tea.Batch(ended, m.paste(text))
+}
+
+func (m *Model) paste(text string) tea.Cmd {
 	if m.login != nil && m.login.stage == loginAPIKey {
 		m.login.paste(text)
 		return nil

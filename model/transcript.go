@@ -42,6 +42,7 @@ type transcriptView struct {
 	frame          string
 	frameOK        bool
 	frameW, frameH int
+	frameAt        time.Time // when frame was drawn (KeyNow), for a paste burst's redraws
 }
 
 type resizeDoneMsg struct{ seq, width int }

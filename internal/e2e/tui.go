@@ -168,10 +168,30 @@ func Contains(parts ...string) func(string) bool {
 	}
 }
 
-// Submit types text into the composer and presses Enter.
+// Submit types text into the composer and presses Enter (after Type's
+// wait, so the Enter sends).
 func (u *TUI) Submit(text string) {
-	u.TM.Type(text)
+	u.Type(text)
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
+}
+
+// Type types text into the composer, a key a rune. Keys sent this fast
+// are a paste burst to tandem (model/burst.go), in which Enter is a new
+// line: Type waits until the program has taken them and the burst has
+// ended, so a key sent next is one a person pressed.
+func (u *TUI) Type(text string) {
+	u.TM.Type(text)
+	reply := make(chan string, 1)
+	u.TM.Send(ScreenMsg{Reply: reply}) // answered after the keys
+	select {
+	case <-reply:
+	case <-time.After(10 * time.Second):
+	}
+	idle := model.PasteBurstIdle
+	if strings.ContainsAny(text, "\r\n") {
+		idle = model.PasteBurstLinesIdle
+	}
+	time.Sleep(idle + 20*time.Millisecond)
 }
 
 // Key sends one key press.
