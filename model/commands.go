@@ -326,6 +326,7 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 	lines = append(lines, "")
 	for _, k := range [][2]string{
 		{"@file", "mention a file (fuzzy search)"},
+		{"paste", "typed as keys (no bracketed paste): a draft until an enter after it"},
 		{"!cmd", "run a shell command in the thread"},
 		{"enter", "send · while a turn runs: steer it"},
 		{"tab", "while a turn runs: queue for the next turn"},
