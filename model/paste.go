@@ -35,16 +35,18 @@ func isLargePaste(s string) bool {
 	return len(s) > pasteMaxBytes || strings.Count(s, "\n") >= pasteMaxLines
 }
 
-// onPaste routes a paste: to the shown form once it has the keys, to the
-// login form's key field, else into the composer at the cursor.
+// onPaste takes a bracketed paste, after settling a paste burst under way
+// (burst.go: what came as keys goes first).
 func (m *Model) onPaste(text string) tea.Cmd {
 	var ended tea.Cmd
 	if m.burst.active {
-		ended = m.endBurst() // burst.go: what came as keys goes first
+		ended = m.endBurst()
 	}
 	return tea.Batch(ended, m.paste(text))
 }
 
+// paste routes a paste: to the shown form once it has the keys, to the
+// login form's key field, else into the composer at the cursor.
 func (m *Model) paste(text string) tea.Cmd {
 	if m.login != nil && m.login.stage == loginAPIKey {
 		m.login.paste(text)
