@@ -189,6 +189,10 @@ func (m *Model) endBurst() tea.Cmd {
 	return m.refreshPopup()
 }
 
+// Pasting reports whether a paste burst is under way: keys that came
+// too fast to be typed, not yet settled (tests wait for it to end).
+func (m *Model) Pasting() bool { return m.burst.active }
+
 // burstGoesOn reports whether msg is a key that continues the paste burst
 // under way: it changes the draft only, so the transcript need not be
 // flushed for it.

@@ -29,6 +29,10 @@ type Probe struct {
 // ScreenMsg asks a Probe for its current screen as plain text.
 type ScreenMsg struct{ Reply chan string }
 
+// PastingMsg asks a Probe whether its model is in a paste burst
+// (model.Model.Pasting).
+type PastingMsg struct{ Reply chan bool }
+
 // Init implements tea.Model.
 func (p Probe) Init() tea.Cmd { return p.Model.Init() }
 
@@ -36,6 +40,11 @@ func (p Probe) Init() tea.Cmd { return p.Model.Init() }
 func (p Probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if s, ok := msg.(ScreenMsg); ok {
 		s.Reply <- ansi.Strip(p.Model.View().Content)
+		return p, nil
+	}
+	if s, ok := msg.(PastingMsg); ok {
+		pm, _ := p.Model.(interface{ Pasting() bool })
+		s.Reply <- pm != nil && pm.Pasting()
 		return p, nil
 	}
 	if _, ok := msg.(spinner.TickMsg); ok && p.Freeze {
@@ -181,17 +190,21 @@ func (u *TUI) Submit(text string) {
 // ended, so a key sent next is one a person pressed.
 func (u *TUI) Type(text string) {
 	u.TM.Type(text)
-	reply := make(chan string, 1)
-	u.TM.Send(ScreenMsg{Reply: reply}) // answered after the keys
-	select {
-	case <-reply:
-	case <-time.After(10 * time.Second):
+	pasting := func() bool {
+		reply := make(chan bool, 1)
+		u.TM.Send(PastingMsg{Reply: reply}) // answered after the keys sent before it
+		select {
+		case p := <-reply:
+			return p
+		case <-time.After(10 * time.Second):
+			return false
+		}
 	}
-	idle := model.PasteBurstIdle
-	if strings.ContainsAny(text, "\r\n") {
-		idle = model.PasteBurstLinesIdle
+	pasting()                         // the keys are taken
+	time.Sleep(20 * time.Millisecond) // past burstGap: the next key starts no run
+	for deadline := time.Now().Add(10 * time.Second); pasting() && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
 	}
-	time.Sleep(idle + 20*time.Millisecond)
 }
 
 // Key sends one key press.
