@@ -333,6 +333,7 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		{"@file", "mention a file (fuzzy search)"},
 		{"$skill", "use a skill: a popup of the workspace's skills"},
 		{keyCollab, "switch collaboration mode: plan ↔ default (also /plan)"},
+		{"paste", "typed as keys (no bracketed paste): a draft until an enter after it"},
 		{"!cmd", "run a shell command in the thread"},
 		{"enter", "send · while a turn runs: steer it"},
 		{"tab", "while a turn runs: queue for the next turn"},

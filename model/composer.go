@@ -1,21 +1,40 @@
 package model
 
 import (
-	"math"
+	"strings"
 
+	"charm.land/bubbles/v2/cursor"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	"github.com/atotto/clipboard"
 
+	"tandem/internal/textedit"
 	"tandem/sessions"
 )
 
-// composer is the message being written: the textarea, the large pastes
-// behind its placeholder tokens (paste.go) and the workspace's prompt
-// history (history.go). It is a plain struct the model drives; it sends
-// nothing itself.
+// composer is the message being written: the text (internal/textedit,
+// which moves and deletes by grapheme cluster and re-wraps only the rows
+// an edit touches), the large pastes behind its placeholder tokens
+// (paste.go) and the workspace's prompt history (history.go). It is a
+// plain struct the model drives; it sends nothing itself.
 type composer struct {
+	buf *textedit.Buffer
+	// ta draws the empty draft: its placeholder, exactly as the bubbles
+	// textarea the composer was built on drew it. It never holds text.
 	ta    textarea.Model
+	cur   cursor.Model // the virtual cursor over the draft
+	st    composerStyles
 	width int // the window's width, as WindowSizeMsg set it
+	top   int // the first visual row shown
+	// dropped: an edit deleted text since the last PruneAfterKey, so a
+	// placeholder token may have gone.
+	dropped bool
+	// gen counts the draft's wholesale replacements (SetDraft, Reset, a
+	// history entry): a paste burst's start is void after one.
+	gen int
+	// hostClipboard: Ctrl+V reads the native clipboard (never for an SSH
+	// guest: it is the host's).
+	hostClipboard bool
 
 	pastes   []pastedText
 	pasteSeq int
@@ -32,28 +51,31 @@ type composer struct {
 	histOK    bool
 }
 
-// promptWidth is the width of the composer's prompt column.
-const promptWidth = 2
+const (
+	// promptWidth is the width of the composer's prompt column.
+	promptWidth = 2
+	// composerMaxRows is the composer's height at most; a longer draft
+	// scrolls (content itself is unlimited: a long paste is never cut).
+	composerMaxRows = 8
+	// composerMaxWidth caps the draft's width, as the textarea did.
+	composerMaxWidth = 500
+)
 
 func newComposer(state *sessions.Store, workspace string) composer {
 	ta := textarea.New()
 	ta.SetPromptFunc(promptWidth, composerPrompt) // › on the first row only
 	ta.Placeholder = "Ask Codex to do anything"
 	ta.ShowLineNumbers = false
-	// The composer grows with its content up to 8 rows and scrolls after
-	// that; content itself is unlimited (a long paste is never cut).
 	ta.DynamicHeight = true
 	ta.MinHeight = 1
-	ta.MaxHeight = 8
-	ta.MaxContentHeight = math.MaxInt32
+	ta.MaxHeight = composerMaxRows
 	ta.SetHeight(1)
 	ta.CharLimit = 0
-	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j", "alt+enter")
-	// Ctrl+V is the model's (clipboard.go), never the textarea's own
-	// clipboard read.
-	ta.KeyMap.Paste.SetEnabled(false)
 	ta.Focus()
-	return composer{ta: ta, state: state, workspace: workspace}
+	cur := cursor.New()
+	cur.Focus()
+	return composer{buf: textedit.New(1), ta: ta, cur: cur, st: newComposerStyles(ta.Styles().Focused),
+		hostClipboard: true, state: state, workspace: workspace}
 }
 
 // composerPrompt is "› " on the draft's first row only; wrapped and
@@ -65,71 +87,174 @@ func composerPrompt(p textarea.PromptInfo) string {
 	return "  "
 }
 
-// Value returns the draft as typed, placeholders included.
-func (c *composer) Value() string { return c.ta.Value() }
+// Value returns the draft as typed, placeholders included (O(length):
+// not for every key).
+func (c *composer) Value() string { return c.buf.Text() }
+
+// Empty reports whether the draft is empty.
+func (c *composer) Empty() bool { return c.buf.Len() == 0 }
 
 // Text returns the draft with pastes expanded: what Enter would send.
-func (c *composer) Text() string { return c.Expand(c.ta.Value()) }
+func (c *composer) Text() string { return c.Expand(c.buf.Text()) }
 
-// View draws the composer.
-func (c *composer) View() string { return c.ta.View() }
+// Height returns the rows the composer takes: the draft's rows, 1 to 8.
+func (c *composer) Height() int {
+	if c.Empty() {
+		return c.ta.Height()
+	}
+	return min(max(c.buf.Rows(), 1), composerMaxRows)
+}
 
-// Height returns the rows the composer takes.
-func (c *composer) Height() int { return c.ta.Height() }
-
-// SetWidth fits the composer to the window's width.
+// SetWidth fits the composer to the window's width (re-wrapping the
+// draft: O(length), once per resize).
 func (c *composer) SetWidth(w int) {
 	c.width = w
 	c.ta.SetWidth(w)
+	c.buf.SetWidth(max(min(w, composerMaxWidth), promptWidth+1) - promptWidth)
+	c.refit()
 }
 
-// refit fits the composer's height to its content after the model changed
-// its value directly (the textarea's DynamicHeight covers typing).
+// refit scrolls the draft so the cursor's row is shown, after any change.
 func (c *composer) refit() {
-	// SetWidth with the window's width recomputes the dynamic height from
-	// the wrapped rows — a long single line takes several — and keeps the
-	// wrap memo, keyed by width.
-	if c.width > 0 {
-		c.ta.SetWidth(c.width)
+	h := c.Height()
+	row := c.buf.CursorRow()
+	if row < c.top {
+		c.top = row
+	} else if row >= c.top+h {
+		c.top = row - h + 1
 	}
+	c.top = max(0, min(c.top, c.buf.Rows()-h))
 }
 
 // SetDraft replaces the draft (a large text becomes a placeholder) and
 // puts the history walk back at the draft.
 func (c *composer) SetDraft(s string) {
-	c.ta.SetValue(c.LargeAsPaste(s))
-	c.ta.MoveToEnd()
+	c.buf.SetText(c.LargeAsPaste(s))
+	c.dropped = true
+	c.gen++
 	c.refit()
 	c.histPos = len(c.hist)
 }
 
 // Reset empties the draft.
 func (c *composer) Reset() {
-	c.ta.Reset()
+	c.buf.SetText("")
+	c.dropped = true
+	c.gen++
 	c.refit()
-}
-
-// Key types a key into the draft; Backspace after a placeholder removes
-// the whole token. The caller prunes the pastes afterwards (Prune).
-func (c *composer) Key(k tea.KeyPressMsg) tea.Cmd {
-	if c.backspacePlaceholder(k) {
-		c.refit()
-		return nil
-	}
-	var cmd tea.Cmd
-	c.ta, cmd = c.ta.Update(k) // DynamicHeight fits the height
-	return cmd
-}
-
-// update passes other messages (the cursor's blink) to the textarea.
-func (c *composer) update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	c.ta, cmd = c.ta.Update(msg)
-	return cmd
 }
 
 // InsertString inserts s at the cursor.
 func (c *composer) InsertString(s string) {
-	c.ta.InsertString(s)
+	c.buf.Insert(s)
 	c.refit()
+}
+
+// InsertNewline starts a new line at the cursor.
+func (c *composer) InsertNewline() {
+	c.buf.Insert("\n")
+	c.refit()
+}
+
+// Key applies an editing key to the draft; Backspace after a placeholder
+// removes the whole token. The caller prunes the pastes afterwards
+// (PruneAfterKey). The command it returns restarts the cursor's blink, or
+// reads the clipboard for Ctrl+V.
+func (c *composer) Key(k tea.KeyPressMsg) tea.Cmd {
+	if c.backspacePlaceholder(k) {
+		c.dropped = true
+		c.refit()
+		return nil
+	}
+	b := c.buf
+	switch k.String() {
+	case "shift+enter", "ctrl+j", "alt+enter":
+		b.Insert("\n")
+	case "backspace", "ctrl+h":
+		c.dropped = b.Backspace() || c.dropped
+	case "delete", "ctrl+d":
+		c.dropped = b.Delete() || c.dropped
+	case "alt+backspace", "ctrl+w", "ctrl+backspace":
+		c.dropped = b.DeleteWordLeft() || c.dropped
+	case "alt+delete", "alt+d", "ctrl+delete":
+		c.dropped = b.DeleteWordRight() || c.dropped
+	case "ctrl+k":
+		c.dropped = b.KillToEnd() || c.dropped
+	case "ctrl+u":
+		c.dropped = b.KillToStart() || c.dropped
+	case "left", "ctrl+b":
+		b.Left()
+	case "right", "ctrl+f":
+		b.Right()
+	case "alt+left", "ctrl+left", "alt+b":
+		b.WordLeft()
+	case "alt+right", "ctrl+right", "alt+f":
+		b.WordRight()
+	case "up", "ctrl+p":
+		b.Up()
+	case "down", "ctrl+n":
+		b.Down()
+	case "home", "ctrl+a":
+		b.Home()
+	case "end", "ctrl+e":
+		b.End()
+	case "alt+<", "ctrl+home":
+		b.Top()
+	case "alt+>", "ctrl+end":
+		b.Bottom()
+	case "alt+u":
+		b.Case(textedit.Upper)
+	case "alt+l":
+		b.Case(textedit.Lower)
+	case "alt+c":
+		b.Case(textedit.Capital)
+	case "ctrl+v":
+		if c.hostClipboard {
+			return readClipboard
+		}
+		return nil
+	default:
+		if k.Text == "" {
+			return nil
+		}
+		b.Insert(k.Text)
+	}
+	c.refit()
+	c.cur.IsBlinked = false // a key shows the cursor at once
+	return c.cur.Blink()
+}
+
+// readClipboard reads the native clipboard for Ctrl+V; its text arrives
+// as a paste (a large one becomes a placeholder).
+func readClipboard() tea.Msg {
+	s, err := clipboard.ReadAll()
+	if err != nil || s == "" {
+		return nil
+	}
+	return tea.PasteMsg{Content: s}
+}
+
+// update passes other messages (the cursors' blink) to the cursor and
+// the placeholder's textarea.
+func (c *composer) update(msg tea.Msg) tea.Cmd {
+	var a, b tea.Cmd
+	c.cur, a = c.cur.Update(msg)
+	c.ta, b = c.ta.Update(msg)
+	return tea.Batch(a, b)
+}
+
+// popupScanBytes: a draft longer than this is read by the popup only at
+// its end (popupDraft).
+const popupScanBytes = 4096
+
+// popupDraft is the draft as the popup reads it after every key: the
+// whole draft when short; else a space and the last word of its last
+// line — a long draft is no slash command, and a mention is its last
+// word — so a key costs the same however long the draft is.
+func (c *composer) popupDraft() string {
+	if c.buf.Len() <= popupScanBytes {
+		return c.buf.Text()
+	}
+	last := c.buf.Line(c.buf.Lines() - 1)
+	return " " + last[strings.LastIndexAny(last, " \t")+1:]
 }

@@ -50,7 +50,7 @@ func (c *composer) AddHistory(text string) {
 // a history entry, keeping the draft to come back to.
 func (c *composer) HistoryUp() bool {
 	c.loadHistory()
-	cur := c.ta.Value()
+	cur := c.buf.Text()
 	browsing := c.histPos < len(c.hist) && cur == c.hist[c.histPos]
 	if !browsing && cur != "" {
 		return false
@@ -69,7 +69,7 @@ func (c *composer) HistoryUp() bool {
 
 // HistoryDown walks forward; past the newest entry it restores the draft.
 func (c *composer) HistoryDown() bool {
-	if c.histPos >= len(c.hist) || c.ta.Value() != c.hist[c.histPos] {
+	if c.histPos >= len(c.hist) || c.buf.Text() != c.hist[c.histPos] {
 		return false
 	}
 	c.histPos++
@@ -83,8 +83,8 @@ func (c *composer) HistoryDown() bool {
 
 // show puts a history entry in the composer, cursor at the end.
 func (c *composer) show(s string) {
-	c.ta.SetValue(s)
-	c.ta.MoveToEnd()
+	c.buf.SetText(s)
+	c.gen++
 	c.refit()
 }
 

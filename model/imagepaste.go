@@ -3,14 +3,13 @@ package model
 import (
 	"os"
 	"strings"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 )
 
 // imagePasteMsg is the outcome of checking a paste of image paths (a
 // local session): the images to attach as chips in place of the pasted
-// text (put in the draft at rune offset at), or err, why not — the
+// text (put in the draft at byte offset at), or err, why not — the
 // paste then stays the text it is.
 type imagePasteMsg struct {
 	text  string
@@ -116,44 +115,32 @@ func (m *Model) attachStartImages(paths []string) {
 	m.composer.InsertString(b.String())
 }
 
-// cursorOffset is the cursor's place in the draft, in runes (a line
+// cursorOffset is the cursor's place in the draft, in bytes (a line
 // break counts one).
-func (c *composer) cursorOffset() int {
-	lines := strings.Split(c.ta.Value(), "\n")
-	row := min(c.ta.Line(), len(lines)-1)
-	off := 0
-	for _, l := range lines[:row] {
-		off += utf8.RuneCountInString(l) + 1
-	}
-	return off + min(c.ta.Column(), utf8.RuneCountInString(lines[row]))
-}
+func (c *composer) cursorOffset() int { return c.buf.Offset() }
 
-// replaceAt replaces old, found in the draft at rune offset at (else its
+// replaceAt replaces old, found in the draft at byte offset at (else its
 // first occurrence), by what repl returns, keeping the cursor where it
 // was relative to the text around; false when old is no longer there.
 func (c *composer) replaceAt(at int, old string, repl func() string) bool {
-	v := []rune(c.ta.Value())
-	o := []rune(old)
-	if at < 0 || at+len(o) > len(v) || string(v[at:at+len(o)]) != old {
-		i := strings.Index(string(v), old)
-		if i < 0 {
+	v := c.buf.Text()
+	if at < 0 || at+len(old) > len(v) || v[at:at+len(old)] != old {
+		if at = strings.Index(v, old); at < 0 {
 			return false
 		}
-		at = utf8.RuneCountInString(string(v)[:i])
 	}
 	cur := c.cursorOffset()
-	n := []rune(repl())
+	n := repl()
 	switch {
-	case cur >= at+len(o):
-		cur += len(n) - len(o)
+	case cur >= at+len(old):
+		cur += len(n) - len(old)
 	case cur > at:
 		cur = at + len(n)
 	}
-	out := string(v[:at]) + string(n) + string(v[at+len(o):])
-	c.ta.SetValue(out)
-	for range utf8.RuneCountInString(out) - cur { // SetValue left the cursor at the end
-		c.ta, _ = c.ta.Update(tea.KeyPressMsg{Code: tea.KeyLeft})
-	}
+	c.buf.SetText(v[:at] + n + v[at+len(old):])
+	c.buf.SetOffset(cur)
+	c.dropped = true
+	c.gen++
 	c.refit()
 	return true
 }

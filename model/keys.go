@@ -54,6 +54,9 @@ func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return cmd
 	}
+	if cmd, done := m.burstKey(k); done { // burst.go: a paste typed as keys
+		return cmd
+	}
 	switch key {
 	case "ctrl+c", "pgup", "pgdown":
 		return m.globalKey(k)
@@ -155,7 +158,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	cmd := m.composer.Key(k)
-	m.composer.Prune(m.turn.queued)
+	m.composer.PruneAfterKey(m.turn.queued)
 	return tea.Batch(yield, cmd)
 }
 

@@ -36,6 +36,9 @@ type Options struct {
 	GraceNow             func() time.Time
 	// Now returns the time; nil means time.Now (tests pin it).
 	Now func() time.Time
+	// KeyNow is the clock key presses are timed by to tell a paste that
+	// arrives as keys from typing (burst.go); nil means time.Now.
+	KeyNow func() time.Time
 	// ReadOnly makes a watcher's model for `tandem serve` (role.go): it
 	// only scrolls, opens the pager and leaves; it starts no turn and
 	// answers no server request.
@@ -102,6 +105,7 @@ type Model struct {
 	threadCwd string // the thread's workspace on the server
 
 	composer composer
+	burst    burst // burst.go: a paste that arrives as keys
 	popup    popup
 	picker   *picker
 	login    *loginForm
@@ -164,6 +168,9 @@ func New(opts Options) *Model {
 	if opts.GraceNow == nil {
 		opts.GraceNow = time.Now
 	}
+	if opts.KeyNow == nil {
+		opts.KeyNow = time.Now
+	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -173,6 +180,7 @@ func New(opts Options) *Model {
 	m.status.NoInterrupt = m.status.NoInterrupt || opts.ReadOnly // a watcher cannot interrupt
 	m.setPalette(opts.Dark)
 	m.composer = newComposer(opts.State, opts.Workspace)
+	m.composer.hostClipboard = !opts.Guest // Ctrl+V: a guest's clipboard is not the host's
 	if opts.ReadOnly {
 		m.composer.ta.Placeholder = "watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
 	}
@@ -270,8 +278,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.syncAwaiting() // requests.go
 	m.requests.noteInput(m, msg)
 	m.view.deltaOnly = isDelta(msg)
-	if !m.view.deltaOnly {
-		m.view.transcript.Flush() // deltas coalesce until the next other message
+	if !m.view.deltaOnly && !m.burstGoesOn(msg) {
+		m.view.transcript.Flush() // deltas coalesce until the next other message (or paste burst key)
 	}
 	if cmd, done := m.roleFilter(msg); done { // role.go
 		return m, cmd

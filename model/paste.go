@@ -3,14 +3,12 @@ package model
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 )
 
 // A large paste goes into the composer as one placeholder token, as
-// Codex's own TUI does: the textarea stays small (it cuts content past
-// 10,000 lines, and its per-key cost grows with the draft), and the text
+// Codex's own TUI does: the draft stays small and readable, and the text
 // is put back on submit (turn/start, turn/steer, the queue).
 const (
 	// pasteMaxLines and pasteMaxBytes: a paste over either becomes a
@@ -39,9 +37,19 @@ func isLargePaste(s string) bool {
 	return len(s) > pasteMaxBytes || strings.Count(s, "\n") >= pasteMaxLines
 }
 
-// onPaste routes a paste: to the shown form once it has the keys, to the
-// login form's key field, else into the composer at the cursor.
+// onPaste takes a bracketed paste, after settling a paste burst under way
+// (burst.go: what came as keys goes first).
 func (m *Model) onPaste(text string) tea.Cmd {
+	var ended tea.Cmd
+	if m.burst.active {
+		ended = m.endBurst()
+	}
+	return tea.Batch(ended, m.paste(text))
+}
+
+// paste routes a paste: to the shown form once it has the keys, to the
+// login form's key field, else into the composer at the cursor.
+func (m *Model) paste(text string) tea.Cmd {
 	if m.login != nil && m.login.stage == loginAPIKey {
 		m.login.paste(text)
 		return nil
@@ -113,14 +121,23 @@ func (c *composer) Expand(s string) string {
 	return strings.NewReplacer(args...).Replace(s)
 }
 
+// PruneAfterKey is Prune after a key: only when the key deleted text, so
+// typing costs nothing more with a placeholder in the draft.
+func (c *composer) PruneAfterKey(queued []string) {
+	if c.dropped {
+		c.Prune(queued)
+	}
+}
+
 // Prune drops the pastes whose token is no longer in the draft, queued
 // (the prompts waiting for the next turns) or the history: deleting the
 // token drops the paste.
 func (c *composer) Prune(queued []string) {
+	c.dropped = false
 	if len(c.pastes) == 0 {
 		return
 	}
-	draft := c.ta.Value()
+	draft := c.buf.Text()
 	used := func(label string) bool {
 		if strings.Contains(draft, label) {
 			return true
@@ -171,7 +188,7 @@ func (c *composer) LargeAsPaste(s string) string {
 // RememberDraft puts a draft about to be discarded (Ctrl+C) into the
 // history, so Up brings it back, in this run and the next.
 func (c *composer) RememberDraft() {
-	raw := c.ta.Value()
+	raw := c.buf.Text()
 	if strings.TrimSpace(raw) == "" {
 		return
 	}
@@ -196,21 +213,10 @@ func (c *composer) backspacePlaceholder(k tea.KeyPressMsg) bool {
 	if len(c.pastes) == 0 || (k.String() != "backspace" && k.String() != "ctrl+h") {
 		return false
 	}
-	lines := strings.Split(c.ta.Value(), "\n")
-	row, col := c.ta.Line(), c.ta.Column()
-	if row >= len(lines) {
-		return false
-	}
-	line := []rune(lines[row])
-	if col > len(line) {
-		return false
-	}
-	before := string(line[:col])
+	before := c.buf.Before()
 	for _, p := range c.pastes {
 		if strings.HasSuffix(before, p.label) {
-			for range utf8.RuneCountInString(p.label) {
-				c.ta, _ = c.ta.Update(k)
-			}
+			c.buf.DeleteBefore(len(p.label))
 			return true
 		}
 	}

@@ -83,7 +83,7 @@ func mentionToken(draft string) (string, bool) {
 // refreshPopup recomputes the popup from the draft, and returns the
 // `fuzzyFileSearch` request when the @ query changed.
 func (m *Model) refreshPopup() tea.Cmd {
-	draft := m.composer.Value()
+	draft := m.composer.popupDraft()
 	p := &m.popup
 	if p.dismissed != "" && p.dismissed == draft {
 		return nil
@@ -179,7 +179,7 @@ func (m *Model) popupKey(key string) tea.Cmd {
 		}
 		return nil
 	case "esc":
-		p.dismissed = m.composer.Value()
+		p.dismissed = m.composer.popupDraft()
 		p.kind = popupNone
 		return nil
 	}
@@ -205,7 +205,7 @@ func (m *Model) popupKey(key string) tea.Cmd {
 			path = `"` + path + `"`
 		}
 		m.setDraft(strings.TrimSuffix(draft, tok) + path + " ")
-		p.dismissed = m.composer.Value()
+		p.dismissed = m.composer.popupDraft()
 	case popupSkill:
 		m.insertSkill(it) // skills.go
 	}

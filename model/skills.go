@@ -177,7 +177,7 @@ func (m *Model) insertSkill(it popupItem) {
 	}
 	m.skills.chosen[name] = it.path
 	m.setDraft(strings.TrimSuffix(draft, tok) + "$" + name + " ")
-	m.popup.dismissed = m.composer.Value()
+	m.popup.dismissed = m.composer.popupDraft()
 }
 
 // skillPopupEmpty is what the `$` popup says when it lists nothing.

@@ -46,6 +46,7 @@ type transcriptView struct {
 	// sent but are not drawn yet (hub.ActionEvent), oldest first; the
 	// user message with the same text takes its author (authors.go).
 	authors []authorNote
+	frameAt time.Time // when frame was drawn (KeyNow), for a paste burst's redraws
 }
 
 type resizeDoneMsg struct{ seq, width int }

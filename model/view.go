@@ -26,7 +26,9 @@ func (m *Model) View() tea.View {
 	// A streaming delta that changes nothing drawn yet (its cell re-renders
 	// on the next frame tick) reuses the last frame: a delta then costs
 	// O(1), not a frame.
-	if v.deltaOnly && v.frameOK && v.frameW == m.width && v.frameH == m.height && !v.transcript.Pending() {
+	// So does a key of a paste burst, but for a redraw every
+	// burstFrameEvery (burst.go).
+	if (v.deltaOnly || m.burstFrame()) && v.frameOK && v.frameW == m.width && v.frameH == m.height && !v.transcript.Pending() {
 		return m.finishView(v.frame)
 	}
 	w := m.contentWidth()
@@ -61,7 +63,7 @@ func (m *Model) View() tea.View {
 		screen = screen[len(screen)-m.height:]
 	}
 	v.frame = strings.Join(screen, "\n")
-	v.frameOK, v.frameW, v.frameH = true, m.width, m.height
+	v.frameOK, v.frameW, v.frameH, v.frameAt = true, m.width, m.height, m.opts.KeyNow()
 	return m.finishView(v.frame)
 }
 

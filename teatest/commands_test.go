@@ -12,6 +12,7 @@ func TestGoldenSlashPopup(t *testing.T) {
 // Typing filters the popup fuzzily.
 func TestGoldenSlashPopupFiltered(t *testing.T) {
 	u := newScreen(t)
-	u.TM.Type("/re")
+	// Three keys at once are a paste burst: Type waits for its end.
+	u.Type("/re")
 	golden(t, u, "› /re ") // the composer line: the filter has seen all of "/re"
 }

@@ -21,6 +21,7 @@ import (
 	"tandem/internal/e2e"
 	"tandem/internal/mockapi"
 	"tandem/internal/procfs"
+	"tandem/model"
 )
 
 // liveTandem is the tandem binary running the real codex (against the
@@ -103,7 +104,21 @@ func (lt *liveTandem) screen() string {
 	return lt.emu.String()
 }
 
+// keys types s on tandem's terminal. A final "\r" after text goes on its
+// own after a pause, as a person's Enter: in the same write it would be
+// part of a paste burst, a new line in the draft (model/burst.go).
 func (lt *liveTandem) keys(s string) {
+	lt.t.Helper()
+	if text, ok := strings.CutSuffix(s, "\r"); ok && text != "" {
+		lt.write(text)
+		time.Sleep(model.PasteBurstLinesIdle + 100*time.Millisecond)
+		s = "\r"
+	}
+	lt.write(s)
+}
+
+// write writes s to tandem's terminal at once.
+func (lt *liveTandem) write(s string) {
 	lt.t.Helper()
 	if _, err := lt.ptmx.Write([]byte(s)); err != nil {
 		lt.t.Fatalf("writing keys: %v", err)

@@ -101,7 +101,7 @@ func TestRewindEditsPromptAndCode(t *testing.T) {
 	threeTurns(t, u, e)
 	orig := u.Session.ThreadID()
 	pickSecond(t, u, 1)
-	u.TM.Type(" edited")
+	u.Type(" edited")
 	u.Key(key(tea.KeyEnter))
 	u.WaitScreen(t, 60*time.Second, "the edited answer", Contains("Rewound to “second prompt”", "The edited answer."))
 	checkFiles(t, e.Dir, map[string]string{"notes.txt": "v1\n", "keep.txt": keepContent, "new.txt": ""})
@@ -192,7 +192,7 @@ func TestRewindRefusesHandEditedFile(t *testing.T) {
 	}
 	orig, n := u.Session.ThreadID(), len(e.Mock.Requests())
 	pickSecond(t, u, 1)
-	u.TM.Type("!")
+	u.Type("!")
 	u.Key(key(tea.KeyEnter))
 	u.WaitScreen(t, 20*time.Second, "the refusal", Contains("nothing was rewound", "notes.txt: edited since", "› second prompt!"))
 	checkFiles(t, e.Dir, map[string]string{"notes.txt": "v2\nmine\n", "new.txt": "brand new\n", "keep.txt": ""})

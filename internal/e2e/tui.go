@@ -33,6 +33,10 @@ type ScreenMsg struct{ Reply chan string }
 // screen (--no-alt-screen draws inline but for the full screens).
 type AltScreenMsg struct{ Reply chan bool }
 
+// PastingMsg asks a Probe whether its model is in a paste burst
+// (model.Model.Pasting).
+type PastingMsg struct{ Reply chan bool }
+
 // Init implements tea.Model.
 func (p Probe) Init() tea.Cmd { return p.Model.Init() }
 
@@ -44,6 +48,11 @@ func (p Probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if a, ok := msg.(AltScreenMsg); ok {
 		a.Reply <- p.Model.View().AltScreen
+		return p, nil
+	}
+	if s, ok := msg.(PastingMsg); ok {
+		pm, _ := p.Model.(interface{ Pasting() bool })
+		s.Reply <- pm != nil && pm.Pasting()
 		return p, nil
 	}
 	if _, ok := msg.(spinner.TickMsg); ok && p.Freeze {
@@ -190,10 +199,34 @@ func Contains(parts ...string) func(string) bool {
 	}
 }
 
-// Submit types text into the composer and presses Enter.
+// Submit types text into the composer and presses Enter (after Type's
+// wait, so the Enter sends).
 func (u *TUI) Submit(text string) {
-	u.TM.Type(text)
+	u.Type(text)
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
+}
+
+// Type types text into the composer, a key a rune. Keys sent this fast
+// are a paste burst to tandem (model/burst.go), in which Enter is a new
+// line: Type waits until the program has taken them and the burst has
+// ended, so a key sent next is one a person pressed.
+func (u *TUI) Type(text string) {
+	u.TM.Type(text)
+	pasting := func() bool {
+		reply := make(chan bool, 1)
+		u.TM.Send(PastingMsg{Reply: reply}) // answered after the keys sent before it
+		select {
+		case p := <-reply:
+			return p
+		case <-time.After(10 * time.Second):
+			return false
+		}
+	}
+	pasting()                         // the keys are taken
+	time.Sleep(20 * time.Millisecond) // past burstGap: the next key starts no run
+	for deadline := time.Now().Add(10 * time.Second); pasting() && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // Key sends one key press.

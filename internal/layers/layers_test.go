@@ -46,6 +46,9 @@ var forbidden = map[string][]string{
 	"internal/tunnel": append([]string{"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
 		"tandem/internal/"}, rendering...),
 	"internal/frames": {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/picture", "tandem/config"},
+
+	// textedit is the composer's text buffer: no tandem, no rendering.
+	"internal/textedit": append([]string{"tandem/"}, rendering...),
 }
 
 // protocolMethod matches a string literal that is an app-server method

@@ -24,6 +24,7 @@ import (
 	"tandem/internal/e2e"
 	"tandem/internal/mockapi"
 	"tandem/internal/sshtest"
+	"tandem/model"
 	"tandem/sessions"
 	"tandem/ui"
 )
@@ -205,7 +206,22 @@ func (c *sshClient) screen() string {
 	return c.emu.String()
 }
 
+// send types s on the client's terminal. A final "\r" after text goes
+// on its own after a pause, as a person's Enter: in the same write it
+// would be part of a paste burst, a new line in the draft
+// (model/burst.go).
 func (c *sshClient) send(t testing.TB, s string) {
+	t.Helper()
+	if text, ok := strings.CutSuffix(s, "\r"); ok && text != "" {
+		c.write(t, text)
+		time.Sleep(model.PasteBurstLinesIdle + 100*time.Millisecond)
+		s = "\r"
+	}
+	c.write(t, s)
+}
+
+// write writes s to the client's terminal at once.
+func (c *sshClient) write(t testing.TB, s string) {
 	t.Helper()
 	if _, err := io.WriteString(c.stdin, s); err != nil {
 		t.Fatalf("%s: writing keys: %v", c.name, err)

@@ -1,0 +1,208 @@
+package model
+
+import (
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/internal/textedit"
+)
+
+// A terminal that doesn't bracket pastes — or `tmux paste-buffer` without
+// -p — types the pasted text as keys, its newlines as Enter. Codex's TUI
+// tells such a paste from typing by its pace (codex-rs/tui paste_burst.rs)
+// and so does tandem: keys that come faster than a person types are a
+// burst; in a burst Enter is a new line and Tab is text, the slash and
+// file popups wait, and the screen is redrawn at most every
+// burstFrameEvery. The burst ends when the keys stop (PasteBurstIdle after
+// the last, PasteBurstLinesIdle once it has a newline): a large one then
+// becomes a placeholder token, as the same text pasted with bracketed
+// paste would. Nothing is sent until an Enter after that.
+const (
+	// burstGap: a key this soon after the one before was not typed by a
+	// person (a fast typist leaves 60–100 ms between keys; a paste comes
+	// in far under a millisecond a key).
+	burstGap = 8 * time.Millisecond
+	// burstRun: this many keys in a row, each within burstGap of the one
+	// before, are a burst; an Enter, a new line or a Tab within burstGap
+	// of a key starts one at once (that Enter must not send).
+	burstRun = 3
+	// burstFrameEvery: during a burst the screen is redrawn this often,
+	// not after every key.
+	burstFrameEvery = 100 * time.Millisecond
+)
+
+// PasteBurstIdle is how long after its last key a paste burst without a
+// newline ends; PasteBurstLinesIdle how long one with a newline does (the
+// longer wait rides over a pause in a long paste's delivery). Until then
+// an Enter is a new line of the paste. A test that types keys and then
+// presses Enter waits this long between the two.
+const (
+	PasteBurstIdle      = 25 * time.Millisecond
+	PasteBurstLinesIdle = 120 * time.Millisecond
+)
+
+// keyKind is what a key is to the burst detector.
+type keyKind int
+
+const (
+	keyOther   keyKind = iota // anything that is not text: it ends a burst
+	keyText                   // a printable key (Text set, no Ctrl/Alt)
+	keyEnter                  // Enter (CR)
+	keyNewline                // Ctrl+J (LF), Shift+Enter, Alt+Enter
+	keyTab
+)
+
+func keyKindOf(k tea.KeyPressMsg) keyKind {
+	switch k.String() {
+	case "enter":
+		return keyEnter
+	case "ctrl+j", "shift+enter", "alt+enter":
+		return keyNewline
+	case "tab":
+		return keyTab
+	}
+	if k.Text != "" && k.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModMeta|tea.ModSuper|tea.ModHyper) == 0 {
+		return keyText
+	}
+	return keyOther
+}
+
+// burst is the detector's state; it belongs to the viewer's composer.
+type burst struct {
+	last     time.Time    // the previous key of a run (zero: none)
+	run      int          // keys in a row, each within burstGap of the one before
+	runStart textedit.Pos // where the run's first key went in the draft
+	gen      int          // the composer's draft generation at runStart
+	active   bool
+	lines    bool // the burst holds a newline
+	cr       bool // its last key was Enter: a Ctrl+J (LF) right after is CRLF's
+	seq      int  // the tick that may end it (older ticks are ignored)
+}
+
+// burstTickMsg wakes the model to end a burst whose keys stopped.
+type burstTickMsg struct{ seq int }
+
+// idle is how long after its last key the burst ends.
+func (b *burst) idle() time.Duration {
+	if b.lines {
+		return PasteBurstLinesIdle
+	}
+	return PasteBurstIdle
+}
+
+// tick asks for a burstTickMsg after d.
+func (b *burst) tick(d time.Duration) tea.Cmd {
+	seq := b.seq
+	return tea.Tick(d, func(time.Time) tea.Msg { return burstTickMsg{seq: seq} })
+}
+
+// burstKey feeds a key of the composer's to the detector. It reports done
+// when the key was handled as part of a burst (or after ending one);
+// otherwise the key goes its usual way.
+func (m *Model) burstKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	b := &m.burst
+	now := m.opts.KeyNow()
+	kind := keyKindOf(k)
+	if b.active && (kind == keyOther || now.Sub(b.last) > b.idle()) {
+		// The burst is over: settle it, then take the key afresh.
+		end := m.endBurst()
+		return tea.Batch(end, m.composerKey(k)), true
+	}
+	if kind == keyOther {
+		m.burst = burst{seq: b.seq}
+		return nil, false
+	}
+	var cmd tea.Cmd
+	if !b.active {
+		if b.last.IsZero() || now.Sub(b.last) > burstGap {
+			// At a person's pace. An Enter or Tab does what it does
+			// (send, queue, complete) and no run goes on past it.
+			*b = burst{seq: b.seq}
+			if kind == keyText || kind == keyNewline {
+				b.last, b.run = now, 1
+				b.runStart, b.gen = m.composer.buf.Cursor(), m.composer.gen
+			}
+			return nil, false
+		}
+		b.run++
+		b.last = now
+		if kind == keyText && b.run < burstRun {
+			return nil, false // perhaps two keys pressed at once
+		}
+		// A burst: the keys of the run so far were its start.
+		b.active = true
+		if b.gen != m.composer.gen {
+			b.runStart, b.gen = m.composer.buf.Cursor(), m.composer.gen
+		}
+		b.seq++
+		cmd = b.tick(PasteBurstIdle)
+	}
+	b.last = now
+	c := &m.composer
+	switch kind {
+	case keyText:
+		c.InsertString(k.Text)
+	case keyEnter:
+		c.InsertNewline()
+	case keyNewline:
+		if !(b.cr && k.String() == "ctrl+j") { // CRLF is one new line
+			c.InsertNewline()
+		}
+	case keyTab:
+		c.InsertString("\t")
+	}
+	b.lines = b.lines || kind == keyEnter || kind == keyNewline || strings.ContainsAny(k.Text, "\r\n")
+	b.cr = kind == keyEnter
+	return cmd, true
+}
+
+// onBurstTick ends the burst once its keys have stopped for its idle
+// time, else waits for the rest of it.
+func (m *Model) onBurstTick(msg burstTickMsg) tea.Cmd {
+	b := &m.burst
+	if !b.active || msg.seq != b.seq {
+		return nil
+	}
+	if left := b.idle() - m.opts.KeyNow().Sub(b.last); left > 0 {
+		return b.tick(left)
+	}
+	return m.endBurst()
+}
+
+// endBurst settles a burst: the text it typed, when large, becomes one
+// placeholder token as a bracketed paste of it would; the popups look at
+// the draft again.
+func (m *Model) endBurst() tea.Cmd {
+	b := m.burst
+	m.burst = burst{seq: b.seq + 1}
+	c := &m.composer
+	if b.active && b.gen == c.gen {
+		if text := c.buf.Slice(b.runStart); isLargePaste(text) {
+			c.buf.DeleteSlice(b.runStart)
+			c.InsertString(c.addPaste(text))
+			m.setNotice(noticeInfo, "large paste shown as a placeholder — it is sent in full")
+		}
+	}
+	c.refit()
+	return m.refreshPopup()
+}
+
+// Pasting reports whether a paste burst is under way: keys that came
+// too fast to be typed, not yet settled (tests wait for it to end).
+func (m *Model) Pasting() bool { return m.burst.active }
+
+// burstGoesOn reports whether msg is a key that continues the paste burst
+// under way: it changes the draft only, so the transcript need not be
+// flushed for it.
+func (m *Model) burstGoesOn(msg tea.Msg) bool {
+	k, ok := msg.(tea.KeyPressMsg)
+	return ok && m.burst.active && keyKindOf(k) != keyOther && m.opts.KeyNow().Sub(m.burst.last) <= m.burst.idle()
+}
+
+// burstFrame reports whether View may show the last frame again: during
+// a burst, until burstFrameEvery has passed since it was drawn.
+func (m *Model) burstFrame() bool {
+	return m.burst.active && m.opts.KeyNow().Sub(m.view.frameAt) < burstFrameEvery
+}
