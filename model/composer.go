@@ -32,6 +32,10 @@ type composer struct {
 	// gen counts the draft's wholesale replacements (SetDraft, Reset, a
 	// history entry): a paste burst's start is void after one.
 	gen int
+	// placeholder is the empty draft's drawing (the textarea's
+	// placeholder) until the textarea changes: every frame of an idle
+	// composer, for every guest of a shared session, drew it anew.
+	placeholder string
 	// hostClipboard: Ctrl+V reads the native clipboard (never for an SSH
 	// guest: it is the host's).
 	hostClipboard bool
@@ -110,6 +114,7 @@ func (c *composer) Height() int {
 func (c *composer) SetWidth(w int) {
 	c.width = w
 	c.ta.SetWidth(w)
+	c.placeholder = ""
 	c.buf.SetWidth(max(min(w, composerMaxWidth), promptWidth+1) - promptWidth)
 	c.refit()
 }
@@ -240,6 +245,7 @@ func (c *composer) update(msg tea.Msg) tea.Cmd {
 	var a, b tea.Cmd
 	c.cur, a = c.cur.Update(msg)
 	c.ta, b = c.ta.Update(msg)
+	c.placeholder = "" // the blink may have changed it
 	return tea.Batch(a, b)
 }
 

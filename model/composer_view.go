@@ -28,7 +28,10 @@ func newComposerStyles(s textarea.StyleState) composerStyles {
 // It costs the rows shown, not the draft.
 func (c *composer) View() string {
 	if c.Empty() {
-		return c.ta.View()
+		if c.placeholder == "" {
+			c.placeholder = c.ta.View()
+		}
+		return c.placeholder
 	}
 	h := c.Height()
 	w := c.buf.Width()

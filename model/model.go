@@ -183,6 +183,7 @@ func New(opts Options) *Model {
 	m.composer.hostClipboard = !opts.Guest // Ctrl+V: a guest's clipboard is not the host's
 	if opts.ReadOnly {
 		m.composer.ta.Placeholder = "watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
+		m.composer.placeholder = ""
 	}
 	m.attachStartImages(opts.Images) // imagepaste.go: -i
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
@@ -278,6 +279,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.syncAwaiting() // requests.go
 	m.requests.noteInput(m, msg)
 	m.view.deltaOnly = isDelta(msg)
+	_, m.view.tickOnly = msg.(tickMsg)
 	if !m.view.deltaOnly && !m.burstGoesOn(msg) {
 		m.view.transcript.Flush() // deltas coalesce until the next other message (or paste burst key)
 	}

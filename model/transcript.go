@@ -37,8 +37,10 @@ type transcriptView struct {
 	// everything below the transcript as it was (bottomLines) and, when
 	// nothing is due, the frame too.
 	deltaOnly      bool
+	tickOnly       bool // the last message was a frame tick (tickMsg)
 	bottomLines    []string
 	bottomW        int
+	bottomSec      int64 // the elapsed second bottomLines were drawn at
 	frame          string
 	frameOK        bool
 	frameW, frameH int

@@ -2,6 +2,7 @@ package model
 
 import (
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -86,11 +87,24 @@ func (m *Model) finishView(s string) tea.View {
 // drawing is reused then (the composer alone costs ~50 µs to draw).
 func (m *Model) bottom() []string {
 	v := &m.view
-	if v.deltaOnly && v.bottomLines != nil && v.bottomW == m.width {
+	// A frame tick changes nothing below the transcript but the turn's
+	// elapsed seconds: a shared session's every guest ticks, so the
+	// bottom drawn a moment ago serves until the second turns.
+	sec := m.elapsedSecond()
+	if (v.deltaOnly || v.tickOnly && sec == v.bottomSec) && v.bottomLines != nil && v.bottomW == m.width {
 		return v.bottomLines
 	}
-	v.bottomLines, v.bottomW = m.drawBottom(), m.width
+	v.bottomLines, v.bottomW, v.bottomSec = m.drawBottom(), m.width, sec
 	return v.bottomLines
+}
+
+// elapsedSecond is the running turn's elapsed whole seconds, as the
+// status line shows them (-1 when none runs).
+func (m *Model) elapsedSecond() int64 {
+	if !m.turn.running {
+		return -1
+	}
+	return int64(m.now().Sub(m.turn.started) / time.Second)
 }
 
 // drawBottom draws everything below the transcript (bottom caches it).
