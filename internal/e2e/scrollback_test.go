@@ -53,12 +53,17 @@ func (tm *tmuxTerm) run(args ...string) (string, error) {
 func (tm *tmuxTerm) screen() string { out, _ := tm.run("capture-pane", "-p"); return out }
 func (tm *tmuxTerm) all() string    { out, _ := tm.run("capture-pane", "-p", "-J", "-S", "-"); return out }
 
-// keys types text literally, then presses each of keys.
+// keys types text literally, then presses each of keys — after a
+// person's pause: text sent in one go arrives as a paste burst, in which
+// an Enter right after is a new line (model/burst.go).
 func (tm *tmuxTerm) keys(text string, keys ...string) {
 	tm.t.Helper()
 	if text != "" {
 		if out, err := tm.run("send-keys", "-l", text); err != nil {
 			tm.t.Fatalf("send-keys: %v %s", err, out)
+		}
+		if len(keys) > 0 {
+			time.Sleep(250 * time.Millisecond)
 		}
 	}
 	for _, k := range keys {
