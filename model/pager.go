@@ -163,16 +163,25 @@ func (m *Model) fillPager(fromBottom int) {
 	p.scroll(0, m.height)
 }
 
+// closePager closes the pager and has the transcript drop the styled
+// drawing of what is off screen, which the pager's whole render added
+// (#17: memory after the pager goes back to what it was).
+func (m *Model) closePager() {
+	m.pager = nil
+	m.view.transcript.Shed(2 * max(1, m.height))
+	m.view.frameOK = false
+}
+
 // pagerKey handles every key while the pager is open.
 func (m *Model) pagerKey(key string) tea.Cmd {
 	p := m.pager
 	h := max(1, m.height-1)
 	switch key {
 	case "q", "esc", keyPager, "ctrl+c":
-		m.pager = nil
+		m.closePager()
 	case "o":
 		if !m.opts.ReadOnly {
-			m.pager = nil
+			m.closePager()
 			return m.openOutput()
 		}
 	case "up", "k":

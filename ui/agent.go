@@ -372,3 +372,26 @@ func isListItem(trim string) bool {
 	}
 	return i > 0 && i+1 < len(trim) && (trim[i] == '.' || trim[i] == ')') && trim[i+1] == ' '
 }
+
+// Shed implements Shedder: it forgets the glamour drawing of every
+// stable block but those in the answer's last keep lines (their plain
+// layout is redone when they are drawn off screen again), so that after
+// a whole-transcript render — the pager — a huge answer holds no more
+// than the live view needs. The next render re-styles blocks as they
+// come into view.
+func (c *AgentCell) Shed(keep int) {
+	n, shed := 0, false
+	for i := len(c.segs) - 1; i >= 0; i-- {
+		b := &c.segs[i]
+		lines := len(b.lines) + 1
+		if n >= keep && b.styled {
+			b.lines, b.styled = nil, false
+			shed = true
+		}
+		n += lines
+	}
+	if shed {
+		c.partial = true
+		c.Touch()
+	}
+}

@@ -22,6 +22,13 @@ type Lazy interface {
 	Partial() bool
 }
 
+// Shedder is implemented by cells that keep costly drawings of parts
+// the live view does not show: Shed(keep) drops those beyond their last
+// keep lines (see Transcript.Shed).
+type Shedder interface {
+	Shed(keep int)
+}
+
 // Fitted is implemented by cells whose Render already cuts every line to
 // the width, so the transcript need not measure them again.
 type Fitted interface {
@@ -336,6 +343,18 @@ func (t *Transcript) Lines(ctx *RenderContext, width int) []string {
 	t.Flush()
 	total := t.Sync(ctx, width)
 	return t.Window(0, total, width)
+}
+
+// Shed asks every Shedder cell to drop what it drew beyond its last
+// keep lines, so memory goes back to what the live view needs after a
+// whole-transcript render (the pager closed). A cell that shed anything
+// is drawn again, cheaply, at the next Sync.
+func (t *Transcript) Shed(keep int) {
+	for _, c := range t.Cells {
+		if s, ok := c.(Shedder); ok {
+			s.Shed(keep)
+		}
+	}
 }
 
 // RenderFitted renders c at width with ctx and cuts each line to width
