@@ -45,3 +45,23 @@ func DescribeAnswer(result any, rpcErr *RPCError) string {
 	}
 	return "answered"
 }
+
+// DescribeRequest names what a server request of method asks about, for
+// a line such as "bob approved the command": "the command", "the file
+// change", "the permissions", "the question", "the MCP server's
+// request", else "the request".
+func DescribeRequest(method string) string {
+	switch method {
+	case MethodCommandApproval, MethodExecCommandApproval:
+		return "the command"
+	case MethodFileChangeApproval, MethodApplyPatchApproval:
+		return "the file change"
+	case MethodPermissionsApproval:
+		return "the permissions"
+	case MethodUserInput:
+		return "the question"
+	case MethodElicitation:
+		return "the MCP server's request"
+	}
+	return "the request"
+}

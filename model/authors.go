@@ -67,23 +67,6 @@ func (m *Model) answeredBy(e backend.RequestResolvedEvent) {
 		return
 	}
 	m.withMain(func() {
-		m.banner(ui.BannerQuiet, e.By+" "+e.Answer+" "+requestNoun(e.Method), nil)
+		m.banner(ui.BannerQuiet, e.By+" "+e.Answer+" "+backend.DescribeRequest(e.Method), nil)
 	})
-}
-
-// requestNoun names what a request asks about, for answeredBy.
-func requestNoun(method string) string {
-	switch method {
-	case backend.MethodCommandApproval, backend.MethodExecCommandApproval:
-		return "the command"
-	case backend.MethodFileChangeApproval, backend.MethodApplyPatchApproval:
-		return "the file change"
-	case backend.MethodPermissionsApproval:
-		return "the permissions"
-	case backend.MethodUserInput:
-		return "the question"
-	case backend.MethodElicitation:
-		return "the MCP server's request"
-	}
-	return "the request"
 }

@@ -63,7 +63,12 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 		switch {
 		case e.Dir == backend.Sent && m.Kind() == "notification" && m.Method == authorMethod:
 			var a Author
-			if json.Unmarshal(m.Params, &a) == nil && a.Who != "" {
+			switch {
+			case json.Unmarshal(m.Params, &a) != nil || a.Who == "":
+			case a.Did != "": // an interrupt or an answer, said where it happened
+				flushStreamed()
+				b.WriteString("_" + mdEscape(a.Who) + " " + mdEscape(a.Did) + "._\n\n")
+			default:
 				authors = append(authors, a)
 			}
 		case e.Dir == backend.Sent && m.Kind() == "request":

@@ -129,6 +129,7 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	rec := env.recorder
 	if rec != nil {
 		popts.Note = func(who, text string) { rec.Mark("author", sessions.Author{Who: who, Text: text}) }
+		popts.NoteDid = func(who, did string) { rec.Mark("author", sessions.Author{Who: who, Did: did}) }
 	}
 	ps := pair.New(popts)
 	env.reportRecordErrors(ps.Publish)

@@ -90,6 +90,7 @@ type Hub struct {
 	// (compact.go).
 	compacted   int
 	compactions int
+	onAnswer    func(backend.RequestResolvedEvent)
 }
 
 // New returns an empty hub.
@@ -125,6 +126,14 @@ func (h *Hub) appendLocked(v any) {
 	h.maybeCompactLocked()
 	close(h.changed)
 	h.changed = make(chan struct{})
+}
+
+// OnAnswer sets f to be told of each driver's answer to a server
+// request, once it went to the app-server (serve --record notes it).
+func (h *Hub) OnAnswer(f func(backend.RequestResolvedEvent)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.onAnswer = f
 }
 
 // Len returns the number of logged values.
@@ -217,8 +226,15 @@ func (h *Hub) answer(who string, id backend.RequestID, result any, rpcErr *backe
 	default:
 		err = responder.Respond(result)
 	}
-	h.Publish(backend.RequestResolvedEvent{ThreadID: s.orig.Thread(), RequestID: id,
-		By: who, Method: s.orig.Method(), Answer: backend.DescribeAnswer(result, rpcErr)})
+	e := backend.RequestResolvedEvent{ThreadID: s.orig.Thread(), RequestID: id,
+		By: who, Method: s.orig.Method(), Answer: backend.DescribeAnswer(result, rpcErr)}
+	h.Publish(e)
+	h.mu.Lock()
+	f := h.onAnswer
+	h.mu.Unlock()
+	if f != nil {
+		f(e)
+	}
 	return err
 }
 

@@ -142,6 +142,7 @@ func TestServeRecordAttributesPrompts(t *testing.T) {
 	fx := newRecordedPairFixture(t, 2, 0, "", "", []mockapi.Response{
 		{Items: []mockapi.Item{mockapi.Text("First answer.")}},
 		{Items: []mockapi.Item{mockapi.Text("Second answer.")}},
+		{Items: []mockapi.Item{mockapi.Text(strings.Repeat("a slow third answer ", 80))}, ChunkDelay: 100 * time.Millisecond},
 	}, rec)
 	d1, d2 := fx.dial(t, fx.drivers[0], 90, 24), fx.dial(t, fx.drivers[1], 90, 24)
 	d1.waitReady(t)
@@ -155,7 +156,12 @@ func TestServeRecordAttributesPrompts(t *testing.T) {
 	d1.waitGone(t, "esc to interrupt", 30*time.Second)
 	d1.send(t, "!echo shell-from-driver1\r")
 	d2.waitFor(t, "! echo shell-from-driver1", 30*time.Second)
-	time.Sleep(500 * time.Millisecond) // its output reaches the recording
+	// driver2 starts a slow turn and driver1 interrupts it.
+	d2.send(t, "a third prompt\r")
+	d1.waitFor(t, "a slow third answer", 30*time.Second)
+	d1.send(t, "\x1b")
+	d2.waitFor(t, "driver1 interrupted the turn", 10*time.Second)
+	time.Sleep(500 * time.Millisecond) // it reaches the recording
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +175,7 @@ func TestServeRecordAttributesPrompts(t *testing.T) {
 	}
 	out := md.String()
 	for _, want := range []string{"_driver1 wrote:_\n\n> prompt from the first driver", "_driver2 wrote:_\n\n> prompt from the second driver", "Second answer.",
-		"_driver1 wrote:_\n\n> !echo shell-from-driver1"} {
+		"_driver1 wrote:_\n\n> !echo shell-from-driver1", "_driver1 interrupted the turn._"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("export misses %q:\n%s", want, out)
 		}

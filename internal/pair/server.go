@@ -41,6 +41,10 @@ type Options struct {
 	// Note, when set, is told which driver sent each prompt, just before
 	// it goes out (serve --record).
 	Note func(who, text string)
+	// NoteDid, when set, is told of a driver's other actions (an
+	// interrupt, an answer to a request) as the transcript says them
+	// ("interrupted the turn", "approved the command").
+	NoteDid func(who, did string)
 	// HostNoAltScreen runs the host's own view (Attach) inline, its
 	// finished cells in the host terminal's scrollback (serve --attach
 	// --no-alt-screen). SSH guests always get the alternate screen.
@@ -71,7 +75,8 @@ type Server struct {
 	// fingerprint is the host key's, "SHA256:…", set by SSHServer.
 	fingerprint string
 	// note, when set, records who sent a prompt (serve --record).
-	note func(who, text string)
+	note    func(who, text string)
+	noteDid func(who, did string)
 	// hostInline is Options.HostNoAltScreen.
 	hostInline bool
 
@@ -98,11 +103,17 @@ func New(opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{
+	ps := &Server{
 		hub: hub.New(), keys: opts.Keys, status: opts.Status, log: log,
-		insecureHostKey: opts.InsecureHostKey, warn: opts.Warn, note: opts.Note, hostInline: opts.HostNoAltScreen,
+		insecureHostKey: opts.InsecureHostKey, warn: opts.Warn, note: opts.Note, noteDid: opts.NoteDid, hostInline: opts.HostNoAltScreen,
 		clients: map[ssh.Session]clientState{},
 	}
+	if ps.noteDid != nil {
+		ps.hub.OnAnswer(func(e backend.RequestResolvedEvent) {
+			ps.noteDid(e.By, e.Answer+" "+backend.DescribeRequest(e.Method))
+		})
+	}
+	return ps
 }
 
 // Publish is the session's send function: the ready message is logged

@@ -78,11 +78,12 @@ func newRecordedPairFixture(t testing.TB, nDrivers, nWatchers int, approval, san
 	if err != nil {
 		t.Fatal(err)
 	}
-	var note func(who, text string)
+	var note, noteDid func(who, text string)
 	if rec != nil {
 		note = func(who, text string) { rec.Mark("author", sessions.Author{Who: who, Text: text}) }
+		noteDid = func(who, did string) { rec.Mark("author", sessions.Author{Who: who, Did: did}) }
 	}
-	fx.ps = New(Options{Keys: keys, Status: ui.StatusInfo{Cwd: "~/w"}, Note: note})
+	fx.ps = New(Options{Keys: keys, Status: ui.StatusInfo{Cwd: "~/w"}, Note: note, NoteDid: noteDid})
 	srv, err := fx.ps.SSHServer(filepath.Join(dir, "host_ed25519"))
 	if err != nil {
 		t.Fatal(err)

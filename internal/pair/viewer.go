@@ -54,8 +54,11 @@ type attributed struct {
 
 func (a attributed) did(kind hub.ActionKind, text string) {
 	a.ps.hub.Publish(hub.ActionEvent{Who: a.who, Kind: kind, Text: text})
-	if a.ps.note != nil && kind == hub.ActionPrompt {
+	switch {
+	case kind == hub.ActionPrompt && a.ps.note != nil:
 		a.ps.note(a.who, text)
+	case kind == hub.ActionInterrupt && a.ps.noteDid != nil:
+		a.ps.noteDid(a.who, "interrupted the turn")
 	}
 }
 
