@@ -166,6 +166,7 @@ type Layer struct {
 	SSHOptions      *[]string            `toml:"ssh_options"`
 	RemoteCodex     *string              `toml:"remote_codex"`
 	RemoteWorkspace *string              `toml:"remote_workspace"`
+	Daemon          *bool                `toml:"daemon"`
 	MCPServers      map[string]MCPServer `toml:"mcp_servers"`
 }
 
@@ -279,7 +280,7 @@ func (f *File) unknownKeys(keys []toml.Key) error {
 
 // layerKeys are the keys a layer may set, for the unknown-keys message.
 var layerKeys = []string{"codex.command", "codex.args", "codex.env", "model", "approval_policy", "sandbox",
-	"workspace", "theme", "turn_timeout", "codex_home", "ssh", "ssh_options", "remote_codex", "remote_workspace"}
+	"workspace", "theme", "turn_timeout", "codex_home", "ssh", "ssh_options", "remote_codex", "remote_workspace", "daemon"}
 
 // errAt builds an *Error for the dotted key path.
 func (f *File) errAt(key []string, format string, args ...any) *Error {

@@ -48,6 +48,9 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 	case backend.RequestResolvedEvent:
 		return m.resolved(e.RequestID) // requests.go
 	case backend.ServerExitedEvent:
+		if e.Detached && m.canReattach() {
+			return m.onDetached(e) // reattach.go: the agent goes on
+		}
 		m.onServerExited(e) // recovery.go
 		return nil
 	case backend.UnknownEvent:

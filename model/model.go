@@ -98,6 +98,7 @@ type Model struct {
 	pair     pairState
 	rewind   rewindState // rewind.go
 	agents   agentsState // agents.go
+	detach   detachState // reattach.go: a durable session's lost link
 	// mcp is each MCP server's start-up state; mcpFailed the failures
 	// shown (server and error); seenUnknown the unknown notification
 	// methods noted; threadName the name last shown (events.go).
@@ -347,7 +348,13 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	if msg.ThreadID != "" {
 		m.thread.SetThread(msg.ThreadID) // a restart keeps the transcript
 	}
-	m.loadHistory(msg.History, true) // events.go
+	m.detach.durable, m.detach.host = msg.Durable, msg.Host
+	var cmds []tea.Cmd
+	if msg.Reattached {
+		cmds = append(cmds, m.mergeHistory(msg.History)) // reattach.go
+	} else {
+		m.loadHistory(msg.History, true) // events.go
+	}
 	if c := m.client; c != nil && !m.codexChecked {
 		// One line, never a refusal, for a codex outside the tested range.
 		m.codexChecked = true
@@ -355,7 +362,6 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 			m.banner(ui.BannerWarning, w, nil)
 		}
 	}
-	var cmds []tea.Cmd
 	if m.opts.Prompt != "" {
 		p := m.opts.Prompt
 		m.opts.Prompt = ""

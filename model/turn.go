@@ -195,6 +195,8 @@ func (m *Model) onEnter() tea.Cmd {
 	}
 	if !m.ready || m.client == nil {
 		switch {
+		case m.detach.detached:
+			m.banner(ui.BannerQuiet, "not sent: the link to the daemon is down — your message stays here (Tab queues it for after the re-attach)", nil)
 		case m.recovery.restarting:
 			m.setNotice(noticeInfo, "restarting codex app-server — your message stays here")
 		case (m.recovery.dead || m.recovery.noThread) && m.opts.Restart != nil && !m.opts.ReadOnly:

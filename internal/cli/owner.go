@@ -115,6 +115,18 @@ func (o *sessionOwner) restart() (model.RestartInfo, error) {
 	if !o.adopt(gen, sess) {
 		return model.RestartInfo{}, errors.New("tandem is quitting")
 	}
+	if _, ok := backend.IsDurable(o.env.transport); ok {
+		// A re-attach to the daemon: the thread went on meanwhile, so its
+		// whole history comes along, for the model to merge.
+		resp, err := sess.ResumeThread(sctx, threadID)
+		if err != nil {
+			return model.RestartInfo{}, fmt.Errorf("thread/resume: %w", err)
+		}
+		msg := o.env.durable(readyMsg(sess, resp)) // setup.go
+		msg.History, msg.Reattached = resp.Thread.Turns, true
+		send(msg)
+		return model.RestartInfo{ThreadID: resp.Thread.ID}, nil
+	}
 	// The model keeps its transcript, so the history is not fetched.
 	resp, err := sess.RejoinThread(sctx, threadID)
 	if err != nil {

@@ -1,0 +1,46 @@
+package thread
+
+import "tandem/backend"
+
+// Merge folds a thread's history into a state that already holds part of
+// it (a re-attach: the turns of `thread/resume` after the link to the
+// daemon dropped). Items are matched by (turn id, item id), so nothing is
+// added twice: an item already known is completed with the history's
+// content (changed), one completed while tandem was away is added
+// (added), in history order.
+func (s *State) Merge(turns []backend.Turn) (added, changed []*Item) {
+	for _, t := range turns {
+		for _, it := range t.Items {
+			ch := s.upsert(t.ID, it, true)
+			switch {
+			case ch.Item == nil:
+			case ch.Added:
+				added = append(added, ch.Item)
+			default:
+				changed = append(changed, ch.Item)
+			}
+		}
+	}
+	return added, changed
+}
+
+// GapMark is appended to a message still streaming when the link to the
+// daemon dropped: what streamed meanwhile is not sent again, and the
+// whole text replaces the mark once the item completes.
+const GapMark = "\n\n*… (streamed while disconnected: the whole message shows once it completes)*\n\n"
+
+// MarkGaps appends GapMark to every agent message and reasoning summary
+// of turn that has not completed, and returns them. Call it once per
+// re-attach, after Merge (which completes what the history holds).
+func (s *State) MarkGaps(turn string) []*Item {
+	var out []*Item
+	for _, it := range s.items {
+		if it.Done || it.Key.Turn != turn || (it.Kind != Agent && it.Kind != Reasoning) {
+			continue
+		}
+		it.appendText(GapMark)
+		it.Rev++
+		out = append(out, it)
+	}
+	return out
+}
