@@ -59,9 +59,11 @@ func (m *Model) canReattach() bool {
 }
 
 // onDetached handles the loss of the link to the daemon: the agent keeps
-// working there, so the running turn, the draft and the queue stay; the
-// requests shown are dropped unanswered (the daemon asks again once the
-// thread is resumed), and the first re-attach is scheduled.
+// working there, so the running turn, the draft and the queue stay; a
+// message still streaming gets a gap mark; the requests shown are
+// dropped unanswered (the daemon asks again once the thread is resumed),
+// and the first re-attach is scheduled. Why the link went is logged by
+// the session, not shown: it is always "the connection ended".
 func (m *Model) onDetached(e backend.ServerExitedEvent) tea.Cmd {
 	if m.client != nil {
 		m.detach.turn = m.client.TurnID()
@@ -77,7 +79,13 @@ func (m *Model) onDetached(e backend.ServerExitedEvent) tea.Cmd {
 	m.detach.attempts = 0
 	m.detach.lastErr = ""
 	m.clearNotice(noticeStarting, noticeDead, noticeSteering, noticeInterrupting, noticeInfo)
-	text := "lost the link to the codex daemon on " + m.detach.hostName() + " (" + redact.String(e.Status) + ")"
+	// What streams from here on follows a gap: the rest of a message
+	// still streaming is not sent again (its whole text comes once it
+	// completes).
+	for _, it := range m.thread.MarkGaps() {
+		m.view.touch(it)
+	}
+	text := "lost the link to the codex daemon on " + m.detach.hostName()
 	if m.turn.running {
 		text += " — the turn goes on there"
 	}
@@ -177,10 +185,10 @@ func (m *Model) detachNotice() string {
 }
 
 // mergeHistory folds the resumed thread's turns into the transcript of a
-// re-attach: items already shown are completed in place, items that
-// completed while away are added, a message still streaming gets a gap
-// mark, and the turn state follows the thread's last turn (still running,
-// or finished while away). The user's own prompts of the turn that ran
+// re-attach: items already shown are completed in place (a message cut
+// by the drop loses its gap mark), items that completed while away are
+// added, and the turn state follows the thread's last turn (still
+// running, or finished while away). The user's own prompts of the turn that ran
 // when the link dropped were drawn when sent, so they are not drawn
 // again.
 func (m *Model) mergeHistory(turns []backend.Turn) tea.Cmd {
@@ -203,9 +211,6 @@ func (m *Model) mergeHistory(turns []backend.Turn) tea.Cmd {
 		m.view.touch(it)
 	}
 	if last.Status == backend.TurnInProgress {
-		for _, it := range m.thread.MarkGaps(last.ID) {
-			m.view.touch(it)
-		}
 		if !m.turn.running {
 			m.turn.running = true
 			m.turn.started = m.now()

@@ -27,15 +27,16 @@ func (s *State) Merge(turns []backend.Turn) (added, changed []*Item) {
 // GapMark is appended to a message still streaming when the link to the
 // daemon dropped: what streamed meanwhile is not sent again, and the
 // whole text replaces the mark once the item completes.
-const GapMark = "\n\n*… (streamed while disconnected: the whole message shows once it completes)*\n\n"
+const GapMark = "\n\n… (streamed while disconnected: the whole message shows once it completes)\n\n"
 
 // MarkGaps appends GapMark to every agent message and reasoning summary
-// of turn that has not completed, and returns them. Call it once per
-// re-attach, after Merge (which completes what the history holds).
-func (s *State) MarkGaps(turn string) []*Item {
+// that has not completed, and returns them. Call it when the link drops:
+// what streams after the re-attach follows the mark, and Merge (or the
+// item's completion) replaces it with the whole text.
+func (s *State) MarkGaps() []*Item {
 	var out []*Item
 	for _, it := range s.items {
-		if it.Done || it.Key.Turn != turn || (it.Kind != Agent && it.Kind != Reasoning) {
+		if it.Done || (it.Kind != Agent && it.Kind != Reasoning) {
 			continue
 		}
 		it.appendText(GapMark)

@@ -8,10 +8,11 @@ import (
 )
 
 // TestMergeAfterReattach: the state before the drop held the user's
-// message and half of an answer; the history of the re-attach completes
-// that answer and brings a command and a second answer that completed
-// while away. Nothing is added twice, and an answer still streaming gets
-// the gap mark once.
+// message and half of an answer; the drop marks the gap of both answers
+// streaming; the history of the re-attach completes the first (its mark
+// goes) and brings a command and a second answer that completed while
+// away. Nothing is added twice; the answer still streaming keeps its
+// mark until it completes.
 func TestMergeAfterReattach(t *testing.T) {
 	var s State
 	s.Reset("th")
@@ -20,6 +21,10 @@ func TestMergeAfterReattach(t *testing.T) {
 	s.Apply(agentDelta("th", "t1", "a1", "line one\n\nline "))
 	s.Apply(agentDelta("th", "t2", "a3", "still "))
 
+	// The link drops: the answer of t1 and the one of t2 were streaming.
+	if marked := s.MarkGaps(); len(marked) != 2 {
+		t.Fatalf("marked %d items at the drop; want a1 and a3", len(marked))
+	}
 	history := []backend.Turn{{ID: "t1", Status: backend.TurnCompleted, Items: []backend.Item{
 		user,
 		{ID: "a1", Type: "agentMessage", Text: "line one\n\nline two"},
@@ -48,9 +53,8 @@ func TestMergeAfterReattach(t *testing.T) {
 		t.Errorf("a second merge added %d items", len(added))
 	}
 
-	marked := s.MarkGaps("t2")
-	if len(marked) != 1 || marked[0].Key.Item != "a3" || !strings.HasSuffix(marked[0].Text(), GapMark) {
-		t.Fatalf("marked %v; want a3 with the gap mark", marked)
+	if a3 := s.Find("t2", "a3"); !strings.HasSuffix(a3.Text(), GapMark) {
+		t.Fatalf("a3 = %q; want the gap mark after what streamed", a3.Text())
 	}
 	// The rest streams after the mark; the completed item replaces it all.
 	s.Apply(agentDelta("th", "t2", "a3", "going"))
