@@ -187,7 +187,10 @@ func (c runConfig) appServerTransport(codex, dir string, log *slog.Logger) (t ba
 			cleanup()
 			return nil, nil, nil, err
 		}
-		return t, cleanup, nil, nil
+		if c.daemon && len(c.settings.CodexArgs) > 0 {
+			notes = append(notes, "codex args and -c overrides do not reach the remote daemon's app-server: set them in its CODEX_HOME's config.toml")
+		}
+		return t, cleanup, notes, nil
 	}
 	return &backend.ProcessTransport{Path: codex, Args: c.settings.CodexArgs, Dir: dir, Env: env}, cleanup, nil, nil
 }
@@ -258,6 +261,7 @@ func (c runConfig) remoteTransport(log *slog.Logger) (backend.Transport, error) 
 		RemoteWorkspace: c.remoteWorkspace,
 		Args:            s.CodexArgs,
 		MCPBlock:        block,
+		Daemon:          c.daemon,
 		Log:             log,
 	}, nil
 }

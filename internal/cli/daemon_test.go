@@ -17,6 +17,7 @@ import (
 	"tandem/backend"
 	"tandem/internal/e2e"
 	"tandem/internal/mockapi"
+	"tandem/internal/sshtest"
 )
 
 // Durable sessions on codex's app-server daemon (issue #15), end to end:
@@ -162,7 +163,7 @@ func TestDaemonQuitMidTurnThenResume(t *testing.T) {
 
 	// The turn ends on the daemon, with nobody attached.
 	deadline := time.Now().Add(60 * time.Second)
-	for len(env.Mock.Requests()) < 1 || !strings.Contains(rolloutText(t, env.Home), "item 12 of the answer") {
+	for !responseDone(t, env.Home, 1) {
 		if time.Now().After(deadline) {
 			t.Fatal("the daemon did not finish the turn after tandem left")
 		}
@@ -181,6 +182,14 @@ func TestDaemonQuitMidTurnThenResume(t *testing.T) {
 	if strings.Contains(back.screen(), "the turn continues") {
 		t.Errorf("an idle thread said its turn continues:\n%s", back.screen())
 	}
+}
+
+// responseDone reports whether the rollouts of home say the turn that got
+// the mock's n-th response completed.
+func responseDone(t *testing.T, home string, n int) bool {
+	roll := rolloutText(t, home)
+	i := strings.LastIndex(roll, fmt.Sprintf("msg_resp_mock_%d_0", n))
+	return i >= 0 && strings.Contains(roll[i:], `"type":"task_complete"`)
 }
 
 // rolloutText is every rollout of home, concatenated.
@@ -369,4 +378,88 @@ func TestDaemonApprovalWhileDisconnected(t *testing.T) {
 	}
 	lt.keys(keyCtrlD)
 	lt.waitGoneQuietly(30 * time.Second)
+}
+
+// sshArgs are tandem's flags for running on srv (the test sshd on this
+// machine) with env's codex and workspace, keeping away from ~/.ssh.
+func sshArgs(srv *sshtest.Server, env *e2e.Env) []string {
+	args := []string{"--ssh", srv.Target, "--remote-codex", env.Codex, "--remote-workspace", env.Dir}
+	b, _ := os.ReadFile(srv.ConfigFile)
+	for _, l := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(l), " "); ok && k != "Host" {
+			args = append(args, "--ssh-option", k+"="+v)
+		}
+	}
+	return args
+}
+
+// sshChild is tandem's ssh client process.
+func (lt *liveTandem) sshChild() int {
+	lt.t.Helper()
+	for pid := range descendants(lt.cmd.Process.Pid) {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if argv := strings.Split(string(b), "\x00"); len(argv) > 0 && filepath.Base(argv[0]) == "ssh" {
+			return pid
+		}
+	}
+	lt.t.Fatalf("tandem has no ssh child; screen:\n%s", lt.screen())
+	return 0
+}
+
+// TestDaemonOverSSH: --ssh --daemon runs the agent on the remote's
+// daemon (through `codex app-server proxy`). Killing the ssh client
+// mid-stream re-attaches by itself with the answer complete, each line
+// once; quitting mid-turn leaves the turn to the daemon, and `tandem
+// resume --last --ssh … --daemon` shows its whole answer.
+func TestDaemonOverSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	const n = 12
+	env := e2e.NewEnv(t, numberedAnswer(n, 150*time.Millisecond), numberedAnswer(n, 120*time.Millisecond))
+	stopDaemonAtEnd(t, env)
+	srv := env.StartSSHDWith(t, sshtest.Options{Env: []string{"CODEX_HOME=" + env.Home}})
+	args := append(sshArgs(srv, env), "--daemon")
+	lt := startTandem(t, env, args...)
+	lt.waitDaemonReady()
+	lt.keys("count for me\r")
+	lt.waitScreen("item 03 of", 30*time.Second)
+	if err := syscall.Kill(lt.sshChild(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	lt.waitScreen("disconnected — the agent keeps working on 127.0.0.1", 20*time.Second)
+	lt.waitScreen("re-attached to the codex daemon on 127.0.0.1", 60*time.Second)
+	lt.waitScreen("item 12 of the answer", 30*time.Second)
+	lt.waitGone("streamed while disconnected", 10*time.Second)
+	assertEachOnce(t, lt, n)
+
+	lt.keys("count again\r")
+	lt.waitScreen("▌ count again", 10*time.Second)
+	lt.waitTrace("the second turn's first delta", 30*time.Second, func(m tracedMsg) bool {
+		return m.Dir == "recv" && m.Method == "item/agentMessage/delta" && strings.Count(lt.screen(), "item 01 of the answer") == 2
+	})
+	lt.keys(keyCtrlD)
+	lt.waitGoneQuietly(30 * time.Second)
+	lt.waitScreen("the turn continues on the codex daemon on 127.0.0.1", 5*time.Second)
+	lt.waitScreen("--daemon` to come back", time.Second)
+
+	deadline := time.Now().Add(60 * time.Second)
+	for !responseDone(t, env.Home, 2) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the remote daemon did not finish the second turn after tandem left: %d model requests, daemon %v", len(env.Mock.Requests()), daemonProcs(env.Home))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	back := startTandem(t, env, append([]string{"resume", "--last"}, args...)...)
+	back.waitScreen("Resumed thread", 60*time.Second)
+	back.waitScreen("▌ count again", 10*time.Second)
+	scr := back.screen()
+	_, second, _ := strings.Cut(scr, "▌ count again")
+	for i := 1; i <= n; i++ {
+		if line := fmt.Sprintf("item %02d of the answer", i); strings.Count(second, line) != 1 {
+			t.Errorf("the second answer shows %q %d times; want once:\n%s", line, strings.Count(second, line), scr)
+		}
+	}
+	back.keys(keyCtrlD)
+	back.waitGoneQuietly(30 * time.Second)
 }
