@@ -212,7 +212,7 @@ func (m *Model) mergeHistory(turns []backend.Turn) tea.Cmd {
 	}
 	if last.Status == backend.TurnInProgress {
 		if !m.turn.running {
-			m.turn.running = true
+			m.turn.running, m.turn.foreign = true, true
 			m.turn.started = m.now()
 		}
 		return tea.Batch(m.startTick(), m.spin.Tick)
@@ -231,7 +231,7 @@ func (m *Model) resumedRunning(t backend.Thread) tea.Cmd {
 	if t.RunningTurn() == "" {
 		return nil
 	}
-	m.turn.running = true
+	m.turn.running, m.turn.foreign = true, true
 	m.turn.started = m.now()
 	m.banner(ui.BannerInfo, "its turn is still running — what it streams from now on follows", nil)
 	return tea.Batch(m.startTick(), m.spin.Tick)

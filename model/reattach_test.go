@@ -275,3 +275,28 @@ func TestLiveTag(t *testing.T) {
 		}
 	}
 }
+
+// A turn another client of the daemon started (Codex's own TUI on the
+// same thread) draws that client's prompt from the thread's items; the
+// prompt of this viewer's own turn is drawn once, when sent.
+func TestForeignTurnDrawsItsPrompt(t *testing.T) {
+	m := ready(t, newFake(), Options{})
+	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-9"}})
+	u := backend.ItemCompletedEvent{Item: backend.Item{ID: "u9", Type: "userMessage", Content: []backend.UserContent{{Type: "text", Text: "from the other client"}}}}
+	u.TurnID = "turn-9"
+	m.Update(u)
+	if v := viewText(m); strings.Count(v, "from the other client") != 1 {
+		t.Errorf("another client's prompt is not drawn once:\n%s", v)
+	}
+	m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-9", Status: backend.TurnCompleted}})
+
+	typeText(t, m, "mine")
+	press(t, m, tea.KeyEnter, 0)
+	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
+	own := backend.ItemCompletedEvent{Item: backend.Item{ID: "u1", Type: "userMessage", Content: []backend.UserContent{{Type: "text", Text: "mine"}}}}
+	own.TurnID = "turn-1"
+	m.Update(own)
+	if v := viewText(m); strings.Count(v, "▌ mine") != 1 {
+		t.Errorf("this viewer's own prompt is not drawn once:\n%s", v)
+	}
+}
