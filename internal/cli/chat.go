@@ -16,6 +16,7 @@ import (
 
 	"tandem/backend"
 	"tandem/config"
+	"tandem/internal/shellwords"
 	"tandem/model"
 	"tandem/sessions"
 )
@@ -200,16 +201,20 @@ func leftRunning(m *model.Model, resume string) string {
 // resumeCommand is the command line that comes back to the daemon the
 // run was on.
 func resumeCommand(cfg runConfig) string {
-	s := "tandem resume --last"
+	argv := []string{"tandem", "resume", "--last"}
 	switch {
 	case cfg.attach:
-		s += " --remote unix://" + cfg.unixSock
+		argv = append(argv, "--remote", "unix://"+cfg.unixSock)
 	case cfg.sshTarget != "":
-		s += " --ssh " + cfg.sshTarget + " --daemon"
+		argv = append(argv, "--ssh", cfg.sshTarget)
+		if cfg.remoteWorkspace != "" {
+			argv = append(argv, "--remote-workspace", cfg.remoteWorkspace)
+		}
+		argv = append(argv, "--daemon")
 	case cfg.daemon:
-		s += " --daemon"
+		argv = append(argv, "--daemon")
 	}
-	return s
+	return shellwords.Join(argv)
 }
 
 // themeFilter returns a program option that keeps the configured theme:
