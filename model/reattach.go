@@ -217,9 +217,19 @@ func (m *Model) mergeHistory(turns []backend.Turn) tea.Cmd {
 		}
 		return tea.Batch(m.startTick(), m.spin.Tick)
 	}
+	for _, it := range m.thread.EndGaps() {
+		m.view.touch(it)
+	}
 	if m.turn.running && last.ID != "" {
 		m.endTurn(last)
-		m.banner(ui.BannerInfo, "the turn finished while tandem was away", nil)
+		switch last.Status {
+		case backend.TurnCompleted:
+			m.banner(ui.BannerInfo, "the turn finished while tandem was away", nil)
+		case backend.TurnInterrupted:
+			m.banner(ui.BannerWarning, "the turn ended while tandem was away, interrupted — did the daemon restart?", nil)
+		default:
+			m.banner(ui.BannerWarning, "the turn ended while tandem was away ("+last.Status+")", nil)
+		}
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package thread
 
-import "tandem/backend"
+import (
+	"strings"
+
+	"tandem/backend"
+)
 
 // Merge folds a thread's history into a state that already holds part of
 // it (a re-attach: the turns of `thread/resume` after the link to the
@@ -40,6 +44,29 @@ func (s *State) MarkGaps() []*Item {
 			continue
 		}
 		it.appendText(GapMark)
+		it.Rev++
+		out = append(out, it)
+	}
+	return out
+}
+
+// GapEnd replaces GapMark in a message the turn ended without
+// completing (the daemon restarted while tandem was away): the rest never
+// comes.
+const GapEnd = "\n\n… (the rest was lost: the turn ended while disconnected)"
+
+// EndGaps turns the gap marks still open (their item never completed:
+// its turn is over) into GapEnd, marks those items done, and returns
+// them. Call it after Merge when the thread's last turn is not running.
+func (s *State) EndGaps() []*Item {
+	var out []*Item
+	for _, it := range s.items {
+		text := it.Text()
+		if it.Done || !strings.HasSuffix(text, GapMark) {
+			continue
+		}
+		it.setText(strings.TrimSuffix(text, GapMark) + GapEnd)
+		it.Done = true
 		it.Rev++
 		out = append(out, it)
 	}

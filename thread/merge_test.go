@@ -63,3 +63,25 @@ func TestMergeAfterReattach(t *testing.T) {
 		t.Errorf("a3 = %q; want the completed text without the mark", a3.Text())
 	}
 }
+
+// TestEndGaps: a message whose turn ended while disconnected without
+// completing it (the daemon restarted) loses its open gap mark for the
+// end mark and is done; completed ones are left alone.
+func TestEndGaps(t *testing.T) {
+	var s State
+	s.Reset("th")
+	s.Apply(agentDelta("th", "t1", "a1", "one"))
+	s.Apply(agentDelta("th", "t1", "a2", "two"))
+	s.Apply(completed("t1", agent("a2", "two whole")))
+	s.MarkGaps()
+	ended := s.EndGaps()
+	if len(ended) != 1 || ended[0].Key.Item != "a1" || ended[0].Text() != "one"+GapEnd || !ended[0].Done {
+		t.Fatalf("ended %v", ended)
+	}
+	if a2 := s.Find("t1", "a2"); a2.Text() != "two whole" {
+		t.Errorf("a2 = %q", a2.Text())
+	}
+	if again := s.EndGaps(); len(again) != 0 {
+		t.Errorf("a second EndGaps changed %d items", len(again))
+	}
+}
