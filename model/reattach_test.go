@@ -300,3 +300,25 @@ func TestForeignTurnDrawsItsPrompt(t *testing.T) {
 		t.Errorf("this viewer's own prompt is not drawn once:\n%s", v)
 	}
 }
+
+// While the link to the daemon is down a running turn cannot be
+// interrupted: Ctrl+C twice quits (the turn goes on there).
+func TestCtrlCQuitsWhileDetached(t *testing.T) {
+	var fails, runs atomic.Int32
+	m := durableReady(t, newFake(), &fails, &runs)
+	typeText(t, m, "go")
+	press(t, m, tea.KeyEnter, 0)
+	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
+	m.Update(backend.ServerExitedEvent{Status: "connection lost", Detached: true, Host: "devbox"})
+	_, first := m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	if quits(first) {
+		t.Fatal("one Ctrl+C quit")
+	}
+	_, second := m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	if !quits(second) {
+		t.Fatal("Ctrl+C twice did not quit while detached")
+	}
+	if !m.Running() {
+		t.Error("the turn shows as ended: it goes on on the daemon")
+	}
+}
