@@ -26,12 +26,26 @@ import (
 // model.
 
 // stopDaemonAtEnd stops the daemon of env's CODEX_HOME when t ends (before
-// the home is removed) and fails if any process of it is left. `daemon
+// the home is removed) and fails if any process of it is left; the
+// sockets it had under /tmp/codex-daemon-UID are removed. `daemon
 // stop` ends the app-server but not the `daemon pid-update-loop` it
 // started (codex 0.169.0 and 0.171.0): that one is ended by its pid file.
 func stopDaemonAtEnd(t *testing.T, env *e2e.Env) {
 	t.Helper()
 	t.Cleanup(func() {
+		// The sockets live in /tmp/codex-daemon-UID/, linked from the home:
+		// what the stop leaves there goes too.
+		var sockets []string
+		for _, l := range []string{"app-server-control/app-server-control.sock", "app-server-daemon/daemon-updater.sock"} {
+			if target, err := os.Readlink(filepath.Join(env.Home, l)); err == nil && strings.Contains(target, "codex-daemon-") {
+				sockets = append(sockets, target, target+".lock")
+			}
+		}
+		defer func() {
+			for _, s := range sockets {
+				_ = os.Remove(s)
+			}
+		}()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if _, err := backend.DaemonCommand(ctx, env.Codex, env.Environ(), env.Home, "stop"); err != nil {
