@@ -87,8 +87,20 @@ func PrepareCodexHome(shared, stateDir string, servers map[string]config.MCPServ
 		return "", nil, err
 	}
 
+	if err := fillCodexHome(dir, shared, servers, block, false); err != nil {
+		return "", nil, err
+	}
+	return dir, remove, nil
+}
+
+// fillCodexHome makes dir a CODEX_HOME on top of shared (see
+// PrepareCodexHome): links, copies, and config.toml with the managed MCP
+// block. With refresh set, dir is the home of an earlier run kept on
+// purpose (the daemon's, see PrepareDaemonHome): links already right are
+// kept and copies are made afresh.
+func fillCodexHome(dir, shared string, servers map[string]config.MCPServer, block []byte, refresh bool) error {
 	if err := os.MkdirAll(filepath.Join(shared, "sessions"), 0o700); err != nil {
-		return "", nil, fmt.Errorf("per-run CODEX_HOME: shared sessions: %w", err)
+		return fmt.Errorf("per-run CODEX_HOME: shared sessions: %w", err)
 	}
 	for _, name := range homeLinks {
 		src := filepath.Join(shared, name)
@@ -96,9 +108,15 @@ func PrepareCodexHome(shared, stateDir string, servers map[string]config.MCPServ
 			continue
 		}
 		dst := filepath.Join(dir, name)
+		if refresh {
+			if cur, err := os.Readlink(dst); err == nil && cur == src {
+				continue // linked by an earlier run
+			}
+			_ = os.RemoveAll(dst) // a link only: RemoveAll does not follow it
+		}
 		if err := symlink(src, dst); err != nil {
 			if err := copyTree(src, dst); err != nil {
-				return "", nil, fmt.Errorf("per-run CODEX_HOME: copying %s: %w", src, err)
+				return fmt.Errorf("per-run CODEX_HOME: copying %s: %w", src, err)
 			}
 		}
 	}
@@ -107,19 +125,27 @@ func PrepareCodexHome(shared, stateDir string, servers map[string]config.MCPServ
 		if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
+		if refresh {
+			_ = os.Remove(filepath.Join(dir, name))
+		}
 		if err := copyFile(src, filepath.Join(dir, name), 0o600); err != nil {
-			return "", nil, fmt.Errorf("per-run CODEX_HOME: copying %s: %w", src, err)
+			return fmt.Errorf("per-run CODEX_HOME: copying %s: %w", src, err)
 		}
 	}
 
 	cfgPath := filepath.Join(dir, "config.toml")
+	if refresh {
+		if _, err := os.Stat(filepath.Join(shared, "config.toml")); errors.Is(err, fs.ErrNotExist) {
+			_ = os.Remove(cfgPath) // gone from shared: the earlier copy goes too
+		}
+	}
 	base, err := os.ReadFile(cfgPath)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", nil, err
+		return err
 	}
 	if len(servers) > 0 {
 		if err := checkNoClash(base, servers, filepath.Join(shared, "config.toml")); err != nil {
-			return "", nil, err
+			return err
 		}
 	}
 	var out bytes.Buffer
@@ -134,18 +160,18 @@ func PrepareCodexHome(shared, stateDir string, servers map[string]config.MCPServ
 		out.Write(block)
 	}
 	if err := os.WriteFile(cfgPath, out.Bytes(), 0o600); err != nil {
-		return "", nil, err
+		return err
 	}
 	if err := os.Chmod(cfgPath, 0o600); err != nil {
-		return "", nil, err
+		return err
 	}
 	if len(block) > 0 {
 		var check map[string]any
 		if _, err := toml.Decode(out.String(), &check); err != nil {
-			return "", nil, fmt.Errorf("per-run CODEX_HOME: %s with the managed MCP servers is not valid TOML: %w", filepath.Join(shared, "config.toml"), err)
+			return fmt.Errorf("per-run CODEX_HOME: %s with the managed MCP servers is not valid TOML: %w", filepath.Join(shared, "config.toml"), err)
 		}
 	}
-	return dir, remove, nil
+	return nil
 }
 
 // checkNoClash fails when the shared config.toml already defines an MCP

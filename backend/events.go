@@ -179,10 +179,15 @@ func (e RequestResolvedEvent) Thread() string { return e.ThreadID }
 
 // ServerExitedEvent reports that the app-server connection ended: Status
 // describes how ("exited with status 1"), Stderr holds its last stderr
-// lines (redacted by the caller before display).
+// lines (redacted by the caller before display). Detached says only the
+// link to a durable app-server (the daemon, see DurableTransport) was
+// lost, not by tandem's doing: the server and its turns go on on Host,
+// and a new session can re-attach.
 type ServerExitedEvent struct {
-	Status string
-	Stderr []string
+	Status   string
+	Stderr   []string
+	Detached bool
+	Host     string
 }
 
 // Thread implements Event.

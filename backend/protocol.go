@@ -87,6 +87,28 @@ type Thread struct {
 	ParentThreadID *string `json:"parentThreadId"`
 	AgentNickname  *string `json:"agentNickname"`
 	AgentRole      *string `json:"agentRole"`
+	// Status is the thread's `ThreadStatus` on this server: "notLoaded",
+	// "idle" (loaded), "active" (a turn runs; ActiveFlags such as
+	// "waitingOnApproval") or "systemError"; nil when not sent.
+	Status *ThreadStatus `json:"status"`
+}
+
+// ThreadStatus is the protocol's `ThreadStatus`.
+type ThreadStatus struct {
+	Type        string   `json:"type"`
+	ActiveFlags []string `json:"activeFlags,omitempty"`
+}
+
+// Active reports whether a turn runs on the thread (status "active").
+func (t Thread) Active() bool { return t.Status != nil && t.Status.Type == "active" }
+
+// RunningTurn is the id of the thread's last turn when it is still in
+// progress (a thread resumed while its turn runs), else "".
+func (t Thread) RunningTurn() string {
+	if n := len(t.Turns); n > 0 && t.Turns[n-1].Status == TurnInProgress {
+		return t.Turns[n-1].ID
+	}
+	return ""
 }
 
 // ThreadResponse is the result of `thread/start`, `thread/resume` and

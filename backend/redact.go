@@ -324,3 +324,10 @@ type redactStream struct {
 
 // Stdout implements Stream.
 func (s redactStream) Stdout() io.Reader { return s.r }
+
+// Unwrap returns the transport whose output is redacted (IsDurable looks
+// through it).
+func (t redactTransport) Unwrap() Transport { return t.Transport }
+
+// Durable reports whether the redacted stream's app-server outlives it.
+func (s redactStream) Durable() bool { return durable(s.Stream) }

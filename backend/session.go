@@ -60,6 +60,8 @@ type Session struct {
 	// initDone is closed once StartSession knows whether it succeeded.
 	initDone chan struct{}
 	once     sync.Once
+	// closing is set by Close: the connection's end is tandem's doing.
+	closing atomic.Bool
 }
 
 // StartSession starts the peer, runs `initialize` (clientInfo "tandem",
@@ -86,7 +88,11 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 		err := s.conn.Serve()
 		log.Info("app-server connection ended", "err", err)
 		waitErr := waitOrKill(stream, 3*time.Second)
-		s.queue.push(ServerExitedEvent{Status: ExitDescription(waitErr), Stderr: stream.StderrTail(20)})
+		ev := ServerExitedEvent{Status: ExitDescription(waitErr), Stderr: stream.StderrTail(20)}
+		if host, ok := IsDurable(opts.Transport); ok && durable(stream) && !s.closing.Load() {
+			ev.Detached, ev.Host = true, host
+		}
+		s.queue.push(ev)
 		s.queue.close()
 	}()
 	var init InitializeResponse
@@ -188,6 +194,13 @@ func (s *Session) openThread(ctx context.Context, method string, params any) (Th
 		return resp, err
 	}
 	s.SetThread(resp.Thread.ID)
+	// A thread resumed on a server that is still running its turn (the
+	// daemon): that turn is the one to steer or interrupt.
+	if id := resp.Thread.RunningTurn(); id != "" {
+		s.mu.Lock()
+		s.turnID = id
+		s.mu.Unlock()
+	}
 	return resp, nil
 }
 
@@ -229,6 +242,7 @@ func (s *Session) resumeParams(ctx context.Context, id string) (ThreadResumePara
 func (s *Session) Close() error {
 	var err error
 	s.once.Do(func() {
+		s.closing.Store(true)
 		err = s.stream.Close()
 		<-s.conn.Done()
 		<-s.closed

@@ -71,6 +71,13 @@ type SSHTransport struct {
 	// other field it travels base64-encoded on stdin, never on a command
 	// line.
 	MCPBlock []byte
+	// Daemon runs the agent on the remote's app-server daemon instead of
+	// an app-server of the run's own: the bootstrap starts it (`codex
+	// app-server daemon start`, idempotent) in the remote's shared
+	// CODEX_HOME — or, with an MCP block, in a daemon home that outlives
+	// the run — and runs `codex app-server proxy`, which the client
+	// speaks WebSocket through (sshdaemon.go). The stream is durable.
+	Daemon bool
 	// Grace is the wait after closing stdin before SIGTERM; 0 means 5 s.
 	Grace time.Duration
 	// Log receives skipped login-shell noise; nil discards it.
@@ -136,6 +143,7 @@ const SSHRemoteCommand = `bash -lc 'IFS= read -r s || { echo "tandem: stdin clos
 //	len(Args), in decimal
 //	base64(Args[i]), one line each
 //	base64(MCPBlock)
+//	"daemon" or "run": how the agent runs (Daemon)
 //
 // The JSON-RPC stream follows. A NUL byte cannot reach a remote argument
 // or variable, so a value holding one is an error.
@@ -172,6 +180,11 @@ func (t *SSHTransport) prelude() ([]byte, error) {
 		line(enc([]byte(a)))
 	}
 	line(enc(t.MCPBlock))
+	if t.Daemon {
+		line("daemon")
+	} else {
+		line("run")
+	}
 	return b.Bytes(), nil
 }
 
@@ -210,6 +223,8 @@ case $n in ''|*[!0-9]*) echo "tandem: bad bootstrap line" >&2; exit 96 ;; esac
 set --
 while [ "$n" -gt 0 ]; do param; set -- "$@" "$v"; n=$((n - 1)); done
 line; mcp=$l
+line; mode=$l
+case $mode in daemon|run) ;; *) echo "tandem: bad bootstrap line" >&2; exit 96 ;; esac
 unset -f line param
 unset l n
 tilde() { case $1 in "~") v=$HOME ;; "~/"*) v=$HOME/${1#"~/"} ;; *) v=$1 ;; esac; }
@@ -226,6 +241,29 @@ if ! command -v -- "$codex" >/dev/null 2>&1; then
 fi
 [ -n "$src" ] || src=${CODEX_HOME:-$HOME/.codex}
 umask 077
+if [ "$mode" = daemon ]; then
+  if [ -n "$mcp" ]; then
+    home=${XDG_STATE_HOME:-$HOME/.local/state}/tandem/daemon-homes/$(printf %s "$src" | cksum | cut -d' ' -f1)
+    mkdir -p -- "$home" "$src/sessions" || { echo "tandem: cannot create $home" >&2; exit 97; }
+    chmod 700 -- "$home"
+    [ -e "$src/auth.json" ] && [ ! -L "$home/auth.json" ] && ln -s -- "$src/auth.json" "$home/auth.json"
+    [ -L "$home/sessions" ] || ln -s -- "$src/sessions" "$home/sessions"
+    rm -f -- "$home/config.toml"
+    for f in config.toml config.json instructions.md; do
+      [ -f "$src/$f" ] && { rm -f -- "$home/$f"; cp -- "$src/$f" "$home/$f"; }
+    done
+    { printf '\n'; printf '%s' "$mcp" | base64 -d; } >> "$home/config.toml" || { echo "tandem: bad MCP block" >&2; exit 97; }
+    chmod 600 -- "$home/config.toml"
+  else
+    home=$src
+    mkdir -p -- "$home" || { echo "tandem: cannot create $home" >&2; exit 97; }
+  fi
+  unset mcp
+  export CODEX_HOME=$home
+  info=$(cd -- "$home" && "$codex" app-server daemon start </dev/null) || { echo "tandem: codex app-server daemon start failed in $home" >&2; exit 97; }
+  printf 'tandem-daemon-ready %s\n' "$(printf '%s\n' "$info" | grep socketPath | tail -n 1)"
+  exec "$codex" app-server proxy
+fi
 base=${XDG_STATE_HOME:-$HOME/.local/state}/tandem/remote-homes
 mkdir -p -- "$base" || { echo "tandem: cannot create $base" >&2; exit 97; }
 for d in "$base"/tandem-codex-home.*; do
@@ -285,7 +323,11 @@ func (t *SSHTransport) Start() (Stream, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ssh %s: %w", target.Host, err)
 	}
-	return &sshStream{Stream: s, host: target.Host, log: log}, nil
+	ss := &sshStream{Stream: s, host: target.Host, log: log}
+	if t.Daemon {
+		return attachOverSSH(ss) // sshdaemon.go
+	}
+	return ss, nil
 }
 
 // LineHooks is implemented by streams whose peer may print noise around

@@ -74,23 +74,35 @@ func (t *WSTransport) Start() (Stream, error) {
 		}
 		return nil, &RemoteError{Peer: peer, Reason: "could not connect", Detail: redact.String(err.Error())}
 	}
+	return newWSStream(c, peer, nil), nil
+}
+
+// newWSStream adapts the dialled websocket c to a Stream named peer.
+// under, when set, is what carries the websocket (an ssh running `codex
+// app-server proxy`): its stderr is the stream's, and Close and Wait end
+// and wait for it too.
+func newWSStream(c *websocket.Conn, peer string, under Stream) *wsStream {
 	c.SetReadLimit(64 << 20) // as long as the longest line Conn accepts
 	pr, pw := io.Pipe()
-	s := &wsStream{conn: c, peer: peer, out: pr, pw: pw, done: make(chan struct{})}
+	s := &wsStream{conn: c, peer: peer, out: pr, pw: pw, under: under, done: make(chan struct{})}
 	s.in = &wsWriter{s: s}
 	go s.read()
-	return s, nil
+	return s
 }
 
 // wsStream adapts a websocket to Stream: Stdout yields each received
 // message as one line, Stdin sends each written line as one message.
 type wsStream struct {
-	conn *websocket.Conn
-	peer string
-	out  *io.PipeReader
-	pw   *io.PipeWriter
-	in   *wsWriter
-	done chan struct{}
+	conn  *websocket.Conn
+	peer  string
+	out   *io.PipeReader
+	pw    *io.PipeWriter
+	in    *wsWriter
+	under Stream // the process carrying the websocket, or nil
+	// durable says the server outlives this connection (the app-server
+	// daemon): see Durable.
+	durable bool
+	done    chan struct{}
 
 	mu      sync.Mutex
 	err     error // why the read loop ended; nil for a clean close
@@ -98,10 +110,22 @@ type wsStream struct {
 	once    sync.Once
 }
 
-func (s *wsStream) Stdout() io.Reader         { return s.out }
-func (s *wsStream) Stdin() io.WriteCloser     { return s.in }
-func (s *wsStream) StderrTail(n int) []string { return nil }
-func (s *wsStream) Describe() string          { return s.peer }
+func (s *wsStream) Stdout() io.Reader     { return s.out }
+func (s *wsStream) Stdin() io.WriteCloser { return s.in }
+func (s *wsStream) Describe() string      { return s.peer }
+
+// Durable reports whether the app-server outlives this connection (it is
+// the daemon): a drop of the link is then not the end of its turns.
+func (s *wsStream) Durable() bool { return s.durable }
+
+// StderrTail returns the carrying process's last stderr lines (none for a
+// direct connection).
+func (s *wsStream) StderrTail(n int) []string {
+	if s.under != nil {
+		return s.under.StderrTail(n)
+	}
+	return nil
+}
 
 // read copies messages to the stdout pipe until the socket ends.
 func (s *wsStream) read() {
@@ -131,9 +155,19 @@ func (s *wsStream) read() {
 	}
 }
 
-// Wait blocks until the socket has closed.
+// Wait blocks until the socket has closed (and the carrying process, if
+// any, has exited: its failure, such as ssh's, is the better reason).
 func (s *wsStream) Wait() error {
 	<-s.done
+	if s.under != nil {
+		_ = s.under.Close() // the socket is gone: nothing more can come
+		if err := s.under.Wait(); err != nil {
+			var remote *RemoteError
+			if errors.As(err, &remote) {
+				return err
+			}
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
@@ -154,6 +188,9 @@ func (s *wsStream) Close() error {
 			<-s.done
 		}
 		_ = s.out.Close()
+		if s.under != nil {
+			_ = s.under.Close()
+		}
 	})
 	return nil
 }

@@ -30,6 +30,7 @@ type Flags struct {
 	TurnTimeout  string   // --turn-timeout, a duration string
 	IsolatedHome bool     // --isolated-home: same as codex_home = "per-run"
 	SSH          string   // --ssh [user@]host[:port]
+	Daemon       bool     // --daemon
 }
 
 // Settings are the resolved settings of one run: flags over the profile
@@ -89,6 +90,11 @@ type Settings struct {
 	SSHOptions      []string
 	RemoteCodex     string
 	RemoteWorkspace string
+
+	// Daemon runs the agent on codex's app-server daemon (daemon = true,
+	// --daemon): it outlives tandem and a dropped link, and tandem
+	// attaches to it over its control socket.
+	Daemon bool
 }
 
 // PerRunHome reports whether the run uses a per-run CODEX_HOME.
@@ -163,6 +169,9 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 		if l.SSHOptions != nil {
 			s.SSHOptions = slices.Clone(*l.SSHOptions)
 		}
+		if l.Daemon != nil {
+			s.Daemon = *l.Daemon
+		}
 		if l.SSH != nil {
 			t, _ := ParseSSHTarget(*l.SSH) // validated by Parse
 			s.SSH = &t
@@ -232,6 +241,9 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 			return s, fmt.Errorf("--ssh: %w", err)
 		}
 		s.SSH = &t
+	}
+	if flags.Daemon {
+		s.Daemon = true
 	}
 	if flags.IsolatedHome || len(s.MCPServers) > 0 {
 		s.CodexHome = "per-run"

@@ -56,6 +56,8 @@ func init() {
 		{name: "restart", desc: "restart the codex app-server", idleOnly: true, run: (*Model).cmdRestart},
 		{name: "help", desc: "list the commands and keys", run: (*Model).cmdHelp},
 		{name: "quit", desc: "quit tandem", run: func(m *Model, _ string) tea.Cmd { return m.quit() }},
+		{name: "detach", desc: "leave a session on the codex daemon; its turn goes on (tandem resume --last comes back)", run: (*Model).cmdDetach},
+		{name: "stop", desc: "interrupt the running turn, then quit", run: (*Model).cmdStop},
 	}
 }
 

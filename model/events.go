@@ -19,7 +19,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 	switch e := ev.(type) {
 	case backend.TurnStartedEvent:
 		if !m.turn.running {
-			m.turn.running = true
+			m.turn.running, m.turn.foreign = true, true // not ours: another client's
 			m.turn.started = m.now()
 		}
 		return tea.Batch(m.startTick(), m.spin.Tick)
@@ -54,6 +54,9 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		m.answeredBy(e)                // authors.go: who answered, in a shared session
 		return m.resolved(e.RequestID) // requests.go
 	case backend.ServerExitedEvent:
+		if e.Detached && m.canReattach() {
+			return m.onDetached(e) // reattach.go: the agent goes on
+		}
 		m.onServerExited(e) // recovery.go
 		return nil
 	case backend.UnknownEvent:
@@ -133,7 +136,7 @@ func (m *Model) project(ch thread.Change) {
 	case it == nil:
 	case !ch.Added:
 		m.view.touch(it)
-	case it.Kind == thread.User && m.turn.running && !m.opts.Shared:
+	case it.Kind == thread.User && m.turn.running && !m.turn.foreign && !m.opts.Shared:
 	default:
 		m.view.addItem(it, m.threadCwd)
 	}

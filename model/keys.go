@@ -186,9 +186,10 @@ func (m *Model) ctrlC() tea.Cmd {
 		}
 		return nil
 	}
-	if m.turn.running && m.requests.form == nil && m.turn.interruptSent.IsZero() {
+	if m.turn.running && m.requests.form == nil && m.turn.interruptSent.IsZero() && m.client != nil {
 		// The first Ctrl+C of a turn interrupts it; while that is
-		// unanswered a further one arms quit.
+		// unanswered a further one arms quit. (With no client — the link
+		// to the daemon is down — it arms quit at once.)
 		return m.interrupt()
 	}
 	if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < 3*time.Second {

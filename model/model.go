@@ -121,6 +121,7 @@ type Model struct {
 	collab   collabState // collab.go
 	goal     goalState   // goal.go
 	sb       scrollback  // scrollback.go: --no-alt-screen
+	detach   detachState // reattach.go: a durable session's lost link
 	// mcp is each MCP server's start-up state; mcpFailed the failures
 	// shown (server and error); seenUnknown the unknown notification
 	// methods noted; threadName the name last shown (events.go).
@@ -397,7 +398,13 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	if msg.ThreadID != "" {
 		m.thread.SetThread(msg.ThreadID) // a restart keeps the transcript
 	}
-	m.loadHistory(msg.History, true) // events.go
+	m.detach.durable, m.detach.host = msg.Durable, msg.Host
+	var cmds []tea.Cmd
+	if msg.Reattached {
+		cmds = append(cmds, m.mergeHistory(msg.History)) // reattach.go
+	} else {
+		m.loadHistory(msg.History, true) // events.go
+	}
 	if c := m.client; c != nil && !m.codexChecked {
 		// One line, never a refusal, for a codex outside the tested range.
 		m.codexChecked = true
@@ -405,7 +412,6 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 			m.banner(ui.BannerWarning, w, nil)
 		}
 	}
-	var cmds []tea.Cmd
 	if m.opts.Prompt != "" {
 		p := m.opts.Prompt
 		m.opts.Prompt = ""

@@ -27,6 +27,14 @@ type SessionReadyMsg struct {
 	// Resume, if set, opens an earlier thread (or the resume picker)
 	// instead of the one started; see ResumeRequest.
 	Resume *ResumeRequest
+	// Durable says the app-server is the daemon on Host, which outlives
+	// the link: a lost link is re-attached (reattach.go), and leaving
+	// leaves the turn running.
+	Durable bool
+	Host    string
+	// Reattached says this session re-attached to the thread the model
+	// shows: History (the whole thread) is merged, not drawn again.
+	Reattached bool
 }
 
 // SessionFailedMsg tells the model the app-server could not be started;

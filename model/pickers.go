@@ -317,7 +317,7 @@ func (m *Model) onThreadPage(msg threadPageMsg) tea.Cmd {
 		if f.sortKey == backend.SortCreated {
 			when = t.CreatedAt
 		}
-		detail := ago(m.now(), when)
+		detail := liveTag(t, m.detach.durable) + ago(m.now(), when)
 		if f.all {
 			detail += " · " + ui.ShortHome(t.Cwd)
 		}

@@ -123,6 +123,16 @@ func (m *Model) restartServer() tea.Cmd {
 	if m.recovery.restarting {
 		return nil
 	}
+	if m.canReattach() {
+		// The daemon keeps its requests waiting and asks again once the
+		// thread is resumed: nothing is refused on the user's behalf.
+		if m.client != nil {
+			m.detach.turn = m.client.TurnID()
+		}
+		m.dropRequests()
+		m.setNotice(noticeStarting, "reconnecting to the codex daemon on "+m.detach.hostName()+"…")
+		return m.reattach() // reattach.go
+	}
 	refuse := m.refuseAll()
 	m.recovery.restarting = true
 	m.ready = false
@@ -135,6 +145,9 @@ func (m *Model) restartServer() tea.Cmd {
 }
 
 func (m *Model) onRestartDone(msg restartDoneMsg) tea.Cmd {
+	if m.detach.durable {
+		return m.onReattachDone(msg) // reattach.go
+	}
 	m.recovery.restarting = false
 	if msg.err != nil {
 		m.recovery.dead = true

@@ -79,6 +79,10 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onLoginStarted(msg), true
 	case restartDoneMsg:
 		return m.onRestartDone(msg), true
+	case reattachTickMsg:
+		return m.onReattachTick(msg), true
+	case stopDoneMsg:
+		return m.onStopDone(msg), true
 	case resizeDoneMsg:
 		m.onResizeDone(msg)
 	case pagerFillMsg:

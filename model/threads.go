@@ -47,12 +47,14 @@ func newThreadCmd(c backend.Client, notice string) tea.Cmd {
 // thread — once, never retrying — when the resume fails.
 func resumeCmd(c backend.Client, t backend.Thread) tea.Cmd {
 	return callCmd(func(ctx context.Context) tea.Msg {
-		if t.Path == nil || *t.Path == "" {
+		if t.Path == nil || *t.Path == "" || t.Status == nil {
 			if full, err := c.ReadThread(ctx, t.ID); err == nil {
-				t.Path = full.Path
+				t.Path, t.Status = full.Path, full.Status
 			}
 		}
-		if t.Path != nil && *t.Path != "" {
+		// A thread whose turn runs on the server (the daemon) has its
+		// tool calls in flight there: nothing to warn about.
+		if t.Path != nil && *t.Path != "" && !t.Active() {
 			if pending, err := sessions.UnfinishedToolCalls(*t.Path); err == nil && len(pending) > 0 {
 				return resumeCheckMsg{thread: t, pending: pending}
 			}
@@ -182,7 +184,7 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.rememberThread(r.Thread.ID)
 	extras := m.threadExtras() // goal.go: its goal, its workspace's skills
 	if msg.how == "resumed" {
-		return tea.Batch(m.earlierAgentsCmd(r.Thread.ID), extras) // agents.go: its sub-agents
+		return tea.Batch(m.earlierAgentsCmd(r.Thread.ID), extras, m.resumedRunning(r.Thread)) // agents.go: its sub-agents
 	}
 	return extras
 }

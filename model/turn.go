@@ -42,6 +42,10 @@ type turnState struct {
 	effort    string
 	// switching is set while a thread is being opened; turns wait.
 	switching bool
+	// foreign marks a running turn this viewer did not start (another
+	// client of the daemon, such as Codex's own TUI, or one found running
+	// on resume): its user messages are drawn from the thread's items.
+	foreign bool
 }
 
 // busy reports whether a turn runs or is being started.
@@ -168,7 +172,7 @@ func (m *Model) beginTurn() {
 // interrupt sent for it, and any idle check pending for it.
 func (m *Model) clearTurn() {
 	m.turn.seq++
-	m.turn.running, m.turn.starting = false, false
+	m.turn.running, m.turn.starting, m.turn.foreign = false, false, false
 	m.turn.interruptSent = time.Time{}
 }
 
@@ -215,6 +219,8 @@ func (m *Model) onEnter() tea.Cmd {
 	}
 	if !m.ready || m.client == nil {
 		switch {
+		case m.detach.detached:
+			m.banner(ui.BannerQuiet, "not sent: the link to the daemon is down — your message stays here (Tab queues it for after the re-attach)", nil)
 		case m.recovery.restarting:
 			m.setNotice(noticeHeld, "restarting codex app-server — your message stays here")
 		case (m.recovery.dead || m.recovery.noThread) && m.opts.Restart != nil && !m.opts.ReadOnly:

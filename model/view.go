@@ -142,6 +142,10 @@ func (m *Model) drawBottom() []string {
 func (m *Model) statusInfo() ui.StatusInfo {
 	s := m.status
 	s.Notice = m.notice.text
+	if d := m.detachNotice(); d != "" && m.notice.kind != noticeQuit {
+		s.Notice = d // reattach.go: while the link to the daemon is down
+		s.NoInterrupt = true
+	}
 	s.Running = m.turn.running
 	s.Spinner = m.spin.View()
 	if m.turn.running {

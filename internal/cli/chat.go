@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"tandem/backend"
 	"tandem/config"
+	"tandem/internal/shellwords"
 	"tandem/model"
 	"tandem/sessions"
 )
@@ -120,6 +122,9 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 	owner = newSessionOwner(ctx, env, in.resume, p.Send)
 	go owner.start()
 	env.reportRecordErrors(p.Send)
+	for _, n := range env.notes {
+		go p.Send(backend.WarningEvent{Message: n})
+	}
 
 	// SIGTERM or SIGHUP (the terminal closed) quit as /quit does; tandem
 	// then exits 143 or 129 (exitstatus.go).
@@ -140,6 +145,11 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 	fm, _ := final.(*model.Model)
 	cancel()
 	shutdown(owner, fm, log)
+	if fm != nil {
+		if text := leftRunning(fm, resumeCommand(cfg)); text != "" {
+			fmt.Fprintln(in.out, text)
+		}
+	}
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && !errors.Is(runErr, context.Canceled) {
 		return runErr
 	}
@@ -154,6 +164,15 @@ func shutdown(owner *sessionOwner, m *model.Model, log *slog.Logger) {
 	sess := owner.current(65 * time.Second)
 	if m != nil {
 		m.Close() // spilled command output, also after a signal
+		if m.Durable() {
+			// The daemon keeps them waiting for the next attach: nothing
+			// is answered on the user's behalf.
+			log.Info("leaving the daemon's requests pending", "n", len(m.Pending()))
+			if sess != nil {
+				_ = sess.Close() // the link only: the daemon goes on
+			}
+			return
+		}
 		for _, r := range m.Pending() {
 			if !r.Answered() {
 				log.Info("refusing pending request on exit", "method", r.Method())
@@ -165,6 +184,46 @@ func shutdown(owner *sessionOwner, m *model.Model, log *slog.Logger) {
 		_ = sess.Close()
 	}
 	backend.ReapOrphans() // whatever a dead app-server left behind
+}
+
+// leftRunning is what tandem says on exit from a session on the daemon
+// that goes on without it (a turn running or a request waiting): how to
+// come back, with resume. "" otherwise.
+func leftRunning(m *model.Model, resume string) string {
+	if !m.Durable() || (!m.Running() && len(m.Pending()) == 0 && !m.Detached()) {
+		return ""
+	}
+	where := "the codex daemon"
+	if h := m.Host(); h != "" {
+		where += " on " + h
+	}
+	what := "the turn continues on " + where
+	if !m.Running() {
+		what = "the thread stays on " + where
+		if len(m.Pending()) > 0 {
+			what += ", waiting for your answer"
+		}
+	}
+	return "tandem: " + what + "; `" + resume + "` to come back"
+}
+
+// resumeCommand is the command line that comes back to the daemon the
+// run was on.
+func resumeCommand(cfg runConfig) string {
+	argv := []string{"tandem", "resume", "--last"}
+	switch {
+	case cfg.attach:
+		argv = append(argv, "--remote", "unix://"+cfg.unixSock)
+	case cfg.sshTarget != "":
+		argv = append(argv, "--ssh", cfg.sshTarget)
+		if cfg.remoteWorkspace != "" {
+			argv = append(argv, "--remote-workspace", cfg.remoteWorkspace)
+		}
+		argv = append(argv, "--daemon")
+	case cfg.daemon:
+		argv = append(argv, "--daemon")
+	}
+	return shellwords.Join(argv)
 }
 
 // themeFilter returns a program option that keeps the configured theme:

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"tandem/backend"
@@ -33,6 +34,14 @@ type runConfig struct {
 	remoteCodex, remoteWorkspace string
 	// ws is --remote ws://host:port and tokenFile --remote-token-file.
 	ws, tokenFile string
+	// unixSock is --remote unix://PATH: the control socket of a daemon
+	// already running (for unix:// alone, the one of $CODEX_HOME);
+	// attach says it was given.
+	unixSock string
+	attach   bool
+	// daemon runs the agent on codex's app-server daemon (--daemon,
+	// daemon = true): locally, or through the ssh bootstrap.
+	daemon bool
 
 	// logFile, record and traceProtocol are --log-file, --record and
 	// --trace-protocol ("" when not given).
@@ -71,6 +80,7 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 		Theme:        o.Theme,
 		NoAltScreen:  o.NoAltScreen,
 		IsolatedHome: o.IsolatedHome,
+		Daemon:       o.Daemon,
 	}
 	if o.TurnTimeoutSet {
 		fl.TurnTimeout = o.TurnTimeout.String()
@@ -107,8 +117,16 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 		traceProtocol:   o.TraceProtocol,
 		addDirs:         addDirs,
 		profile:         prof,
+		daemon:          s.Daemon,
 	}
-	if c.sshTarget == "" && c.ws == "" && s.SSH != nil {
+	if p, ok := unixSocketPath(c.ws); ok {
+		c.ws, c.attach, c.unixSock = "", true, p
+		if p == "" {
+			c.unixSock = backend.DaemonSocket(config.ExpandHome(backend.SharedCodexHome()))
+		}
+		c.daemon = false // attached to, never started
+	}
+	if c.sshTarget == "" && c.ws == "" && !c.attach && s.SSH != nil {
 		c.sshTarget = s.SSH.String()
 	}
 	if o.Remote.RemoteCodex != "" {
@@ -124,13 +142,17 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 // needed).
 func (c runConfig) isRemote() bool { return c.ws != "" || c.sshTarget != "" }
 
+// durable reports whether the run's app-server is the daemon (--daemon,
+// or --remote unix://): it outlives tandem and the link.
+func (c runConfig) durable() bool { return c.daemon || c.attach }
+
 // locateCodex finds the local codex executable from the resolved
 // settings; an error names where a configured command came from (the
 // --codex flag, or the config file, line and key). Over ssh or websocket
 // no local codex is needed: it returns "" and no error. A bad --codex
 // value is a usageError.
 func (c runConfig) locateCodex() (string, error) {
-	if c.isRemote() {
+	if c.isRemote() || c.attach {
 		return "", nil
 	}
 	codex, from := c.settings.Codex, c.settings.CodexFrom
@@ -168,22 +190,73 @@ func (c runConfig) codexEnviron() (env []string, cleanup func(), err error) {
 
 // appServerTransport returns how a run reaches its app-server: the local
 // codex at path, started in dir with the config's args and the
-// environment of codexEnviron, or the --ssh / --remote transport.
-// cleanup removes the per-run CODEX_HOME; the caller defers it right
-// away and it runs after the app-server has stopped.
-func (c runConfig) appServerTransport(codex, dir string, log *slog.Logger) (t backend.Transport, cleanup func(), err error) {
+// environment of codexEnviron, the local daemon (daemonTransport), or the
+// --ssh / --remote transport. cleanup removes the per-run CODEX_HOME; the
+// caller defers it right away and it runs after the app-server has
+// stopped. notes are warnings for the user (a daemon that keeps an older
+// config).
+func (c runConfig) appServerTransport(codex, dir string, log *slog.Logger) (t backend.Transport, cleanup func(), notes []string, err error) {
+	if c.attach {
+		return &backend.DaemonTransport{Socket: c.unixSock}, func() {}, nil, nil
+	}
+	if c.daemon && !c.isRemote() {
+		t, notes, err := c.daemonTransport(codex)
+		return t, func() {}, notes, err
+	}
 	env, cleanup, err := c.codexEnviron()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if c.isRemote() {
 		if t, err = c.remoteTransport(log); err != nil {
 			cleanup()
+			return nil, nil, nil, err
+		}
+		if c.daemon && len(c.settings.CodexArgs) > 0 {
+			notes = append(notes, "codex args and -c overrides do not reach the remote daemon's app-server: set them in its CODEX_HOME's config.toml")
+		}
+		return t, cleanup, notes, nil
+	}
+	return &backend.ProcessTransport{Path: codex, Args: c.settings.CodexArgs, Dir: dir, Env: env}, cleanup, nil, nil
+}
+
+// daemonTransport reaches the local daemon of the run's CODEX_HOME,
+// starting it when it is not running: the shared home's, or — when the
+// run wants a home of its own (MCP servers, --isolated-home) — the
+// daemon home that outlives the run (backend.PrepareDaemonHome). The
+// daemon runs in its CODEX_HOME, with the config's env.
+func (c runConfig) daemonTransport(codex string) (backend.Transport, []string, error) {
+	s := c.settings
+	env := s.Environ(os.Environ())
+	home := lookupEnv(env, "CODEX_HOME")
+	if home == "" {
+		home = backend.SharedCodexHome()
+	}
+	home = config.ExpandHome(home)
+	var notes []string
+	if s.PerRunHome() {
+		dir, changed, err := backend.PrepareDaemonHome(home, backend.StateDir(), s.MCPServers)
+		if err != nil {
 			return nil, nil, err
 		}
-		return t, cleanup, nil
+		if changed && daemonRunning(dir) {
+			notes = append(notes, "the codex daemon of "+dir+" runs with the config it started with; `CODEX_HOME="+dir+" codex app-server daemon restart` applies the new one (its running turns are lost)")
+		}
+		home = dir
+	} else if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("CODEX_HOME %s: %w", home, err)
 	}
-	return &backend.ProcessTransport{Path: codex, Args: c.settings.CodexArgs, Dir: dir, Env: env}, cleanup, nil
+	if len(s.CodexArgs) > 0 {
+		notes = append(notes, "codex args and -c overrides do not reach the daemon's app-server: set them in "+filepath.Join(home, "config.toml"))
+	}
+	return &backend.DaemonTransport{Codex: codex, Env: setEnv(env, "CODEX_HOME", home), Dir: home}, notes, nil
+}
+
+// daemonRunning reports whether the daemon of home looks alive: its
+// control socket is there.
+func daemonRunning(home string) bool {
+	_, err := os.Stat(backend.DaemonSocket(home))
+	return err == nil
 }
 
 // remoteTransport builds the SSH or websocket transport. Flags win over
@@ -213,6 +286,7 @@ func (c runConfig) remoteTransport(log *slog.Logger) (backend.Transport, error) 
 		RemoteWorkspace: c.remoteWorkspace,
 		Args:            s.CodexArgs,
 		MCPBlock:        block,
+		Daemon:          c.daemon,
 		Log:             log,
 	}, nil
 }

@@ -44,6 +44,8 @@ type SessionOptions struct {
 	// the TUI runs inline, its finished cells in the terminal's
 	// scrollback.
 	NoAltScreen bool
+	// Daemon is --daemon: run the agent on codex's app-server daemon.
+	Daemon bool
 
 	Remote RemoteOptions
 	// CodexFlags are --search, --add-dir and --yolo (codexflags.go).
@@ -58,7 +60,7 @@ type RemoteOptions struct {
 	SSHOptions      []string // --ssh-option, repeatable, passed as ssh -o
 	RemoteCodex     string   // --remote-codex PATH
 	RemoteWorkspace string   // --remote-workspace DIR
-	WS              string   // --remote ws://host:port
+	WS              string   // --remote ws://host:port or unix://PATH
 	TokenFile       string   // --remote-token-file F
 }
 
@@ -78,6 +80,7 @@ func (o *SessionOptions) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.Profile, "profile", "p", "", "apply profile `NAME`: tandem's [profiles.NAME] and codex's $CODEX_HOME/NAME.config.toml, whichever exist")
 	fs.BoolVar(&o.IsolatedHome, "isolated-home", false, "run codex on a per-run copy of CODEX_HOME (always on when MCP servers are configured)")
 	fs.StringVar(&o.Theme, "theme", "", "colour theme: "+config.Themes.Allowed())
+	fs.BoolVar(&o.Daemon, "daemon", false, "run the agent on codex's app-server daemon (locally or with --ssh): the turn goes on when tandem quits or the link drops, and tandem re-attaches")
 	o.Remote.register(fs)
 	o.CodexFlags.register(fs)
 	fs.StringVar(&o.Record, "record", "", "record the session's protocol transcript to `FILE` (JSONL, redacted) for tandem replay and tandem export")
@@ -94,7 +97,7 @@ func (r *RemoteOptions) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&r.SSHOptions, "ssh-option", nil, "extra ssh option, passed as ssh -o OPTION (repeatable), e.g. ProxyJump=bastion")
 	fs.StringVar(&r.RemoteCodex, "remote-codex", "", "codex executable on the ssh remote (default: codex from the remote login shell's PATH)")
 	fs.StringVar(&r.RemoteWorkspace, "remote-workspace", "", "working directory on the ssh remote, created if missing (default: the remote home)")
-	fs.StringVar(&r.WS, "remote", "", "attach to a running codex app-server that listens on a websocket: ws://host:port")
+	fs.StringVar(&r.WS, "remote", "", "attach to a running codex app-server: ws://host:port (a websocket), or unix://PATH (a daemon's control socket; unix:// alone: the daemon of $CODEX_HOME)")
 	fs.StringVar(&r.TokenFile, "remote-token-file", "", "file holding the capability token for --remote, sent as Authorization: Bearer")
 }
 
@@ -126,6 +129,9 @@ func (o *SessionOptions) validate() error {
 	if err := o.CodexFlags.validate(o.Approval, o.Sandbox); err != nil {
 		return err
 	}
+	if o.Daemon && o.Remote.WS != "" {
+		return &usageError{"--daemon and --remote are exclusive: --daemon starts (or finds) the daemon itself, --remote attaches to a server already running"}
+	}
 	return o.Remote.validate()
 }
 
@@ -145,13 +151,18 @@ func (r *RemoteOptions) validate() error {
 		}
 	}
 	if r.WS != "" {
-		u, err := url.Parse(r.WS)
-		if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
-			return &usageError{fmt.Sprintf("invalid value %q for --remote: expected ws://HOST:PORT", r.WS)}
+		if _, ok := unixSocketPath(r.WS); !ok {
+			u, err := url.Parse(r.WS)
+			if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") || u.Host == "" {
+				return &usageError{fmt.Sprintf("invalid value %q for --remote: expected ws://HOST:PORT or unix://PATH", r.WS)}
+			}
 		}
 	}
 	if r.TokenFile != "" && r.WS == "" {
 		return &usageError{"--remote-token-file needs --remote"}
+	}
+	if _, ok := unixSocketPath(r.WS); ok && r.TokenFile != "" {
+		return &usageError{"--remote-token-file is for a websocket (ws://): a unix socket needs no token"}
 	}
 	return nil
 }
@@ -220,3 +231,9 @@ func (v turnTimeoutValue) String() string {
 
 // Type implements pflag.Value; it is the value name in --help.
 func (v turnTimeoutValue) Type() string { return "duration" }
+
+// unixSocketPath reads --remote unix://PATH: ok is false for any other
+// scheme; path is "" for unix:// alone (the daemon of $CODEX_HOME).
+func unixSocketPath(remote string) (path string, ok bool) {
+	return strings.CutPrefix(remote, "unix://")
+}

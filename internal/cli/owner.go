@@ -28,9 +28,12 @@ type sessionOwner struct {
 	resume *model.ResumeRequest
 	send   func(tea.Msg)
 
-	mu      sync.Mutex
-	gen     int
-	sess    *backend.Session
+	mu   sync.Mutex
+	gen  int
+	sess *backend.Session
+	// thread is the thread the last session had open: a restart that
+	// failed (no session left) still resumes it next time.
+	thread  string
 	started chan struct{} // closed once the first start attempt ended
 	closing bool
 	// inflight counts running restarts; shutdown waits for them so a
@@ -94,9 +97,8 @@ func (o *sessionOwner) restart() (model.RestartInfo, error) {
 	o.mu.Unlock()
 	defer o.inflight.Done()
 
-	threadID := ""
+	threadID := o.lastThread(old)
 	if old != nil {
-		threadID = old.ThreadID()
 		_ = old.Close()
 	}
 	o.env.log.Info("restarting app-server", "thread", threadID)
@@ -115,6 +117,18 @@ func (o *sessionOwner) restart() (model.RestartInfo, error) {
 	if !o.adopt(gen, sess) {
 		return model.RestartInfo{}, errors.New("tandem is quitting")
 	}
+	if _, ok := backend.IsDurable(o.env.transport); ok {
+		// A re-attach to the daemon: the thread went on meanwhile, so its
+		// whole history comes along, for the model to merge.
+		resp, err := sess.ResumeThread(sctx, threadID)
+		if err != nil {
+			return model.RestartInfo{}, fmt.Errorf("thread/resume: %w", err)
+		}
+		msg := o.env.durable(readyMsg(sess, resp)) // setup.go
+		msg.History, msg.Reattached = resp.Thread.Turns, true
+		send(msg)
+		return model.RestartInfo{ThreadID: resp.Thread.ID}, nil
+	}
 	// The model keeps its transcript, so the history is not fetched.
 	resp, err := sess.RejoinThread(sctx, threadID)
 	if err != nil {
@@ -122,6 +136,19 @@ func (o *sessionOwner) restart() (model.RestartInfo, error) {
 	}
 	send(readyMsg(sess, resp)) // setup.go
 	return model.RestartInfo{ThreadID: resp.Thread.ID}, nil
+}
+
+// lastThread is old's thread, or — when a failed restart left no session
+// — the one remembered from before.
+func (o *sessionOwner) lastThread(old *backend.Session) string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if old != nil {
+		if id := old.ThreadID(); id != "" {
+			o.thread = id
+		}
+	}
+	return o.thread
 }
 
 // adopt makes sess current unless a newer restart or shutdown came first

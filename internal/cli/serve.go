@@ -69,6 +69,14 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	if err != nil {
 		return err
 	}
+	// The shared session does not re-attach yet (issue #15, part 4).
+	if opts.Session.Daemon || cfg.attach {
+		return &usageError{"tandem serve does not run on the codex daemon yet (--daemon, --remote unix://): its shared session would not re-attach after a lost link"}
+	}
+	if cfg.daemon {
+		fmt.Fprintln(stderr, "tandem serve: daemon = true in the config is ignored: serve does not run on the codex daemon yet")
+		cfg.daemon = false
+	}
 	if opts.AuthorizedKeys == "" {
 		return &usageError{"serve needs --authorized-keys FILE (the drivers' public keys)"}
 	}

@@ -64,7 +64,10 @@ type runEnv struct {
 	// markers), or is nil.
 	trace     func(backend.Direction, []byte)
 	transport backend.Transport
-	cleanups  []func() error // run by close, last first
+	// notes are warnings about the run's set-up for the user (shown as
+	// banners by the interactive commands).
+	notes    []string
+	cleanups []func() error // run by close, last first
 }
 
 // status is the status line's values before the server speaks: the
@@ -121,7 +124,12 @@ func (f *Factory) setup(cfg runConfig, hooks setupHooks) (_ *runEnv, err error) 
 		e.logOut = w
 	}
 	e.cleanups = append(e.cleanups, func() error { _ = closeLog.Close(); return nil })
-	enableSubreaper(log)
+	if !cfg.durable() {
+		// On the daemon the agent's commands are the daemon's children;
+		// and the daemon that `daemon start` leaves behind must not be
+		// re-parented to tandem, which would reap it as an orphan.
+		enableSubreaper(log)
+	}
 
 	var traces []func(backend.Direction, []byte)
 	if cfg.record != "" {
@@ -152,9 +160,13 @@ func (f *Factory) setup(cfg runConfig, hooks setupHooks) (_ *runEnv, err error) 
 	}
 	e.trace = chainTrace(traces...)
 
-	transport, cleanupHome, err := cfg.appServerTransport(codex, e.cwd, log)
+	transport, cleanupHome, notes, err := cfg.appServerTransport(codex, e.cwd, log)
 	if err != nil {
 		return nil, err
+	}
+	e.notes = notes
+	for _, n := range notes {
+		log.Warn(n)
 	}
 	e.cleanups = append(e.cleanups, func() error { cleanupHome(); return nil })
 	if hooks.display && os.Getenv(backend.RedactDisplayEnv) != "" {
@@ -249,18 +261,26 @@ func (e *runEnv) startSession(ctx context.Context, resume *model.ResumeRequest, 
 		return nil, err
 	}
 	if resume != nil {
-		send(model.SessionReadyMsg{Client: sess, Peer: sess.Describe(), Resume: resume})
+		send(e.durable(model.SessionReadyMsg{Client: sess, Peer: sess.Describe(), Resume: resume}))
 		return sess, nil
 	}
 	resp, err := sess.StartThread(sctx)
 	if err != nil {
 		return sess, fmt.Errorf("thread/start: %w", err)
 	}
-	send(readyMsg(sess, resp))
+	send(e.durable(readyMsg(sess, resp)))
 	if len(e.cfg.addDirs) > 0 && resp.Sandbox.Type == "readOnly" {
 		send(backend.WarningEvent{Message: "--add-dir has no effect while the sandbox is read-only: /approvals or -s workspace-write makes the added directories writable"})
 	}
 	return sess, nil
+}
+
+// durable marks msg as a session on the daemon when the run's transport
+// is one (backend.DurableTransport): the model then re-attaches a lost
+// link, and leaving leaves the turn running.
+func (e *runEnv) durable(msg model.SessionReadyMsg) model.SessionReadyMsg {
+	msg.Host, msg.Durable = backend.IsDurable(e.transport)
+	return msg
 }
 
 // readyMsg tells the model that sess is ready on the thread of resp
@@ -282,7 +302,7 @@ func readyMsg(sess *backend.Session, resp backend.ThreadResponse) model.SessionR
 // peerPath shows path of the named peer: a local one folded to ~, a
 // remote one as the server gave it (the local $HOME means nothing there).
 func peerPath(peer, path string) string {
-	if peer == "local" {
+	if peer == "local" || peer == "daemon" {
 		return ui.ShortHome(path)
 	}
 	return path

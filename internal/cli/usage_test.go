@@ -25,6 +25,10 @@ func TestBadUsageIsAUsageError(t *testing.T) {
 		{"bad --codex", []string{"--codex", "/nonexistent/codex", "exec", "hi"}},
 		{"bad --record", []string{"--codex", "/bin/true", "--record", "/nonexistent/dir/x.jsonl", "exec", "hi"}},
 		{"bad --trace-protocol", []string{"--codex", "/bin/true", "--trace-protocol", "/nonexistent/dir/t", "exec", "hi"}},
+		{"--daemon with --remote", []string{"--daemon", "--remote", "ws://127.0.0.1:1"}},
+		{"bad --remote scheme", []string{"--remote", "tcp://127.0.0.1:1"}},
+		{"token for a unix socket", []string{"--remote", "unix:///tmp/x.sock", "--remote-token-file", "/etc/hostname"}},
+		{"serve --daemon", []string{"serve", "--daemon", "--codex", "/bin/true", "--authorized-keys", "/etc/hostname"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
