@@ -172,21 +172,29 @@ func (m *Model) onBurstTick(msg burstTickMsg) tea.Cmd {
 }
 
 // endBurst settles a burst: the text it typed, when large, becomes one
-// placeholder token as a bracketed paste of it would; the popups look at
-// the draft again.
+// placeholder token, and when it is only image paths, chips, as a
+// bracketed paste of it would; the popups look at the draft again.
 func (m *Model) endBurst() tea.Cmd {
 	b := m.burst
 	m.burst = burst{seq: b.seq + 1}
 	c := &m.composer
+	var images tea.Cmd
 	if b.active && b.gen == c.gen {
-		if text := c.buf.Slice(b.runStart); isLargePaste(text) {
+		text := c.buf.Slice(b.runStart)
+		switch _, paths := pastedPaths(text); {
+		case isLargePaste(text):
 			c.buf.DeleteSlice(b.runStart)
 			c.InsertString(c.addPaste(text))
 			m.setNotice(noticeInfo, "large paste shown as a placeholder — it is sent in full")
+		case paths:
+			// Dropped image files, typed as keys: chips, as a
+			// bracketed paste of them gives (imagepaste.go).
+			c.buf.DeleteSlice(b.runStart)
+			images, _ = m.pasteImages(text)
 		}
 	}
 	c.refit()
-	return m.refreshPopup()
+	return tea.Batch(images, m.refreshPopup())
 }
 
 // Pasting reports whether a paste burst is under way: keys that came

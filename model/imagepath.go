@@ -3,6 +3,8 @@ package model
 import (
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"path"
@@ -58,7 +60,33 @@ func CheckImageFile(p, dir string) (abs string, size int64, err error) {
 	case !st.Mode().IsRegular():
 		return abs, 0, &ImageFileError{p, "not a regular file"}
 	}
+	if kind, err := sniffImage(abs); err != nil {
+		return abs, 0, &ImageFileError{p, err.Error()}
+	} else if kind == "" {
+		return abs, 0, &ImageFileError{p, "its content is not an image (png, jpeg, gif, webp)"}
+	}
 	return abs, st.Size(), nil
+}
+
+// sniffImage reads the first 512 bytes of the regular file at p and
+// returns its image type as net/http's content sniffing tells it
+// ("image/png", …), or "" when it is no image.
+func sniffImage(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	switch kind := http.DetectContentType(head[:n]); kind {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		return kind, nil
+	}
+	return "", nil
 }
 
 // pastedPaths reads a paste as terminals deliver dropped files: one or

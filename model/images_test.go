@@ -92,11 +92,23 @@ func readyImg(t *testing.T, f *imgFake, opts Options, peer, cwd string) *Model {
 	return m
 }
 
-// writeImage makes a file of size bytes named name in dir.
+// writeImage makes a file of size bytes named name in dir that starts
+// as its extension's image type does (what CheckImageFile sniffs).
 func writeImage(t *testing.T, dir, name string, size int) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, make([]byte, size), 0o600); err != nil {
+	data := make([]byte, size)
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".png":
+		copy(data, "\x89PNG\r\n\x1a\n")
+	case ".jpg", ".jpeg":
+		copy(data, "\xff\xd8\xff\xe0")
+	case ".gif":
+		copy(data, "GIF89a")
+	case ".webp":
+		copy(data, "RIFF\x00\x00\x00\x00WEBPVP8 ")
+	}
+	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -156,6 +168,8 @@ func TestCheckImageFile(t *testing.T) {
 	writeImage(t, dir, "shot.png", 2000)
 	writeImage(t, dir, "notes.txt", 10)
 	os.Mkdir(filepath.Join(dir, "dir.png"), 0o700)
+	os.WriteFile(filepath.Join(dir, "fake.png"), []byte("just text\n"), 0o600)
+	os.Symlink("/dev/zero", filepath.Join(dir, "zero.png"))
 	tests := []struct {
 		path   string
 		size   int64
@@ -166,6 +180,8 @@ func TestCheckImageFile(t *testing.T) {
 		{"missing.png", 0, "no such file"},
 		{"notes.txt", 0, "not an image"},
 		{"dir.png", 0, "not a regular file"},
+		{"fake.png", 0, "its content is not an image"},
+		{"zero.png", 0, "not a regular file"},
 	}
 	for _, tt := range tests {
 		abs, size, err := CheckImageFile(tt.path, dir)
@@ -441,5 +457,28 @@ func TestTypingDuringImageCheck(t *testing.T) {
 	typeText(t, m, "!")
 	if got := m.composer.Value(); got != "see [image 1 · shot.png · 100 B]  no!w" {
 		t.Fatalf("draft %q", got)
+	}
+}
+
+// A dropped file that the terminal types as keys (no bracketed paste)
+// becomes a chip too, once the burst ends.
+func TestImagePathTypedAsKeysBecomesChip(t *testing.T) {
+	dir := t.TempDir()
+	p := writeImage(t, dir, "shot.png", 2000)
+	f := newImgFake()
+	now := time.Unix(1_000_000, 0)
+	m := readyImg(t, f, Options{Workspace: dir, KeyNow: func() time.Time { return now }}, "local", dir)
+	for _, s := range typed("'"+p+"'", pasteGap) {
+		now = now.Add(s.gap)
+		m.Update(s.k) // its tick stands in for below
+	}
+	now = now.Add(time.Second)
+	_, cmd := m.Update(burstTickMsg{seq: m.burst.seq})
+	settleImages(t, m, cmd)
+	if got := m.composer.Value(); got != "[image 1 · shot.png · 2 KB] " {
+		t.Fatalf("composer %q, notice %q", got, m.notice.text)
+	}
+	if len(f.turns) != 0 {
+		t.Fatalf("sent %q", f.turns)
 	}
 }

@@ -177,9 +177,11 @@ func (m *Model) ctrlC() tea.Cmd {
 		m.setNotice(noticeQuit, "interrupting — "+quitHint)
 		return inOrder(refuse, cmd)
 	}
-	if m.composer.Value() != "" {
+	if !m.composer.Empty() {
 		m.composer.RememberDraft() // Up brings it back
 		m.composer.Reset()
+		m.popup = popup{}         // the popup was the draft's
+		m.clearNotice(noticeInfo) // "image attached", "large paste …": of the draft
 		m.quitArmed = time.Time{}
 		if m.rewind.pending != nil {
 			m.cancelRewind("rewind cancelled")

@@ -42,7 +42,7 @@ func newChatCmd(f *Factory) *cobra.Command {
 	})
 	root.SilenceUsage, root.SilenceErrors = true, true
 	root.Version = f.Version
-	cobra.AddTemplateFunc("codexLine", codexLine)
+	cobra.AddTemplateFunc("codexLine", func() string { return codexLine(opts.Session.Codex) })
 	root.SetVersionTemplate("tandem {{.Version}}\n{{codexLine}}\n")
 	opts.Session.register(root.Flags())
 	registerImages(root.Flags(), &opts.Images) // images.go
@@ -239,13 +239,15 @@ func themeFilter(s config.Settings) tea.ProgramOption {
 	})
 }
 
-// codexLine is --version's second line: the codex tandem would start by
-// default ($TANDEM_CODEX, PATH, .codex-bin), its version and the tested
-// range.
-func codexLine() string {
+// codexLine is --version's second line: the codex tandem would start —
+// command (--codex) when given, else by default ($TANDEM_CODEX, PATH,
+// .codex-bin) — its version and the tested range.
+func codexLine(command string) string {
 	tested := "tested with codex " + backend.TestedCodexMin + "–" + backend.TestedCodexMax
-	path, v, err := backend.CodexBinaryVersion("", "")
+	path, v, err := backend.CodexBinaryVersion(command, "")
 	switch {
+	case path == "" && command != "":
+		return "codex: " + command + " can't be run (" + tested + ")"
 	case path == "":
 		return "codex: not found (" + tested + "; scripts/install-codex.sh installs the pinned one)"
 	case err != nil || v == "":

@@ -71,7 +71,7 @@ func Run(ctx context.Context, o Options) error {
 			return nil
 		}
 		if first && !up {
-			return fmt.Errorf("publishing on %s: %s", o.Target.Destination(), reason)
+			return fmt.Errorf("publishing on %s: %s", o.Target.String(), reason)
 		}
 		if up {
 			first = false
