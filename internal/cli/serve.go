@@ -69,14 +69,6 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	// The shared session does not re-attach yet (issue #15, part 4).
-	if opts.Session.Daemon || cfg.attach {
-		return &usageError{"tandem serve does not run on the codex daemon yet (--daemon, --remote unix://): its shared session would not re-attach after a lost link"}
-	}
-	if cfg.daemon {
-		fmt.Fprintln(stderr, "tandem serve: daemon = true in the config is ignored: serve does not run on the codex daemon yet")
-		cfg.daemon = false
-	}
 	if opts.AuthorizedKeys == "" {
 		return &usageError{"serve needs --authorized-keys FILE (the drivers' public keys)"}
 	}
@@ -182,7 +174,7 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	sessCh := make(chan *backend.Session, 1)
 	startErr := make(chan error, 1)
 	go func() {
-		sess, err := env.startSession(ctx, nil, ps.Publish)
+		sess, err := env.startServeSession(ctx, ps.Publish) // servedaemon.go
 		sessCh <- sess
 		if err != nil {
 			ps.Publish(model.SessionFailedMsg{Err: err})
@@ -203,7 +195,12 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		}
 	}
 	cancel()
-	ps.Shutdown(srv, <-sessCh)
+	sess := <-sessCh
+	durable := cfg.durable()
+	ps.Shutdown(srv, sess, durable)
+	if durable {
+		sayDaemonLeft(stderr, sess)
+	}
 	select {
 	case <-idled:
 		fmt.Fprintf(stderr, "tandem serve: nobody connected for %v — session ended\n", opts.IdleTimeout)

@@ -115,7 +115,7 @@ func servePairKeys(t *testing.T, drivers string) (*Server, string) {
 		t.Fatal(err)
 	}
 	addr := serveOn(t, srv)
-	t.Cleanup(func() { ps.Shutdown(srv, nil) })
+	t.Cleanup(func() { ps.Shutdown(srv, nil, false) })
 	return ps, addr
 }
 

@@ -296,10 +296,14 @@ func (ps *Server) quitAll() {
 }
 
 // Shutdown ends the shared session: pending requests are refused (never
-// accepted), every client is disconnected, srv stops, then the app-server
-// (sess, which may be nil) stops.
-func (ps *Server) Shutdown(srv *ssh.Server, sess *backend.Session) {
-	if n := ps.hub.RefusePending(); n > 0 {
+// accepted), every client is disconnected, srv stops, then the
+// connection to the app-server (sess, which may be nil) closes. With
+// durable (the codex daemon) nothing is refused: the turn goes on there,
+// and its requests are asked again when the thread is resumed.
+func (ps *Server) Shutdown(srv *ssh.Server, sess *backend.Session, durable bool) {
+	if durable {
+		ps.log.Info("leaving the shared session on the daemon")
+	} else if n := ps.hub.RefusePending(); n > 0 {
 		ps.log.Info("refused pending requests on exit", "n", n)
 	}
 	ps.quitAll()

@@ -112,7 +112,7 @@ func newRecordedPairFixture(t testing.TB, nDrivers, nWatchers int, approval, san
 		}
 		fx.sess = fx.env.ReadySession(t, approval, sandbox, trace, send)
 	}
-	t.Cleanup(func() { fx.ps.Shutdown(srv, fx.sess) })
+	t.Cleanup(func() { fx.ps.Shutdown(srv, fx.sess, false) })
 	return fx
 }
 

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/sessions"
+)
+
+// startServeSession starts the shared session of `tandem serve`. On the
+// codex daemon (--daemon, --remote unix://) it first looks for the
+// workspace's last shared thread: when the daemon still has it loaded —
+// its turn may still be running — the thread is resumed with its whole
+// history, so the guests of a restarted serve see the transcript and the
+// turn goes on; otherwise, and off the daemon, a new thread starts. The
+// thread is remembered for the next serve in the workspace.
+func (e *runEnv) startServeSession(ctx context.Context, send func(tea.Msg)) (*backend.Session, error) {
+	if !e.cfg.durable() {
+		return e.startSession(ctx, nil, send)
+	}
+	state := sessions.Open("")
+	last := state.LastThread(e.cwd)
+	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	sess, err := backend.StartSession(sctx, e.sessionOptions(send))
+	if err != nil {
+		return nil, err
+	}
+	var resp backend.ThreadResponse
+	resumed := false
+	if last != "" {
+		if t, err := sess.ReadThread(sctx, last); err == nil && t.Status != nil && t.Status.Type != "notLoaded" {
+			if resp, err = sess.ResumeThread(sctx, last); err == nil {
+				resumed = true
+			} else {
+				e.log.Warn("serve: resuming the shared thread", "thread", last, "err", err)
+			}
+		}
+	}
+	if !resumed {
+		if resp, err = sess.StartThread(sctx); err != nil {
+			return sess, fmt.Errorf("thread/start: %w", err)
+		}
+	}
+	msg := e.durable(readyMsg(sess, resp))
+	if resumed {
+		msg.History = resp.Thread.Turns
+	}
+	send(msg)
+	if resumed {
+		what := "its last turn is done"
+		if resp.Thread.Active() {
+			what = "its turn is still running"
+		}
+		send(backend.WarningEvent{Message: "the shared thread went on on the codex daemon while tandem serve was away; " + what})
+	}
+	_ = state.SetLastThread(e.cwd, resp.Thread.ID)
+	return sess, nil
+}
+
+// sayDaemonLeft tells the host that the shared session's agent goes on
+// on the daemon, and how to serve it again.
+func sayDaemonLeft(stderr io.Writer, sess *backend.Session) {
+	if sess == nil || sess.ThreadID() == "" {
+		return
+	}
+	fmt.Fprintln(stderr, "tandem serve: the shared thread stays on the codex daemon (a running turn goes on); `tandem serve --daemon` here serves it again")
+}
