@@ -19,6 +19,7 @@ const (
 	noticeDead                    // the app-server is gone
 	noticeTimeout                 // the turn ran past --turn-timeout
 	noticeHeld                    // Enter was refused until the server or thread is ready: "your message stays here"
+	noticeOpening                 // a thread is being loaded (thread/resume)
 	noticeImageCheck              // Enter waits for model/list: does the model take images
 )
 

@@ -49,3 +49,18 @@ func TestHeldNoticeClearsWhenReady(t *testing.T) {
 		})
 	}
 }
+
+// Resuming a thread says so on the status line at once, and not once it
+// is open (#17: a long thread showed nothing for seconds).
+func TestResumeSaysLoading(t *testing.T) {
+	m := New(Options{NoColor: true})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.Update(SessionReadyMsg{Client: newFake(), Model: "mock-model", Cwd: "~/w", Resume: &ResumeRequest{ID: "019a0000-1111-2222-3333-444455556666"}})
+	if v := plain(m); !strings.Contains(v, "loading thread 019a0000…6666") {
+		t.Fatalf("no loading notice:\n%s", v)
+	}
+	m.Update(threadSwitchedMsg{how: "resumed"})
+	if v := plain(m); strings.Contains(v, "loading thread") {
+		t.Fatalf("the loading notice stayed:\n%s", v)
+	}
+}

@@ -268,8 +268,9 @@ func (m *Model) openResumePicker(fresh bool) tea.Cmd {
 		return lines
 	}
 	p.onChoose = func(it pickItem) tea.Cmd {
-		m.turn.switching = true
-		return resumeCmd(c, it.value.(backend.Thread))
+		t := it.value.(backend.Thread)
+		m.openingThread(t.ID)
+		return resumeCmd(c, t)
 	}
 	if fresh {
 		p.onCancel = func() tea.Cmd {

@@ -115,7 +115,7 @@ func forkCmd(c backend.Client, id string) tea.Cmd {
 // onThreadSwitched replaces the transcript with the new thread's history.
 func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.turn.switching = false
-	m.clearNotice(noticeHeld) // "opening a thread — your message stays here"
+	m.clearNotice(noticeHeld, noticeOpening) // "opening a thread — your message stays here"
 	if msg.err != nil {
 		if msg.notice != "" {
 			m.banner(ui.BannerWarning, msg.notice, nil)
@@ -251,11 +251,25 @@ func (m *Model) startResume(r ResumeRequest) tea.Cmd {
 	m.turn.switching = true
 	switch {
 	case r.ID != "":
+		m.openingThread(r.ID)
 		return resumeCmd(c, backend.Thread{ID: r.ID})
 	case r.Last:
+		m.openingThread("")
 		return resumeLastCmd(c, m.opts.State, m.opts.Workspace)
 	}
 	return m.openResumePicker(true)
+}
+
+// openingThread says on the status line, until the thread is open, that
+// it is being loaded (a long thread takes a while: #17), and marks the
+// model switching, so a message typed meanwhile waits in the composer.
+func (m *Model) openingThread(id string) {
+	m.turn.switching = true
+	what := "loading the thread"
+	if id != "" {
+		what = "loading thread " + shortID(id)
+	}
+	m.setNotice(noticeOpening, what+" — you can type meanwhile")
 }
 
 func shortID(id string) string {

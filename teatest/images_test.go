@@ -11,12 +11,13 @@ import (
 	"tandem/internal/e2e"
 )
 
-// imageFile makes a file of size bytes named name (its content does not
-// matter to the composer).
+// imageFile makes a PNG-looking file of size bytes named name.
 func imageFile(t *testing.T, name string, size int) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, make([]byte, size), 0o600); err != nil {
+	data := make([]byte, size)
+	copy(data, "\x89PNG\r\n\x1a\n") // what tandem sniffs an image by
+	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return p
