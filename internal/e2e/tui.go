@@ -141,32 +141,33 @@ func (u *TUI) connectTraced(t testing.TB, timeout time.Duration, tr backend.Tran
 	u.TM.Send(readyMsg(s, resp))
 }
 
+// ask sends the program the probe msg carrying reply and waits for its
+// answer; a program that does not answer within 10 s fails the test.
+func ask[T any](t testing.TB, u *TUI, what string, reply chan T, msg tea.Msg) T {
+	t.Helper()
+	u.TM.Send(msg)
+	select {
+	case v := <-reply:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the program did not answer a %s probe", what)
+		var zero T
+		return zero
+	}
+}
+
 // Screen returns the current screen as plain text.
 func (u *TUI) Screen(t testing.TB) string {
 	t.Helper()
 	reply := make(chan string, 1)
-	u.TM.Send(ScreenMsg{Reply: reply})
-	select {
-	case s := <-reply:
-		return s
-	case <-time.After(10 * time.Second):
-		t.Fatal("the program did not answer a screen probe")
-		return ""
-	}
+	return ask(t, u, "screen", reply, ScreenMsg{Reply: reply})
 }
 
 // AltScreen reports whether the view is drawn in the alternate screen.
 func (u *TUI) AltScreen(t testing.TB) bool {
 	t.Helper()
 	reply := make(chan bool, 1)
-	u.TM.Send(AltScreenMsg{Reply: reply})
-	select {
-	case v := <-reply:
-		return v
-	case <-time.After(10 * time.Second):
-		t.Fatal("the program did not answer an alt-screen probe")
-		return false
-	}
+	return ask(t, u, "alt-screen", reply, AltScreenMsg{Reply: reply})
 }
 
 // WaitScreen polls the screen until cond holds, failing after timeout with
