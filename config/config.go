@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -221,7 +222,7 @@ func Load(path string) (*File, error) {
 	if !explicit {
 		path = DefaultPath()
 	}
-	data, err := os.ReadFile(path)
+	data, err := ReadSmallFile(path, MaxFileBytes)
 	if err != nil {
 		if !explicit && errors.Is(err, fs.ErrNotExist) {
 			return &File{}, nil
@@ -229,6 +230,36 @@ func Load(path string) (*File, error) {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	return Parse(path, data)
+}
+
+// MaxFileBytes caps a config file (tandem's, or a codex profile).
+const MaxFileBytes = 1 << 20
+
+// ReadSmallFile reads the regular file at path, of at most max bytes: a
+// FIFO, a device such as /dev/zero or a huge file is an error at once,
+// never a read that blocks or fills memory. A missing file's error
+// matches fs.ErrNotExist.
+func ReadSmallFile(path string, max int64) ([]byte, error) {
+	// Stat before opening: opening a FIFO for reading blocks.
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	case st.Size() > max:
+		return nil, fmt.Errorf("%s: %d bytes, more than %d", path, st.Size(), max)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: more than %d bytes", path, max)
+	}
+	return data, err
 }
 
 // Parse decodes and validates data read from path (path is used in

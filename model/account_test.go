@@ -76,7 +76,7 @@ func TestInitCommand(t *testing.T) {
 			m := ready(t, f, Options{})
 			m.threadCwd = "/w"
 			typeText(t, m, "/init")
-			_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+			_, cmd := enterNow(m)
 			run(t, m, cmd)
 			if !slices.Contains(f.called(), "fs/readFile") {
 				t.Fatalf("AGENTS.md was not looked for: %v", f.called())
@@ -109,7 +109,7 @@ func TestInitCommand(t *testing.T) {
 	m.threadCwd = "/w"
 	m.beginTurn()
 	typeText(t, m, "/init")
-	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd := enterNow(m)
 	run(t, m, cmd)
 	if slices.Contains(f.called(), "fs/readFile") || !strings.Contains(m.notice.text, "can't run while a turn is running") {
 		t.Errorf("during a turn: calls %v, notice %q", f.called(), m.notice.text)
@@ -126,7 +126,7 @@ func TestLogoutCommand(t *testing.T) {
 	m := ready(t, f, Options{})
 	f.results["account/read after logout"] = backend.AccountReadResponse{RequiresOpenaiAuth: true}
 	typeText(t, m, "/logout")
-	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd := enterNow(m)
 	run(t, m, cmd)
 	if !slices.Contains(f.called(), "account/logout") {
 		t.Fatalf("account/logout not called: %v", f.called())
@@ -151,7 +151,7 @@ func TestLogoutCommand(t *testing.T) {
 	f2.errs["account/logout"] = errors.New("boom")
 	m2 := ready(t, f2, Options{})
 	typeText(t, m2, "/logout")
-	_, cmd = m2.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd = enterNow(m2)
 	run(t, m2, cmd)
 	if got := lastBanner(m2); !strings.Contains(got, "/logout: account/logout: boom") || m2.loggedOut {
 		t.Errorf("error banner %q, logged out %v", got, m2.loggedOut)

@@ -50,7 +50,11 @@ func (m *Model) onAction(e hub.ActionEvent) {
 		case hub.ActionPrompt:
 			if strings.HasPrefix(e.Text, "!") {
 				// A !command is drawn as the command it runs.
-				m.banner(ui.BannerQuiet, e.Who+" ran "+e.Text, nil)
+				cmd, more, _ := strings.Cut(e.Text, "\n")
+				if more != "" {
+					cmd += " …" // one line: the rest can't pose as another notice
+				}
+				m.banner(ui.BannerQuiet, e.Who+" ran "+cmd, nil)
 				return
 			}
 			m.view.noteAuthor(e.Who, e.Text)

@@ -103,7 +103,7 @@ func (b *burst) tick(d time.Duration) tea.Cmd {
 // otherwise the key goes its usual way.
 func (m *Model) burstKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	b := &m.burst
-	now := m.opts.KeyNow()
+	now := m.keyTime()
 	kind := keyKindOf(k)
 	if b.active && (kind == keyOther || now.Sub(b.last) > b.idle()) {
 		// The burst is over: settle it, then take the key afresh.
@@ -197,9 +197,10 @@ func (m *Model) endBurst() tea.Cmd {
 	return tea.Batch(images, m.refreshPopup())
 }
 
-// Pasting reports whether a paste burst is under way: keys that came
-// too fast to be typed, not yet settled (tests wait for it to end).
-func (m *Model) Pasting() bool { return m.burst.active }
+// Pasting reports whether keys are not settled yet: a paste burst under
+// way, or a decisive key waiting to see whether a paste follows it
+// (hold.go). Tests wait for it to end.
+func (m *Model) Pasting() bool { return m.burst.active || m.held.on }
 
 // burstGoesOn reports whether msg is a key that continues the paste burst
 // under way: it changes the draft only, so the transcript need not be

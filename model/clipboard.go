@@ -55,11 +55,16 @@ var systemClipboard = clipReader{goos: runtime.GOOS, getenv: os.Getenv, look: ex
 // runTool runs a clipboard tool and returns its stdout; ctx's deadline
 // kills it, and a child that keeps the pipe open does not hold it.
 func runTool(ctx context.Context, name string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	var errb bytes.Buffer
+	out := &cappedBuffer{max: clipboardMaxBytes, over: cancel}
+	cmd.Stdout, cmd.Stderr = out, &errb
 	cmd.WaitDelay = time.Second
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Run(); out.full {
+		return nil, fmt.Errorf("%s: the clipboard holds more than %d MB", name, clipboardMaxBytes>>20)
+	} else if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%s did not answer within %v", name, clipboardTimeout)
 		}
@@ -68,10 +73,29 @@ func runTool(ctx context.Context, name string, args ...string) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if out.Len() > clipboardMaxBytes {
-		return nil, fmt.Errorf("%s: the clipboard holds more than %d MB", name, clipboardMaxBytes>>20)
-	}
 	return out.Bytes(), nil
+}
+
+// cappedBuffer keeps up to max bytes; past that it keeps nothing more,
+// says full and calls over (which stops the tool): a huge clipboard is
+// never read whole.
+type cappedBuffer struct {
+	bytes.Buffer
+	max  int
+	full bool
+	over func()
+}
+
+// Write implements io.Writer.
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if b.full || b.Len()+len(p) > b.max {
+		if !b.full {
+			b.full = true
+			b.over()
+		}
+		return len(p), nil
+	}
+	return b.Buffer.Write(p)
 }
 
 func firstLine(s string) string {

@@ -119,3 +119,20 @@ func TestGoalFollowsTheThread(t *testing.T) {
 		t.Fatalf("after /new:\n%s", v)
 	}
 }
+
+// A goal pasted large is set as its text, not its placeholder token
+// (adversarial review: the objective was "[Pasted text #1 …]").
+func TestGoalFromALargePaste(t *testing.T) {
+	f := newFake()
+	m := readyWith(t, f, Options{})
+	typeIn(t, m, "/goal ")
+	long := strings.Repeat("make every test pass\n", pasteMaxLines+5)
+	m.Update(tea.PasteMsg{Content: long})
+	if !strings.Contains(m.composer.Value(), "[Pasted text #1") {
+		t.Fatalf("the paste is no placeholder: %.80q", m.composer.Value())
+	}
+	hit(t, m, tea.KeyEnter, 0)
+	if got, _ := f.params["thread/goal/set"].(string); got != strings.TrimSpace(long) && got != long {
+		t.Fatalf("thread/goal/set objective %.80q…, want the pasted text", got)
+	}
+}

@@ -60,6 +60,9 @@ func CheckImageFile(p, dir string) (abs string, size int64, err error) {
 	case !st.Mode().IsRegular():
 		return abs, 0, &ImageFileError{p, "not a regular file"}
 	}
+	if st.Size() > MaxImageBytes {
+		return abs, 0, &ImageFileError{p, fmt.Sprintf("too large (%d MB; the most an image may be is %d MB)", st.Size()>>20, MaxImageBytes>>20)}
+	}
 	if kind, err := sniffImage(abs); err != nil {
 		return abs, 0, &ImageFileError{p, err.Error()}
 	} else if kind == "" {
@@ -67,6 +70,10 @@ func CheckImageFile(p, dir string) (abs string, size int64, err error) {
 	}
 	return abs, st.Size(), nil
 }
+
+// MaxImageBytes is the largest image file tandem attaches (the
+// Responses API takes images of up to 20 MB).
+const MaxImageBytes = 20 << 20
 
 // sniffImage reads the first 512 bytes of the regular file at p and
 // returns its image type as net/http's content sniffing tells it

@@ -122,7 +122,7 @@ func paste(t *testing.T, m *Model, s string) {
 
 func enter(t *testing.T, m *Model) {
 	t.Helper()
-	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd := enterNow(m)
 	settleImages(t, m, cmd)
 }
 
@@ -170,6 +170,8 @@ func TestCheckImageFile(t *testing.T) {
 	os.Mkdir(filepath.Join(dir, "dir.png"), 0o700)
 	os.WriteFile(filepath.Join(dir, "fake.png"), []byte("just text\n"), 0o600)
 	os.Symlink("/dev/zero", filepath.Join(dir, "zero.png"))
+	huge := writeImage(t, dir, "huge.png", 16)
+	os.Truncate(huge, MaxImageBytes+1)
 	tests := []struct {
 		path   string
 		size   int64
@@ -182,6 +184,7 @@ func TestCheckImageFile(t *testing.T) {
 		{"dir.png", 0, "not a regular file"},
 		{"fake.png", 0, "its content is not an image"},
 		{"zero.png", 0, "not a regular file"},
+		{"huge.png", 0, "too large"},
 	}
 	for _, tt := range tests {
 		abs, size, err := CheckImageFile(tt.path, dir)
@@ -354,7 +357,7 @@ func TestEnterWaitsForModelList(t *testing.T) {
 	f.results["model/list"] = map[string]any{"data": []any{map[string]any{"id": "mock-model", "model": "mock-model", "inputModalities": []string{"text", "image"}}}}
 	m := readyImg(t, f, Options{Workspace: dir}, "local", dir)
 	m.composer.attachImages([]imageChip{{local: p}}, []int64{100}) // no prefetch
-	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd := enterNow(m)
 	if len(f.turns) != 0 || !strings.Contains(m.notice.text, "checking that mock-model takes images") {
 		t.Fatalf("before model/list: turns %q, notice %q", f.turns, m.notice.text)
 	}

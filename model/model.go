@@ -116,6 +116,8 @@ type Model struct {
 	pair     pairState
 	rewind   rewindState // rewind.go
 	agents   agentsState // agents.go
+	held     heldKey     // hold.go: a decisive key waiting for a next one
+	heldAt   time.Time   // hold.go: the arrival of the held key acting now
 	images   imageState  // images.go
 	skills   skillsState // skills.go
 	collab   collabState // collab.go
@@ -291,7 +293,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		return m, m.onWindowSize(msg)
 	case tea.KeyPressMsg:
-		return m, m.onKey(msg) // keys.go
+		return m, m.keyIn(msg) // hold.go, then keys.go
 	case tea.PasteMsg:
 		return m, m.onPaste(msg.Content)
 	case tea.MouseWheelMsg:

@@ -200,7 +200,7 @@ func TestReattachKeepsRequestsUnanswered(t *testing.T) {
 func TestDetachAndStop(t *testing.T) {
 	m := ready(t, newFake(), Options{})
 	typeText(t, m, "/detach")
-	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd := enterNow(m)
 	if cmd != nil {
 		if _, ok := cmd().(tea.QuitMsg); ok {
 			t.Fatal("/detach quit a session that is not on the daemon")
@@ -213,7 +213,7 @@ func TestDetachAndStop(t *testing.T) {
 	var fails, runs atomic.Int32
 	d := durableReady(t, newFake(), &fails, &runs)
 	typeText(t, d, "/detach")
-	_, cmd = d.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd = enterNow(d)
 	if !quits(cmd) {
 		t.Error("/detach did not quit a session on the daemon")
 	}
@@ -223,7 +223,7 @@ func TestDetachAndStop(t *testing.T) {
 	press(t, s, tea.KeyEnter, 0)
 	s.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
 	typeText(t, s, "/stop")
-	_, cmd = s.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd = enterNow(s)
 	msg := cmd()
 	if _, ok := msg.(stopDoneMsg); !ok {
 		t.Fatalf("/stop sent %T; want the interrupt first", msg)

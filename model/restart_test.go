@@ -104,7 +104,7 @@ func TestSlashRestart(t *testing.T) {
 	}
 	m.Update(backend.ServerExitedEvent{Status: "exited with status 1"})
 	typeText(t, m, "/restart")
-	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd := enterNow(m)
 	deadline := time.After(2 * time.Second)
 	for restarts.Load() == 0 && cmd != nil {
 		done := make(chan tea.Msg, 1)

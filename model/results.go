@@ -25,6 +25,8 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		m.onReplySent(msg)
 	case refusedAll:
 		m.onRefusedAll(msg)
+	case holdTickMsg:
+		return m.onHoldTick(msg), true // hold.go
 	case burstTickMsg:
 		return m.onBurstTick(msg), true
 	case idleCheckMsg:

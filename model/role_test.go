@@ -53,7 +53,7 @@ func TestWatcherCannotTypeStartTurnsOrAnswer(t *testing.T) {
 	m.Update(SessionReadyMsg{Client: d})
 
 	typeAsViewer(m, "rm -rf")
-	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd := enterNow(m)
 	runCmd(m, cmd)
 	m.Update(tea.PasteMsg{Content: "pasted"})
 	if m.Composer() != "" || d.turns != 0 {
@@ -75,7 +75,7 @@ func TestWatcherCannotTypeStartTurnsOrAnswer(t *testing.T) {
 		Present: []hub.Participant{{Name: "alice", Role: hub.Driver}, {Name: "bob", Role: hub.Watcher}}})
 	m.Update(req)
 	m.Update(formFocusMsg{seq: m.requests.seq})
-	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	enterNow(m)
 	m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
 	view := screenText(m)
 	if m.requests.form != nil || len(sent) != 0 {
@@ -106,7 +106,7 @@ func TestSharedDriverDrawsPromptFromItemsAndRefusesThreadSwitch(t *testing.T) {
 	m.Update(SessionReadyMsg{Client: d})
 	typeAsViewer(m, "/new")
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape}) // close the popup
-	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	enterNow(m)
 	if !strings.Contains(screenText(m), "not available in a shared session") {
 		t.Fatalf("/new was not refused:\n%s", screenText(m))
 	}

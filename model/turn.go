@@ -210,6 +210,7 @@ func (m *Model) onEnter() tea.Cmd {
 		return nil
 	}
 	if c, args, ok := parseCommand(raw); ok {
+		args = m.composer.Expand(args)                     // a pasted goal or name is its text, not its placeholder
 		if m.agents.showing != nil && !agentSafe[c.name] { // the draft stays
 			m.setNotice(noticeInfo, "a sub-agent is shown — esc back to the thread for /"+c.name)
 			return nil

@@ -153,6 +153,8 @@ func TestCodexProfileArgs(t *testing.T) {
 			want: []string{"-c", `hooks.PreToolUse=[{matcher = "Bash", hooks = [{command = "true", type = "command"}]}]`, "-c", `notify=["a", "b"]`}},
 		{name: "a dotted key", text: "[model_providers.\"azure.eu\"]\nname = \"x\"\n", err: `key "azure.eu" in model_providers can't be passed`},
 		{name: "bad TOML", text: "model = \n", err: "codex profile"},
+		{name: "a secret", text: "[mcp_servers.docs.env]\nDOCS_API_KEY = \"sk-proj-abcdefghijklmnopqrstuvwxyz0123456789\"\n", err: "mcp_servers.docs.env.DOCS_API_KEY holds a secret"},
+		{name: "a bearer token", text: "[model_providers.corp]\nexperimental_bearer_token = \"abcdefghijklmnopqrstuvwxyz0123456789\"\n", err: "experimental_bearer_token holds a secret"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"tandem/config"
+	"tandem/internal/redact"
 )
 
 // codexProfilePath is codex's profile NAME in the codex home:
@@ -29,7 +31,7 @@ func codexProfilePath(codexHome, name string) string {
 // error nil) when the file does not exist. A key codex cannot take in a
 // dotted path (one with a '.', a quote or a space) is an error naming it.
 func codexProfileArgs(path string) (args []string, found bool, err error) {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadSmallFile(path, config.MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -65,7 +67,13 @@ func codexProfileArgs(path string) (args []string, found bool, err error) {
 			if err != nil {
 				return fmt.Errorf("codex profile %s: %s%s: %w", path, prefix, k, err)
 			}
-			args = append(args, "-c", prefix+k+"="+v)
+			arg := prefix + k + "=" + v
+			if redact.String(arg) != arg {
+				// A -c argument is on codex's command line, which every
+				// user of the machine can read (ps).
+				return fmt.Errorf("codex profile %s: %s%s holds a secret, which tandem would have to pass on codex's command line, where any local user can read it (ps): put it in %s or the environment instead", path, prefix, k, "config.toml")
+			}
+			args = append(args, "-c", arg)
 		}
 		return nil
 	}

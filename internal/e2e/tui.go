@@ -213,6 +213,15 @@ func (u *TUI) Submit(text string) {
 // ended, so a key sent next is one a person pressed.
 func (u *TUI) Type(text string) {
 	u.TM.Type(text)
+	u.settled()
+	time.Sleep(20 * time.Millisecond) // past burstGap: the next key starts no run
+	u.settled()
+}
+
+// settled waits until the program has taken the keys sent so far and
+// they are settled: no paste burst under way, no decisive key waiting
+// for a next one (model.Model.Pasting).
+func (u *TUI) settled() {
 	pasting := func() bool {
 		reply := make(chan bool, 1)
 		u.TM.Send(PastingMsg{Reply: reply}) // answered after the keys sent before it
@@ -223,15 +232,17 @@ func (u *TUI) Type(text string) {
 			return false
 		}
 	}
-	pasting()                         // the keys are taken
-	time.Sleep(20 * time.Millisecond) // past burstGap: the next key starts no run
 	for deadline := time.Now().Add(10 * time.Second); pasting() && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
-// Key sends one key press.
-func (u *TUI) Key(k tea.KeyPressMsg) { u.TM.Send(k) }
+// Key sends one key press and waits until it has acted (an Enter, or a
+// key to a form, waits a moment for a paste: model/hold.go).
+func (u *TUI) Key(k tea.KeyPressMsg) {
+	u.TM.Send(k)
+	u.settled()
+}
 
 // Squash drops all whitespace, so text wrapped at any width compares.
 func Squash(s string) string { return strings.Join(strings.Fields(s), "") }
