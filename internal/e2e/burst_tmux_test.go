@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tandem/internal/mockapi"
+	"tandem/internal/sshtest"
 )
 
 // tmuxPane is tandem, built from this tree, running in a tmux server of
@@ -44,8 +45,27 @@ func startTandemInTmux(t *testing.T, e *Env) *tmuxPane {
 	if out, err := p.tmux("new-session", "-d", "-s", p.name, "-x", "120", "-y", "40", script); err != nil {
 		t.Fatalf("tmux: %v %s", err, out)
 	}
-	t.Cleanup(func() { _, _ = p.tmux("kill-server") })
+	t.Cleanup(func() {
+		_, _ = p.tmux("kill-server")
+		waitExited(bin) // before the temp dir goes
+	})
 	return p
+}
+
+// waitExited waits (up to 15 s) until no process runs the binary bin:
+// tandem exits on tmux's hangup and writes its state on the way out.
+func waitExited(bin string) {
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		running := false
+		for _, pr := range sshtest.Processes() {
+			if len(pr.Argv) > 0 && pr.Argv[0] == bin {
+				running = true
+			}
+		}
+		if !running {
+			return
+		}
+	}
 }
 
 func (p *tmuxPane) tmux(args ...string) (string, error) {

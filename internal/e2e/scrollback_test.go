@@ -39,7 +39,14 @@ func newTmux(t *testing.T, w, h int, script string) *tmuxTerm {
 	if out, err := tm.run("-f", conf, "new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), script); err != nil {
 		t.Fatalf("tmux: %v %s", err, out)
 	}
-	t.Cleanup(func() { _, _ = tm.run("kill-server") })
+	t.Cleanup(func() {
+		_, _ = tm.run("kill-server")
+		for _, f := range strings.Fields(script) { // the tandem it runs exits on the hangup
+			if filepath.Base(f) == "tandem" {
+				waitExited(f)
+			}
+		}
+	})
 	return tm
 }
 
