@@ -182,9 +182,9 @@ func TestNoAltScreenScrollbackInTmux(t *testing.T) {
 
 	// Quit; the terminal keeps the conversation and loses the live area.
 	tm.keys("", "C-c")
-	time.Sleep(200 * time.Millisecond)
+	tm.wait(10*time.Second, "the quit hint", func(s string) bool { return strings.Contains(s, "Ctrl+C again to quit") })
 	tm.keys("", "C-c")
-	tm.wait(10*time.Second, "tandem to quit", func(s string) bool { return !strings.Contains(s, "Ask Codex") })
+	tm.wait(20*time.Second, "tandem to quit", func(s string) bool { return !strings.Contains(s, "Ask Codex") })
 	inOrderOnce(t, tm.all(), wants)
 
 	// Resume it in a fresh terminal: the history is printed once, at open.
