@@ -169,13 +169,13 @@ func TestCtrlVAttachesClipboardImage(t *testing.T) {
 	m := readyImg(t, f, Options{Workspace: dir}, "local", dir)
 	typeText(t, m, "this ")
 	_, cmd := m.Update(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
-	settleImages(t, m, cmd)
+	settle(t, m, cmd)
 	if got := m.composer.Value(); got != "this [image 1 · clipboard image · 23 B] " {
 		t.Fatalf("composer %q (notice %q)", got, m.notice.text)
 	}
 	text = shot
 	_, cmd = m.Update(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
-	settleImages(t, m, cmd)
+	settle(t, m, cmd)
 	enter(t, m)
 	if len(f.turnImages) != 1 || len(f.turnImages[0]) != 2 || f.turnImages[0][1] != shot ||
 		!strings.HasPrefix(f.turnImages[0][0], filepath.Join(os.Getenv("XDG_STATE_HOME"), "tandem", "images", "clip-")) {
@@ -185,7 +185,7 @@ func TestCtrlVAttachesClipboardImage(t *testing.T) {
 	systemClipboard = fakeClip("linux", nil, nil, nil)
 	typeText(t, m, "draft")
 	_, cmd = m.Update(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
-	settleImages(t, m, cmd)
+	settle(t, m, cmd)
 	if m.composer.Value() != "draft" || !strings.Contains(m.notice.text, "Ctrl+V: no display") {
 		t.Fatalf("draft %q, notice %q", m.composer.Value(), m.notice.text)
 	}
@@ -201,7 +201,7 @@ func TestCtrlVGuestReadsNoHostClipboard(t *testing.T) {
 	})
 	m := readyImg(t, newImgFake(), Options{Guest: true, Shared: true}, "local", "/w")
 	_, cmd := m.Update(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
-	settleImages(t, m, cmd)
+	settle(t, m, cmd)
 	if !strings.Contains(m.notice.text, "host's clipboard") || m.composer.Value() != "" {
 		t.Fatalf("notice %q, draft %q", m.notice.text, m.composer.Value())
 	}

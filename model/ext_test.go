@@ -327,7 +327,7 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 			}
 		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg, threadPageMsg, modelListMsg,
 			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll, rewindDoneMsg, snapMsg, agentInfoMsg, agentsListedMsg, agentHistoryMsg,
-			burstTickMsg, holdTickMsg:
+			burstTickMsg, holdTickMsg, imagePasteMsg, clipboardMsg, imageModelsMsg:
 			_, next := m.Update(msg)
 			run(next)
 		}

@@ -41,45 +41,6 @@ func (f *imgFake) Steer(ctx context.Context, in backend.TurnInput) error {
 	return f.fakeDriver.Steer(ctx, in)
 }
 
-// settleImages is settle for the image messages too: it runs cmds and
-// feeds back what they yield until only timers are left.
-func settleImages(t *testing.T, m *Model, cmds ...tea.Cmd) {
-	t.Helper()
-	ch := make(chan tea.Msg, 64)
-	pending := 0
-	run := func(c tea.Cmd) {
-		if c != nil {
-			pending++
-			go func() { ch <- c() }()
-		}
-	}
-	for _, c := range cmds {
-		run(c)
-	}
-	for steps := 0; pending > 0; steps++ {
-		if steps > 500 {
-			t.Fatal("settleImages: too many steps")
-		}
-		var msg tea.Msg
-		select {
-		case msg = <-ch:
-			pending--
-		case <-time.After(150 * time.Millisecond):
-			return
-		}
-		switch msg := msg.(type) {
-		case tea.BatchMsg:
-			for _, c := range msg {
-				run(c)
-			}
-		case imagePasteMsg, clipboardMsg, imageModelsMsg:
-			_, next := m.Update(msg)
-			run(next)
-		default:
-			settle(t, m, func() tea.Msg { return msg })
-		}
-	}
-}
 
 // readyImg is ready for an imgFake, with the session described as peer
 // ("local", "ssh devbox") and the thread's workspace cwd.
@@ -88,7 +49,7 @@ func readyImg(t *testing.T, f *imgFake, opts Options, peer, cwd string) *Model {
 	m := New(opts)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	_, cmd := m.Update(SessionReadyMsg{Client: f, Model: "mock-model", Cwd: "~/w", ThreadCwd: cwd, Peer: peer})
-	settleImages(t, m, cmd)
+	settle(t, m, cmd)
 	return m
 }
 
@@ -117,13 +78,13 @@ func writeImage(t *testing.T, dir, name string, size int) string {
 func paste(t *testing.T, m *Model, s string) {
 	t.Helper()
 	_, cmd := m.Update(tea.PasteMsg{Content: s})
-	settleImages(t, m, cmd)
+	settle(t, m, cmd)
 }
 
 func enter(t *testing.T, m *Model) {
 	t.Helper()
 	_, cmd := enterNow(m)
-	settleImages(t, m, cmd)
+	settle(t, m, cmd)
 }
 
 // How a paste is read: dropped files as terminals paste them become
@@ -308,7 +269,7 @@ func TestImagesSteerQueueAndFailure(t *testing.T) {
 	}
 	f.errs["turn/start"] = context.DeadlineExceeded
 	_, cmd := m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
-	settleImages(t, m, cmd)
+	settle(t, m, cmd)
 	if len(f.turnImages) != 2 || !reflect.DeepEqual(f.turnImages[1], []string{p}) || f.turns[1] != "later" {
 		t.Fatalf("queued turn: %q images %q", f.turns, f.turnImages)
 	}
@@ -361,7 +322,7 @@ func TestEnterWaitsForModelList(t *testing.T) {
 	if len(f.turns) != 0 || !strings.Contains(m.notice.text, "checking that mock-model takes images") {
 		t.Fatalf("before model/list: turns %q, notice %q", f.turns, m.notice.text)
 	}
-	settleImages(t, m, cmd)
+	settle(t, m, cmd)
 	if !reflect.DeepEqual(f.turnImages, [][]string{{p}}) {
 		t.Fatalf("images %q", f.turnImages)
 	}
@@ -438,7 +399,7 @@ func TestResumedMessageShowsImages(t *testing.T) {
 		{Type: "image", URL: "data:image/png;base64,AAAA"},
 	}}}}}
 	_, cmd := m.Update(SessionReadyMsg{Client: f, Model: "mock-model", History: hist})
-	settleImages(t, m, cmd)
+	settle(t, m, cmd)
 	if v := viewText(m); !strings.Contains(v, "▌ compare these\n▌ ⎘ before.png\n▌ ⎘ pasted image") {
 		t.Fatalf("resumed message:\n%s", v)
 	}
@@ -456,7 +417,7 @@ func TestTypingDuringImageCheck(t *testing.T) {
 		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyLeft})
-	settleImages(t, m, cmd)
+	settle(t, m, cmd)
 	typeText(t, m, "!")
 	if got := m.composer.Value(); got != "see [image 1 · shot.png · 100 B]  no!w" {
 		t.Fatalf("draft %q", got)
@@ -477,7 +438,7 @@ func TestImagePathTypedAsKeysBecomesChip(t *testing.T) {
 	}
 	now = now.Add(time.Second)
 	_, cmd := m.Update(burstTickMsg{seq: m.burst.seq})
-	settleImages(t, m, cmd)
+	settle(t, m, cmd)
 	if got := m.composer.Value(); got != "[image 1 · shot.png · 2 KB] " {
 		t.Fatalf("composer %q, notice %q", got, m.notice.text)
 	}

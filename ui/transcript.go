@@ -269,11 +269,8 @@ func (t *Transcript) syncCell(ctx *RenderContext, i, width int, flush, force boo
 		}
 	}
 	old := len(e.lines)
-	lines := c.Render(ctx, width)
+	lines := RenderFitted(c, ctx, width)
 	t.Renders++
-	if _, ok := c.(Fitted); !ok {
-		fit(lines, width)
-	}
 	*e = cachedLines{version: c.Version(), width: width, lines: lines, ok: true}
 	if l, ok := c.(Lazy); ok {
 		if l.Partial() {
