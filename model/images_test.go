@@ -41,7 +41,6 @@ func (f *imgFake) Steer(ctx context.Context, in backend.TurnInput) error {
 	return f.fakeDriver.Steer(ctx, in)
 }
 
-
 // readyImg is ready for an imgFake, with the session described as peer
 // ("local", "ssh devbox") and the thread's workspace cwd.
 func readyImg(t *testing.T, f *imgFake, opts Options, peer, cwd string) *Model {
