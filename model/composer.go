@@ -91,6 +91,12 @@ func composerPrompt(p textarea.PromptInfo) string {
 	return "  "
 }
 
+// SetPlaceholder sets what the empty composer says.
+func (c *composer) SetPlaceholder(s string) {
+	c.ta.Placeholder = s
+	c.placeholder = ""
+}
+
 // Value returns the draft as typed, placeholders included (O(length):
 // not for every key).
 func (c *composer) Value() string { return c.buf.Text() }

@@ -185,8 +185,7 @@ func New(opts Options) *Model {
 	m.composer = newComposer(opts.State, opts.Workspace)
 	m.composer.hostClipboard = !opts.Guest // Ctrl+V: a guest's clipboard is not the host's
 	if opts.ReadOnly {
-		m.composer.ta.Placeholder = "watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
-		m.composer.placeholder = ""
+		m.composer.SetPlaceholder("watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves")
 	}
 	m.attachStartImages(opts.Images) // imagepaste.go: -i
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))

@@ -31,36 +31,38 @@ func (e *runEnv) startServeSession(ctx context.Context, send func(tea.Msg)) (*ba
 	if err != nil {
 		return nil, err
 	}
-	var resp backend.ThreadResponse
-	resumed := false
-	if last != "" {
-		if t, err := sess.ReadThread(sctx, last); err == nil && t.Status != nil && t.Status.Type != "notLoaded" {
-			if resp, err = sess.ResumeThread(sctx, last); err == nil {
-				resumed = true
-			} else {
-				e.log.Warn("serve: resuming the shared thread", "thread", last, "err", err)
-			}
-		}
+	if last != "" && e.resumeShared(sctx, sess, last, send) {
+		return sess, nil
 	}
-	if !resumed {
-		if resp, err = sess.StartThread(sctx); err != nil {
-			return sess, fmt.Errorf("thread/start: %w", err)
-		}
-	}
-	msg := e.durable(readyMsg(sess, resp))
-	if resumed {
-		msg.History = resp.Thread.Turns
-	}
-	send(msg)
-	if resumed {
-		what := "its last turn is done"
-		if resp.Thread.Active() {
-			what = "its turn is still running"
-		}
-		send(backend.WarningEvent{Message: "the shared thread went on on the codex daemon while tandem serve was away; " + what})
+	resp, err := e.newThread(sctx, sess, send)
+	if err != nil {
+		return sess, err
 	}
 	_ = state.SetLastThread(e.cwd, resp.Thread.ID)
 	return sess, nil
+}
+
+// resumeShared resumes the shared thread id on sess, with its history,
+// when the daemon still has it loaded; it reports whether it did.
+func (e *runEnv) resumeShared(ctx context.Context, sess *backend.Session, id string, send func(tea.Msg)) bool {
+	t, err := sess.ReadThread(ctx, id)
+	if err != nil || t.Status == nil || t.Status.Type == "notLoaded" {
+		return false
+	}
+	resp, err := sess.ResumeThread(ctx, id)
+	if err != nil {
+		e.log.Warn("serve: resuming the shared thread", "thread", id, "err", err)
+		return false
+	}
+	msg := e.durable(readyMsg(sess, resp))
+	msg.History = resp.Thread.Turns
+	send(msg)
+	what := "its last turn is done"
+	if resp.Thread.Active() {
+		what = "its turn is still running"
+	}
+	send(backend.WarningEvent{Message: "the shared thread went on on the codex daemon while tandem serve was away; " + what})
+	return true
 }
 
 // sayDaemonLeft tells the host that the shared session's agent goes on

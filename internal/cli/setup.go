@@ -264,15 +264,22 @@ func (e *runEnv) startSession(ctx context.Context, resume *model.ResumeRequest, 
 		send(e.durable(model.SessionReadyMsg{Client: sess, Peer: sess.Describe(), Resume: resume}))
 		return sess, nil
 	}
-	resp, err := sess.StartThread(sctx)
+	_, err = e.newThread(sctx, sess, send)
+	return sess, err
+}
+
+// newThread starts a thread on sess (`thread/start`) and tells send it is
+// ready, warning when --add-dir can have no effect.
+func (e *runEnv) newThread(ctx context.Context, sess *backend.Session, send func(tea.Msg)) (backend.ThreadResponse, error) {
+	resp, err := sess.StartThread(ctx)
 	if err != nil {
-		return sess, fmt.Errorf("thread/start: %w", err)
+		return resp, fmt.Errorf("thread/start: %w", err)
 	}
 	send(e.durable(readyMsg(sess, resp)))
 	if len(e.cfg.addDirs) > 0 && resp.Sandbox.Type == "readOnly" {
 		send(backend.WarningEvent{Message: "--add-dir has no effect while the sandbox is read-only: /approvals or -s workspace-write makes the added directories writable"})
 	}
-	return sess, nil
+	return resp, nil
 }
 
 // durable marks msg as a session on the daemon when the run's transport
