@@ -110,6 +110,21 @@ func (s *Session) ReadThreadTurns(ctx context.Context, id string) (Thread, error
 	return resp.Thread, err
 }
 
+// ListTurns implements Client: `thread/turns/list`, newest first, every
+// item of each turn.
+func (s *Session) ListTurns(ctx context.Context, id, cursor string, limit int) ([]Turn, string, error) {
+	var page TurnsPage
+	err := s.conn.Call(ctx, "thread/turns/list", ThreadTurnsListParams{
+		ThreadID: id, Cursor: cursor,
+		TurnsPageParams: TurnsPageParams{Limit: limit, SortDirection: "desc", ItemsView: "full"},
+	}, &page)
+	if err != nil {
+		return nil, "", err
+	}
+	turns, older := page.oldestFirst()
+	return turns, older, nil
+}
+
 // RenameThread implements Client: `thread/name/set`.
 func (s *Session) RenameThread(ctx context.Context, name string) error {
 	return s.conn.Call(ctx, "thread/name/set", ThreadSetNameParams{ThreadID: s.ThreadID(), Name: name}, nil)

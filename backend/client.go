@@ -43,8 +43,15 @@ type Client interface {
 	// makes the new thread current.
 	StartThread(ctx context.Context) (ThreadResponse, error)
 	// ResumeThread runs `thread/resume` for id and makes it current;
-	// Thread.Turns holds the history.
+	// Thread.Turns holds its newest turns (up to ResumeTurns), oldest
+	// first, and Older the cursor of those before them ("" when none).
 	ResumeThread(ctx context.Context, id string) (ThreadResponse, error)
+	// ListTurns runs `thread/turns/list` for thread id, which need not be
+	// open: up to limit turns (0: the server's default) before cursor
+	// (a ThreadResponse.Older or an earlier ListTurns' older; "" for the
+	// newest), oldest first, with every item, and the cursor of the turns
+	// before them ("" when these begin the thread).
+	ListTurns(ctx context.Context, id, cursor string, limit int) (turns []Turn, older string, err error)
 	// ForkThread runs `thread/fork` for id and makes the fork current.
 	// With beforeTurn set the fork keeps only the turns before that one
 	// (`beforeTurnId`): a rewind; the source thread is left as it is.
@@ -189,6 +196,11 @@ func (u Unavailable) ShellCommand(context.Context, string) error { return u.err(
 // StartThread implements Client.
 func (u Unavailable) StartThread(context.Context) (ThreadResponse, error) {
 	return ThreadResponse{}, u.err()
+}
+
+// ListTurns implements Client.
+func (u Unavailable) ListTurns(context.Context, string, string, int) ([]Turn, string, error) {
+	return nil, "", u.err()
 }
 
 // ResumeThread implements Client.

@@ -81,6 +81,7 @@ func DecodeCall(method string, params json.RawMessage) (Call, error) {
 func (ThreadOpenCall) DecodeResult(result json.RawMessage) (ThreadResponse, error) {
 	var r ThreadResponse
 	err := json.Unmarshal(result, &r)
+	r.takePage()
 	return r, err
 }
 

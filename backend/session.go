@@ -193,6 +193,7 @@ func (s *Session) openThread(ctx context.Context, method string, params any) (Th
 	if err := s.conn.Call(ctx, method, params, &resp); err != nil {
 		return resp, err
 	}
+	resp.takePage()
 	s.SetThread(resp.Thread.ID)
 	// A thread resumed on a server that is still running its turn (the
 	// daemon): that turn is the one to steer or interrupt.
@@ -205,12 +206,17 @@ func (s *Session) openThread(ctx context.Context, method string, params any) (Th
 }
 
 // ResumeThread runs `thread/resume` for id with the session's settings
-// and makes it current. The response's Thread.Turns holds the history.
+// and makes it current. The response's Thread.Turns holds the newest
+// ResumeTurns turns (excludeTurns with an initialTurnsPage: the server
+// neither sends nor builds the whole history), and Older the cursor of
+// the turns before them, for ListTurns.
 func (s *Session) ResumeThread(ctx context.Context, id string) (ThreadResponse, error) {
 	p, err := s.resumeParams(ctx, id)
 	if err != nil {
 		return ThreadResponse{}, err
 	}
+	p.ExcludeTurns = true
+	p.InitialTurnsPage = &TurnsPageParams{Limit: ResumeTurns, SortDirection: "desc", ItemsView: "full"}
 	return s.openThread(ctx, "thread/resume", p)
 }
 

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -42,6 +43,11 @@ type fakeDriver struct {
 	list      []backend.Thread
 	newCount  int
 	files     map[string]string // the fs/* methods' files
+	listGate  chan struct{}     // holds thread/turns/list answers while set
+	// resumeGate holds thread/resume answers while set.
+	resumeGate chan struct{}
+	// listCursors are the params of each call, by its index in calls.
+	listCursors map[int]any
 }
 
 var _ backend.Client = (*fakeDriver)(nil)
@@ -53,8 +59,19 @@ func newFake() *fakeDriver {
 func (f *fakeDriver) record(method string, params any) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.listCursors == nil {
+		f.listCursors = map[int]any{}
+	}
+	f.listCursors[len(f.calls)] = params
 	f.calls = append(f.calls, method)
 	f.params[method] = params
+}
+
+// turnCount is how many turns were started.
+func (f *fakeDriver) turnCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.turns)
 }
 
 func (f *fakeDriver) called() []string {
@@ -113,15 +130,63 @@ func (f *fakeDriver) StartThread(context.Context) (backend.ThreadResponse, error
 	return backend.ThreadResponse{Thread: backend.Thread{ID: "t-new"}, Model: "mock-model"}, nil
 }
 
+// ResumeThread answers as the server does: the newest
+// backend.ResumeTurns turns of the thread, and the cursor of the rest.
 func (f *fakeDriver) ResumeThread(_ context.Context, id string) (backend.ThreadResponse, error) {
 	f.record("thread/resume", id)
+	f.mu.Lock()
+	gate := f.resumeGate
+	f.mu.Unlock()
+	if gate != nil {
+		<-gate
+	}
 	if f.resumeErr != nil {
 		return backend.ThreadResponse{}, f.resumeErr
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.thread = id
-	return backend.ThreadResponse{Thread: f.threads[id], Model: "mock-model"}, nil
+	t := f.threads[id]
+	var older string
+	t.Turns, older = turnsBefore(t.Turns, len(t.Turns), backend.ResumeTurns)
+	return backend.ThreadResponse{Thread: t, Model: "mock-model", Older: older}, nil
+}
+
+// ListTurns pages through the fake thread's turns: a cursor is the index
+// of the first turn already read. A gate in f.listGate holds the answer
+// until it is closed or sent to.
+func (f *fakeDriver) ListTurns(_ context.Context, id, cursor string, limit int) ([]backend.Turn, string, error) {
+	f.record("thread/turns/list", cursor)
+	f.mu.Lock()
+	gate, err := f.listGate, f.errs["thread/turns/list"]
+	all := f.threads[id].Turns
+	f.mu.Unlock()
+	if gate != nil {
+		<-gate
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	end := len(all)
+	if cursor != "" {
+		end, _ = strconv.Atoi(cursor)
+	}
+	turns, older := turnsBefore(all, end, limit)
+	return turns, older, nil
+}
+
+// turnsBefore returns up to limit turns before all[end] and the cursor
+// of the ones before them ("" when none are).
+func turnsBefore(all []backend.Turn, end, limit int) ([]backend.Turn, string) {
+	start := max(0, end-limit)
+	if limit <= 0 {
+		start = 0
+	}
+	older := ""
+	if start > 0 {
+		older = strconv.Itoa(start)
+	}
+	return append([]backend.Turn(nil), all[start:end]...), older
 }
 
 func (f *fakeDriver) ForkThread(_ context.Context, id, before string) (backend.ThreadResponse, error) {
@@ -327,7 +392,7 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 			}
 		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg, threadPageMsg, modelListMsg,
 			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll, rewindDoneMsg, snapMsg, agentInfoMsg, agentsListedMsg, agentHistoryMsg,
-			burstTickMsg, holdTickMsg, imagePasteMsg, clipboardMsg, imageModelsMsg:
+			burstTickMsg, holdTickMsg, imagePasteMsg, clipboardMsg, imageModelsMsg, olderTurnsMsg, threadPeekMsg:
 			_, next := m.Update(msg)
 			run(next)
 		}

@@ -108,11 +108,9 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 	case "ctrl+c":
 		return m.ctrlC()
 	case "pgup":
-		m.scroll(0, -1)
-		return nil
+		return m.scroll(0, -1)
 	case "pgdown":
-		m.scroll(0, 1)
-		return nil
+		return m.scroll(0, 1)
 	}
 	if m.notice.kind == noticeQuit {
 		m.clearNotice(noticeQuit)
@@ -240,7 +238,7 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 }
 
 // onWheel scrolls the pager or the transcript by three lines.
-func (m *Model) onWheel(msg tea.MouseWheelMsg) {
+func (m *Model) onWheel(msg tea.MouseWheelMsg) tea.Cmd {
 	d := 0
 	switch msg.Button {
 	case tea.MouseWheelUp:
@@ -250,7 +248,7 @@ func (m *Model) onWheel(msg tea.MouseWheelMsg) {
 	}
 	if m.pager != nil {
 		m.pager.scroll(d, m.height)
-		return
+		return nil
 	}
-	m.scroll(d, 0)
+	return m.scroll(d, 0)
 }

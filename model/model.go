@@ -103,6 +103,11 @@ type Model struct {
 	thread    thread.State
 	view      transcriptView
 	threadCwd string // the thread's workspace on the server
+	// older follows a resumed thread's turns not read yet (older.go);
+	// peeked is the thread whose newest turns are drawn while its resume
+	// runs ("" when none are).
+	older  olderState
+	peeked string
 
 	composer composer
 	burst    burst // burst.go: a paste that arrives as keys
@@ -296,8 +301,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.PasteMsg:
 		return m, m.onPaste(msg.Content)
 	case tea.MouseWheelMsg:
-		m.onWheel(msg)
-		return m, nil
+		return m, m.onWheel(msg)
 	case tea.BackgroundColorMsg:
 		m.setTheme(msg.IsDark())
 		return m, nil
@@ -405,6 +409,9 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 		cmds = append(cmds, m.mergeHistory(msg.History)) // reattach.go
 	} else {
 		m.loadHistory(msg.History, true) // events.go
+		if msg.Older != "" {
+			m.beginOlder(msg.ThreadID, msg.Older) // older.go
+		}
 	}
 	if c := m.client; c != nil && !m.codexChecked {
 		// One line, never a refusal, for a codex outside the tested range.

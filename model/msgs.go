@@ -24,6 +24,9 @@ type SessionReadyMsg struct {
 	Sandbox   string
 	Peer      string
 	History   []backend.Turn
+	// Older is the cursor of the thread's turns before History
+	// (backend.ThreadResponse.Older): "" when History is all of it.
+	Older string
 	// Resume, if set, opens an earlier thread (or the resume picker)
 	// instead of the one started; see ResumeRequest.
 	Resume *ResumeRequest

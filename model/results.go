@@ -37,6 +37,11 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onFormCheck(msg), true
 	case threadSwitchedMsg:
 		return tea.Batch(m.onThreadSwitched(msg), m.flushQueue()), true
+	case threadPeekMsg:
+		m.onThreadPeek(msg)
+		return nil, true
+	case olderTurnsMsg:
+		return m.onOlderTurns(msg), true
 	case resumeCheckMsg:
 		return m.onResumeCheck(msg), true
 	case ThreadOpenedMsg:

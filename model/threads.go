@@ -44,9 +44,10 @@ func newThreadCmd(c backend.Client, notice string) tea.Cmd {
 
 // resumeCmd resumes thread t: it first scans t's rollout for tool calls
 // without output (then asks the user instead), and falls back to a new
-// thread — once, never retrying — when the resume fails.
+// thread — once, never retrying — when the resume fails. Meanwhile the
+// thread's newest turns are read to be drawn at once (peekCmd).
 func resumeCmd(c backend.Client, t backend.Thread) tea.Cmd {
-	return callCmd(func(ctx context.Context) tea.Msg {
+	return tea.Batch(peekCmd(c, t.ID), callCmd(func(ctx context.Context) tea.Msg {
 		if t.Path == nil || *t.Path == "" || t.Status == nil {
 			if full, err := c.ReadThread(ctx, t.ID); err == nil {
 				t.Path, t.Status = full.Path, full.Status
@@ -60,7 +61,7 @@ func resumeCmd(c backend.Client, t backend.Thread) tea.Cmd {
 			}
 		}
 		return resumeNow(ctx, c, t.ID)
-	})
+	}))
 }
 
 func resumeNow(ctx context.Context, c backend.Client, id string) tea.Msg {
@@ -140,6 +141,8 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.thread.Reset(r.Thread.ID)
 	m.thread.RateLimits, m.thread.Usage.ContextWindow = limits, window
 	m.view.reset()
+	m.peeked = ""
+	m.beginOlder(r.Thread.ID, r.Older) // older.go: the turns before the page
 	m.clearTurn()
 	m.status.Model = r.Model
 	if r.Cwd != "" {
@@ -184,7 +187,7 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.rememberThread(r.Thread.ID)
 	extras := m.threadExtras() // goal.go: its goal, its workspace's skills
 	if msg.how == "resumed" {
-		return tea.Batch(m.earlierAgentsCmd(r.Thread.ID), extras, m.resumedRunning(r.Thread)) // agents.go: its sub-agents
+		return tea.Batch(m.earlierAgentsCmd(r.Thread.ID), extras, m.resumedRunning(r.Thread), m.loadOlderIfTop()) // agents.go: its sub-agents
 	}
 	return extras
 }

@@ -62,6 +62,12 @@ func (v *transcriptView) add(c ui.Cell) { v.transcript.Append(c) }
 // addItem appends the cell that draws it; cwd is the thread's workspace
 // (file changes under it are shown relative to it).
 func (v *transcriptView) addItem(it *thread.Item, cwd string) {
+	v.transcript.Append(v.newCell(it, cwd))
+}
+
+// newCell returns the cell that draws it, known from then on to cell and
+// touch (addItem appends it; onOlderTurns puts it above).
+func (v *transcriptView) newCell(it *thread.Item, cwd string) ui.Cell {
 	var c ui.Cell
 	switch it.Kind {
 	case thread.User:
@@ -83,7 +89,7 @@ func (v *transcriptView) addItem(it *thread.Item, cwd string) {
 		v.cells = map[*thread.Item]ui.Cell{}
 	}
 	v.cells[it] = c
-	v.transcript.Append(c)
+	return c
 }
 
 // touch redraws the cell of it, if it has one.
@@ -158,11 +164,12 @@ func (m *Model) visibleTail(top, h int) int {
 }
 
 // scroll moves the transcript view by lines plus pages (a page is the
-// transcript's height less 2 lines of overlap).
-func (m *Model) scroll(lines, pages int) {
+// transcript's height less 2 lines of overlap); at the top, it reads the
+// thread's earlier turns, if any are left (older.go).
+func (m *Model) scroll(lines, pages int) tea.Cmd {
 	if m.sb.on && !m.fullScreen() {
 		m.setNotice(noticeInfo, scrollbackHint) // scrollback.go: the terminal scrolls
-		return
+		return nil
 	}
 	v := &m.view
 	h := m.transcriptHeight()
@@ -187,6 +194,7 @@ func (m *Model) scroll(lines, pages int) {
 	} else {
 		v.follow = false
 	}
+	return m.loadOlderIfTop()
 }
 
 // setTheme switches the palette for a dark or light terminal background.

@@ -253,6 +253,48 @@ func (s *State) Load(turns []backend.Turn) []*Item {
 	return out
 }
 
+// Prepend folds turns that came before every item of the state (the
+// older turns of a resumed thread, read as the user scrolls up) as
+// completed items, puts them in front, and returns the items added, in
+// order. What Last and Find give for the newer items is kept; an item the
+// state has already is left as it is.
+func (s *State) Prepend(turns []backend.Turn) []*Item {
+	newer := s.items
+	last := make(map[Kind]*Item, len(s.last))
+	for k, it := range s.last {
+		last[k] = it
+	}
+	var latest map[string]*Item
+	s.items = nil
+	var out []*Item
+	for _, t := range turns {
+		for _, it := range t.Items {
+			if s.index[Key{t.ID, it.ID}] != nil {
+				continue
+			}
+			if old := s.latest[it.ID]; old != nil {
+				if latest == nil {
+					latest = map[string]*Item{}
+				}
+				if _, ok := latest[it.ID]; !ok {
+					latest[it.ID] = old
+				}
+			}
+			if ch := s.upsert(t.ID, it, true); ch.Added {
+				out = append(out, ch.Item)
+			}
+		}
+	}
+	s.items = append(s.items, newer...)
+	for k, it := range last {
+		s.last[k] = it
+	}
+	for id, it := range latest {
+		s.latest[id] = it
+	}
+	return out
+}
+
 // stream applies a delta to the item at key, creating it (of kind) when
 // the delta comes first.
 func (s *State) stream(key Key, kind Kind, typ string, apply func(*Item)) Change {

@@ -262,3 +262,42 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("state:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// Prepend puts older turns in front and keeps what Last and Find give for
+// the newer ones; an item already there is not added again.
+func TestPrepend(t *testing.T) {
+	user := func(id, text string) backend.Item {
+		return backend.Item{Type: "userMessage", ID: id, Content: []backend.UserContent{{Type: "text", Text: text}}}
+	}
+	var s State
+	s.Reset("th")
+	s.Load([]backend.Turn{{ID: "t3", Items: []backend.Item{user("u", "q3"), agent("msg_1", "a3")}}})
+	newest := s.Last(Agent)
+	added := s.Prepend([]backend.Turn{
+		{ID: "t1", Items: []backend.Item{user("u", "q1"), agent("msg_1", "a1")}},
+		{ID: "t2", Items: []backend.Item{user("u", "q2"), agent("msg_1", "a2")}},
+		{ID: "t3", Items: []backend.Item{user("u", "q3 again")}}, // overlap: already there
+	})
+	if len(added) != 4 || added[0].Text() != "q1" || added[3].Text() != "a2" {
+		t.Fatalf("added %d items: %+v", len(added), added)
+	}
+	want := "user t1/u done \"q1\"\nagent t1/msg_1 done \"a1\"\nuser t2/u done \"q2\"\nagent t2/msg_1 done \"a2\"\n" +
+		"user t3/u done \"q3\"\nagent t3/msg_1 done \"a3\"\n"
+	if got := summary(&s); got != want {
+		t.Fatalf("state:\n%s\nwant:\n%s", got, want)
+	}
+	if s.Last(Agent) != newest {
+		t.Fatalf("Last(Agent) = %q, want the newest answer", s.Last(Agent).Text())
+	}
+	if got := s.Find("", "msg_1"); got != newest {
+		t.Fatalf("Find without a turn = %q, want the newest answer", got.Text())
+	}
+	if got := s.Find("t1", "msg_1"); got == nil || got.Text() != "a1" {
+		t.Fatalf("Find(t1) = %+v", got)
+	}
+	// Events of the newest turn still land on its items.
+	s.Apply(agentDelta("th", "t3", "msg_1", "!"))
+	if newest.Text() != "a3!" {
+		t.Fatalf("delta after Prepend went to %q", newest.Text())
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/charmbracelet/x/ansi"
@@ -80,6 +81,59 @@ func (t *Transcript) Append(c Cell) {
 		t.unowned = append(t.unowned, i)
 	}
 	t.markDirty(i)
+}
+
+// Insert puts cells before cell at (0 ≤ at ≤ len(Cells)): the older
+// turns of a resumed thread, read as the user scrolls up. The cells after
+// them keep their cached lines; Start(at+len(cells)) after the next Sync
+// says how far they moved down.
+func (t *Transcript) Insert(at int, cells ...Cell) {
+	n := len(cells)
+	if n == 0 {
+		return
+	}
+	at = min(max(at, 0), len(t.Cells))
+	t.Cells = slices.Insert(t.Cells, at, cells...)
+	if at < len(t.isDirty) {
+		t.isDirty = slices.Insert(t.isDirty, at, make([]bool, n)...)
+	}
+	if at < len(t.cache) {
+		t.cache = slices.Insert(t.cache, at, make([]cachedLines, n)...)
+		t.starts = slices.Insert(t.starts, at, make([]int, n)...)
+	}
+	shift := func(xs []int) {
+		for k, i := range xs {
+			if i >= at {
+				xs[k] = i + n
+			}
+		}
+	}
+	shift(t.dirty)
+	shift(t.unowned)
+	if len(t.partial) > 0 {
+		moved := make(map[int]int, len(t.partial))
+		for i, tail := range t.partial {
+			if i >= at {
+				i += n
+			}
+			moved[i] = tail
+		}
+		t.partial = moved
+	}
+	for i := at; i < len(t.Cells); i++ {
+		c := t.Cells[i]
+		if a, ok := c.(attachable); ok {
+			a.attach(t, i)
+		} else if i < at+n && i < len(t.isDirty) {
+			t.unowned = append(t.unowned, i)
+		}
+	}
+	if at < len(t.isDirty) {
+		for i := at; i < at+n; i++ {
+			t.markDirty(i)
+		}
+	}
+	t.validStarts = min(t.validStarts, at)
 }
 
 func (t *Transcript) markDirty(i int) {

@@ -55,7 +55,7 @@ func (e *runEnv) resumeShared(ctx context.Context, sess *backend.Session, id str
 		return false
 	}
 	msg := e.durable(readyMsg(sess, resp))
-	msg.History = resp.Thread.Turns
+	msg.History, msg.Older = resp.Thread.Turns, resp.Older
 	send(msg)
 	what := "its last turn is done"
 	if resp.Thread.Active() {

@@ -21,7 +21,7 @@ import (
 // connectResume starts a session on e's app-server feeding u and hands it
 // to the model with a resume request instead of a fresh thread (what
 // `tandem resume` does).
-func connectResume(t *testing.T, u *TUI, e *Env, req *model.ResumeRequest) *backend.Session {
+func connectResume(t testing.TB, u *TUI, e *Env, req *model.ResumeRequest) *backend.Session {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

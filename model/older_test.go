@@ -1,0 +1,229 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+)
+
+// bigThread is a fake thread of n turns, "question K" and "answer K".
+func bigThread(id string, n int) backend.Thread {
+	th := backend.Thread{ID: id, Preview: "question 0"}
+	for k := range n {
+		th.Turns = append(th.Turns, backend.Turn{ID: fmt.Sprintf("turn-%d", k), Status: "completed", Items: []backend.Item{
+			{Type: "userMessage", ID: "u", Content: []backend.UserContent{{Type: "text", Text: fmt.Sprintf("question %d", k)}}},
+			{Type: "agentMessage", ID: "a", Text: fmt.Sprintf("answer %d", k)},
+		}})
+	}
+	return th
+}
+
+// resumeBig resumes a fake thread of n turns in a w×h model.
+func resumeBig(t *testing.T, f *fakeDriver, n, w, h int) *Model {
+	t.Helper()
+	f.threads["t-big"] = bigThread("t-big", n)
+	m := New(Options{})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{ID: "t-big"}})
+	settle(t, m, cmd)
+	return m
+}
+
+// lists returns the cursors thread/turns/list was called with.
+func (f *fakeDriver) lists() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for i, c := range f.calls {
+		if c == "thread/turns/list" {
+			out = append(out, fmt.Sprint(f.listCursors[i]))
+		}
+	}
+	return out
+}
+
+// A resumed thread shows its newest page; paging up to the top reads the
+// earlier turns a page at a time, the lines on screen staying put, until
+// the first turn is drawn and the marker is gone.
+func TestResumeReadsOlderTurnsOnScroll(t *testing.T) {
+	f := newFake()
+	m := resumeBig(t, f, 200, 100, 30)
+	v := viewText(m)
+	if !strings.Contains(v, "answer 199") || !strings.Contains(v, "Resumed thread") {
+		t.Fatalf("newest turns not on screen:\n%s", v)
+	}
+	if n := len(m.thread.Items()); n != 2*backend.ResumeTurns {
+		t.Fatalf("%d items folded, want the newest page's %d", n, 2*backend.ResumeTurns)
+	}
+	if got := f.lists(); !slices.Equal(got, []string{""}) {
+		t.Fatalf("thread/turns/list cursors %q, want only the peek's", got)
+	}
+	reads := 0
+	for range 400 {
+		_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+		if cmd == nil {
+			if m.view.top == 0 && m.older.cursor == "" {
+				break
+			}
+			continue
+		}
+		// The read happens with the screen at the top: the turns on
+		// screen before the page comes in are on the same rows after it.
+		before := strings.Split(viewText(m), "\n")
+		reads++
+		settle(t, m, cmd)
+		after := strings.Split(viewText(m), "\n")
+		row := slices.IndexFunc(before, func(l string) bool { return strings.Contains(l, "question") })
+		if row < 0 || after[row] != before[row] || after[len(after)-4] != before[len(before)-4] {
+			t.Fatalf("read %d moved the screen:\nbefore:\n%s\nafter:\n%s", reads, strings.Join(before, "\n"), strings.Join(after, "\n"))
+		}
+	}
+	if n := len(m.thread.Items()); n != 400 {
+		t.Fatalf("%d items after paging to the top, want 400", n)
+	}
+	want := []string{"", "170", "120", "70", "20"}
+	if got := f.lists(); !slices.Equal(got, want) {
+		t.Fatalf("cursors %q, want %q", got, want)
+	}
+	v = viewText(m)
+	if !strings.Contains(v, "question 0") || strings.Contains(v, "earlier turns") {
+		t.Fatalf("top of the thread:\n%s", v)
+	}
+	// The fold is in the thread's order.
+	items := m.thread.Items()
+	if items[0].Text() != "question 0" || items[len(items)-1].Text() != "answer 199" {
+		t.Fatalf("order: first %q, last %q", items[0].Text(), items[len(items)-1].Text())
+	}
+}
+
+// A read that fails says why on the marker; the next scroll to the top
+// tries again.
+func TestOlderTurnsFailureRetries(t *testing.T) {
+	f := newFake()
+	m := resumeBig(t, f, 100, 100, 30)
+	f.mu.Lock()
+	f.errs["thread/turns/list"] = fmt.Errorf("thread/turns/list: boom")
+	f.mu.Unlock()
+	var cmd tea.Cmd
+	for range 100 {
+		if _, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp}); cmd != nil {
+			break
+		}
+	}
+	settle(t, m, cmd)
+	if v := viewText(m); !strings.Contains(v, "could not read earlier turns: thread/turns/list: boom") {
+		t.Fatalf("failure not shown:\n%s", v)
+	}
+	f.mu.Lock()
+	delete(f.errs, "thread/turns/list")
+	f.mu.Unlock()
+	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	if cmd == nil {
+		t.Fatal("a scroll at the top did not read again")
+	}
+	settle(t, m, cmd)
+	if n := len(m.thread.Items()); n != 2*(backend.ResumeTurns+olderPage) {
+		t.Fatalf("%d items after the retry", n)
+	}
+}
+
+// A thread whose newest page does not fill the screen reads on by
+// itself until it does, or until the first turn.
+func TestShortPageReadsOn(t *testing.T) {
+	f := newFake()
+	m := resumeBig(t, f, 45, 100, 300)
+	if n := len(m.thread.Items()); n != 90 {
+		t.Fatalf("%d items, want every turn's 90", n)
+	}
+	if v := viewText(m); !strings.Contains(v, "question 0") || strings.Contains(v, "earlier turns") {
+		t.Fatalf("screen:\n%s", v)
+	}
+}
+
+// While a long resume runs, the thread's newest turns are on screen
+// (read with thread/turns/list, which needs no resume), and a message
+// typed meanwhile waits in the composer.
+func TestPeekDrawsNewestTurnsWhileResuming(t *testing.T) {
+	f := newFake()
+	f.threads["t-big"] = bigThread("t-big", 100)
+	gate := make(chan struct{})
+	f.resumeGate = gate
+	m := New(Options{})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{ID: "t-big"}})
+	msgs := make(chan tea.Msg, 16)
+	var run func(tea.Cmd)
+	run = func(c tea.Cmd) {
+		if c != nil {
+			go func() { msgs <- c() }()
+		}
+	}
+	run(cmd)
+	deadline := time.After(10 * time.Second)
+	for peeked := false; !peeked; {
+		select {
+		case msg := <-msgs:
+			if b, ok := msg.(tea.BatchMsg); ok {
+				for _, c := range b {
+					run(c)
+				}
+				continue
+			}
+			_, next := m.Update(msg)
+			run(next)
+			_, peeked = msg.(threadPeekMsg)
+		case <-deadline:
+			t.Fatal("no peek while the resume waits")
+		}
+	}
+	v := viewText(m)
+	if !strings.Contains(v, "answer 99") || !strings.Contains(v, "loading thread") || strings.Contains(v, "Resumed thread") {
+		t.Fatalf("while resuming:\n%s", v)
+	}
+	typeText(t, m, "hello")
+	press(t, m, tea.KeyEnter, 0)
+	if f.turnCount() != 0 || !strings.Contains(viewText(m), "hello") {
+		t.Fatalf("a message typed while resuming was sent or lost:\n%s", viewText(m))
+	}
+	close(gate)
+	for switched := false; !switched; {
+		select {
+		case msg := <-msgs:
+			if b, ok := msg.(tea.BatchMsg); ok {
+				for _, c := range b {
+					run(c)
+				}
+				continue
+			}
+			_, next := m.Update(msg)
+			_, switched = msg.(threadSwitchedMsg)
+			if switched {
+				settle(t, m, next)
+			} else {
+				run(next)
+			}
+		case <-deadline:
+			t.Fatal("the resume never came")
+		}
+	}
+	v = viewText(m)
+	if !strings.Contains(v, "answer 99") || !strings.Contains(v, "Resumed thread") || strings.Contains(v, "loading thread") {
+		t.Fatalf("after the resume:\n%s", v)
+	}
+	if n := strings.Count(v, "answer 99"); n != 1 {
+		t.Fatalf("the newest answer drawn %d times:\n%s", n, v)
+	}
+	if f.turnCount() != 0 || !strings.Contains(m.composer.Value(), "hello") {
+		t.Fatalf("the held message left the composer (%d turns, draft %q)", f.turnCount(), m.composer.Value())
+	}
+	press(t, m, tea.KeyEnter, 0)
+	if f.turnCount() != 1 {
+		t.Fatalf("Enter once the thread opened sent %d turns", f.turnCount())
+	}
+}
