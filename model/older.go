@@ -19,6 +19,36 @@ import (
 // olderPage is how many earlier turns one read brings.
 const olderPage = 50
 
+// inlineHistory is how many turns a thread resumed under --no-alt-screen
+// is printed with: nothing can be put above what the terminal's
+// scrollback holds, so its earlier turns are read before it is drawn.
+const inlineHistory = 1000
+
+// historyFill is how many turns a resume reads before the thread is
+// drawn (fillHistory): inlineHistory under --no-alt-screen, else only
+// the newest page.
+func (m *Model) historyFill() int {
+	if m.sb.on && !m.fullScreen() {
+		return inlineHistory
+	}
+	return 0
+}
+
+// fillHistory reads the turns before turns (from cursor older) until
+// there are at least fill or the thread's first is read, and returns
+// them all, oldest first, with the cursor of the ones still before. A
+// read that fails leaves what was read.
+func fillHistory(ctx context.Context, c backend.Client, id string, turns []backend.Turn, older string, fill int) ([]backend.Turn, string) {
+	for older != "" && len(turns) < fill {
+		page, next, err := c.ListTurns(ctx, id, older, min(olderPage*4, fill-len(turns)))
+		if err != nil || len(page) == 0 {
+			break
+		}
+		turns, older = append(page, turns...), next
+	}
+	return turns, older
+}
+
 // olderState follows the earlier turns of the thread shown: cursor reads
 // the ones before the first turn drawn ("" when none are left), marker is
 // the transcript's first cell while any are.

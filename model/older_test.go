@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/ui"
 )
 
 // bigThread is a fake thread of n turns, "question K" and "answer K".
@@ -225,5 +226,31 @@ func TestPeekDrawsNewestTurnsWhileResuming(t *testing.T) {
 	press(t, m, tea.KeyEnter, 0)
 	if f.turnCount() != 1 {
 		t.Fatalf("Enter once the thread opened sent %d turns", f.turnCount())
+	}
+}
+
+// Under --no-alt-screen nothing can go above the terminal's scrollback:
+// a resumed thread is read back to inlineHistory turns before it is
+// drawn, and a thread longer than that says what is not shown.
+func TestInlineResumeReadsHistoryFirst(t *testing.T) {
+	for _, tc := range []struct {
+		turns, items int
+		marker       bool
+	}{
+		{200, 400, false},
+		{inlineHistory + 300, 2 * inlineHistory, true},
+	} {
+		f := newFake()
+		f.threads["t-big"] = bigThread("t-big", tc.turns)
+		m := New(Options{NoAltScreen: true, NoColor: true})
+		m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+		_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{ID: "t-big"}})
+		settle(t, m, cmd)
+		if n := len(m.thread.Items()); n != tc.items {
+			t.Errorf("%d turns: %d items drawn, want %d", tc.turns, n, tc.items)
+		}
+		if got := m.older.marker != nil && m.older.marker.State == ui.OlderHidden; got != tc.marker {
+			t.Errorf("%d turns: marker saying what is not shown: %v, want %v", tc.turns, got, tc.marker)
+		}
 	}
 }

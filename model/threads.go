@@ -45,8 +45,9 @@ func newThreadCmd(c backend.Client, notice string) tea.Cmd {
 // resumeCmd resumes thread t: it first scans t's rollout for tool calls
 // without output (then asks the user instead), and falls back to a new
 // thread — once, never retrying — when the resume fails. Meanwhile the
-// thread's newest turns are read to be drawn at once (peekCmd).
-func resumeCmd(c backend.Client, t backend.Thread) tea.Cmd {
+// thread's newest turns are read to be drawn at once (peekCmd). fill is
+// how many turns the history should hold at least (fillHistory).
+func resumeCmd(c backend.Client, t backend.Thread, fill int) tea.Cmd {
 	return tea.Batch(peekCmd(c, t.ID), callCmd(func(ctx context.Context) tea.Msg {
 		if t.Path == nil || *t.Path == "" || t.Status == nil {
 			if full, err := c.ReadThread(ctx, t.ID); err == nil {
@@ -60,13 +61,14 @@ func resumeCmd(c backend.Client, t backend.Thread) tea.Cmd {
 				return resumeCheckMsg{thread: t, pending: pending}
 			}
 		}
-		return resumeNow(ctx, c, t.ID)
+		return resumeNow(ctx, c, t.ID, fill)
 	}))
 }
 
-func resumeNow(ctx context.Context, c backend.Client, id string) tea.Msg {
+func resumeNow(ctx context.Context, c backend.Client, id string, fill int) tea.Msg {
 	resp, err := c.ResumeThread(ctx, id)
 	if err == nil {
+		resp.Thread.Turns, resp.Older = fillHistory(ctx, c, id, resp.Thread.Turns, resp.Older, fill)
 		return threadSwitchedMsg{resp: resp, how: "resumed"}
 	}
 	notice := fmt.Sprintf("could not resume thread %s: %s — started a new thread", shortID(id), oneLine(err))
@@ -78,7 +80,7 @@ func resumeNow(ctx context.Context, c backend.Client, id string) tea.Msg {
 // in the state file if this server knows it (`thread/read`; another
 // CODEX_HOME may have written it), else the most recently updated one
 // `thread/list` returns for the workspace.
-func resumeLastCmd(c backend.Client, state *sessions.Store, ws string) tea.Cmd {
+func resumeLastCmd(c backend.Client, state *sessions.Store, ws string, fill int) tea.Cmd {
 	return callCmd(func(ctx context.Context) tea.Msg {
 		id := ""
 		if state != nil {
@@ -87,7 +89,7 @@ func resumeLastCmd(c backend.Client, state *sessions.Store, ws string) tea.Cmd {
 		if id != "" {
 			if t, err := c.ReadThread(ctx, id); err == nil {
 				t.ID = id
-				return resumeCmd(c, t)()
+				return resumeCmd(c, t, fill)()
 			}
 		}
 		list, err := c.ListThreads(ctx, backend.ThreadListParams{Limit: 1, SortKey: backend.SortUpdated, Cwd: ws})
@@ -99,7 +101,7 @@ func resumeLastCmd(c backend.Client, state *sessions.Store, ws string) tea.Cmd {
 			resp, nerr := c.StartThread(ctx)
 			return threadSwitchedMsg{resp: resp, how: "new", notice: why + " — started a new thread", err: nerr}
 		}
-		return resumeCmd(c, list.Data[0])()
+		return resumeCmd(c, list.Data[0], fill)()
 	})
 }
 
@@ -216,7 +218,7 @@ func (m *Model) onResumeCheck(msg resumeCheckMsg) tea.Cmd {
 	if c == nil {
 		return nil
 	}
-	id := msg.thread.ID
+	id, fill := msg.thread.ID, m.historyFill()
 	items := []pickItem{
 		{label: "Fork it", detail: "a new thread with the same history", value: "fork"},
 		{label: "Start a new thread", detail: "leave the old thread alone", value: "new"},
@@ -232,7 +234,7 @@ func (m *Model) onResumeCheck(msg resumeCheckMsg) tea.Cmd {
 				return forkCmd(c, id)
 			case "resume":
 				return callCmd(func(ctx context.Context) tea.Msg {
-					return resumeNow(ctx, c, id)
+					return resumeNow(ctx, c, id, fill)
 				})
 			}
 			return newThreadCmd(c, "")
@@ -255,10 +257,10 @@ func (m *Model) startResume(r ResumeRequest) tea.Cmd {
 	switch {
 	case r.ID != "":
 		m.openingThread(r.ID)
-		return resumeCmd(c, backend.Thread{ID: r.ID})
+		return resumeCmd(c, backend.Thread{ID: r.ID}, m.historyFill())
 	case r.Last:
 		m.openingThread("")
-		return resumeLastCmd(c, m.opts.State, m.opts.Workspace)
+		return resumeLastCmd(c, m.opts.State, m.opts.Workspace, m.historyFill())
 	}
 	return m.openResumePicker(true)
 }
