@@ -23,11 +23,23 @@ func NewMarkdown(style string) *Markdown {
 }
 
 // Render returns md rendered to lines no wider than width. On a glamour
-// error the source is returned wrapped, so nothing is ever lost.
+// error the source is returned wrapped, so nothing is ever lost. With
+// ShareMarkdown on, what was rendered is kept in a cache shared by every
+// Markdown of the process (mdcache.go), so the same block at the same
+// width and style is rendered once; the slice returned is the caller's
+// own either way.
 func (m *Markdown) Render(md string, width int) []string {
 	if width < 10 {
 		width = 10
 	}
+	if !shareMD.Load() {
+		return m.render(md, width)
+	}
+	return sharedMD.get(mdKey{style: m.style, width: width, src: md}, func() []string { return m.render(md, width) })
+}
+
+// render is Render without the cache.
+func (m *Markdown) render(md string, width int) []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r, ok := m.renderers[width]

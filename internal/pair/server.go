@@ -97,8 +97,12 @@ type clientState struct {
 // drivers and none for watchers.
 type sessionReady struct{ msg model.SessionReadyMsg }
 
-// New returns a Server with no client yet.
+// New returns a Server with no client yet. It turns on the shared
+// Markdown cache (ui.ShareMarkdown) for the process.
 func New(opts Options) *Server {
+	// Every client's program renders the same answers, mostly at the same
+	// few widths: each Markdown block is rendered once for all of them.
+	ui.ShareMarkdown(true)
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
