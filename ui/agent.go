@@ -59,6 +59,10 @@ func (c *AgentCell) Live() bool { return !c.Item.Done }
 // Partial implements Lazy: the last render left some blocks plain.
 func (c *AgentCell) Partial() bool { return c.partial }
 
+// Evict implements Evictable: the styled and plain blocks go; the
+// scanner's cuts of the source stay, so drawing again is one render.
+func (c *AgentCell) Evict() { c.resetCache() }
+
 func (c *AgentCell) resetCache() {
 	c.segs, c.finalLines = nil, nil
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -40,7 +41,10 @@ type Fitted interface {
 // keyed by (version, width), so a finished cell renders once per width.
 // It keeps each cell's line count and start line, so a frame slices out
 // only the visible lines, and it learns from Touch which cells changed, so
-// a frame costs O(changed + visible), not O(history).
+// a frame costs O(changed + visible), not O(history). The cache is
+// bounded by TranscriptCacheBytes: past it, the drawings of the cells
+// least recently on screen are dropped (their line counts are kept) and
+// drawn again when they come back into view (lru.go).
 type Transcript struct {
 	Cells []Cell
 	cache []cachedLines
@@ -57,6 +61,14 @@ type Transcript struct {
 	partial     map[int]int // Lazy cells last drawn partially → the Tail used
 	lastRenders int         // Renders and Tail at the end of the last Sync
 	lastTail    int
+	// The LRU (lru.go): bytes held by the cached lines, the stamp of
+	// the current Window, and the context of the last Sync, which an
+	// evicted cell coming back into view is drawn with.
+	bytes    int
+	stamp    int64
+	lastCtx  RenderContext
+	hasCtx   bool
+	Evicted  int // cells whose drawing was dropped so far (tests)
 	// Renders counts cell renders (for tests and benchmarks).
 	Renders int
 }
@@ -68,6 +80,11 @@ type cachedLines struct {
 	version, width int
 	lines          []string
 	ok             bool
+	// n is the line count (kept when the lines are evicted), size the
+	// bytes they hold, used the Window stamp they were last shown at.
+	n, size int
+	used    int64
+	evicted bool
 }
 
 // Append adds a cell at the end.
@@ -183,12 +200,14 @@ func (t *Transcript) Sync(ctx *RenderContext, width int) int {
 	}
 	flush := t.flushDue
 	t.flushDue = false
+	t.lastCtx, t.hasCtx = *ctx, true
+	t.lastCtx.Deadline = time.Time{}
 	if width != t.width || t.full {
 		t.width, t.full = width, false
 		after := 0
 		for i := len(t.Cells) - 1; i >= 0; i-- {
 			t.syncCell(t.tailCtx(ctx, after), i, width, true, false)
-			after += len(t.cache[i].lines)
+			after += t.cache[i].n
 		}
 		for _, i := range t.dirty {
 			t.isDirty[i] = false
@@ -202,7 +221,7 @@ func (t *Transcript) Sync(ctx *RenderContext, width int) int {
 		for _, i := range t.dirty {
 			t.isDirty[i] = false
 			for ; next > i; next-- {
-				after += len(t.cache[next].lines)
+				after += t.cache[next].n
 			}
 			if !t.syncCell(t.tailCtx(ctx, after), i, width, flush, false) {
 				keep = append(keep, i) // throttled: check again next frame
@@ -242,7 +261,7 @@ func (t *Transcript) Sync(ctx *RenderContext, width int) int {
 				if !ok {
 					continue
 				}
-				end := t.starts[i] + len(t.cache[i].lines)
+				end := t.starts[i] + t.cache[i].n
 				if end <= top {
 					continue
 				}
@@ -299,13 +318,13 @@ func (t *Transcript) restart() {
 		if i == 0 {
 			t.starts[0] = 0
 		} else {
-			t.starts[i] = t.starts[i-1] + len(t.cache[i-1].lines)
+			t.starts[i] = t.starts[i-1] + t.cache[i-1].n
 		}
 	}
 	t.validStarts = len(t.Cells)
 	t.total = 0
 	if n := len(t.Cells); n > 0 {
-		t.total = t.starts[n-1] + len(t.cache[n-1].lines)
+		t.total = t.starts[n-1] + t.cache[n-1].n
 	}
 }
 
@@ -322,10 +341,12 @@ func (t *Transcript) syncCell(ctx *RenderContext, i, width int, flush, force boo
 			return false
 		}
 	}
-	old := len(e.lines)
+	old := e.n
 	lines := RenderFitted(c, ctx, width)
 	t.Renders++
-	*e = cachedLines{version: c.Version(), width: width, lines: lines, ok: true}
+	size := linesSize(lines)
+	t.bytes += size - e.size
+	*e = cachedLines{version: c.Version(), width: width, lines: lines, ok: true, n: len(lines), size: size, used: t.stamp}
 	if l, ok := c.(Lazy); ok {
 		if l.Partial() {
 			if t.partial == nil {
@@ -361,7 +382,10 @@ func (t *Transcript) Pending() bool {
 func (t *Transcript) Total() int { return t.total }
 
 // Window returns lines [top, top+h) of the transcript as of the last Sync,
-// cut to width. Only the cells that overlap the window are touched.
+// cut to width. Only the cells that overlap the window are touched: one
+// whose drawing was evicted is drawn again first (with the last Sync's
+// context), and once the window is cut the cache is brought back within
+// TranscriptCacheBytes, the window and a screen around it kept.
 func (t *Transcript) Window(top, h, width int) []string {
 	if top < 0 {
 		top = 0
@@ -371,7 +395,11 @@ func (t *Transcript) Window(top, h, width int) []string {
 	if n == 0 || h <= 0 || len(t.cache) < n {
 		return out
 	}
+	t.revive(top, h)
+	defer t.evict(top, h)
+	t.stamp++
 	for i := t.cellAt(top); i < n && len(out) < h; i++ {
+		t.cache[i].used = t.stamp
 		lines := t.cache[i].lines
 		skip := top + len(out) - t.starts[i]
 		if skip < 0 {
