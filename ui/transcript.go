@@ -64,11 +64,11 @@ type Transcript struct {
 	// The LRU (lru.go): bytes held by the cached lines, the stamp of
 	// the current Window, and the context of the last Sync, which an
 	// evicted cell coming back into view is drawn with.
-	bytes    int
-	stamp    int64
-	lastCtx  RenderContext
-	hasCtx   bool
-	Evicted  int // cells whose drawing was dropped so far (tests)
+	bytes   int
+	stamp   int64
+	lastCtx RenderContext
+	hasCtx  bool
+	Evicted int // cells whose drawing was dropped so far (tests)
 	// Renders counts cell renders (for tests and benchmarks).
 	Renders int
 }
