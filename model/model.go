@@ -108,6 +108,13 @@ type Model struct {
 	// runs ("" when none are).
 	older  olderState
 	peeked string
+	// statusMemo keeps the status line's right side (ui.StatusMemo).
+	statusMemo ui.StatusMemo
+	// frame is the frame interval FrameRateMsg set (0: DefaultFrame).
+	frame struct {
+		every time.Duration
+		seq   int
+	}
 
 	composer composer
 	burst    burst // burst.go: a paste that arrives as keys
@@ -359,12 +366,17 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		return m, m.onTick(msg)
 	case spinner.TickMsg:
+		if m.slowFrames() {
+			return m, nil // it steps on the frame ticks (onTick)
+		}
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		if m.turn.running {
 			return m, cmd
 		}
 		return m, nil
+	case FrameRateMsg:
+		return m, m.onFrameRate(msg)
 	}
 	if cmd, ok := m.onResult(msg); ok { // results.go: what commands come back with
 		return m, cmd

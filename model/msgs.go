@@ -80,6 +80,20 @@ type steerResult struct {
 
 type tickMsg struct{ seq int }
 
+// DefaultFrame is how often a running turn's frame is drawn: the text
+// streamed since the last one, the spinner's next step (30 a second).
+const DefaultFrame = 33 * time.Millisecond
+
+// FrameRateMsg sets how often this viewer draws a running turn's frame
+// (0: DefaultFrame). The pairing server slows its watchers down as more
+// of them join, so that together they leave the app-server its pace
+// (#17). Seq orders the messages: one older than the last applied is
+// dropped.
+type FrameRateMsg struct {
+	Every time.Duration
+	Seq   int
+}
+
 // ThreadOpenedMsg switches the viewer to another thread, as the recorded
 // client did (a replay): Response is the server's answer to thread/start,
 // /resume or /fork, How "new", "resumed", "forked" or "rewound" (a fork

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -119,10 +120,28 @@ func (m *Model) driverNames() string {
 // the roster in the status line.
 func (m *Model) onPresence(e hub.PresenceEvent) {
 	m.pair.present = e.Present
-	var who []string
-	for _, p := range e.Present {
-		who = append(who, p.Name+" ("+p.Role.String()+")")
-	}
-	m.status.Presence = strings.Join(who, ", ")
+	m.status.Presence = rosterLine(e.Present)
 	m.banner(ui.BannerInfo, e.Text(), nil)
+}
+
+// rosterShown is how many of the connected the status line names.
+const rosterShown = 4
+
+// rosterLine is the status line's roster: "alice (driver), bob
+// (watcher)", drivers first; past rosterShown people the rest are
+// counted ("+97 more"), so that the line costs the same with 100
+// watchers as with 3.
+func rosterLine(present []hub.Participant) string {
+	var who []string
+	for _, want := range []hub.Role{hub.Driver, hub.Watcher} {
+		for _, p := range present {
+			if p.Role == want && len(who) < rosterShown {
+				who = append(who, p.Name+" ("+p.Role.String()+")")
+			}
+		}
+	}
+	if n := len(present); n > rosterShown {
+		who = append(who[:rosterShown-1], fmt.Sprintf("+%d more", n-(rosterShown-1)))
+	}
+	return strings.Join(who, ", ")
 }

@@ -146,7 +146,34 @@ func (m *Model) startTick() tea.Cmd {
 	m.turn.ticking = true
 	m.turn.tickSeq++
 	seq := m.turn.tickSeq
-	return tea.Tick(33*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{seq: seq} })
+	return tea.Tick(m.frameEvery(), func(time.Time) tea.Msg { return tickMsg{seq: seq} })
+}
+
+// frameEvery is the frame interval of a running turn (FrameRateMsg).
+func (m *Model) frameEvery() time.Duration {
+	if m.frame.every > 0 {
+		return m.frame.every
+	}
+	return DefaultFrame
+}
+
+// slowFrames says the frames come less often than the spinner's own
+// steps: the spinner then steps on each frame tick instead of its own.
+func (m *Model) slowFrames() bool { return m.frameEvery() >= m.spin.Spinner.FPS }
+
+// onFrameRate applies a FrameRateMsg; a turn running at the old rate
+// goes on at the new one from its next tick, and gets the spinner's own
+// ticks back when the frames are fast again.
+func (m *Model) onFrameRate(msg FrameRateMsg) tea.Cmd {
+	if msg.Seq < m.frame.seq {
+		return nil
+	}
+	wasSlow := m.slowFrames()
+	m.frame.seq, m.frame.every = msg.Seq, msg.Every
+	if wasSlow && !m.slowFrames() && m.turn.running {
+		return m.spin.Tick
+	}
+	return nil
 }
 
 func (m *Model) onTick(msg tickMsg) tea.Cmd {
@@ -156,6 +183,9 @@ func (m *Model) onTick(msg tickMsg) tea.Cmd {
 	}
 	m.turn.ticking = false
 	if m.turn.running {
+		if m.slowFrames() {
+			m.spin, _ = m.spin.Update(m.spin.Tick())
+		}
 		return m.startTick()
 	}
 	return nil

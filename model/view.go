@@ -127,7 +127,7 @@ func (m *Model) drawBottom() []string {
 	out = append(out, m.aboveComposer(w)...)
 	out = append(out, m.rule(w))
 	out = append(out, strings.Split(m.composer.View(), "\n")...)
-	out = append(out, ui.StatusLine(m.styles, m.statusInfo(), w))
+	out = append(out, m.statusMemo.Line(m.styles, m.statusInfo(), w))
 	if over := len(form) + len(out) - m.height; over > 0 && m.height > 0 && len(form) > 0 {
 		// A form taller than the screen (a very short terminal) loses its
 		// last rows, never its first: the question or command and the

@@ -66,7 +66,31 @@ func RateLimitLabel(mins int64) string {
 }
 
 // StatusLine renders the one-line status bar at width.
-func StatusLine(st Styles, s StatusInfo, width int) string {
+func StatusLine(st Styles, s StatusInfo, width int) string { return statusLine(st, s, width, nil) }
+
+// StatusMemo keeps the right side of the last status line drawn: its
+// text, the room it had and what it came to. That side (model, workspace,
+// policy, tokens) changes far less often than the left one (the spinner,
+// the elapsed time), and styling and cutting it was most of a status
+// line's cost — with 100 viewers, a quarter of the pairing server's CPU
+// (#17). The zero value is ready; one per viewer, not safe for
+// concurrent use.
+type StatusMemo struct {
+	text       string
+	room       int
+	dark       bool
+	out        string
+	outW       int
+	hits, miss int
+}
+
+// Line is StatusLine, reusing the right side drawn last time when it is
+// the same text with the same room.
+func (m *StatusMemo) Line(st Styles, s StatusInfo, width int) string {
+	return statusLine(st, s, width, m)
+}
+
+func statusLine(st Styles, s StatusInfo, width int, memo *StatusMemo) string {
 	// Model, cwd, header and notices come from the server or the user's
 	// files: one line each, no controls (Sanitize).
 	for _, f := range []*string{&s.Model, &s.Cwd, &s.Approval, &s.Sandbox, &s.Peer, &s.Notice, &s.Header, &s.Presence, &s.Mode, &s.Goal, &s.GoalStatus} {
@@ -131,7 +155,6 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 	}
 	right = append(right, s.Hints...)
 	l := strings.Join(left, "  ")
-	r := st.Status.Render(strings.Join(right, " · "))
 	// Left and right stay apart by at least two spaces; the right side is
 	// cut first, then dropped.
 	minGap := 2
@@ -139,15 +162,33 @@ func StatusLine(st Styles, s StatusInfo, width int) string {
 		minGap = 1 // a margin
 	}
 	lw := ansi.StringWidth(l)
-	gap := width - lw - ansi.StringWidth(r)
-	if gap < minGap {
-		r = Truncate(r, max(0, width-lw-minGap))
-		if ansi.StringWidth(r) <= 1 { // nothing left but the ellipsis
-			return Truncate(l, width)
-		}
-		gap = width - lw - ansi.StringWidth(r)
+	r, rw := rightSide(st, strings.Join(right, " · "), width-lw-minGap, memo)
+	if rw < 0 { // nothing left but the ellipsis
+		return Truncate(l, width)
 	}
-	return l + strings.Repeat(" ", gap) + r
+	return l + strings.Repeat(" ", width-lw-rw) + r
+}
+
+// rightSide styles text and cuts it to room cells; rw is its width, -1
+// when nothing but an ellipsis would be left (the side is dropped).
+func rightSide(st Styles, text string, room int, memo *StatusMemo) (r string, rw int) {
+	if memo != nil && memo.text == text && memo.room == room && memo.dark == st.Dark {
+		memo.hits++
+		return memo.out, memo.outW
+	}
+	r = st.Status.Render(text)
+	rw = ansi.StringWidth(r)
+	if rw > room {
+		r = Truncate(r, max(0, room))
+		if rw = ansi.StringWidth(r); rw <= 1 {
+			r, rw = "", -1
+		}
+	}
+	if memo != nil {
+		memo.miss++
+		memo.text, memo.room, memo.dark, memo.out, memo.outW = text, room, st.Dark, r, rw
+	}
+	return r, rw
 }
 
 // DangerBadge is the status line's warning for a thread whose commands

@@ -34,6 +34,15 @@ func TestStatusLineFits(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			// A memo drawing the same line twice, and after another line,
+			// gives what StatusLine does.
+			var memo StatusMemo
+			memo.Line(st, cases[0].s, 200)
+			for range 2 {
+				if got, want := memo.Line(st, tc.s, tc.width), StatusLine(st, tc.s, tc.width); got != want {
+					t.Fatalf("memo drew\n%q\nStatusLine\n%q", got, want)
+				}
+			}
 			line := ansi.Strip(StatusLine(st, tc.s, tc.width))
 			if w := ansi.StringWidth(line); w > tc.width {
 				t.Fatalf("width %d > %d: %q", w, tc.width, line)
@@ -51,6 +60,24 @@ func TestStatusLineFits(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A running turn's status line changes every frame on its left side
+// only: the memo styles and cuts the right side once.
+func TestStatusMemoReusesTheRightSide(t *testing.T) {
+	st := NewStyles(true)
+	s := StatusInfo{Model: "gpt-test", Cwd: "~/src/tandem", Approval: "on-request", Sandbox: "workspace-write", Running: true, TotalTokens: 12000}
+	var memo StatusMemo
+	for i := range 50 {
+		s.Spinner, s.Elapsed = string("⣾⣽⣻⢿"[i%4*3:i%4*3+3]), time.Duration(i)*time.Second
+		if got, want := memo.Line(st, s, 60), StatusLine(st, s, 60); got != want {
+			t.Fatalf("frame %d: memo %q, StatusLine %q", i, got, want)
+		}
+	}
+	// The left side grows at 10 s: the room changes once.
+	if memo.miss != 2 || memo.hits != 48 {
+		t.Fatalf("right side drawn %d times (reused %d) over 50 frames", memo.miss, memo.hits)
 	}
 }
 

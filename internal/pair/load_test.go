@@ -18,6 +18,7 @@ import (
 	"tandem/backend"
 	"tandem/internal/mockapi"
 	"tandem/internal/sshtest"
+	"tandem/model"
 )
 
 // lightClient is a guest that only counts what it gets: the reads (about
@@ -220,5 +221,21 @@ func TestServeLoadScale(t *testing.T) {
 				t.Fatalf("%d of %d clients still connected", got, len(clients)+len(slow))
 			}
 		})
+	}
+}
+
+// Watchers draw 30 frames a second up to 10 clients, then in proportion
+// fewer, so that together they draw about 300 a second, down to 1.
+func TestWatcherFrame(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want time.Duration
+	}{
+		{1, model.DefaultFrame}, {10, model.DefaultFrame}, {20, 2 * model.DefaultFrame},
+		{100, 10 * model.DefaultFrame}, {1000, time.Second},
+	} {
+		if got := watcherFrame(tc.n); got != tc.want {
+			t.Errorf("watcherFrame(%d) = %v, want %v", tc.n, got, tc.want)
+		}
 	}
 }

@@ -82,14 +82,51 @@ type Server struct {
 
 	mu      sync.Mutex
 	clients map[ssh.Session]clientState
+	// frame is the watchers' frame interval now (watcherFrame; 0 before
+	// the first client), frameSeq the FrameRateMsg that said it.
+	frame    time.Duration
+	frameSeq int
 }
 
 // clientState is one connected SSH client: its program, its model and
 // its cursor into the hub.
 type clientState struct {
-	p *tea.Program
-	m *model.Model
-	v *hub.Viewer
+	p    *tea.Program
+	m    *model.Model
+	v    *hub.Viewer
+	role hub.Role
+}
+
+// watcherFrame is the frame interval of every watcher's program while n
+// clients are connected: model.DefaultFrame (30 a second) up to 10, then
+// longer in proportion, up to a second, so that however many watch they
+// draw about 300 frames a second together and the session keeps the
+// app-server's pace (#17). Drivers keep 30 a second; every client still
+// gets the final state of each item.
+func watcherFrame(n int) time.Duration {
+	if n <= 10 {
+		return model.DefaultFrame
+	}
+	return min(model.DefaultFrame*time.Duration(n)/10, time.Second)
+}
+
+// retune tells the watchers their frame interval when the client count
+// changed it (ps.mu held). A message is sent by a goroutine of its own
+// (Send waits for the program); its Seq keeps a late one from undoing a
+// newer.
+func (ps *Server) retune() {
+	every := watcherFrame(len(ps.clients))
+	if every == ps.frame {
+		return
+	}
+	ps.frame = every
+	ps.frameSeq++
+	msg := model.FrameRateMsg{Every: every, Seq: ps.frameSeq}
+	for _, c := range ps.clients {
+		if c.role == hub.Watcher {
+			go c.p.Send(msg)
+		}
+	}
 }
 
 // sessionReady is the hub's log entry for "the thread is open"; each
@@ -252,7 +289,11 @@ func (ps *Server) program(sess ssh.Session) *tea.Program {
 	p := tea.NewProgram(cm, opts...)
 	v := ps.hub.Join(m.Name, m.Role)
 	ps.mu.Lock()
-	ps.clients[sess] = clientState{p: p, m: cm, v: v}
+	ps.clients[sess] = clientState{p: p, m: cm, v: v, role: m.Role}
+	if m.Role == hub.Watcher && ps.frame != 0 && ps.frame != model.DefaultFrame {
+		go p.Send(model.FrameRateMsg{Every: ps.frame, Seq: ps.frameSeq})
+	}
+	ps.retune()
 	ps.mu.Unlock()
 	if c, ok := sess.(*ClampedSession); ok {
 		c.OnClamp(func(asked ssh.Window) {
@@ -281,6 +322,7 @@ func (ps *Server) leave(next ssh.Handler) ssh.Handler {
 		ps.mu.Lock()
 		c, ok := ps.clients[sess]
 		delete(ps.clients, sess)
+		ps.retune()
 		ps.mu.Unlock()
 		if ok {
 			c.v.Leave()
