@@ -179,6 +179,8 @@ type ThreadResponse struct {
 	// Client.ListTurns: "" when Thread.Turns begins the thread (a whole
 	// history, or a page that reached its first turn). Not on the wire.
 	Older string `json:"-"`
+	// paged says the answer had an InitialTurnsPage (takePage).
+	paged bool
 }
 
 // takePage moves a resume's InitialTurnsPage into Thread.Turns (oldest
@@ -188,6 +190,7 @@ func (r *ThreadResponse) takePage() {
 	if r.InitialTurnsPage == nil {
 		return
 	}
+	r.paged = true
 	if len(r.Thread.Turns) == 0 {
 		r.Thread.Turns, r.Older = r.InitialTurnsPage.oldestFirst()
 	}

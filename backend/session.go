@@ -217,7 +217,14 @@ func (s *Session) ResumeThread(ctx context.Context, id string) (ThreadResponse, 
 	}
 	p.ExcludeTurns = true
 	p.InitialTurnsPage = &TurnsPageParams{Limit: ResumeTurns, SortDirection: "desc", ItemsView: "full"}
-	return s.openThread(ctx, "thread/resume", p)
+	resp, err := s.openThread(ctx, "thread/resume", p)
+	if err == nil && !resp.paged && len(resp.Thread.Turns) == 0 {
+		// A server that left the turns out but sent no page: read it.
+		if turns, older, lerr := s.ListTurns(ctx, id, "", ResumeTurns); lerr == nil {
+			resp.Thread.Turns, resp.Older = turns, older
+		}
+	}
+	return resp, err
 }
 
 // RejoinThread is ResumeThread without the history (excludeTurns): for a

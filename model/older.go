@@ -25,28 +25,13 @@ const olderPage = 50
 const inlineHistory = 1000
 
 // historyFill is how many turns a resume reads before the thread is
-// drawn (fillHistory): inlineHistory under --no-alt-screen, else only
-// the newest page.
+// drawn (resumeNow): inlineHistory under --no-alt-screen, else only the
+// newest page.
 func (m *Model) historyFill() int {
-	if m.sb.on && !m.fullScreen() {
+	if m.sb.on { // the inline terminal, whether or not the pager is up
 		return inlineHistory
 	}
 	return 0
-}
-
-// fillHistory reads the turns before turns (from cursor older) until
-// there are at least fill or the thread's first is read, and returns
-// them all, oldest first, with the cursor of the ones still before. A
-// read that fails leaves what was read.
-func fillHistory(ctx context.Context, c backend.Client, id string, turns []backend.Turn, older string, fill int) ([]backend.Turn, string) {
-	for older != "" && len(turns) < fill {
-		page, next, err := c.ListTurns(ctx, id, older, min(olderPage*4, fill-len(turns)))
-		if err != nil || len(page) == 0 {
-			break
-		}
-		turns, older = append(page, turns...), next
-	}
-	return turns, older
 }
 
 // olderState follows the earlier turns of the thread shown: cursor reads
@@ -57,6 +42,10 @@ type olderState struct {
 	cursor  string
 	loading bool
 	marker  *ui.OlderCell
+	// held is a page that came while the pager was open: the pager
+	// draws the transcript's cells by index, so it goes in once the
+	// pager is closed.
+	held *olderTurnsMsg
 }
 
 // olderTurnsMsg is the answer to a read of earlier turns: turns before
@@ -85,10 +74,10 @@ func (m *Model) beginOlder(id, cursor string) {
 	}
 	m.older.marker = &ui.OlderCell{}
 	switch {
-	case m.sb.on && !m.fullScreen():
-		m.older.marker.Set(ui.OlderHidden, "--no-alt-screen prints the transcript into the terminal's scrollback")
+	case m.sb.on:
+		m.older.marker.Set(ui.OlderHidden, "--no-alt-screen prints into the terminal's scrollback, where nothing can go above; resume without it to read them")
 	case m.client == nil:
-		m.older.marker.Set(ui.OlderHidden, "this view cannot read the thread (a watcher)")
+		m.older.marker.Set(ui.OlderHidden, "a watcher or a replay has only the turns the session opened with")
 	}
 	m.view.transcript.Insert(0, m.older.marker)
 }
@@ -98,7 +87,7 @@ func (m *Model) beginOlder(id, cursor string) {
 func (m *Model) loadOlderIfTop() tea.Cmd {
 	o := &m.older
 	if o.cursor == "" || o.loading || o.marker == nil || o.marker.State == ui.OlderHidden ||
-		m.client == nil || m.agents.showing != nil || m.width == 0 {
+		m.client == nil || m.agents.showing != nil || m.pager != nil || m.width == 0 {
 		return nil
 	}
 	v := &m.view
@@ -127,6 +116,10 @@ func (m *Model) onOlderTurns(msg olderTurnsMsg) tea.Cmd {
 	if !o.loading || msg.thread != o.thread || msg.cursor != o.cursor || o.marker == nil {
 		return nil // of a thread or a read that is no longer shown
 	}
+	if m.pager != nil {
+		o.held = &msg
+		return nil
+	}
 	o.loading = false
 	if m.agents.showing != nil {
 		o.marker.Set(ui.OlderMore, "") // read again once the thread is shown
@@ -145,7 +138,7 @@ func (m *Model) onOlderTurns(msg olderTurnsMsg) tea.Cmd {
 	items := m.thread.Prepend(msg.turns)
 	cells := make([]ui.Cell, 0, len(items))
 	for _, it := range items {
-		cells = append(cells, v.newCell(it, m.threadCwd))
+		cells = append(cells, v.newCell(it, m.threadCwd, false))
 	}
 	before := v.transcript.Start(at)
 	v.transcript.Insert(at, cells...)
@@ -181,7 +174,7 @@ func peekCmd(c backend.Client, id string) tea.Cmd {
 // comes once the thread is open, changes nothing.
 func (m *Model) onThreadPeek(msg threadPeekMsg) {
 	if msg.err != nil || len(msg.turns) == 0 || !m.turn.switching || m.agents.showing != nil ||
-		len(m.thread.Items()) > 0 || m.peeked != "" || (m.sb.on && !m.fullScreen()) {
+		len(m.thread.Items()) > 0 || m.peeked != "" || m.sb.on {
 		return
 	}
 	m.peeked = msg.id

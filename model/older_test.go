@@ -254,3 +254,63 @@ func TestInlineResumeReadsHistoryFirst(t *testing.T) {
 		}
 	}
 }
+
+// A page of earlier turns that comes while the pager is open waits until
+// it closes: the pager draws the transcript's cells by index.
+func TestOlderTurnsWaitForThePager(t *testing.T) {
+	f := newFake()
+	m := resumeBig(t, f, 200, 100, 30)
+	var cmd tea.Cmd
+	for range 100 {
+		if _, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp}); cmd != nil {
+			break
+		}
+	}
+	if cmd == nil {
+		t.Fatal("no read at the top")
+	}
+	m.Update(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
+	if m.pager == nil {
+		t.Fatal("ctrl+t did not open the pager")
+	}
+	m.Update(cmd())
+	if n := len(m.thread.Items()); n != 2*backend.ResumeTurns {
+		t.Fatalf("%d items while the pager is open, want the %d there were", n, 2*backend.ResumeTurns)
+	}
+	m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	if m.pager != nil {
+		t.Fatal("q did not close the pager")
+	}
+	if n := len(m.thread.Items()); n != 2*(backend.ResumeTurns+olderPage) {
+		t.Fatalf("%d items after the pager closed", n)
+	}
+}
+
+// While a resumed thread's history goes into the scrollback, a print at a
+// time, the live area leaves out what waits to be printed: it never
+// grows tall only to shrink, which leaves the composer above blank rows.
+func TestInlineHistoryKeepsTheLiveAreaShort(t *testing.T) {
+	f := newFake()
+	f.threads["t-big"] = bigThread("t-big", 200)
+	var prints int
+	m := New(Options{NoAltScreen: true, NoColor: true})
+	m.sb.print = func(string) tea.Cmd { prints++; return nil }
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{ID: "t-big"}})
+	settle(t, m, cmd)
+	bottom := len(m.bottom())
+	tallest := 0
+	for i := 0; m.sb.inflight != nil && i < 1000; i++ {
+		tallest = max(tallest, strings.Count(viewText(m), "\n")+1)
+		m.Update(scrollPrintedMsg{seq: m.sb.seq})
+	}
+	if prints < 10 {
+		t.Fatalf("the history went out in %d prints: not a bulk", prints)
+	}
+	if tallest > bottom+4 {
+		t.Fatalf("the live area grew to %d rows while printing (the bottom is %d)", tallest, bottom)
+	}
+	if m.sb.bulk || len(m.sb.pending) > 0 {
+		t.Fatal("printing did not finish")
+	}
+}

@@ -170,6 +170,10 @@ func (m *Model) closePager() {
 	m.pager = nil
 	m.view.transcript.Shed(2 * max(1, m.height))
 	m.view.frameOK = false
+	if held := m.older.held; held != nil { // older.go: a page read meanwhile
+		m.older.held = nil
+		_ = m.onOlderTurns(*held) // the next scroll to the top reads on
+	}
 }
 
 // pagerKey handles every key while the pager is open.

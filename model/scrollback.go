@@ -87,6 +87,12 @@ type scrollback struct {
 	pendingCells []pendingCell
 	inflight     []ui.Cell
 	seq          int
+	// bulk is set while more is waiting to be printed than the live area
+	// holds (a resumed thread's history, a long answer done): the live
+	// area then leaves out what is queued, so it never grows tall only to
+	// shrink once the prints are out — the terminal keeps a shrunk inline
+	// area where it was, blank rows under the composer.
+	bulk bool
 	// hold stops printing until holdSeq's altSettle tick (after a full
 	// screen closed).
 	hold    bool
@@ -158,6 +164,9 @@ func (m *Model) scrollbackUpdate(msg tea.Msg, update func(tea.Msg) tea.Cmd) tea.
 			s.state[c] = cellPrinted
 		}
 		s.inflight = nil
+		if len(s.pending) == 0 && len(s.pendingCells) == 0 {
+			s.bulk = false
+		}
 		if q := s.quit; q != nil {
 			if len(s.pending) == 0 && len(s.pendingCells) == 0 {
 				s.quit = nil
@@ -330,6 +339,9 @@ func (m *Model) flushPrint() tea.Cmd {
 	n := min(len(s.pending), m.printRows())
 	if n <= 0 && len(s.pending) > 0 {
 		return nil // no room above the live area now (a form on a short window): later
+	}
+	if len(s.pending) > m.height-m.liveReserve()-len(m.bottom()) {
+		s.bulk = true
 	}
 	text := s.colour(strings.Join(s.pending[:n], "\n"))
 	s.inflight = []ui.Cell{}

@@ -45,6 +45,11 @@ func (m *Model) inlineView() tea.View {
 func (m *Model) liveLines(room int) []string {
 	t := &m.view.transcript
 	from := m.sb.liveFrom(t.Cells)
+	if m.sb.bulk { // what is finished shows once printed (scrollback.bulk)
+		for from < len(t.Cells) && (m.sb.state[t.Cells[from]] != cellLive || m.finished(t.Cells[from], from == len(t.Cells)-1)) {
+			from++
+		}
+	}
 	if room <= 0 || from >= len(t.Cells) {
 		return nil
 	}

@@ -66,9 +66,19 @@ func resumeCmd(c backend.Client, t backend.Thread, fill int) tea.Cmd {
 }
 
 func resumeNow(ctx context.Context, c backend.Client, id string, fill int) tea.Msg {
+	var earlier []backend.Turn
+	var earlierOlder string
+	if fill > backend.ResumeTurns {
+		// Read before the resume: once it answers, the session passes the
+		// thread's events on, and the model takes them only once it has
+		// switched (a turn that ended meanwhile would stay running).
+		earlier, earlierOlder, _ = backend.LatestTurns(ctx, c, id, fill)
+	}
 	resp, err := c.ResumeThread(ctx, id)
 	if err == nil {
-		resp.Thread.Turns, resp.Older = fillHistory(ctx, c, id, resp.Thread.Turns, resp.Older, fill)
+		if turns, ok := backend.JoinTurns(earlier, resp.Thread.Turns); ok && len(earlier) > 0 {
+			resp.Thread.Turns, resp.Older = turns, earlierOlder
+		}
 		return threadSwitchedMsg{resp: resp, how: "resumed"}
 	}
 	notice := fmt.Sprintf("could not resume thread %s: %s — started a new thread", shortID(id), oneLine(err))
@@ -120,6 +130,10 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.turn.switching = false
 	m.clearNotice(noticeHeld, noticeOpening) // "opening a thread — your message stays here"
 	if msg.err != nil {
+		if m.peeked != "" { // the newest turns of a thread that did not open
+			m.view.reset()
+			m.peeked = ""
+		}
 		if msg.notice != "" {
 			m.banner(ui.BannerWarning, msg.notice, nil)
 		}

@@ -62,16 +62,22 @@ func (v *transcriptView) add(c ui.Cell) { v.transcript.Append(c) }
 // addItem appends the cell that draws it; cwd is the thread's workspace
 // (file changes under it are shown relative to it).
 func (v *transcriptView) addItem(it *thread.Item, cwd string) {
-	v.transcript.Append(v.newCell(it, cwd))
+	v.transcript.Append(v.newCell(it, cwd, true))
 }
 
 // newCell returns the cell that draws it, known from then on to cell and
-// touch (addItem appends it; onOlderTurns puts it above).
-func (v *transcriptView) newCell(it *thread.Item, cwd string) ui.Cell {
+// touch (addItem appends it; onOlderTurns puts it above). A new user
+// message takes the author of the prompt it was (authors.go); an older
+// one, read from the thread's history, has none to take.
+func (v *transcriptView) newCell(it *thread.Item, cwd string, isNew bool) ui.Cell {
 	var c ui.Cell
 	switch it.Kind {
 	case thread.User:
-		c = &ui.UserCell{Text: it.Text(), Images: itemImages(it.Images), Author: v.takeAuthor(it.Text())}
+		author := ""
+		if isNew {
+			author = v.takeAuthor(it.Text())
+		}
+		c = &ui.UserCell{Text: it.Text(), Images: itemImages(it.Images), Author: author}
 	case thread.Agent:
 		c = ui.NewAgentCell(it)
 	case thread.Reasoning:

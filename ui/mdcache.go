@@ -82,13 +82,18 @@ func (c *mdCache) get(key mdKey, render func() []string) []string {
 	c.inflight[key] = done
 	c.mu.Unlock()
 
-	lines := render()
-
-	c.mu.Lock()
-	delete(c.inflight, key)
-	close(done)
-	c.put(key, lines)
-	c.mu.Unlock()
+	var lines []string
+	defer func() {
+		// Also when render panics: who waits renders the block itself.
+		c.mu.Lock()
+		delete(c.inflight, key)
+		close(done)
+		if lines != nil {
+			c.put(key, lines)
+		}
+		c.mu.Unlock()
+	}()
+	lines = render()
 	return slices.Clone(lines)
 }
 

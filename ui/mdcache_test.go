@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // The shared cache renders a block once per style and width, gives each
@@ -73,5 +74,26 @@ func TestMarkdownCache(t *testing.T) {
 	c.get(huge, func() []string { return []string{"h"} })
 	if _, ok := c.entries[huge]; ok {
 		t.Fatal("an oversized entry was kept")
+	}
+}
+
+// A render that panics leaves no block in flight: the next viewer renders
+// it itself instead of waiting forever.
+func TestMarkdownCachePanicLeavesNothingInFlight(t *testing.T) {
+	c := &mdCache{}
+	k := mdKey{"dark", 80, "boom"}
+	func() {
+		defer func() { _ = recover() }()
+		c.get(k, func() []string { panic("glamour") })
+	}()
+	done := make(chan []string, 1)
+	go func() { done <- c.get(k, func() []string { return []string{"ok"} }) }()
+	select {
+	case got := <-done:
+		if !slices.Equal(got, []string{"ok"}) {
+			t.Fatalf("got %q", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a get after a panicking render hangs")
 	}
 }

@@ -119,11 +119,14 @@ func (o *sessionOwner) restart() (model.RestartInfo, error) {
 	}
 	if _, ok := backend.IsDurable(o.env.transport); ok {
 		// A re-attach to the daemon: the thread went on meanwhile, so its
-		// whole history comes along, for the model to merge.
+		// history comes along, for the model to merge: the newest page,
+		// and up to reattachTurns turns before, so that what ran while
+		// tandem was away has no gap.
 		resp, err := sess.ResumeThread(sctx, threadID)
 		if err != nil {
 			return model.RestartInfo{}, fmt.Errorf("thread/resume: %w", err)
 		}
+		resp.Thread.Turns, resp.Older = backend.ReadBack(sctx, sess, threadID, resp.Thread.Turns, resp.Older, reattachTurns)
 		msg := o.env.durable(readyMsg(sess, resp)) // setup.go
 		msg.History, msg.Reattached = resp.Thread.Turns, true
 		send(msg)
@@ -191,3 +194,7 @@ func (o *sessionOwner) current(wait time.Duration) *backend.Session {
 	defer o.mu.Unlock()
 	return o.sess
 }
+
+// reattachTurns is how many of its newest turns a thread re-attached to
+// on the daemon brings for the model to merge.
+const reattachTurns = 1000
