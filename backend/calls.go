@@ -110,67 +110,6 @@ func (s *Session) ReadThreadTurns(ctx context.Context, id string) (Thread, error
 	return resp.Thread, err
 }
 
-// ListTurns implements Client: `thread/turns/list`, newest first, every
-// item of each turn.
-func (s *Session) ListTurns(ctx context.Context, id, cursor string, limit int) ([]Turn, string, error) {
-	var page TurnsPage
-	err := s.conn.Call(ctx, "thread/turns/list", ThreadTurnsListParams{
-		ThreadID: id, Cursor: cursor,
-		TurnsPageParams: TurnsPageParams{Limit: limit, SortDirection: "desc", ItemsView: "full"},
-	}, &page)
-	if err != nil {
-		return nil, "", err
-	}
-	turns, older := page.oldestFirst()
-	return turns, older, nil
-}
-
-// readBackPage is how many turns ReadBack and LatestTurns read a call.
-const readBackPage = 200
-
-// ReadBack reads the turns of thread id before turns (from cursor older,
-// with c.ListTurns) until there are at least n or the thread's first is
-// read, and returns them all, oldest first, with the cursor of the ones
-// still before ("" when none are). A read that fails leaves what was read.
-func ReadBack(ctx context.Context, c Client, id string, turns []Turn, older string, n int) ([]Turn, string) {
-	for older != "" && len(turns) < n {
-		page, next, err := c.ListTurns(ctx, id, older, min(readBackPage, n-len(turns)))
-		if err != nil || len(page) == 0 {
-			break
-		}
-		turns, older = append(page, turns...), next
-	}
-	return turns, older
-}
-
-// LatestTurns reads thread id's newest n turns (it need not be open),
-// oldest first, and the cursor of the ones before them.
-func LatestTurns(ctx context.Context, c Client, id string, n int) ([]Turn, string, error) {
-	turns, older, err := c.ListTurns(ctx, id, "", min(readBackPage, n))
-	if err != nil {
-		return nil, "", err
-	}
-	turns, older = ReadBack(ctx, c, id, turns, older, n)
-	return turns, older, nil
-}
-
-// JoinTurns puts page (a thread's newest turns, as a resume gave them)
-// after earlier, read before it (LatestTurns): earlier's turns from
-// page's first one on are page's to give. It reports false when earlier
-// does not reach page's first turn (more turns ran in between), and then
-// returns page alone.
-func JoinTurns(earlier, page []Turn) ([]Turn, bool) {
-	if len(page) == 0 {
-		return earlier, true
-	}
-	for i := len(earlier) - 1; i >= 0; i-- {
-		if earlier[i].ID == page[0].ID {
-			return append(earlier[:i:i], page...), true
-		}
-	}
-	return page, false
-}
-
 // RenameThread implements Client: `thread/name/set`.
 func (s *Session) RenameThread(ctx context.Context, name string) error {
 	return s.conn.Call(ctx, "thread/name/set", ThreadSetNameParams{ThreadID: s.ThreadID(), Name: name}, nil)

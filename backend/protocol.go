@@ -73,53 +73,6 @@ type ThreadResumeParams struct {
 	Config map[string]any `json:"config,omitempty"`
 }
 
-// TurnsPageParams choose one page of a thread's turns: the protocol's
-// `ThreadResumeInitialTurnsPageParams`, and the paging fields of
-// `thread/turns/list`. Limit is in turns (0: the server's default);
-// SortDirection "desc" (newest first, the default) or "asc"; ItemsView
-// "full" (every item), "summary" (the default) or "notLoaded".
-type TurnsPageParams struct {
-	Limit         int    `json:"limit,omitempty"`
-	SortDirection string `json:"sortDirection,omitempty"`
-	ItemsView     string `json:"itemsView,omitempty"`
-}
-
-// ThreadTurnsListParams are the params of `thread/turns/list`: Cursor is
-// a TurnsPage.NextCursor of an earlier page ("" for the first page).
-type ThreadTurnsListParams struct {
-	ThreadID string `json:"threadId"`
-	Cursor   string `json:"cursor,omitempty"`
-	TurnsPageParams
-}
-
-// TurnsPage is one page of a thread's turns: the protocol's `TurnsPage`
-// and the result of `thread/turns/list`. Data is in the page's sort
-// direction (newest first for "desc"); NextCursor continues past its last
-// turn (further into the past, for "desc") and is nil when no turn is
-// left.
-type TurnsPage struct {
-	Data       []Turn  `json:"data"`
-	NextCursor *string `json:"nextCursor"`
-}
-
-// pageTurns are the newest page's turns oldest first (the order of
-// Thread.Turns), and the cursor of the turns before them ("" when none).
-func (p TurnsPage) oldestFirst() (turns []Turn, older string) {
-	turns = make([]Turn, len(p.Data))
-	for i, t := range p.Data {
-		turns[len(p.Data)-1-i] = t
-	}
-	if p.NextCursor != nil && len(p.Data) > 0 {
-		older = *p.NextCursor
-	}
-	return turns, older
-}
-
-// ResumeTurns is how many of a thread's newest turns `thread/resume`
-// brings along (ThreadResumeParams.InitialTurnsPage); older ones are
-// read on demand with Client.ListTurns.
-const ResumeTurns = 30
-
 // Thread is the protocol's `Thread`. Turns is filled only by
 // `thread/resume`, `thread/fork` and `thread/read`.
 type Thread struct {
@@ -181,20 +134,6 @@ type ThreadResponse struct {
 	Older string `json:"-"`
 	// paged says the answer had an InitialTurnsPage (takePage).
 	paged bool
-}
-
-// takePage moves a resume's InitialTurnsPage into Thread.Turns (oldest
-// first) and Older, so that every caller reads the history from
-// Thread.Turns whether it came whole or as its newest page.
-func (r *ThreadResponse) takePage() {
-	if r.InitialTurnsPage == nil {
-		return
-	}
-	r.paged = true
-	if len(r.Thread.Turns) == 0 {
-		r.Thread.Turns, r.Older = r.InitialTurnsPage.oldestFirst()
-	}
-	r.InitialTurnsPage = nil
 }
 
 // SandboxPolicy is the protocol's `SandboxPolicy`: its type and, for

@@ -147,6 +147,32 @@ func TestShortPageReadsOn(t *testing.T) {
 	}
 }
 
+// pump hands m the messages the commands started with run send to msgs
+// (running the commands they give back) until one for which stop holds
+// has been handled, and returns that one's command; it fails the test
+// when deadline comes first.
+func pump(t *testing.T, m *Model, msgs chan tea.Msg, run func(tea.Cmd), deadline <-chan time.Time, what string, stop func(tea.Msg) bool) tea.Cmd {
+	t.Helper()
+	for {
+		select {
+		case msg := <-msgs:
+			if b, ok := msg.(tea.BatchMsg); ok {
+				for _, c := range b {
+					run(c)
+				}
+				continue
+			}
+			_, next := m.Update(msg)
+			if stop(msg) {
+				return next
+			}
+			run(next)
+		case <-deadline:
+			t.Fatalf("waiting for %s: timed out", what)
+		}
+	}
+}
+
 // While a long resume runs, the thread's newest turns are on screen
 // (read with thread/turns/list, which needs no resume), and a message
 // typed meanwhile waits in the composer.
@@ -167,22 +193,7 @@ func TestPeekDrawsNewestTurnsWhileResuming(t *testing.T) {
 	}
 	run(cmd)
 	deadline := time.After(10 * time.Second)
-	for peeked := false; !peeked; {
-		select {
-		case msg := <-msgs:
-			if b, ok := msg.(tea.BatchMsg); ok {
-				for _, c := range b {
-					run(c)
-				}
-				continue
-			}
-			_, next := m.Update(msg)
-			run(next)
-			_, peeked = msg.(threadPeekMsg)
-		case <-deadline:
-			t.Fatal("no peek while the resume waits")
-		}
-	}
+	run(pump(t, m, msgs, run, deadline, "a peek while the resume waits", func(msg tea.Msg) bool { _, ok := msg.(threadPeekMsg); return ok }))
 	v := viewText(m)
 	if !strings.Contains(v, "answer 99") || !strings.Contains(v, "loading thread") || strings.Contains(v, "Resumed thread") {
 		t.Fatalf("while resuming:\n%s", v)
@@ -193,26 +204,7 @@ func TestPeekDrawsNewestTurnsWhileResuming(t *testing.T) {
 		t.Fatalf("a message typed while resuming was sent or lost:\n%s", viewText(m))
 	}
 	close(gate)
-	for switched := false; !switched; {
-		select {
-		case msg := <-msgs:
-			if b, ok := msg.(tea.BatchMsg); ok {
-				for _, c := range b {
-					run(c)
-				}
-				continue
-			}
-			_, next := m.Update(msg)
-			_, switched = msg.(threadSwitchedMsg)
-			if switched {
-				settle(t, m, next)
-			} else {
-				run(next)
-			}
-		case <-deadline:
-			t.Fatal("the resume never came")
-		}
-	}
+	settle(t, m, pump(t, m, msgs, run, deadline, "the resume", func(msg tea.Msg) bool { _, ok := msg.(threadSwitchedMsg); return ok }))
 	v = viewText(m)
 	if !strings.Contains(v, "answer 99") || !strings.Contains(v, "Resumed thread") || strings.Contains(v, "loading thread") {
 		t.Fatalf("after the resume:\n%s", v)
