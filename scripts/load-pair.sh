@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Load of a shared session: one streaming `tandem serve` session (the real
-# codex app-server against the mock provider) with 1, 10, 50 and 100 SSH
+# codex app-server against the mock provider, which runs in a process of
+# its own) with 1, 10, 50 and 100 SSH
 # clients on loopback — 2 drivers, the rest watchers, two of them slow
 # readers — and prints a Markdown table: time until every client has its
 # first frame, the session's turn time against the same turn with no

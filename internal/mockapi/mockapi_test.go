@@ -338,7 +338,7 @@ func TestParseScript(t *testing.T) {
 	    {"call": "other", "arguments": "{\"raw\":true}"}
 	  ], "usage": {"input_tokens": 5, "output_tokens": 2}, "chunk_delay_ms": 1.5},
 	  {"fail_status": 503, "fail_message": "down"},
-	  {"big_markdown": {"bytes": 2000, "deltas": 50}}
+	  {"big_markdown": {"bytes": 2000, "deltas": 50}, "items": [{"text": "after"}]}
 	]}`
 	rs, err := mockapi.ParseScript([]byte(script))
 	if err != nil {
@@ -379,8 +379,8 @@ func TestParseScript(t *testing.T) {
 	if rs[1].FailStatus != 503 || rs[1].FailMessage != "down" {
 		t.Errorf("fail %+v", rs[1])
 	}
-	if len(rs[2].Items) != 1 || len(rs[2].Items[0].Text()) != 2000 || len(rs[2].Items[0].Chunks) != 50 {
-		t.Errorf("big_markdown response wrong")
+	if len(rs[2].Items) != 2 || len(rs[2].Items[0].Text()) != 2000 || len(rs[2].Items[0].Chunks) != 50 || rs[2].Items[1].Text() != "after" {
+		t.Errorf("big_markdown response, then its items, wrong")
 	}
 
 	// A bare array works too; mistakes are errors.
@@ -394,7 +394,6 @@ func TestParseScript(t *testing.T) {
 		`{"responses":[{"items":[{}]}]}`,
 		`{"responses":[{"items":[{"exec":{"command":"x"}}]}]}`,
 		`{"responses":[{"fail_status":200}]}`,
-		`{"responses":[{"big_markdown":{},"items":[{"text":"x"}]}]}`,
 		`{"responses":[]} trailing`,
 	} {
 		if _, err := mockapi.ParseScript([]byte(bad)); err == nil {

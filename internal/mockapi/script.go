@@ -75,8 +75,8 @@ func LoadScript(path string) ([]Response, error) {
 //	"chunk_delay_ms": number                 delay between SSE events
 //	"fail_status":    HTTP status            answer with an error instead
 //	"fail_message":   string                 error message for fail_status
-//	"big_markdown":   {"bytes": N, "deltas": M}  instead of "items": the
-//	                  BigMarkdown benchmark message (defaults 100000 / 8500)
+//	"big_markdown":   {"bytes": N, "deltas": M}  the BigMarkdown benchmark
+//	                  message (defaults 100000 / 8500), before any "items"
 //	"when_user_contains", "unless_user_contains": string   answer only a
 //	                  request whose user texts contain (or lack) it: a
 //	                  sub-agent's requests race its parent's
@@ -137,9 +137,6 @@ func decodeStrict(data []byte, v any) error {
 func (sr scriptResponse) response() (Response, error) {
 	var r Response
 	if sr.BigMarkdown != nil {
-		if len(sr.Items) > 0 {
-			return r, errors.New(`"big_markdown" and "items" are exclusive`)
-		}
 		n, d := sr.BigMarkdown.Bytes, sr.BigMarkdown.Deltas
 		if n <= 0 {
 			n = BigMarkdownBytes

@@ -1,10 +1,13 @@
 package pair
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -107,9 +110,43 @@ func rssKiB() int {
 	return 0
 }
 
-// TestServeLoadScale measures one streaming session shared with each
-// client count in TANDEM_LOAD_CLIENTS (e.g. "1,10,50,100": 2 drivers, the
-// rest watchers, each at its own terminal size, on loopback): the time
+// turnScript is turn(i) as a mockapi script response.
+func turnScript(i int) string {
+	return fmt.Sprintf(`{"big_markdown":{"bytes":%d,"deltas":400},"items":[{"text":"Final words of turn %d."}],"chunk_delay_ms":2}`, 16<<10, i)
+}
+
+// externalMock builds and starts the mockapi command with script, and
+// returns its base URL; it is stopped when t ends.
+func externalMock(t *testing.T, script string) string {
+	t.Helper()
+	dir := t.TempDir()
+	bin, file := filepath.Join(dir, "mockapi"), filepath.Join(dir, "script.json")
+	if out, err := exec.Command("go", "build", "-o", bin, "tandem/internal/mockapi/cmd/mockapi").CombinedOutput(); err != nil {
+		t.Fatalf("building mockapi: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(file, []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--quiet", "--script", file)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("mockapi printed no URL: %v", err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// TestServeLoadScale measures one streaming session (its provider, the
+// mock, in a process of its own) shared with each client count in
+// TANDEM_LOAD_CLIENTS (e.g. "1,10,50,100": 2 drivers, the rest watchers,
+// each at its own terminal size, on loopback): the time
 // until every client has its first frame, the session's turn time (its
 // throughput), this process's CPU and RSS (the app-server is a child and
 // not counted) and the frames a client got per second. Two of the
@@ -136,7 +173,11 @@ func TestServeLoadScale(t *testing.T) {
 		t.Run(fmt.Sprint(n, " clients"), func(t *testing.T) {
 			drivers := min(2, n)
 			slowN := min(2, n-drivers) // of the watchers
-			fx := newPairFixture(t, drivers, n-drivers, "", "", []mockapi.Response{turn(0), turn(1)})
+			// The provider runs in a process of its own, as it would be
+			// remote: in this one its pacing would wait among the guests'
+			// goroutines.
+			url := externalMock(t, `{"responses":[`+turnScript(0)+`,`+turnScript(1)+`]}`)
+			fx := newPairFixtureOn(t, drivers, n-drivers, "", "", []mockapi.Response{turn(0), turn(1)}, nil, url)
 			keys := append(append([]sshtest.Key{}, fx.drivers...), fx.watchers[:n-drivers-slowN]...)
 			runTurn := func(label string) time.Duration {
 				t.Helper()

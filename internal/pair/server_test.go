@@ -57,6 +57,14 @@ func newPairFixture(t testing.TB, nDrivers, nWatchers int, approval, sandbox str
 // rec, as `tandem serve --record` does (nil: not recorded).
 func newRecordedPairFixture(t testing.TB, nDrivers, nWatchers int, approval, sandbox string, responses []mockapi.Response, rec *sessions.Recorder) *pairFixture {
 	t.Helper()
+	return newPairFixtureOn(t, nDrivers, nWatchers, approval, sandbox, responses, rec, "")
+}
+
+// newPairFixtureOn is newRecordedPairFixture with codex pointed at the
+// mock at mockURL ("": the one started in this process, answering
+// responses).
+func newPairFixtureOn(t testing.TB, nDrivers, nWatchers int, approval, sandbox string, responses []mockapi.Response, rec *sessions.Recorder, mockURL string) *pairFixture {
+	t.Helper()
 	charmlog.SetOutput(io.Discard) // wish's "program was killed" on disconnect
 	dir := t.TempDir()
 	fx := &pairFixture{completed: make(chan string, 100)}
@@ -96,6 +104,11 @@ func newRecordedPairFixture(t testing.TB, nDrivers, nWatchers int, approval, san
 	go func() { _ = srv.Serve(ln) }()
 	if responses != nil {
 		fx.env = e2e.NewEnv(t, responses...)
+		if mockURL != "" {
+			if err := mockapi.WriteCodexHome(fx.env.Home, mockURL); err != nil {
+				t.Fatal(err)
+			}
+		}
 		send := func(msg any) {
 			start := time.Now()
 			fx.ps.Publish(msg)
