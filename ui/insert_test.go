@@ -85,3 +85,22 @@ func TestOlderCellStates(t *testing.T) {
 		t.Error("Set to the same state changed the version")
 	}
 }
+
+// Cells inserted into a transcript never synced, or after cells appended
+// to Cells directly, are drawn, and only cells that cannot report their
+// changes are checked every Sync.
+func TestTranscriptInsertBeforeSync(t *testing.T) {
+	ctx := testCtx()
+	var tr Transcript
+	tr.Insert(0, &OlderCell{})
+	tr.Cells = append(tr.Cells, &BannerCell{Kind: BannerInfo, Text: "direct"})
+	tr.Insert(1, &BannerCell{Kind: BannerInfo, Text: "inserted"})
+	total := tr.Sync(ctx, 40)
+	got := ansi.Strip(strings.Join(tr.Window(0, total, 40), "\n"))
+	if !strings.Contains(got, "earlier turns") || strings.Index(got, "inserted") > strings.Index(got, "direct") || !strings.Contains(got, "direct") {
+		t.Fatalf("lines:\n%s", got)
+	}
+	if len(tr.unowned) != 1 || tr.unowned[0] != 2 {
+		t.Fatalf("unowned %v, want only the cell appended directly (2)", tr.unowned)
+	}
+}

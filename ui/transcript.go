@@ -110,10 +110,14 @@ func (t *Transcript) Insert(at int, cells ...Cell) {
 		return
 	}
 	at = min(max(at, 0), len(t.Cells))
-	t.Cells = slices.Insert(t.Cells, at, cells...)
-	if at < len(t.isDirty) {
-		t.isDirty = slices.Insert(t.isDirty, at, make([]bool, n)...)
+	for i := len(t.isDirty); i < len(t.Cells); i++ {
+		// appended to Cells directly, as Sync would find them
+		t.isDirty = append(t.isDirty, false)
+		t.unowned = append(t.unowned, i)
+		t.markDirty(i)
 	}
+	t.Cells = slices.Insert(t.Cells, at, cells...)
+	t.isDirty = slices.Insert(t.isDirty, at, make([]bool, n)...)
 	if at < len(t.cache) {
 		t.cache = slices.Insert(t.cache, at, make([]cachedLines, n)...)
 		t.starts = slices.Insert(t.starts, at, make([]int, n)...)
@@ -141,14 +145,12 @@ func (t *Transcript) Insert(at int, cells ...Cell) {
 		c := t.Cells[i]
 		if a, ok := c.(attachable); ok {
 			a.attach(t, i)
-		} else if i < at+n && i < len(t.isDirty) {
+		} else if i < at+n {
 			t.unowned = append(t.unowned, i)
 		}
 	}
-	if at < len(t.isDirty) {
-		for i := at; i < at+n; i++ {
-			t.markDirty(i)
-		}
+	for i := at; i < at+n; i++ {
+		t.markDirty(i)
 	}
 	t.validStarts = min(t.validStarts, at)
 }
