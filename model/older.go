@@ -24,14 +24,23 @@ const olderPage = 50
 // scrollback holds, so its earlier turns are read before it is drawn.
 const inlineHistory = 1000
 
-// historyFill is how many turns a resume reads before the thread is
-// drawn (resumeNow): inlineHistory under --no-alt-screen, else only the
-// newest page.
-func (m *Model) historyFill() int {
+// resumeHow is what a resume reads besides the thread's newest page:
+// fill is how many turns to read before it is drawn (resumeNow), peek
+// whether to draw the newest page while it runs (peekCmd).
+type resumeHow struct {
+	fill int
+	peek bool
+}
+
+// resumeHow is how to resume now. Under --no-alt-screen nothing can go
+// above the scrollback: inlineHistory turns are read first, and nothing
+// is drawn before. Otherwise the newest page is drawn at once, when
+// nothing else is on screen yet (`tandem resume`).
+func (m *Model) resumeHow() resumeHow {
 	if m.sb.on { // the inline terminal, whether or not the pager is up
-		return inlineHistory
+		return resumeHow{fill: inlineHistory}
 	}
-	return 0
+	return resumeHow{peek: len(m.thread.Items()) == 0}
 }
 
 // olderState follows the earlier turns of the thread shown: cursor reads
@@ -168,13 +177,13 @@ func peekCmd(c backend.Client, id string) tea.Cmd {
 	})
 }
 
-// onThreadPeek draws a thread's newest turns while its resume runs, when
-// nothing else is on screen yet (`tandem resume`): the resume's answer
-// then replaces them (onThreadSwitched). A peek that failed, or that
-// comes once the thread is open, changes nothing.
+// onThreadPeek draws a thread's newest turns while its resume runs
+// (resumeHow.peek): the resume's answer then replaces them
+// (onThreadSwitched). A peek that failed, or that comes once the thread
+// is open, changes nothing.
 func (m *Model) onThreadPeek(msg threadPeekMsg) {
 	if msg.err != nil || len(msg.turns) == 0 || !m.turn.switching || m.agents.showing != nil ||
-		len(m.thread.Items()) > 0 || m.peeked != "" || m.sb.on {
+		len(m.thread.Items()) > 0 || m.peeked != "" {
 		return
 	}
 	m.peeked = msg.id

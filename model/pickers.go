@@ -270,7 +270,7 @@ func (m *Model) openResumePicker(fresh bool) tea.Cmd {
 	p.onChoose = func(it pickItem) tea.Cmd {
 		t := it.value.(backend.Thread)
 		m.openingThread(t.ID)
-		return resumeCmd(c, t, m.historyFill())
+		return resumeCmd(c, t, m.resumeHow())
 	}
 	if fresh {
 		p.onCancel = func() tea.Cmd {

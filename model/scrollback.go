@@ -340,7 +340,7 @@ func (m *Model) flushPrint() tea.Cmd {
 	if n <= 0 && len(s.pending) > 0 {
 		return nil // no room above the live area now (a form on a short window): later
 	}
-	if len(s.pending) > m.height-m.liveReserve()-len(m.bottom()) {
+	if len(s.pending) > m.liveRoom(len(m.bottom())) {
 		s.bulk = true
 	}
 	text := s.colour(strings.Join(s.pending[:n], "\n"))
@@ -376,6 +376,10 @@ func (m *Model) flushThen(then tea.Cmd) tea.Cmd {
 // liveReserve is how many rows of the window the live area leaves free
 // (a third): what one print may carry.
 func (m *Model) liveReserve() int { return max(1, m.height/3) }
+
+// liveRoom is how many rows the live area has for cells above a bottom
+// (form, composer, status line) of bottom rows.
+func (m *Model) liveRoom(bottom int) int { return m.height - m.liveReserve() - bottom }
 
 // printRows is how many rows the next print may carry: the reserve, less
 // what a bottom taller than the rest of the window takes (quitting, the

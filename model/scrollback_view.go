@@ -33,7 +33,7 @@ func (m *Model) inlineView() tea.View {
 		return m.inlineFinish(s.frame) // the delta waits for the next frame tick
 	}
 	bottom := m.bottom()
-	live := m.liveLines(m.height - m.liveReserve() - len(bottom))
+	live := m.liveLines(m.liveRoom(len(bottom)))
 	s.frame = strings.Join(append(live, bottom...), "\n")
 	s.frameOK, s.frameW, s.frameH = true, m.width, m.height
 	return m.inlineFinish(s.frame)

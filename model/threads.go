@@ -44,11 +44,14 @@ func newThreadCmd(c backend.Client, notice string) tea.Cmd {
 
 // resumeCmd resumes thread t: it first scans t's rollout for tool calls
 // without output (then asks the user instead), and falls back to a new
-// thread — once, never retrying — when the resume fails. Meanwhile the
-// thread's newest turns are read to be drawn at once (peekCmd). fill is
-// how many turns the history should hold at least (fillHistory).
-func resumeCmd(c backend.Client, t backend.Thread, fill int) tea.Cmd {
-	return tea.Batch(peekCmd(c, t.ID), callCmd(func(ctx context.Context) tea.Msg {
+// thread — once, never retrying — when the resume fails; how says what
+// is read besides (resumeHow).
+func resumeCmd(c backend.Client, t backend.Thread, how resumeHow) tea.Cmd {
+	var peek tea.Cmd
+	if how.peek {
+		peek = peekCmd(c, t.ID)
+	}
+	return tea.Batch(peek, callCmd(func(ctx context.Context) tea.Msg {
 		if t.Path == nil || *t.Path == "" || t.Status == nil {
 			if full, err := c.ReadThread(ctx, t.ID); err == nil {
 				t.Path, t.Status = full.Path, full.Status
@@ -61,7 +64,7 @@ func resumeCmd(c backend.Client, t backend.Thread, fill int) tea.Cmd {
 				return resumeCheckMsg{thread: t, pending: pending}
 			}
 		}
-		return resumeNow(ctx, c, t.ID, fill)
+		return resumeNow(ctx, c, t.ID, how.fill)
 	}))
 }
 
@@ -90,7 +93,7 @@ func resumeNow(ctx context.Context, c backend.Client, id string, fill int) tea.M
 // in the state file if this server knows it (`thread/read`; another
 // CODEX_HOME may have written it), else the most recently updated one
 // `thread/list` returns for the workspace.
-func resumeLastCmd(c backend.Client, state *sessions.Store, ws string, fill int) tea.Cmd {
+func resumeLastCmd(c backend.Client, state *sessions.Store, ws string, how resumeHow) tea.Cmd {
 	return callCmd(func(ctx context.Context) tea.Msg {
 		id := ""
 		if state != nil {
@@ -99,7 +102,7 @@ func resumeLastCmd(c backend.Client, state *sessions.Store, ws string, fill int)
 		if id != "" {
 			if t, err := c.ReadThread(ctx, id); err == nil {
 				t.ID = id
-				return resumeCmd(c, t, fill)()
+				return resumeCmd(c, t, how)()
 			}
 		}
 		list, err := c.ListThreads(ctx, backend.ThreadListParams{Limit: 1, SortKey: backend.SortUpdated, Cwd: ws})
@@ -111,7 +114,7 @@ func resumeLastCmd(c backend.Client, state *sessions.Store, ws string, fill int)
 			resp, nerr := c.StartThread(ctx)
 			return threadSwitchedMsg{resp: resp, how: "new", notice: why + " — started a new thread", err: nerr}
 		}
-		return resumeCmd(c, list.Data[0], fill)()
+		return resumeCmd(c, list.Data[0], how)()
 	})
 }
 
@@ -232,7 +235,7 @@ func (m *Model) onResumeCheck(msg resumeCheckMsg) tea.Cmd {
 	if c == nil {
 		return nil
 	}
-	id, fill := msg.thread.ID, m.historyFill()
+	id, fill := msg.thread.ID, m.resumeHow().fill
 	items := []pickItem{
 		{label: "Fork it", detail: "a new thread with the same history", value: "fork"},
 		{label: "Start a new thread", detail: "leave the old thread alone", value: "new"},
@@ -271,10 +274,10 @@ func (m *Model) startResume(r ResumeRequest) tea.Cmd {
 	switch {
 	case r.ID != "":
 		m.openingThread(r.ID)
-		return resumeCmd(c, backend.Thread{ID: r.ID}, m.historyFill())
+		return resumeCmd(c, backend.Thread{ID: r.ID}, m.resumeHow())
 	case r.Last:
 		m.openingThread("")
-		return resumeLastCmd(c, m.opts.State, m.opts.Workspace, m.historyFill())
+		return resumeLastCmd(c, m.opts.State, m.opts.Workspace, m.resumeHow())
 	}
 	return m.openResumePicker(true)
 }

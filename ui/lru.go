@@ -28,8 +28,8 @@ func linesSize(lines []string) int {
 // as they would have been drawn at the last Sync, and lays the lines out
 // again when a cell's line count changed.
 func (t *Transcript) revive(top, h int) {
-	if !t.hasCtx {
-		return
+	if t.lastCtx.Styles == nil {
+		return // never synced
 	}
 	for pass := 0; pass < 3; pass++ {
 		changed := false

@@ -67,7 +67,6 @@ type Transcript struct {
 	bytes   int
 	stamp   int64
 	lastCtx RenderContext
-	hasCtx  bool
 	Evicted int // cells whose drawing was dropped so far (tests)
 	// Renders counts cell renders (for tests and benchmarks).
 	Renders int
@@ -202,7 +201,7 @@ func (t *Transcript) Sync(ctx *RenderContext, width int) int {
 	}
 	flush := t.flushDue
 	t.flushDue = false
-	t.lastCtx, t.hasCtx = *ctx, true
+	t.lastCtx = *ctx
 	t.lastCtx.Deadline = time.Time{}
 	if width != t.width || t.full {
 		t.width, t.full = width, false

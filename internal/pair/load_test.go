@@ -115,15 +115,21 @@ func turnScript(i int) string {
 	return fmt.Sprintf(`{"big_markdown":{"bytes":%d,"deltas":400},"items":[{"text":"Final words of turn %d."}],"chunk_delay_ms":2}`, 16<<10, i)
 }
 
-// externalMock builds and starts the mockapi command with script, and
-// returns its base URL; it is stopped when t ends.
-func externalMock(t *testing.T, script string) string {
+// buildMockapi builds the mockapi command into a temp dir of t.
+func buildMockapi(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	bin, file := filepath.Join(dir, "mockapi"), filepath.Join(dir, "script.json")
+	bin := filepath.Join(t.TempDir(), "mockapi")
 	if out, err := exec.Command("go", "build", "-o", bin, "tandem/internal/mockapi/cmd/mockapi").CombinedOutput(); err != nil {
 		t.Fatalf("building mockapi: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// externalMock starts the mockapi command bin with script, and returns
+// its base URL; it is stopped when t ends.
+func externalMock(t *testing.T, bin, script string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "script.json")
 	if err := os.WriteFile(file, []byte(script), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -164,6 +170,7 @@ func TestServeLoadScale(t *testing.T) {
 		r.ChunkDelay = 2 * time.Millisecond
 		return r
 	}
+	mockBin := buildMockapi(t)
 	fmt.Printf("| clients | join (all) | turn time | CPU | RSS | frames/s a client |\n|---|---|---|---|---|---|\n")
 	for _, f := range strings.Split(spec, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -176,7 +183,7 @@ func TestServeLoadScale(t *testing.T) {
 			// The provider runs in a process of its own, as it would be
 			// remote: in this one its pacing would wait among the guests'
 			// goroutines.
-			url := externalMock(t, `{"responses":[`+turnScript(0)+`,`+turnScript(1)+`]}`)
+			url := externalMock(t, mockBin, `{"responses":[`+turnScript(0)+`,`+turnScript(1)+`]}`)
 			fx := newPairFixtureOn(t, drivers, n-drivers, "", "", []mockapi.Response{turn(0), turn(1)}, nil, url)
 			keys := append(append([]sshtest.Key{}, fx.drivers...), fx.watchers[:n-drivers-slowN]...)
 			runTurn := func(label string) time.Duration {

@@ -98,16 +98,13 @@ type clientState struct {
 }
 
 // watcherFrame is the frame interval of every watcher's program while n
-// clients are connected: model.DefaultFrame (30 a second) up to 10, then
-// longer in proportion, up to a second, so that however many watch they
-// draw about 300 frames a second together and the session keeps the
-// app-server's pace (#17). Drivers keep 30 a second; every client still
-// gets the final state of each item.
+// clients are connected: model.DefaultFrame (30 a second) for each 10 of
+// them, up to a second, so that however many watch they draw about 300
+// frames a second together and the session keeps the app-server's pace
+// (#17); it changes every 10 clients, not at each join. Drivers keep 30
+// a second; every client still gets the final state of each item.
 func watcherFrame(n int) time.Duration {
-	if n <= 10 {
-		return model.DefaultFrame
-	}
-	return min(model.DefaultFrame*time.Duration(n)/10, time.Second)
+	return min(model.DefaultFrame*time.Duration(max(1, n/10)), time.Second)
 }
 
 // retune tells the watchers their frame interval when the client count
