@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"strconv"
 	"time"
 
 	"tandem/config"
@@ -15,10 +14,7 @@ import (
 // bastion: the exact command a guest runs, through the bastion (-J), and
 // the host key to check.
 func viaLine(b config.SSHTarget, port int, fingerprint string) string {
-	jump := b.Destination()
-	if b.Port != 0 {
-		jump += ":" + strconv.Itoa(b.Port)
-	}
+	jump := b.String() // user@host:port, an IPv6 host in brackets
 	return fmt.Sprintf("published on %s port %d — a guest runs: ssh -J %s -p %d 127.0.0.1 (host key %s; "+
 		"with GatewayPorts on the bastion also: ssh -p %d %s)", b.Host, port, jump, port, fingerprint, port, b.Host)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
 
+	"tandem/config"
 	"tandem/internal/e2e"
 	"tandem/internal/sshtest"
 )
@@ -156,5 +157,22 @@ func TestServeViaBastion(t *testing.T) {
 	}
 	if left := tunnels(); len(left) != 0 {
 		t.Errorf("tunnel ssh left behind: %v", left)
+	}
+}
+
+// The guest's -J names the bastion as ssh reads it: an IPv6 host in
+// brackets, before its port.
+func TestViaLineJumpHost(t *testing.T) {
+	for _, tc := range []struct {
+		b    config.SSHTarget
+		jump string
+	}{
+		{config.SSHTarget{User: "me", Host: "bastion", Port: 2200}, "-J me@bastion:2200 "},
+		{config.SSHTarget{Host: "bastion"}, "-J bastion "},
+		{config.SSHTarget{User: "me", Host: "::1", Port: 22}, "-J me@[::1]:22 "},
+	} {
+		if got := viaLine(tc.b, 4242, "SHA256:x"); !strings.Contains(got, tc.jump+"-p 4242 127.0.0.1") {
+			t.Errorf("%+v: %q, want %q", tc.b, got, tc.jump)
+		}
 	}
 }

@@ -21,7 +21,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -100,16 +99,21 @@ func attempt(ctx context.Context, o Options, want int) (port int, up bool, reaso
 	if bin == "" {
 		bin = "ssh"
 	}
+	// ssh keeps an option's first value: what the tunnel needs comes
+	// first, then the user's options, then defaults they may override
+	// (as backend.SSHTransport orders them).
 	argv := []string{"-N", "-T",
 		"-o", "ExitOnForwardFailure=yes",
-		"-o", "ServerAliveInterval=15", "-o", "ServerAliveCountMax=3",
-		"-o", "BatchMode=yes", // never a password prompt on the host's terminal
 		"-o", "LogLevel=INFO", // for "Allocated port"
-		"-R", fmt.Sprintf("%d:%s", want, o.Local),
 	}
 	for _, opt := range o.SSHOptions {
 		argv = append(argv, "-o", opt)
 	}
+	argv = append(argv,
+		"-o", "ServerAliveInterval=15", "-o", "ServerAliveCountMax=3",
+		"-o", "BatchMode=yes", // never a password prompt on the host's terminal
+		"-R", fmt.Sprintf("%d:%s", want, o.Local),
+	)
 	if o.Target.Port != 0 {
 		argv = append(argv, "-p", strconv.Itoa(o.Target.Port))
 	}
@@ -126,8 +130,7 @@ func attempt(ctx context.Context, o Options, want int) (port int, up bool, reaso
 	stop := context.AfterFunc(ctx, func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) })
 	defer stop()
 
-	var mu sync.Mutex
-	last := ""
+	last := "" // written by the reader, read once it is done
 	lines := make(chan int, 1)
 	done := make(chan struct{})
 	go func() {
@@ -143,9 +146,7 @@ func attempt(ctx context.Context, o Options, want int) (port int, up bool, reaso
 				lines <- n
 				continue
 			}
-			mu.Lock()
 			last = l
-			mu.Unlock()
 		}
 		_, _ = io.Copy(io.Discard, stderr)
 	}()
@@ -172,10 +173,8 @@ func attempt(ctx context.Context, o Options, want int) (port int, up bool, reaso
 					o.Published(want)
 				}
 			}
-		case err := <-exited:
-			mu.Lock()
+		case err := <-exited: // after done: the reader has stopped
 			reason = last
-			mu.Unlock()
 			if reason == "" {
 				var ee *exec.ExitError
 				if errors.As(err, &ee) {
