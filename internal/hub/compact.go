@@ -1,6 +1,10 @@
 package hub
 
-import "tandem/backend"
+import (
+	"strings"
+
+	"tandem/backend"
+)
 
 // The log is compacted as it grows, so that it holds the transcript, not
 // every event of the session: a late joiner's replay, and the hub's
@@ -61,49 +65,61 @@ func deltaOf(v any) (deltaKey, bool) {
 }
 
 // completion returns the key of an ItemCompletedEvent and which delta
-// kinds its item makes redundant.
-func completion(v any) (itemKey, map[int]bool, bool) {
+// kinds its item makes redundant (bit 1<<kind).
+func completion(v any) (itemKey, uint8, bool) {
 	sub := false
 	if s, isSub := v.(backend.SubAgentEvent); isSub {
 		sub, v = true, s.Event
 	}
 	e, ok := v.(backend.ItemCompletedEvent)
 	if !ok {
-		return itemKey{}, nil, false
+		return itemKey{}, 0, false
 	}
 	it := e.Item
-	covers := map[int]bool{4: true} // the completed item has its final changes
+	covers := uint8(1 << 4) // the completed item has its final changes
 	if it.Text != "" {
-		covers[1] = true
+		covers |= 1 << 1
 	}
 	if len(it.Summary) > 0 {
-		covers[2] = true
+		covers |= 1 << 2
 	}
 	if it.AggregatedOutput != nil {
-		covers[3] = true
+		covers |= 1 << 3
 	}
 	return itemKey{sub, e.ThreadID, e.TurnID, it.ID}, covers, true
 }
 
-// appendDelta returns delta a with b's text after its own.
-func appendDelta(a, b any) any {
-	if s, isSub := a.(backend.SubAgentEvent); isSub {
-		return backend.SubAgentEvent{Event: appendDelta(s.Event, b.(backend.SubAgentEvent).Event).(backend.Event)}
-	}
-	switch e := a.(type) {
+// deltaText is the text a streaming delta adds.
+func deltaText(v any) string {
+	switch e := v.(type) {
+	case backend.SubAgentEvent:
+		return deltaText(e.Event)
 	case backend.AgentMessageDeltaEvent:
-		e.Delta += b.(backend.AgentMessageDeltaEvent).Delta
+		return e.Delta
+	case backend.ReasoningSummaryDeltaEvent:
+		return e.Delta
+	case backend.CommandOutputDeltaEvent:
+		return e.Delta
+	}
+	return ""
+}
+
+// withDelta returns delta v adding text instead of its own.
+func withDelta(v any, text string) any {
+	switch e := v.(type) {
+	case backend.SubAgentEvent:
+		return backend.SubAgentEvent{Event: withDelta(e.Event, text).(backend.Event)}
+	case backend.AgentMessageDeltaEvent:
+		e.Delta = text
 		return e
 	case backend.ReasoningSummaryDeltaEvent:
-		e.Delta += b.(backend.ReasoningSummaryDeltaEvent).Delta
+		e.Delta = text
 		return e
 	case backend.CommandOutputDeltaEvent:
-		e.Delta += b.(backend.CommandOutputDeltaEvent).Delta
+		e.Delta = text
 		return e
-	case backend.PatchUpdatedEvent:
-		return b // the latest changes replace the earlier ones
 	}
-	return a
+	return v
 }
 
 // lastOnlyKey returns a key for values of which only the last matters
@@ -124,7 +140,7 @@ func lastOnlyKey(v any) string {
 // connected viewer has read; answered reports whether a server request or
 // its resolution is for an answered request.
 func compactLog(entries []any, answered func(backend.RequestID) bool) []any {
-	done := map[itemKey]map[int]bool{}
+	done := map[itemKey]uint8{}
 	last := map[string]int{}
 	for i, v := range entries {
 		if k, covers, ok := completion(v); ok {
@@ -136,13 +152,26 @@ func compactLog(entries []any, answered func(backend.RequestID) bool) []any {
 	}
 	out := make([]any, 0, len(entries)/4)
 	merged := map[deltaKey]int{} // a live item's delta → its index in out
+	// The text merged into out[j], built once at the end: adding each
+	// delta to a string would copy it again every time.
+	texts := map[int]*strings.Builder{}
 	for i, v := range entries {
 		if k, ok := deltaOf(v); ok {
-			if done[k.itemKey()][k.kind] {
+			if done[k.itemKey()]&(1<<k.kind) != 0 {
 				continue
 			}
 			if j, seen := merged[k]; seen {
-				out[j] = appendDelta(out[j], v)
+				if k.kind == 4 {
+					out[j] = v // the latest changes replace the earlier ones
+					continue
+				}
+				b := texts[j]
+				if b == nil {
+					b = &strings.Builder{}
+					b.WriteString(deltaText(out[j]))
+					texts[j] = b
+				}
+				b.WriteString(deltaText(v))
 				continue
 			}
 			merged[k] = len(out)
@@ -163,6 +192,9 @@ func compactLog(entries []any, answered func(backend.RequestID) bool) []any {
 			}
 		}
 		out = append(out, v)
+	}
+	for j, b := range texts {
+		out[j] = withDelta(out[j], b.String())
 	}
 	return out
 }
