@@ -58,7 +58,7 @@ func (t *Transcript) revive(top, h int) {
 // more. The cells within a screen of lines [top, top+h), and live or
 // changed ones, are kept.
 func (t *Transcript) evict(top, h int) {
-	if t.bytes <= TranscriptCacheBytes {
+	if t.bytes <= max(TranscriptCacheBytes, t.evictFloor) {
 		return
 	}
 	lo, hi := t.cellAt(max(0, top-h)), t.cellAt(top+2*h)
@@ -85,5 +85,11 @@ func (t *Transcript) evict(top, h int) {
 			ev.Evict()
 		}
 		t.Evicted++
+	}
+	// What must be kept (a screen of a huge answer) may hold more than the
+	// budget: scan again only once the cache grew by an eighth of it.
+	t.evictFloor = 0
+	if t.bytes > TranscriptCacheBytes {
+		t.evictFloor = t.bytes + TranscriptCacheBytes/8
 	}
 }

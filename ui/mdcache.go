@@ -3,6 +3,7 @@ package ui
 import (
 	"container/list"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -101,13 +102,13 @@ func (c *mdCache) get(key mdKey, render func() []string) []string {
 // beyond MarkdownCacheBytes; an entry bigger than a quarter of the
 // budget is not kept.
 func (c *mdCache) put(key mdKey, lines []string) {
-	size := len(key.src) + 64
-	for _, l := range lines {
-		size += len(l) + 16
-	}
+	size := len(key.src) + 64 + linesSize(lines)
 	if size > MarkdownCacheBytes/4 {
 		return
 	}
+	// The source is a block of a cell's whole text: kept as it is, it
+	// would keep all of that text alive, uncounted.
+	key.src = strings.Clone(key.src)
 	if c.entries == nil {
 		c.entries = map[mdKey]*list.Element{}
 	}

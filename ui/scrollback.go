@@ -13,7 +13,7 @@ import (
 func RenderCell(c Cell, ctx *RenderContext, width int) []string {
 	full := *ctx
 	full.Tail = 0
-	lines := fit(c.Render(&full, width), width)
+	lines := RenderFitted(c, &full, width)
 	for i, l := range lines {
 		lines[i] = TrimRight(l)
 	}

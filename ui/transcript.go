@@ -64,10 +64,11 @@ type Transcript struct {
 	// The LRU (lru.go): bytes held by the cached lines, the stamp of
 	// the current Window, and the context of the last Sync, which an
 	// evicted cell coming back into view is drawn with.
-	bytes   int
-	stamp   int64
-	lastCtx RenderContext
-	Evicted int // cells whose drawing was dropped so far (tests)
+	bytes      int
+	evictFloor int // evict waits until bytes pass it (lru.go)
+	stamp      int64
+	lastCtx    RenderContext
+	Evicted    int // cells whose drawing was dropped so far (tests)
 	// Renders counts cell renders (for tests and benchmarks).
 	Renders int
 }
@@ -109,12 +110,7 @@ func (t *Transcript) Insert(at int, cells ...Cell) {
 		return
 	}
 	at = min(max(at, 0), len(t.Cells))
-	for i := len(t.isDirty); i < len(t.Cells); i++ {
-		// appended to Cells directly, as Sync would find them
-		t.isDirty = append(t.isDirty, false)
-		t.unowned = append(t.unowned, i)
-		t.markDirty(i)
-	}
+	t.adoptAppended()
 	t.Cells = slices.Insert(t.Cells, at, cells...)
 	t.isDirty = slices.Insert(t.isDirty, at, make([]bool, n)...)
 	if at < len(t.cache) {
@@ -154,6 +150,16 @@ func (t *Transcript) Insert(at int, cells ...Cell) {
 	t.validStarts = min(t.validStarts, at)
 }
 
+// adoptAppended takes in the cells appended to Cells directly (not with
+// Append): they cannot report changes, so they are checked every Sync.
+func (t *Transcript) adoptAppended() {
+	for i := len(t.isDirty); i < len(t.Cells); i++ {
+		t.isDirty = append(t.isDirty, false)
+		t.unowned = append(t.unowned, i)
+		t.markDirty(i)
+	}
+}
+
 func (t *Transcript) markDirty(i int) {
 	if i < len(t.isDirty) && !t.isDirty[i] {
 		t.isDirty[i] = true
@@ -189,12 +195,7 @@ func (t *Transcript) Flush() { t.flushDue = true }
 // a flush is due) and returns the total line count. It checks only the
 // cells touched since the last Sync, unless the width changed.
 func (t *Transcript) Sync(ctx *RenderContext, width int) int {
-	for i := len(t.isDirty); i < len(t.Cells); i++ {
-		// appended to Cells directly: watch it every Sync
-		t.isDirty = append(t.isDirty, false)
-		t.unowned = append(t.unowned, i)
-		t.markDirty(i)
-	}
+	t.adoptAppended()
 	if n := len(t.Cells) - len(t.cache); n > 0 {
 		t.cache = append(t.cache, make([]cachedLines, n)...)
 		t.starts = append(t.starts, make([]int, n)...)
