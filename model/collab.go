@@ -21,11 +21,10 @@ const keyCollab = "shift+tab"
 
 // collabState is the collaboration mode this viewer sends.
 type collabState struct {
-	// modes are the server's presets with a mode (once loaded); err why
-	// there are none (the call failed).
+	// modes are the server's presets with a mode (once loaded; none when
+	// the call failed).
 	modes           []backend.CollaborationModeMask
 	loaded, loading bool
-	err             error
 	// pending is the switch asked for while the presets load: "cycle"
 	// (Shift+Tab) or "plan" (/plan).
 	pending string
@@ -82,7 +81,6 @@ func (m *Model) onCollabListed(msg collabListedMsg) {
 	how := cs.pending
 	cs.pending = ""
 	if msg.err != nil {
-		cs.err = msg.err
 		why := oneLine(msg.err)
 		if backend.Unsupported(msg.err) {
 			why = "collaborationMode/list: " + why
@@ -90,7 +88,7 @@ func (m *Model) onCollabListed(msg collabListedMsg) {
 		m.setNotice(noticeInfo, planUnavailable+" ("+why+")")
 		return
 	}
-	cs.err, cs.loaded, cs.modes = nil, true, nil
+	cs.loaded, cs.modes = true, nil
 	for _, mk := range msg.modes {
 		if mk.Mode != nil && *mk.Mode != "" {
 			cs.modes = append(cs.modes, mk)

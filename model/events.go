@@ -18,11 +18,7 @@ import (
 func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 	switch e := ev.(type) {
 	case backend.TurnStartedEvent:
-		if !m.turn.running {
-			m.turn.running, m.turn.foreign = true, true // not ours: another client's
-			m.turn.started = m.now()
-		}
-		return tea.Batch(m.startTick(), m.spin.Tick)
+		return m.followTurn() // turn.go: ours is running already
 	case backend.TurnCompletedEvent:
 		mine, d := m.turn.busy(), m.now().Sub(m.turn.started)
 		m.endTurn(e.Turn)

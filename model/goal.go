@@ -32,12 +32,11 @@ type goalLoadedMsg struct {
 }
 
 // goalResultMsg is the outcome of a /goal command: the banner, and the
-// goal it leaves (set: the answer's goal counts; cleared: none).
+// goal it leaves (nil: none), unless err says it failed.
 type goalResultMsg struct {
 	title string
 	lines []string
 	err   error
-	set   bool
 	goal  *backend.ThreadGoal
 }
 
@@ -76,15 +75,15 @@ func (m *Model) cmdGoal(args string) tea.Cmd {
 				return goalResultMsg{err: err} // backend names the method
 			}
 			if !cleared {
-				return goalResultMsg{title: "No goal to clear", set: true}
+				return goalResultMsg{title: "No goal to clear"}
 			}
-			return goalResultMsg{title: "Goal cleared", set: true}
+			return goalResultMsg{title: "Goal cleared"}
 		case "set":
 			g, err := c.SetGoal(ctx, objective)
 			if err != nil {
 				return goalResultMsg{err: err} // backend names the method
 			}
-			return goalResultMsg{title: "Goal set: " + g.Objective, set: true, goal: &g,
+			return goalResultMsg{title: "Goal set: " + g.Objective, goal: &g,
 				lines: []string{"codex works towards it across turns until it is complete; /goal shows it, /goal clear clears it"}}
 		}
 		g, err := c.ReadGoal(ctx)
@@ -92,9 +91,9 @@ func (m *Model) cmdGoal(args string) tea.Cmd {
 			return goalResultMsg{err: err} // backend names the method
 		}
 		if g == nil {
-			return goalResultMsg{title: "No goal for this thread", lines: []string{goalUsage}, set: true}
+			return goalResultMsg{title: "No goal for this thread", lines: []string{goalUsage}}
 		}
-		return goalResultMsg{title: "Goal: " + g.Objective, lines: goalLines(*g), set: true, goal: g}
+		return goalResultMsg{title: "Goal: " + g.Objective, lines: goalLines(*g), goal: g}
 	})
 }
 
@@ -118,9 +117,7 @@ func (m *Model) onGoalResult(msg goalResultMsg) {
 		m.banner(ui.BannerError, "/goal: "+ui.SanitizeLine(line), nil)
 		return
 	}
-	if msg.set {
-		m.setGoal(msg.goal)
-	}
+	m.setGoal(msg.goal)
 	m.banner(ui.BannerInfo, ui.SanitizeLine(msg.title), msg.lines)
 	m.view.follow = true
 }

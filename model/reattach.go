@@ -211,11 +211,7 @@ func (m *Model) mergeHistory(turns []backend.Turn) tea.Cmd {
 		m.view.touch(it)
 	}
 	if last.Status == backend.TurnInProgress {
-		if !m.turn.running {
-			m.turn.running, m.turn.foreign = true, true
-			m.turn.started = m.now()
-		}
-		return tea.Batch(m.startTick(), m.spin.Tick)
+		return m.followTurn()
 	}
 	for _, it := range m.thread.EndGaps() {
 		m.view.touch(it)
@@ -241,10 +237,8 @@ func (m *Model) resumedRunning(t backend.Thread) tea.Cmd {
 	if t.RunningTurn() == "" {
 		return nil
 	}
-	m.turn.running, m.turn.foreign = true, true
-	m.turn.started = m.now()
 	m.banner(ui.BannerInfo, "its turn is still running — what it streams from now on follows", nil)
-	return tea.Batch(m.startTick(), m.spin.Tick)
+	return m.followTurn()
 }
 
 // liveTag is the resume picker's mark of a thread live on the server: a

@@ -336,11 +336,12 @@ func (m *Model) flushPrint() tea.Cmd {
 	if s.inflight != nil || (len(s.pending) == 0 && len(s.pendingCells) == 0) {
 		return nil
 	}
-	n := min(len(s.pending), m.printRows())
+	bottom := len(m.bottom()) // drawn once: it is not cached outside a delta or tick
+	n := min(len(s.pending), m.printRows(bottom))
 	if n <= 0 && len(s.pending) > 0 {
 		return nil // no room above the live area now (a form on a short window): later
 	}
-	if len(s.pending) > m.liveRoom(len(m.bottom())) {
+	if len(s.pending) > m.liveRoom(bottom) {
 		s.bulk = true
 	}
 	text := s.colour(strings.Join(s.pending[:n], "\n"))
@@ -382,13 +383,13 @@ func (m *Model) liveReserve() int { return max(1, m.height/3) }
 func (m *Model) liveRoom(bottom int) int { return m.height - m.liveReserve() - bottom }
 
 // printRows is how many rows the next print may carry: the reserve, less
-// what a bottom taller than the rest of the window takes (quitting, the
-// live area is gone: the reserve).
-func (m *Model) printRows() int {
+// what a bottom of bottom rows taller than the rest of the window takes
+// (quitting, the live area is gone: the reserve).
+func (m *Model) printRows(bottom int) int {
 	if m.quitting {
 		return m.liveReserve()
 	}
-	return min(m.liveReserve(), m.height-len(m.bottom()))
+	return min(m.liveReserve(), m.height-bottom)
 }
 
 // colour converts styled text to the terminal's colour profile.

@@ -79,7 +79,7 @@ func (m *Model) onSkillsListed(msg skillsListedMsg) {
 		}
 	} else {
 		s.err, s.loaded = nil, true
-		s.list, s.errs = msg.entry.Skills, msg.entry.Errors
+		s.list = msg.entry.Skills
 	}
 	if m.popup.kind == popupSkill {
 		m.fillSkillPopup(m.popup.source)

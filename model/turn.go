@@ -139,6 +139,17 @@ func (m *Model) interrupt() tea.Cmd {
 
 // startTick keeps a ~30 Hz tick alive while a turn runs; it redraws the
 // elapsed time and flushes throttled streaming renders.
+// followTurn shows a turn this viewer did not start (another client's,
+// or one that ran on while it was away) as running, from now, unless
+// one runs already; it starts the frame ticks and the spinner.
+func (m *Model) followTurn() tea.Cmd {
+	if !m.turn.running {
+		m.turn.running, m.turn.foreign = true, true
+		m.turn.started = m.now()
+	}
+	return tea.Batch(m.startTick(), m.spin.Tick)
+}
+
 func (m *Model) startTick() tea.Cmd {
 	if m.turn.ticking {
 		return nil
