@@ -6,7 +6,6 @@ import (
 	"charm.land/bubbles/v2/cursor"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
-	"github.com/atotto/clipboard"
 
 	"tandem/internal/textedit"
 	"tandem/sessions"
@@ -36,9 +35,6 @@ type composer struct {
 	// placeholder) until the textarea changes: every frame of an idle
 	// composer, for every guest of a shared session, drew it anew.
 	placeholder string
-	// hostClipboard: Ctrl+V reads the native clipboard (never for an SSH
-	// guest: it is the host's).
-	hostClipboard bool
 
 	pastes   []pastedText
 	pasteSeq int
@@ -79,7 +75,7 @@ func newComposer(state *sessions.Store, workspace string) composer {
 	cur := cursor.New()
 	cur.Focus()
 	return composer{buf: textedit.New(1), ta: ta, cur: cur, st: newComposerStyles(ta.Styles().Focused),
-		hostClipboard: true, state: state, workspace: workspace}
+		state: state, workspace: workspace}
 }
 
 // composerPrompt is "› " on the draft's first row only; wrapped and
@@ -219,11 +215,6 @@ func (c *composer) Key(k tea.KeyPressMsg) tea.Cmd {
 		b.Case(textedit.Lower)
 	case "alt+c":
 		b.Case(textedit.Capital)
-	case "ctrl+v":
-		if c.hostClipboard {
-			return readClipboard
-		}
-		return nil
 	default:
 		if k.Text == "" {
 			return nil
@@ -233,16 +224,6 @@ func (c *composer) Key(k tea.KeyPressMsg) tea.Cmd {
 	c.refit()
 	c.cur.IsBlinked = false // a key shows the cursor at once
 	return c.cur.Blink()
-}
-
-// readClipboard reads the native clipboard for Ctrl+V; its text arrives
-// as a paste (a large one becomes a placeholder).
-func readClipboard() tea.Msg {
-	s, err := clipboard.ReadAll()
-	if err != nil || s == "" {
-		return nil
-	}
-	return tea.PasteMsg{Content: s}
 }
 
 // update passes other messages (the cursors' blink) to the cursor and

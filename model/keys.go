@@ -154,6 +154,8 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.composer.Value() == "" {
 			return m.quit()
 		}
+	case keyClipboard: // a form that did not take it: the composer's
+		return tea.Batch(yield, m.pasteClipboard()) // clipboard.go
 	}
 	cmd := m.composer.Key(k)
 	m.composer.PruneAfterKey(m.turn.queued)

@@ -195,7 +195,6 @@ func New(opts Options) *Model {
 	m.status.NoInterrupt = m.status.NoInterrupt || opts.ReadOnly // a watcher cannot interrupt
 	m.setPalette(opts.Dark)
 	m.composer = newComposer(opts.State, opts.Workspace)
-	m.composer.hostClipboard = !opts.Guest // Ctrl+V: a guest's clipboard is not the host's
 	if opts.ReadOnly {
 		m.composer.SetPlaceholder("watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves")
 	}
