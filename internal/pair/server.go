@@ -108,13 +108,13 @@ func watcherFrame(n int) time.Duration {
 }
 
 // retune tells the watchers their frame interval when the client count
-// changed it (ps.mu held). A message is sent by a goroutine of its own
-// (Send waits for the program); its Seq keeps a late one from undoing a
-// newer.
-func (ps *Server) retune() {
+// changed it (ps.mu held), and reports whether it did. A message is sent
+// by a goroutine of its own (Send waits for the program); its Seq keeps a
+// late one from undoing a newer.
+func (ps *Server) retune() bool {
 	every := watcherFrame(len(ps.clients))
 	if every == ps.frame {
-		return
+		return false
 	}
 	ps.frame = every
 	ps.frameSeq++
@@ -124,6 +124,7 @@ func (ps *Server) retune() {
 			go c.p.Send(msg)
 		}
 	}
+	return true
 }
 
 // sessionReady is the hub's log entry for "the thread is open"; each
@@ -287,10 +288,9 @@ func (ps *Server) program(sess ssh.Session) *tea.Program {
 	v := ps.hub.Join(m.Name, m.Role)
 	ps.mu.Lock()
 	ps.clients[sess] = clientState{p: p, m: cm, v: v, role: m.Role}
-	if m.Role == hub.Watcher && ps.frame != 0 && ps.frame != model.DefaultFrame {
-		go p.Send(model.FrameRateMsg{Every: ps.frame, Seq: ps.frameSeq})
+	if !ps.retune() && m.Role == hub.Watcher && ps.frame != model.DefaultFrame {
+		go p.Send(model.FrameRateMsg{Every: ps.frame, Seq: ps.frameSeq}) // the rate the others have
 	}
-	ps.retune()
 	ps.mu.Unlock()
 	if c, ok := sess.(*ClampedSession); ok {
 		c.OnClamp(func(asked ssh.Window) {
@@ -319,7 +319,7 @@ func (ps *Server) leave(next ssh.Handler) ssh.Handler {
 		ps.mu.Lock()
 		c, ok := ps.clients[sess]
 		delete(ps.clients, sess)
-		ps.retune()
+		_ = ps.retune()
 		ps.mu.Unlock()
 		if ok {
 			c.v.Leave()
