@@ -105,6 +105,24 @@ type ThreadStatus struct {
 // Active reports whether a turn runs on the thread (status "active").
 func (t Thread) Active() bool { return t.Status != nil && t.Status.Type == "active" }
 
+// WaitingOnUser reports whether the thread's turn waits for an approval
+// or an answer (active flags "waitingOnApproval", "waitingOnUserInput").
+func (t Thread) WaitingOnUser() bool {
+	if !t.Active() {
+		return false
+	}
+	for _, f := range t.Status.ActiveFlags {
+		if f == "waitingOnApproval" || f == "waitingOnUserInput" {
+			return true
+		}
+	}
+	return false
+}
+
+// Idle reports whether the thread is loaded on the server with no turn
+// running (status "idle").
+func (t Thread) Idle() bool { return t.Status != nil && t.Status.Type == "idle" }
+
 // RunningTurn is the id of the thread's last turn when it is still in
 // progress (a thread resumed while its turn runs), else "".
 func (t Thread) RunningTurn() string {

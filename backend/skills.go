@@ -82,6 +82,20 @@ type SkillsChangedEvent struct{}
 // Thread implements Event: "" — the skills are the session's.
 func (SkillsChangedEvent) Thread() string { return "" }
 
+// The collaboration modes tandem switches between (`ModeKind`).
+const (
+	ModeDefault = "default"
+	ModePlan    = "plan"
+)
+
+// The statuses of a ThreadGoal (`ThreadGoalStatus`).
+const (
+	GoalActive        = "active"
+	GoalComplete      = "complete"
+	GoalBudgetLimited = "budgetLimited"
+	GoalUsageLimited  = "usageLimited"
+)
+
 // CollaborationModeMask is one collaboration mode preset
 // (`CollaborationModeMask` of `collaborationMode/list`): Name ("Plan"),
 // Mode ("plan", "default"; nil for a preset without one), and the Model

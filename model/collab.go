@@ -113,18 +113,18 @@ func (m *Model) applyCollab(how string) {
 		cur = presetIndex(cs.modes, func(mk backend.CollaborationModeMask) bool { return mk.Name == cs.active.Name })
 	}
 	if cur < 0 {
-		cur = presetIndex(cs.modes, func(mk backend.CollaborationModeMask) bool { return *mk.Mode == "default" })
+		cur = presetIndex(cs.modes, func(mk backend.CollaborationModeMask) bool { return *mk.Mode == backend.ModeDefault })
 	}
 	var next int
 	switch how {
 	case "plan":
-		if cur >= 0 && *cs.modes[cur].Mode == "plan" {
-			next = presetIndex(cs.modes, func(mk backend.CollaborationModeMask) bool { return *mk.Mode == "default" })
+		if cur >= 0 && *cs.modes[cur].Mode == backend.ModePlan {
+			next = presetIndex(cs.modes, func(mk backend.CollaborationModeMask) bool { return *mk.Mode == backend.ModeDefault })
 			if next < 0 { // no default preset: the mode alone, with the thread's settings
-				cs.modes = append(cs.modes, backend.CollaborationModeMask{Name: "Default", Mode: strPtr("default")})
+				cs.modes = append(cs.modes, backend.CollaborationModeMask{Name: "Default", Mode: strPtr(backend.ModeDefault)})
 				next = len(cs.modes) - 1
 			}
-		} else if next = presetIndex(cs.modes, func(mk backend.CollaborationModeMask) bool { return *mk.Mode == "plan" }); next < 0 {
+		} else if next = presetIndex(cs.modes, func(mk backend.CollaborationModeMask) bool { return *mk.Mode == backend.ModePlan }); next < 0 {
 			m.setNotice(noticeInfo, planUnavailable)
 			return
 		}
@@ -144,7 +144,7 @@ func (m *Model) applyCollab(how string) {
 // modeBadge is the status line's badge for mk: its mode, unless it is the
 // default one.
 func modeBadge(mk backend.CollaborationModeMask) string {
-	if mk.Mode == nil || *mk.Mode == "default" {
+	if mk.Mode == nil || *mk.Mode == backend.ModeDefault {
 		return ""
 	}
 	return *mk.Mode

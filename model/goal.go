@@ -151,7 +151,7 @@ func (m *Model) onGoalEvent(ev backend.Event) {
 	case backend.GoalUpdatedEvent:
 		prev := m.goal.goal
 		g := e.Goal
-		if g.Status != "active" && (prev == nil || prev.Status != g.Status || prev.Objective != g.Objective) {
+		if g.Status != backend.GoalActive && (prev == nil || prev.Status != g.Status || prev.Objective != g.Objective) {
 			m.banner(ui.BannerInfo, "Goal "+goalStatusWords(g.Status)+": "+ui.SanitizeLine(g.Objective), nil)
 		}
 		m.setGoal(&g)
@@ -164,11 +164,11 @@ func (m *Model) onGoalEvent(ev backend.Event) {
 // "stopped at its token budget".
 func goalStatusWords(status string) string {
 	switch status {
-	case "complete":
+	case backend.GoalComplete:
 		return "complete"
-	case "budgetLimited":
+	case backend.GoalBudgetLimited:
 		return "stopped at its token budget"
-	case "usageLimited":
+	case backend.GoalUsageLimited:
 		return "stopped at the usage limit"
 	}
 	return status

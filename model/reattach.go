@@ -248,14 +248,11 @@ func liveTag(t backend.Thread, durable bool) string {
 	switch {
 	case t.Status == nil:
 		return ""
+	case t.WaitingOnUser():
+		return "● waiting for you · "
 	case t.Active():
-		for _, f := range t.Status.ActiveFlags {
-			if f == "waitingOnApproval" || f == "waitingOnUserInput" {
-				return "● waiting for you · "
-			}
-		}
 		return "● running · "
-	case durable && t.Status.Type == "idle":
+	case durable && t.Idle():
 		return "live · "
 	}
 	return ""
