@@ -142,6 +142,7 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 		}
 	}()
 	final, runErr := p.Run()
+	log.Info("the program ended", "err", runErr)
 	fm, _ := final.(*model.Model)
 	cancel()
 	shutdown(owner, fm, log)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tandem/internal/mockapi"
+	"tandem/internal/sshtest"
 )
 
 // tmuxTerm is a tmux server of a test's own (its own socket), with one
@@ -90,6 +91,12 @@ func (tm *tmuxTerm) resize(w, h int) {
 // wait polls the screen until cond holds, failing after d with it.
 func (tm *tmuxTerm) wait(d time.Duration, what string, cond func(screen string) bool) {
 	tm.t.Helper()
+	tm.waitDiag(d, what, cond, nil)
+}
+
+// waitDiag is wait, failing with what diag says too (nil: nothing).
+func (tm *tmuxTerm) waitDiag(d time.Duration, what string, cond func(screen string) bool, diag func() string) {
+	tm.t.Helper()
 	deadline := time.Now().Add(d)
 	var s string
 	for time.Now().Before(deadline) {
@@ -98,7 +105,30 @@ func (tm *tmuxTerm) wait(d time.Duration, what string, cond func(screen string) 
 		}
 		time.Sleep(30 * time.Millisecond)
 	}
-	tm.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+	more := ""
+	if diag != nil {
+		more = "\n" + diag()
+	}
+	tm.t.Fatalf("timed out waiting for %s; screen:\n%s%s", what, s, more)
+}
+
+// diagnose says whether bin still runs, and the last lines of the log
+// tandem writes under home: what a timeout needs to be told apart.
+func diagnose(bin, home string) string {
+	var b strings.Builder
+	for _, pr := range sshtest.Processes() {
+		if len(pr.Argv) > 0 && pr.Argv[0] == bin {
+			fmt.Fprintf(&b, "still running: %v\n", pr.Argv)
+		}
+	}
+	log, err := os.ReadFile(filepath.Join(home, ".local", "state", "tandem", "tandem.log"))
+	if err != nil {
+		fmt.Fprintf(&b, "no log: %v\n", err)
+		return b.String()
+	}
+	lines := strings.Split(strings.TrimRight(string(log), "\n"), "\n")
+	fmt.Fprintf(&b, "the log's last lines:\n%s\n", strings.Join(lines[max(0, len(lines)-40):], "\n"))
+	return b.String()
 }
 
 // buildTandem builds the tandem binary into a temp dir of t.
@@ -154,7 +184,8 @@ func TestNoAltScreenScrollbackInTmux(t *testing.T) {
 	bin := buildTandem(t)
 	home := t.TempDir() // tandem's state (the last thread per workspace)
 	env := fmt.Sprintf("cd %s && env HOME=%s CODEX_HOME=%s TANDEM_CODEX=%s TERM=xterm-256color ", e.Dir, home, e.Home, e.Codex)
-	tm := newTmux(t, 100, 30, env+bin+" --no-alt-screen; sleep 600")
+	// The shell says when tandem has exited, and with what status.
+	tm := newTmux(t, 100, 30, env+bin+" --no-alt-screen; echo tandem exited $?; sleep 600")
 	ready := func(s string) bool {
 		return strings.Contains(s, "Ask Codex") && !strings.Contains(s, "esc to interrupt") && !strings.Contains(s, "starting codex")
 	}
@@ -184,7 +215,18 @@ func TestNoAltScreenScrollbackInTmux(t *testing.T) {
 	tm.keys("", "C-c")
 	tm.wait(10*time.Second, "the quit hint", func(s string) bool { return strings.Contains(s, "Ctrl+C again to quit") })
 	tm.keys("", "C-c")
-	tm.wait(20*time.Second, "tandem to quit", func(s string) bool { return !strings.Contains(s, "Ask Codex") })
+	tm.waitDiag(30*time.Second, "tandem to exit", func(s string) bool { return strings.Contains(s, "tandem exited") },
+		func() string { return diagnose(bin, home) })
+	s := tm.screen()
+	if !strings.Contains(s, "tandem exited 0") {
+		t.Errorf("tandem's exit status is not 0:\n%s", s)
+	}
+	// The live area went with it: nothing of the composer is left between
+	// the last answer and the shell's line.
+	last := strings.LastIndex(s, wants[len(wants)-1])
+	if end := strings.Index(s, "tandem exited"); last < 0 || strings.Contains(s[last:end], "Ask Codex") {
+		t.Errorf("the live area is left on screen after tandem exited:\n%s\n%s", s, diagnose(bin, home))
+	}
 	inOrderOnce(t, tm.all(), wants)
 
 	// Resume it in a fresh terminal: the history is printed once, at open.
