@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"tandem/internal/procgroup"
 )
 
 // Stream is a running app-server peer as a byte stream: what it prints is
@@ -60,7 +62,7 @@ func (t *ProcessTransport) Start() (Stream, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = t.Dir
 	cmd.Env = t.Env
-	cmd.SysProcAttr = procAttr()
+	cmd.SysProcAttr = procgroup.Attr() // killed with tandem, even by SIGKILL
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

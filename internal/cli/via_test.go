@@ -48,26 +48,32 @@ func TestServeViaBastion(t *testing.T) {
 	for _, o := range bastion.ClientOptions() {
 		argv = append(argv, "--via-option", o)
 	}
-	serve := exec.Command(tandemBinary(t), argv...)
-	serve.Env = append(env.Environ(), "XDG_STATE_HOME="+dir, "XDG_DATA_HOME="+dir)
-	var stderr sshtest.LockedBuffer
-	serve.Stderr = &stderr
-	serve.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = serve.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = serve.Process.Signal(syscall.SIGINT)
-		select {
-		case <-exited:
-		case <-time.After(30 * time.Second):
-			_ = syscall.Kill(-serve.Process.Pid, syscall.SIGKILL)
-			<-exited
+	// start runs serve; stderr is what it prints, exited closes when it
+	// has exited.
+	start := func() (serve *exec.Cmd, stderr *sshtest.LockedBuffer, exited chan struct{}) {
+		serve = exec.Command(tandemBinary(t), argv...)
+		serve.Env = append(env.Environ(), "XDG_STATE_HOME="+dir, "XDG_DATA_HOME="+dir)
+		stderr = new(sshtest.LockedBuffer)
+		serve.Stderr = stderr
+		serve.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := serve.Start(); err != nil {
+			t.Fatal(err)
 		}
-	})
-	published := func(n int) []string {
+		exited = make(chan struct{})
+		go func() { _ = serve.Wait(); close(exited) }()
+		t.Cleanup(func() {
+			_ = serve.Process.Signal(syscall.SIGINT)
+			select {
+			case <-exited:
+			case <-time.After(30 * time.Second):
+				_ = syscall.Kill(-serve.Process.Pid, syscall.SIGKILL)
+				<-exited
+			}
+		})
+		return serve, stderr, exited
+	}
+	serve, stderr, exited := start()
+	published := func(stderr *sshtest.LockedBuffer, n int) []string {
 		t.Helper()
 		deadline := time.Now().Add(30 * time.Second)
 		for time.Now().Before(deadline) {
@@ -116,7 +122,7 @@ func TestServeViaBastion(t *testing.T) {
 		_, _ = ptmx.Write([]byte{4}) // Ctrl+D leaves
 	}
 
-	first := published(1)
+	first := published(stderr, 1)
 	join(first[1])
 
 	// The tunnel's ssh dies: serve says so, publishes again, and a guest
@@ -136,7 +142,7 @@ func TestServeViaBastion(t *testing.T) {
 		t.Fatalf("%d tunnel ssh processes, want 1", len(killed))
 	}
 	_ = syscall.Kill(killed[0], syscall.SIGKILL)
-	second := published(2)
+	second := published(stderr, 2)
 	if !strings.Contains(stderr.String(), "dropped") {
 		t.Errorf("serve did not say the tunnel dropped:\n%s", stderr.String())
 	}
@@ -157,6 +163,26 @@ func TestServeViaBastion(t *testing.T) {
 	}
 	if left := tunnels(); len(left) != 0 {
 		t.Errorf("tunnel ssh left behind: %v", left)
+	}
+
+	// A serve killed with SIGKILL runs no cleanup: Linux ends its tunnel
+	// (procgroup's parent-death signal).
+	killedServe, stderr2, exited2 := start()
+	published(stderr2, 1)
+	if n := len(tunnels()); n != 1 {
+		t.Fatalf("%d tunnel ssh processes, want 1", n)
+	}
+	_ = killedServe.Process.Kill()
+	<-exited2
+	deadline := time.Now().Add(10 * time.Second)
+	for len(tunnels()) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if left := tunnels(); len(left) != 0 {
+		t.Errorf("tunnel ssh outlived a SIGKILLed serve: %v", left)
+		for _, pid := range left {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 }
 

@@ -8,7 +8,8 @@
 // after a drop the tunnel asks for the same port again, and takes a new
 // one only when that is refused.
 //
-// It imports nothing from tandem but config's target parser.
+// It imports nothing from tandem but config's target parser and
+// procgroup (the ssh never outlives tandem).
 package tunnel
 
 import (
@@ -25,6 +26,7 @@ import (
 	"time"
 
 	"tandem/config"
+	"tandem/internal/procgroup"
 )
 
 // Options say where to publish what.
@@ -119,7 +121,7 @@ func attempt(ctx context.Context, o Options, want int) (port int, up bool, reaso
 	}
 	argv = append(argv, "--", o.Target.Destination())
 	cmd := exec.Command(bin, argv...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = procgroup.Attr() // never outlives tandem, even a SIGKILLed one
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return 0, false, err.Error()
