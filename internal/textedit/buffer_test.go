@@ -97,6 +97,9 @@ func TestSanitize(t *testing.T) {
 		{"a\x1b[31mb", "a[31mb"},
 		{"bad\xffutf8", "badutf8"},
 		{"日本\u200d", "日本\u200d"},
+		{"a\u202eevil\u202c.go", "aevil.go"},   // an override: the draft's letters would show reversed
+		{"\u2066x\u2069 \u200fy", "x \u200fy"}, // an isolate goes, a plain RTL mark stays
+		{"c1\u0085x", "c1x"},
 	}
 	for _, c := range cases {
 		if got := Sanitize(c.in); got != c.want {

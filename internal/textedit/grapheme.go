@@ -119,8 +119,11 @@ func isSpace(s string, pos int) bool {
 const tabSpaces = "    "
 
 // Sanitize makes s fit for the buffer: CRLF and a lone CR become LF, a tab
-// becomes four spaces, other control characters and invalid UTF-8 are
-// dropped. Text that needs none of it is returned as is, without a copy.
+// becomes four spaces, other control characters (C0, DEL, C1), bidi
+// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069: they
+// would reorder what the terminal shows of the draft) and invalid UTF-8
+// are dropped, as termsafe shows them elsewhere. Text that needs none of
+// it is returned as is, without a copy.
 func Sanitize(s string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {
@@ -147,13 +150,18 @@ func Sanitize(s string) string {
 			b.WriteByte('\n')
 		case r == '\t':
 			b.WriteString(tabSpaces)
-		case unicode.IsControl(r):
+		case unicode.IsControl(r), bidiControl(r):
 		default:
 			b.WriteString(s[i : i+n])
 		}
 		i += n
 	}
 	return b.String()
+}
+
+// bidiControl reports a bidi embedding, override or isolate.
+func bidiControl(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
 
 // Width returns the display width of s as the buffer measures it, cluster
