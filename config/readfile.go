@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 )
 
 // MaxFileBytes caps a config file (tandem's, or a codex profile).
@@ -14,8 +15,15 @@ const MaxFileBytes = 1 << 20
 // never a read that blocks or fills memory. A missing file's error
 // matches fs.ErrNotExist.
 func ReadSmallFile(path string, max int64) ([]byte, error) {
-	// Stat before opening: opening a FIFO for reading blocks.
-	st, err := os.Stat(path)
+	// Opened without blocking (a FIFO's open would wait for a writer),
+	// then checked: what is checked is the file that is read, even if
+	// path is swapped between the two.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
 	switch {
 	case err != nil:
 		return nil, err
@@ -24,11 +32,6 @@ func ReadSmallFile(path string, max int64) ([]byte, error) {
 	case st.Size() > max:
 		return nil, fmt.Errorf("%s: %d bytes, more than %d", path, st.Size(), max)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err == nil && int64(len(data)) > max {
 		return nil, fmt.Errorf("%s: more than %d bytes", path, max)
