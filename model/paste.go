@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"tandem/ui"
 )
 
 // A large paste goes into the composer as one placeholder token, as
@@ -88,19 +90,9 @@ func (c *composer) Paste(text string) (large bool) {
 func (c *composer) addPaste(s string) string {
 	c.pasteSeq++
 	lines := strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1 // a final newline ends the last line
-	label := fmt.Sprintf("[Pasted text #%d · %d lines, %s]", c.pasteSeq, lines, humanBytes(len(s)))
+	label := fmt.Sprintf("[Pasted text #%d · %d lines, %s]", c.pasteSeq, lines, ui.ByteSize(int64(len(s))))
 	c.pastes = append(c.pastes, pastedText{label: label, text: s})
 	return label
-}
-
-func humanBytes(n int) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	case n >= 1000:
-		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // Expand replaces the placeholder tokens in s by their text, in one

@@ -170,17 +170,7 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 		}
 	}
 	if p := out.SpillPath(); p != "" {
-		lines = append(lines, st.Dim.Render(Truncate(fmt.Sprintf("  └ %s of output received, kept in %s", humanBytes(out.Bytes()), p), width)))
+		lines = append(lines, st.Dim.Render(Truncate(fmt.Sprintf("  └ %s of output received, kept in %s", ByteSize(out.Bytes()), p), width)))
 	}
 	return lines
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -20,6 +20,7 @@ import (
 	"tandem/internal/picture"
 	"tandem/internal/screen"
 	"tandem/sessions"
+	"tandem/ui"
 )
 
 // ExportOptions are the command line of `tandem export FILE`.
@@ -160,7 +161,7 @@ func runExport(opts ExportOptions, stdout, stderr io.Writer) error {
 	} else if _, err := stdout.Write(buf.Bytes()); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "tandem export: %d frames, %s, %s to %s in %.1f s\n", n, format, humanBytes(cw.n), name, time.Since(began).Seconds())
+	fmt.Fprintf(stderr, "tandem export: %d frames, %s, %s to %s in %.1f s\n", n, format, ui.ByteSize(int64(cw.n)), name, time.Since(began).Seconds())
 	return nil
 }
 
@@ -391,15 +392,4 @@ func (p *exportProgress) done() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\x1b[2K")
 	}
-}
-
-// humanBytes is n as "812 B", "180 KB" or "1.4 MB".
-func humanBytes(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprintf("%d B", n)
-	case n < 1000*1000:
-		return fmt.Sprintf("%d KB", (n+500)/1000)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }
