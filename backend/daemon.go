@@ -221,7 +221,7 @@ func durable(s Stream) bool {
 
 // dialUnixWS does the websocket handshake on the unix socket sock.
 func dialUnixWS(sock string, timeout time.Duration) (*wsStream, error) {
-	peer := "daemon"
+	peer := PeerDaemon
 	if _, err := os.Stat(sock); err != nil {
 		return nil, &RemoteError{Peer: peer, Reason: "no daemon control socket at " + sock, Detail: "is the daemon running? (codex app-server daemon start)"}
 	}

@@ -93,7 +93,7 @@ func (t *ProcessTransport) Start() (Stream, error) {
 	}
 	p := &process{cmd: cmd, stdin: stdin, stdout: stdout, ring: ring, grace: grace, name: t.Name, exited: make(chan struct{})}
 	if p.name == "" {
-		p.name = "local"
+		p.name = PeerLocal
 	}
 	go func() {
 		p.waitErr = cmd.Wait()

@@ -144,8 +144,20 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 // over SSH or on a loaded machine can take several.
 const DefaultInitTimeout = 30 * time.Second
 
-// Describe names the peer ("local", "ssh HOST", …).
+// Describe names the peer: PeerLocal, PeerDaemon, "ssh HOST", a
+// websocket URL, ….
 func (s *Session) Describe() string { return s.stream.Describe() }
+
+// The peers on this machine, as Describe names them.
+const (
+	PeerLocal  = "local"  // an app-server tandem started (ProcessTransport)
+	PeerDaemon = "daemon" // the local daemon (DaemonTransport)
+)
+
+// LocalPeer reports whether the app-server Describe named as peer runs on
+// this machine and sees its files: a path of this machine means the same
+// file there, and nothing needs copying to it.
+func LocalPeer(peer string) bool { return peer == PeerLocal || peer == PeerDaemon }
 
 // ThreadID returns the current thread's id ("" before a thread starts).
 func (s *Session) ThreadID() string {

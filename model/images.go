@@ -178,11 +178,11 @@ func uploadImages(ctx context.Context, c backend.Client, ups []imageUpload) erro
 }
 
 // remote reports whether the app-server runs on another machine than
-// this viewer's (--ssh, --remote, or a guest of tandem serve): pasted
-// paths are then the server's and are sent as they are, and local files
-// are copied there first.
+// this viewer's (--ssh, --remote, or a guest of tandem serve; not the
+// local daemon): pasted paths are then the server's and are sent as they
+// are, and local files are copied there first.
 func (m *Model) remote() bool {
-	return m.opts.Guest || (m.status.Peer != "" && m.status.Peer != "local")
+	return m.opts.Guest || (m.status.Peer != "" && !backend.LocalPeer(m.status.Peer))
 }
 
 // imageState is what the model knows of image inputs: which models take

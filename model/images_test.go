@@ -372,6 +372,26 @@ func TestRemoteImages(t *testing.T) {
 	}
 }
 
+// The app-server on this machine — tandem's own or the local daemon's —
+// reads a local image where it is: nothing is copied into the workspace.
+func TestLocalPeersReadImagesInPlace(t *testing.T) {
+	for _, peer := range []string{"local", "daemon"} {
+		t.Run(peer, func(t *testing.T) {
+			dir := t.TempDir()
+			local := writeImage(t, t.TempDir(), "clip.png", 300)
+			f := newImgFake()
+			m := readyImg(t, f, Options{Workspace: dir, Images: []string{local}}, peer, dir)
+			enter(t, m)
+			if len(f.turnImages) != 1 || len(f.turnImages[0]) != 1 || f.turnImages[0][0] != local {
+				t.Fatalf("sent %q, want %s as it is", f.turnImages, local)
+			}
+			if len(f.files) != 0 {
+				t.Fatalf("copied to the app-server: %v", f.called())
+			}
+		})
+	}
+}
+
 // The state file keeps a prompt without its chips, with a note.
 func TestImageHistoryStored(t *testing.T) {
 	dir := t.TempDir()

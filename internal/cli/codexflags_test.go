@@ -55,6 +55,11 @@ func TestCodexFlagsResolve(t *testing.T) {
 		{name: "--add-dir empty", args: []string{"--add-dir", ""}, err: "--add-dir: expected a directory"},
 		{name: "--add-dir over ssh must be absolute", args: []string{"--ssh", "me@box", "--add-dir", "rel"}, err: "give an absolute path on the remote machine"},
 		{name: "--add-dir over ssh", args: []string{"--ssh", "me@box", "--add-dir", "/srv/data/"}, addDirs: []string{"/srv/data"}},
+		// The local daemon is on this machine: a relative directory is
+		// this machine's, as without it.
+		{name: "--add-dir relative, the local daemon", args: []string{"--remote", "unix://", "--add-dir", "extra"}, addDirs: []string{extra}},
+		{name: "--add-dir relative, --daemon", args: []string{"--daemon", "--add-dir", "extra"}, addDirs: []string{extra}},
+		{name: "--add-dir over a websocket must be absolute", args: []string{"--remote", "ws://127.0.0.1:1", "--add-dir", "rel"}, err: "give an absolute path on the remote machine"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -110,6 +115,10 @@ func TestProfileTandemAndCodex(t *testing.T) {
 		{name: "codex's only, remote", args: []string{"-p", "theirs", "--remote", "ws://127.0.0.1:1"},
 			err: "codex's own profiles (NAME.config.toml) are read only for a local codex"},
 		{name: "tandem's, remote", args: []string{"-p", "mine", "--remote", "ws://127.0.0.1:1"}, theme: "dark"},
+		// The local daemon's home is this machine's: codex's profile is
+		// found (its args then get the daemon's note, as with --daemon).
+		{name: "codex's only, the local daemon", args: []string{"-p", "theirs", "--remote", "unix://"}, theme: "auto",
+			codexArgs: []string{"-c", `model="codex-theirs"`, "-c", `model_reasoning_effort="high"`, "-c", "sandbox_workspace_write.network_access=true"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -179,5 +188,39 @@ func TestCodexProfileArgs(t *testing.T) {
 	}
 	if _, found, err := codexProfileArgs(filepath.Join(dir, "missing.config.toml")); found || err != nil {
 		t.Errorf("missing file: found %v, err %v", found, err)
+	}
+}
+
+// -c overrides cannot reach a daemon's app-server, which is running
+// already: every way to the daemon says so, none drops them silently.
+func TestDaemonNotesCodexArgs(t *testing.T) {
+	home := isolate(t)
+	writeFile(t, filepath.Join(home, "config.toml"), "")
+	cases := []struct {
+		name string
+		args []string
+		note bool
+	}{
+		{"--daemon", []string{"--daemon", "-c", "x=1"}, true},
+		{"the local daemon's socket", []string{"--remote", "unix://", "-c", "x=1"}, true},
+		{"--daemon, no overrides", []string{"--daemon"}, false},
+		{"the socket, no overrides", []string{"--remote", "unix://"}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rc, err := parseSettingsFlags(t, append([]string{"-C", t.TempDir()}, c.args...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, cleanup, notes, err := rc.appServerTransport("codex", t.TempDir(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cleanup()
+			said := strings.Contains(strings.Join(notes, "\n"), "do not reach the daemon")
+			if said != c.note {
+				t.Errorf("notes %q: the daemon note said %v, want %v", notes, said, c.note)
+			}
+		})
 	}
 }

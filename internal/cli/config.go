@@ -93,17 +93,6 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 	if err != nil {
 		return runConfig{}, &usageError{err.Error()}
 	}
-	remote := o.Remote.SSH != "" || o.Remote.WS != "" || s.SSH != nil
-	prof, err := resolveProfile(o.Profile, file, codexHomeOf(s.Environ(os.Environ())), remote)
-	if err != nil {
-		return runConfig{}, err
-	}
-	// Codex's profile first: the config's args and -c flags win over it.
-	s.CodexArgs = append(prof.codexArgs, s.CodexArgs...)
-	addDirs, err := o.CodexFlags.addDirs(s.Workspace, remote)
-	if err != nil {
-		return runConfig{}, err
-	}
 	c := runConfig{
 		settings:        s,
 		sshTarget:       o.Remote.SSH,
@@ -115,8 +104,6 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 		logFile:         o.LogFile,
 		record:          o.Record,
 		traceProtocol:   o.TraceProtocol,
-		addDirs:         addDirs,
-		profile:         prof,
 		daemon:          s.Daemon,
 	}
 	if p, ok := unixSocketPath(c.ws); ok {
@@ -134,6 +121,19 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 	}
 	if o.Remote.RemoteWorkspace != "" {
 		c.remoteWorkspace = o.Remote.RemoteWorkspace
+	}
+	// Where the app-server runs is decided: the local daemon (--daemon,
+	// --remote unix://) reads this machine's profiles and directories.
+	remote := c.isRemote()
+	prof, err := resolveProfile(o.Profile, file, codexHomeOf(s.Environ(os.Environ())), remote)
+	if err != nil {
+		return runConfig{}, err
+	}
+	// Codex's profile first: the config's args and -c flags win over it.
+	c.settings.CodexArgs = append(prof.codexArgs, s.CodexArgs...)
+	c.profile = prof
+	if c.addDirs, err = o.CodexFlags.addDirs(s.Workspace, remote); err != nil {
+		return runConfig{}, err
 	}
 	return c, nil
 }
@@ -197,7 +197,10 @@ func (c runConfig) codexEnviron() (env []string, cleanup func(), err error) {
 // config).
 func (c runConfig) appServerTransport(codex, dir string, log *slog.Logger) (t backend.Transport, cleanup func(), notes []string, err error) {
 	if c.attach {
-		return &backend.DaemonTransport{Socket: c.unixSock}, func() {}, nil, nil
+		if len(c.settings.CodexArgs) > 0 {
+			notes = append(notes, "codex args and -c overrides do not reach the daemon's app-server: set them in its CODEX_HOME's config.toml")
+		}
+		return &backend.DaemonTransport{Socket: c.unixSock}, func() {}, notes, nil
 	}
 	if c.daemon && !c.isRemote() {
 		t, notes, err := c.daemonTransport(codex)

@@ -61,7 +61,7 @@ func execImages(ctx context.Context, sess *backend.Session, modelName, cwd strin
 			}
 		}
 	}
-	if sess.Describe() == "local" {
+	if backend.LocalPeer(sess.Describe()) { // the daemon on this machine reads them too
 		return images, nil
 	}
 	out := make([]string, 0, len(images))

@@ -309,7 +309,7 @@ func readyMsg(sess *backend.Session, resp backend.ThreadResponse) model.SessionR
 // peerPath shows path of the named peer: a local one folded to ~, a
 // remote one as the server gave it (the local $HOME means nothing there).
 func peerPath(peer, path string) string {
-	if peer == "local" || peer == "daemon" {
+	if backend.LocalPeer(peer) {
 		return ui.ShortHome(path)
 	}
 	return path
