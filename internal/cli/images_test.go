@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,5 +79,40 @@ func TestImageFlagUsageErrors(t *testing.T) {
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("tandem %q: %v, want a usage error with %q", c.args, err, c.want)
 		}
+	}
+}
+
+// The local daemon (--remote unix://) is this machine, on the real
+// daemon: exec -i reads the image where it is (nothing is copied into the
+// workspace) and a relative --add-dir is this machine's, made absolute.
+func TestExecLocalDaemonImageAndAddDir(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	env := execEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("A grey square.")}})
+	sock := startDaemon(t, env)
+	dir := t.TempDir()
+	writeTestPNG(t, filepath.Join(dir, "a.png"))
+	if err := os.Mkdir(filepath.Join(env.Dir, "extra"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	out, errOut, err := runTandem(t, "", "exec", "--remote", "unix://"+sock, "-C", env.Dir, "-s", "workspace-write",
+		"-i", filepath.Join(dir, "a.png"), "--add-dir", "extra", "--trace-protocol", trace, "what is it?")
+	if err != nil || out != "A grey square.\n" {
+		t.Fatalf("exec: %q %v\nstderr: %s", out, err, errOut)
+	}
+	reqs, err := env.Mock.WaitRequests(1, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imgs := reqs[0].InputImages(); len(imgs) != 1 || !strings.HasPrefix(imgs[0], "data:image/png;base64,") {
+		t.Fatalf("input images %.120q", imgs)
+	}
+	if _, err := os.Stat(filepath.Join(env.Dir, ".tandem")); err == nil {
+		t.Errorf("the image was copied into the workspace (%s): the daemon reads this machine's files", filepath.Join(env.Dir, ".tandem"))
+	}
+	if roots := startedRoots(t, trace); !slices.Contains(roots, filepath.Join(env.Dir, "extra")) {
+		t.Errorf("thread/start's writable roots %q, want %s", roots, filepath.Join(env.Dir, "extra"))
 	}
 }
