@@ -6,22 +6,22 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/rivo/uniseg"
 )
 
 // cluster returns the byte length and the display width (in cells) of the
 // grapheme cluster that starts at pos, which must be a cluster boundary
-// below len(s): uniseg finds the cluster, x/ansi measures it as lipgloss
-// does. Two ASCII bytes in a row are always two clusters (the buffer
-// holds no CR), so ASCII text never reaches either.
+// below len(s): x/ansi finds and measures it exactly as lipgloss does
+// (ansi.StringWidth is the sum of these), so rows padded here line up
+// with everything else tandem draws — also where Unicode's newer rules
+// join clusters older segmenters split (the Indic conjuncts of नमस्ते).
+// Two ASCII bytes in a row are always two clusters (the buffer holds no
+// CR), so ASCII text never reaches it.
 func cluster(s string, pos int) (n, w int) {
 	if s[pos] < utf8.RuneSelf && (pos+1 == len(s) || s[pos+1] < utf8.RuneSelf) {
 		return 1, 1
 	}
-	c, _, _, _ := uniseg.FirstGraphemeClusterInString(s[pos:], -1)
-	// The width lipgloss gives it, so rows padded here line up with
-	// everything else tandem draws (uniseg says 1 for a keycap, 1️⃣).
-	return len(c), ansi.StringWidth(c)
+	c, w := ansi.FirstGraphemeCluster(s[pos:], ansi.GraphemeWidth)
+	return len(c), w
 }
 
 // plain reports whether a cluster boundary is certain on both sides of r
