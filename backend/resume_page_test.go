@@ -102,6 +102,18 @@ func TestReadBackAndJoinTurns(t *testing.T) {
 	if all, older := ReadBack(context.Background(), c, "th", nil, "30", 100); len(all) != 30 || older != "" {
 		t.Fatalf("ReadBack to the first turn: %d turns, older %q", len(all), older)
 	}
+	// Back to a known turn: no read when the page has it, one page when
+	// it is just before, never past n.
+	c.calls = 0
+	if back, older := ReadBackTo(context.Background(), c, "th", got[400:], "950", "t960", 1000); len(back) != 50 || older != "950" || c.calls != 0 {
+		t.Fatalf("ReadBackTo a turn of the page: %d turns, older %q, %d calls", len(back), older, c.calls)
+	}
+	if back, _ := ReadBackTo(context.Background(), c, "th", got[400:], "950", "t940", 1000); back[0].ID != "t750" || c.calls != 1 {
+		t.Fatalf("ReadBackTo the turn before: from %s, %d calls", back[0].ID, c.calls)
+	}
+	if back, _ := ReadBackTo(context.Background(), c, "th", got[400:], "950", "t-gone", 120); len(back) != 120 {
+		t.Fatalf("ReadBackTo an unknown turn: %d turns, want n", len(back))
+	}
 	// The resume's page, with a turn that ran since the read, joins on.
 	page := []Turn{{ID: "t998"}, {ID: "t999"}, {ID: "t1000"}}
 	joined, ok := JoinTurns(got, page)

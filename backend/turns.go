@@ -1,6 +1,9 @@
 package backend
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // A thread's turns, a page at a time: `thread/resume`'s initialTurnsPage
 // and `thread/turns/list` (#17: a long thread is never read whole).
@@ -89,7 +92,17 @@ const readBackPage = 200
 // read, and returns them all, oldest first, with the cursor of the ones
 // still before ("" when none are). A read that fails leaves what was read.
 func ReadBack(ctx context.Context, c Client, id string, turns []Turn, older string, n int) ([]Turn, string) {
-	for older != "" && len(turns) < n {
+	return ReadBackTo(ctx, c, id, turns, older, "", n)
+}
+
+// ReadBackTo is ReadBack that also stops once turn known is among what
+// was read ("" reads to n): a re-attach reads back to the newest turn the
+// transcript holds, so a short drop costs no read at all.
+func ReadBackTo(ctx context.Context, c Client, id string, turns []Turn, older, known string, n int) ([]Turn, string) {
+	has := func(ts []Turn) bool {
+		return known != "" && slices.ContainsFunc(ts, func(t Turn) bool { return t.ID == known })
+	}
+	for older != "" && len(turns) < n && !has(turns) {
 		page, next, err := c.ListTurns(ctx, id, older, min(readBackPage, n-len(turns)))
 		if err != nil || len(page) == 0 {
 			break

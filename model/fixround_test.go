@@ -105,7 +105,7 @@ func TestElicitationMissingFieldsNotice(t *testing.T) {
 // thread to resume), and so does a failed retry; the dead server's last
 // stderr lines are shown without blank lines and backtrace frames.
 func TestStartFailureWording(t *testing.T) {
-	m := New(Options{NoColor: true, FormGrace: time.Hour, Restart: func() (RestartInfo, error) {
+	m := New(Options{NoColor: true, FormGrace: time.Hour, Restart: func(string) (RestartInfo, error) {
 		return RestartInfo{}, errors.New("app-server exited with status 1: Error: bad config")
 	}})
 	m.Update(tea.WindowSizeMsg{Width: 150, Height: 40})

@@ -62,8 +62,10 @@ type Options struct {
 	// resumes the current thread with `thread/resume` (F5 and /restart,
 	// recovery.go); it blocks until done and sends the new
 	// SessionReadyMsg (without History: the transcript is kept) before
-	// returning.
-	Restart func() (RestartInfo, error)
+	// returning. lastTurn is the newest turn the transcript holds (""
+	// for none): a re-attach to the daemon reads the thread's history
+	// back to it, and no further.
+	Restart func(lastTurn string) (RestartInfo, error)
 	// TurnTimeout, when > 0, is how long a turn runs before tandem offers
 	// to interrupt it.
 	TurnTimeout time.Duration

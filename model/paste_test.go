@@ -258,7 +258,7 @@ func TestInitialPromptWaitsForLogin(t *testing.T) {
 // successful resume they are sent first, in order, before a new prompt.
 func TestQueueFlushedAfterRestart(t *testing.T) {
 	f := newFake()
-	m := ready(t, f, Options{Restart: func() (RestartInfo, error) { return RestartInfo{ThreadID: "t-first"}, nil }})
+	m := ready(t, f, Options{Restart: func(string) (RestartInfo, error) { return RestartInfo{ThreadID: "t-first"}, nil }})
 	typeText(t, m, "first")
 	press(t, m, tea.KeyEnter, 0)
 	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})

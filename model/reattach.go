@@ -125,9 +125,9 @@ func (m *Model) reattach() tea.Cmd {
 	m.detach.seq++ // a scheduled attempt is now stale
 	m.recovery.restarting = true
 	m.ready = false
-	restart := m.opts.Restart
+	restart, last := m.opts.Restart, m.thread.LastTurn()
 	return func() tea.Msg {
-		info, err := restart()
+		info, err := restart(last)
 		return restartDoneMsg{info: info, err: err}
 	}
 }

@@ -26,11 +26,12 @@ func TestReattachDelay(t *testing.T) {
 }
 
 // durableReady is a model on a durable session (the daemon on devbox)
-// whose restart hook fails while fails > 0 (counting down) and counts its
-// runs.
+// whose restart hook fails while fails > 0 (counting down), counts its
+// runs and keeps the last turn it was given in lastTurn.
 func durableReady(t *testing.T, f *fakeDriver, fails *atomic.Int32, runs *atomic.Int32) *Model {
 	t.Helper()
-	m := New(Options{Restart: func() (RestartInfo, error) {
+	m := New(Options{Restart: func(last string) (RestartInfo, error) {
+		lastTurn.Store(last)
 		runs.Add(1)
 		if fails.Add(-1) >= 0 {
 			return RestartInfo{}, errors.New("dial unix /h/control.sock: connection refused")
@@ -42,6 +43,9 @@ func durableReady(t *testing.T, f *fakeDriver, fails *atomic.Int32, runs *atomic
 	settle(t, m, cmd)
 	return m
 }
+
+// lastTurn is what durableReady's restart hook was last given.
+var lastTurn atomic.Value
 
 // The link to the daemon drops mid-turn: the turn, the draft and the
 // queue stay, the status line says the agent keeps working on the host;
@@ -88,6 +92,9 @@ func TestReattachStateMachine(t *testing.T) {
 	m.Update(cmd())
 	if runs.Load() != 1 || m.detach.next != 2*time.Second || !strings.Contains(viewText(m), "retry 2 in 2s") {
 		t.Fatalf("after one failure: runs %d next %v; view:\n%s", runs.Load(), m.detach.next, viewText(m))
+	}
+	if got := lastTurn.Load(); got != "turn-1" {
+		t.Errorf("the re-attach reads back to turn %v, want the transcript's newest, turn-1", got)
 	}
 	// A stale tick does nothing; F5 tries at once (and fails again).
 	if _, cmd := m.Update(reattachTickMsg{seq: seq}); cmd != nil {

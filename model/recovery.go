@@ -137,9 +137,9 @@ func (m *Model) restartServer() tea.Cmd {
 	m.recovery.restarting = true
 	m.ready = false
 	m.setNotice(noticeStarting, "restarting codex app-server…")
-	restart := m.opts.Restart
+	restart, last := m.opts.Restart, m.thread.LastTurn()
 	return inOrder(refuse, func() tea.Msg {
-		info, err := restart()
+		info, err := restart(last)
 		return restartDoneMsg{info: info, err: err}
 	})
 }

@@ -21,7 +21,7 @@ const testKey = "sk-proj-abcdefghijklmnopqrstuvwxyz012345"
 func TestServerDeathMidTurnKeepsWorkAndRestarts(t *testing.T) {
 	var restarts atomic.Int32
 	f := newFake()
-	m := ready(t, f, Options{Restart: func() (RestartInfo, error) {
+	m := ready(t, f, Options{Restart: func(string) (RestartInfo, error) {
 		restarts.Add(1)
 		return RestartInfo{ThreadID: "t-first"}, nil
 	}})
@@ -93,7 +93,7 @@ func TestServerDeathMidTurnKeepsWorkAndRestarts(t *testing.T) {
 // F5 does nothing while the server is alive; /restart runs the hook.
 func TestSlashRestart(t *testing.T) {
 	var restarts atomic.Int32
-	m := ready(t, newFake(), Options{Restart: func() (RestartInfo, error) {
+	m := ready(t, newFake(), Options{Restart: func(string) (RestartInfo, error) {
 		restarts.Add(1)
 		return RestartInfo{}, nil
 	}})
@@ -212,7 +212,7 @@ func TestIdleWithoutTurnCompletedEndsTurn(t *testing.T) {
 // A failed start offers F5 too, and shows the error redacted.
 func TestFailedStartOffersRestart(t *testing.T) {
 	var restarts atomic.Int32
-	m := New(Options{Prompt: "fix the build", Restart: func() (RestartInfo, error) { restarts.Add(1); return RestartInfo{}, nil }})
+	m := New(Options{Prompt: "fix the build", Restart: func(string) (RestartInfo, error) { restarts.Add(1); return RestartInfo{}, nil }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.Update(SessionFailedMsg{Err: errors.New("initialize: token=abc123xyz rejected")})
 	v := viewText(m)
@@ -236,7 +236,7 @@ func TestFailedStartOffersRestart(t *testing.T) {
 // the server's state: still starting, gone (with the way back when there
 // is one), or being restarted.
 func TestEnterWithoutServerSaysWhy(t *testing.T) {
-	restart := func() (RestartInfo, error) { return RestartInfo{}, nil }
+	restart := func(string) (RestartInfo, error) { return RestartInfo{}, nil }
 	cases := []struct {
 		name  string
 		opts  Options

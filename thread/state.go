@@ -84,6 +84,17 @@ func (s *State) Find(turn, id string) *Item {
 	return s.index[Key{"", id}]
 }
 
+// LastTurn returns the id of the newest turn that has an item here ("":
+// none): how far back a re-attach must read the thread's history.
+func (s *State) LastTurn() string {
+	for i := len(s.items) - 1; i >= 0; i-- {
+		if t := s.items[i].Key.Turn; t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
 // Last returns the last item of kind to appear, or nil.
 func (s *State) Last(kind Kind) *Item { return s.last[kind] }
 

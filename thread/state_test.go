@@ -301,3 +301,20 @@ func TestPrepend(t *testing.T) {
 		t.Fatalf("delta after Prepend went to %q", newest.Text())
 	}
 }
+
+// LastTurn is the newest turn with an item, skipping items of no turn (a
+// prompt echoed before its turn started).
+func TestLastTurn(t *testing.T) {
+	var s State
+	if got := s.LastTurn(); got != "" {
+		t.Fatalf("empty state: %q", got)
+	}
+	s.Load([]backend.Turn{
+		{ID: "t1", Items: []backend.Item{{Type: "agentMessage", ID: "a1", Text: "one"}}},
+		{ID: "t2", Items: []backend.Item{{Type: "agentMessage", ID: "a2", Text: "two"}}},
+	})
+	s.add(Key{"", "echo"}, User, "userMessage")
+	if got := s.LastTurn(); got != "t2" {
+		t.Fatalf("LastTurn = %q, want t2", got)
+	}
+}

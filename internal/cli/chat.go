@@ -109,7 +109,7 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 		State:     sessions.Open(""),
 		Workspace: env.cwd,
 		// owner.go: F5 and /restart start a new app-server on the thread.
-		Restart:     func() (model.RestartInfo, error) { return owner.restart() },
+		Restart:     func(lastTurn string) (model.RestartInfo, error) { return owner.restart(lastTurn) },
 		TurnTimeout: s.TurnTimeout,
 		// notify.go: desktop notifications (the config's notifications).
 		Notifications: s.Notifications,

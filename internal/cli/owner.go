@@ -77,8 +77,9 @@ func (o *sessionOwner) start() {
 // the thread the old one had open with `thread/resume`; with no thread yet
 // it starts one. The model gets a SessionReadyMsg without History: it
 // keeps its transcript, so nothing is drawn twice. It implements
-// model.Options.Restart.
-func (o *sessionOwner) restart() (model.RestartInfo, error) {
+// model.Options.Restart: a re-attach to the daemon reads the history back
+// to lastTurn, the newest turn the model holds.
+func (o *sessionOwner) restart(lastTurn string) (model.RestartInfo, error) {
 	select {
 	case <-o.started:
 	case <-o.ctx.Done():
@@ -120,13 +121,14 @@ func (o *sessionOwner) restart() (model.RestartInfo, error) {
 	if _, ok := backend.IsDurable(o.env.transport); ok {
 		// A re-attach to the daemon: the thread went on meanwhile, so its
 		// history comes along, for the model to merge: the newest page,
-		// and up to reattachTurns turns before, so that what ran while
-		// tandem was away has no gap.
+		// and the turns before it back to the newest one the model holds
+		// (at most reattachTurns), so that what ran while tandem was away
+		// has no gap.
 		resp, err := sess.ResumeThread(sctx, threadID)
 		if err != nil {
 			return model.RestartInfo{}, fmt.Errorf("thread/resume: %w", err)
 		}
-		resp.Thread.Turns, resp.Older = backend.ReadBack(sctx, sess, threadID, resp.Thread.Turns, resp.Older, reattachTurns)
+		resp.Thread.Turns, resp.Older = backend.ReadBackTo(sctx, sess, threadID, resp.Thread.Turns, resp.Older, lastTurn, reattachTurns)
 		msg := o.env.durable(readyMsg(sess, resp)) // setup.go
 		msg.History, msg.Reattached = resp.Thread.Turns, true
 		send(msg)
@@ -196,5 +198,6 @@ func (o *sessionOwner) current(wait time.Duration) *backend.Session {
 }
 
 // reattachTurns is how many of its newest turns a thread re-attached to
-// on the daemon brings for the model to merge.
+// on the daemon brings at most for the model to merge (it stops at the
+// newest turn the model holds).
 const reattachTurns = 1000
