@@ -109,7 +109,7 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 	if p, ok := unixSocketPath(c.ws); ok {
 		c.ws, c.attach, c.unixSock = "", true, p
 		if p == "" {
-			c.unixSock = backend.DaemonSocket(config.ExpandHome(backend.SharedCodexHome()))
+			c.unixSock = backend.DaemonSocket(codexHomeOf(s.Environ(os.Environ()))) // where --daemon starts it
 		}
 		c.daemon = false // attached to, never started
 	}
@@ -177,11 +177,7 @@ func (c runConfig) codexEnviron() (env []string, cleanup func(), err error) {
 	if !s.PerRunHome() || c.isRemote() { // a remote run prepares the remote's home
 		return env, func() {}, nil
 	}
-	shared := lookupEnv(env, "CODEX_HOME")
-	if shared == "" {
-		shared = backend.SharedCodexHome()
-	}
-	dir, cleanup, err := backend.PrepareCodexHome(config.ExpandHome(shared), backend.StateDir(), s.MCPServers)
+	dir, cleanup, err := backend.PrepareCodexHome(codexHomeOf(env), backend.StateDir(), s.MCPServers)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -231,11 +227,7 @@ func (c runConfig) appServerTransport(codex, dir string, log *slog.Logger) (t ba
 func (c runConfig) daemonTransport(codex string) (backend.Transport, []string, error) {
 	s := c.settings
 	env := s.Environ(os.Environ())
-	home := lookupEnv(env, "CODEX_HOME")
-	if home == "" {
-		home = backend.SharedCodexHome()
-	}
-	home = config.ExpandHome(home)
+	home := codexHomeOf(env)
 	var notes []string
 	if s.PerRunHome() {
 		dir, changed, err := backend.PrepareDaemonHome(home, backend.StateDir(), s.MCPServers)

@@ -3,6 +3,9 @@ package cli
 import (
 	"bytes"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -99,6 +102,42 @@ func TestDaemonTransportChoice(t *testing.T) {
 			}
 		default:
 			t.Errorf("%v: transport %T", tt.args, tr)
+		}
+	}
+}
+
+// A CODEX_HOME set in the config's codex.env is the daemon's home both
+// ways: --daemon starts the daemon there, and --remote unix:// attaches
+// to that daemon's socket, not to the one of tandem's own environment.
+func TestDaemonHomeFromConfigEnv(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("CODEX_HOME", t.TempDir()) // tandem's own: not the one used
+	cfgHome := t.TempDir()
+	xdg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", xdg)
+	if err := os.MkdirAll(filepath.Join(xdg, "tandem"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(xdg, "tandem", "config.toml"), []byte("[codex]\nenv = { CODEX_HOME = "+strconv.Quote(cfgHome)+" }\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--daemon"}, {"--remote", "unix://"}} {
+		c, err := parseFlags(t, args...)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		tr, _, _, err := c.appServerTransport("/usr/bin/codex", t.TempDir(), nil)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		d, ok := tr.(*backend.DaemonTransport)
+		switch {
+		case !ok:
+			t.Errorf("%v: transport %T", args, tr)
+		case d.Socket == "" && !slices.Contains(d.Env, "CODEX_HOME="+cfgHome):
+			t.Errorf("%v: the daemon starts without the config's CODEX_HOME", args)
+		case d.Socket != "" && d.Socket != backend.DaemonSocket(cfgHome):
+			t.Errorf("%v: attaches to %s, want the daemon of the config's CODEX_HOME %s", args, d.Socket, cfgHome)
 		}
 	}
 }
