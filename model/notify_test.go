@@ -116,6 +116,20 @@ func TestWindowTitle(t *testing.T) {
 	}
 }
 
+// The title names the state and focus is reported in both ways of
+// drawing: the alternate screen and --no-alt-screen.
+func TestViewsCarryTitleAndFocus(t *testing.T) {
+	for _, inline := range []bool{false, true} {
+		m := New(Options{NoAltScreen: inline})
+		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		m.turn.running = true
+		v := m.View()
+		if v.AltScreen == inline || v.WindowTitle != "tandem · working" || !v.ReportFocus {
+			t.Errorf("inline %v: alt screen %v, title %q, focus reported %v", inline, v.AltScreen, v.WindowTitle, v.ReportFocus)
+		}
+	}
+}
+
 // A turn that ends while the terminal is unfocused writes the
 // notification; focused, or with notifications off, nothing; a replay
 // (no client) never.

@@ -69,10 +69,12 @@ func (m *Model) liveLines(room int) []string {
 
 // inlineFinish wraps the live area in a view: no alternate screen, no
 // mouse capture (the wheel scrolls the terminal, selection is the
-// terminal's).
+// terminal's); the title and focus reporting as in the alternate screen
+// (notify.go).
 func (m *Model) inlineFinish(s string) tea.View {
 	v := tea.NewView(s)
-	v.WindowTitle = "tandem"
+	v.WindowTitle = m.windowTitle()
+	v.ReportFocus = true // tea.FocusMsg / tea.BlurMsg, for notifications
 	return v
 }
 
