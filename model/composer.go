@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/cursor"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"tandem/internal/textedit"
 	"tandem/sessions"
@@ -118,6 +119,13 @@ func (c *composer) SetWidth(w int) {
 	c.ta.SetWidth(w)
 	c.placeholder = ""
 	c.buf.SetWidth(max(min(w, composerMaxWidth), promptWidth+1) - promptWidth)
+	c.refit()
+}
+
+// SetWidthMethod measures the draft as the renderer measures it for the
+// terminal (textedit.Buffer.SetMethod).
+func (c *composer) SetWidthMethod(m ansi.Method) {
+	c.buf.SetMethod(m)
 	c.refit()
 }
 

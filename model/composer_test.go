@@ -63,7 +63,8 @@ func composerRows(m *Model) []string {
 }
 
 // Every row of a draft of wide text — CJK, emoji, a word longer than the
-// row — is exactly the window's width, at two widths (a resize re-wraps).
+// row — is exactly the window's width as the renderer measures it (code
+// point by code point, its default), at two widths (a resize re-wraps).
 func TestComposerRowsFitTheWidth(t *testing.T) {
 	m := personModel(t)
 	text := "日本語の文章と絵文字 👩‍💻🇫🇷 mixed with English words and averyveryverylongwordthatdoesnotfit 한국어 텍스트 1️⃣ café"
@@ -76,7 +77,7 @@ func TestComposerRowsFitTheWidth(t *testing.T) {
 		}
 		var joined strings.Builder
 		for i, r := range rows {
-			if got := ansi.StringWidth(r); got != w {
+			if got := ansi.StringWidthWc(r); got != w {
 				t.Errorf("width %d: row %d %q is %d cells wide", w, i, r, got)
 			}
 			r = strings.TrimPrefix(strings.TrimPrefix(r, "› "), "  ")
@@ -136,5 +137,26 @@ func TestComposerEditingKeys(t *testing.T) {
 		if got := m.Composer(); got != c.want {
 			t.Errorf("keys %v: draft %q, want %q", c.keys, got, c.want)
 		}
+	}
+}
+
+// A terminal that reports Unicode core mode (2027) has the renderer
+// measure by grapheme cluster; the composer follows, so its rows are the
+// terminal's: नमस्ते दुनिया is 10 cells before (code point by code point)
+// and 7 after.
+func TestComposerFollowsUnicodeCore(t *testing.T) {
+	m := New(Options{})
+	m.Update(tea.WindowSizeMsg{Width: 11 + promptWidth, Height: 30})
+	m.composer.SetDraft("नमस्ते दुनिया ab")
+	if got := m.composer.buf.Rows(); got != 2 {
+		t.Fatalf("%d rows without the mode, want 2", got)
+	}
+	m.Update(tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeNotRecognized})
+	if got := m.composer.buf.Rows(); got != 2 {
+		t.Fatalf("a terminal without the mode: %d rows, want 2", got)
+	}
+	m.Update(tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeReset})
+	if got := m.composer.buf.Rows(); got != 1 {
+		t.Fatalf("%d rows with the mode, want 1", got)
 	}
 }

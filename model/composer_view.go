@@ -5,8 +5,6 @@ import (
 
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/lipgloss/v2"
-
-	"tandem/internal/textedit"
 )
 
 // composerStyles are the textarea's focused styles the draft is drawn
@@ -47,13 +45,13 @@ func (c *composer) View() string {
 			style = c.st.cursorLine
 		}
 		sb.WriteString(style.Render(c.st.prompt.Render(composerPrompt(textarea.PromptInfo{LineNumber: c.top + i}))))
-		text, tw := fitRow(r.Text, w)
+		text, tw := c.fitRow(r.Text, w)
 		if r.Cursor < 0 {
 			sb.WriteString(style.Render(text))
 		} else {
 			pre, under, rest := "", " ", ""
 			if r.Cursor >= w { // in spaces hanging past the edge: the last cell
-				text, tw = fitRow(r.Text, w-1)
+				text, tw = c.fitRow(r.Text, w-1)
 				pre = text
 			} else {
 				pre, rest = text[:r.CursorAt], text[r.CursorAt:]
@@ -77,9 +75,9 @@ func (c *composer) View() string {
 }
 
 // fitRow cuts a row's hanging spaces at width w; it returns the row and
-// its width.
-func fitRow(s string, w int) (string, int) {
-	tw := textedit.Width(s)
+// its width as the buffer measures it.
+func (c *composer) fitRow(s string, w int) (string, int) {
+	tw := c.buf.TextWidth(s)
 	for tw > w && strings.HasSuffix(s, " ") {
 		s = s[:len(s)-1]
 		tw--

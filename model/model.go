@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
 	"tandem/forms"
@@ -313,6 +314,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		m.setTheme(msg.IsDark())
 		return m, nil
+	case tea.ModeReportMsg:
+		if graphemeTerminal(msg) {
+			m.composer.SetWidthMethod(ansi.GraphemeWidth)
+		}
+		return m, nil
 	case tea.FocusMsg, tea.BlurMsg:
 		_, in := msg.(tea.FocusMsg)
 		m.onFocus(in) // notify.go
@@ -445,6 +451,15 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	}
 	cmds = append(cmds, m.checkAccount(), m.threadExtras()) // goal.go: the goal, the skills
 	return tea.Batch(cmds...)
+}
+
+// graphemeTerminal reports whether msg says the terminal knows Unicode
+// core mode (2027): Bubble Tea's renderer then turns it on and measures
+// text by grapheme cluster instead of code point by code point (the same
+// test as its own), and so must the composer.
+func graphemeTerminal(msg tea.ModeReportMsg) bool {
+	return msg.Mode == ansi.ModeUnicodeCore &&
+		(msg.Value == ansi.ModeReset || msg.Value == ansi.ModeSet || msg.Value == ansi.ModePermanentlySet)
 }
 
 func (m *Model) onWindowSize(msg tea.WindowSizeMsg) tea.Cmd {

@@ -17,6 +17,8 @@ package textedit
 import (
 	"slices"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Pos is a place in the buffer: a paragraph (line) index and a byte offset
@@ -29,8 +31,11 @@ type Buffer struct {
 	row   int // the cursor's paragraph
 	col   int // the cursor's byte offset in it (a cluster boundary)
 	width int // wrap width in cells, ≥ 1
-	rows  int // visual rows of all paragraphs
-	size  int // bytes, newlines included
+	// method is how a cluster's width is measured (SetMethod): the zero
+	// value is ansi.WcWidth, the renderer's default.
+	method ansi.Method
+	rows   int // visual rows of all paragraphs
+	size   int // bytes, newlines included
 	// above is the visual rows of the paragraphs before the cursor's,
 	// when aboveOK.
 	above   int
@@ -54,12 +59,29 @@ func (b *Buffer) SetWidth(width int) {
 		return
 	}
 	b.width = width
+	b.layoutAll()
+}
+
+// layoutAll wraps every paragraph again: it costs the whole text.
+func (b *Buffer) layoutAll() {
 	b.rows = 0
 	for i := range b.paras {
-		b.paras[i].layout(width)
+		b.paras[i].layout(b.width, b.method)
 		b.rows += len(b.paras[i].starts)
 	}
 	b.aboveOK = false
+}
+
+// SetMethod sets how the width of a cluster is measured, as the
+// renderer measures it for the terminal: ansi.WcWidth (the default; a
+// terminal without Unicode core mode, 2027) or ansi.GraphemeWidth (one
+// that reported the mode). It re-wraps the whole text when it changes.
+func (b *Buffer) SetMethod(m ansi.Method) {
+	if m == b.method {
+		return
+	}
+	b.method = m
+	b.layoutAll()
 }
 
 // Width returns the wrap width in cells.
@@ -74,7 +96,7 @@ func (b *Buffer) SetText(s string) {
 	b.rows = 0
 	for i, l := range lines {
 		b.paras[i].text = l
-		b.paras[i].layout(b.width)
+		b.paras[i].layout(b.width, b.method)
 		b.rows += len(b.paras[i].starts)
 	}
 	b.size = len(s)
@@ -104,7 +126,7 @@ func (b *Buffer) SetOffset(off int) {
 	off = min(off, len(t))
 	col := 0
 	for col < off {
-		n, _ := cluster(t, col)
+		n := cluster(t, col)
 		if col+n > off {
 			break
 		}
@@ -184,7 +206,7 @@ func (b *Buffer) edit(i, a, rem int, ins string) {
 	p := &b.paras[i]
 	before := len(p.starts)
 	p.text = p.text[:a] + ins + p.text[a+rem:]
-	p.relayout(b.width, a, rem, len(ins))
+	p.relayout(b.width, b.method, a, rem, len(ins))
 	d := len(p.starts) - before
 	b.rows += d
 	if i < b.row {
@@ -218,7 +240,7 @@ func (b *Buffer) Insert(s string) {
 	lastCol := len(last.text)
 	last.text += tail
 	for k := range added {
-		added[k].layout(b.width)
+		added[k].layout(b.width, b.method)
 		b.rows += len(added[k].starts)
 	}
 	b.size += len(s) - len(lines[0]) + len(tail) // edit counted lines[0] and the tail's removal
@@ -296,7 +318,7 @@ func (b *Buffer) Delete() bool {
 	if b.col >= len(t) {
 		return b.joinDown()
 	}
-	n, _ := cluster(t, b.col)
+	n := cluster(t, b.col)
 	b.deleteTo(b.col + n)
 	return true
 }
@@ -326,7 +348,7 @@ func (b *Buffer) Right() {
 	b.goal = -1
 	t := b.paras[b.row].text
 	if b.col < len(t) {
-		n, _ := cluster(t, b.col)
+		n := cluster(t, b.col)
 		b.col += n
 	} else if b.row+1 < len(b.paras) {
 		b.setRow(b.row + 1)

@@ -31,7 +31,7 @@ func TestGraphemeClusters(t *testing.T) {
 		{"kana with voicing mark", "か", "か\u3099"},
 		{"emoji presentation", "", "❤\ufe0f"},
 		// Unicode 15.1 joins a conjunct (consonant, virama, consonant):
-		// three clusters, as lipgloss counts them.
+		// three clusters, as x/ansi counts them.
 		{"Devanagari conjunct", "नम", "स्ते"},
 	}
 	for _, c := range cases {
@@ -60,8 +60,15 @@ func TestGraphemeClusters(t *testing.T) {
 			if want := clusters(text); steps != want {
 				t.Fatalf("Right took %d steps over %q, want %d clusters", steps, text, want)
 			}
-			if got, want := Width(text), ansi.StringWidth(text); got != want {
-				t.Errorf("Width(%q) = %d, lipgloss measures %d", text, got, want)
+			// Widths as the renderer measures them for the terminal: code
+			// point by code point without Unicode core mode, by cluster
+			// with it.
+			if got, want := b.TextWidth(text), ansi.StringWidthWc(text); got != want {
+				t.Errorf("TextWidth(%q) = %d, the renderer measures %d (WcWidth)", text, got, want)
+			}
+			b.SetMethod(ansi.GraphemeWidth)
+			if got, want := b.TextWidth(text), ansi.StringWidth(text); got != want {
+				t.Errorf("TextWidth(%q) = %d, the renderer measures %d (GraphemeWidth)", text, got, want)
 			}
 		})
 	}
@@ -133,8 +140,9 @@ func TestWrap(t *testing.T) {
 		{"ab   cd", 3, []string{"ab   ", "cd"}}, // spaces hang
 		{"日本語のテキスト", 6, []string{"日本語", "のテキ", "スト"}},
 		{"ab日本", 5, []string{"ab日", "本"}},
-		{"👩\u200d💻👩\u200d💻👩\u200d💻", 4, []string{"👩\u200d💻👩\u200d💻", "👩\u200d💻"}},
+		{"👩\u200d💻👩\u200d💻👩\u200d💻", 8, []string{"👩\u200d💻👩\u200d💻", "👩\u200d💻"}}, // 4 cells each without Unicode core mode
 		{"日", 1, []string{"日", ""}},
+		{"नमस्ते दुनिया", 8, []string{"नमस्ते ", "दुनिया"}}, // नि and या are 2 cells each but no break
 		{"one\n\ntwo", 10, []string{"one", "", "two"}},
 	}
 	for _, c := range cases {
@@ -294,4 +302,24 @@ func clusters(s string) int {
 		n++
 	}
 	return n
+}
+
+// The rows wrap at the terminal's widths: without Unicode core mode
+// नमस्ते दुनिया is 10 cells (code point by code point, as tmux and xterm
+// draw it), so at width 11 a row holds it and a space; with the mode it
+// is 7, and the next word joins the row. SetMethod re-wraps.
+func TestWrapFollowsMethod(t *testing.T) {
+	b := New(11)
+	b.SetText("नमस्ते दुनिया ab")
+	if got := rowsOf(b); len(got) != 2 || got[0] != "नमस्ते दुनिया " {
+		t.Fatalf("WcWidth rows %q", got)
+	}
+	b.SetMethod(ansi.GraphemeWidth)
+	if got := rowsOf(b); len(got) != 1 {
+		t.Fatalf("GraphemeWidth rows %q", got)
+	}
+	b.SetMethod(ansi.WcWidth)
+	if got := rowsOf(b); len(got) != 2 {
+		t.Fatalf("back to WcWidth: rows %q", got)
+	}
 }

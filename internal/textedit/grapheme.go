@@ -8,19 +8,31 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// cluster returns the byte length and the display width (in cells) of the
-// grapheme cluster that starts at pos, which must be a cluster boundary
-// below len(s): x/ansi finds and measures it exactly as lipgloss does
-// (ansi.StringWidth is the sum of these), so rows padded here line up
-// with everything else tandem draws — also where Unicode's newer rules
-// join clusters older segmenters split (the Indic conjuncts of नमस्ते).
-// Two ASCII bytes in a row are always two clusters (the buffer holds no
-// CR), so ASCII text never reaches it.
-func cluster(s string, pos int) (n, w int) {
+// cluster returns the byte length of the grapheme cluster that starts at
+// pos, which must be a cluster boundary below len(s): x/ansi finds it
+// (UAX #29, Unicode 15.1: an Indic conjunct such as स्ते is one), as
+// lipgloss and the renderer do. Two ASCII bytes in a row are always two
+// clusters (the buffer holds no CR), so ASCII text never reaches it.
+func cluster(s string, pos int) int {
+	if s[pos] < utf8.RuneSelf && (pos+1 == len(s) || s[pos+1] < utf8.RuneSelf) {
+		return 1
+	}
+	c, _ := ansi.FirstGraphemeCluster(s[pos:], ansi.GraphemeWidth)
+	return len(c)
+}
+
+// clusterWidth is cluster and the cluster's display width in cells as
+// the terminal advances over it under m: with ansi.WcWidth (a terminal
+// without Unicode core mode, 2027: tmux, xterm, most) the sum of its
+// code points' widths (नमस्ते is 4 cells, 👩‍💻 is 4); with
+// ansi.GraphemeWidth (mode 2027 on) the cluster's own width (3, 2). The
+// renderer measures the same way, so the rows the buffer wraps are the
+// rows the terminal shows.
+func clusterWidth(s string, pos int, m ansi.Method) (n, w int) {
 	if s[pos] < utf8.RuneSelf && (pos+1 == len(s) || s[pos+1] < utf8.RuneSelf) {
 		return 1, 1
 	}
-	c, w := ansi.FirstGraphemeCluster(s[pos:], ansi.GraphemeWidth)
+	c, w := ansi.FirstGraphemeCluster(s[pos:], m)
 	return len(c), w
 }
 
@@ -75,7 +87,7 @@ func prevBoundary(s string, pos int) int {
 	}
 	q := safeStart(s, pos)
 	for {
-		n, _ := cluster(s, q)
+		n := cluster(s, q)
 		if q+n >= pos {
 			return q
 		}
@@ -98,7 +110,7 @@ func snap(s string, pos int) int {
 	}
 	q := safeStart(s, pos)
 	for q < pos {
-		n, _ := cluster(s, q)
+		n := cluster(s, q)
 		q += n
 	}
 	return q
@@ -164,12 +176,12 @@ func bidiControl(r rune) bool {
 	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
 
-// Width returns the display width of s as the buffer measures it, cluster
-// by cluster.
-func Width(s string) int {
+// TextWidth returns the display width of s as the buffer measures it
+// (see SetMethod), cluster by cluster.
+func (b *Buffer) TextWidth(s string) int {
 	w := 0
 	for i := 0; i < len(s); {
-		n, cw := cluster(s, i)
+		n, cw := clusterWidth(s, i, b.method)
 		i += n
 		w += cw
 	}

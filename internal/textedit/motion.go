@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // wordLeftOf returns where a word motion left of col lands on line t:
@@ -30,11 +32,11 @@ func wordLeftOf(t string, col int) int {
 // over spaces, then to the end of the word after them.
 func wordRightOf(t string, col int) int {
 	for col < len(t) && isSpace(t, col) {
-		n, _ := cluster(t, col)
+		n := cluster(t, col)
 		col += n
 	}
 	for col < len(t) && !isSpace(t, col) {
-		n, _ := cluster(t, col)
+		n := cluster(t, col)
 		col += n
 	}
 	return col
@@ -115,7 +117,7 @@ func (b *Buffer) Case(how CaseChange) {
 	t := b.paras[b.row].text
 	a := b.col
 	for a < len(t) && isSpace(t, a) {
-		n, _ := cluster(t, a)
+		n := cluster(t, a)
 		a += n
 	}
 	e := wordRightOf(t, a)
@@ -148,10 +150,10 @@ const (
 )
 
 // colAt returns the display column of byte offset col in row i of p.
-func colAt(p *para, i, col int) int {
+func colAt(p *para, i, col int, m ansi.Method) int {
 	w := 0
 	for pos := p.starts[i]; pos < col; {
-		n, cw := cluster(p.text, pos)
+		n, cw := clusterWidth(p.text, pos, m)
 		pos += n
 		w += cw
 	}
@@ -160,12 +162,12 @@ func colAt(p *para, i, col int) int {
 
 // offsetAt returns the byte offset in row i of p nearest display column x
 // without passing it; never the row's end unless it is the line's end.
-func offsetAt(p *para, i, x int) int {
+func offsetAt(p *para, i, x int, m ansi.Method) int {
 	pos, end := p.starts[i], p.rowEnd(i)
 	last := i == len(p.starts)-1
 	w := 0
 	for pos < end {
-		n, cw := cluster(p.text, pos)
+		n, cw := clusterWidth(p.text, pos, m)
 		if w+cw > x || (!last && pos+n >= end) {
 			break
 		}
@@ -182,15 +184,15 @@ func (b *Buffer) Up() bool {
 	p := &b.paras[b.row]
 	i := p.rowOf(b.col)
 	if b.goal < 0 {
-		b.goal = colAt(p, i, b.col)
+		b.goal = colAt(p, i, b.col, b.method)
 	}
 	switch {
 	case i > 0:
-		b.col = offsetAt(p, i-1, b.goal)
+		b.col = offsetAt(p, i-1, b.goal, b.method)
 	case b.row > 0:
 		b.setRow(b.row - 1)
 		q := &b.paras[b.row]
-		b.col = offsetAt(q, len(q.starts)-1, b.goal)
+		b.col = offsetAt(q, len(q.starts)-1, b.goal, b.method)
 	default:
 		moved := b.col != 0
 		b.col = 0
@@ -205,14 +207,14 @@ func (b *Buffer) Down() bool {
 	p := &b.paras[b.row]
 	i := p.rowOf(b.col)
 	if b.goal < 0 {
-		b.goal = colAt(p, i, b.col)
+		b.goal = colAt(p, i, b.col, b.method)
 	}
 	switch {
 	case i+1 < len(p.starts):
-		b.col = offsetAt(p, i+1, b.goal)
+		b.col = offsetAt(p, i+1, b.goal, b.method)
 	case b.row+1 < len(b.paras):
 		b.setRow(b.row + 1)
-		b.col = offsetAt(&b.paras[b.row], 0, b.goal)
+		b.col = offsetAt(&b.paras[b.row], 0, b.goal, b.method)
 	default:
 		moved := b.col != len(p.text)
 		b.col = len(p.text)
@@ -256,9 +258,9 @@ func (b *Buffer) Window(top, n int) []Row {
 		for ; i < len(p.starts) && len(out) < n; i++ {
 			r := Row{Text: p.text[p.starts[i]:p.rowEnd(i)], Line: line, Cursor: -1}
 			if line == b.row && p.rowOf(b.col) == i {
-				r.Cursor, r.CursorAt = colAt(p, i, b.col), b.col-p.starts[i]
+				r.Cursor, r.CursorAt = colAt(p, i, b.col, b.method), b.col-p.starts[i]
 				if b.col < len(p.text) && b.col < p.rowEnd(i) {
-					c, _ := cluster(p.text, b.col)
+					c := cluster(p.text, b.col)
 					r.Under = p.text[b.col : b.col+c]
 				}
 			}

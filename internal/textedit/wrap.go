@@ -1,6 +1,10 @@
 package textedit
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 // para is one line of the text (between newlines) and its soft wrap:
 // starts holds the byte offset of each visual row, starts[0] == 0. The
@@ -17,19 +21,20 @@ type para struct {
 // past the edge rather than start a row; a row may also break before or
 // after a wide (CJK) cluster; a word longer than the row is cut; a
 // cluster wider than the row has a row of its own.
-func nextRow(s string, start, width int) (next, w int, last bool) {
+func nextRow(s string, start, width int, m ansi.Method) (next, w int, last bool) {
 	pos, brk := start, -1
 	for pos < len(s) {
-		n, cw := cluster(s, pos)
+		n, cw := clusterWidth(s, pos, m)
 		if s[pos] == ' ' {
 			pos += n
 			w += cw
 			brk = pos
 			continue
 		}
+		wide := cw > 1 && wideCluster(s[pos:pos+n])
 		if w+cw > width {
 			switch {
-			case cw > 1 && pos > start:
+			case wide && pos > start:
 				return pos, 0, false
 			case brk > start:
 				return brk, 0, false
@@ -38,23 +43,29 @@ func nextRow(s string, start, width int) (next, w int, last bool) {
 			}
 			return pos + n, 0, false
 		}
-		if cw > 1 && pos > start {
+		if wide && pos > start {
 			brk = pos
 		}
 		pos += n
 		w += cw
-		if cw > 1 {
+		if wide {
 			brk = pos
 		}
 	}
 	return len(s), w, true
 }
 
+// wideCluster reports whether c is one wide character (CJK, an emoji),
+// which a row may break before or after as between words. A cluster
+// that is two cells only because its code points are counted one by one
+// (a Devanagari letter and its vowel sign, नि) is part of its word.
+func wideCluster(c string) bool { return ansi.StringWidth(c) > 1 }
+
 // layoutFrom appends to starts the rows of s from its last entry on.
-func layoutFrom(s string, width int, starts []int) []int {
+func layoutFrom(s string, width int, m ansi.Method, starts []int) []int {
 	start := starts[len(starts)-1]
 	for {
-		next, w, last := nextRow(s, start, width)
+		next, w, last := nextRow(s, start, width, m)
 		if last {
 			if w >= width {
 				starts = append(starts, len(s)) // the cursor's cell after a full row
@@ -66,9 +77,9 @@ func layoutFrom(s string, width int, starts []int) []int {
 	}
 }
 
-// layout wraps the whole paragraph.
-func (p *para) layout(width int) {
-	p.starts = layoutFrom(p.text, width, append(p.starts[:0], 0))
+// layout wraps the whole paragraph at width cells measured by m.
+func (p *para) layout(width int, m ansi.Method) {
+	p.starts = layoutFrom(p.text, width, m, append(p.starts[:0], 0))
 }
 
 // relayout re-wraps the paragraph after an edit at byte a that replaced
@@ -77,7 +88,7 @@ func (p *para) layout(width int) {
 // until one starts where an old row did (shifted by the edit), after
 // which the old rows hold. The cost is the rows the edit touched, not
 // the paragraph.
-func (p *para) relayout(width, a, rem, ins int) {
+func (p *para) relayout(width int, m ansi.Method, a, rem, ins int) {
 	old := p.starts
 	delta := ins - rem
 	i := sort.SearchInts(old, a+1) - 1 // the last row starting at or before a
@@ -86,7 +97,7 @@ func (p *para) relayout(width, a, rem, ins int) {
 	copy(starts, old[:j+1])
 	start := starts[j]
 	for {
-		next, w, last := nextRow(p.text, start, width)
+		next, w, last := nextRow(p.text, start, width, m)
 		if last {
 			if w >= width {
 				starts = append(starts, len(p.text))
