@@ -38,3 +38,20 @@ func TestApprovalSetWidthRefits(t *testing.T) {
 		t.Errorf("highlighted value = %v after the resizes; want execpolicy", v)
 	}
 }
+
+// Ctrl+D and Ctrl+U never move an approval's highlight (huh would move
+// it half a page: onto "don't ask again", a key away from Enter); with a
+// diff they scroll it instead.
+func TestApprovalHalfPageKeysKeepTheChoice(t *testing.T) {
+	choices := []Choice{{Label: "Yes", Value: "accept"}, {Label: "Yes, and don't ask again", Value: "execpolicy"}, {Label: "No", Value: "decline"}}
+	for _, diff := range [][]string{nil, strings.Split(strings.Repeat("+line\n", 40), "\n")} {
+		a := NewApproval(ApprovalSpec{Title: "Run this command?", Command: "echo one", Choices: choices, Diff: diff}, Theme(true, true), 60)
+		a.Init()
+		for _, k := range []tea.KeyPressMsg{{Code: 'd', Mod: tea.ModCtrl}, {Code: 'd', Mod: tea.ModCtrl}, {Code: 'u', Mod: tea.ModCtrl}, {Code: 'd', Mod: tea.ModCtrl}} {
+			a.Update(k)
+		}
+		if v := a.spec.Choices[a.choice].Value; v != "accept" {
+			t.Errorf("diff %d lines: the highlight moved to %v", len(diff), v)
+		}
+	}
+}

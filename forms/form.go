@@ -158,6 +158,13 @@ func newForm(theme huh.Theme, width int, groups ...*huh.Group) *huh.Form {
 	km.Select.GotoBottom.SetKeys("end")
 	km.Select.GotoBottom.SetHelp("end", "go to end")
 	km.Select.Filter.SetKeys() // setFiltering re-enables a disabled binding; no keys stays off
+	// No half pages: Ctrl+D (quit elsewhere) or Ctrl+U must never move
+	// the highlight onto "don't ask again" (an approval's diff window
+	// scrolls with them instead, diff.go).
+	km.Select.HalfPageUp.SetKeys()
+	km.Select.HalfPageDown.SetKeys()
+	km.MultiSelect.HalfPageUp.SetKeys()
+	km.MultiSelect.HalfPageDown.SetKeys()
 	km.MultiSelect.Up.SetKeys("up", "ctrl+p")
 	km.MultiSelect.Down.SetKeys("down", "ctrl+n")
 	km.MultiSelect.Toggle.SetKeys("space")
