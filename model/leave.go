@@ -22,6 +22,35 @@ func (m *Model) Host() string { return m.detach.host }
 // Detached reports whether the link to the daemon is down.
 func (m *Model) Detached() bool { return m.detach.detached }
 
+// quitNote is the line a quit leaves in the scrollback (--no-alt-screen)
+// under what it printed of a turn it cuts short: without the daemon the
+// app-server stops with tandem, so a running turn ends where it was and
+// a request waiting for an answer is refused (shutdown answers it cancel
+// or decline, never accept). "" when nothing was cut short, for a
+// session on the daemon (both go on there; the exit line says how to
+// come back), and for a shared session's guest (the session goes on).
+func (m *Model) quitNote() string {
+	if m.detach.durable || m.opts.Shared || m.client == nil {
+		return ""
+	}
+	waiting := ""
+	switch n := len(m.Pending()); {
+	case n == 1:
+		waiting = "the request waiting for you is refused (never accepted)"
+	case n > 1:
+		waiting = "the " + itoa(n) + " requests waiting for you are refused (never accepted)"
+	}
+	switch {
+	case m.turn.running && waiting != "":
+		return "quit mid-turn: " + waiting + ", and the turn stops with the app-server"
+	case m.turn.running:
+		return "quit mid-turn: the turn stops with the app-server, where it is above"
+	case waiting != "":
+		return "quit: " + waiting
+	}
+	return ""
+}
+
 // cmdDetach is /detach: leave a session on the daemon on purpose; its
 // turn, its requests and the thread stay there.
 func (m *Model) cmdDetach(string) tea.Cmd {

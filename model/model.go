@@ -480,6 +480,9 @@ func (m *Model) quit() tea.Cmd {
 		m.composer.AddHistory(m.turn.held)
 		m.turn.held = ""
 	}
+	if note := m.quitNote(); note != "" && m.sb.on && !m.quitting {
+		m.banner(ui.BannerQuiet, note, nil) // leave.go: the scrollback says what was cut short
+	}
 	quit := m.scrollbackQuit(tea.Quit) // scrollback.go: what is live is printed first
 	m.quitting = true
 	m.Close()

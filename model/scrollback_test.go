@@ -411,8 +411,42 @@ func TestScrollbackQuitPrintsWhatIsLive(t *testing.T) {
 	if count(out, "in flight at quit") != 1 || count(out, "half an answer") != 1 || strings.Index(out, "in flight") > strings.Index(out, "half an") {
 		t.Fatalf("printed at quit: %q", in.prints)
 	}
+	// The cut answer is followed by what became of its turn.
+	if i := strings.Index(out, "quit mid-turn: the turn stops with the app-server"); i < strings.Index(out, "half an answer") {
+		t.Fatalf("no note after the cut answer: %q", in.prints)
+	}
 	if viewText(in.Model) != "" {
 		t.Errorf("the live area is not cleared at quit: %q", viewText(in.Model))
+	}
+}
+
+// What a quit cut short: a running turn, requests waiting (refused by
+// the shutdown); nothing on the daemon, where both go on, or for a guest.
+func TestQuitNote(t *testing.T) {
+	cases := []struct {
+		name                     string
+		running, durable, shared bool
+		pending                  int
+		want                     string
+	}{
+		{name: "idle"},
+		{name: "mid-turn", running: true, want: "quit mid-turn: the turn stops with the app-server, where it is above"},
+		{name: "an approval up", running: true, pending: 1, want: "quit mid-turn: the request waiting for you is refused (never accepted), and the turn stops with the app-server"},
+		{name: "two waiting", pending: 2, want: "quit: the 2 requests waiting for you are refused (never accepted)"},
+		{name: "the daemon", running: true, pending: 1, durable: true},
+		{name: "a guest", running: true, shared: true},
+	}
+	for _, c := range cases {
+		m := New(Options{Shared: c.shared})
+		m.client = newFake()
+		m.turn.running, m.detach.durable = c.running, c.durable
+		for i := range c.pending {
+			req := decodeReq(t, "item/commandExecution/requestApproval", itoa(i+1), `{"threadId":"th","turnId":"tu","itemId":"c","command":"echo one"}`, &replies{})
+			m.requests.pending = append(m.requests.pending, pendingRequest{req: req})
+		}
+		if got := m.quitNote(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }
 
