@@ -217,9 +217,14 @@ func TestDaemonNotesCodexArgs(t *testing.T) {
 				t.Fatal(err)
 			}
 			cleanup()
-			said := strings.Contains(strings.Join(notes, "\n"), "do not reach the daemon")
+			all := strings.Join(notes, "\n")
+			said := strings.Contains(all, "do not reach the daemon")
 			if said != c.note {
 				t.Errorf("notes %q: the daemon note said %v, want %v", notes, said, c.note)
+			}
+			// It names the setting and where to put it.
+			if c.note && !strings.Contains(all, "(x): set them in "+filepath.Join(home, "config.toml")) {
+				t.Errorf("the note names neither the key nor the file: %q", all)
 			}
 		})
 	}

@@ -194,7 +194,11 @@ func (c runConfig) codexEnviron() (env []string, cleanup func(), err error) {
 func (c runConfig) appServerTransport(codex, dir string, log *slog.Logger) (t backend.Transport, cleanup func(), notes []string, err error) {
 	if c.attach {
 		if len(c.settings.CodexArgs) > 0 {
-			notes = append(notes, "codex args and -c overrides do not reach the daemon's app-server: set them in its CODEX_HOME's config.toml")
+			where := "its CODEX_HOME's config.toml"
+			if home := codexHomeOf(c.settings.Environ(os.Environ())); c.unixSock == backend.DaemonSocket(home) {
+				where = filepath.Join(home, "config.toml")
+			}
+			notes = append(notes, daemonArgsNote(c.settings.CodexArgs, "the daemon's", where))
 		}
 		return &backend.DaemonTransport{Socket: c.unixSock}, func() {}, notes, nil
 	}
@@ -212,7 +216,7 @@ func (c runConfig) appServerTransport(codex, dir string, log *slog.Logger) (t ba
 			return nil, nil, nil, err
 		}
 		if c.daemon && len(c.settings.CodexArgs) > 0 {
-			notes = append(notes, "codex args and -c overrides do not reach the remote daemon's app-server: set them in its CODEX_HOME's config.toml")
+			notes = append(notes, daemonArgsNote(c.settings.CodexArgs, "the remote daemon's", "its CODEX_HOME's config.toml"))
 		}
 		return t, cleanup, notes, nil
 	}
@@ -242,9 +246,27 @@ func (c runConfig) daemonTransport(codex string) (backend.Transport, []string, e
 		return nil, nil, fmt.Errorf("CODEX_HOME %s: %w", home, err)
 	}
 	if len(s.CodexArgs) > 0 {
-		notes = append(notes, "codex args and -c overrides do not reach the daemon's app-server: set them in "+filepath.Join(home, "config.toml"))
+		notes = append(notes, daemonArgsNote(s.CodexArgs, "the daemon's", filepath.Join(home, "config.toml")))
 	}
 	return &backend.DaemonTransport{Codex: codex, Env: setEnv(env, "CODEX_HOME", home), Dir: home}, notes, nil
+}
+
+// daemonArgsNote says that args (codex's command line: -c overrides from
+// the flags, a codex profile, --search, codex.args) do not reach whose
+// daemon's app-server, which runs already, naming each -c key and any
+// other argument, and where to set them instead.
+func daemonArgsNote(args []string, whose, where string) string {
+	var what []string
+	for i := 0; i < len(args); i++ {
+		if args[i] == "-c" && i+1 < len(args) {
+			i++
+			k, _, _ := strings.Cut(args[i], "=")
+			what = append(what, k)
+			continue
+		}
+		what = append(what, args[i])
+	}
+	return "codex settings do not reach " + whose + " app-server, which runs already (" + strings.Join(what, ", ") + "): set them in " + where
 }
 
 // daemonRunning reports whether the daemon of home looks alive: its
