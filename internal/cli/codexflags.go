@@ -36,7 +36,7 @@ const webSearchLive = `web_search="live"`
 // register adds the flags to fs.
 func (c *codexFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.Search, "search", false, "enable live web search: the model gets codex's web_search tool (-c "+webSearchLive+")")
-	fs.StringArrayVar(&c.AddDirs, "add-dir", nil, "let the agent also write to `DIR`, beside the workspace: added to codex's own writable_roots (repeatable; relative to -C)")
+	fs.StringArrayVar(&c.AddDirs, "add-dir", nil, "let the agent also write to `DIR`, beside the workspace: added to codex's own writable_roots (repeatable; relative to -C; over --ssh or a ws:// --remote, an absolute path there)")
 	fs.BoolVar(&c.Yolo, "dangerously-bypass-approvals-and-sandbox", false, "run every command without asking and without a sandbox (-a never -s danger-full-access); only inside a sandbox of your own")
 	fs.BoolVar(&c.Yolo, "yolo", false, "short for --dangerously-bypass-approvals-and-sandbox")
 }

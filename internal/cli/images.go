@@ -15,7 +15,7 @@ import (
 // registerImages adds -i/--image FILE (repeatable) to fs: local image
 // files sent with the first prompt as "localImage" inputs.
 func registerImages(fs *pflag.FlagSet, images *[]string) {
-	fs.StringArrayVarP(images, "image", "i", nil, "attach the image `FILE` to the first prompt (png, jpg, webp, gif; repeatable)")
+	fs.StringArrayVarP(images, "image", "i", nil, "attach the image `FILE` to the first prompt (.png, .jpg, .webp, .gif with such content; repeatable)")
 }
 
 // checkImages checks -i's files before anything starts, relative paths
