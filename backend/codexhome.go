@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/BurntSushi/toml"
 
@@ -267,18 +268,39 @@ func removeStaleHomes(homes string) {
 	}
 }
 
-// copyFile copies one regular file with the given mode.
+// maxCopyBytes caps one file copied into a per-run CODEX_HOME (a
+// config, instructions, a skill's files): more is an error, not a disk
+// filled from a link to /dev/zero.
+const maxCopyBytes = 64 << 20
+
+// copyFile copies one regular file (src's link followed) of at most
+// maxCopyBytes with the given mode. Anything else — a FIFO, whose open
+// would wait for a writer forever, a device, a larger file — is an
+// error naming src.
 func copyFile(src, dst string, mode fs.FileMode) error {
-	in, err := os.Open(src)
+	in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
+	st, err := in.Stat()
+	switch {
+	case err != nil:
+		return err
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("%s: not a regular file", src)
+	case st.Size() > maxCopyBytes:
+		return fmt.Errorf("%s: %d bytes, more than %d", src, st.Size(), maxCopyBytes)
+	}
 	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
+	n, err := io.Copy(out, io.LimitReader(in, maxCopyBytes+1))
+	if err == nil && n > maxCopyBytes {
+		err = fmt.Errorf("%s: more than %d bytes", src, maxCopyBytes)
+	}
+	if err != nil {
 		out.Close()
 		return err
 	}

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -199,6 +201,37 @@ func TestPrepareCodexHomeErrors(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Join(state, "homes"))
 	if len(entries) != 0 {
 		t.Errorf("failed prepare left %d dirs behind", len(entries))
+	}
+}
+
+// A shared home whose config.toml is a FIFO, or a link to a device, is
+// an error at once, never an open that waits for a writer or a copy that
+// fills the disk; nothing is left behind.
+func TestPrepareCodexHomeRefusesOddFiles(t *testing.T) {
+	for _, odd := range []string{"fifo", "/dev/zero"} {
+		shared := writeShared(t, nil)
+		p := filepath.Join(shared, "config.toml")
+		if odd == "fifo" {
+			if err := syscall.Mkfifo(p, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := os.Symlink(odd, p); err != nil {
+			t.Fatal(err)
+		}
+		state := t.TempDir()
+		done := make(chan error, 1)
+		go func() { _, _, err := PrepareCodexHome(shared, state, testServers()); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("%s: %v, want not a regular file", odd, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: PrepareCodexHome hangs", odd)
+		}
+		if entries, _ := os.ReadDir(filepath.Join(state, "homes")); len(entries) != 0 {
+			t.Errorf("%s: a failed prepare left %d dirs behind", odd, len(entries))
+		}
 	}
 }
 

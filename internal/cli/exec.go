@@ -52,10 +52,11 @@ func newExecCmd(f *Factory) *cobra.Command {
 			}
 		}
 		// Ctrl+C, SIGTERM or SIGHUP interrupt the turn; tandem exec then
-		// exits 130, 143 or 129 (exitstatus.go).
+		// exits 130, 143 or 129 (exitstatus.go). A second one ends it at
+		// once.
 		ctx, cancel := context.WithCancel(cmd.Context())
 		defer cancel()
-		sig := catchSignals(ctx, func(os.Signal) { cancel() }, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		sig := catchSignalsOrExit(ctx, func(os.Signal) { cancel() }, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer sig.Stop()
 		err := runExec(ctx, f, opts, execIO{Stdin: cmd.InOrStdin(), Stdout: out, Stderr: cmd.ErrOrStderr(), TTY: tty, Width: width})
 		if st := sig.Status(); st != nil {

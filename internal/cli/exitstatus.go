@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -34,13 +35,38 @@ type signalCatcher struct {
 	once sync.Once
 	mu   sync.Mutex
 	got  os.Signal
+	// force: a second signal before Stop (stopped closes) calls exit
+	// (catchSignalsOrExit).
+	force   bool
+	exit    func(os.Signal)
+	stopped chan struct{}
 }
 
 // catchSignals catches sigs (instead of their default action) until ctx
 // ends or Stop: the first one is noted (Status) and do runs with it, on
 // a goroutine of its own.
 func catchSignals(ctx context.Context, do func(os.Signal), sigs ...os.Signal) *signalCatcher {
-	c := &signalCatcher{ch: make(chan os.Signal, 1)}
+	return catch(ctx, &signalCatcher{ch: make(chan os.Signal, 1)}, do, sigs)
+}
+
+// catchSignalsOrExit is catchSignals where a second signal, while the
+// first one's shutdown hangs (a read that no context reaches), ends the
+// process at once with the first one's status: for commands with no
+// terminal to restore (tandem exec).
+func catchSignalsOrExit(ctx context.Context, do func(os.Signal), sigs ...os.Signal) *signalCatcher {
+	c := &signalCatcher{ch: make(chan os.Signal, 1), force: true, stopped: make(chan struct{})}
+	c.exit = func(os.Signal) {
+		var st *exitStatus
+		if errors.As(c.Status(), &st) {
+			fmt.Fprintf(os.Stderr, "tandem: %v\n", st)
+			os.Exit(st.code)
+		}
+		os.Exit(1)
+	}
+	return catch(ctx, c, do, sigs)
+}
+
+func catch(ctx context.Context, c *signalCatcher, do func(os.Signal), sigs []os.Signal) *signalCatcher {
 	signal.Notify(c.ch, sigs...)
 	go func() {
 		select {
@@ -48,6 +74,14 @@ func catchSignals(ctx context.Context, do func(os.Signal), sigs ...os.Signal) *s
 			c.Note(s)
 			do(s)
 		case <-ctx.Done():
+			return
+		}
+		if c.force { // until Stop: do may well have ended ctx
+			select {
+			case s := <-c.ch:
+				c.exit(s)
+			case <-c.stopped:
+			}
 		}
 	}()
 	return c
@@ -64,7 +98,14 @@ func (c *signalCatcher) Note(sig os.Signal) {
 }
 
 // Stop stops catching.
-func (c *signalCatcher) Stop() { c.once.Do(func() { signal.Stop(c.ch) }) }
+func (c *signalCatcher) Stop() {
+	c.once.Do(func() {
+		signal.Stop(c.ch)
+		if c.stopped != nil {
+			close(c.stopped)
+		}
+	})
+}
 
 // Status returns the exit status error for the noted signal: nil when
 // none was noted, or when it is in clean (signals that end the command

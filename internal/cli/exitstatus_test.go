@@ -87,3 +87,44 @@ func TestExecSignalExitStatus(t *testing.T) {
 		})
 	}
 }
+
+// A second signal ends `tandem exec` at once when the first one's
+// shutdown cannot go on: here the prompt is read from a stdin that never
+// ends, which no context reaches. It exits with the first signal's
+// status.
+func TestExecSecondSignalEndsIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	env := execEnv(t)
+	cmd := exec.Command(tandemBinary(t), "exec", "--codex", env.Codex, "-C", env.Dir, "-")
+	stdin, err := cmd.StdinPipe() // kept open: the read never ends
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	time.Sleep(500 * time.Millisecond) // reading stdin by now
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+		t.Fatal("the first SIGTERM ended a read that cannot be interrupted: the test proves nothing")
+	case <-time.After(time.Second):
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("a second SIGTERM did not end tandem exec")
+	}
+	if got := cmd.ProcessState.ExitCode(); got != 143 {
+		t.Errorf("exit status %d, want 143; stderr %q", got, stderr.String())
+	}
+}
