@@ -107,6 +107,11 @@ func attempt(ctx context.Context, o Options, want int) (port int, up bool, reaso
 	argv := []string{"-N", "-T",
 		"-o", "ExitOnForwardFailure=yes",
 		"-o", "LogLevel=INFO", // for "Allocated port"
+		// A connection of its own, whatever ~/.ssh/config shares: a
+		// ControlMaster would carry the forward in a background master
+		// that outlives this ssh (and tandem), and ssh's exit would not
+		// be the tunnel's.
+		"-o", "ControlMaster=no", "-o", "ControlPath=none",
 	}
 	for _, opt := range o.SSHOptions {
 		argv = append(argv, "-o", opt)

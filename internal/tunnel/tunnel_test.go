@@ -88,11 +88,12 @@ esac
 
 // ssh keeps an option's first value: the user's options come after what
 // the tunnel cannot do without (the forward failing loudly, the log
-// level that reports the port) and before the defaults they may change.
+// level that reports the port, a connection of its own rather than a
+// shared master's) and before the defaults they may change.
 func TestUserOptionsOverrideDefaults(t *testing.T) {
 	bin := fakeSSH(t, "echo 'ssh: Could not resolve hostname h' >&2; exit 255\n")
 	_ = Run(context.Background(), Options{Target: config.SSHTarget{Host: "h"}, Local: "127.0.0.1:1", SSH: bin,
-		SSHOptions: []string{"BatchMode=no", "LogLevel=ERROR"}})
+		SSHOptions: []string{"BatchMode=no", "LogLevel=ERROR", "ControlMaster=auto", "ControlPath=/tmp/cm-%r@%h"}})
 	argv, _ := os.ReadFile(filepath.Join(filepath.Dir(bin), "argv"))
 	line := strings.SplitN(string(argv), "\n", 2)[0]
 	at := func(s string) int {
@@ -102,7 +103,8 @@ func TestUserOptionsOverrideDefaults(t *testing.T) {
 		}
 		return i
 	}
-	if !(at("ExitOnForwardFailure=yes") < at("BatchMode=no") && at("LogLevel=INFO") < at("LogLevel=ERROR") && at("BatchMode=no") < at("BatchMode=yes") && at("ServerAliveInterval=15") > at("LogLevel=ERROR")) {
+	if !(at("ExitOnForwardFailure=yes") < at("BatchMode=no") && at("LogLevel=INFO") < at("LogLevel=ERROR") && at("BatchMode=no") < at("BatchMode=yes") && at("ServerAliveInterval=15") > at("LogLevel=ERROR") &&
+		at("ControlMaster=no") < at("ControlMaster=auto") && at("ControlPath=none") < at("ControlPath=/tmp")) {
 		t.Fatalf("option order: %q", line)
 	}
 }
