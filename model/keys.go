@@ -175,7 +175,7 @@ func (m *Model) ctrlC() tea.Cmd {
 		m.quitArmed = m.now()
 		cmd := m.interrupt()
 		m.setNotice(noticeQuit, "interrupting — "+quitHint)
-		return inOrder(refuse, cmd)
+		return tea.Batch(inOrder(refuse, cmd), m.disarmAfter())
 	}
 	if !m.composer.Empty() {
 		m.composer.RememberDraft() // Up brings it back
@@ -194,7 +194,7 @@ func (m *Model) ctrlC() tea.Cmd {
 		// to the daemon is down — it arms quit at once.)
 		return m.interrupt()
 	}
-	if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < 3*time.Second {
+	if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < quitWindow {
 		return m.quit()
 	}
 	m.quitArmed = m.now()
@@ -203,7 +203,29 @@ func (m *Model) ctrlC() tea.Cmd {
 	} else {
 		m.setNotice(noticeQuit, quitHint)
 	}
-	return nil
+	return m.disarmAfter()
+}
+
+// quitWindow is how soon a second Ctrl+C must follow the first to quit.
+const quitWindow = 3 * time.Second
+
+// quitDisarmMsg ends the quit window armed at at.
+type quitDisarmMsg struct{ at time.Time }
+
+// disarmAfter ends the quit window just armed once it has passed: the
+// hint goes, so it never promises a quit the next Ctrl+C won't do.
+func (m *Model) disarmAfter() tea.Cmd {
+	at := m.quitArmed
+	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return quitDisarmMsg{at: at} })
+}
+
+// onQuitDisarm clears the hint of the window armed at msg.at, unless
+// another was armed since.
+func (m *Model) onQuitDisarm(msg quitDisarmMsg) {
+	if m.quitArmed.Equal(msg.at) {
+		m.quitArmed = time.Time{}
+		m.clearNotice(noticeQuit)
+	}
 }
 
 // viewKey handles the transcript view's keys.

@@ -372,6 +372,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tickMsg:
 		return m, m.onTick(msg)
+	case quitDisarmMsg:
+		m.onQuitDisarm(msg) // keys.go
+		return m, nil
 	case spinner.TickMsg:
 		if m.slowFrames() {
 			return m, nil // it steps on the frame ticks (onTick)
