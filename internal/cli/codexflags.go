@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -98,6 +99,33 @@ func (c *codexFlags) addDirs(workspace string, remote bool) ([]string, error) {
 	}
 	return out, nil
 }
+
+// profileValue is -p/--profile: a NAME of letters, digits, '_', '-' and
+// '.' (not first), so it names a table and a file in $CODEX_HOME, never
+// a path elsewhere ("../x") or nothing at all ("").
+type profileValue struct{ p *string }
+
+// Set implements pflag.Value.
+func (v profileValue) Set(s string) error {
+	if !validProfile.MatchString(s) {
+		return fmt.Errorf("expected a profile name (letters, digits, _ - .)")
+	}
+	*v.p = s
+	return nil
+}
+
+// String implements pflag.Value.
+func (v profileValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return *v.p
+}
+
+// Type implements pflag.Value; it is the value name in --help.
+func (v profileValue) Type() string { return "string" }
+
+var validProfile = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
 
 // profileUse is how -p NAME applies: tandem's [profiles.NAME] (tandem
 // true) and codex's NAME.config.toml (codexArgs, its settings as -c

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // isolate points the config and codex homes at empty temp dirs.
@@ -227,5 +229,18 @@ func TestDaemonNotesCodexArgs(t *testing.T) {
 				t.Errorf("the note names neither the key nor the file: %q", all)
 			}
 		})
+	}
+}
+
+// -p takes a name, never a path out of $CODEX_HOME or nothing at all.
+func TestProfileName(t *testing.T) {
+	for name, ok := range map[string]bool{"fast": true, "work-2": true, "my_p.v1": true, "": false, "../x": false, ".hidden": false, "a/b": false, `a\b`: false} {
+		var o SessionOptions
+		cmd := &cobra.Command{}
+		o.register(cmd.Flags())
+		err := cmd.ParseFlags([]string{"-p", name})
+		if (err == nil) != ok || (ok && o.Profile != name) {
+			t.Errorf("-p %q: %v (profile %q), want ok %v", name, err, o.Profile, ok)
+		}
 	}
 }

@@ -77,7 +77,7 @@ func (o *SessionOptions) register(fs *pflag.FlagSet) {
 	o.TurnTimeout = config.DefaultTurnTimeout // before Var: it is the default --help shows
 	fs.Var(turnTimeoutValue{d: &o.TurnTimeout, set: &o.TurnTimeoutSet}, "turn-timeout", "after a turn runs this long, offer to interrupt it (exec: interrupt it and fail; 0 or off = never)")
 	fs.StringVar(&o.ConfigFile, "config", "", "tandem config file (default: $XDG_CONFIG_HOME/tandem/config.toml)")
-	fs.StringVarP(&o.Profile, "profile", "p", "", "apply profile `NAME`: tandem's [profiles.NAME] and codex's $CODEX_HOME/NAME.config.toml, whichever exist")
+	fs.VarP(profileValue{&o.Profile}, "profile", "p", "apply profile `NAME`: tandem's [profiles.NAME] and codex's $CODEX_HOME/NAME.config.toml, whichever exist")
 	fs.BoolVar(&o.IsolatedHome, "isolated-home", false, "run codex on a per-run copy of CODEX_HOME (always on when MCP servers are configured)")
 	fs.StringVar(&o.Theme, "theme", "", "colour theme: "+config.Themes.Allowed())
 	fs.BoolVar(&o.Daemon, "daemon", false, "run the agent on codex's app-server daemon (locally or with --ssh): the turn goes on when tandem quits or the link drops, and tandem re-attaches (serve: a restarted serve resumes the thread)")
