@@ -220,17 +220,37 @@ func durable(s Stream) bool {
 }
 
 // dialUnixWS does the websocket handshake on the unix socket sock.
+// A path longer than a socket address holds (sun_path: 108 bytes with
+// its NUL on Linux) is dialled through a short link to it.
 func dialUnixWS(sock string, timeout time.Duration) (*wsStream, error) {
 	peer := PeerDaemon
-	if _, err := os.Stat(sock); err != nil {
+	st, err := os.Stat(sock)
+	switch {
+	case err != nil:
 		return nil, &RemoteError{Peer: peer, Reason: "no daemon control socket at " + sock, Detail: "is the daemon running? (codex app-server daemon start)"}
+	case st.Mode()&os.ModeSocket == 0:
+		return nil, &RemoteError{Peer: peer, Reason: sock + " is not a socket", Detail: "--remote unix://PATH names the daemon's control socket (app-server-control/app-server-control.sock in its CODEX_HOME)"}
 	}
 	dial := func(ctx context.Context, _, _ string) (net.Conn, error) {
+		addr := sock
+		if len(addr) > maxSocketPath {
+			dir, err := os.MkdirTemp("", "tandem-sock")
+			if err != nil {
+				return nil, err
+			}
+			defer os.RemoveAll(dir)
+			if addr = filepath.Join(dir, "s"); os.Symlink(sock, addr) != nil {
+				return nil, fmt.Errorf("the socket path is %d bytes, more than a socket address holds (%d), and no short link to it could be made in %s", len(sock), maxSocketPath, dir)
+			}
+		}
 		var d net.Dialer
-		return d.DialContext(ctx, "unix", sock)
+		return d.DialContext(ctx, "unix", addr)
 	}
 	return dialWSOver(dial, peer, timeout, nil)
 }
+
+// maxSocketPath is the longest path a unix socket address holds.
+const maxSocketPath = 107
 
 // dialWSOver does the websocket handshake of the daemon's control socket
 // over the connection dial returns (a unix socket, or the stdio of a

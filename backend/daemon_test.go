@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -196,6 +197,35 @@ func TestDaemonTransportNoSocket(t *testing.T) {
 	if !errors.As(err, &re) || !strings.Contains(err.Error(), sock) || !strings.Contains(err.Error(), "daemon start") {
 		t.Fatalf("err = %v; want a RemoteError naming %s and daemon start", err, sock)
 	}
+}
+
+// A path that is not a socket says so; a socket reached through a path
+// longer than a socket address holds is dialled all the same.
+func TestDaemonTransportOddSockets(t *testing.T) {
+	dir := t.TempDir()
+	_, err := (&backend.DaemonTransport{Socket: dir}).Start()
+	if err == nil || !strings.Contains(err.Error(), dir+" is not a socket") {
+		t.Fatalf("a directory: %v", err)
+	}
+	d := startFakeDaemon(t)
+	long := filepath.Join(t.TempDir(), strings.Repeat("d", 60), strings.Repeat("e", 60))
+	if err := os.MkdirAll(long, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(long, "control.sock")
+	if err := os.Symlink(d.sock, link); err != nil {
+		t.Fatal(err)
+	}
+	if len(link) <= 108 {
+		t.Fatalf("the path is %d bytes: not long enough to prove anything", len(link))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := backend.StartSession(ctx, backend.SessionOptions{Transport: &backend.DaemonTransport{Socket: link}, Sink: func(any) {}})
+	if err != nil {
+		t.Fatalf("a %d-byte socket path: %v", len(link), err)
+	}
+	_ = s.Close()
 }
 
 // TestProcessTransportIsNotDurable: a child app-server is not a daemon.
