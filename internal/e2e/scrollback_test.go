@@ -185,7 +185,7 @@ func TestNoAltScreenScrollbackInTmux(t *testing.T) {
 	home := t.TempDir() // tandem's state (the last thread per workspace)
 	env := fmt.Sprintf("cd %s && env HOME=%s CODEX_HOME=%s TANDEM_CODEX=%s TERM=xterm-256color ", e.Dir, home, e.Home, e.Codex)
 	// The shell says when tandem has exited, and with what status.
-	tm := newTmux(t, 100, 30, env+bin+" --no-alt-screen; echo tandem exited $?; sleep 600")
+	tm := newTmux(t, 100, 30, env+bin+" --no-alt-screen; echo exit-status=$?; sleep 600")
 	ready := func(s string) bool {
 		return strings.Contains(s, "Ask Codex") && !strings.Contains(s, "esc to interrupt") && !strings.Contains(s, "starting codex")
 	}
@@ -215,16 +215,16 @@ func TestNoAltScreenScrollbackInTmux(t *testing.T) {
 	tm.keys("", "C-c")
 	tm.wait(10*time.Second, "the quit hint", func(s string) bool { return strings.Contains(s, "Ctrl+C again to quit") })
 	tm.keys("", "C-c")
-	tm.waitDiag(30*time.Second, "tandem to exit", func(s string) bool { return strings.Contains(s, "tandem exited") },
+	tm.waitDiag(30*time.Second, "tandem to exit", func(s string) bool { return strings.Contains(s, "exit-status=") },
 		func() string { return diagnose(bin, home) })
 	s := tm.screen()
-	if !strings.Contains(s, "tandem exited 0") {
+	if !strings.Contains(s, "exit-status=0") {
 		t.Errorf("tandem's exit status is not 0:\n%s", s)
 	}
 	// The live area went with it: nothing of the composer is left between
 	// the last answer and the shell's line.
 	last := strings.LastIndex(s, wants[len(wants)-1])
-	if end := strings.Index(s, "tandem exited"); last < 0 || strings.Contains(s[last:end], "Ask Codex") {
+	if end := strings.Index(s, "exit-status="); last < 0 || end < last || strings.Contains(s[last:end], "Ask Codex") {
 		t.Errorf("the live area is left on screen after tandem exited:\n%s\n%s", s, diagnose(bin, home))
 	}
 	inOrderOnce(t, tm.all(), wants)
