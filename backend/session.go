@@ -148,17 +148,6 @@ const DefaultInitTimeout = 30 * time.Second
 // websocket URL, ….
 func (s *Session) Describe() string { return s.stream.Describe() }
 
-// The peers on this machine, as Describe names them.
-const (
-	PeerLocal  = "local"  // an app-server tandem started (ProcessTransport)
-	PeerDaemon = "daemon" // the local daemon (DaemonTransport)
-)
-
-// LocalPeer reports whether the app-server Describe named as peer runs on
-// this machine and sees its files: a path of this machine means the same
-// file there, and nothing needs copying to it.
-func LocalPeer(peer string) bool { return peer == PeerLocal || peer == PeerDaemon }
-
 // ThreadID returns the current thread's id ("" before a thread starts).
 func (s *Session) ThreadID() string {
 	s.mu.Lock()
