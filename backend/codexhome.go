@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/BurntSushi/toml"
 
@@ -276,31 +275,18 @@ const maxCopyBytes = 64 << 20
 // copyFile copies one regular file (src's link followed) of at most
 // maxCopyBytes with the given mode. Anything else — a FIFO, whose open
 // would wait for a writer forever, a device, a larger file — is an
-// error naming src.
+// error naming src (config.OpenSmallFile).
 func copyFile(src, dst string, mode fs.FileMode) error {
-	in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	in, err := config.OpenSmallFile(src, maxCopyBytes)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	st, err := in.Stat()
-	switch {
-	case err != nil:
-		return err
-	case !st.Mode().IsRegular():
-		return fmt.Errorf("%s: not a regular file", src)
-	case st.Size() > maxCopyBytes:
-		return fmt.Errorf("%s: %d bytes, more than %d", src, st.Size(), maxCopyBytes)
-	}
 	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
 	if err != nil {
 		return err
 	}
-	n, err := io.Copy(out, io.LimitReader(in, maxCopyBytes+1))
-	if err == nil && n > maxCopyBytes {
-		err = fmt.Errorf("%s: more than %d bytes", src, maxCopyBytes)
-	}
-	if err != nil {
+	if _, err := io.Copy(out, in); err != nil {
 		out.Close()
 		return err
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,5 +41,26 @@ func TestReadSmallFileRefusesOddFiles(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("ReadSmallFile(%s) hangs", tt.path)
 		}
+	}
+}
+
+// A file that grows past its limit after it was opened is an error,
+// never a read of more than the limit.
+func TestOpenSmallFileGrown(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "grows")
+	if err := os.WriteFile(p, []byte("0123456789"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := OpenSmallFile(p, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := os.WriteFile(p, []byte("0123456789 and more"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(f)
+	if err == nil || !strings.Contains(err.Error(), "more than 10 bytes") || len(data) > 11 {
+		t.Fatalf("read %d bytes, err %v", len(data), err)
 	}
 }
