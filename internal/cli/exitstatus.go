@@ -35,10 +35,9 @@ type signalCatcher struct {
 	once sync.Once
 	mu   sync.Mutex
 	got  os.Signal
-	// force: a second signal before Stop (stopped closes) calls exit
-	// (catchSignalsOrExit).
-	force   bool
-	exit    func(os.Signal)
+	// orExit: a second signal before Stop (stopped closes) ends the
+	// process (catchSignalsOrExit).
+	orExit  bool
 	stopped chan struct{}
 }
 
@@ -46,7 +45,7 @@ type signalCatcher struct {
 // ends or Stop: the first one is noted (Status) and do runs with it, on
 // a goroutine of its own.
 func catchSignals(ctx context.Context, do func(os.Signal), sigs ...os.Signal) *signalCatcher {
-	return catch(ctx, &signalCatcher{ch: make(chan os.Signal, 1)}, do, sigs)
+	return catch(ctx, &signalCatcher{}, do, sigs)
 }
 
 // catchSignalsOrExit is catchSignals where a second signal, while the
@@ -54,19 +53,21 @@ func catchSignals(ctx context.Context, do func(os.Signal), sigs ...os.Signal) *s
 // process at once with the first one's status: for commands with no
 // terminal to restore (tandem exec).
 func catchSignalsOrExit(ctx context.Context, do func(os.Signal), sigs ...os.Signal) *signalCatcher {
-	c := &signalCatcher{ch: make(chan os.Signal, 1), force: true, stopped: make(chan struct{})}
-	c.exit = func(os.Signal) {
-		var st *exitStatus
-		if errors.As(c.Status(), &st) {
-			fmt.Fprintf(os.Stderr, "tandem: %v\n", st)
-			os.Exit(st.code)
-		}
-		os.Exit(1)
+	return catch(ctx, &signalCatcher{orExit: true}, do, sigs)
+}
+
+// exitNow ends the process with the noted signal's status.
+func (c *signalCatcher) exitNow() {
+	var st *exitStatus
+	if errors.As(c.Status(), &st) {
+		fmt.Fprintf(os.Stderr, "tandem: %v\n", st)
+		os.Exit(st.code)
 	}
-	return catch(ctx, c, do, sigs)
+	os.Exit(1)
 }
 
 func catch(ctx context.Context, c *signalCatcher, do func(os.Signal), sigs []os.Signal) *signalCatcher {
+	c.ch, c.stopped = make(chan os.Signal, 1), make(chan struct{})
 	signal.Notify(c.ch, sigs...)
 	go func() {
 		select {
@@ -76,10 +77,10 @@ func catch(ctx context.Context, c *signalCatcher, do func(os.Signal), sigs []os.
 		case <-ctx.Done():
 			return
 		}
-		if c.force { // until Stop: do may well have ended ctx
+		if c.orExit { // until Stop: do may well have ended ctx
 			select {
-			case s := <-c.ch:
-				c.exit(s)
+			case <-c.ch:
+				c.exitNow()
 			case <-c.stopped:
 			}
 		}
@@ -101,9 +102,7 @@ func (c *signalCatcher) Note(sig os.Signal) {
 func (c *signalCatcher) Stop() {
 	c.once.Do(func() {
 		signal.Stop(c.ch)
-		if c.stopped != nil {
-			close(c.stopped)
-		}
+		close(c.stopped)
 	})
 }
 
