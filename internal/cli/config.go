@@ -93,6 +93,7 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 	if err != nil {
 		return runConfig{}, &usageError{err.Error()}
 	}
+	home := codexHomeOf(s.Environ(os.Environ())) // the shared CODEX_HOME this run's codex gets
 	c := runConfig{
 		settings:        s,
 		sshTarget:       o.Remote.SSH,
@@ -109,7 +110,7 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 	if p, ok := unixSocketPath(c.ws); ok {
 		c.ws, c.attach, c.unixSock = "", true, p
 		if p == "" {
-			c.unixSock = backend.DaemonSocket(codexHomeOf(s.Environ(os.Environ()))) // where --daemon starts it
+			c.unixSock = backend.DaemonSocket(home) // where --daemon starts it
 		}
 		c.daemon = false // attached to, never started
 	}
@@ -125,7 +126,7 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 	// Where the app-server runs is decided: the local daemon (--daemon,
 	// --remote unix://) reads this machine's profiles and directories.
 	remote := c.isRemote()
-	prof, err := resolveProfile(o.Profile, file, codexHomeOf(s.Environ(os.Environ())), remote)
+	prof, err := resolveProfile(o.Profile, file, home, remote)
 	if err != nil {
 		return runConfig{}, err
 	}
