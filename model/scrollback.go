@@ -392,21 +392,6 @@ func (m *Model) printRows(bottom int) int {
 	return min(m.liveReserve(), m.height-bottom)
 }
 
-// quitSettle is how long the program goes on, its live area empty,
-// after quitting with --no-alt-screen: long enough for a frame (1/60 s)
-// to erase the live area before the program ends, so the terminal is
-// never left holding the composer whatever the renderer's last flush
-// does.
-const quitSettle = 50 * time.Millisecond
-
-// settled runs quit after quitSettle.
-func settled(quit tea.Cmd) tea.Cmd {
-	return func() tea.Msg {
-		time.Sleep(quitSettle)
-		return quit()
-	}
-}
-
 // colour converts styled text to the terminal's colour profile.
 func (s *scrollback) colour(text string) string {
 	if s.profile == colorprofile.TrueColor {
@@ -431,7 +416,6 @@ func (m *Model) scrollbackQuit(quit tea.Cmd) tea.Cmd {
 	if !s.on || m.width == 0 {
 		return quit
 	}
-	quit = settled(quit)
 	m.queueCells(true)
 	if s.inflight != nil {
 		s.quit = quit // scrollPrintedMsg prints the rest, then quits
