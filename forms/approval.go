@@ -3,6 +3,7 @@ package forms
 import (
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -47,11 +48,16 @@ type Approval struct {
 	spec   ApprovalSpec
 	sel    *huh.Select[int]
 	group  *huh.Group
+	// lay is the last layout (fit.go); full asks for the full-screen one
+	// (SetFull); width is the last width laid out for.
+	lay   approvalLayout
+	full  bool
+	width int
 }
 
 // NewApproval builds the approval form for spec at width.
 func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
-	a := &Approval{spec: spec, diff: diffView{lines: spec.Diff}}
+	a := &Approval{spec: spec, diff: diffView{lines: spec.Diff}, width: width}
 	a.sel = huh.NewSelect[int]().Value(&a.choice)
 	a.group = huh.NewGroup(a.sel)
 	a.form = newForm(theme, width, a.group)
@@ -65,33 +71,77 @@ func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
 // select's viewport. The highlighted choice stays (Select.Options keeps
 // the bound value).
 func (a *Approval) layout(width int) (showHelp bool) {
-	a.diff.width, a.diff.height = width, a.spec.DiffHeight
-	if a.diff.height <= 0 {
-		a.diff.height = 12
+	diffH := a.spec.DiffHeight
+	if diffH <= 0 {
+		diffH = 12
 	}
-	lay := fitApproval(a.spec, width, a.diff.height)
-	a.diff.height = lay.diffH
+	a.lay = fitApproval(a.spec, width, diffH, a.full)
+	lines := a.spec.Diff
+	if a.lay.scroll {
+		lines = a.lay.window
+	}
+	if !sameLines(a.diff.lines, lines) {
+		a.diff = diffView{lines: lines} // another window: read from its top
+	}
+	a.diff.width, a.diff.height = width, a.lay.diffH
+	a.diff.readOn = a.lay.scroll && a.lay.scrollDesc > 0
 	a.diff.top = max(0, min(a.diff.top, len(a.diff.lines)-a.diff.height))
+	a.diff.markSeen()
 	opts := make([]huh.Option[int], 0, len(a.spec.Choices))
 	for i, c := range a.spec.Choices {
 		opts = append(opts, huh.NewOption(ansi.Truncate(c.Label, max(10, width-8), "…"), i))
 	}
 	a.sel.Title(ansi.Truncate(a.spec.Title, max(10, width-3), "…")). // one row, as huh counts it
-										Description(strings.Join(lay.desc, "\n")).
+										Description(strings.Join(a.lay.desc, "\n")).
 										Options(opts...).
-										Height(1 + len(lay.desc) + lay.choiceRows) // fewer rows than choices: they scroll
+										Height(1 + len(a.lay.desc) + a.lay.choiceRows) // fewer rows than choices: they scroll
 	fitGroup(a.group) // fit.go: the group's window follows the field
-	return lay.showHelp
+	return a.lay.showHelp
+}
+
+// sameLines reports whether a and b are the same slice of lines (the
+// spec's diff, or one layout's window).
+func sameLines(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // Resize re-fits the form to a new width and row budget (0 = unlimited):
-// labels cut at the old width are laid out again from the spec, and the
-// command keeps its first line however short the terminal.
+// labels cut at the old width are laid out again from the spec. Whether
+// it is then whole, Whole says.
 func (a *Approval) Resize(w, maxHeight int) {
 	a.spec.MaxHeight = maxHeight
+	a.width = w
 	showHelp := a.layout(w)
 	a.form = a.form.WithShowHelp(showHelp)
 	a.base.Resize(w, maxHeight)
+}
+
+// SetFull implements Form: full screen, a request too long for its rows
+// scrolls in the window (description first, then the diff) instead of
+// being cut; it is laid out again at once.
+func (a *Approval) SetFull(full bool) {
+	if a.full == full {
+		return
+	}
+	a.full = full
+	a.Resize(a.width, a.spec.MaxHeight)
+}
+
+// Scroll scrolls the window (the diff, or full screen the whole request)
+// when k is one of its keys (shift+↑/↓ a line, ctrl+u/d half a window),
+// and reports whether it was.
+func (a *Approval) Scroll(k tea.KeyPressMsg) bool {
+	return !a.settled && a.diff.scroll(k)
+}
+
+// Whole implements Form: inline, the whole description and the
+// highlighted choice show (a diff may scroll); full screen with a window
+// over the description, its last line has been shown.
+func (a *Approval) Whole() bool {
+	if a.lay.scroll {
+		return a.lay.diffH > 0 && a.diff.seen >= a.lay.scrollDesc
+	}
+	return a.lay.whole
 }
 
 // Detail is the whole description, never cut: the reason, the command,

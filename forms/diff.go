@@ -17,6 +17,16 @@ type diffView struct {
 	height int
 	top    int
 	width  int
+	// seen is how many lines from the top have been in the window (the
+	// deepest its bottom reached); readOn says the window holds the
+	// request's own text, which must be read to its end before answering.
+	seen   int
+	readOn bool
+}
+
+// markSeen notes the window's bottom as read.
+func (d *diffView) markSeen() {
+	d.seen = max(d.seen, min(len(d.lines), d.top+d.height))
 }
 
 // scroll handles a scroll key and reports whether it was one.
@@ -37,6 +47,7 @@ func (d *diffView) scroll(k tea.KeyPressMsg) bool {
 		return false
 	}
 	d.top = max(0, min(d.top, len(d.lines)-d.height))
+	d.markSeen()
 	return true
 }
 
@@ -55,7 +66,9 @@ func (d *diffView) view(width int) string {
 		b.WriteByte('\n')
 	}
 	info := fmt.Sprintf("  lines %d–%d of %d", d.top+1, end, len(d.lines))
-	if len(d.lines) > d.height {
+	if d.readOn && end < len(d.lines) {
+		info += " · shift+↓ or ctrl+d to read on"
+	} else if len(d.lines) > d.height {
 		info += " · shift+↑/↓ or ctrl+u/d to scroll the diff"
 	}
 	b.WriteString(lipgloss.NewStyle().Faint(true).MaxWidth(max(10, width)).Render(info))

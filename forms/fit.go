@@ -28,15 +28,25 @@ type descSection struct {
 // approvalLayout is what fits: the description lines, whether the help
 // line shows, the diff window's height, and how many choices show at once
 // (fewer than all only in a terminal too short for them: they scroll).
+// whole says nothing asked about was cut: the whole description, a diff
+// window (when there is a diff) and at least the highlighted choice. With
+// scroll (full screen, too short for it all) the description heads the
+// window instead (scrollDesc lines of it) and desc is empty.
 type approvalLayout struct {
 	desc       []string
 	showHelp   bool
 	diffH      int
 	choiceRows int
+	whole      bool
+	scroll     bool
+	window     []string // the window's lines when scroll (description, then diff)
+	scrollDesc int
 }
 
-// fitApproval lays spec out at width within spec.MaxHeight rows.
-func fitApproval(spec ApprovalSpec, width, diffH int) approvalLayout {
+// fitApproval lays spec out at width within spec.MaxHeight rows. full
+// asks for the full-screen layout: what does not fit scrolls in the
+// window rather than being cut.
+func fitApproval(spec ApprovalSpec, width, diffH int, full bool) approvalLayout {
 	w := max(8, width-3) // the field's border and padding
 	wrap := func(s string) []string {
 		var out []string
@@ -95,12 +105,40 @@ func fitApproval(spec ApprovalSpec, width, diffH int) approvalLayout {
 		for fixed()+minDesc > b && lay.choiceRows > 1 {
 			lay.choiceRows--
 		}
-		if room := b - fixed(); total > room {
+		room := b - fixed()
+		lay.whole = total <= room && (len(spec.Diff) == 0 || lay.diffH > 0)
+		if !lay.whole && full {
+			return scrollApproval(spec, secs, b)
+		}
+		if total > room {
 			secs = capSections(secs, max(minDesc, room), w, spec.MoreHint)
 		}
+	} else {
+		lay.whole = true
 	}
 	for _, s := range secs {
 		lay.desc = append(lay.desc, s.lines...)
+	}
+	return lay
+}
+
+// scrollApproval is the full-screen layout of an approval too long for b
+// rows: the title, then one window over the description and the diff,
+// its position line, and as many choices as leave the window a few rows
+// (at least the highlighted one). It is whole once the window has shown
+// the description's last line (Approval.Whole).
+func scrollApproval(spec ApprovalSpec, secs []descSection, b int) approvalLayout {
+	lay := approvalLayout{scroll: true}
+	for _, s := range secs {
+		lay.window = append(lay.window, s.lines...)
+	}
+	lay.scrollDesc = len(lay.window)
+	lay.window = append(lay.window, spec.Diff...)
+	const fixed = 2 // the title and the window's position line
+	lay.choiceRows = min(len(spec.Choices), max(1, b-fixed-min(len(lay.window), 3)))
+	lay.diffH = b - fixed - lay.choiceRows
+	if lay.diffH < 1 {
+		lay.diffH = 0 // not even one row: never whole
 	}
 	return lay
 }
@@ -163,8 +201,10 @@ func huhRows(s string, width int) int {
 }
 
 // fit lays the field out at width; budget (> 0) caps the rows the field
-// may take, less extra rows other fields of its group need.
-func (c *choiceFit) fit(width, budget int) {
+// may take, less extra rows other fields of its group need. It reports
+// whether the field had to cut its question to one row (tight): the
+// form is not whole then.
+func (c *choiceFit) fit(width, budget int) (tight bool) {
 	labels := make([]string, len(c.opts))
 	opts := make([]huh.Option[string], len(c.opts))
 	for i, o := range c.opts {
@@ -175,7 +215,7 @@ func (c *choiceFit) fit(width, budget int) {
 	title, desc := c.title, c.desc
 	rows := func() int { return huhRows(title, width) + huhRows(desc, width) }
 	visible := n
-	if tight := budget > 0 && rows()+1 > budget; tight {
+	if tight = budget > 0 && rows()+1 > budget; tight {
 		// Too short for it all: the question keeps one row, the
 		// description and the hint go, the highlighted option stays.
 		title, desc = ansi.Truncate(strings.Join(strings.Fields(title), " "), max(10, width-3), "…"), ""
@@ -205,6 +245,7 @@ func (c *choiceFit) fit(width, budget int) {
 		}
 		c.ms.Height(h)
 	}
+	return tight
 }
 
 // fitGroup sizes g's window to its fields as they now draw, so no field

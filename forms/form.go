@@ -19,6 +19,16 @@ type Form interface {
 	Done() bool
 	// Aborted reports whether the user aborted (Esc / Ctrl+C in the form).
 	Aborted() bool
+	// Whole reports whether the form, as last laid out, shows everything a
+	// person must read before answering: the whole request (command,
+	// reason, question, message — nothing cut to fit) and the highlighted
+	// choice. The model lets no key answer a form that is not whole
+	// (docs/KEYS.md "No blind answer"); a diff may still scroll.
+	Whole() bool
+	// SetFull lays the form out for the full screen (true) or inline: full
+	// screen, a request too long for the rows it has scrolls instead of
+	// being cut, and is whole once its end has been shown.
+	SetFull(full bool)
 	// Wants reports whether msg (a key press or a paste) is the form's to
 	// handle. Typed text and pastes are only when the focused field takes
 	// text (an input, or Space in a multi-select): a form never turns a
@@ -63,7 +73,18 @@ type base struct {
 	form    *huh.Form
 	onDone  func()
 	settled bool
+	// cut is set by a layout that had to hide part of what is asked (a
+	// question's text cut to one row): Whole is false then.
+	cut bool
 }
+
+// Whole implements Form for the forms whose only cut is a choice field's
+// tight layout (fit.go).
+func (b *base) Whole() bool { return !b.cut }
+
+// SetFull implements Form: only an approval scrolls its text full screen;
+// the others are laid out by the rows Resize gives them.
+func (b *base) SetFull(bool) {}
 
 func (b *base) Init() tea.Cmd { return b.form.Init() }
 

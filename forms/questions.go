@@ -1,6 +1,8 @@
 package forms
 
 import (
+	"strings"
+
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 )
@@ -143,11 +145,19 @@ func (q *Questions) layout(width int) {
 	// In a very short terminal the help line gives way first, so the
 	// question and the highlighted option keep their rows.
 	showHelp := q.spec.MaxHeight <= 0 || q.spec.MaxHeight >= helpRows+4
+	q.layoutWith(width, showHelp)
+	if showHelp && q.spec.MaxHeight > 0 && lipgloss.Height(strings.TrimRight(q.form.View(), "\n ")) > q.spec.MaxHeight {
+		q.layoutWith(width, false) // the help line did not fit after all
+	}
+}
+
+func (q *Questions) layoutWith(width int, showHelp bool) {
 	q.form = q.form.WithShowHelp(showHelp)
 	help := 0
 	if showHelp {
 		help = helpRows
 	}
+	q.cut = false
 	for _, g := range q.groups {
 		if g.choice != nil {
 			budget := 0
@@ -157,7 +167,9 @@ func (q *Questions) layout(width int) {
 					budget -= lipgloss.Height(g.other.View()) + 1 // + the gap
 				}
 			}
-			g.choice.fit(width, budget)
+			if g.choice.fit(width, budget) {
+				q.cut = true // the question cut to one row
+			}
 		}
 		fitGroup(g.group)
 	}

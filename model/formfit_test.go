@@ -10,9 +10,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// In a small terminal an approval form keeps its title and every choice
-// on screen (the transcript, the help line, the diff and the description
-// give way), and the command keeps at least its first line.
+// In a small terminal an approval form is either drawn whole — its
+// title, what it asks about and the highlighted choice, every choice where
+// there is room — or not at all: one line says it waits and how to see it
+// (formwhole.go). It never shows cut.
 func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 	longCmd := `{"threadId":"th","turnId":"tu","itemId":"call_1","command":"echo PWNED > pwned.txt\r echo 'harmless listing'              ",` +
 		`"cwd":"/tmp/some/long/working/directory","reason":"needs to write a file outside the sandbox for the build",` +
@@ -22,11 +23,11 @@ func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 	cases := []struct {
 		name, method, params string
 		title                string
-		always               []string // must show at any size: what is asked about, the highlighted choice
+		always               []string // must show whenever the form shows: what is asked about, the highlighted choice
 		want                 []string // choice prefixes that must show where there is room for all
 	}{
-		{"command", "item/commandExecution/requestApproval", longCmd, "Run this command?", []string{"$ echo", "> Yes, r"}, []string{"Yes, run it", "No, co", "No, an"}},
-		{"legacy patch", "applyPatchApproval", bigPatch, "Apply these changes?", []string{"> Yes"}, []string{"No, an", "No, and stop"}},
+		{"command", "item/commandExecution/requestApproval", longCmd, "Run this command?", []string{"$ echo", "harmless listing", "> Yes, r"}, []string{"Yes, run it", "No, co", "No, an"}},
+		{"legacy patch", "applyPatchApproval", bigPatch, "Apply these changes?", []string{"adds a file", "> Yes"}, []string{"No, an", "No, and stop"}},
 		{"permissions", "item/permissions/requestApproval", permReq, "Grant these permissions?", []string{"> Yes"}, []string{"Yes, for this", "Yes, for the", "No, deny"}},
 	}
 	for _, size := range [][2]int{{20, 12}, {30, 14}, {40, 16}, {100, 40}, {60, 9}, {60, 10}, {30, 8}} {
@@ -38,6 +39,12 @@ func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 				screen := plain(m)
 				if n := strings.Count(screen, "\n") + 1; n > size[1] {
 					t.Fatalf("%dx%d: %d rows", size[0], size[1], n)
+				}
+				if !m.requests.whole {
+					if !strings.Contains(screen, "⚠ request") || strings.Contains(screen, tc.title[:10]) {
+						t.Errorf("%dx%d: not whole, yet not the one-line notice:\n%s", size[0], size[1], screen)
+					}
+					return
 				}
 				title := tc.title
 				if len(title) > size[0]-4 {
@@ -90,8 +97,9 @@ func TestApprovalRefitsOnResize(t *testing.T) {
 	}
 }
 
-// Shrinking the terminal while an approval is up keeps what is asked
-// about and the highlighted choice on screen, within the new height.
+// Shrinking the terminal while an approval is up replaces it by the
+// one-line notice; Ctrl+T shows it full screen, what is asked about and
+// the highlighted choice within the new height.
 func TestApprovalShrinkKeepsCommand(t *testing.T) {
 	m := New(Options{NoColor: true, FormGrace: time.Millisecond})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
@@ -102,15 +110,24 @@ func TestApprovalShrinkKeepsCommand(t *testing.T) {
 	if n := strings.Count(screen, "\n") + 1; n > 9 {
 		t.Fatalf("%d rows on a 9-row screen:\n%s", n, screen)
 	}
+	if !strings.Contains(screen, "⚠ request waiting") || strings.Contains(screen, "rm -rf") {
+		t.Fatalf("after shrinking, not the one-line notice:\n%s", screen)
+	}
+	key(t, m, 't', tea.ModCtrl)
+	screen = plain(m)
+	if n := strings.Count(screen, "\n") + 1; n != 9 {
+		t.Fatalf("full screen: %d rows on a 9-row screen:\n%s", n, screen)
+	}
 	for _, w := range []string{"$ rm -rf /", "> Yes, run it"} {
 		if !strings.Contains(screen, w) {
-			t.Errorf("%q not on screen after shrinking:\n%s", w, screen)
+			t.Errorf("%q not on the full screen after shrinking:\n%s", w, screen)
 		}
 	}
 }
 
-// A command too long for the form is cut with a note saying where it all
-// shows, and Ctrl+T shows all of it, its end included, with the form up.
+// A command too long for the form is not drawn cut: one line says so,
+// and Ctrl+T shows it full screen, where it is read on to its end before
+// any key answers it.
 func TestLongCommandShowsWholeInPager(t *testing.T) {
 	var many []string
 	for i := 0; i < 80; i++ {
@@ -125,18 +142,30 @@ func TestLongCommandShowsWholeInPager(t *testing.T) {
 			m := New(Options{NoColor: true, FormGrace: time.Millisecond})
 			m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 			params, _ := json.Marshal(map[string]any{"threadId": "th", "turnId": "tu", "itemId": "c", "command": tc.cmd, "cwd": "/w"})
-			deliver(t, m, decodeReq(t, "item/commandExecution/requestApproval", `4`, string(params), &replies{}))
+			rep := &replies{}
+			deliver(t, m, decodeReq(t, "item/commandExecution/requestApproval", `4`, string(params), rep))
 			screen := plain(m)
-			if strings.Contains(screen, tc.end) || !strings.Contains(screen, "ctrl+t shows all") {
-				t.Fatalf("form not cut with a note:\n%s", screen)
+			if strings.Contains(screen, tc.end) || !strings.Contains(screen, "ctrl+t to answer it full screen") {
+				t.Fatalf("form not replaced by the notice:\n%s", screen)
 			}
 			key(t, m, 't', tea.ModCtrl)
-			if !m.PagerOpen() {
-				t.Fatal("ctrl+t did not open the pager with the form up")
+			seen := ""
+			for i := 0; i < 200 && !m.requests.whole; i++ {
+				m.Update(formFocusMsg{seq: m.requests.seq})
+				key(t, m, tea.KeyEnter, 0)
+				if len(rep.got) != 0 {
+					t.Fatalf("answered before the request's end was shown (%d reads)", i)
+				}
+				key(t, m, 'd', tea.ModCtrl)
+				seen += strings.ReplaceAll(plain(m), "\n", "")
 			}
-			key(t, m, tea.KeyEnd, 0)
-			if pg := plain(m); !strings.Contains(strings.ReplaceAll(pg, "\n", ""), tc.end) {
-				t.Errorf("the pager lacks the command's end %q:\n%s", tc.end, pg)
+			if !strings.Contains(seen, tc.end) {
+				t.Fatalf("reading on never showed the command's end %q:\n%s", tc.end, plain(m))
+			}
+			m.Update(formFocusMsg{seq: m.requests.seq})
+			key(t, m, tea.KeyEnter, 0)
+			if len(rep.got) != 1 {
+				t.Fatalf("read to its end, the request did not answer: %q\n%s", rep.got, plain(m))
 			}
 		})
 	}
@@ -178,8 +207,8 @@ func TestManyOptionsNeverBlind(t *testing.T) {
 	}
 }
 
-// In a very short terminal a question keeps its text and the highlighted
-// option on screen (the help line and the description give way).
+// In a very short terminal a question is the one-line notice, and full
+// screen shows its text and the highlighted option where they fit whole.
 func TestQuestionFitsTinyTerminal(t *testing.T) {
 	for _, size := range [][2]int{{40, 6}, {30, 7}, {60, 8}} {
 		m := New(Options{NoColor: true, FormGrace: time.Millisecond})
@@ -189,9 +218,23 @@ func TestQuestionFitsTinyTerminal(t *testing.T) {
 		if n := strings.Count(screen, "\n") + 1; n > size[1] {
 			t.Errorf("%dx%d: %d rows:\n%s", size[0], size[1], n, screen)
 		}
+		if !strings.Contains(screen, "⚠ request") || strings.Contains(screen, "Which env?") {
+			t.Errorf("%dx%d: not the one-line notice:\n%s", size[0], size[1], screen)
+		}
+		key(t, m, 't', tea.ModCtrl)
+		screen = plain(m)
+		if n := strings.Count(screen, "\n") + 1; n != size[1] {
+			t.Errorf("%dx%d full screen: %d rows:\n%s", size[0], size[1], n, screen)
+		}
+		if !m.requests.whole {
+			if !strings.Contains(screen, "enlarge the window") {
+				t.Errorf("%dx%d full screen, not whole and not saying so:\n%s", size[0], size[1], screen)
+			}
+			continue
+		}
 		for _, w := range []string{"Which env?", "> prod"} {
 			if !strings.Contains(screen, w) {
-				t.Errorf("%dx%d: %q not on screen:\n%s", size[0], size[1], w, screen)
+				t.Errorf("%dx%d full screen: %q not on screen:\n%s", size[0], size[1], w, screen)
 			}
 		}
 	}

@@ -11,7 +11,9 @@ import (
 // Enter) keep going to the composer and can never answer the form. The
 // form takes focus when both of these hold:
 //
-//   - it has been shown for at least Options.FormGrace (400 ms);
+//   - it has been shown whole (formwhole.go: the whole request and the
+//     highlighted choice on screen) for at least Options.FormGrace
+//     (400 ms);
 //   - no key was pressed (or text pasted) for Options.FormQuiet (500 ms).
 //
 // and, third, the composer holds no text typed since the form appeared:
@@ -35,7 +37,6 @@ const formDraftNotice = "a request is waiting — send or delete your message to
 
 // graceState is what decides when the shown form takes focus.
 type graceState struct {
-	shown   time.Time // when the form was shown
 	lastKey time.Time // the last key press or paste
 	draft   string    // the composer's text when the form was shown
 }
@@ -53,16 +54,16 @@ func (q *requestQueue) noteInput(m *Model, msg tea.Msg) {
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.PasteMsg:
 		now := m.opts.GraceNow()
-		if q.form != nil && !q.ready && !now.Before(q.focusDue(m)) && !m.draftHoldsKeys() {
+		if q.form != nil && !q.ready && q.whole && !now.Before(q.focusDue(m)) && !m.draftHoldsKeys() {
 			m.focusForm()
 		}
 		q.grace.lastKey = now
 	}
 }
 
-// focusDue is when the shown form may take focus.
+// focusDue is when the shown form may take focus, once it is whole.
 func (q *requestQueue) focusDue(m *Model) time.Time {
-	due := q.grace.shown.Add(m.opts.FormGrace)
+	due := q.wholeAt.Add(m.opts.FormGrace)
 	if quiet := q.grace.lastKey.Add(m.opts.FormQuiet); quiet.After(due) {
 		due = quiet
 	}
@@ -81,11 +82,12 @@ func (m *Model) focusForm() {
 	m.clearNotice(noticeFormWait)
 }
 
-// startGrace starts the grace period of a form just shown.
+// startGrace starts the grace period of a form just shown: it runs from
+// when the form is first whole (refitForm).
 func (m *Model) startGrace() tea.Cmd {
-	m.requests.grace.shown = m.opts.GraceNow()
 	m.requests.grace.draft = m.composer.Value()
-	return m.formCheckAfter(m.opts.FormGrace)
+	m.requests.whole, m.requests.full = false, false
+	return m.refitForm(true)
 }
 
 func (m *Model) formCheckAfter(d time.Duration) tea.Cmd {
@@ -97,8 +99,8 @@ func (m *Model) formCheckAfter(d time.Duration) tea.Cmd {
 // enough; otherwise it checks again when that may be.
 func (m *Model) onFormCheck(msg formCheckMsg) tea.Cmd {
 	q := &m.requests
-	if q.form == nil || msg.seq != q.seq || q.ready {
-		return nil
+	if q.form == nil || msg.seq != q.seq || q.ready || !q.whole {
+		return nil // not whole: refitForm checks again once it is
 	}
 	now := m.opts.GraceNow()
 	if due := q.focusDue(m); now.Before(due) {
@@ -124,7 +126,7 @@ func (m *Model) yieldForm() tea.Cmd {
 }
 
 func (m *Model) onFormFocus(msg formFocusMsg) {
-	if m.requests.form != nil && msg.seq == m.requests.seq {
+	if m.requests.form != nil && msg.seq == m.requests.seq && m.requests.whole {
 		m.requests.ready = true
 	}
 }

@@ -28,6 +28,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if key == restartKey && m.recovery.dead && !m.opts.ReadOnly {
 		return m.restartServer()
 	}
+	if m.requests.full && m.requests.form != nil {
+		return m.fullFormKey(k) // formwhole.go
+	}
 	if !m.requests.hasKeys() && !m.opts.ReadOnly && m.pager == nil {
 		return m.composerKey(k)
 	}
@@ -119,7 +122,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 	var yield tea.Cmd
 	if m.requests.hasKeys() {
 		if m.requests.form.Wants(k) {
-			return tea.Batch(m.requests.form.Update(k), m.settleForm())
+			return tea.Batch(m.formUpdate(k), m.settleForm())
 		}
 		yield = m.yieldForm() // grace.go: typed text goes to the composer
 	}
@@ -235,6 +238,9 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		m.openAgentsPicker() // agents.go
 		return nil, true
 	case keyPager:
+		if q := &m.requests; q.form != nil && !q.whole && !m.opts.ReadOnly {
+			return m.toggleFullForm(), true // formwhole.go: too small inline
+		}
 		return m.openPager(), true
 	case keyExpand:
 		if m.opts.ReadOnly {

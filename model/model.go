@@ -291,8 +291,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, m.scrollbackUpdate(msg, func(msg tea.Msg) tea.Cmd { _, cmd := m.update(msg); return cmd })
 }
 
-func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	defer m.syncAwaiting() // requests.go
+	defer func() {
+		if c := m.refitForm(false); c != nil { // formwhole.go: the form's room may have changed
+			cmd = tea.Batch(cmd, c)
+		}
+	}()
 	m.requests.noteInput(m, msg)
 	m.view.deltaOnly = isDelta(msg)
 	_, m.view.tickOnly = msg.(tickMsg)
@@ -395,7 +400,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// component.
 	var cmds []tea.Cmd
 	if m.requests.form != nil {
-		cmds = append(cmds, m.requests.form.Update(msg), m.settleForm())
+		cmds = append(cmds, m.formUpdate(msg), m.settleForm())
 	}
 	if m.login != nil {
 		cmds = append(cmds, m.login.update(msg))
@@ -468,10 +473,7 @@ func graphemeTerminal(msg tea.ModeReportMsg) bool {
 func (m *Model) onWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.width, m.height = msg.Width, msg.Height
 	m.composer.SetWidth(msg.Width)
-	if f := m.requests.form; f != nil {
-		f.Resize(msg.Width, m.formMaxHeight()) // formsafe.go
-	}
-	return m.onResize() // transcript.go
+	return tea.Batch(m.refitForm(true), m.onResize()) // formwhole.go, transcript.go
 }
 
 // quit ends the program: a prompt never sent is kept in the history, and

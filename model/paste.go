@@ -60,7 +60,7 @@ func (m *Model) paste(text string) tea.Cmd {
 	if m.requests.hasKeys() {
 		paste := tea.PasteMsg{Content: text}
 		if m.requests.form.Wants(paste) {
-			return m.requests.form.Update(paste)
+			return m.formUpdate(paste)
 		}
 		yield = m.yieldForm()
 	}

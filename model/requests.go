@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -28,10 +29,17 @@ type requestQueue struct {
 	pending []pendingRequest
 	sending []backend.ServerRequest
 	form    forms.Form
-	// ready: the shown form has the keyboard (grace.go).
-	ready bool
-	seq   int
-	grace graceState
+	// ready: the shown form has the keyboard (grace.go). whole: as last
+	// laid out it shows the whole request and the highlighted choice,
+	// since wholeAt (formwhole.go); full: it is shown full screen; rows
+	// and width: what it was last laid out for.
+	ready       bool
+	whole, full bool
+	wholeAt     time.Time
+	rows, width int
+	dirty       bool // the form may draw differently: measure it again
+	seq         int
+	grace       graceState
 }
 
 // hasKeys reports whether the shown form takes the keyboard.
@@ -56,7 +64,7 @@ func (q *requestQueue) watch(m *Model, v backend.RequestView) {
 	m.view.follow = true
 }
 
-func (q *requestQueue) closeForm() { q.form, q.ready = nil, false }
+func (q *requestQueue) closeForm() { q.form, q.ready, q.whole, q.full = nil, false, false, false }
 
 // onRequest queues a server request and shows it when it is first in
 // line. Requests that need no person (the clock, a bad tool call) are

@@ -23,6 +23,9 @@ func (m *Model) View() tea.View {
 	if m.pager != nil {
 		return m.finishView(m.pager.view(m.styles, m.contentWidth(), m.height))
 	}
+	if m.requests.full && m.requests.form != nil {
+		return m.finishView(m.fullFormView()) // formwhole.go
+	}
 	v := &m.view
 	// A streaming delta that changes nothing drawn yet (its cell re-renders
 	// on the next frame tick) reuses the last frame: a delta then costs
@@ -111,7 +114,9 @@ func (m *Model) elapsedSecond() int64 {
 func (m *Model) drawBottom() []string {
 	w := m.contentWidth()
 	var out, form []string
-	if f := m.requests.form; f != nil {
+	if f := m.requests.form; f != nil && !m.requests.whole {
+		form = append(form, m.formTooSmall(w)) // formwhole.go: never drawn cut
+	} else if f != nil {
 		fv := strings.TrimRight(f.View(), "\n")
 		form = append(form, m.rule(w))
 		form = append(form, strings.Split(fv, "\n")...)
