@@ -179,7 +179,9 @@ func ParseAll(diff string) []File {
 	p := parser{lines: splitLines(diff)}
 	var out []File
 	for p.i < len(p.lines) {
-		out = append(out, p.file(true))
+		if f := p.file(true); len(f.Headers)+len(f.Hunks)+len(f.Problems) > 0 {
+			out = append(out, f) // blank lines alone are no file
+		}
 	}
 	return out
 }

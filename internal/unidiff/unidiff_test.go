@@ -152,6 +152,7 @@ func TestParseAll(t *testing.T) {
 		// A "diff --git" line inside a hunk's counts is content of it
 		// (here a context line of a file that has such a line).
 		{"diff line inside a hunk", "diff --git a/p b/p\n--- a/p\n+++ b/p\n@@ -1,2 +1,2 @@\n-x\n+y\n diff --git a/q b/q\n", []string{"p → p +1 -1 1"}},
+		{"blank lines only", "\n\n", nil},
 		{"binary and mode only", "diff --git a/i.png b/i.png\nBinary files a/i.png and b/i.png differ\ndiff --git a/s.sh b/s.sh\nold mode 100644\nnew mode 100755\n", []string{"i.png → i.png +0 -0 0", "s.sh → s.sh +0 -0 0"}},
 	}
 	for _, c := range cases {
@@ -165,6 +166,12 @@ func TestParseAll(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
 		}
+	}
+	// A hunk that runs short into the next file's "diff" line: two
+	// files, the first one's hunk saying so.
+	short := ParseAll("diff --git a/p b/p\n@@ -1,3 +1,3 @@\n a\ndiff --git a/q b/q\n@@ -1 +1 @@\n-x\n+y\n")
+	if len(short) != 2 || short[0].Err() == nil || !strings.Contains(short[0].Err().Error(), "lines missing") || short[1].Path() != "q" || short[1].Added != 1 {
+		t.Errorf("a hunk run short into the next file: %+v", short)
 	}
 	fs := ParseAll(turnDiff)
 	if p := fs[1].Path(); p != "gone.txt" {
