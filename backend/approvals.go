@@ -194,20 +194,13 @@ type LegacyFileChange struct {
 	MovePath    *string `json:"move_path"`
 }
 
-// Diff returns the change as unified-diff text: the diff of an update, or
-// the content as added ("+") or removed ("-") lines.
+// Diff returns the change's text as a v2 fileChange item carries it
+// (see FileChange): an added or deleted file's whole Content, an
+// update's UnifiedDiff. Which one it is comes from Type, never from the
+// text.
 func (c LegacyFileChange) Diff() string {
-	switch c.Type {
-	case "add", "delete":
-		sign := "+"
-		if c.Type == "delete" {
-			sign = "-"
-		}
-		var b strings.Builder
-		for _, l := range strings.Split(strings.TrimSuffix(c.Content, "\n"), "\n") {
-			b.WriteString(sign + l + "\n")
-		}
-		return b.String()
+	if c.Type == "add" || c.Type == "delete" {
+		return c.Content
 	}
 	return c.UnifiedDiff
 }

@@ -360,7 +360,7 @@ func TestLegacyFileChangeDiff(t *testing.T) {
 	if fmt.Sprint(p.Paths()) != "[a.txt b.txt]" {
 		t.Errorf("paths %v", p.Paths())
 	}
-	if d := p.FileChanges["a.txt"].Diff(); d != "+hi\n" {
+	if d := p.FileChanges["a.txt"].Diff(); d != "hi\n" { // the content, unsigned
 		t.Errorf("add diff %q", d)
 	}
 	if d := p.FileChanges["b.txt"].Diff(); d != "@@ -1 +1 @@\n-a\n+b\n" {

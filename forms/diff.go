@@ -65,11 +65,18 @@ func (d *diffView) view(width int) string {
 		b.WriteString(ansi.Truncate(l, max(10, width), ""))
 		b.WriteByte('\n')
 	}
-	info := fmt.Sprintf("  lines %d–%d of %d", d.top+1, end, len(d.lines))
+	info := fmt.Sprintf("lines %d–%d of %d", d.top+1, end, len(d.lines))
+	switch below := len(d.lines) - end; {
+	case below == 1:
+		info = "↓ 1 more line below · " + info
+	case below > 1:
+		info = fmt.Sprintf("↓ %d more lines below · ", below) + info
+	}
+	info = "  " + info
 	if d.readOn && end < len(d.lines) {
-		info += " · shift+↓ or ctrl+d to read on"
+		info += " · shift+↓ ctrl+d read on"
 	} else if len(d.lines) > d.height {
-		info += " · shift+↑/↓ or ctrl+u/d to scroll the diff"
+		info += " · shift+↑/↓ ctrl+u/d scroll"
 	}
 	b.WriteString(lipgloss.NewStyle().Faint(true).MaxWidth(max(10, width)).Render(info))
 	return b.String()
@@ -94,6 +101,10 @@ func (a *Approval) View() string {
 	}
 	return fv
 }
+
+// DiffLines are the approval's diff lines, every one (the pager shows
+// them whole).
+func (a *Approval) DiffLines() []string { return a.spec.Diff }
 
 // DiffTop is the first diff line shown (0-based), for tests.
 func (a *Approval) DiffTop() int { return a.diff.top }

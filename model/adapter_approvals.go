@@ -178,12 +178,16 @@ func (a legacyPatch) open(e formEnv) (forms.Form, func() error, string) {
 	if p.GrantRoot != nil && *p.GrantRoot != "" {
 		spec.Body = "Also asks to allow writes under " + *p.GrantRoot + " for the session"
 	}
-	var files []ui.FileDiff
+	var files []thread.FileDiff
 	for _, path := range p.Paths() {
 		c := p.FileChanges[path]
-		files = append(files, ui.FileDiff{Path: path, Kind: c.Type, Diff: c.Diff()})
+		f := thread.FileDiff{Path: path, Kind: c.Type, Diff: c.Diff()} // read by its kind (ui.RenderFileDiff)
+		if c.MovePath != nil {
+			f.MovePath = *c.MovePath
+		}
+		files = append(files, f)
 	}
-	spec.Diff = e.diffRows(files)
+	spec.Diff = e.diffRows(ui.FileDiffs(files, e.threadCwd))
 	return e.approval(spec), nil, ""
 }
 

@@ -138,12 +138,17 @@ func (m *Model) diffHeight() int {
 }
 
 // diffRows renders files as the coloured diff lines of a file-change
-// approval, each under a header with its path and counts.
+// approval, every line, each file under a header with its kind, path
+// (and a move's target) and counts.
 func (e formEnv) diffRows(files []ui.FileDiff) []string {
 	var rows []string
 	for _, f := range files {
 		a, d := ui.FileDiffStat(f)
-		rows = append(rows, e.styles.DiffHeader.Render(ui.Truncate(fmt.Sprintf("%s %s (+%d −%d)", f.Kind, ui.SanitizeLine(f.Path), a, d), e.width)))
+		path := ui.SanitizeLine(f.Path)
+		if f.MovePath != "" && f.MovePath != f.Path {
+			path += " → " + ui.SanitizeLine(f.MovePath)
+		}
+		rows = append(rows, e.styles.DiffHeader.Render(ui.Truncate(fmt.Sprintf("%s %s (+%d −%d)", ui.SanitizeLine(f.Kind), path, a, d), e.width)))
 		rows = append(rows, ui.RenderFileDiff(e.styles, f, e.width, 1<<30)...)
 	}
 	return rows

@@ -73,7 +73,7 @@ func (p *pager) view(st ui.Styles, w, height int) string {
 // openPager opens the transcript pager at its bottom (or, open already,
 // draws it again at the window's width, keeping the position) and starts
 // filling it. With an approval up it ends with everything the approval
-// asks about, uncut.
+// asks about, uncut: its detail, then its whole diff.
 func (m *Model) openPager() tea.Cmd {
 	w := m.contentWidth()
 	var tail []string
@@ -83,6 +83,9 @@ func (m *Model) openPager() tea.Cmd {
 		tail = append(tail, "", m.styles.Warn.Render("Waiting for your answer:"))
 		for _, l := range a.Detail() {
 			tail = append(tail, ui.Wrap(l, w-2)...)
+		}
+		for _, l := range a.DiffLines() { // its whole diff, every line
+			tail = append(tail, ui.Wrap(l, w)...)
 		}
 	}
 	n := len(m.view.transcript.Cells)

@@ -397,13 +397,13 @@ func hasRaw(cmd tea.Cmd, want string) bool {
 	return false
 }
 
-// The file-change approval shows the item's diff in a window that
-// scrolls with shift+↓ and ctrl+d, without moving the choice.
+// The file-change approval shows the item's diff in a window that says
+// how many lines are below it and scrolls with shift+↓ and ctrl+d,
+// without moving the choice.
 func TestFileChangeApprovalDiffScrolls(t *testing.T) {
 	var diff strings.Builder
-	diff.WriteString("@@ -0,0 +1,40 @@\n")
-	for i := 1; i <= 40; i++ {
-		fmt.Fprintf(&diff, "+line number %d\n", i)
+	for i := 1; i <= 40; i++ { // an added file's item carries its content
+		fmt.Fprintf(&diff, "line number %d\n", i)
 	}
 	rep := &replies{}
 	m := newReqModel()
@@ -411,13 +411,13 @@ func TestFileChangeApprovalDiffScrolls(t *testing.T) {
 		Changes: []backend.FileChange{{Path: "big.txt", Kind: backend.PatchChangeKind{Type: "add"}, Diff: diff.String()}}}})
 	deliver(t, m, decodeReq(t, "item/fileChange/requestApproval", `9`, `{"threadId":"th","turnId":"tu","itemId":"f1","reason":"write big.txt"}`, rep))
 	v := plain(m)
-	if !strings.Contains(v, "Apply these changes?") || !strings.Contains(v, "add big.txt (+40 −0)") || !strings.Contains(v, "lines 1–13 of 41") {
+	if !strings.Contains(v, "Apply these changes?") || !strings.Contains(v, "add big.txt (+40 −0)") || !strings.Contains(v, "↓ 28 more lines below · lines 1–13 of 41 · shift+↑/↓ ctrl+u/d scroll") {
 		t.Fatalf("diff window missing:\n%s", v)
 	}
 	key(t, m, tea.KeyDown, tea.ModShift)
 	key(t, m, 'd', tea.ModCtrl)
 	v = plain(m)
-	if !strings.Contains(v, "lines 8–20 of 41") || !strings.Contains(v, "+line number 18") {
+	if !strings.Contains(v, "↓ 21 more lines below · lines 8–20 of 41") || !strings.Contains(v, "+line number 18") {
 		t.Fatalf("diff did not scroll:\n%s", v)
 	}
 	key(t, m, tea.KeyEnter, 0)

@@ -91,7 +91,7 @@ func TestGoldenFileChange(t *testing.T) {
 	startTurn(t, u, "edit")
 	changes := []any{
 		map[string]any{"path": "main.go", "kind": map[string]any{"type": "update", "move_path": nil},
-			"diff": "--- a/main.go\n+++ b/main.go\n@@ -3,4 +3,5 @@\n import \"fmt\"\n \n-func main() { fmt.Println(\"hi\") }\n+func main() {\n+\tfmt.Println(\"hello\")\n+}\n"},
+			"diff": "--- a/main.go\n+++ b/main.go\n@@ -3,3 +3,5 @@\n import \"fmt\"\n \n-func main() { fmt.Println(\"hi\") }\n+func main() {\n+\tfmt.Println(\"hello\")\n+}\n"},
 		map[string]any{"path": "NOTES.md", "kind": map[string]any{"type": "add"}, "diff": "# Notes\nfirst\n"},
 	}
 	itemEvent(t, u, "item/started", map[string]any{"type": "fileChange", "id": "fc-1", "status": "inProgress", "changes": []any{}})

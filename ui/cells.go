@@ -103,7 +103,8 @@ type FileChangeCell struct {
 	versioned
 	Item *thread.Item
 	Cwd  string
-	// MaxDiffLines caps the diff lines shown per file (0 = 40).
+	// MaxDiffLines caps the diff lines shown per file (0 = 40); the
+	// pager (RenderContext.Expanded) shows them all.
 	MaxDiffLines int
 }
 
@@ -120,11 +121,13 @@ func FileDiffs(files []thread.FileDiff, dir string) []FileDiff {
 	dir = strings.TrimSuffix(dir, "/")
 	out := make([]FileDiff, 0, len(files))
 	for _, f := range files {
-		p := f.Path
-		if dir != "" && strings.HasPrefix(p, dir+"/") {
-			p = p[len(dir)+1:]
+		rel := func(p string) string {
+			if dir != "" && strings.HasPrefix(p, dir+"/") {
+				return p[len(dir)+1:]
+			}
+			return p
 		}
-		f.Path = p
+		f.Path, f.MovePath = rel(f.Path), rel(f.MovePath)
 		out = append(out, f)
 	}
 	return out
@@ -153,9 +156,16 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 			v = "Deleted"
 		}
 		head := fmt.Sprintf("%s %s ", v, SanitizeLine(f.Path))
+		if f.MovePath != "" && f.MovePath != f.Path {
+			head = fmt.Sprintf("%s %s → %s ", v, SanitizeLine(f.Path), SanitizeLine(f.MovePath))
+		}
 		lines = append(lines, st.Accent.Render("✎ ")+st.DiffHeader.Render(Truncate(head, width-16))+
 			st.DiffAdd.Render(fmt.Sprintf("+%d", a))+" "+st.DiffDel.Render(fmt.Sprintf("−%d", r)))
-		lines = append(lines, RenderFileDiff(*st, f, width, c.MaxDiffLines)...)
+		maxLines := c.MaxDiffLines
+		if ctx.Expanded { // the pager: every line
+			maxLines = 1 << 30
+		}
+		lines = append(lines, RenderFileDiff(*st, f, width, maxLines)...)
 	}
 	return lines
 }

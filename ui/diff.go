@@ -4,127 +4,165 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"tandem/internal/unidiff"
 )
 
-// isUnified reports whether diff looks like a unified diff rather than a
-// whole file's content (codex sends the content for added and deleted
-// files).
-func isUnified(diff string) bool {
-	for _, p := range []string{"@@", "--- ", "diff ", "+++ "} {
-		if strings.HasPrefix(diff, p) || strings.Contains(diff, "\n"+p) && p == "@@" {
-			return true
-		}
-	}
-	return false
-}
+// Every diff drawn here is read by internal/unidiff: hunks by their
+// header counts (a line inside one is content whatever it starts with),
+// an added or deleted file's content by its kind.
 
 // FileDiffStat counts the added and removed lines of one file of a
-// fileChange: for kind "add" or "delete" with plain content every line
-// counts, otherwise DiffStat.
+// fileChange, read by its kind: every line of an added or deleted
+// file's content, the "+" and "-" lines of an update's hunks.
 func FileDiffStat(f FileDiff) (added, removed int) {
-	if !isUnified(f.Diff) && (f.Kind == "add" || f.Kind == "delete") {
-		n := strings.Count(strings.TrimRight(f.Diff, "\n"), "\n") + 1
-		if strings.TrimSpace(f.Diff) == "" {
-			n = 0
-		}
-		if f.Kind == "add" {
-			return n, 0
-		}
-		return 0, n
-	}
-	return DiffStat(f.Diff)
+	d := unidiff.ReadChange(f.Kind, f.Diff)
+	return d.Added, d.Removed
 }
 
-// DiffStat counts added and removed lines of a unified diff, ignoring the
-// ---/+++ headers.
+// DiffStat counts the added and removed lines of a unified diff of one
+// file or many (its hunks' "+" and "-" lines; headers are not lines).
 func DiffStat(diff string) (added, removed int) {
-	for _, l := range strings.Split(diff, "\n") {
-		switch {
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-		case strings.HasPrefix(l, "+"):
-			added++
-		case strings.HasPrefix(l, "-"):
-			removed++
-		}
+	for _, f := range unidiff.ParseAll(diff) {
+		added += f.Added
+		removed += f.Removed
 	}
 	return
 }
 
-// RenderFileDiff colours one file's change as a unified diff with old and
-// new line numbers in a gutter, at most maxLines diff lines (0 = 40) and a
-// "+N lines" note for the rest. Added and deleted files given as plain
-// content are shown as all "+" or all "−" lines.
+// RenderFileDiff colours one file's change (read by its kind) as a
+// unified diff with old and new line numbers in a gutter, at most
+// maxLines diff rows (0 = 40) and a "+N lines" note for the rest. An
+// added or deleted file's content is shown as all "+" or all "−" lines,
+// each exactly as in the file. A hunk whose lines disagree with its
+// header's counts is shown whole under a warning.
 func RenderFileDiff(st Styles, f FileDiff, width, maxLines int) []string {
+	d := unidiff.ReadChange(f.Kind, f.Diff)
+	return renderRows(st, diffRows(d, f.Kind == "add" || f.Kind == "delete"), width, maxLines)
+}
+
+// rowKind is how a diff row is drawn.
+type rowKind int
+
+const (
+	rowContext rowKind = iota
+	rowAdd
+	rowDel
+	rowNote // dim text under the gutter: a header, "\ No newline…"
+	rowWarn // a problem of the diff
+	rowSep  // between hunks
+)
+
+// diffRow is one row of a drawn diff before wrapping: its gutter number
+// and its text (without the sign).
+type diffRow struct {
+	kind rowKind
+	num  int // 0: no number
+	text string
+}
+
+// diffRows lays d out as rows: its problems, the headers worth showing
+// (modes, moves, binary notes, anything that is not a diff's), and every
+// line of every hunk; content marks an added or deleted file's content
+// (an empty one says so).
+func diffRows(d unidiff.File, content bool) []diffRow {
+	var rows []diffRow
+	for _, p := range d.Problems {
+		rows = append(rows, diffRow{kind: rowWarn, text: p})
+	}
+	headers := func(before int) {
+		for _, h := range d.Headers {
+			if h.Before != before {
+				continue
+			}
+			switch h.Kind {
+			case unidiff.GitDiff, unidiff.Index, unidiff.OldFile, unidiff.NewFile:
+				// The file's title says what these do.
+			default:
+				rows = append(rows, diffRow{kind: rowNote, text: h.Text})
+			}
+		}
+	}
+	for i, h := range d.Hunks {
+		headers(i)
+		if i > 0 {
+			rows = append(rows, diffRow{kind: rowSep})
+		}
+		if h.Problem != "" {
+			rows = append(rows, diffRow{kind: rowWarn, text: fmt.Sprintf("this hunk's lines are shown as they came, but %s", h.Problem)})
+		}
+		oldN, newN := h.OldStart, h.NewStart
+		for _, l := range h.Lines {
+			switch l.Op {
+			case unidiff.Add:
+				rows = append(rows, diffRow{kind: rowAdd, num: newN, text: l.Text})
+				newN++
+			case unidiff.Delete:
+				rows = append(rows, diffRow{kind: rowDel, num: oldN, text: l.Text})
+				oldN++
+			default:
+				rows = append(rows, diffRow{kind: rowContext, num: newN, text: l.Text})
+				oldN++
+				newN++
+			}
+			if l.NoNewline {
+				rows = append(rows, diffRow{kind: rowNote, text: `\ No newline at end of file`})
+			}
+		}
+	}
+	headers(len(d.Hunks))
+	if content && len(d.Hunks) == 0 {
+		rows = append(rows, diffRow{kind: rowNote, text: "(empty file)"})
+	}
+	return rows
+}
+
+// renderRows draws rows at width, at most maxLines of them (0 = 40), a
+// "… +N lines" note for the rest; long lines wrap under the gutter.
+func renderRows(st Styles, rows []diffRow, width, maxLines int) []string {
 	if maxLines <= 0 {
 		maxLines = 40
 	}
-	diff := strings.TrimRight(Sanitize(f.Diff), "\n")
-	if diff == "" {
-		return nil
+	nw := 1 // gutter width: the largest line number
+	for _, r := range rows {
+		nw = max(nw, len(strconv.Itoa(r.num)))
 	}
-	src := strings.Split(diff, "\n")
-	if !isUnified(f.Diff) && (f.Kind == "add" || f.Kind == "delete") {
-		sign := "+"
-		if f.Kind == "delete" {
-			sign = "-"
-		}
-		for i := range src {
-			src[i] = sign + src[i]
-		}
-		src = append([]string{fmt.Sprintf("@@ -%d,%d +%d,%d @@", b2i(sign == "-"), len(src)*b2i(sign == "-"), b2i(sign == "+"), len(src)*b2i(sign == "+"))}, src...)
-	}
-	// gutter width: the largest line number in any hunk header
-	nw := 1
-	for _, l := range src {
-		if strings.HasPrefix(l, "@@") {
-			o, n, oc, nc := parseHunk(l)
-			nw = max(nw, len(strconv.Itoa(o+oc)), len(strconv.Itoa(n+nc)))
-		}
-	}
+	blank := "    " + strings.Repeat(" ", nw) + " "
 	var lines []string
-	oldN, newN := 0, 0
-	shown := 0
-	for i, l := range src {
-		if strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "diff ") || strings.HasPrefix(l, "index ") {
-			continue
-		}
-		if shown == maxLines {
-			lines = append(lines, st.Dim.Render(fmt.Sprintf("    … +%d lines", len(src)-i)))
+	for i, r := range rows {
+		if i == maxLines {
+			lines = append(lines, st.Dim.Render(fmt.Sprintf("    … +%d lines", len(rows)-i)))
 			break
 		}
-		shown++
-		if strings.HasPrefix(l, "@@") {
-			oldN, newN, _, _ = parseHunk(l)
-			if shown > 1 {
-				lines = append(lines, st.DiffHunk.Render("    "+strings.Repeat(" ", nw)+" ⋮"))
+		var sign string
+		sty := st.Dim
+		switch r.kind {
+		case rowSep:
+			lines = append(lines, st.DiffHunk.Render("    "+strings.Repeat(" ", nw)+" ⋮"))
+			continue
+		case rowWarn:
+			for _, w := range Wrap("⚠ "+SanitizeLine(r.text), width-4) {
+				lines = append(lines, "    "+st.Warn.Render(w))
 			}
 			continue
-		}
-		var num, sign string
-		sty := st.Dim
-		switch {
-		case strings.HasPrefix(l, "+"):
-			num, sign, sty = strconv.Itoa(newN), "+", st.DiffAdd
-			newN++
-		case strings.HasPrefix(l, "-"):
-			num, sign, sty = strconv.Itoa(oldN), "-", st.DiffDel
-			oldN++
-		case strings.HasPrefix(l, `\`):
-			num, sign = "", " "
+		case rowNote:
+			sign = " "
+		case rowAdd:
+			sign, sty = "+", st.DiffAdd
+		case rowDel:
+			sign, sty = "-", st.DiffDel
 		default:
-			num, sign = strconv.Itoa(newN), " "
-			oldN++
-			newN++
+			sign = " "
 		}
-		body := l
-		if len(body) > 0 {
-			body = body[1:]
+		gutter := blank
+		if r.num > 0 || r.kind != rowNote {
+			num := strconv.Itoa(r.num)
+			gutter = "    " + strings.Repeat(" ", nw-len(num)) + num + " "
 		}
-		gutter := "    " + strings.Repeat(" ", nw-len(num)) + num + " "
-		for j, w := range Wrap(sign+body, width-len(gutter)) {
+		for j, w := range Wrap(sign+SanitizeLine(r.text), width-len(gutter)) {
 			g := gutter
 			if j > 0 {
-				g = strings.Repeat(" ", len(gutter))
+				g = blank
 			}
 			lines = append(lines, st.Dim.Render(g)+sty.Render(w))
 		}
@@ -132,34 +170,40 @@ func RenderFileDiff(st Styles, f FileDiff, width, maxLines int) []string {
 	return lines
 }
 
-// parseHunk reads "@@ -o,oc +n,nc @@" (counts default to 1).
-func parseHunk(h string) (o, n, oc, nc int) {
-	oc, nc = 1, 1
-	f := strings.Fields(h)
-	for _, p := range f[1:] {
-		if p == "@@" {
-			break
-		}
-		neg := strings.HasPrefix(p, "-")
-		p = strings.TrimLeft(p, "+-")
-		a, b, ok := strings.Cut(p, ",")
-		x, _ := strconv.Atoi(a)
-		y := 1
-		if ok {
-			y, _ = strconv.Atoi(b)
-		}
-		if neg {
-			o, oc = x, y
-		} else {
-			n, nc = x, y
-		}
-	}
-	return
+// DiffCell draws a diff of many files (the turn's diff, /diff): a title,
+// then for each file its path, what happened to it and its counts, and
+// every line.
+type DiffCell struct {
+	versioned
+	Title string
+	Diff  string
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
+// Render implements Cell.
+func (c *DiffCell) Render(ctx *RenderContext, width int) []string {
+	st := ctx.Styles
+	lines := []string{"", st.Info.Render("ℹ ") + st.Info.Render(Truncate(SanitizeLine(c.Title), width-2))}
+	for _, f := range unidiff.ParseAll(c.Diff) {
+		head := SanitizeLine(diffFileTitle(f)) + " "
+		lines = append(lines, st.Accent.Render("✎ ")+st.DiffHeader.Render(Truncate(head, width-16))+
+			st.DiffAdd.Render(fmt.Sprintf("+%d", f.Added))+" "+st.DiffDel.Render(fmt.Sprintf("−%d", f.Removed)))
+		lines = append(lines, renderRows(*st, diffRows(f, false), width, 1<<30)...)
 	}
-	return 0
+	return lines
+}
+
+// diffFileTitle names a file of a many-file diff: its path, and whether
+// it was added, deleted or renamed.
+func diffFileTitle(f unidiff.File) string {
+	switch {
+	case f.OldPath == "/dev/null":
+		return "added " + f.NewPath
+	case f.NewPath == "/dev/null":
+		return "deleted " + f.OldPath
+	case f.OldPath != "" && f.NewPath != "" && f.OldPath != f.NewPath:
+		return f.OldPath + " → " + f.NewPath
+	case f.Path() == "":
+		return "(no file named)"
+	}
+	return f.Path()
 }

@@ -53,6 +53,8 @@ var forbidden = map[string][]string{
 	"internal/textedit": append([]string{"tandem/"}, rendering...),
 	// procgroup is a child process's attributes: no tandem.
 	"internal/procgroup": append([]string{"tandem/"}, rendering...),
+	// unidiff is the one unified-diff reader: no tandem, no rendering.
+	"internal/unidiff": append([]string{"tandem/"}, rendering...),
 }
 
 // allowed are imports a package may use although forbidden's prefixes

@@ -3,8 +3,9 @@ package rewind
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
+
+	"tandem/internal/unidiff"
 )
 
 // hunk is one "@@ -a,b +c,d @@" block of a unified diff: the old side
@@ -16,98 +17,34 @@ type hunk struct {
 	oldLines, newLines []string
 }
 
-// parseHunks reads the hunks of a unified diff; "---"/"+++" headers and
-// anything before the first hunk are skipped, and each hunk takes the
-// lines its header counts, so what follows the last one (codex ends a
-// move's diff with "Moved to: PATH") is not read as context.
+// parseHunks reads the hunks of a unified diff with the shared reader
+// (internal/unidiff): each hunk takes the lines its header counts, so
+// what follows the last one (codex ends a move's diff with "Moved to:
+// PATH") is not read as context. A hunk whose lines disagree with its
+// counts, or a bad header, is an error: such a diff is not reversed.
 func parseHunks(diff string) ([]hunk, error) {
-	var hs []hunk
-	lines := strings.Split(diff, "\n")
-	for n := 0; n < len(lines); n++ {
-		l := lines[n]
-		if !strings.HasPrefix(l, "@@") {
-			continue
-		}
-		var h hunk
-		var oldN, newN int
-		var err error
-		if h.oldStart, oldN, h.newStart, newN, err = hunkHeader(l); err != nil {
-			return nil, fmt.Errorf("line %d: %w", n+1, err)
-		}
-		for oldN > 0 || newN > 0 {
-			n++
-			if n >= len(lines) {
-				return nil, fmt.Errorf("hunk at line %d: %d old and %d new lines missing", h.oldStart, oldN, newN)
+	f := unidiff.Parse(diff)
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	hs := make([]hunk, 0, len(f.Hunks))
+	for _, uh := range f.Hunks {
+		h := hunk{oldStart: uh.OldStart, newStart: uh.NewStart}
+		for _, l := range uh.Lines {
+			text := l.Text
+			if !l.NoNewline {
+				text += "\n"
 			}
-			l := lines[n]
-			switch {
-			case strings.HasPrefix(l, "+"):
-				h.newLines = append(h.newLines, l[1:]+"\n")
-				newN--
-			case strings.HasPrefix(l, "-"):
-				h.oldLines = append(h.oldLines, l[1:]+"\n")
-				oldN--
-			case strings.HasPrefix(l, `\`):
-				// a marker for the line before: handled below
-			default: // context (" x", or an empty line some diffs leave)
-				text := strings.TrimPrefix(l, " ") + "\n"
+			if l.Op != unidiff.Add {
 				h.oldLines = append(h.oldLines, text)
-				h.newLines = append(h.newLines, text)
-				oldN--
-				newN--
 			}
-			// "\ No newline at end of file" after a line: it has none.
-			if n+1 < len(lines) && strings.HasPrefix(lines[n+1], `\`) {
-				n++
-				switch {
-				case strings.HasPrefix(l, "+"):
-					trimLast(h.newLines)
-				case strings.HasPrefix(l, "-"):
-					trimLast(h.oldLines)
-				default:
-					trimLast(h.newLines)
-					trimLast(h.oldLines)
-				}
+			if l.Op != unidiff.Delete {
+				h.newLines = append(h.newLines, text)
 			}
 		}
 		hs = append(hs, h)
 	}
 	return hs, nil
-}
-
-func trimLast(s []string) {
-	if len(s) > 0 {
-		s[len(s)-1] = strings.TrimSuffix(s[len(s)-1], "\n")
-	}
-}
-
-// hunkHeader reads "@@ -a[,b] +c[,d] @@…".
-func hunkHeader(l string) (oldStart, oldN, newStart, newN int, err error) {
-	f := strings.Fields(l)
-	if len(f) < 3 || !strings.HasPrefix(f[1], "-") || !strings.HasPrefix(f[2], "+") {
-		return 0, 0, 0, 0, fmt.Errorf("bad hunk header %q", l)
-	}
-	rng := func(s string) (int, int, error) {
-		a, b, found := strings.Cut(s, ",")
-		start, err := strconv.Atoi(a)
-		if err != nil {
-			return 0, 0, err
-		}
-		n := 1
-		if found {
-			if n, err = strconv.Atoi(b); err != nil {
-				return 0, 0, err
-			}
-		}
-		return start, n, nil
-	}
-	if oldStart, oldN, err = rng(f[1][1:]); err != nil {
-		return 0, 0, 0, 0, fmt.Errorf("bad hunk header %q", l)
-	}
-	if newStart, newN, err = rng(f[2][1:]); err != nil {
-		return 0, 0, 0, 0, fmt.Errorf("bad hunk header %q", l)
-	}
-	return oldStart, oldN, newStart, newN, nil
 }
 
 // splitLines splits data into lines, each with its "\n" (the last one

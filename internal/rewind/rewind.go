@@ -7,7 +7,8 @@
 // file methods (backend.Client: fs/readFile, fs/writeFile, fs/remove),
 // so a thread running on an SSH remote is rewound there.
 //
-// It imports tandem/thread and nothing else from tandem.
+// It imports tandem/thread and the shared diff reader
+// (tandem/internal/unidiff), nothing else from tandem.
 package rewind
 
 import (
@@ -21,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tandem/internal/unidiff"
 	"tandem/thread"
 )
 
@@ -287,37 +289,16 @@ func Summarize(changes []thread.FileDiff) []Stat {
 			st.Path = c.MovePath
 		}
 		idx[st.Path] = i
-		switch c.Kind {
-		case "add":
-			st.Added += lineCount(c.Diff)
-		case "delete":
-			st.Removed += lineCount(c.Diff)
+		d := unidiff.ReadChange(c.Kind, c.Diff)
+		st.Added += d.Added
+		st.Removed += d.Removed
+		if c.Kind == "delete" {
 			if st.Kind == "add" {
 				st.Kind = "add+delete"
 			} else {
 				st.Kind = "delete"
 			}
-		default:
-			for _, l := range strings.Split(c.Diff, "\n") {
-				switch {
-				case strings.HasPrefix(l, "+"):
-					st.Added++
-				case strings.HasPrefix(l, "-"):
-					st.Removed++
-				}
-			}
 		}
 	}
 	return out
-}
-
-func lineCount(s string) int {
-	if s == "" {
-		return 0
-	}
-	n := strings.Count(s, "\n")
-	if !strings.HasSuffix(s, "\n") {
-		n++
-	}
-	return n
 }

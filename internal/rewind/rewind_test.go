@@ -69,6 +69,10 @@ func TestReverse(t *testing.T) {
 		{"file got shorter", "#!/bin/sh\n", greetDiff, "", "past the end"},
 		{"no hunks", greetV2, "not a diff", "", "no hunks"},
 		{"bad header", greetV2, "@@ -x +y @@\n", "", "bad hunk header"},
+		// Lines read by the counts, whatever they start with.
+		{"signs doubled", "+++ x\nkeep\n", "@@ -1,2 +1,2 @@\n--- SECURITY\n++++ x\n keep\n", "-- SECURITY\nkeep\n", ""},
+		{"CRLF", "a\r\nB\r\n", "@@ -1,2 +1,2 @@\r\n a\r\n-b\r\n+B\r\n", "a\r\nb\r\n", ""},
+		{"lines past the counts", "y\nz\n", "@@ -1 +1 @@\n-x\n+y\n+z\n", "", "disagree"},
 	}
 	for _, c := range cases {
 		got, err := Reverse([]byte(c.cur), c.diff)
@@ -219,6 +223,13 @@ func TestPrepareUndoesChainedMoves(t *testing.T) {
 }
 
 func TestSummarize(t *testing.T) {
+	hostile := []thread.FileDiff{
+		{Path: "/w/tool.py", Kind: "add", Diff: "print(1)\n++__import__('os')\n"},
+		{Path: "/w/schema.sql", Kind: "update", Diff: "--- a/schema.sql\n+++ b/schema.sql\n@@ -1,2 +1,1 @@\n--- SECURITY\n keep\n"},
+	}
+	if got := Summarize(hostile); len(got) != 2 || got[0].Added != 2 || got[1].Added != 0 || got[1].Removed != 1 {
+		t.Errorf("hostile lines: %+v; want tool.py +2, schema.sql -1", got)
+	}
 	got := Summarize(turn)
 	want := []Stat{{"/w/greet.sh", "update", 1, 1, ""}, {"/w/notes.md", "add", 1, 0, ""}, {"/w/old.txt", "delete", 0, 1, ""}, {"/w/src/b.go", "update", 1, 1, "/w/src/a.go"}}
 	if len(got) != len(want) {
