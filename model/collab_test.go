@@ -66,7 +66,7 @@ func TestShiftTabSwitchesCollaborationMode(t *testing.T) {
 		if !strings.Contains(v, st.notice) {
 			t.Errorf("%s: notice lacks %q:\n%s", st.name, st.notice, v)
 		}
-		if in := send(t, m, spy, st.name); !reflect.DeepEqual(in.Collaboration, st.want) {
+		if in := send(t, m, spy, "after "+st.name); !reflect.DeepEqual(in.Collaboration, st.want) {
 			t.Errorf("%s: turn/start carries %+v, want %+v", st.name, in.Collaboration, st.want)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -16,11 +17,21 @@ import (
 
 // command is one slash command: its name (without "/"), the description
 // shown in the popup and by /help, whether it needs the turn to be over,
+// whether it is destructive, the question it asks first (ask, slash.go),
 // and what it does (args is the rest of the line).
+//
+// A destructive command quits, interrupts, discards or rewinds. Like
+// every command it runs only by its whole name or when picked by moving
+// onto it in the popup (slash.go); /help names the destructive ones, and
+// the tests hold each of them to that rule.
 type command struct {
-	name, desc string
-	idleOnly   bool
-	run        func(m *Model, args string) tea.Cmd
+	name, desc  string
+	idleOnly    bool
+	destructive bool
+	// ask returns the question to confirm before running now ("" runs at
+	// once): /stop during a turn (slash.go).
+	ask func(m *Model) string
+	run func(m *Model, args string) tea.Cmd
 }
 
 // commands returns the slash commands in the order /help lists them.
@@ -36,28 +47,28 @@ func init() {
 		{name: "approvals", desc: "choose the approval policy and sandbox", idleOnly: true, run: (*Model).cmdApprovals},
 		{name: "status", desc: "show model, cwd, account, tokens, context, limits, server", run: (*Model).cmdStatus},
 		{name: "diff", desc: "show the last turn's diff", run: (*Model).cmdDiff},
-		{name: "new", desc: "start a new thread", idleOnly: true, run: (*Model).cmdNew},
+		{name: "new", destructive: true, desc: "start a new thread", idleOnly: true, run: (*Model).cmdNew},
 		{name: "resume", desc: "resume an earlier thread", idleOnly: true, run: (*Model).cmdResume},
 		{name: "fork", desc: "fork this thread into a new one", idleOnly: true, run: (*Model).cmdFork},
 		{name: "agents", desc: "the thread's sub-agents: open one to watch it (" + keyAgents + ")", run: (*Model).cmdAgents},
-		{name: "undo", desc: "take back the last turn and its file changes", idleOnly: true, run: (*Model).cmdUndo},
+		{name: "undo", destructive: true, desc: "take back the last turn and its file changes", idleOnly: true, run: (*Model).cmdUndo},
 		{name: "rename", desc: "rename this thread: /rename NAME", run: (*Model).cmdRename},
-		{name: "archive", desc: "archive this thread and start a new one", idleOnly: true, run: (*Model).cmdArchive},
-		{name: "compact", desc: "summarize the thread to free context", idleOnly: true, run: (*Model).cmdCompact},
+		{name: "archive", destructive: true, desc: "archive this thread and start a new one", idleOnly: true, run: (*Model).cmdArchive},
+		{name: "compact", destructive: true, desc: "summarize the thread to free context", idleOnly: true, run: (*Model).cmdCompact},
 		{name: "review", desc: "review the uncommitted changes", idleOnly: true, run: (*Model).cmdReview},
 		{name: "init", desc: "write an AGENTS.md for this repository (Codex's /init prompt, as a turn)", idleOnly: true, run: (*Model).cmdInit},
-		{name: "logout", desc: "log out of codex (the stored login is forgotten)", idleOnly: true, run: (*Model).cmdLogout},
+		{name: "logout", destructive: true, desc: "log out of codex (the stored login is forgotten)", idleOnly: true, run: (*Model).cmdLogout},
 		{name: "hooks", desc: "list the thread's hooks and whether they are trusted", run: (*Model).cmdHooks},
 		{name: "skills", desc: "list the workspace's skills (type $ to use one)", run: (*Model).cmdSkills},
 		{name: "plan", desc: "plan mode on or off for the next turns (" + keyCollab + " switches modes)", run: (*Model).cmdPlan},
 		{name: "goal", desc: "the thread's goal: /goal TEXT sets it, /goal clear clears it", run: (*Model).cmdGoal},
 		{name: "mcp", desc: "list MCP servers and their tools; /mcp login NAME signs in (OAuth)", run: (*Model).cmdMcp},
 		{name: "copy", desc: "copy the last answer to the clipboard", run: (*Model).cmdCopy},
-		{name: "restart", desc: "restart the codex app-server", idleOnly: true, run: (*Model).cmdRestart},
+		{name: "restart", destructive: true, desc: "restart the codex app-server", idleOnly: true, run: (*Model).cmdRestart},
 		{name: "help", desc: "list the commands and keys", run: (*Model).cmdHelp},
-		{name: "quit", desc: "quit tandem", run: func(m *Model, _ string) tea.Cmd { return m.quit() }},
-		{name: "detach", desc: "leave a session on the codex daemon; its turn goes on (tandem resume --last comes back)", run: (*Model).cmdDetach},
-		{name: "stop", desc: "interrupt the running turn, then quit", run: (*Model).cmdStop},
+		{name: "quit", destructive: true, desc: "quit tandem", run: func(m *Model, _ string) tea.Cmd { return m.quit() }},
+		{name: "detach", destructive: true, desc: "leave a session on the codex daemon; its turn goes on (tandem resume --last comes back)", run: (*Model).cmdDetach},
+		{name: "stop", destructive: true, desc: "interrupt the running turn, then quit", ask: (*Model).stopQuestion, run: (*Model).cmdStop},
 	}
 }
 
@@ -71,13 +82,17 @@ func findCommand(name string) *command {
 	return nil
 }
 
-// parseCommand splits a "/name args" draft; ok is false when the draft is
-// not a known command (then it is sent as a prompt).
+// parseCommand splits a "/name args" draft at the first space or new
+// line; ok is false when the draft does not start with a command's whole
+// name (slash.go says what then).
 func parseCommand(text string) (*command, string, bool) {
 	if !strings.HasPrefix(text, "/") {
 		return nil, "", false
 	}
-	name, args, _ := strings.Cut(strings.TrimSpace(text[1:]), " ")
+	name, args := text[1:], ""
+	if i := strings.IndexFunc(name, unicode.IsSpace); i >= 0 {
+		name, args = name[:i], name[i:]
+	}
 	c := findCommand(name)
 	if c == nil {
 		return nil, "", false
@@ -85,31 +100,40 @@ func parseCommand(text string) (*command, string, bool) {
 	return c, strings.TrimSpace(args), true
 }
 
-// runCommand runs c, unless it needs the turn to be over.
+// runCommand runs c, unless it may not run now: then it says why
+// (refuse), and the draft it came from stays (runDraftCommand).
 func (m *Model) runCommand(c *command, args string) tea.Cmd {
 	if m.sharedBlocks(c.name) { // role.go
+		m.refused = true
 		return nil
 	}
 	if m.agents.showing != nil && !agentSafe[c.name] { // agents.go
-		m.setNotice(noticeInfo, "a sub-agent is shown — esc back to the thread for /"+c.name)
+		m.refuse("a sub-agent is shown — esc back to the thread for /" + c.name)
 		return nil
 	}
 	if c.idleOnly && m.turn.busy() {
-		m.setNotice(noticeInfo, "/"+c.name+" can't run while a turn is running — wait or esc to interrupt")
+		m.refuse("/" + c.name + " can't run while a turn is running — wait or esc to interrupt")
 		return nil
 	}
 	if c.idleOnly && m.turn.switching {
-		m.setNotice(noticeInfo, "/"+c.name+" can't run while a thread is opening")
+		m.refuse("/" + c.name + " can't run while a thread is opening")
 		return nil
 	}
 	m.clearNotice()
 	return c.run(m, args)
 }
 
+// refuse says why a command did not run; the draft it came from stays in
+// the composer (runDraftCommand).
+func (m *Model) refuse(why string) {
+	m.setNotice(noticeInfo, why)
+	m.refused = true
+}
+
 // needClient returns the client, or says why there is none.
 func (m *Model) needClient(name string) (backend.Client, bool) {
 	if m.client == nil || !m.ready {
-		m.setNotice(noticeInfo, "/"+name+" needs a running app-server")
+		m.refuse("/" + name + " needs a running app-server")
 		return nil, false
 	}
 	return m.client, true
@@ -326,11 +350,19 @@ func (m *Model) cmdCopy(string) tea.Cmd { return m.CopyLastAnswer() }
 func (m *Model) cmdRestart(string) tea.Cmd { return m.restartServer() } // restart.go
 
 func (m *Model) cmdHelp(string) tea.Cmd {
-	var lines []string
+	var lines, destructive []string
 	for _, c := range commandList {
 		lines = append(lines, fmt.Sprintf("/%-10s %s", c.name, c.desc))
+		if c.destructive {
+			destructive = append(destructive, "/"+c.name)
+		}
 	}
-	lines = append(lines, "")
+	lines = append(lines, "", // slash.go
+		"enter runs a command by its whole name, or the one moved onto with ↑/↓ in the / popup;",
+		"a prefix or fuzzy match runs nothing (tab completes the highlighted command).",
+		"these quit, interrupt, discard or rewind: "+strings.Join(destructive, " "),
+		"/stop during a turn asks first: enter again confirms, esc keeps the turn",
+		"")
 	for _, k := range [][2]string{
 		{"@file", "mention a file (fuzzy search)"},
 		{"$skill", "use a skill: a popup of the workspace's skills"},

@@ -19,11 +19,15 @@ const (
 // quitHint ends the status notice while Ctrl+C is armed to quit.
 const quitHint = "press Ctrl+C again to quit"
 
-// onKey routes a key press: F5 on a dead server first; then, unless the
-// form or the pager has the keyboard, the composer's side (login form,
-// picker, popup, Enter, Tab, history); then the pager; then the global
-// keys, the form and the composer's text (globalKey).
+// onKey routes a key press: a command's confirmation first (slash.go),
+// then F5 on a dead server; then, unless the form or the pager has the
+// keyboard, the composer's side (login form, picker, popup, Enter, Tab,
+// history); then the pager; then the global keys, the form and the
+// composer's text (globalKey).
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if cmd, done := m.askKey(k); done { // slash.go: a command's confirmation
+		return cmd
+	}
 	key := k.String()
 	if key == restartKey && m.recovery.dead && !m.opts.ReadOnly {
 		return m.restartServer()
@@ -66,7 +70,7 @@ func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if pp := m.popup; pp.active() && (len(pp.items) > 0 || key == "esc") {
 		switch key {
-		case "up", "down", "tab", "enter", "esc":
+		case "up", "down", "ctrl+p", "ctrl+n", "tab", "enter", "esc":
 			return m.popupKey(key)
 		}
 	}

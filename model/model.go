@@ -139,6 +139,10 @@ type Model struct {
 	goal     goalState   // goal.go
 	sb       scrollback  // scrollback.go: --no-alt-screen
 	detach   detachState // reattach.go: a durable session's lost link
+	// ask is the question a command asks before it runs (/stop during
+	// a turn); refused that the command just run refused (slash.go).
+	ask     *slashAsk
+	refused bool
 	// mcp is each MCP server's start-up state; mcpFailed the failures
 	// shown (server and error); seenUnknown the unknown notification
 	// methods noted; threadName the name last shown (events.go).

@@ -29,6 +29,10 @@ type popup struct {
 	source string
 	items  []popupItem
 	sel    int
+	// picked: the selection was moved (↑/↓, Ctrl+P/N) since the popup
+	// last followed the draft, so Enter runs the highlighted command;
+	// otherwise only a whole name typed runs (slash.go).
+	picked bool
 	// dismissed is the draft on which Esc closed the popup.
 	dismissed string
 	loading   bool
@@ -163,20 +167,24 @@ func inGitDir(path string) bool {
 	return strings.HasPrefix(path, ".git/") || strings.Contains(path, "/.git/")
 }
 
-// popupKey handles the popup's keys: Up/Down move, Tab completes, Enter
-// runs the command (or inserts the file), Esc closes it.
+// popupKey handles the popup's keys: Up/Down (Ctrl+P/N) move, Tab
+// completes, Enter runs the command picked by moving onto it or named
+// whole (slash.go) — never the first fuzzy match by itself — or inserts
+// the file or skill; Esc closes it.
 func (m *Model) popupKey(key string) tea.Cmd {
 	p := &m.popup
 	switch key {
-	case "up":
+	case "up", "ctrl+p":
 		if p.sel > 0 {
 			p.sel--
 		}
+		p.picked = true
 		return nil
-	case "down":
+	case "down", "ctrl+n":
 		if p.sel < len(p.items)-1 {
 			p.sel++
 		}
+		p.picked = true
 		return nil
 	case "esc":
 		p.dismissed = m.composer.popupDraft()
@@ -193,10 +201,11 @@ func (m *Model) popupKey(key string) tea.Cmd {
 			m.setDraft("/" + it.cmd.name + " ")
 			return nil
 		}
-		// Enter on an exact name with arguments already typed is the
-		// command line itself; otherwise run the selected command.
-		m.setDraft("")
-		return m.runCommand(it.cmd, "")
+		if p.picked {
+			// Moved onto: the pick is the command, as if named whole.
+			m.setDraft("/" + it.cmd.name)
+		}
+		return m.onEnter() // turn.go → slash.go: the draft's whole name, or nothing
 	case popupFile:
 		draft := m.composer.Value()
 		tok, _ := mentionToken(draft)
@@ -245,7 +254,7 @@ func (m *Model) popupView(width int) []string {
 	})
 	out = append(out, rows...)
 	if more := len(p.items) - end; more > 0 {
-		hint := " · tab completes · enter runs · esc closes"
+		hint := " · tab completes · ↑/↓ picks · esc closes"
 		if p.kind == popupFile || p.kind == popupSkill {
 			hint = " · tab or enter inserts · esc closes"
 		}

@@ -203,7 +203,7 @@ func TestReattachKeepsRequestsUnanswered(t *testing.T) {
 }
 
 // /detach and /stop: without the daemon /detach says what it is for;
-// /stop interrupts the running turn, then quits.
+// /stop interrupts the running turn (once confirmed), then quits.
 func TestDetachAndStop(t *testing.T) {
 	m := ready(t, newFake(), Options{})
 	typeText(t, m, "/detach")
@@ -225,11 +225,16 @@ func TestDetachAndStop(t *testing.T) {
 		t.Error("/detach did not quit a session on the daemon")
 	}
 
-	s := ready(t, newFake(), Options{})
+	now := time.Unix(1000, 0)
+	s := ready(t, newFake(), Options{GraceNow: func() time.Time { return now }})
 	typeText(t, s, "go")
 	press(t, s, tea.KeyEnter, 0)
 	s.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
 	typeText(t, s, "/stop")
+	if _, cmd = enterNow(s); cmd != nil || !strings.Contains(viewText(s), "Enter again to confirm") {
+		t.Fatalf("/stop mid-turn did not ask first (cmd %v):\n%s", cmd != nil, viewText(s))
+	}
+	now = now.Add(time.Second) // the question read
 	_, cmd = enterNow(s)
 	msg := cmd()
 	if _, ok := msg.(stopDoneMsg); !ok {

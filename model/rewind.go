@@ -262,12 +262,12 @@ func (m *Model) cancelRewind(why string) {
 // cmdUndo is /undo: take back the last turn's file changes (and the turn).
 func (m *Model) cmdUndo(string) tea.Cmd {
 	if why := m.rewindBlocked(); why != "" {
-		m.setNotice(noticeInfo, why)
+		m.refuse(why)
 		return nil
 	}
 	turns := m.turns()
 	if len(turns) == 0 {
-		m.setNotice(noticeInfo, "no turn to undo")
+		m.refuse("no turn to undo")
 		return nil
 	}
 	m.chooseRewind(turns, len(turns)-1, true)

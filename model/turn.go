@@ -250,14 +250,8 @@ func (m *Model) onEnter() tea.Cmd {
 	if strings.TrimSpace(raw) == "" {
 		return nil
 	}
-	if c, args, ok := parseCommand(raw); ok {
-		args = m.composer.Expand(args)                     // a pasted goal or name is its text, not its placeholder
-		if m.agents.showing != nil && !agentSafe[c.name] { // the draft stays
-			m.setNotice(noticeInfo, "a sub-agent is shown — esc back to the thread for /"+c.name)
-			return nil
-		}
-		m.setDraft("")
-		return m.runCommand(c, args)
+	if cmd, done := m.slashEnter(raw); done { // slash.go: a command by its whole name
+		return cmd
 	}
 	if !m.ready || m.client == nil {
 		switch {

@@ -166,7 +166,8 @@ func (m *Model) statusInfo() ui.StatusInfo {
 }
 
 // aboveComposer returns the lines drawn between the transcript and the
-// composer: queued prompts, then the picker, login form or popup.
+// composer: queued prompts, a command's question, then the picker, login
+// form or popup.
 func (m *Model) aboveComposer(w int) []string {
 	st := m.styles
 	var out []string
@@ -174,6 +175,7 @@ func (m *Model) aboveComposer(w int) []string {
 		first, _, _ := strings.Cut(q, "\n")
 		out = append(out, st.Dim.Render(ui.Truncate("  ⏳ queued "+itoa(i+1)+": "+first, w)))
 	}
+	out = append(out, m.askView(w)...) // slash.go: a command's question
 	switch {
 	case m.login != nil:
 		out = append(out, m.rule(w))
