@@ -52,6 +52,10 @@ type Approval struct {
 // NewApproval builds the approval form for spec at width.
 func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
 	a := &Approval{spec: spec, diff: diffView{lines: spec.Diff}}
+	if theme != nil {
+		// Theme's themes ignore huh's dark guess; true is any value.
+		a.diff.info = theme.Theme(true).Focused.Description
+	}
 	a.sel = huh.NewSelect[int]().Value(&a.choice)
 	a.group = huh.NewGroup(a.sel)
 	a.form = newForm(theme, width, a.group)

@@ -17,6 +17,9 @@ type diffView struct {
 	height int
 	top    int
 	width  int
+	// info styles the position line: the theme's description style, a
+	// colour measured for contrast (Faint's is the terminal's guess).
+	info lipgloss.Style
 }
 
 // scroll handles a scroll key and reports whether it was one.
@@ -58,7 +61,7 @@ func (d *diffView) view(width int) string {
 	if len(d.lines) > d.height {
 		info += " · shift+↑/↓ or ctrl+u/d to scroll the diff"
 	}
-	b.WriteString(lipgloss.NewStyle().Faint(true).MaxWidth(max(10, width)).Render(info))
+	b.WriteString(d.info.MaxWidth(max(10, width)).Render(info))
 	return b.String()
 }
 
