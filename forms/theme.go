@@ -15,9 +15,9 @@ import (
 // terminal's answer).
 //
 // huh's ThemeCharm is not used: its unselected choices are colour 235
-// (#262626) on a dark background and 252 (pale grey) on a light one, its
-// help text and field border are as faint, and its colours are given as
-// huh v2.0.3 swaps lipgloss.LightDark's arguments.
+// (#262626) on a dark background and 252 (pale grey) on a light one (huh
+// v2.0.3 hands lipgloss.LightDark its pairs dark first), and its help
+// text and field border are as faint.
 func Theme(dark, noColor bool) huh.Theme {
 	return huh.ThemeFunc(func(bool) *huh.Styles {
 		switch {
