@@ -22,6 +22,9 @@ type diffView struct {
 	// request's own text, which must be read to its end before answering.
 	seen   int
 	readOn bool
+	// info styles the position line: the theme's description style, a
+	// colour measured for contrast (Faint's is the terminal's guess).
+	info lipgloss.Style
 }
 
 // markSeen notes the window's bottom as read.
@@ -78,7 +81,7 @@ func (d *diffView) view(width int) string {
 	} else if len(d.lines) > d.height {
 		info += " · shift+↑/↓ ctrl+u/d scroll"
 	}
-	b.WriteString(lipgloss.NewStyle().Faint(true).MaxWidth(max(10, width)).Render(info))
+	b.WriteString(d.info.MaxWidth(max(10, width)).Render(info))
 	return b.String()
 }
 

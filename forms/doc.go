@@ -4,5 +4,8 @@
 // forms never see protocol JSON and never send anything themselves — the
 // model turns the answer into the JSON-RPC reply.
 //
+// They are drawn in tandem's own theme (theme.go): dark, light or
+// NO_COLOR, every text at a WCAG contrast of 4.5:1 or more.
+//
 // forms must not import backend/, model/ or ui/.
 package forms

@@ -3,7 +3,6 @@ package forms
 import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
-	"charm.land/lipgloss/v2"
 )
 
 // Form is an embeddable huh form with a result. The model forwards
@@ -35,37 +34,6 @@ type Form interface {
 	// typed letter into a choice, so a message typed while an approval
 	// waits can't answer it.
 	Wants(msg tea.Msg) bool
-}
-
-// Theme picks the huh theme; dark selects the dark variant. With noColor
-// the base theme without colours is used.
-func Theme(dark, noColor bool) huh.Theme {
-	if noColor {
-		return huh.ThemeFunc(func(bool) *huh.Styles { return plainStyles() })
-	}
-	return huh.ThemeFunc(func(bool) *huh.Styles { return huh.ThemeCharm(dark) })
-}
-
-func plainStyles() *huh.Styles {
-	s := huh.ThemeBase(true)
-	strip := func(st lipgloss.Style) lipgloss.Style {
-		return st.UnsetForeground().UnsetBackground()
-	}
-	for _, fs := range []*huh.FieldStyles{&s.Focused, &s.Blurred} {
-		fs.Title = strip(fs.Title)
-		fs.Description = strip(fs.Description)
-		fs.SelectSelector = strip(fs.SelectSelector)
-		fs.SelectedOption = strip(fs.SelectedOption)
-		fs.UnselectedOption = strip(fs.UnselectedOption)
-		fs.Option = strip(fs.Option)
-		fs.MultiSelectSelector = strip(fs.MultiSelectSelector)
-		fs.SelectedPrefix = strip(fs.SelectedPrefix)
-		fs.UnselectedPrefix = strip(fs.UnselectedPrefix)
-		fs.ErrorIndicator = strip(fs.ErrorIndicator)
-		fs.ErrorMessage = strip(fs.ErrorMessage)
-		fs.Base = fs.Base.UnsetBorderForeground()
-	}
-	return s
 }
 
 // base wraps a *huh.Form with the Form bookkeeping.

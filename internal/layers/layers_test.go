@@ -51,6 +51,9 @@ var forbidden = map[string][]string{
 
 	// textedit is the composer's text buffer: no tandem, no rendering.
 	"internal/textedit": append([]string{"tandem/"}, rendering...),
+	// contrast is WCAG arithmetic for the style tests: no tandem, no
+	// rendering.
+	"internal/contrast": append([]string{"tandem/"}, rendering...),
 	// procgroup is a child process's attributes: no tandem.
 	"internal/procgroup": append([]string{"tandem/"}, rendering...),
 	// unidiff is the one unified-diff reader: no tandem, no rendering.
