@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -66,8 +67,20 @@ func ExpandTabs(s string) string {
 	if !strings.Contains(s, "\t") {
 		return s
 	}
+	s, _ = expandTabsAt(s, 0)
+	return s
+}
+
+// expandTabsAt is ExpandTabs for text that starts at column col (in
+// runes) of its line; it also returns the column where s ends.
+func expandTabsAt(s string, col int) (string, int) {
+	if !strings.Contains(s, "\t") {
+		if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+			return s, utf8.RuneCountInString(s[i+1:])
+		}
+		return s, col + utf8.RuneCountInString(s)
+	}
 	var b strings.Builder
-	col := 0
 	for _, r := range s {
 		switch r {
 		case '\t':
@@ -82,7 +95,7 @@ func ExpandTabs(s string) string {
 			col++
 		}
 	}
-	return b.String()
+	return b.String(), col
 }
 
 // Wrap hard-wraps plain or styled text to width cells, breaking long words,
