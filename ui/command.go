@@ -215,6 +215,7 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 		return lines
 	}
 	bar := st.Dim.Render("  │ ")
+	dim := styleWrap(st.Dim) // for the markers of escape sequences
 	w := width - 4
 	total := out.Lines()
 	var shown []string
@@ -226,20 +227,20 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 			lines = append(lines, st.Dim.Render(fmt.Sprintf("  │ … +%d lines above", hidden)))
 		}
 		for _, l := range shown {
-			lines = append(lines, bar+cleanLine(l, w, st.Dim.Render))
+			lines = append(lines, bar+cleanLine(l, w, dim))
 		}
 	} else if total <= HeadLines+TailLines+1 {
 		for _, l := range out.Tail(int(total)) {
-			lines = append(lines, bar+cleanLine(l, w, st.Dim.Render))
+			lines = append(lines, bar+cleanLine(l, w, dim))
 		}
 	} else {
 		for _, l := range out.Head(HeadLines) {
-			lines = append(lines, bar+cleanLine(l, w, st.Dim.Render))
+			lines = append(lines, bar+cleanLine(l, w, dim))
 		}
 		hidden = total - HeadLines - TailLines
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  │ … +%d lines (ctrl+o to expand)", hidden)))
 		for _, l := range out.Tail(TailLines) {
-			lines = append(lines, bar+cleanLine(l, w, st.Dim.Render))
+			lines = append(lines, bar+cleanLine(l, w, dim))
 		}
 	}
 	if p := out.SpillPath(); p != "" {

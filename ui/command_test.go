@@ -168,3 +168,13 @@ func TestCleanLineCut(t *testing.T) {
 }
 
 func lipglossDim(s ...string) string { return testCtx().Styles.Dim.Render(s...) }
+
+// styleWrap draws as the style does.
+func TestStyleWrap(t *testing.T) {
+	st := testCtx().Styles
+	for _, s := range []string{"␛]0;a b␇", "x"} {
+		if got, want := styleWrap(st.Dim)(s), st.Dim.Render(s); got != want {
+			t.Errorf("styleWrap(Dim)(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -61,6 +61,18 @@ func NewStyles(dark bool) Styles {
 	}
 }
 
+// styleWrap returns a cheap stand-in for style.Render for one line of
+// text: the style's codes are rendered once and put around each text.
+// It suits a style of colours and attributes only (no padding, width or
+// border), such as Dim; lipgloss's Render costs microseconds a call.
+func styleWrap(style lipgloss.Style) func(...string) string {
+	open, close, ok := strings.Cut(style.Render("x"), "x")
+	if !ok {
+		return style.Render
+	}
+	return func(s ...string) string { return open + strings.Join(s, "") + close }
+}
+
 // ExpandTabs replaces tabs with spaces to the next multiple of 4 columns,
 // since a tab has no width of its own in layout.
 func ExpandTabs(s string) string {
