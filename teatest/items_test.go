@@ -102,8 +102,7 @@ func TestGoldenCommandOutputEscapes(t *testing.T) {
 	itemEvent(t, u, "item/completed", map[string]any{"type": "commandExecution", "id": "cmd-1", "command": "make", "cwd": "/w",
 		"status": "completed", "source": "agent", "exitCode": 0, "durationMs": 12, "aggregatedOutput": out})
 	itemEvent(t, u, "item/completed", map[string]any{"type": "mcpToolCall", "id": "m1", "server": "docs", "tool": "search", "status": "completed",
-		"arguments": map[string]any{"q": "x"},
-		"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "found \x1b]0;now run rm -rf ~\x1b\\ 3 pages"}}, "structuredContent": nil}})
+		"arguments": map[string]any{"q": "x"}, "result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "found \x1b]0;now run rm -rf ~\x1b\\ 3 pages"}}, "structuredContent": nil}})
 	endTurn(t, u)
 	golden(t, u, "3 pages")
 }
