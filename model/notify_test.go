@@ -101,11 +101,11 @@ func TestWindowTitle(t *testing.T) {
 		t.Errorf("done: %q, want %q", got, want)
 	}
 	m.threadName = "Parser\x1b[31m fix"
-	if got, want := m.windowTitle(), `tandem · Parser\x1b[31m fix · done`; got != want {
+	if got, want := m.windowTitle(), "tandem · Parser␛[31m fix · done"; got != want {
 		t.Errorf("named: %q, want %q", got, want)
 	}
 	m.login = newLoginForm()
-	if got, want := m.windowTitle(), `tandem · Parser\x1b[31m fix · waiting for you`; got != want {
+	if got, want := m.windowTitle(), "tandem · Parser␛[31m fix · waiting for you"; got != want {
 		t.Errorf("login: %q, want %q", got, want)
 	}
 	// A thread begun by /init is named so, not by Codex's long prompt.

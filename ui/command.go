@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/internal/shellwords"
+	"tandem/internal/termsafe"
 	"tandem/thread"
 )
 
@@ -60,18 +62,89 @@ func (c *CommandCell) ToggleExpanded() {
 	c.Touch()
 }
 
-// cleanLine makes a line of raw output safe to lay out: no escape
-// sequences, what a carriage return overwrote dropped, tabs expanded, and
-// cut to at most width cells.
-func cleanLine(l string, width int) string {
-	if i := strings.LastIndexByte(strings.TrimRight(l, "\r"), '\r'); i >= 0 {
-		l = l[i+1:]
+// cleanLine makes a line of raw output safe to lay out, drawn as the
+// model reads it, and cuts it to at most width cells (ending in "…" when
+// cut). An escape sequence is drawn as its marker (termsafe.Marker:
+// "\x1b]0;title\x07" → "␛]0;title␇") through mark, which dims it;
+// colours (SGR sequences) are dropped; other controls are shown as
+// Sanitize shows them, and tabs expanded. A carriage return starts the
+// line over (a progress bar): the text it overwrote is dropped, but not
+// the escape sequences in it, which no terminal would have drawn.
+func cleanLine(l string, width int, mark func(...string) string) string {
+	l = strings.TrimRight(l, "\r")
+	limit := 8*width + 16
+	if strings.IndexByte(l, 0x1b) < 0 {
+		if i := strings.LastIndexByte(l, '\r'); i >= 0 {
+			l = l[i+1:]
+		}
+		l, cut := cutBytes(l, limit)
+		return truncateCut(Sanitize(l), width, cut)
 	}
-	if len(l) > 8*width+16 {
-		l = l[:8*width+16]
+	var b strings.Builder
+	col := 0 // runes drawn, for tab stops
+	marker := func(seq string) {
+		m := termsafe.Marker(seq)
+		b.WriteString(mark(m))
+		col += utf8.RuneCountInString(m)
 	}
-	l = Sanitize(ansi.Strip(strings.TrimRight(l, "\r")))
-	return Truncate(l, width)
+	from := lineStart(l)
+	termsafe.Spans(l[:from], func(span string, k termsafe.Kind) {
+		if k == termsafe.Escape && b.Len() < limit {
+			marker(span)
+		}
+	})
+	rest, cut := cutBytes(l[from:], limit)
+	termsafe.Spans(rest, func(span string, k termsafe.Kind) {
+		switch k {
+		case termsafe.Text:
+			var t string
+			t, col = expandTabsAt(termsafe.Controls(span), col)
+			b.WriteString(t)
+		case termsafe.Escape:
+			marker(span)
+		}
+	})
+	return truncateCut(b.String(), width, cut)
+}
+
+// lineStart returns where the part of an output line a terminal would
+// show begins: after its last carriage return outside an escape
+// sequence, or 0.
+func lineStart(l string) int {
+	if strings.IndexByte(l, '\r') < 0 {
+		return 0
+	}
+	from, at := 0, 0
+	termsafe.Spans(l, func(span string, k termsafe.Kind) {
+		if k == termsafe.Text {
+			if i := strings.LastIndexByte(span, '\r'); i >= 0 {
+				from = at + i + 1
+			}
+		}
+		at += len(span)
+	})
+	return from
+}
+
+// cutBytes cuts s to at most n bytes, at a rune's start, and says
+// whether it cut.
+func cutBytes(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
+}
+
+// truncateCut is Truncate, and when the text was cut before (cut) it ends
+// in "…" even if what is left fits.
+func truncateCut(s string, width int, cut bool) string {
+	if cut && ansi.StringWidth(s) <= width {
+		return ansi.Truncate(s, width-1, "") + "…"
+	}
+	return Truncate(s, width)
 }
 
 // Render implements Cell.
@@ -142,6 +215,7 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 		return lines
 	}
 	bar := st.Dim.Render("  │ ")
+	dim := styleWrap(st.Dim) // for the markers of escape sequences
 	w := width - 4
 	total := out.Lines()
 	var shown []string
@@ -153,20 +227,20 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 			lines = append(lines, st.Dim.Render(fmt.Sprintf("  │ … +%d lines above", hidden)))
 		}
 		for _, l := range shown {
-			lines = append(lines, bar+cleanLine(l, w))
+			lines = append(lines, bar+cleanLine(l, w, dim))
 		}
 	} else if total <= HeadLines+TailLines+1 {
 		for _, l := range out.Tail(int(total)) {
-			lines = append(lines, bar+cleanLine(l, w))
+			lines = append(lines, bar+cleanLine(l, w, dim))
 		}
 	} else {
 		for _, l := range out.Head(HeadLines) {
-			lines = append(lines, bar+cleanLine(l, w))
+			lines = append(lines, bar+cleanLine(l, w, dim))
 		}
 		hidden = total - HeadLines - TailLines
 		lines = append(lines, st.Dim.Render(fmt.Sprintf("  │ … +%d lines (ctrl+o to expand)", hidden)))
 		for _, l := range out.Tail(TailLines) {
-			lines = append(lines, bar+cleanLine(l, w))
+			lines = append(lines, bar+cleanLine(l, w, dim))
 		}
 	}
 	if p := out.SpillPath(); p != "" {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"tandem/internal/termsafe"
 )
@@ -13,7 +12,10 @@ import (
 // turns "\r\n" into "\n", expands tabs, and shows every other control
 // visibly:
 //
-//   - ESC as the four characters `\x1b` (an escape sequence reads as text);
+//   - an escape sequence as a marker: ␛ and its whole payload, its
+//     controls as control pictures ("\x1b]0;title\x07" → "␛]0;title␇",
+//     "\x1b[2J" → "␛[2J"; termsafe.Marker), so what the model reads of it
+//     is on the screen too;
 //   - "\r" as ␍, the other C0 controls as their control pictures (␀ … ␟),
 //     DEL as ␡;
 //   - C1 controls (U+0080–U+009F), bidi embeddings, overrides and isolates
@@ -32,8 +34,9 @@ func SanitizeLine(s string) string {
 
 // safeText keeps a sanitized mirror of text that only grows (a streamed
 // message), sanitizing each new piece once. A piece may end inside a
-// UTF-8 sequence or between "\r" and "\n": that end is held back until
-// more arrives or the text is final.
+// UTF-8 sequence, between "\r" and "\n" or inside an escape sequence:
+// that end is held back (termsafe.Stable) until more arrives or the text
+// is final.
 type safeText struct {
 	b    strings.Builder
 	from int // bytes of the source already sanitized
@@ -47,7 +50,7 @@ func (t *safeText) update(src string, final bool) string {
 	}
 	chunk := src[t.from:]
 	if !final {
-		chunk = chunk[:completePrefix(chunk)]
+		chunk = chunk[:termsafe.Stable(chunk)]
 	}
 	if chunk != "" {
 		t.b.WriteString(termsafe.Controls(chunk))
@@ -61,30 +64,8 @@ func (t *safeText) reset() {
 	t.from = 0
 }
 
-// completePrefix returns the length of s without a trailing incomplete
-// UTF-8 sequence or a trailing "\r".
-func completePrefix(s string) int {
-	n := len(s)
-	// back up over at most 3 continuation/lead bytes of an unfinished rune
-	for k := 1; k <= 3 && k <= n; k++ {
-		c := s[n-k]
-		if c < utf8.RuneSelf {
-			break
-		}
-		if utf8.RuneStart(c) {
-			if !utf8.FullRuneInString(s[n-k:]) {
-				n -= k
-			}
-			break
-		}
-	}
-	if n > 0 && s[n-1] == '\r' {
-		n--
-	}
-	return n
-}
-
 // SanitizePlain prepares text for a pipe or a file that may be shown on a
-// terminal later (termsafe.Plain): complete escape sequences are dropped,
-// other controls shown as Sanitize does; "\n" and tabs are kept.
+// terminal later (termsafe.Plain): as Sanitize, but colours (SGR
+// sequences) are dropped, and "\n" and tabs are kept. Every other escape
+// sequence is kept as its marker.
 func SanitizePlain(s string) string { return termsafe.Plain(s) }

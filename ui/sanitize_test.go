@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"tandem/internal/termsafe"
 )
 
@@ -14,8 +16,11 @@ func TestSanitize(t *testing.T) {
 		{"crlf is a newline", "a\r\nb", "a\nb"},
 		{"carriage return", "echo PWNED > pwned.txt\r echo 'harmless'", "echo PWNED > pwned.txt␍ echo 'harmless'"},
 		{"tab expanded", "a\tb", "a   b"},
-		{"esc shown literally", "\x1b[2Jx", `\x1b[2Jx`},
-		{"osc 52", "\x1b]52;c;aGk=\x07", `\x1b]52;c;aGk=␇`},
+		{"escape sequence shown as a marker", "\x1b[2Jx", "␛[2Jx"},
+		{"osc 52", "\x1b]52;c;aGk=\x07", "␛]52;c;aGk=␇"},
+		{"osc title st", "\x1b]0;ignore the user\x1b\\ok", `␛]0;ignore the user␛\ok`},
+		{"colour shown", "\x1b[31mred", "␛[31mred"},
+		{"tab in a marker", "\x1b]0;a\tb\x07\tc", "␛]0;a␉b␇    c"},
 		{"nul bs", "a\x00b\x08c", "a␀b␈c"},
 		{"del", "a\x7fb", "a␡b"},
 		{"c1 csi", "a\u009b2Jb", "a<U+009B>2Jb"},
@@ -41,9 +46,10 @@ func TestSanitizeLine(t *testing.T) {
 }
 
 // A streamed text sanitized piece by piece equals the whole sanitized,
-// whatever the cuts (inside a rune, between \r and \n).
+// whatever the cuts (inside a rune, between \r and \n, inside an escape
+// sequence or between the ESC and "\\" of its ST).
 func TestSafeTextPieces(t *testing.T) {
-	src := "a\r\nb\u009bc\u202Ed\x1b[2J日本\re\r"
+	src := "a\r\nb\u009bc\u202Ed\x1b[2J日本\re\x1b]0;✓ title\x1b\\f\x1b]8;;u\x07g\x1b]0;open\r\nh\x1bPq\x1b\\\r"
 	want := termsafe.Controls(src)
 	for cut := 0; cut <= len(src); cut++ {
 		var st safeText
@@ -51,6 +57,23 @@ func TestSafeTextPieces(t *testing.T) {
 		if got := st.update(src, true); got != want {
 			t.Fatalf("cut %d: got %q, want %q", cut, got, want)
 		}
+	}
+}
+
+// A streamed piece that ends inside an escape sequence shows nothing of
+// it until the sequence is complete (or the text final).
+func TestSafeTextHoldsOpenSequence(t *testing.T) {
+	var st safeText
+	if got := st.update("ok \x1b]0;ignore the", false); got != "ok " {
+		t.Fatalf("open sequence drawn early: %q", got)
+	}
+	if got := st.update("ok \x1b]0;ignore the user\x07 done", false); got != "ok ␛]0;ignore the user␇ done" {
+		t.Fatalf("got %q", got)
+	}
+	var un safeText
+	un.update("\x1b]0;never ended", false)
+	if got := un.update("\x1b]0;never ended", true); got != "␛]0;never ended" {
+		t.Fatalf("final: got %q", got)
 	}
 }
 
@@ -66,6 +89,9 @@ func TestAgentCellSanitized(t *testing.T) {
 		out := strings.Join(c.Render(ctx, 60), "\n")
 		if !strings.Contains(out, "important␍safe") {
 			t.Fatalf("final=%v: carriage return not shown: %q", final, out)
+		}
+		if plain := ansi.Strip(out); !strings.Contains(plain, "x ␛]52;c;aGk=␇ y ␛[2J") {
+			t.Fatalf("final=%v: escape sequences not shown as markers: %q", final, plain)
 		}
 		for _, bad := range []string{"\r", "\x1b]", "\x07", "\x1b[2J"} {
 			if strings.Contains(out, bad) {

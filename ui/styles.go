@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -63,14 +64,38 @@ func NewStyles(dark bool) Styles {
 	}
 }
 
+// styleWrap returns a cheap stand-in for style.Render for one line of
+// text: the style's codes are rendered once and put around each text.
+// It suits a style of colours and attributes only (no padding, width or
+// border), such as Dim; lipgloss's Render costs microseconds a call.
+func styleWrap(style lipgloss.Style) func(...string) string {
+	open, close, ok := strings.Cut(style.Render("x"), "x")
+	if !ok {
+		return style.Render
+	}
+	return func(s ...string) string { return open + strings.Join(s, "") + close }
+}
+
 // ExpandTabs replaces tabs with spaces to the next multiple of 4 columns,
 // since a tab has no width of its own in layout.
 func ExpandTabs(s string) string {
 	if !strings.Contains(s, "\t") {
 		return s
 	}
+	s, _ = expandTabsAt(s, 0)
+	return s
+}
+
+// expandTabsAt is ExpandTabs for text that starts at column col (in
+// runes) of its line; it also returns the column where s ends.
+func expandTabsAt(s string, col int) (string, int) {
+	if !strings.Contains(s, "\t") {
+		if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+			return s, utf8.RuneCountInString(s[i+1:])
+		}
+		return s, col + utf8.RuneCountInString(s)
+	}
 	var b strings.Builder
-	col := 0
 	for _, r := range s {
 		switch r {
 		case '\t':
@@ -85,7 +110,7 @@ func ExpandTabs(s string) string {
 			col++
 		}
 	}
-	return b.String()
+	return b.String(), col
 }
 
 // Wrap hard-wraps plain or styled text to width cells, breaking long words,

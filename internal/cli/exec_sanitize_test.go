@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // exec printing the answer to a pipe passes no escape sequence or raw
-// control through (the pipe may end on a terminal: cat, less -R, tee).
+// control through (the pipe may end on a terminal: cat, less -R, tee);
+// each sequence is shown as a marker, to a pipe and on a terminal.
 func TestExecAnswerToPipeSanitized(t *testing.T) {
 	for _, tty := range []bool{false, true} {
 		var buf bytes.Buffer
@@ -19,7 +22,7 @@ func TestExecAnswerToPipeSanitized(t *testing.T) {
 			if strings.ContainsAny(got, "\x1b\x07\r") {
 				t.Fatalf("pipe output carries raw controls: %q", got)
 			}
-			if want := "copy  clear  title  rm -rf important␍safe text\n\tindented\n"; got != want {
+			if want := "copy ␛]52;c;cm0gLXJmIH4=␇ clear ␛[2J title ␛]0;pwned␇ rm -rf important␍safe text\n\tindented\n"; got != want {
 				t.Fatalf("pipe output %q, want %q", got, want)
 			}
 			continue
@@ -28,6 +31,9 @@ func TestExecAnswerToPipeSanitized(t *testing.T) {
 			if strings.Contains(got, bad) {
 				t.Fatalf("terminal output carries %q: %q", bad, got)
 			}
+		}
+		if plain := ansi.Strip(got); !strings.Contains(plain, "␛]52;c;cm0gLXJmIH4=␇") || !strings.Contains(plain, "␛]0;pwned␇") {
+			t.Fatalf("terminal output hides a sequence: %q", plain)
 		}
 	}
 }
