@@ -62,68 +62,39 @@ func (c *CommandCell) ToggleExpanded() {
 	c.Touch()
 }
 
-// cleanLine makes a line of raw output safe to lay out, drawn as the
-// model reads it, and cuts it to at most width cells (ending in "…" when
-// cut). An escape sequence is drawn as its marker (termsafe.Marker:
-// "\x1b]0;title\x07" → "␛]0;title␇") through mark, which dims it;
-// colours (SGR sequences) are dropped; other controls are shown as
-// Sanitize shows them, and tabs expanded. A carriage return starts the
-// line over (a progress bar): the text it overwrote is dropped, but not
-// the escape sequences in it, which no terminal would have drawn.
+// cleanLine makes a line of raw output safe to lay out, as the model
+// reads it: every escape sequence but a colour is a marker with its whole
+// payload (mark draws it dim), a carriage return is a dim ␍ and keeps the
+// text it would overwrite on a terminal (it could hide what the model
+// reads), tabs are expanded, and the line is cut to width with "…".
 func cleanLine(l string, width int, mark func(...string) string) string {
 	l = strings.TrimRight(l, "\r")
-	limit := 8*width + 16
-	if strings.IndexByte(l, 0x1b) < 0 {
-		if i := strings.LastIndexByte(l, '\r'); i >= 0 {
-			l = l[i+1:]
-		}
-		l, cut := cutBytes(l, limit)
+	l, cut := cutBytes(l, 8*width+16)
+	if strings.IndexByte(l, 0x1b) < 0 && strings.IndexByte(l, '\r') < 0 {
 		return truncateCut(Sanitize(l), width, cut)
 	}
 	var b strings.Builder
 	col := 0 // runes drawn, for tab stops
-	marker := func(seq string) {
-		m := termsafe.Marker(seq)
+	marker := func(m string) {
 		b.WriteString(mark(m))
 		col += utf8.RuneCountInString(m)
 	}
-	from := lineStart(l)
-	termsafe.Spans(l[:from], func(span string, k termsafe.Kind) {
-		if k == termsafe.Escape && b.Len() < limit {
-			marker(span)
-		}
-	})
-	rest, cut := cutBytes(l[from:], limit)
-	termsafe.Spans(rest, func(span string, k termsafe.Kind) {
+	termsafe.Spans(l, func(span string, k termsafe.Kind) {
 		switch k {
 		case termsafe.Text:
-			var t string
-			t, col = expandTabsAt(termsafe.Controls(span), col)
-			b.WriteString(t)
+			for i, part := range strings.Split(span, "\r") {
+				if i > 0 {
+					marker("␍")
+				}
+				var t string
+				t, col = expandTabsAt(termsafe.Controls(part), col)
+				b.WriteString(t)
+			}
 		case termsafe.Escape:
-			marker(span)
+			marker(termsafe.Marker(span))
 		}
 	})
 	return truncateCut(b.String(), width, cut)
-}
-
-// lineStart returns where the part of an output line a terminal would
-// show begins: after its last carriage return outside an escape
-// sequence, or 0.
-func lineStart(l string) int {
-	if strings.IndexByte(l, '\r') < 0 {
-		return 0
-	}
-	from, at := 0, 0
-	termsafe.Spans(l, func(span string, k termsafe.Kind) {
-		if k == termsafe.Text {
-			if i := strings.LastIndexByte(span, '\r'); i >= 0 {
-				from = at + i + 1
-			}
-		}
-		at += len(span)
-	})
-	return from
 }
 
 // cutBytes cuts s to at most n bytes, at a rune's start, and says
