@@ -99,7 +99,8 @@ func (a *Approval) layout(width int) (showHelp bool) {
 										Description(strings.Join(a.lay.desc, "\n")).
 										Options(opts...).
 										Height(1 + len(a.lay.desc) + a.lay.choiceRows) // fewer rows than choices: they scroll
-	fitGroup(a.group) // fit.go: the group's window follows the field
+	a.form = a.form.WithShowHelp(a.lay.showHelp) // before the group measures its footer
+	fitGroup(a.group)                            // fit.go: the group's window follows the field
 	return a.lay.showHelp
 }
 
@@ -115,6 +116,9 @@ func sameLines(a, b []string) bool {
 func (a *Approval) Resize(w, maxHeight int) {
 	a.spec.MaxHeight = maxHeight
 	a.width = w
+	// The group measures its fields at the form's width: set it before
+	// the layout, or a narrower past leaves blank rows (#27).
+	a.form = a.form.WithWidth(w)
 	showHelp := a.layout(w)
 	a.form = a.form.WithShowHelp(showHelp)
 	a.base.Resize(w, maxHeight)
@@ -137,6 +141,10 @@ func (a *Approval) SetFull(full bool) {
 func (a *Approval) Scroll(k tea.KeyPressMsg) bool {
 	return !a.settled && a.diff.scroll(k)
 }
+
+// ReadsOn reports whether the approval, full screen, waits for its text
+// to be read to the end (shift+↓, ctrl+d) before it is whole.
+func (a *Approval) ReadsOn() bool { return a.lay.scroll && a.diff.seen < a.lay.scrollDesc }
 
 // Whole implements Form: inline, the whole description and the
 // highlighted choice show (a diff may scroll); full screen with a window

@@ -55,3 +55,21 @@ func TestApprovalHalfPageKeysKeepTheChoice(t *testing.T) {
 		}
 	}
 }
+
+// An approval laid out again after a trip through tiny sizes draws as one
+// laid out fresh at the final size: no blank rows are left in it.
+func TestApprovalResizeBackLeavesNoBlankRows(t *testing.T) {
+	spec := ApprovalSpec{Title: "Run this command?", Command: "git add x", Cwd: "/w", Choices: []Choice{
+		{Label: "a"}, {Label: "b"}, {Label: "c"}, {Label: "d"}, {Label: "e"}, {Label: "f"}}}
+	fresh := NewApproval(spec, Theme(true, true), 120)
+	fresh.Init()
+	fresh.Resize(120, 36)
+	a := NewApproval(spec, Theme(true, true), 120)
+	a.Init()
+	for _, s := range [][2]int{{60, 16}, {20, 1}, {10, 1}, {30, 4}, {120, 36}} {
+		a.Resize(s[0], s[1])
+	}
+	if got, want := a.View(), fresh.View(); got != want {
+		t.Fatalf("after the resizes:\n%s\nlaid out fresh:\n%s", got, want)
+	}
+}

@@ -251,5 +251,9 @@ func (c *choiceFit) fit(width, budget int) (tight bool) {
 // fitGroup sizes g's window to its fields as they now draw, so no field
 // is cut and no blank rows pad it.
 func fitGroup(g *huh.Group) {
-	g.WithHeight(lipgloss.Height(g.Content()) + lipgloss.Height(g.Footer()))
+	h := lipgloss.Height(g.Content())
+	if f := g.Footer(); f != "" { // as huh counts it: no footer, no row
+		h += lipgloss.Height(f)
+	}
+	g.WithHeight(h)
 }

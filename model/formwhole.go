@@ -139,9 +139,20 @@ func (m *Model) fullFormView() string {
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
-	foot := " request · ↑/↓ choose · enter answer · " + keyPager + " back"
-	if !m.requests.whole {
-		foot = " enlarge the window, or read on (shift+↓, ctrl+d), to answer · " + keyPager + " back"
+	feet := []string{" request · ↑/↓ choose · enter answer · " + keyPager + " back", " enter answer · " + keyPager + " back"}
+	if r, ok := m.requests.form.(interface{ ReadsOn() bool }); ok && r.ReadsOn() {
+		feet = []string{" read on (shift+↓, ctrl+d) to answer, or enlarge the window · " + keyPager + " back",
+			" read on: ctrl+d · " + keyPager + " back", " ctrl+d · " + keyPager}
+	} else if !m.requests.whole {
+		feet = []string{" too small to show it whole: enlarge the window to answer · " + keyPager + " back",
+			" enlarge the window · " + keyPager + " back", " enlarge · " + keyPager}
+	}
+	foot := feet[0]
+	for _, f := range feet[1:] {
+		if lipgloss.Width(foot) <= w {
+			break
+		}
+		foot = f
 	}
 	foot = ui.Truncate(foot, w)
 	lines = append(lines, m.styles.Status.Reverse(true).Render(foot+strings.Repeat(" ", max(0, w-lipgloss.Width(foot)))))
