@@ -5,9 +5,9 @@ import (
 	"fmt"
 )
 
-// This file is Session's side of Client: each method sends one JSON-RPC
-// request (or, for ListModels, one per page) with its typed params and
-// decodes the typed result.
+// This file is Session's side of Client: each method sends one request of
+// the table (methods.go), or for ListModels one per page, with its typed
+// params and reads its typed result.
 
 var _ Client = (*Session)(nil)
 
@@ -21,12 +21,11 @@ func (s *Session) StartTurn(ctx context.Context, in TurnInput) (Turn, error) {
 	if err != nil {
 		return Turn{}, err
 	}
-	var resp TurnResponse
-	err = s.conn.Call(ctx, "turn/start", turnStartWithParams{
+	resp, err := TurnStart.Call(ctx, s.conn, TurnStartParams{
 		ThreadID: s.ThreadID(), Input: in.Inputs(),
 		Model: in.Model, Effort: in.Effort, ApprovalPolicy: in.ApprovalPolicy, SandboxPolicy: sb,
 		CollaborationMode: in.Collaboration,
-	}, &resp)
+	})
 	if err != nil {
 		return Turn{}, err
 	}
@@ -42,12 +41,10 @@ func (s *Session) StartTurn(ctx context.Context, in TurnInput) (Turn, error) {
 func (s *Session) Steer(ctx context.Context, in TurnInput) error {
 	turn := s.TurnID()
 	if turn == "" {
-		return fmt.Errorf("turn/steer: %w", ErrNoActiveTurn)
+		return fmt.Errorf("%s: %w", TurnSteer.Name(), ErrNoActiveTurn)
 	}
-	var resp struct {
-		TurnID string `json:"turnId"`
-	}
-	return s.conn.Call(ctx, "turn/steer", TurnSteerParams{ThreadID: s.ThreadID(), Input: in.Inputs(), ExpectedTurnID: turn}, &resp)
+	_, err := TurnSteer.Call(ctx, s.conn, TurnSteerParams{ThreadID: s.ThreadID(), Input: in.Inputs(), ExpectedTurnID: turn})
+	return err
 }
 
 // Interrupt implements Client: `turn/interrupt` for the running turn, a
@@ -57,17 +54,17 @@ func (s *Session) Interrupt(ctx context.Context) error {
 	if turn == "" {
 		return nil
 	}
-	return s.conn.Call(ctx, "turn/interrupt", TurnInterruptParams{ThreadID: s.ThreadID(), TurnID: turn}, nil)
+	return TurnInterrupt.Do(ctx, s.conn, TurnInterruptParams{ThreadID: s.ThreadID(), TurnID: turn})
 }
 
 // Review implements Client: `review/start`.
 func (s *Session) Review(ctx context.Context, target ReviewTarget) error {
-	return s.conn.Call(ctx, "review/start", ReviewStartParams{ThreadID: s.ThreadID(), Target: target}, nil)
+	return ReviewStart.Do(ctx, s.conn, ReviewStartParams{ThreadID: s.ThreadID(), Target: target})
 }
 
 // ShellCommand implements Client: `thread/shellCommand`.
 func (s *Session) ShellCommand(ctx context.Context, command string) error {
-	return s.conn.Call(ctx, "thread/shellCommand", ThreadShellCommandParams{ThreadID: s.ThreadID(), Command: command}, nil)
+	return ThreadShellCommand.Do(ctx, s.conn, ThreadShellCommandParams{ThreadID: s.ThreadID(), Command: command})
 }
 
 // ForkThread implements Client: `thread/fork` for id with the session's
@@ -78,51 +75,47 @@ func (s *Session) ForkThread(ctx context.Context, id, beforeTurn string) (Thread
 	if err != nil {
 		return ThreadResponse{}, err
 	}
-	return s.openThread(ctx, "thread/fork", ThreadForkParams{
+	return s.opened(ThreadFork.Call(ctx, s.conn, ThreadForkParams{
 		ThreadID:       id,
 		BeforeTurnID:   beforeTurn,
 		Cwd:            s.opts.Cwd,
 		ApprovalPolicy: s.opts.ApprovalPolicy,
 		Sandbox:        s.opts.Sandbox,
 		Config:         cfg,
-	})
+	}))
 }
 
 // ListThreads implements Client: one page of `thread/list`.
 func (s *Session) ListThreads(ctx context.Context, p ThreadListParams) (ThreadListResponse, error) {
-	var resp ThreadListResponse
-	err := s.conn.Call(ctx, "thread/list", p, &resp)
-	return resp, err
+	return ThreadList.Call(ctx, s.conn, p)
 }
 
 // ReadThread implements Client: `thread/read` without turns.
 func (s *Session) ReadThread(ctx context.Context, id string) (Thread, error) {
-	var resp ThreadReadResponse
-	err := s.conn.Call(ctx, "thread/read", ThreadReadParams{ThreadID: id}, &resp)
+	resp, err := ThreadRead.Call(ctx, s.conn, ThreadReadParams{ThreadID: id})
 	return resp.Thread, err
 }
 
 // ReadThreadTurns runs `thread/read` with the thread's turns (its whole
 // history).
 func (s *Session) ReadThreadTurns(ctx context.Context, id string) (Thread, error) {
-	var resp ThreadReadResponse
-	err := s.conn.Call(ctx, "thread/read", ThreadReadParams{ThreadID: id, IncludeTurns: true}, &resp)
+	resp, err := ThreadRead.Call(ctx, s.conn, ThreadReadParams{ThreadID: id, IncludeTurns: true})
 	return resp.Thread, err
 }
 
 // RenameThread implements Client: `thread/name/set`.
 func (s *Session) RenameThread(ctx context.Context, name string) error {
-	return s.conn.Call(ctx, "thread/name/set", ThreadSetNameParams{ThreadID: s.ThreadID(), Name: name}, nil)
+	return ThreadSetName.Do(ctx, s.conn, ThreadSetNameParams{ThreadID: s.ThreadID(), Name: name})
 }
 
 // ArchiveThread implements Client: `thread/archive`.
 func (s *Session) ArchiveThread(ctx context.Context) error {
-	return s.conn.Call(ctx, "thread/archive", ThreadIDParams{ThreadID: s.ThreadID()}, nil)
+	return ThreadArchive.Do(ctx, s.conn, ThreadIDParams{ThreadID: s.ThreadID()})
 }
 
 // Compact implements Client: `thread/compact/start`.
 func (s *Session) Compact(ctx context.Context) error {
-	return s.conn.Call(ctx, "thread/compact/start", ThreadIDParams{ThreadID: s.ThreadID()}, nil)
+	return ThreadCompactStart.Do(ctx, s.conn, ThreadIDParams{ThreadID: s.ThreadID()})
 }
 
 // ListModels implements Client: `model/list`, following nextCursor for up
@@ -131,8 +124,8 @@ func (s *Session) ListModels(ctx context.Context) ([]ModelInfo, error) {
 	var all []ModelInfo
 	var cursor *string
 	for range 10 {
-		var r ModelListResponse
-		if err := s.conn.Call(ctx, "model/list", ModelListParams{Cursor: cursor}, &r); err != nil {
+		r, err := ModelList.Call(ctx, s.conn, ModelListParams{Cursor: cursor})
+		if err != nil {
 			return nil, err
 		}
 		all = append(all, r.Data...)
@@ -146,8 +139,7 @@ func (s *Session) ListModels(ctx context.Context) ([]ModelInfo, error) {
 
 // McpServers implements Client: `mcpServerStatus/list` (tools and auth).
 func (s *Session) McpServers(ctx context.Context) ([]McpServerStatus, error) {
-	var r McpServerStatusListResponse
-	err := s.conn.Call(ctx, "mcpServerStatus/list", McpServerStatusListParams{ThreadID: s.ThreadID(), Detail: "toolsAndAuthOnly"}, &r)
+	r, err := McpServerStatusList.Call(ctx, s.conn, McpServerStatusListParams{ThreadID: s.ThreadID(), Detail: "toolsAndAuthOnly"})
 	return r.Data, err
 }
 
@@ -182,8 +174,8 @@ type hooksListResponse struct {
 
 // ListHooks implements Client: `hooks/list` for the current thread.
 func (s *Session) ListHooks(ctx context.Context) ([]HookInfo, error) {
-	var r hooksListResponse
-	if err := s.conn.Call(ctx, "hooks/list", HooksListParams{ThreadID: s.ThreadID()}, &r); err != nil {
+	r, err := HooksList.Call(ctx, s.conn, HooksListParams{ThreadID: s.ThreadID()})
+	if err != nil {
 		return nil, err
 	}
 	var out []HookInfo
@@ -206,49 +198,46 @@ type McpOauthLoginResponse struct {
 
 // McpLogin implements Client: `mcpServer/oauth/login`.
 func (s *Session) McpLogin(ctx context.Context, name string) (string, error) {
-	var r McpOauthLoginResponse
-	err := s.conn.Call(ctx, "mcpServer/oauth/login", McpOauthLoginParams{Name: name, ThreadID: s.ThreadID()}, &r)
+	r, err := McpOauthLogin.Call(ctx, s.conn, McpOauthLoginParams{Name: name, ThreadID: s.ThreadID()})
 	return r.AuthorizationURL, err
 }
 
 // FuzzyFileSearch implements Client: `fuzzyFileSearch`.
 func (s *Session) FuzzyFileSearch(ctx context.Context, query string, roots []string) ([]FuzzyFileMatch, error) {
-	var r FuzzyFileSearchResponse
-	err := s.conn.Call(ctx, "fuzzyFileSearch", FuzzyFileSearchParams{Query: query, Roots: roots}, &r)
+	r, err := FuzzyFileSearch.Call(ctx, s.conn, FuzzyFileSearchParams{Query: query, Roots: roots})
 	return r.Files, err
 }
 
 // ReadAccount implements Client: `account/read`.
 func (s *Session) ReadAccount(ctx context.Context) (AccountReadResponse, error) {
-	var r AccountReadResponse
-	err := s.conn.Call(ctx, "account/read", AccountReadParams{}, &r)
-	return r, err
+	return AccountRead.Call(ctx, s.conn, AccountReadParams{})
 }
 
 // ReadRateLimits implements Client: `account/rateLimits/read`.
 func (s *Session) ReadRateLimits(ctx context.Context) (RateLimitSnapshot, error) {
-	var r struct {
-		RateLimits RateLimitSnapshot `json:"rateLimits"`
-	}
-	err := s.conn.Call(ctx, "account/rateLimits/read", nil, &r)
+	r, err := AccountRateLimitsRead.Call(ctx, s.conn, nil)
 	return r.RateLimits, err
+}
+
+// rateLimitsResponse is the part of `account/rateLimits/read`'s result
+// tandem reads.
+type rateLimitsResponse struct {
+	RateLimits RateLimitSnapshot `json:"rateLimits"`
 }
 
 // Login implements Client: `account/login/start`.
 func (s *Session) Login(ctx context.Context, p LoginStartParams) (LoginStartResponse, error) {
-	var r LoginStartResponse
-	err := s.conn.Call(ctx, "account/login/start", p, &r)
-	return r, err
+	return AccountLoginStart.Call(ctx, s.conn, p)
 }
 
 // Logout implements Client: `account/logout` (its result is empty).
 func (s *Session) Logout(ctx context.Context) error {
-	return s.conn.Call(ctx, "account/logout", nil, nil)
+	return AccountLogout.Do(ctx, s.conn, nil)
 }
 
 // CancelLogin implements Client: `account/login/cancel`.
 func (s *Session) CancelLogin(ctx context.Context, loginID string) error {
-	return s.conn.Call(ctx, "account/login/cancel", LoginCancelParams{LoginID: loginID}, nil)
+	return AccountLoginCancel.Do(ctx, s.conn, LoginCancelParams{LoginID: loginID})
 }
 
 // LoginCancelParams are the params of `account/login/cancel`.

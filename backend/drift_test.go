@@ -24,9 +24,14 @@ import (
 // generate-json-schema --experimental`): $TANDEM_CODEX (the pinned one)
 // and $TANDEM_CODEX_NEXT (the newest tested, set by scripts/test.sh).
 //
-//   - every method backend sends (the string passed to the connection's
-//     Call or Notify, found by parsing backend's source) is a
-//     ClientRequest or ClientNotification method;
+//   - every method backend sends is in the table of methods.go
+//     (clientMethods; parsing backend's source finds no connection's Call
+//     or Notify past it), once; each Method is a ClientRequest method and
+//     each Notification a ClientNotification one;
+//   - the fields of the params it sends are properties of the method's
+//     params in the schema, and those of the result it decodes (R; Empty
+//     is not decoded) properties of its response, of a compatible JSON
+//     kind;
 //   - every notification DecodeNotification decodes is a
 //     ServerNotification method and every kind of requestKinds a
 //     ServerRequest method;
@@ -61,7 +66,7 @@ func TestProtocolDrift(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			s := generateSchema(t, bin)
 			problems, fields := protocolDrift(s, src)
-			t.Logf("codex %s: %d methods sent, %d notifications and %d server requests decoded, %d decoded fields compared",
+			t.Logf("codex %s: %d methods sent, %d notifications and %d server requests decoded, %d sent and decoded fields compared",
 				version, len(src.sent), len(src.notifications), len(src.requests), fields)
 			var drift []string
 			for _, p := range problems {
@@ -90,6 +95,11 @@ var driftAllowed = map[string]string{
 	// still answers it (with the clock) should an older codex ask, and a
 	// newer one simply never does.
 	`server request "currentTime/read" is not in ServerRequest`: "removed in codex 0.171.0; tandem's handler is unused there",
+	// ThreadResponse is the result of thread/start, thread/resume and
+	// thread/fork; only resume's has initialTurnsPage (the others leave
+	// it nil).
+	"thread/fork result.initialTurnsPage: no such property in the schema":  "ThreadResponse serves thread/resume too, whose result has it",
+	"thread/start result.initialTurnsPage: no such property in the schema": "ThreadResponse serves thread/resume too, whose result has it",
 }
 
 // driftParams is the Go type each decoded notification and server request
@@ -146,7 +156,7 @@ var driftParams = map[string]reflect.Type{
 
 // protocolUse is what backend's source says about the protocol.
 type protocolUse struct {
-	sent          []string          // methods passed to Conn.Call / Conn.Notify
+	sent          []methodSpec      // the table of methods.go
 	notifications map[string]string // DecodeNotification case → decoded type
 	requests      map[string]string // requestKinds method → params type
 }
@@ -232,34 +242,27 @@ func parseProtocolUse(t *testing.T) protocolUse {
 
 	use := protocolUse{notifications: map[string]string{}, requests: map[string]string{}}
 	var errs []string
-	sent := map[string]bool{}
+	// Every request and notification goes out through the table: a
+	// connection's Call or Notify anywhere else sends past it.
 	r.eachCall(func(call *ast.CallExpr, fn *ast.FuncDecl) {
 		sel, ok := call.Fun.(*ast.SelectorExpr)
 		if !ok || !strings.HasSuffix(strings.ToLower(types.ExprString(sel.X)), "conn") {
 			return
 		}
-		arg := -1
-		switch {
-		case sel.Sel.Name == "Call" && len(call.Args) == 4:
-			arg = 1
-		case sel.Sel.Name == "Notify" && len(call.Args) == 2:
-			arg = 0
-		}
-		if arg < 0 {
-			return
-		}
-		methods, err := r.resolve(call.Args[arg], fn, 0)
-		if err != nil {
-			errs = append(errs, err.Error())
-		}
-		for _, m := range methods {
-			sent[m] = true
+		if sel.Sel.Name == "Call" && len(call.Args) == 4 || sel.Sel.Name == "Notify" && len(call.Args) == 2 {
+			errs = append(errs, fmt.Sprintf("%s: %s sends %s past the table of methods.go (declare a Method and use its Call or Do)",
+				fset.Position(call.Pos()), fn.Name.Name, types.ExprString(call)))
 		}
 	})
-	for m := range sent {
+	named := map[string]bool{}
+	for _, m := range clientMethods {
+		if named[m.name] {
+			errs = append(errs, fmt.Sprintf("methods.go declares %q twice", m.name))
+		}
+		named[m.name] = true
 		use.sent = append(use.sent, m)
 	}
-	sort.Strings(use.sent)
+	sort.Slice(use.sent, func(i, j int) bool { return use.sent[i].name < use.sent[j].name })
 
 	// DecodeNotification: case "a", "b": ev, err = decode[T](params)
 	for _, fn := range r.funcs["DecodeNotification"] {
@@ -316,8 +319,8 @@ func parseProtocolUse(t *testing.T) protocolUse {
 							errs = append(errs, fmt.Sprintf("%s: requestKinds row is not kind(method, key, build)", fset.Position(el.Pos())))
 							continue
 						}
-						ms, err := r.resolve(call.Args[0], nil, 0)
-						if err != nil || len(ms) != 1 {
+						m, err := r.resolve(call.Args[0])
+						if err != nil {
 							errs = append(errs, fmt.Sprintf("%s: requestKinds method: %v", fset.Position(el.Pos()), err))
 							continue
 						}
@@ -328,9 +331,9 @@ func parseProtocolUse(t *testing.T) protocolUse {
 							}
 						}
 						if typ == "" {
-							errs = append(errs, fmt.Sprintf("%s: requestKinds %q: build is not func(*Request, P)", fset.Position(el.Pos()), ms[0]))
+							errs = append(errs, fmt.Sprintf("%s: requestKinds %q: build is not func(*Request, P)", fset.Position(el.Pos()), m))
 						}
-						use.requests[ms[0]] = typ
+						use.requests[m] = typ
 					}
 				}
 			}
@@ -338,8 +341,8 @@ func parseProtocolUse(t *testing.T) protocolUse {
 	}
 
 	for _, want := range []string{"initialize", "initialized", "turn/start", "thread/start", "thread/fork"} {
-		if !sent[want] {
-			errs = append(errs, fmt.Sprintf("found no Call/Notify of %q in backend: the source scan is broken", want))
+		if !named[want] {
+			errs = append(errs, fmt.Sprintf("clientMethods has no %q: the table is not read", want))
 		}
 	}
 	if len(use.notifications) == 0 || len(use.requests) == 0 {
@@ -351,9 +354,8 @@ func parseProtocolUse(t *testing.T) protocolUse {
 	return use
 }
 
-// resolver finds the string values an expression of backend's source can
-// have: a literal, a constant, or a parameter of the enclosing function
-// (then the literals its callers pass).
+// resolver finds the string value an expression of backend's source has:
+// a literal or a constant.
 type resolver struct {
 	fset   *token.FileSet
 	consts map[string]string
@@ -377,54 +379,16 @@ func (r *resolver) eachCall(f func(*ast.CallExpr, *ast.FuncDecl)) {
 	}
 }
 
-func (r *resolver) resolve(e ast.Expr, fn *ast.FuncDecl, depth int) ([]string, error) {
+func (r *resolver) resolve(e ast.Expr) (string, error) {
 	if s, ok := stringLit(e); ok {
-		return []string{s}, nil
+		return s, nil
 	}
-	id, ok := e.(*ast.Ident)
-	if !ok || depth > 5 {
-		return nil, fmt.Errorf("%s: cannot tell which method %s is", r.fset.Position(e.Pos()), types.ExprString(e))
-	}
-	if fn != nil {
-		idx := 0
-		for _, field := range fn.Type.Params.List {
-			for _, name := range field.Names {
-				if name.Name == id.Name {
-					return r.callers(fn, idx, depth)
-				}
-				idx++
-			}
+	if id, ok := e.(*ast.Ident); ok {
+		if s, ok := r.consts[id.Name]; ok {
+			return s, nil
 		}
 	}
-	if s, ok := r.consts[id.Name]; ok {
-		return []string{s}, nil
-	}
-	return nil, fmt.Errorf("%s: cannot tell which method %s is", r.fset.Position(e.Pos()), id.Name)
-}
-
-// callers resolves argument idx of every call of fn.
-func (r *resolver) callers(fn *ast.FuncDecl, idx, depth int) ([]string, error) {
-	var out []string
-	var err error
-	r.eachCall(func(call *ast.CallExpr, caller *ast.FuncDecl) {
-		var name string
-		switch f := call.Fun.(type) {
-		case *ast.Ident:
-			name = f.Name
-		case *ast.SelectorExpr:
-			name = f.Sel.Name
-		}
-		if name != fn.Name.Name || idx >= len(call.Args) || err != nil {
-			return
-		}
-		var ms []string
-		ms, err = r.resolve(call.Args[idx], caller, depth+1)
-		out = append(out, ms...)
-	})
-	if err == nil && len(out) == 0 {
-		err = fmt.Errorf("%s: %s is never called", r.fset.Position(fn.Pos()), fn.Name.Name)
-	}
-	return out, err
+	return "", fmt.Errorf("%s: cannot tell which method %s is", r.fset.Position(e.Pos()), types.ExprString(e))
 }
 
 func stringLit(e ast.Expr) (string, bool) {
@@ -452,12 +416,13 @@ func codexVersion(t *testing.T, bin string) string {
 	return f[len(f)-1]
 }
 
-// schemaFiles is one codex's generated JSON schema: the top-level files
-// (ClientRequest, ServerNotification …), each with its own definitions.
+// schemaFiles is one codex's generated JSON schema: every file, by its
+// path without ".json" (ClientRequest, ServerNotification,
+// v2/TurnStartResponse …), each with its own definitions.
 type schemaFiles map[string]map[string]any
 
 // generateSchema runs `codex app-server generate-json-schema` in a scratch
-// HOME and CODEX_HOME and reads the files the test needs.
+// HOME and CODEX_HOME and reads the files it writes.
 func generateSchema(t *testing.T, bin string) schemaFiles {
 	t.Helper()
 	home := t.TempDir()
@@ -470,18 +435,67 @@ func generateSchema(t *testing.T, bin string) schemaFiles {
 		t.Fatalf("%s app-server generate-json-schema: %v\n%s", bin, err, b)
 	}
 	s := schemaFiles{}
-	for _, name := range []string{"ClientRequest", "ClientNotification", "ServerNotification", "ServerRequest"} {
-		b, err := os.ReadFile(filepath.Join(out, name+".json"))
+	err := filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
+			return err
+		}
+		b, err := os.ReadFile(path)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		var doc map[string]any
 		if err := json.Unmarshal(b, &doc); err != nil {
-			t.Fatalf("%s.json: %v", name, err)
+			return fmt.Errorf("%s: %w", path, err)
 		}
-		s[name] = doc
+		rel, _ := filepath.Rel(out, path)
+		s[strings.TrimSuffix(filepath.ToSlash(rel), ".json")] = doc
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"ClientRequest", "ClientNotification", "ServerNotification", "ServerRequest"} {
+		if s[name] == nil {
+			t.Fatalf("the schema has no %s.json", name)
+		}
 	}
 	return s
+}
+
+// response returns the schema file of the response to a client request
+// whose params schema is params: codex names it after the params type
+// (TurnStartParams → TurnStartResponse, in v2/, v1/ or the top level),
+// and nil when params names no type (a method without params).
+func (s schemaFiles) response(params any) map[string]any {
+	ref := firstRef(params)
+	name, ok := strings.CutSuffix(strings.TrimPrefix(ref, "#/definitions/"), "Params")
+	if !ok {
+		return nil
+	}
+	for _, dir := range []string{"v2/", "v1/", ""} {
+		if doc := s[dir+name+"Response"]; doc != nil {
+			return doc
+		}
+	}
+	return nil
+}
+
+// firstRef is the first $ref in a schema node (a nullable params schema
+// is anyOf a $ref and null).
+func firstRef(node any) string {
+	n := asMap(node)
+	if ref, ok := n["$ref"].(string); ok {
+		return ref
+	}
+	for _, key := range []string{"anyOf", "oneOf", "allOf"} {
+		subs, _ := n[key].([]any)
+		for _, sub := range subs {
+			if ref := firstRef(sub); ref != "" {
+				return ref
+			}
+		}
+	}
+	return ""
 }
 
 // methods returns a message union's methods (its variants' method enum)
@@ -507,12 +521,31 @@ func protocolDrift(s schemaFiles, src protocolUse) ([]string, int) {
 	var out []string
 	clientReq, clientNote := s.methods("ClientRequest"), s.methods("ClientNotification")
 	serverNote, serverReq := s.methods("ServerNotification"), s.methods("ServerRequest")
+	fields := 0
 	for _, m := range src.sent {
-		_, req := clientReq[m]
-		_, note := clientNote[m]
-		if !req && !note {
-			out = append(out, fmt.Sprintf("client method %q is not in ClientRequest or ClientNotification", m))
+		file, schema := "ClientRequest", clientReq
+		if m.result == nil {
+			file, schema = "ClientNotification", clientNote
 		}
+		params, ok := schema[m.name]
+		if !ok {
+			out = append(out, fmt.Sprintf("client method %q is not in %s", m.name, file))
+			continue
+		}
+		w := &schemaWalk{defs: asMap(s[file]["definitions"]), sends: true}
+		w.check(m.params, w.alts(params, 0), m.name+" params", 0)
+		if m.result != nil && m.result != reflect.TypeFor[Empty]() {
+			doc := s.response(params)
+			if doc == nil {
+				out = append(out, fmt.Sprintf("client method %q: the schema has no response for params %s", m.name, firstRef(params)))
+			} else {
+				rw := &schemaWalk{defs: asMap(doc["definitions"])}
+				rw.check(m.result, rw.alts(doc, 0), m.name+" result", 0)
+				w.problems, w.fields = append(w.problems, rw.problems...), w.fields+rw.fields
+			}
+		}
+		out = append(out, w.problems...)
+		fields += w.fields
 	}
 	// Methods decoded into one Go type are checked together: a field
 	// belongs if any of them has it (WarningEvent serves four).
@@ -544,7 +577,6 @@ func protocolDrift(s schemaFiles, src protocolUse) ([]string, int) {
 	}
 	add(src.notifications, serverNote, "ServerNotification", "notification")
 	add(src.requests, serverReq, "ServerRequest", "server request")
-	fields := 0
 	for rt, g := range groups {
 		sort.Strings(g.methods)
 		w := &schemaWalk{defs: asMap(g.doc["definitions"])}
@@ -563,6 +595,7 @@ func protocolDrift(s schemaFiles, src protocolUse) ([]string, int) {
 // schemaWalk checks Go types against one schema document.
 type schemaWalk struct {
 	defs     map[string]any
+	sends    bool // the type is sent (a client method's params), not decoded
 	problems []string
 	fields   int // struct fields compared
 }
@@ -597,7 +630,11 @@ func (w *schemaWalk) check(rt reflect.Type, alts []map[string]any, path string, 
 			have = append(have, k)
 		}
 		sort.Strings(have)
-		w.problems = append(w.problems, fmt.Sprintf("%s: tandem decodes %s (%s), the schema has %s", path, want, rt, strings.Join(have, "|")))
+		verb := "decodes"
+		if w.sends {
+			verb = "sends"
+		}
+		w.problems = append(w.problems, fmt.Sprintf("%s: tandem %s %s (%s), the schema has %s", path, verb, want, rt, strings.Join(have, "|")))
 		return
 	}
 	if reflect.PointerTo(rt).Implements(unmarshalerType) {

@@ -55,13 +55,13 @@ func fsError(op, p string, err error) error {
 
 // ReadFile implements Client: `fs/readFile`.
 func (s *Session) ReadFile(ctx context.Context, p string) ([]byte, error) {
-	var r FsReadFileResponse
-	if err := s.conn.Call(ctx, "fs/readFile", FsPathParams{Path: p}, &r); err != nil {
-		return nil, fsError("fs/readFile", p, err)
+	r, err := FsReadFile.Call(ctx, s.conn, FsPathParams{Path: p})
+	if err != nil {
+		return nil, fsError(FsReadFile.Name(), p, err)
 	}
 	b, err := base64.StdEncoding.DecodeString(r.DataBase64)
 	if err != nil {
-		return nil, fmt.Errorf("fs/readFile %s: %w", p, err)
+		return nil, fmt.Errorf("%s %s: %w", FsReadFile.Name(), p, err)
 	}
 	return b, nil
 }
@@ -70,17 +70,17 @@ func (s *Session) ReadFile(ctx context.Context, p string) ([]byte, error) {
 // of the parent when the first write finds it missing.
 func (s *Session) WriteFile(ctx context.Context, p string, data []byte) error {
 	params := FsWriteFileParams{Path: p, DataBase64: base64.StdEncoding.EncodeToString(data)}
-	err := fsError("fs/writeFile", p, s.conn.Call(ctx, "fs/writeFile", params, nil))
+	err := fsError(FsWriteFile.Name(), p, FsWriteFile.Do(ctx, s.conn, params))
 	if errors.Is(err, fs.ErrNotExist) {
-		if derr := s.conn.Call(ctx, "fs/createDirectory", FsCreateDirectoryParams{Path: path.Dir(p), Recursive: true}, nil); derr != nil {
-			return fsError("fs/createDirectory", path.Dir(p), derr)
+		if derr := FsCreateDirectory.Do(ctx, s.conn, FsCreateDirectoryParams{Path: path.Dir(p), Recursive: true}); derr != nil {
+			return fsError(FsCreateDirectory.Name(), path.Dir(p), derr)
 		}
-		err = fsError("fs/writeFile", p, s.conn.Call(ctx, "fs/writeFile", params, nil))
+		err = fsError(FsWriteFile.Name(), p, FsWriteFile.Do(ctx, s.conn, params))
 	}
 	return err
 }
 
 // RemoveFile implements Client: `fs/remove` of one file.
 func (s *Session) RemoveFile(ctx context.Context, p string) error {
-	return fsError("fs/remove", p, s.conn.Call(ctx, "fs/remove", FsRemoveParams{Path: p}, nil))
+	return fsError(FsRemove.Name(), p, FsRemove.Do(ctx, s.conn, FsRemoveParams{Path: p}))
 }

@@ -255,11 +255,19 @@ func (in TurnInput) Inputs() []UserInput {
 	return out
 }
 
-// TurnStartParams are the params of `turn/start`.
+// TurnStartParams are the params of `turn/start`: the input, and the
+// overrides of the thread's settings for this turn and those after it
+// (empty: the thread's own). SandboxPolicy is a `SandboxPolicy` as
+// SandboxPolicyFor or WorkspaceWrite.Policy make it.
 type TurnStartParams struct {
-	ThreadID string      `json:"threadId"`
-	Input    []UserInput `json:"input"`
-	Model    string      `json:"model,omitempty"`
+	ThreadID       string          `json:"threadId"`
+	Input          []UserInput     `json:"input"`
+	Model          string          `json:"model,omitempty"`
+	Effort         string          `json:"effort,omitempty"`
+	ApprovalPolicy string          `json:"approvalPolicy,omitempty"`
+	SandboxPolicy  json.RawMessage `json:"sandboxPolicy,omitempty"`
+	// CollaborationMode is experimental in 0.169.0.
+	CollaborationMode *CollaborationMode `json:"collaborationMode,omitempty"`
 }
 
 // TurnSteerParams are the params of `turn/steer`.
@@ -267,6 +275,12 @@ type TurnSteerParams struct {
 	ThreadID       string      `json:"threadId"`
 	Input          []UserInput `json:"input"`
 	ExpectedTurnID string      `json:"expectedTurnId"`
+}
+
+// TurnSteerResponse is the result of `turn/steer`: the running turn the
+// input joined.
+type TurnSteerResponse struct {
+	TurnID string `json:"turnId"`
 }
 
 // TurnInterruptParams are the params of `turn/interrupt`.

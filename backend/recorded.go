@@ -3,7 +3,6 @@ package backend
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 )
 
 // A Call is one of tandem's own requests as a recording or trace holds it
@@ -44,36 +43,43 @@ func (InitializeCall) call() {}
 // needs, and an error when the params of one it knows do not decode.
 func DecodeCall(method string, params json.RawMessage) (Call, error) {
 	switch method {
-	case "turn/start", "turn/steer":
-		var p TurnStartParams // turn/steer's input has the same shape
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, fmt.Errorf("decoding %s: %w", method, err)
-		}
-		c := PromptCall{Steer: method == "turn/steer"}
-		for _, in := range p.Input {
-			if in.Type == "text" {
-				c.Texts = append(c.Texts, in.Text)
-			}
-		}
-		return c, nil
-	case "thread/shellCommand":
-		var p ThreadShellCommandParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, fmt.Errorf("decoding %s: %w", method, err)
-		}
-		return ShellCall{Command: p.Command}, nil
-	case "thread/start", "thread/resume":
-		return ThreadOpenCall{Resume: method == "thread/resume"}, nil
-	case "thread/fork":
-		var p ThreadForkParams
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, fmt.Errorf("decoding %s: %w", method, err)
-		}
-		return ThreadOpenCall{Fork: true, BeforeTurn: p.BeforeTurnID}, nil
-	case "initialize":
+	case TurnStart.Name():
+		return decodeCall(TurnStart, params, func(p TurnStartParams) Call { return PromptCall{Texts: texts(p.Input)} })
+	case TurnSteer.Name():
+		return decodeCall(TurnSteer, params, func(p TurnSteerParams) Call { return PromptCall{Texts: texts(p.Input), Steer: true} })
+	case ThreadShellCommand.Name():
+		return decodeCall(ThreadShellCommand, params, func(p ThreadShellCommandParams) Call { return ShellCall{Command: p.Command} })
+	case ThreadStart.Name():
+		return ThreadOpenCall{}, nil
+	case ThreadResume.Name():
+		return ThreadOpenCall{Resume: true}, nil
+	case ThreadFork.Name():
+		return decodeCall(ThreadFork, params, func(p ThreadForkParams) Call { return ThreadOpenCall{Fork: true, BeforeTurn: p.BeforeTurnID} })
+	case Initialize.Name():
 		return InitializeCall{}, nil
 	}
 	return nil, nil
+}
+
+// decodeCall decodes params of m and makes its Call of them (nil when
+// they do not decode).
+func decodeCall[P, R any](m Method[P, R], params json.RawMessage, call func(P) Call) (Call, error) {
+	p, err := m.decodeParams(params)
+	if err != nil {
+		return nil, err
+	}
+	return call(p), nil
+}
+
+// texts returns the text inputs of in, in order.
+func texts(in []UserInput) []string {
+	var out []string
+	for _, u := range in {
+		if u.Type == "text" {
+			out = append(out, u.Text)
+		}
+	}
+	return out
 }
 
 // DecodeResult decodes the response to a thread/start, thread/resume or

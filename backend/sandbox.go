@@ -79,9 +79,9 @@ type configReadResponse struct {
 // AddDirs added to the writable roots. A config without the table gives
 // the defaults (no extra roots, no network, /tmp writable).
 func (s *Session) WorkspaceWrite(ctx context.Context) (WorkspaceWrite, error) {
-	var r configReadResponse
-	if err := s.conn.Call(ctx, "config/read", ConfigReadParams{Cwd: s.opts.Cwd}, &r); err != nil {
-		return WorkspaceWrite{}, fmt.Errorf("config/read: %w", err)
+	r, err := ConfigRead.Call(ctx, s.conn, ConfigReadParams{Cwd: s.opts.Cwd})
+	if err != nil {
+		return WorkspaceWrite{}, fmt.Errorf("%s: %w", ConfigRead.Name(), err)
 	}
 	var w WorkspaceWrite
 	if r.Config.SandboxWorkspaceWrite != nil {

@@ -95,7 +95,6 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 		s.queue.push(ev)
 		s.queue.close()
 	}()
-	var init InitializeResponse
 	limit := opts.InitTimeout
 	if limit <= 0 {
 		limit = DefaultInitTimeout
@@ -105,15 +104,15 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 	}
 	ictx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	err = s.conn.Call(ictx, "initialize", InitializeParams{
+	init, err := Initialize.Call(ictx, s.conn, InitializeParams{
 		ClientInfo:   ClientInfo{Name: "tandem", Version: opts.ClientVersion},
 		Capabilities: InitializeCapabilities{ExperimentalAPI: true},
-	}, &init)
+	})
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("codex app-server did not answer initialize within %s", limit)
 	}
 	if err == nil {
-		err = s.conn.Notify("initialized", nil)
+		err = Initialized.Send(s.conn, nil)
 	}
 	if err != nil {
 		// The caller reports this error; the peer's exit is not news.
@@ -177,21 +176,20 @@ func (s *Session) StartThread(ctx context.Context) (ThreadResponse, error) {
 	if err != nil {
 		return ThreadResponse{}, err
 	}
-	return s.openThread(ctx, "thread/start", ThreadStartParams{
+	return s.opened(ThreadStart.Call(ctx, s.conn, ThreadStartParams{
 		Model:          s.opts.Model,
 		Cwd:            s.opts.Cwd,
 		ApprovalPolicy: s.opts.ApprovalPolicy,
 		Sandbox:        s.opts.Sandbox,
 		DynamicTools:   []DynamicToolSpec{AskUserQuestionTool()},
 		Config:         cfg,
-	})
+	}))
 }
 
-// openThread runs a request answered with a ThreadResponse (thread/start,
-// thread/resume, thread/fork) and makes the thread it names current.
-func (s *Session) openThread(ctx context.Context, method string, params any) (ThreadResponse, error) {
-	var resp ThreadResponse
-	if err := s.conn.Call(ctx, method, params, &resp); err != nil {
+// opened takes the answer to a request that opens a thread (ThreadStart,
+// ThreadResume, ThreadFork) and makes the thread it names current.
+func (s *Session) opened(resp ThreadResponse, err error) (ThreadResponse, error) {
+	if err != nil {
 		return resp, err
 	}
 	resp.takePage()
@@ -218,7 +216,7 @@ func (s *Session) ResumeThread(ctx context.Context, id string) (ThreadResponse, 
 	}
 	p.ExcludeTurns = true
 	p.InitialTurnsPage = &TurnsPageParams{Limit: ResumeTurns, SortDirection: "desc", ItemsView: "full"}
-	resp, err := s.openThread(ctx, "thread/resume", p)
+	resp, err := s.opened(ThreadResume.Call(ctx, s.conn, p))
 	if err == nil && !resp.paged && len(resp.Thread.Turns) == 0 {
 		// A server that left the turns out but sent no page: read it.
 		if turns, older, lerr := s.ListTurns(ctx, id, "", ResumeTurns); lerr == nil {
@@ -236,7 +234,7 @@ func (s *Session) RejoinThread(ctx context.Context, id string) (ThreadResponse, 
 		return ThreadResponse{}, err
 	}
 	p.ExcludeTurns = true
-	return s.openThread(ctx, "thread/resume", p)
+	return s.opened(ThreadResume.Call(ctx, s.conn, p))
 }
 
 func (s *Session) resumeParams(ctx context.Context, id string) (ThreadResumeParams, error) {

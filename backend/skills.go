@@ -63,8 +63,8 @@ func (s *Session) ListSkills(ctx context.Context, cwd string, forceReload bool) 
 	if cwd != "" {
 		p.Cwds = []string{cwd}
 	}
-	var r skillsListResponse
-	if err := s.conn.Call(ctx, "skills/list", p, &r); err != nil {
+	r, err := SkillsList.Call(ctx, s.conn, p)
+	if err != nil {
 		return SkillsListEntry{}, err
 	}
 	out := SkillsListEntry{Cwd: cwd}
@@ -115,8 +115,7 @@ type collaborationModeListResponse struct {
 // ListCollaborationModes implements Client: `collaborationMode/list`
 // (experimental).
 func (s *Session) ListCollaborationModes(ctx context.Context) ([]CollaborationModeMask, error) {
-	var r collaborationModeListResponse
-	err := s.conn.Call(ctx, "collaborationMode/list", struct{}{}, &r)
+	r, err := CollaborationModeList.Call(ctx, s.conn, Empty{})
 	return r.Data, err
 }
 
@@ -144,41 +143,53 @@ type threadGoalSetParams struct {
 	Origin    string `json:"origin,omitempty"`
 }
 
-// threadGoalParams are the params of `thread/goal/get` and
-// `thread/goal/clear`.
-type threadGoalParams struct {
+// threadGoalGetParams are the params of `thread/goal/get`.
+type threadGoalGetParams struct {
+	ThreadID string `json:"threadId"`
+}
+
+// threadGoalClearParams are the params of `thread/goal/clear`; Origin
+// "user" says the user asked for it.
+type threadGoalClearParams struct {
 	ThreadID string `json:"threadId"`
 	Origin   string `json:"origin,omitempty"`
+}
+
+// threadGoalResponse is the result of `thread/goal/set`.
+type threadGoalResponse struct {
+	Goal ThreadGoal `json:"goal"`
+}
+
+// threadGoalGetResponse is the result of `thread/goal/get` (Goal nil: the
+// thread has none).
+type threadGoalGetResponse struct {
+	Goal *ThreadGoal `json:"goal"`
+}
+
+// threadGoalClearResponse is the result of `thread/goal/clear`.
+type threadGoalClearResponse struct {
+	Cleared bool `json:"cleared"`
 }
 
 // SetGoal implements Client: `thread/goal/set` of objective on the
 // current thread, as the user's (origin "user"); the server starts
 // working towards it.
 func (s *Session) SetGoal(ctx context.Context, objective string) (ThreadGoal, error) {
-	var r struct {
-		Goal ThreadGoal `json:"goal"`
-	}
-	err := s.conn.Call(ctx, "thread/goal/set", threadGoalSetParams{ThreadID: s.ThreadID(), Objective: objective, Origin: "user"}, &r)
+	r, err := ThreadGoalSet.Call(ctx, s.conn, threadGoalSetParams{ThreadID: s.ThreadID(), Objective: objective, Origin: "user"})
 	return r.Goal, err
 }
 
 // ReadGoal implements Client: `thread/goal/get` for the current thread
 // (nil: it has none).
 func (s *Session) ReadGoal(ctx context.Context) (*ThreadGoal, error) {
-	var r struct {
-		Goal *ThreadGoal `json:"goal"`
-	}
-	err := s.conn.Call(ctx, "thread/goal/get", threadGoalParams{ThreadID: s.ThreadID()}, &r)
+	r, err := ThreadGoalGet.Call(ctx, s.conn, threadGoalGetParams{ThreadID: s.ThreadID()})
 	return r.Goal, err
 }
 
 // ClearGoal implements Client: `thread/goal/clear` on the current thread,
 // as the user's; cleared is false when there was no goal.
 func (s *Session) ClearGoal(ctx context.Context) (cleared bool, err error) {
-	var r struct {
-		Cleared bool `json:"cleared"`
-	}
-	err = s.conn.Call(ctx, "thread/goal/clear", threadGoalParams{ThreadID: s.ThreadID(), Origin: "user"}, &r)
+	r, err := ThreadGoalClear.Call(ctx, s.conn, threadGoalClearParams{ThreadID: s.ThreadID(), Origin: "user"})
 	return r.Cleared, err
 }
 

@@ -255,18 +255,6 @@ type TurnOptions struct {
 	Model, Effort, ApprovalPolicy, Sandbox string
 }
 
-// turnStartWithParams are `turn/start` params with the overrides.
-type turnStartWithParams struct {
-	ThreadID       string          `json:"threadId"`
-	Input          []UserInput     `json:"input"`
-	Model          string          `json:"model,omitempty"`
-	Effort         string          `json:"effort,omitempty"`
-	ApprovalPolicy string          `json:"approvalPolicy,omitempty"`
-	SandboxPolicy  json.RawMessage `json:"sandboxPolicy,omitempty"`
-	// CollaborationMode is experimental in 0.169.0.
-	CollaborationMode *CollaborationMode `json:"collaborationMode,omitempty"`
-}
-
 // SandboxPolicyFor returns the `SandboxPolicy` JSON for a -s mode
 // ("read-only", "workspace-write", "danger-full-access"), or nil for "".
 // Its workspace-write is codex's defaults: a session sends the user's

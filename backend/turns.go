@@ -72,11 +72,10 @@ func (r *ThreadResponse) takePage() {
 // ListTurns implements Client: `thread/turns/list`, newest first, every
 // item of each turn.
 func (s *Session) ListTurns(ctx context.Context, id, cursor string, limit int) ([]Turn, string, error) {
-	var page TurnsPage
-	err := s.conn.Call(ctx, "thread/turns/list", ThreadTurnsListParams{
+	page, err := ThreadTurnsList.Call(ctx, s.conn, ThreadTurnsListParams{
 		ThreadID: id, Cursor: cursor,
 		TurnsPageParams: TurnsPageParams{Limit: limit, SortDirection: "desc", ItemsView: "full"},
-	}, &page)
+	})
 	if err != nil {
 		return nil, "", err
 	}
