@@ -56,15 +56,16 @@ type Approval struct {
 }
 
 // NewApproval builds the approval form for spec at width.
-func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
+func NewApproval(spec ApprovalSpec, look Look, width int) *Approval {
 	a := &Approval{spec: spec, diff: diffView{lines: spec.Diff}, width: width}
-	if theme != nil {
+	a.diff.keys = look.Keys
+	if look.Theme != nil {
 		// Theme's themes ignore huh's dark guess; true is any value.
-		a.diff.info = theme.Theme(true).Focused.Description
+		a.diff.info = look.Theme.Theme(true).Focused.Description
 	}
 	a.sel = huh.NewSelect[int]().Value(&a.choice)
 	a.group = huh.NewGroup(a.sel)
-	a.form = newForm(theme, width, a.group)
+	a.form = newForm(look, width, a.group)
 	a.form = a.form.WithShowHelp(a.layout(width))
 	return a
 }
@@ -85,7 +86,7 @@ func (a *Approval) layout(width int) (showHelp bool) {
 		lines = a.lay.window
 	}
 	if !sameLines(a.diff.lines, lines) {
-		a.diff = diffView{lines: lines, info: a.diff.info} // another window: read from its top
+		a.diff = diffView{lines: lines, info: a.diff.info, keys: a.diff.keys} // another window: read from its top
 	}
 	a.diff.width, a.diff.height = width, a.lay.diffH
 	a.diff.readOn = a.lay.scroll && a.lay.scrollDesc > 0

@@ -16,7 +16,7 @@ func TestApprovalSetWidthRefits(t *testing.T) {
 	spec := ApprovalSpec{Title: "Run this command?", Command: "git add x", Choices: []Choice{
 		{Label: "Yes, run it", Value: "accept"}, {Label: long, Value: "execpolicy"}, {Label: "No, and stop the turn", Value: "cancel"},
 	}, Diff: []string{strings.Repeat("+", 100)}}
-	a := NewApproval(spec, Theme(true, true), 40)
+	a := NewApproval(spec, testLook(true, true), 40)
 	a.Init()
 	if v := ansi.Strip(a.View()); strings.Contains(v, long) {
 		t.Fatalf("not cut at 40:\n%s", v)
@@ -45,7 +45,7 @@ func TestApprovalSetWidthRefits(t *testing.T) {
 func TestApprovalHalfPageKeysKeepTheChoice(t *testing.T) {
 	choices := []Choice{{Label: "Yes", Value: "accept"}, {Label: "Yes, and don't ask again", Value: "execpolicy"}, {Label: "No", Value: "decline"}}
 	for _, diff := range [][]string{nil, strings.Split(strings.Repeat("+line\n", 40), "\n")} {
-		a := NewApproval(ApprovalSpec{Title: "Run this command?", Command: "echo one", Choices: choices, Diff: diff}, Theme(true, true), 60)
+		a := NewApproval(ApprovalSpec{Title: "Run this command?", Command: "echo one", Choices: choices, Diff: diff}, testLook(true, true), 60)
 		a.Init()
 		for _, k := range []tea.KeyPressMsg{{Code: 'd', Mod: tea.ModCtrl}, {Code: 'd', Mod: tea.ModCtrl}, {Code: 'u', Mod: tea.ModCtrl}, {Code: 'd', Mod: tea.ModCtrl}} {
 			a.Update(k)
@@ -61,10 +61,10 @@ func TestApprovalHalfPageKeysKeepTheChoice(t *testing.T) {
 func TestApprovalResizeBackLeavesNoBlankRows(t *testing.T) {
 	spec := ApprovalSpec{Title: "Run this command?", Command: "git add x", Cwd: "/w", Choices: []Choice{
 		{Label: "a"}, {Label: "b"}, {Label: "c"}, {Label: "d"}, {Label: "e"}, {Label: "f"}}}
-	fresh := NewApproval(spec, Theme(true, true), 120)
+	fresh := NewApproval(spec, testLook(true, true), 120)
 	fresh.Init()
 	fresh.Resize(120, 36)
-	a := NewApproval(spec, Theme(true, true), 120)
+	a := NewApproval(spec, testLook(true, true), 120)
 	a.Init()
 	for _, s := range [][2]int{{60, 16}, {20, 1}, {10, 1}, {30, 4}, {120, 36}} {
 		a.Resize(s[0], s[1])

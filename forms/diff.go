@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -25,6 +26,7 @@ type diffView struct {
 	// info styles the position line: the theme's description style, a
 	// colour measured for contrast (Faint's is the terminal's guess).
 	info lipgloss.Style
+	keys Keys // LineUp/Down and HalfUp/Down scroll it
 }
 
 // markSeen notes the window's bottom as read.
@@ -37,14 +39,14 @@ func (d *diffView) scroll(k tea.KeyPressMsg) bool {
 	if len(d.lines) == 0 || d.height <= 0 {
 		return false
 	}
-	switch k.String() {
-	case "shift+down":
+	switch {
+	case key.Matches(k, d.keys.LineDown):
 		d.top++
-	case "shift+up":
+	case key.Matches(k, d.keys.LineUp):
 		d.top--
-	case "ctrl+d":
+	case key.Matches(k, d.keys.HalfDown):
 		d.top += max(1, d.height/2)
-	case "ctrl+u":
+	case key.Matches(k, d.keys.HalfUp):
 		d.top -= max(1, d.height/2)
 	default:
 		return false
@@ -77,9 +79,9 @@ func (d *diffView) view(width int) string {
 	}
 	info = "  " + info
 	if d.readOn && end < len(d.lines) {
-		info += " · shift+↓ ctrl+d read on"
+		info += " · " + d.keys.LineDown.Help().Key + " " + d.keys.HalfDown.Help().Key + " read on"
 	} else if len(d.lines) > d.height {
-		info += " · shift+↑/↓ ctrl+u/d scroll"
+		info += " · " + keyPair(d.keys.LineUp, d.keys.LineDown) + " " + keyPair(d.keys.HalfUp, d.keys.HalfDown) + " scroll"
 	}
 	b.WriteString(d.info.MaxWidth(max(10, width)).Render(info))
 	return b.String()
@@ -111,3 +113,13 @@ func (a *Approval) DiffLines() []string { return a.spec.Diff }
 
 // DiffTop is the first diff line shown (0-based), for tests.
 func (a *Approval) DiffTop() int { return a.diff.top }
+
+// keyPair names two bindings' keys as one: "shift+↑" and "shift+↓" are
+// "shift+↑/↓", Ctrl+U and Ctrl+D are "ctrl+u/d".
+func keyPair(a, b key.Binding) string {
+	x, y := a.Help().Key, b.Help().Key
+	if i := strings.LastIndexByte(x, '+'); i > 0 && strings.HasPrefix(y, x[:i+1]) {
+		return x + "/" + y[i+1:]
+	}
+	return x + "/" + y
+}

@@ -211,7 +211,7 @@ func (a permissions) open(e formEnv) (forms.Form, func() error, string) {
 	}
 	spec = safePermissions(spec)
 	spec.MaxHeight = e.maxHeight
-	return forms.NewPermissions(spec, e.theme, e.width), nil, ""
+	return forms.NewPermissions(spec, forms.Look{Theme: e.theme, Keys: e.keys}, e.width), nil, ""
 }
 
 func (a permissions) answer(f forms.Form) func() error {

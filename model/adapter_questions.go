@@ -141,7 +141,7 @@ func (a elicitation) open(e formEnv) (forms.Form, func() error, string) {
 	default:
 		return nil, a.r.Decline, elicitationUnknownText(p.ServerName, p.Mode)
 	}
-	return forms.NewElicitation(safeElicitation(spec), e.theme, e.width), nil, ""
+	return forms.NewElicitation(safeElicitation(spec), forms.Look{Theme: e.theme, Keys: e.keys}, e.width), nil, ""
 }
 
 func (a elicitation) answer(f forms.Form) func() error {

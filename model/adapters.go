@@ -120,11 +120,21 @@ type formEnv struct {
 	// asker names who asks when it is not the thread itself ("Sub-agent
 	// Dewey"): the form's title says so.
 	asker string
+	// keys are the forms' bindings; pagerKey names the pager's key.
+	keys     forms.Keys
+	pagerKey string
+}
+
+// formKeys are the forms' bindings, from the keymap.
+func (m *Model) formKeys() forms.Keys {
+	km := m.keys
+	return forms.Keys{Huh: km.Huh(), LineUp: km.DiffLineUp, LineDown: km.DiffLineDown, HalfUp: km.DiffHalfUp, HalfDown: km.DiffHalfDown}
 }
 
 func (m *Model) formEnv() formEnv {
 	return formEnv{theme: m.theme, styles: m.styles, width: m.contentWidth(), maxHeight: m.formMaxHeight(),
-		diffHeight: m.diffHeight(), thread: &m.thread, threadCwd: m.threadCwd}
+		diffHeight: m.diffHeight(), thread: &m.thread, threadCwd: m.threadCwd,
+		keys: m.formKeys(), pagerKey: m.keys.Pager.Help().Key}
 }
 
 // maxDiffRows caps the diff window of a file-change approval.
@@ -162,8 +172,8 @@ func (e formEnv) approval(s forms.ApprovalSpec) forms.Form {
 		s.Title = e.asker + " asks: " + s.Title
 	}
 	s.MaxHeight = e.maxHeight
-	s.MoreHint = keyPager + " shows all" // openPager adds the whole of it
-	return forms.NewApproval(s, e.theme, e.width)
+	s.MoreHint = e.pagerKey + " shows all" // openPager adds the whole of it
+	return forms.NewApproval(s, forms.Look{Theme: e.theme, Keys: e.keys}, e.width)
 }
 
 // questions builds a questions form from s: options beyond the rows
@@ -171,7 +181,7 @@ func (e formEnv) approval(s forms.ApprovalSpec) forms.Form {
 func (e formEnv) questions(s forms.QuestionsSpec) forms.Form {
 	s = safeQuestions(s)
 	s.MaxHeight = e.maxHeight
-	return forms.NewQuestions(s, e.theme, e.width)
+	return forms.NewQuestions(s, forms.Look{Theme: e.theme, Keys: e.keys}, e.width)
 }
 
 // choice returns the value chosen in an approval form; ok is false when

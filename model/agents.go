@@ -23,8 +23,6 @@ import (
 // swaps its state and transcript with the main thread's, which wait in
 // agentsState.main until it is swapped back.
 
-// keyAgents opens the sub-agent list.
-const keyAgents = "f3"
 
 // agentSafe are the slash commands that may run while a sub-agent is
 // shown: the others act on the thread, so they wait for Esc.
@@ -309,7 +307,7 @@ func (m *Model) agentHeader(w int) string {
 	if m.requests.form != nil {
 		back = "answer the request, then esc back to the thread"
 	}
-	txt := fmt.Sprintf("sub-agent %s (%s) · %s · %s all sub-agents", a.name, a.status, back, keyAgents)
+	txt := fmt.Sprintf("sub-agent %s (%s) · %s · %s all sub-agents", a.name, a.status, back, m.keys.Agents.Help().Key)
 	return m.styles.Warn.Render(ui.Truncate(txt, w))
 }
 

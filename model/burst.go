@@ -55,12 +55,14 @@ const (
 )
 
 func keyKindOf(k tea.KeyPressMsg) keyKind {
-	switch k.String() {
-	case "enter":
+	// What the terminal sent, not what a binding means: a paste's
+	// newlines come as the Enter (CR) or Ctrl+J (LF) key, its tabs as Tab.
+	switch {
+	case k.Code == tea.KeyEnter && k.Mod == 0:
 		return keyEnter
-	case "ctrl+j", "shift+enter", "alt+enter":
+	case isLF(k), k.Code == tea.KeyEnter && (k.Mod == tea.ModShift || k.Mod == tea.ModAlt):
 		return keyNewline
-	case "tab":
+	case k.Code == tea.KeyTab && k.Mod == 0:
 		return keyTab
 	}
 	if k.Text != "" && k.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModMeta|tea.ModSuper|tea.ModHyper) == 0 {
@@ -147,7 +149,7 @@ func (m *Model) burstKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case keyEnter:
 		c.InsertNewline()
 	case keyNewline:
-		if !(b.cr && k.String() == "ctrl+j") { // CRLF is one new line
+		if !(b.cr && isLF(k)) { // CRLF is one new line
 			c.InsertNewline()
 		}
 	case keyTab:
@@ -215,3 +217,6 @@ func (m *Model) burstGoesOn(msg tea.Msg) bool {
 func (m *Model) burstFrame() bool {
 	return m.burst.active && m.opts.KeyNow().Sub(m.view.frameAt) < burstFrameEvery
 }
+
+// isLF reports whether k is a line feed: the Ctrl+J key.
+func isLF(k tea.KeyPressMsg) bool { return k.Code == 'j' && k.Mod == tea.ModCtrl }

@@ -19,8 +19,6 @@ import (
 	"tandem/backend"
 )
 
-// keyClipboard attaches the clipboard's image (or pastes its text).
-const keyClipboard = "ctrl+v"
 
 // clipboardTimeout bounds one Ctrl+V: every clipboard tool it runs.
 const clipboardTimeout = 5 * time.Second

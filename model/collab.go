@@ -16,8 +16,6 @@ import (
 // server keeps a thread's mode, so going back to Default is sent too);
 // the status line shows a badge while it is not the default one.
 
-// keyCollab steps through the collaboration modes.
-const keyCollab = "shift+tab"
 
 // collabState is the collaboration mode this viewer sends.
 type collabState struct {
@@ -138,7 +136,7 @@ func (m *Model) applyCollab(how string) {
 	if !m.turn.busy() {
 		when = "for the next turns"
 	}
-	m.setNotice(noticeInfo, chosen.Name+" mode "+when+" · "+keyCollab+" switches")
+	m.setNotice(noticeInfo, chosen.Name+" mode "+when+" · "+m.keys.Collab.Help().Key+" switches")
 }
 
 // modeBadge is the status line's badge for mk: its mode, unless it is the

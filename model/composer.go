@@ -4,11 +4,13 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/cursor"
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/internal/textedit"
+	"tandem/model/keys"
 	"tandem/sessions"
 )
 
@@ -175,53 +177,53 @@ func (c *composer) InsertNewline() {
 // removes the whole token. The caller prunes the pastes afterwards
 // (PruneAfterKey). The command it returns restarts the cursor's blink, or
 // reads the clipboard for Ctrl+V.
-func (c *composer) Key(k tea.KeyPressMsg) tea.Cmd {
-	if c.backspacePlaceholder(k) {
+func (c *composer) Key(k tea.KeyPressMsg, km *keys.Map) tea.Cmd {
+	if c.backspacePlaceholder(k, km) {
 		c.dropped = true
 		c.refit()
 		return nil
 	}
 	b := c.buf
-	switch k.String() {
-	case "shift+enter", "ctrl+j", "alt+enter":
+	switch {
+	case key.Matches(k, km.Newline):
 		b.Insert("\n")
-	case "backspace", "ctrl+h":
+	case key.Matches(k, km.DeleteBack):
 		c.dropped = b.Backspace() || c.dropped
-	case "delete", "ctrl+d":
+	case key.Matches(k, km.DeleteForward):
 		c.dropped = b.Delete() || c.dropped
-	case "alt+backspace", "ctrl+w", "ctrl+backspace":
+	case key.Matches(k, km.DeleteWordBack):
 		c.dropped = b.DeleteWordLeft() || c.dropped
-	case "alt+delete", "alt+d", "ctrl+delete":
+	case key.Matches(k, km.DeleteWordForward):
 		c.dropped = b.DeleteWordRight() || c.dropped
-	case "ctrl+k":
+	case key.Matches(k, km.KillToEnd):
 		c.dropped = b.KillToEnd() || c.dropped
-	case "ctrl+u":
+	case key.Matches(k, km.KillToStart):
 		c.dropped = b.KillToStart() || c.dropped
-	case "left", "ctrl+b":
+	case key.Matches(k, km.Left):
 		b.Left()
-	case "right", "ctrl+f":
+	case key.Matches(k, km.Right):
 		b.Right()
-	case "alt+left", "ctrl+left", "alt+b":
+	case key.Matches(k, km.WordLeft):
 		b.WordLeft()
-	case "alt+right", "ctrl+right", "alt+f":
+	case key.Matches(k, km.WordRight):
 		b.WordRight()
-	case "up", "ctrl+p":
+	case key.Matches(k, km.Up):
 		b.Up()
-	case "down", "ctrl+n":
+	case key.Matches(k, km.Down):
 		b.Down()
-	case "home", "ctrl+a":
+	case key.Matches(k, km.LineStart):
 		b.Home()
-	case "end", "ctrl+e":
+	case key.Matches(k, km.LineEnd):
 		b.End()
-	case "alt+<", "ctrl+home":
+	case key.Matches(k, km.DraftStart):
 		b.Top()
-	case "alt+>", "ctrl+end":
+	case key.Matches(k, km.DraftEnd):
 		b.Bottom()
-	case "alt+u":
+	case key.Matches(k, km.Upcase):
 		b.Case(textedit.Upper)
-	case "alt+l":
+	case key.Matches(k, km.Downcase):
 		b.Case(textedit.Lower)
-	case "alt+c":
+	case key.Matches(k, km.Capitalize):
 		b.Case(textedit.Capital)
 	default:
 		if k.Text == "" {

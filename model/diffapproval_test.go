@@ -90,7 +90,7 @@ func TestPagerShowsApprovalsWholeDiff(t *testing.T) {
 	if v := plain(m); !strings.Contains(v, "more lines below") {
 		t.Fatalf("the window does not say lines are below:\n%s", v)
 	}
-	key(t, m, 't', tea.ModCtrl)
+	hitKey(t, m, 't', tea.ModCtrl)
 	if !m.PagerOpen() {
 		t.Fatal("ctrl+t did not open the pager")
 	}

@@ -73,7 +73,7 @@ func TestCommandAwaitingApprovalLabel(t *testing.T) {
 	if !strings.Contains(v, "awaiting approval") || strings.Contains(v, "(running)") || strings.Contains(v, "· running") {
 		t.Fatalf("want the cell awaiting approval:\n%s", v)
 	}
-	key(t, m, tea.KeyEnter, 0)
+	hitKey(t, m, tea.KeyEnter, 0)
 	v = plain(m)
 	if strings.Contains(v, "awaiting approval") || !strings.Contains(v, "running") {
 		t.Fatalf("want the cell running after the answer:\n%s", v)

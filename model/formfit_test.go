@@ -79,8 +79,8 @@ func TestApprovalRefitsOnResize(t *testing.T) {
 	if strings.Contains(plain(m), long) {
 		t.Fatalf("label not cut at 40 columns:\n%s", plain(m))
 	}
-	key(t, m, tea.KeyDown, 0)
-	key(t, m, tea.KeyDown, 0) // the execpolicy choice
+	hitKey(t, m, tea.KeyDown, 0)
+	hitKey(t, m, tea.KeyDown, 0) // the execpolicy choice
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	screen := plain(m)
 	if !strings.Contains(screen, "> "+long) {
@@ -91,7 +91,7 @@ func TestApprovalRefitsOnResize(t *testing.T) {
 			t.Errorf("row wider than the window (%d): %q", w, l)
 		}
 	}
-	key(t, m, tea.KeyEnter, 0)
+	hitKey(t, m, tea.KeyEnter, 0)
 	if len(rep.got) != 1 || !strings.Contains(rep.got[0], "acceptWithExecpolicyAmendment") {
 		t.Errorf("reply = %q; want the execpolicy amendment", rep.got)
 	}
@@ -113,7 +113,7 @@ func TestApprovalShrinkKeepsCommand(t *testing.T) {
 	if !strings.Contains(screen, "⚠ request waiting") || strings.Contains(screen, "rm -rf") {
 		t.Fatalf("after shrinking, not the one-line notice:\n%s", screen)
 	}
-	key(t, m, 't', tea.ModCtrl)
+	hitKey(t, m, 't', tea.ModCtrl)
 	screen = plain(m)
 	if n := strings.Count(screen, "\n") + 1; n != 9 {
 		t.Fatalf("full screen: %d rows on a 9-row screen:\n%s", n, screen)
@@ -148,22 +148,22 @@ func TestLongCommandShowsWholeInPager(t *testing.T) {
 			if strings.Contains(screen, tc.end) || !strings.Contains(screen, "ctrl+t to answer it full screen") {
 				t.Fatalf("form not replaced by the notice:\n%s", screen)
 			}
-			key(t, m, 't', tea.ModCtrl)
+			hitKey(t, m, 't', tea.ModCtrl)
 			seen := ""
 			for i := 0; i < 200 && !m.requests.whole; i++ {
 				m.Update(formFocusMsg{seq: m.requests.seq})
-				key(t, m, tea.KeyEnter, 0)
+				hitKey(t, m, tea.KeyEnter, 0)
 				if len(rep.got) != 0 {
 					t.Fatalf("answered before the request's end was shown (%d reads)", i)
 				}
-				key(t, m, 'd', tea.ModCtrl)
+				hitKey(t, m, 'd', tea.ModCtrl)
 				seen += strings.ReplaceAll(plain(m), "\n", "")
 			}
 			if !strings.Contains(seen, tc.end) {
 				t.Fatalf("reading on never showed the command's end %q:\n%s", tc.end, plain(m))
 			}
 			m.Update(formFocusMsg{seq: m.requests.seq})
-			key(t, m, tea.KeyEnter, 0)
+			hitKey(t, m, tea.KeyEnter, 0)
 			if len(rep.got) != 1 {
 				t.Fatalf("read to its end, the request did not answer: %q\n%s", rep.got, plain(m))
 			}
@@ -195,12 +195,12 @@ func TestManyOptionsNeverBlind(t *testing.T) {
 			t.Errorf("%q not on screen:\n%s", w, screen)
 		}
 	}
-	key(t, m, tea.KeyDown, 0)
-	key(t, m, tea.KeyDown, 0)
+	hitKey(t, m, tea.KeyDown, 0)
+	hitKey(t, m, tea.KeyDown, 0)
 	if screen := plain(m); !strings.Contains(screen, "> opt 2") || !strings.Contains(screen, "Which one of many?") {
 		t.Fatalf("after ↓↓ the highlighted option or the title is gone:\n%s", screen)
 	}
-	key(t, m, tea.KeyEnter, 0)
+	hitKey(t, m, tea.KeyEnter, 0)
 	screen = plain(m)
 	if !strings.Contains(screen, "Your password?") || strings.Contains(screen, "opt 2") {
 		t.Fatalf("the next question does not replace the first:\n%s", screen)
@@ -221,7 +221,7 @@ func TestQuestionFitsTinyTerminal(t *testing.T) {
 		if !strings.Contains(screen, "⚠ request") || strings.Contains(screen, "Which env?") {
 			t.Errorf("%dx%d: not the one-line notice:\n%s", size[0], size[1], screen)
 		}
-		key(t, m, 't', tea.ModCtrl)
+		hitKey(t, m, 't', tea.ModCtrl)
 		screen = plain(m)
 		if n := strings.Count(screen, "\n") + 1; n != size[1] {
 			t.Errorf("%dx%d full screen: %d rows:\n%s", size[0], size[1], n, screen)

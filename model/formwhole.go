@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -92,10 +93,10 @@ type formScroller interface {
 // which is not on screen.
 func (m *Model) fullFormKey(k tea.KeyPressMsg) tea.Cmd {
 	q := &m.requests
-	switch k.String() {
-	case keyPager:
+	switch {
+	case key.Matches(k, m.keys.FullScreen):
 		return m.toggleFullForm()
-	case "ctrl+c":
+	case key.Matches(k, m.keys.Quit):
 		return m.globalKey(k)
 	}
 	if s, ok := q.form.(formScroller); ok && s.Scroll(k) {
@@ -103,7 +104,7 @@ func (m *Model) fullFormKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if !q.hasKeys() {
-		if k.String() == "esc" {
+		if key.Matches(k, m.keys.FormAbort) {
 			m.setNotice(noticeFormWait, formWaitNotice)
 		}
 		return nil
@@ -117,6 +118,7 @@ func (m *Model) fullFormKey(k tea.KeyPressMsg) tea.Cmd {
 // formTooSmall is the one line drawn instead of a form that is not whole
 // inline.
 func (m *Model) formTooSmall(w int) string {
+	keyPager := m.keys.FullScreen.Help().Key
 	s := "⚠ request waiting, too long for this window — enlarge it, or " + keyPager + " to answer it full screen"
 	for _, shorter := range []string{"⚠ request waiting · " + keyPager + " full screen", "⚠ request · " + keyPager} {
 		if lipgloss.Width(s) <= w {
@@ -132,6 +134,7 @@ func (m *Model) formTooSmall(w int) string {
 func (m *Model) fullFormView() string {
 	w := m.contentWidth()
 	h := max(1, m.height-1)
+	keyPager, down := m.keys.FullScreen.Help().Key, m.keys.DiffHalfDown.Help().Key
 	lines := formLines(m.requests.form.View())
 	if len(lines) > h {
 		lines = lines[:h]
@@ -141,8 +144,8 @@ func (m *Model) fullFormView() string {
 	}
 	feet := []string{" request · ↑/↓ choose · enter answer · " + keyPager + " back", " enter answer · " + keyPager + " back"}
 	if r, ok := m.requests.form.(interface{ ReadsOn() bool }); ok && r.ReadsOn() {
-		feet = []string{" read on (shift+↓, ctrl+d) to answer, or enlarge the window · " + keyPager + " back",
-			" read on: ctrl+d · " + keyPager + " back", " ctrl+d · " + keyPager}
+		feet = []string{" read on (" + m.keys.DiffLineDown.Help().Key + ", " + down + ") to answer, or enlarge the window · " + keyPager + " back",
+			" read on: " + down + " · " + keyPager + " back", " " + down + " · " + keyPager}
 	} else if !m.requests.whole {
 		feet = []string{" too small to show it whole: enlarge the window to answer · " + keyPager + " back",
 			" enlarge the window · " + keyPager + " back", " enlarge · " + keyPager}

@@ -3,6 +3,7 @@ package model
 import (
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -133,11 +134,11 @@ func (m *Model) onFormFocus(msg formFocusMsg) {
 
 // graceKey handles a key pressed while a form is shown but not focused;
 // it reports whether the key was used up (an Esc is swallowed).
-func (q *requestQueue) graceKey(m *Model, key string) bool {
+func (q *requestQueue) graceKey(m *Model, k tea.KeyPressMsg) bool {
 	if q.form == nil || q.ready {
 		return false
 	}
-	if key == "esc" {
+	if key.Matches(k, m.keys.FormAbort) {
 		m.setNotice(noticeFormWait, formWaitNotice)
 		return true
 	}

@@ -58,14 +58,14 @@ func TestFormWaitsUntilTypingStops(t *testing.T) {
 			m.View() // the form is on screen
 		}
 		*now = now.Add(50 * time.Millisecond)
-		key(t, m, r, 0)
+		hitKey(t, m, r, 0)
 		check(t, m) // the grace tick, as late as it may come
 		if m.requests.ready {
 			t.Fatalf("form took focus after %q while typing went on", text[:i+1])
 		}
 	}
 	*now = now.Add(50 * time.Millisecond)
-	key(t, m, tea.KeyEnter, 0)
+	hitKey(t, m, tea.KeyEnter, 0)
 	check(t, m)
 	if m.requests.ready || m.requests.form == nil || m.requests.form.Done() {
 		t.Fatal("the Enter typed for the message answered the form")
@@ -98,7 +98,7 @@ func TestFormWaitsUntilTypingStops(t *testing.T) {
 	if !m.requests.ready {
 		t.Fatal("form did not take focus after the user stopped typing and cleared the message")
 	}
-	key(t, m, tea.KeyEnter, 0)
+	hitKey(t, m, tea.KeyEnter, 0)
 	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
 		t.Fatalf("replies %q after answering the focused form", got)
 	}
@@ -133,7 +133,7 @@ func TestEscDuringGraceDoesNotInterrupt(t *testing.T) {
 	drive(t, m, cmd)
 	m.View()
 	*now = now.Add(100 * time.Millisecond)
-	key(t, m, tea.KeyEscape, 0)
+	hitKey(t, m, tea.KeyEscape, 0)
 	if n := d.n.Load(); n != 0 {
 		t.Fatalf("Esc during the grace period interrupted the turn (%d interrupts)", n)
 	}
@@ -150,7 +150,7 @@ func TestEscDuringGraceDoesNotInterrupt(t *testing.T) {
 	// does not interrupt through the composer.
 	*now = now.Add(time.Second)
 	check(t, m)
-	key(t, m, tea.KeyEscape, 0)
+	hitKey(t, m, tea.KeyEscape, 0)
 	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"decision":"cancel"}}` {
 		t.Fatalf("replies %q after Esc on the focused form", got)
 	}
@@ -167,7 +167,7 @@ func TestFormWithoutTickTakesKeyAfterPause(t *testing.T) {
 	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
 	drive(t, m, cmd)
 	*now = now.Add(time.Second + 100*time.Millisecond)
-	key(t, m, tea.KeyEnter, 0)
+	hitKey(t, m, tea.KeyEnter, 0)
 	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
 		t.Fatalf("replies %q; want the Enter after the pause to answer", got)
 	}
@@ -183,7 +183,7 @@ func TestCtrlCWithFormInterrupts(t *testing.T) {
 	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
 	drive(t, m, cmd)
 	m.View()
-	key(t, m, 'c', tea.ModCtrl)
+	hitKey(t, m, 'c', tea.ModCtrl)
 	if n := d.n.Load(); n != 1 {
 		t.Fatalf("Ctrl+C with a form up sent %d interrupts; want 1", n)
 	}
@@ -196,8 +196,8 @@ func TestCtrlCWithFormInterrupts(t *testing.T) {
 	}
 	// Then Ctrl+C works as without a form: the draft goes to history,
 	// then quit is armed; no second interrupt is sent.
-	key(t, m, 'c', tea.ModCtrl)
-	key(t, m, 'c', tea.ModCtrl)
+	hitKey(t, m, 'c', tea.ModCtrl)
+	hitKey(t, m, 'c', tea.ModCtrl)
 	if !strings.Contains(m.notice.text, "again to quit") || d.n.Load() != 1 {
 		t.Errorf("later Ctrl+C: notice %q, %d interrupts", m.notice.text, d.n.Load())
 	}

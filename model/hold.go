@@ -3,6 +3,7 @@ package model
 import (
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -58,9 +59,9 @@ func (m *Model) holds(k tea.KeyPressMsg) bool {
 		if keyKindOf(k) == keyText && m.requests.form.Wants(k) {
 			return false // text into a form's text field decides nothing
 		}
-		return k.String() != "ctrl+c" // quitting never waits
+		return !key.Matches(k, m.keys.Quit) // quitting never waits
 	}
-	return k.String() == "enter" && !m.burst.active
+	return key.Matches(k, m.keys.Submit) && !m.burst.active
 }
 
 // keyIn takes a key press: it waits if it is decisive, joins the key held

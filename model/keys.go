@@ -3,17 +3,8 @@ package model
 import (
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-)
-
-// Keys of the transcript view and the session.
-const (
-	keyPager   = "ctrl+t" // full-screen transcript pager
-	keyExpand  = "ctrl+o" // expand/collapse the last command's output
-	keyMouse   = "f2"     // release/capture the mouse
-	keyCopy    = "alt+y"  // copy the last answer
-	keyOutput  = "alt+o"  // the last command's full output in $PAGER
-	restartKey = "f5"     // restart a dead app-server
 )
 
 // quitHint ends the status notice while Ctrl+C is armed to quit.
@@ -28,8 +19,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, done := m.askKey(k); done { // slash.go: a command's confirmation
 		return cmd
 	}
-	key := k.String()
-	if key == restartKey && m.recovery.dead && !m.opts.ReadOnly {
+	if key.Matches(k, m.keys.Restart) && m.recovery.dead && !m.opts.ReadOnly {
 		return m.restartServer()
 	}
 	if m.requests.full && m.requests.form != nil {
@@ -39,7 +29,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.composerKey(k)
 	}
 	if m.pager != nil {
-		return m.pagerKey(key)
+		return m.pagerKey(k)
 	}
 	return m.globalKey(k)
 }
@@ -50,12 +40,12 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 // composer's extra meanings; everything else is a global key or text,
 // after which the popup follows the draft.
 func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
-	key := k.String()
+	km := m.keys
 	if m.login != nil {
 		return m.loginKey(k)
 	}
 	if p := m.picker; p != nil {
-		cmd, done := p.key(k)
+		cmd, done := p.key(k, m.keys)
 		if done {
 			m.closePicker(p)
 		}
@@ -64,40 +54,37 @@ func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, done := m.burstKey(k); done { // burst.go: a paste typed as keys
 		return cmd
 	}
-	switch key {
-	case "ctrl+c", "pgup", "pgdown":
+	if key.Matches(k, km.Quit, km.ScrollUp, km.ScrollDown) {
 		return m.globalKey(k)
 	}
-	if pp := m.popup; pp.active() && (len(pp.items) > 0 || key == "esc") {
-		switch key {
-		case "up", "down", "ctrl+p", "ctrl+n", "tab", "enter", "esc":
-			return m.popupKey(key)
-		}
+	if pp := m.popup; pp.active() && (len(pp.items) > 0 || key.Matches(k, km.ListClose)) &&
+		key.Matches(k, km.ListUp, km.ListDown, km.ListComplete, km.ListChoose, km.ListClose) {
+		return m.popupKey(k)
 	}
-	switch key {
-	case "enter":
+	switch {
+	case key.Matches(k, km.Submit):
 		return m.onEnter()
-	case "tab":
+	case key.Matches(k, km.Queue):
 		if m.turn.busy() {
 			m.queueDraft()
 			return nil
 		}
-	case "up":
+	case key.Matches(k, km.HistoryPrev):
 		if m.composer.HistoryUp() {
 			return nil
 		}
-	case "down":
+	case key.Matches(k, km.HistoryNext):
 		if m.composer.HistoryDown() {
 			return nil
 		}
-	case "ctrl+r":
+	case key.Matches(k, km.HistorySearch):
 		m.openHistorySearch()
 		return nil
-	case "ctrl+g":
+	case key.Matches(k, km.Editor):
 		return m.openEditor()
-	case keyClipboard:
+	case key.Matches(k, km.Clipboard):
 		return m.pasteClipboard() // clipboard.go
-	case keyCollab:
+	case key.Matches(k, km.Collab):
 		return m.cycleCollab() // collab.go
 	}
 	return tea.Batch(m.globalKey(k), m.refreshPopup())
@@ -110,13 +97,13 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, done := m.viewKey(k); done {
 		return cmd
 	}
-	key := k.String()
-	switch key {
-	case "ctrl+c":
+	km := m.keys
+	switch {
+	case key.Matches(k, km.Quit):
 		return m.ctrlC()
-	case "pgup":
+	case key.Matches(k, km.ScrollUp):
 		return m.scroll(0, -1)
-	case "pgdown":
+	case key.Matches(k, km.ScrollDown):
 		return m.scroll(0, 1)
 	}
 	if m.notice.kind == noticeQuit {
@@ -130,11 +117,11 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		yield = m.yieldForm() // grace.go: typed text goes to the composer
 	}
-	if m.requests.graceKey(m, key) { // grace.go: an Esc meant for the form
+	if m.requests.graceKey(m, k) { // grace.go: an Esc meant for the form
 		return nil
 	}
-	switch key {
-	case "esc":
+	switch {
+	case key.Matches(k, km.Interrupt):
 		if m.agents.showing != nil { // agents.go: back to the thread
 			m.showAgent(nil)
 			return nil
@@ -146,7 +133,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.onEscIdle() // rewind.go: Esc Esc edits an earlier message
 		}
 		return nil
-	case "alt+esc":
+	case key.Matches(k, km.RewindEsc):
 		// Two Escs in one read (tmux, a slow link) arrive as one key.
 		if m.agents.showing != nil {
 			m.showAgent(nil)
@@ -157,14 +144,12 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.onEscIdle()
 		}
 		return nil
-	case "ctrl+d":
-		if m.composer.Value() == "" {
-			return m.quit()
-		}
-	case keyClipboard: // a form that did not take it: the composer's
+	case key.Matches(k, km.QuitEmpty) && m.composer.Value() == "":
+		return m.quit()
+	case key.Matches(k, km.Clipboard): // a form that did not take it: the composer's
 		return tea.Batch(yield, m.pasteClipboard()) // clipboard.go
 	}
-	cmd := m.composer.Key(k)
+	cmd := m.composer.Key(k, km)
 	m.composer.PruneAfterKey(m.turn.queued)
 	return tea.Batch(yield, cmd)
 }
@@ -237,35 +222,36 @@ func (m *Model) onQuitDisarm(msg quitDisarmMsg) {
 
 // viewKey handles the transcript view's keys.
 func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
-	switch k.String() {
-	case keyAgents:
+	km := m.keys
+	switch {
+	case key.Matches(k, km.Agents):
 		m.openAgentsPicker() // agents.go
 		return nil, true
-	case keyPager:
+	case key.Matches(k, km.Pager):
 		if q := &m.requests; q.form != nil && !q.whole && !m.opts.ReadOnly {
 			return m.toggleFullForm(), true // formwhole.go: too small inline
 		}
 		return m.openPager(), true
-	case keyExpand:
+	case key.Matches(k, km.Expand):
 		if m.opts.ReadOnly {
 			return nil, false
 		}
 		m.view.toggleLastCommand(&m.thread)
 		return nil, true
-	case keyMouse:
+	case key.Matches(k, km.Mouse):
 		m.mouseOff = !m.mouseOff
 		if m.mouseOff {
-			m.setNotice(noticeInfo, "mouse released: select text with the terminal; "+keyMouse+" captures it again")
+			m.setNotice(noticeInfo, "mouse released: select text with the terminal; "+km.Mouse.Help().Key+" captures it again")
 		} else {
 			m.clearNotice()
 		}
 		return nil, true
-	case keyCopy:
+	case key.Matches(k, km.Copy):
 		if m.opts.ReadOnly {
 			return nil, false
 		}
 		return m.CopyLastAnswer(), true
-	case keyOutput:
+	case key.Matches(k, km.Output):
 		return m.openOutput(), true
 	}
 	return nil, false

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -80,20 +81,20 @@ func (m *Model) onAccount(msg accountMsg) tea.Cmd {
 // loginKey handles a key press in the login form.
 func (m *Model) loginKey(k tea.KeyPressMsg) tea.Cmd {
 	f := m.login
-	key := k.String()
-	if key == "ctrl+c" {
+	km := m.keys
+	if key.Matches(k, km.Quit) {
 		return m.quit()
 	}
 	switch f.stage {
 	case loginChoose:
-		switch key {
-		case "up", "down", "tab":
+		switch {
+		case key.Matches(k, km.FormUp, km.FormDown, km.ListComplete):
 			f.choice = 1 - f.choice
-		case "esc":
+		case key.Matches(k, km.FormAbort):
 			m.login = nil
 			m.setNotice(noticeInfo, "not logged in — turns will fail until you do")
 			return m.releasePrompt()
-		case "enter":
+		case key.Matches(k, km.FormChoose):
 			f.err = ""
 			if f.choice == 0 {
 				f.stage = loginAPIKey
@@ -104,12 +105,12 @@ func (m *Model) loginKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case loginAPIKey:
-		switch key {
-		case "esc":
+		switch {
+		case key.Matches(k, km.FormAbort):
 			f.stage = loginChoose
 			f.input.Blur()
 			return nil
-		case "enter":
+		case key.Matches(k, km.FormChoose):
 			v := strings.TrimSpace(f.input.Value())
 			if v == "" {
 				return nil
@@ -122,7 +123,7 @@ func (m *Model) loginKey(k tea.KeyPressMsg) tea.Cmd {
 		f.input, cmd = f.input.Update(k)
 		return cmd
 	case loginWaiting:
-		if key == "esc" {
+		if key.Matches(k, km.FormAbort) {
 			var cmd tea.Cmd
 			if c := m.client; c != nil && f.loginID != "" {
 				id := f.loginID

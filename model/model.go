@@ -12,6 +12,7 @@ import (
 	"tandem/backend"
 	"tandem/forms"
 	"tandem/internal/hub"
+	"tandem/model/keys"
 	"tandem/sessions"
 	"tandem/thread"
 	"tandem/ui"
@@ -75,6 +76,9 @@ type Options struct {
 	// terminal for it (nil: os.Getenv).
 	Notifications string
 	Getenv        func(string) string
+	// Keys is the keymap (nil: keys.Default()); the config's [keys] has
+	// rebound it already.
+	Keys *keys.Map
 	// NoAltScreen (--no-alt-screen) runs inline instead of in the
 	// alternate screen: finished cells are printed into the terminal's
 	// scrollback once each, and only the live area is redrawn
@@ -93,6 +97,7 @@ type Options struct {
 type Model struct {
 	opts Options
 	now  func() time.Time
+	keys *keys.Map
 	// client is the app-server, nil when there is none to talk to (before
 	// the session is ready, after it died, in a replay, for a watcher).
 	client backend.Client
@@ -197,7 +202,11 @@ func New(opts Options) *Model {
 	if now == nil {
 		now = time.Now
 	}
-	m := &Model{opts: opts, now: now, status: opts.Status, sb: newScrollback(opts.NoAltScreen, opts.NoColor)}
+	km := opts.Keys
+	if km == nil {
+		km = keys.Default()
+	}
+	m := &Model{opts: opts, now: now, keys: km, status: opts.Status, sb: newScrollback(opts.NoAltScreen, opts.NoColor)}
 	m.view.follow = true
 	m.status.NoInterrupt = m.status.NoInterrupt || opts.ReadOnly // a watcher cannot interrupt
 	m.setPalette(opts.Dark)

@@ -35,7 +35,7 @@ func TestHeldNoticeClearsWhenReady(t *testing.T) {
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			tt.setup(m)
 			typeText(t, m, "keep me")
-			key(t, m, tea.KeyEnter, 0)
+			hitKey(t, m, tea.KeyEnter, 0)
 			if !strings.Contains(m.notice.text, tt.want) || !strings.Contains(m.notice.text, "stays here") {
 				t.Fatalf("notice %q, want %q … stays here", m.notice.text, tt.want)
 			}

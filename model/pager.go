@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/atotto/clipboard"
@@ -180,30 +181,31 @@ func (m *Model) closePager() {
 }
 
 // pagerKey handles every key while the pager is open.
-func (m *Model) pagerKey(key string) tea.Cmd {
+func (m *Model) pagerKey(k tea.KeyPressMsg) tea.Cmd {
 	p := m.pager
 	h := max(1, m.height-1)
-	switch key {
-	case "q", "esc", keyPager, "ctrl+c":
+	km := m.keys
+	switch {
+	case key.Matches(k, km.PagerClose):
 		m.closePager()
-	case "o":
+	case key.Matches(k, km.PagerOutput):
 		if !m.opts.ReadOnly {
 			m.closePager()
 			return m.openOutput()
 		}
-	case "up", "k":
+	case key.Matches(k, km.PagerUp):
 		p.scroll(-1, m.height)
-	case "down", "j", "enter":
+	case key.Matches(k, km.PagerDown):
 		p.scroll(1, m.height)
-	case "pgup", "b", "shift+space":
+	case key.Matches(k, km.PagerPageUp):
 		p.scroll(-h, m.height)
-	case "pgdown", "space", "f":
+	case key.Matches(k, km.PagerPageDown):
 		p.scroll(h, m.height)
-	case "home", "g":
+	case key.Matches(k, km.PagerTop):
 		p.scroll(-len(p.lines), m.height)
-	case "end", "G":
+	case key.Matches(k, km.PagerBottom):
 		p.scroll(len(p.lines), m.height)
-	case keyMouse:
+	case key.Matches(k, km.Mouse):
 		m.mouseOff = !m.mouseOff
 	}
 	return nil

@@ -34,7 +34,7 @@ func TestPagerFillsWithoutBlocking(t *testing.T) {
 	for cmd != nil {
 		msg := cmd()
 		if steps == 2 {
-			key(t, m, 'k', 0) // a key between steps is handled
+			hitKey(t, m, 'k', 0) // a key between steps is handled
 		}
 		_, cmd = m.Update(msg)
 		steps++

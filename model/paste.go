@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"tandem/model/keys"
 	"tandem/ui"
 )
 
@@ -201,8 +203,8 @@ func (c *composer) hasPaste(s string) bool {
 
 // backspacePlaceholder deletes a whole placeholder token when Backspace
 // is pressed just after it (the paste is then dropped by Prune).
-func (c *composer) backspacePlaceholder(k tea.KeyPressMsg) bool {
-	if len(c.pastes) == 0 || (k.String() != "backspace" && k.String() != "ctrl+h") {
+func (c *composer) backspacePlaceholder(k tea.KeyPressMsg, km *keys.Map) bool {
+	if len(c.pastes) == 0 || !key.Matches(k, km.DeleteBack) {
 		return false
 	}
 	before := c.buf.Before()

@@ -3,9 +3,11 @@ package model
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
+	"tandem/model/keys"
 	"tandem/ui"
 )
 
@@ -33,7 +35,7 @@ type picker struct {
 	// filtering locally (the resume picker searches with thread/list).
 	onQuery func(q string) tea.Cmd
 	// onKey handles extra keys (returns handled).
-	onKey    func(key string) (tea.Cmd, bool)
+	onKey    func(k tea.KeyPressMsg) (tea.Cmd, bool)
 	onChoose func(pickItem) tea.Cmd
 	onCancel func() tea.Cmd
 	// onMore is called when the selection reaches the last row (next page).
@@ -79,20 +81,19 @@ func (p *picker) selected() (pickItem, bool) {
 }
 
 // key handles one key press; done reports that the picker closed.
-func (p *picker) key(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
-	key := k.String()
+func (p *picker) key(k tea.KeyPressMsg, km *keys.Map) (cmd tea.Cmd, done bool) {
 	if p.onKey != nil {
-		if cmd, ok := p.onKey(key); ok {
+		if cmd, ok := p.onKey(k); ok {
 			return cmd, false
 		}
 	}
-	switch key {
-	case "esc", "ctrl+c":
+	switch {
+	case key.Matches(k, km.ListClose):
 		if p.onCancel != nil {
 			return p.onCancel(), true
 		}
 		return nil, true
-	case "enter", "tab":
+	case key.Matches(k, km.ListChoose, km.ListComplete):
 		it, ok := p.selected()
 		if !ok {
 			return nil, false
@@ -101,12 +102,12 @@ func (p *picker) key(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 			return p.onChoose(it), true
 		}
 		return nil, true
-	case "up", "ctrl+p":
+	case key.Matches(k, km.ListUp):
 		if p.sel > 0 {
 			p.sel--
 		}
 		return nil, false
-	case "down", "ctrl+n":
+	case key.Matches(k, km.ListDown):
 		if p.sel < len(p.shown)-1 {
 			p.sel++
 		}
@@ -114,16 +115,16 @@ func (p *picker) key(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 			return p.onMore(), false
 		}
 		return nil, false
-	case "pgdown":
+	case key.Matches(k, km.ListPageDown):
 		p.sel = min(len(p.shown)-1, p.sel+maxPickerRows)
 		if p.sel >= len(p.shown)-1 && p.onMore != nil && !p.loading {
 			return p.onMore(), false
 		}
 		return nil, false
-	case "pgup":
+	case key.Matches(k, km.ListPageUp):
 		p.sel = max(0, p.sel-maxPickerRows)
 		return nil, false
-	case "backspace":
+	case key.Matches(k, km.ListErase):
 		if p.query == "" {
 			return nil, false
 		}

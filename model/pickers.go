@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
@@ -238,12 +239,12 @@ func (m *Model) openResumePicker(fresh bool) tea.Cmd {
 	}
 	p.onQuery = func(string) tea.Cmd { return load(false) }
 	p.onMore = func() tea.Cmd { return load(true) }
-	p.onKey = func(key string) (tea.Cmd, bool) {
-		switch key {
-		case "ctrl+a":
+	p.onKey = func(k tea.KeyPressMsg) (tea.Cmd, bool) {
+		switch {
+		case key.Matches(k, m.keys.ResumeScope):
 			f.all = !f.all
 			return load(false), true
-		case "ctrl+s":
+		case key.Matches(k, m.keys.ResumeSort):
 			if f.sortKey == backend.SortUpdated {
 				f.sortKey = backend.SortCreated
 			} else {

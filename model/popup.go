@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
@@ -100,7 +101,7 @@ func (m *Model) refreshPopup() tea.Cmd {
 		cmds := filterCommands(commands(), draft[1:])
 		items := make([]popupItem, 0, len(cmds))
 		for _, c := range cmds {
-			items = append(items, popupItem{label: "/" + c.name, detail: c.desc, cmd: c})
+			items = append(items, popupItem{label: "/" + c.name, detail: c.about(m.keys), cmd: c})
 		}
 		*p = popup{kind: popupSlash, source: draft, items: items}
 		return nil
@@ -171,22 +172,23 @@ func inGitDir(path string) bool {
 // completes, Enter runs the command picked by moving onto it or named
 // whole (slash.go) — never the first fuzzy match by itself — or inserts
 // the file or skill; Esc closes it.
-func (m *Model) popupKey(key string) tea.Cmd {
+func (m *Model) popupKey(k tea.KeyPressMsg) tea.Cmd {
 	p := &m.popup
-	switch key {
-	case "up", "ctrl+p":
+	km := m.keys
+	switch {
+	case key.Matches(k, km.ListUp):
 		if p.sel > 0 {
 			p.sel--
 		}
 		p.picked = true
 		return nil
-	case "down", "ctrl+n":
+	case key.Matches(k, km.ListDown):
 		if p.sel < len(p.items)-1 {
 			p.sel++
 		}
 		p.picked = true
 		return nil
-	case "esc":
+	case key.Matches(k, km.ListClose):
 		p.dismissed = m.composer.popupDraft()
 		p.kind = popupNone
 		return nil
@@ -197,7 +199,7 @@ func (m *Model) popupKey(key string) tea.Cmd {
 	it := p.items[p.sel]
 	switch p.kind {
 	case popupSlash:
-		if key == "tab" {
+		if key.Matches(k, km.ListComplete) {
 			m.setDraft("/" + it.cmd.name + " ")
 			return nil
 		}

@@ -67,8 +67,8 @@ func drive(t *testing.T, m *Model, cmds ...tea.Cmd) {
 	}
 }
 
-// key presses a key (a rune, or a tea.Key* code) and runs what follows.
-func key(t *testing.T, m *Model, code rune, mod tea.KeyMod) {
+// hitKey presses a key (a rune, or a tea.Key* code) and runs what follows.
+func hitKey(t *testing.T, m *Model, code rune, mod tea.KeyMod) {
 	t.Helper()
 	msg := tea.KeyPressMsg{Code: code, Mod: mod}
 	if code >= ' ' && code < tea.KeyExtended && mod == 0 {
@@ -81,7 +81,7 @@ func key(t *testing.T, m *Model, code rune, mod tea.KeyMod) {
 func typeKeys(t *testing.T, m *Model, s string) {
 	t.Helper()
 	for _, r := range s {
-		key(t, m, r, 0)
+		hitKey(t, m, r, 0)
 	}
 }
 
@@ -125,7 +125,7 @@ type step struct {
 	mod  tea.KeyMod
 }
 
-func keys(codes ...rune) []step {
+func keySteps(codes ...rune) []step {
 	var out []step
 	for _, c := range codes {
 		out = append(out, step{code: c})
@@ -142,38 +142,38 @@ func TestRequestFormsAnswerExactly(t *testing.T) {
 		steps                []step
 		want                 string
 	}{
-		{"command accept", "item/commandExecution/requestApproval", cmdReq, keys(enter), `{"result":{"decision":"accept"}}`},
-		{"command execpolicy amendment", "item/commandExecution/requestApproval", cmdReq, keys(down, down, enter),
+		{"command accept", "item/commandExecution/requestApproval", cmdReq, keySteps(enter), `{"result":{"decision":"accept"}}`},
+		{"command execpolicy amendment", "item/commandExecution/requestApproval", cmdReq, keySteps(down, down, enter),
 			`{"result":{"decision":{"acceptWithExecpolicyAmendment":{"execpolicy_amendment":["git","add"]}}}}`},
-		{"command network amendment", "item/commandExecution/requestApproval", cmdReq, keys(down, down, down, enter),
+		{"command network amendment", "item/commandExecution/requestApproval", cmdReq, keySteps(down, down, down, enter),
 			`{"result":{"decision":{"applyNetworkPolicyAmendment":{"network_policy_amendment":{"host":"example.com","action":"allow"}}}}}`},
-		{"command decline", "item/commandExecution/requestApproval", cmdReq, keys(down, down, down, down, enter), `{"result":{"decision":"decline"}}`},
-		{"command esc cancels", "item/commandExecution/requestApproval", cmdReq, keys(esc), `{"result":{"decision":"cancel"}}`},
-		{"file change session", "item/fileChange/requestApproval", `{"threadId":"th","turnId":"tu","itemId":"f1"}`, keys(down, enter), `{"result":{"decision":"acceptForSession"}}`},
-		{"legacy exec denied", "execCommandApproval", execReq, keys(down, down, enter), `{"result":{"decision":{"denied":{"rejection":"The user declined this request."}}}}`},
-		{"legacy exec esc aborts", "execCommandApproval", execReq, keys(esc), `{"result":{"decision":"abort"}}`},
-		{"legacy patch approved", "applyPatchApproval", patchReq, keys(enter), `{"result":{"decision":"approved"}}`},
-		{"legacy patch for session", "applyPatchApproval", patchReq, keys(down, enter), `{"result":{"decision":"approved_for_session"}}`},
-		{"permissions turn", "item/permissions/requestApproval", permReq, keys(enter),
+		{"command decline", "item/commandExecution/requestApproval", cmdReq, keySteps(down, down, down, down, enter), `{"result":{"decision":"decline"}}`},
+		{"command esc cancels", "item/commandExecution/requestApproval", cmdReq, keySteps(esc), `{"result":{"decision":"cancel"}}`},
+		{"file change session", "item/fileChange/requestApproval", `{"threadId":"th","turnId":"tu","itemId":"f1"}`, keySteps(down, enter), `{"result":{"decision":"acceptForSession"}}`},
+		{"legacy exec denied", "execCommandApproval", execReq, keySteps(down, down, enter), `{"result":{"decision":{"denied":{"rejection":"The user declined this request."}}}}`},
+		{"legacy exec esc aborts", "execCommandApproval", execReq, keySteps(esc), `{"result":{"decision":"abort"}}`},
+		{"legacy patch approved", "applyPatchApproval", patchReq, keySteps(enter), `{"result":{"decision":"approved"}}`},
+		{"legacy patch for session", "applyPatchApproval", patchReq, keySteps(down, enter), `{"result":{"decision":"approved_for_session"}}`},
+		{"permissions turn", "item/permissions/requestApproval", permReq, keySteps(enter),
 			`{"result":{"permissions":{"fileSystem":{"read":null,"write":["/shared"]},"network":{"enabled":true}},"scope":"turn"}}`},
-		{"permissions session", "item/permissions/requestApproval", permReq, keys(down, enter),
+		{"permissions session", "item/permissions/requestApproval", permReq, keySteps(down, enter),
 			`{"result":{"permissions":{"fileSystem":{"read":null,"write":["/shared"]},"network":{"enabled":true}},"scope":"session"}}`},
-		{"permissions deny", "item/permissions/requestApproval", permReq, keys(down, down, enter), `{"result":{"permissions":{},"scope":"turn"}}`},
-		{"permissions esc denies", "item/permissions/requestApproval", permReq, keys(esc), `{"result":{"permissions":{},"scope":"turn"}}`},
+		{"permissions deny", "item/permissions/requestApproval", permReq, keySteps(down, down, enter), `{"result":{"permissions":{},"scope":"turn"}}`},
+		{"permissions esc denies", "item/permissions/requestApproval", permReq, keySteps(esc), `{"result":{"permissions":{},"scope":"turn"}}`},
 		{"user input option and secret", "item/tool/requestUserInput", inputReq,
 			[]step{{code: enter}, {code: enter}, {text: "s3cret"}, {code: enter}},
 			`{"result":{"answers":{"q1":{"answers":["prod"]},"q2":{"answers":["s3cret"]}}}}`},
 		{"user input other", "item/tool/requestUserInput", inputReq,
 			[]step{{code: down}, {code: down}, {code: enter}, {text: "staging"}, {code: enter}, {text: "t"}, {code: enter}},
 			`{"result":{"answers":{"q1":{"answers":["staging"]},"q2":{"answers":["t"]}}}}`},
-		{"user input esc", "item/tool/requestUserInput", inputReq, keys(esc), `{"result":{"answers":{}}}`},
+		{"user input esc", "item/tool/requestUserInput", inputReq, keySteps(esc), `{"result":{"answers":{}}}`},
 		{"elicitation form accept", "mcpServer/elicitation/request", elicitReq,
 			[]step{{code: enter}, {text: "Ada"}, {code: enter}, {text: "36"}, {code: enter}, {code: enter}, {code: enter}, {code: enter}},
 			`{"result":{"_meta":null,"action":"accept","content":{"age":36,"color":"green","name":"Ada","ok":true,"tags":["b"]}}}`},
-		{"elicitation decline", "mcpServer/elicitation/request", elicitReq, keys(down, enter), `{"result":{"_meta":null,"action":"decline","content":null}}`},
-		{"elicitation cancel", "mcpServer/elicitation/request", elicitReq, keys(down, down, enter), `{"result":{"_meta":null,"action":"cancel","content":null}}`},
-		{"elicitation esc cancels", "mcpServer/elicitation/request", elicitReq, keys(esc), `{"result":{"_meta":null,"action":"cancel","content":null}}`},
-		{"elicitation url accept", "mcpServer/elicitation/request", urlReq, keys(enter), `{"result":{"_meta":null,"action":"accept","content":null}}`},
+		{"elicitation decline", "mcpServer/elicitation/request", elicitReq, keySteps(down, enter), `{"result":{"_meta":null,"action":"decline","content":null}}`},
+		{"elicitation cancel", "mcpServer/elicitation/request", elicitReq, keySteps(down, down, enter), `{"result":{"_meta":null,"action":"cancel","content":null}}`},
+		{"elicitation esc cancels", "mcpServer/elicitation/request", elicitReq, keySteps(esc), `{"result":{"_meta":null,"action":"cancel","content":null}}`},
+		{"elicitation url accept", "mcpServer/elicitation/request", urlReq, keySteps(enter), `{"result":{"_meta":null,"action":"accept","content":null}}`},
 		{"token refresh is refused at once", "account/chatgptAuthTokens/refresh", `{"reason":"unauthorized"}`, nil,
 			`{"error":{"code":-32000,"message":"tandem does not manage ChatGPT auth tokens; sign in again with ` + "`codex login`" + `"}}`},
 		{"attestation is refused at once", "attestation/generate", `{}`, nil,
@@ -189,7 +189,7 @@ func TestRequestFormsAnswerExactly(t *testing.T) {
 				if s.text != "" {
 					typeKeys(t, m, s.text)
 				} else {
-					key(t, m, s.code, s.mod)
+					hitKey(t, m, s.code, s.mod)
 				}
 			}
 			got := rep.all()
@@ -242,7 +242,7 @@ func TestTypedTextNeverAnswersAChoiceForm(t *testing.T) {
 			if got := m.composer.Value(); got != tc.typed {
 				t.Errorf("composer %q; the typed text %q should be there", got, tc.typed)
 			}
-			key(t, m, tea.KeyEnter, 0) // the composer's Enter (no app-server here: nothing is sent)
+			hitKey(t, m, tea.KeyEnter, 0) // the composer's Enter (no app-server here: nothing is sent)
 			if got := rep.all(); len(got) != 0 {
 				t.Fatalf("typing %q answered the form: %q", tc.typed, got)
 			}
@@ -251,7 +251,7 @@ func TestTypedTextNeverAnswersAChoiceForm(t *testing.T) {
 			}
 			// After the pause the form answers arrow keys as before.
 			m.Update(formFocusMsg{seq: m.requests.seq})
-			key(t, m, tea.KeyEscape, 0)
+			hitKey(t, m, tea.KeyEscape, 0)
 			if got := rep.all(); len(got) != 1 {
 				t.Fatalf("Esc after the pause: replies %q; want one", got)
 			}
@@ -286,7 +286,7 @@ func TestDraftKeepsKeysFromForm(t *testing.T) {
 	if v := plain(m); !strings.Contains(v, formDraftNotice) {
 		t.Errorf("no hint:\n%s", v)
 	}
-	key(t, m, tea.KeyEnter, 0) // meant for the message
+	hitKey(t, m, tea.KeyEnter, 0) // meant for the message
 	if got := rep.all(); len(got) != 0 {
 		t.Fatalf("Enter after a pause answered the form: %q", got)
 	}
@@ -302,7 +302,7 @@ func TestDraftKeepsKeysFromForm(t *testing.T) {
 	if !m.requests.hasKeys() {
 		t.Fatal("the form did not take the keys once the message was cleared")
 	}
-	key(t, m, tea.KeyEscape, 0)
+	hitKey(t, m, tea.KeyEscape, 0)
 	if got := rep.all(); len(got) != 1 || !strings.Contains(got[0], "cancel") {
 		t.Errorf("replies %q; want the cancel", got)
 	}
@@ -338,7 +338,7 @@ func TestQueueCountUpdatesLive(t *testing.T) {
 	if !strings.Contains(v, "(+2 more waiting)") || !strings.Contains(v, "Run this command?") {
 		t.Fatalf("want the first request with +2 waiting:\n%s", v)
 	}
-	key(t, m, tea.KeyEscape, 0) // cancel the command
+	hitKey(t, m, tea.KeyEscape, 0) // cancel the command
 	m.Update(formFocusMsg{seq: m.requests.seq})
 	v = plain(m)
 	if !strings.Contains(v, "(+1 more waiting)") || !strings.Contains(v, "Grant these permissions?") {
@@ -414,13 +414,13 @@ func TestFileChangeApprovalDiffScrolls(t *testing.T) {
 	if !strings.Contains(v, "Apply these changes?") || !strings.Contains(v, "add big.txt (+40 −0)") || !strings.Contains(v, "↓ 28 more lines below · lines 1–13 of 41 · shift+↑/↓ ctrl+u/d scroll") {
 		t.Fatalf("diff window missing:\n%s", v)
 	}
-	key(t, m, tea.KeyDown, tea.ModShift)
-	key(t, m, 'd', tea.ModCtrl)
+	hitKey(t, m, tea.KeyDown, tea.ModShift)
+	hitKey(t, m, 'd', tea.ModCtrl)
 	v = plain(m)
 	if !strings.Contains(v, "↓ 21 more lines below · lines 8–20 of 41") || !strings.Contains(v, "+line number 18") {
 		t.Fatalf("diff did not scroll:\n%s", v)
 	}
-	key(t, m, tea.KeyEnter, 0)
+	hitKey(t, m, tea.KeyEnter, 0)
 	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
 		t.Fatalf("scrolling changed the answer: %q", got)
 	}
@@ -453,7 +453,7 @@ func TestPermissionsAndElicitationRender(t *testing.T) {
 	}
 	m = newReqModel()
 	deliver(t, m, decodeReq(t, "mcpServer/elicitation/request", `3`, elicitReq, rep))
-	key(t, m, tea.KeyEnter, 0)
+	hitKey(t, m, tea.KeyEnter, 0)
 	v = plain(m)
 	for _, want := range []string{"Name *", "age", "ok", "color", "tags"} {
 		if !strings.Contains(v, want) {
@@ -485,8 +485,8 @@ func TestSecretAnswerIsMasked(t *testing.T) {
 	rep := &replies{}
 	m := newReqModel()
 	deliver(t, m, decodeReq(t, "item/tool/requestUserInput", `1`, inputReq, rep))
-	key(t, m, tea.KeyEnter, 0) // prod
-	key(t, m, tea.KeyEnter, 0) // past the empty "Other" text
+	hitKey(t, m, tea.KeyEnter, 0) // prod
+	hitKey(t, m, tea.KeyEnter, 0) // past the empty "Other" text
 	typeKeys(t, m, "hunter2")
 	v := plain(m)
 	if !strings.Contains(v, "API token?") {
@@ -495,7 +495,7 @@ func TestSecretAnswerIsMasked(t *testing.T) {
 	if strings.Contains(v, "hunter2") {
 		t.Fatalf("secret shown in clear:\n%s", v)
 	}
-	key(t, m, tea.KeyEnter, 0)
+	hitKey(t, m, tea.KeyEnter, 0)
 	if got := rep.all(); len(got) != 1 || !strings.Contains(got[0], `"q2":{"answers":["hunter2"]}`) {
 		t.Fatalf("replies %q", got)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/internal/hub"
@@ -23,11 +24,6 @@ const guestNoHostProgram = "not over tandem serve: $EDITOR and $PAGER would run 
 // watcherReadOnlyHint is shown to a watcher who types.
 const watcherReadOnlyHint = "you are watching — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
 
-// watcherKeys are the keys a watcher may use besides leaving: scrolling,
-// the transcript pager and mouse capture.
-var watcherKeys = map[string]bool{
-	"pgup": true, "pgdown": true, keyPager: true, keyMouse: true,
-}
 
 // roleFilter runs first in Update. For a watcher (Options.ReadOnly) it
 // consumes every key press and paste except the ones in watcherKeys, so
@@ -41,14 +37,15 @@ func (m *Model) roleFilter(msg tea.Msg) (cmd tea.Cmd, done bool) {
 	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		key := msg.String()
+		km := m.keys
 		switch {
-		case m.pager != nil && key != "ctrl+d":
-			m.pagerKey(key) // q, esc and Ctrl+C close the pager
+		case m.pager != nil && !key.Matches(msg, km.QuitEmpty):
+			m.pagerKey(msg) // q, esc and Ctrl+C close the pager
 			return nil, true
-		case key == "q" || key == "ctrl+c" || key == "ctrl+d":
+		case key.Matches(msg, km.Leave):
 			return m.quit(), true
-		case watcherKeys[key]:
+		case key.Matches(msg, km.ScrollUp, km.ScrollDown, km.Pager, km.Mouse):
+			// scrolling, the transcript pager and mouse capture
 			return nil, false
 		}
 		m.setNotice(noticeInfo, watcherReadOnlyHint)

@@ -5,6 +5,7 @@ import (
 	"time"
 	"unicode"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/ui"
@@ -160,8 +161,8 @@ func (m *Model) askKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		m.ask = nil
 		return nil, false
 	}
-	switch k.String() {
-	case "enter":
+	switch {
+	case key.Matches(k, m.keys.Submit):
 		now := m.opts.GraceNow()
 		due := a.shown.Add(m.opts.FormGrace)
 		if quiet := a.last.Add(m.opts.FormQuiet); quiet.After(due) {
@@ -173,7 +174,7 @@ func (m *Model) askKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		}
 		m.ask = nil
 		return m.runDraftCommand(a.cmd, a.args, a.draft), true
-	case "esc":
+	case key.Matches(k, m.keys.Interrupt):
 		m.ask = nil
 		m.setNotice(noticeInfo, "/"+a.cmd.name+" not run — the draft stays")
 		return nil, true

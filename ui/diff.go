@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tandem/internal/unidiff"
+	"tandem/thread"
 )
 
 // Every diff drawn here is read by internal/unidiff: hunks by their
@@ -38,7 +39,7 @@ func DiffStat(diff string) (added, removed int) {
 // header's counts is shown whole under a warning.
 func RenderFileDiff(st Styles, f FileDiff, width, maxLines int) []string {
 	d := unidiff.ReadChange(f.Kind, f.Diff)
-	return renderRows(st, diffRows(d, f.Kind == "add" || f.Kind == "delete"), width, maxLines)
+	return renderRows(st, diffRows(d, f.Kind == thread.FileAdd || f.Kind == thread.FileDelete), width, maxLines)
 }
 
 // rowKind is how a diff row is drawn.

@@ -70,6 +70,28 @@ var allowed = map[string][]string{
 // name ("thread/start", "item/agentMessage/delta", …).
 var protocolMethod = regexp.MustCompile(`^(thread|turn|item|account|model|review|mcpServer|config|command|fuzzyFileSearch|feedback|skills|app)/[A-Za-z/]+$`)
 
+// keyName matches a string literal that is a key as Bubble Tea names it
+// ("ctrl+t", "enter", "f5"): only the keymap (model/keys) may spell one.
+var keyName = regexp.MustCompile(`^((ctrl|alt|shift)\+\S+|enter|esc|tab|f[0-9]{1,2}|pgup|pgdown|backspace|delete|space)$`)
+
+// keyPackages are the packages (and those below them) whose keys must
+// come from the keymap.
+var keyPackages = []string{"model", "ui", "forms"}
+
+// keysChecked reports whether pkg's key strings must come from the
+// keymap: model, ui and forms, but the keymap itself.
+func keysChecked(pkg string) bool {
+	if pkg == "model/keys" {
+		return false
+	}
+	for _, p := range keyPackages {
+		if pkg == p || strings.HasPrefix(pkg, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // methodsAllowed are the packages that may spell protocol methods: the
 // protocol client itself, and the scripted mock and trivial client that
 // stand in for the far ends in tests and benchmarks.
@@ -130,8 +152,15 @@ func TestLayers(t *testing.T) {
 			if !ok || lit.Kind != token.STRING {
 				return true
 			}
-			if s, err := strconv.Unquote(lit.Value); err == nil && protocolMethod.MatchString(s) {
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				return true
+			}
+			if protocolMethod.MatchString(s) {
 				t.Errorf("%s spells the protocol method %q: only backend may (use its typed client)", fset.Position(lit.Pos()), s)
+			}
+			if keyName.MatchString(s) && keysChecked(pkg) {
+				t.Errorf("%s spells the key %q: only the keymap (model/keys) may (use its bindings)", fset.Position(lit.Pos()), s)
 			}
 			return true
 		})

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/huh/v2"
@@ -24,9 +25,11 @@ import (
 type Scope int
 
 const (
-	// Compose: while the composer has the keyboard — the session's keys
-	// and the draft's editing keys together.
+	// Compose: while the composer has the keyboard, the session's keys.
 	Compose Scope = iota
+	// Edit: the draft's editing keys, at the same time as Compose's (the
+	// two may not share a key either).
+	Edit
 	// List: a list above the composer (the / @ $ popups, a picker).
 	List
 	// Pager: the full-screen transcript.
@@ -37,7 +40,7 @@ const (
 	Watch
 )
 
-var scopeNames = [...]string{"composer", "lists", "pager", "forms", "watching"}
+var scopeNames = [...]string{"the session", "editing the message", "lists", "the pager", "forms", "watching"}
 
 // String names the scope as /help and docs/KEYS.md head its table.
 func (s Scope) String() string { return scopeNames[s] }
@@ -51,7 +54,7 @@ type Map struct {
 	Collab, HistorySearch, HistoryPrev, HistoryNext, RewindEsc key.Binding
 	// Editing the draft.
 	DeleteBack, DeleteForward, DeleteWordBack, DeleteWordForward, KillToEnd,
-	KillToStart, Left, Right, WordLeft, WordRight, LineStart, LineEnd,
+	KillToStart, Left, Right, Up, Down, WordLeft, WordRight, LineStart, LineEnd,
 	DraftStart, DraftEnd, Upcase, Downcase, Capitalize key.Binding
 	// Lists: the popups and the pickers.
 	ListUp, ListDown, ListPageUp, ListPageDown, ListChoose, ListComplete,
@@ -80,10 +83,9 @@ type Action struct {
 // popup). A rebinding may keep such a pair together.
 var shared = [][2]string{
 	{"delete_forward", "quit_empty"},  // Ctrl+D: delete forward, or quit on an empty draft
-	{"history_prev", "list_up"},       // ↑: history at the draft's top row
-	{"history_next", "list_down"},     // ↓
+	{"history_prev", "up"},            // ↑: the history on an empty draft or in it, else a row up
+	{"history_next", "down"},          // ↓
 	{"kill_to_start", "diff_half_up"}, // Ctrl+U edits the draft; in a form it scrolls
-	{"interrupt", "rewind_esc"},       // Esc: interrupt a turn; on an idle empty draft, Esc Esc rewinds
 	{"queue", "list_complete"},        // Tab: queue while a turn runs; complete in a popup
 }
 
@@ -92,10 +94,10 @@ func Default() *Map {
 	m := &Map{}
 	// The composer and the session.
 	m.def(&m.Submit, "submit", Compose, "send the message · while a turn runs: steer it", "enter")
-	m.def(&m.Newline, "newline", Compose, "new line", "shift+enter", "ctrl+j", "alt+enter")
+	m.def(&m.Newline, "newline", Edit, "new line", "shift+enter", "ctrl+j", "alt+enter")
 	m.def(&m.Queue, "queue", Compose, "while a turn runs: queue the message for the next turn", "tab")
 	m.def(&m.Interrupt, "interrupt", Compose, "interrupt the running turn", "esc")
-	m.def(&m.RewindEsc, "rewind_esc", Compose, "twice on an empty input, no turn running: edit an earlier message (rewind, the code too if you choose)", "esc")
+	m.def(&m.RewindEsc, "rewind_esc", Compose, "Esc Esc arriving as one key (tmux, a slow link): on an empty input, edit an earlier message", "alt+esc")
 	m.def(&m.Quit, "quit", Compose, "clear the input; on an empty input twice to quit; mid-turn with a request up: refuse it and interrupt", "ctrl+c")
 	m.def(&m.QuitEmpty, "quit_empty", Compose, "quit (on an empty input)", "ctrl+d")
 	m.def(&m.ScrollUp, "scroll_up", Compose, "scroll the transcript up (at the top: read earlier turns)", "pgup")
@@ -114,23 +116,25 @@ func Default() *Map {
 	m.def(&m.HistoryPrev, "history_prev", Compose, "the previous prompt (on an empty input or in the history)", "up")
 	m.def(&m.HistoryNext, "history_next", Compose, "the next prompt in the history", "down")
 	// Editing the draft.
-	m.def(&m.DeleteBack, "delete_back", Compose, "delete the character before the cursor", "backspace", "ctrl+h")
-	m.def(&m.DeleteForward, "delete_forward", Compose, "delete the character after the cursor", "delete", "ctrl+d")
-	m.def(&m.DeleteWordBack, "delete_word_back", Compose, "delete the word before the cursor", "alt+backspace", "ctrl+w", "ctrl+backspace")
-	m.def(&m.DeleteWordForward, "delete_word_forward", Compose, "delete the word after the cursor", "alt+delete", "alt+d", "ctrl+delete")
-	m.def(&m.KillToEnd, "kill_to_end", Compose, "delete to the end of the line", "ctrl+k")
-	m.def(&m.KillToStart, "kill_to_start", Compose, "delete to the start of the line", "ctrl+u")
-	m.def(&m.Left, "left", Compose, "one character left", "left", "ctrl+b")
-	m.def(&m.Right, "right", Compose, "one character right", "right", "ctrl+f")
-	m.def(&m.WordLeft, "word_left", Compose, "one word left", "alt+left", "ctrl+left", "alt+b")
-	m.def(&m.WordRight, "word_right", Compose, "one word right", "alt+right", "ctrl+right", "alt+f")
-	m.def(&m.LineStart, "line_start", Compose, "start of the line", "home", "ctrl+a")
-	m.def(&m.LineEnd, "line_end", Compose, "end of the line", "end", "ctrl+e")
-	m.def(&m.DraftStart, "draft_start", Compose, "start of the message", "alt+<", "ctrl+home")
-	m.def(&m.DraftEnd, "draft_end", Compose, "end of the message", "alt+>", "ctrl+end")
-	m.def(&m.Upcase, "upcase", Compose, "upper-case the next word", "alt+u")
-	m.def(&m.Downcase, "downcase", Compose, "lower-case the next word", "alt+l")
-	m.def(&m.Capitalize, "capitalize", Compose, "capitalize the next word", "alt+c")
+	m.def(&m.DeleteBack, "delete_back", Edit, "delete the character before the cursor", "backspace", "ctrl+h")
+	m.def(&m.DeleteForward, "delete_forward", Edit, "delete the character after the cursor", "delete", "ctrl+d")
+	m.def(&m.DeleteWordBack, "delete_word_back", Edit, "delete the word before the cursor", "alt+backspace", "ctrl+w", "ctrl+backspace")
+	m.def(&m.DeleteWordForward, "delete_word_forward", Edit, "delete the word after the cursor", "alt+delete", "alt+d", "ctrl+delete")
+	m.def(&m.KillToEnd, "kill_to_end", Edit, "delete to the end of the line", "ctrl+k")
+	m.def(&m.KillToStart, "kill_to_start", Edit, "delete to the start of the line", "ctrl+u")
+	m.def(&m.Left, "left", Edit, "one character left", "left", "ctrl+b")
+	m.def(&m.Right, "right", Edit, "one character right", "right", "ctrl+f")
+	m.def(&m.Up, "up", Edit, "one row up in the message", "up", "ctrl+p")
+	m.def(&m.Down, "down", Edit, "one row down in the message", "down", "ctrl+n")
+	m.def(&m.WordLeft, "word_left", Edit, "one word left", "alt+left", "ctrl+left", "alt+b")
+	m.def(&m.WordRight, "word_right", Edit, "one word right", "alt+right", "ctrl+right", "alt+f")
+	m.def(&m.LineStart, "line_start", Edit, "start of the line", "home", "ctrl+a")
+	m.def(&m.LineEnd, "line_end", Edit, "end of the line", "end", "ctrl+e")
+	m.def(&m.DraftStart, "draft_start", Edit, "start of the message", "alt+<", "ctrl+home")
+	m.def(&m.DraftEnd, "draft_end", Edit, "end of the message", "alt+>", "ctrl+end")
+	m.def(&m.Upcase, "upcase", Edit, "upper-case the next word", "alt+u")
+	m.def(&m.Downcase, "downcase", Edit, "lower-case the next word", "alt+l")
+	m.def(&m.Capitalize, "capitalize", Edit, "capitalize the next word", "alt+c")
 	// Lists.
 	m.def(&m.ListUp, "list_up", List, "move up", "up", "ctrl+p")
 	m.def(&m.ListDown, "list_down", List, "move down", "down", "ctrl+n")
@@ -160,7 +164,9 @@ func Default() *Map {
 	m.def(&m.FormAbort, "form_abort", Form, "refuse (decline a command, cancel a question)", "esc")
 	m.def(&m.FormToggle, "form_toggle", Form, "toggle an option of a multiple choice", "space")
 	m.def(&m.DiffLineUp, "diff_line_up", Form, "scroll the request's window a line up", "shift+up")
+	m.DiffLineUp.SetHelp("shift+↑", m.DiffLineUp.Help().Desc)
 	m.def(&m.DiffLineDown, "diff_line_down", Form, "scroll the request's window a line down (read on)", "shift+down")
+	m.DiffLineDown.SetHelp("shift+↓", m.DiffLineDown.Help().Desc)
 	m.def(&m.DiffHalfUp, "diff_half_up", Form, "scroll the request's window half up", "ctrl+u")
 	m.def(&m.DiffHalfDown, "diff_half_down", Form, "scroll the request's window half down (read on)", "ctrl+d")
 	m.def(&m.FullScreen, "full_screen", Form, "the request full screen, and back", "ctrl+t")
@@ -242,7 +248,7 @@ func (m *Map) clash(changed map[string][]string) error {
 			continue
 		}
 		for _, b := range m.actions {
-			if a.Name == b.Name || a.Scope != b.Scope || isShared(a.Name, b.Name) {
+			if a.Name == b.Name || !together(a.Scope, b.Scope) || isShared(a.Name, b.Name) {
 				continue
 			}
 			for _, k := range a.Binding.Keys() {
@@ -253,6 +259,12 @@ func (m *Map) clash(changed map[string][]string) error {
 		}
 	}
 	return nil
+}
+
+// together reports whether bindings of scopes a and b act at the same
+// time: one scope, or the session's and the editing keys.
+func together(a, b Scope) bool {
+	return a == b || (a == Compose || a == Edit) && (b == Compose || b == Edit)
 }
 
 func isShared(a, b string) bool {
@@ -270,7 +282,7 @@ func (m *Map) Clashes() []string {
 	var out []string
 	for i, a := range m.actions {
 		for _, b := range m.actions[i+1:] {
-			if a.Scope != b.Scope || isShared(a.Name, b.Name) {
+			if !together(a.Scope, b.Scope) || isShared(a.Name, b.Name) {
 				continue
 			}
 			for _, k := range a.Binding.Keys() {
@@ -369,4 +381,47 @@ func (m *Map) Huh() *huh.KeyMap {
 	km.MultiSelect.Toggle.SetKeys(m.FormToggle.Keys()...)
 	km.MultiSelect.Toggle.SetHelp(m.FormToggle.Help().Key, "toggle")
 	return km
+}
+
+// HelpLines are /help's lines for the actions of scope s: each binding's
+// keys, padded to col runes, then what it does.
+func (m *Map) HelpLines(s Scope, col int) []string {
+	var out []string
+	for _, a := range m.actions {
+		if a.Scope != s {
+			continue
+		}
+		k := a.Binding.Help().Key
+		out = append(out, k+strings.Repeat(" ", max(1, col-utf8.RuneCountInString(k)))+a.Binding.Help().Desc)
+	}
+	return out
+}
+
+// Table is the Markdown table of scope s's actions (docs/KEYS.md, the
+// README): the keys as people write them, the action's config name and
+// what it does.
+func (m *Map) Table(s Scope) string {
+	var b strings.Builder
+	b.WriteString("| keys | action | does |\n|---|---|---|\n")
+	for _, a := range m.actions {
+		if a.Scope == s {
+			fmt.Fprintf(&b, "| %s | `%s` | %s |\n", mdCell(Display(*a.Binding)), a.Name, mdCell(a.Binding.Help().Desc))
+		}
+	}
+	return b.String()
+}
+
+// mdCell escapes what a Markdown table cell can't hold as is.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// Markdown is docs/KEYS.md's keymap part: a table per scope, headed by
+// what the scope is.
+func (m *Map) Markdown() string {
+	var b strings.Builder
+	for s := Compose; s <= Watch; s++ {
+		fmt.Fprintf(&b, "### %s%s\n\n%s\n", strings.ToUpper(s.String()[:1]), s.String()[1:], m.Table(s))
+	}
+	return b.String()
 }
