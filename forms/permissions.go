@@ -2,7 +2,6 @@ package forms
 
 import (
 	"strings"
-
 )
 
 // Grant is a choice of the permissions form (Approval.Choice's value).

@@ -23,7 +23,6 @@ import (
 // swaps its state and transcript with the main thread's, which wait in
 // agentsState.main until it is swapped back.
 
-
 // agentSafe are the slash commands that may run while a sub-agent is
 // shown: the others act on the thread, so they wait for Esc.
 var agentSafe = map[string]bool{"agents": true, "help": true, "quit": true, "copy": true, "status": true}

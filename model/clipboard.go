@@ -19,7 +19,6 @@ import (
 	"tandem/backend"
 )
 
-
 // clipboardTimeout bounds one Ctrl+V: every clipboard tool it runs.
 const clipboardTimeout = 5 * time.Second
 

@@ -16,7 +16,6 @@ import (
 // server keeps a thread's mode, so going back to Default is sent too);
 // the status line shows a badge while it is not the default one.
 
-
 // collabState is the collaboration mode this viewer sends.
 type collabState struct {
 	// modes are the server's presets with a mode (once loaded; none when

@@ -24,7 +24,6 @@ const guestNoHostProgram = "not over tandem serve: $EDITOR and $PAGER would run 
 // watcherReadOnlyHint is shown to a watcher who types.
 const watcherReadOnlyHint = "you are watching — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
 
-
 // roleFilter runs first in Update. For a watcher (Options.ReadOnly) it
 // consumes every key press and paste except the ones in watcherKeys, so
 // no other key path (composer, commands, forms) ever sees them: q, Ctrl+C
