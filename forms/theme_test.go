@@ -15,7 +15,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"tandem/internal/contrast"
+	"tandem/internal/lib/contrast"
 )
 
 // namedStyle is one lipgloss.Style of a huh.Styles and its field path

@@ -6,7 +6,7 @@ import (
 
 	"tandem/backend"
 	"tandem/forms"
-	"tandem/internal/shellwords"
+	"tandem/internal/lib/shellwords"
 	"tandem/thread"
 	"tandem/ui"
 )

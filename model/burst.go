@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"tandem/internal/textedit"
+	"tandem/internal/lib/textedit"
 )
 
 // A terminal that doesn't bracket pastes — or `tmux paste-buffer` without

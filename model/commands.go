@@ -354,7 +354,7 @@ func (m *Model) cmdDiff(string) tea.Cmd {
 		m.banner(ui.BannerInfo, "No diff yet: no turn changed files in this thread", nil)
 		return nil
 	}
-	m.view.add(&ui.DiffCell{Title: "Last turn's diff", Diff: diff}) // every file's every line, read by internal/unidiff
+	m.view.add(&ui.DiffCell{Title: "Last turn's diff", Diff: diff}) // every file's every line, read by internal/lib/unidiff
 	m.view.follow = true
 	return nil
 }

@@ -9,12 +9,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"tandem/internal/textedit"
+	"tandem/internal/lib/textedit"
 	"tandem/model/keys"
 	"tandem/sessions"
 )
 
-// composer is the message being written: the text (internal/textedit,
+// composer is the message being written: the text (internal/lib/textedit,
 // which moves and deletes by grapheme cluster and re-wraps only the rows
 // an edit touches), the large pastes behind its placeholder tokens
 // (paste.go) and the workspace's prompt history (history.go). It is a

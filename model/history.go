@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"tandem/internal/spill"
+	"tandem/internal/lib/spill"
 	"tandem/ui"
 )
 

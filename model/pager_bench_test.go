@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/mockapi"
 )
 
 // bigAnswerModel is a ready model whose thread holds one finished answer

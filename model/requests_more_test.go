@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
-	"tandem/internal/teadrive"
+	"tandem/internal/testkit/teadrive"
 )
 
 // replies captures what a request's ReplyFunc sends, as the JSON of the

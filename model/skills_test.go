@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
-	"tandem/internal/teadrive"
+	"tandem/internal/testkit/teadrive"
 )
 
 // The fake's skills, collaboration modes and goal methods answer from its

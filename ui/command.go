@@ -8,8 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"tandem/internal/shellwords"
-	"tandem/internal/termsafe"
+	"tandem/internal/lib/shellwords"
+	"tandem/internal/lib/termsafe"
 	"tandem/thread"
 )
 

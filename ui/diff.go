@@ -5,11 +5,11 @@ import (
 	"strconv"
 	"strings"
 
-	"tandem/internal/unidiff"
+	"tandem/internal/lib/unidiff"
 	"tandem/thread"
 )
 
-// Every diff drawn here is read by internal/unidiff: hunks by their
+// Every diff drawn here is read by internal/lib/unidiff: hunks by their
 // header counts (a line inside one is content whatever it starts with),
 // an added or deleted file's content by its kind.
 

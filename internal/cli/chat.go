@@ -15,7 +15,7 @@ import (
 
 	"tandem/backend"
 	"tandem/config"
-	"tandem/internal/shellwords"
+	"tandem/internal/lib/shellwords"
 	"tandem/model"
 	"tandem/sessions"
 )

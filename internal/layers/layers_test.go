@@ -50,20 +50,20 @@ var forbidden = map[string][]string{
 	"internal/frames": {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/picture", "tandem/config"},
 
 	// textedit is the composer's text buffer: no tandem, no rendering.
-	"internal/textedit": append([]string{"tandem/"}, rendering...),
+	"internal/lib/textedit": append([]string{"tandem/"}, rendering...),
 	// contrast is WCAG arithmetic for the style tests: no tandem, no
 	// rendering.
-	"internal/contrast": append([]string{"tandem/"}, rendering...),
+	"internal/lib/contrast": append([]string{"tandem/"}, rendering...),
 	// procgroup is a child process's attributes: no tandem.
-	"internal/procgroup": append([]string{"tandem/"}, rendering...),
+	"internal/lib/procgroup": append([]string{"tandem/"}, rendering...),
 	// unidiff is the one unified-diff reader: no tandem, no rendering.
-	"internal/unidiff": append([]string{"tandem/"}, rendering...),
+	"internal/lib/unidiff": append([]string{"tandem/"}, rendering...),
 }
 
 // allowed are imports a package may use although forbidden's prefixes
 // cover them.
 var allowed = map[string][]string{
-	"internal/tunnel": {"tandem/internal/procgroup"},
+	"internal/tunnel": {"tandem/internal/lib/procgroup"},
 }
 
 // protocolMethod matches a string literal that is an app-server method
@@ -95,7 +95,7 @@ func keysChecked(pkg string) bool {
 // methodsAllowed are the packages that may spell protocol methods: the
 // protocol client itself, and the scripted mock and trivial client that
 // stand in for the far ends in tests and benchmarks.
-var methodsAllowed = []string{"backend", "internal/mockapi", "scripts/trivialclient"}
+var methodsAllowed = []string{"backend", "internal/testkit/mockapi", "scripts/trivialclient"}
 
 func TestLayers(t *testing.T) {
 	root, err := filepath.Abs("../..")

@@ -8,7 +8,7 @@
 // so a thread running on an SSH remote is rewound there.
 //
 // It imports tandem/thread and the shared diff reader
-// (tandem/internal/unidiff), nothing else from tandem.
+// (tandem/internal/lib/unidiff), nothing else from tandem.
 package rewind
 
 import (
@@ -22,7 +22,7 @@ import (
 	"strconv"
 	"strings"
 
-	"tandem/internal/unidiff"
+	"tandem/internal/lib/unidiff"
 	"tandem/thread"
 )
 

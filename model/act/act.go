@@ -117,7 +117,9 @@ type SetNotice struct {
 type ClearNotice struct{ Kinds []NoticeKind }
 
 // Matches reports whether the clear applies to a notice of kind k.
-func (c ClearNotice) Matches(k NoticeKind) bool { return len(c.Kinds) == 0 || slices.Contains(c.Kinds, k) }
+func (c ClearNotice) Matches(k NoticeKind) bool {
+	return len(c.Kinds) == 0 || slices.Contains(c.Kinds, k)
+}
 
 // Banner is a line (and its detail) in the shown thread's transcript
 // (panes).
