@@ -2,7 +2,6 @@ package model
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,18 +10,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
 // This file holds /init (write AGENTS.md through a normal turn) and
 // /logout (`account/logout`).
 
-// initPrompt is Codex's own /init prompt, as codex 0.169.0 and 0.171.0
-// send it: codex-rs/tui/prompt_for_init_command.md of
-// https://github.com/openai/codex (Apache-2.0, © OpenAI), unchanged.
-//
-//go:embed init_prompt.md
-var initPrompt string
+// initPrompt is Codex's own /init prompt (act.InitPrompt).
+var initPrompt = act.InitPrompt
 
 // agentsFile is the file /init writes, in the thread's workspace.
 const agentsFile = "AGENTS.md"
@@ -108,6 +104,6 @@ func (r logoutMsg) apply(m *Model) tea.Cmd {
 		text += " of " + r.was.Describe()
 	}
 	m.banner(ui.BannerInfo, text+": codex forgot the stored login", nil)
-	m.loggedOut = true
+	m.stat.Apply(act.Settings{LoggedOut: act.Bool(true)})
 	return m.checkAccount() // login.go
 }

@@ -111,8 +111,8 @@ func TestInitCommand(t *testing.T) {
 	typeText(t, m, "/init")
 	_, cmd := enterNow(m)
 	run(t, m, cmd)
-	if slices.Contains(f.called(), "fs/readFile") || !strings.Contains(m.notice.text, "can't run while a turn is running") {
-		t.Errorf("during a turn: calls %v, notice %q", f.called(), m.notice.text)
+	if slices.Contains(f.called(), "fs/readFile") || !strings.Contains(noticeText(m), "can't run while a turn is running") {
+		t.Errorf("during a turn: calls %v, notice %q", f.called(), noticeText(m))
 	}
 }
 
@@ -153,7 +153,7 @@ func TestLogoutCommand(t *testing.T) {
 	typeText(t, m2, "/logout")
 	_, cmd = enterNow(m2)
 	run(t, m2, cmd)
-	if got := lastBanner(m2); !strings.Contains(got, "/logout: account/logout: boom") || m2.loggedOut {
-		t.Errorf("error banner %q, logged out %v", got, m2.loggedOut)
+	if got := lastBanner(m2); !strings.Contains(got, "/logout: account/logout: boom") || loggedOut(m2) {
+		t.Errorf("error banner %q, logged out %v", got, loggedOut(m2))
 	}
 }

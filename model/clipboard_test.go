@@ -171,7 +171,7 @@ func TestCtrlVAttachesClipboardImage(t *testing.T) {
 	_, cmd := m.Update(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
 	settle(t, m, cmd)
 	if got := m.composer.Value(); got != "this [image 1 · clipboard image · 23 B] " {
-		t.Fatalf("composer %q (notice %q)", got, m.notice.text)
+		t.Fatalf("composer %q (notice %q)", got, noticeText(m))
 	}
 	text = shot
 	_, cmd = m.Update(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
@@ -186,8 +186,8 @@ func TestCtrlVAttachesClipboardImage(t *testing.T) {
 	typeText(t, m, "draft")
 	_, cmd = m.Update(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
 	settle(t, m, cmd)
-	if m.composer.Value() != "draft" || !strings.Contains(m.notice.text, "Ctrl+V: no display") {
-		t.Fatalf("draft %q, notice %q", m.composer.Value(), m.notice.text)
+	if m.composer.Value() != "draft" || !strings.Contains(noticeText(m), "Ctrl+V: no display") {
+		t.Fatalf("draft %q, notice %q", m.composer.Value(), noticeText(m))
 	}
 }
 
@@ -202,7 +202,7 @@ func TestCtrlVGuestReadsNoHostClipboard(t *testing.T) {
 	m := readyImg(t, newImgFake(), Options{Guest: true, Shared: true}, "local", "/w")
 	_, cmd := m.Update(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
 	settle(t, m, cmd)
-	if !strings.Contains(m.notice.text, "host's clipboard") || m.composer.Value() != "" {
-		t.Fatalf("notice %q, draft %q", m.notice.text, m.composer.Value())
+	if !strings.Contains(noticeText(m), "host's clipboard") || m.composer.Value() != "" {
+		t.Fatalf("notice %q, draft %q", noticeText(m), m.composer.Value())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
@@ -130,7 +131,7 @@ func (m *Model) applyCollab(how string) {
 	}
 	chosen := cs.modes[next]
 	cs.active = &chosen
-	m.status.Mode = modeBadge(chosen)
+	m.stat.Apply(act.Settings{Mode: act.Str(modeBadge(chosen))})
 	when := "from the next turn"
 	if !m.turn.busy() {
 		when = "for the next turns"
@@ -169,7 +170,7 @@ func (m *Model) collabFor() *backend.CollaborationMode {
 	}
 	model := m.turn.overrides.Model
 	if model == "" {
-		model = m.status.Model
+		model = m.stat.Info().Model
 	}
 	if mk.Model != nil && *mk.Model != "" {
 		model = *mk.Model

@@ -249,7 +249,7 @@ func (m *Model) cmdReview(string) tea.Cmd {
 			err = fmt.Errorf("review/start: %w", err)
 		}
 		return turnStartResult{err: err}
-	}), m.startTick(), m.spin.Tick)
+	}), m.startTick(), m.stat.SpinTick)
 }
 
 func (m *Model) cmdMcp(args string) tea.Cmd {
@@ -271,7 +271,7 @@ func (m *Model) cmdMcp(args string) tea.Cmd {
 			return "Sign in to MCP server " + name + ": open this URL (F2 frees the mouse to select it)", []string{url}, nil
 		})
 	}
-	startup := maps.Clone(m.mcp) // the start-up states seen (events.go)
+	startup := maps.Clone(m.stat.McpStartup()) // the start-up states seen (events.go)
 	return call("mcp", func(ctx context.Context) (string, []string, error) {
 		servers, err := c.McpServers(ctx)
 		if err != nil {

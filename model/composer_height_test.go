@@ -82,12 +82,12 @@ func TestComposerTypingDisarmsQuit(t *testing.T) {
 	m := New(Options{NoColor: true})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	if !strings.HasSuffix(m.notice.text, quitHint) {
-		t.Fatalf("notice %q after Ctrl+C", m.notice.text)
+	if !strings.HasSuffix(noticeText(m), quitHint) {
+		t.Fatalf("notice %q after Ctrl+C", noticeText(m))
 	}
 	m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
-	if m.notice.text != "" || !m.quitArmed.IsZero() || m.Composer() != "x" {
-		t.Fatalf("notice %q, armed %v, draft %q", m.notice.text, !m.quitArmed.IsZero(), m.Composer())
+	if noticeText(m) != "" || !m.quitArmed.IsZero() || m.Composer() != "x" {
+		t.Fatalf("notice %q, armed %v, draft %q", noticeText(m), !m.quitArmed.IsZero(), m.Composer())
 	}
 }
 

@@ -2,12 +2,12 @@ package model
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/thread"
 	"tandem/ui"
 )
@@ -24,7 +24,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		m.endTurn(e.Turn)
 		var note tea.Cmd
 		if mine { // this viewer's turn: the title and a notification (notify.go)
-			note = m.turnEnded(e.Turn, d)
+			note = m.stat.TurnEnded(e.Turn, d, m.stat.Label(m.threadName, &m.thread), m.live())
 		}
 		return tea.Batch(note, m.flushQueue()) // send the next queued prompt
 	case backend.ErrorEvent:
@@ -70,7 +70,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 			why = "flagged as high-risk cyber activity"
 		}
 		m.banner(ui.BannerWarning, fmt.Sprintf("%s is not answering this turn: %s answers instead (%s)", e.FromModel, e.ToModel, why), nil)
-		m.status.Model = e.ToModel
+		m.stat.Apply(act.Settings{Model: &e.ToModel})
 		return nil
 	case backend.ThreadNameEvent:
 		if e.Name != nil && *e.Name != "" && *e.Name != m.threadName {
@@ -79,7 +79,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		}
 		return nil
 	case backend.McpStartupEvent:
-		m.onMcpStartup(e)
+		m.stat.OnMcpStartup(e) // model/status
 		return nil
 	case backend.SkillsChangedEvent:
 		return m.onSkillsChanged() // skills.go
@@ -106,10 +106,11 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 	}
 	if ch.Status {
 		// Labelled once per update, not once per frame.
-		m.status.RateLimits = m.status.RateLimits[:0]
+		limits := make([]ui.RateLimit, 0, len(m.thread.RateLimits))
 		for _, r := range m.thread.RateLimits {
-			m.status.RateLimits = append(m.status.RateLimits, ui.RateLimit{Label: ui.RateLimitLabel(r.WindowMins), UsedPercent: r.UsedPercent})
+			limits = append(limits, ui.RateLimit{Label: ui.RateLimitLabel(r.WindowMins), UsedPercent: r.UsedPercent})
 		}
+		m.stat.Apply(act.Settings{RateLimits: &limits})
 	}
 	if _, ok := ev.(backend.ReasoningSummaryDeltaEvent); ok && ch.Item != nil {
 		if h := ui.ReasoningHeading(ch.Item.Text()); h != "" {
@@ -168,51 +169,4 @@ func isDelta(msg tea.Msg) bool {
 		return true
 	}
 	return false
-}
-
-// onMcpStartup follows an MCP server's start-up: the status line says
-// what is still starting (or failed) until all are ready, and a failure
-// is a banner, once per server and error.
-func (m *Model) onMcpStartup(e backend.McpStartupEvent) {
-	if m.mcp == nil {
-		m.mcp = map[string]string{}
-	}
-	m.mcp[e.Name] = e.Status
-	if e.Status == "failed" {
-		why := "no reason given"
-		if e.Error != nil && *e.Error != "" {
-			why = *e.Error
-		}
-		key := e.Name + "\x00" + why
-		if !m.mcpFailed[key] {
-			if m.mcpFailed == nil {
-				m.mcpFailed = map[string]bool{}
-			}
-			m.mcpFailed[key] = true
-			m.banner(ui.BannerError, "MCP server "+e.Name+" failed to start: "+why, nil)
-		}
-	}
-	var starting, failed []string
-	for name, st := range m.mcp {
-		switch st {
-		case "starting":
-			starting = append(starting, name)
-		case "failed":
-			failed = append(failed, name)
-		}
-	}
-	sort.Strings(starting)
-	sort.Strings(failed)
-	var parts []string
-	switch len(starting) {
-	case 0:
-	case 1:
-		parts = append(parts, "MCP "+starting[0]+" starting")
-	default:
-		parts = append(parts, fmt.Sprintf("MCP %d starting", len(starting)))
-	}
-	if len(failed) > 0 {
-		parts = append(parts, "MCP "+strings.Join(failed, ", ")+" failed")
-	}
-	m.status.Mcp = strings.Join(parts, " · ")
 }

@@ -498,8 +498,8 @@ func TestSlashCommandRunsAndRefusesDuringTurn(t *testing.T) {
 	}
 	typeText(t, m, "/compact")
 	press(t, m, tea.KeyEnter, 0)
-	if !strings.Contains(m.notice.text, "can't run while a turn is running") {
-		t.Fatalf("notice = %q", m.notice.text)
+	if !strings.Contains(noticeText(m), "can't run while a turn is running") {
+		t.Fatalf("notice = %q", noticeText(m))
 	}
 	for _, c := range f.called() {
 		if c == "thread/compact/start" {
@@ -1001,8 +1001,8 @@ func TestApprovalsChoiceSurvivesFork(t *testing.T) {
 	if f.ThreadID() != "t-fork" {
 		t.Fatalf("fork did not happen: %v", f.called())
 	}
-	if m.status.Approval != chosen || m.status.Sandbox != m.turn.overrides.Sandbox {
-		t.Errorf("status shows approval %q sandbox %q after /fork; want the chosen %q %q", m.status.Approval, m.status.Sandbox, chosen, m.turn.overrides.Sandbox)
+	if m.stat.Info().Approval != chosen || m.stat.Info().Sandbox != m.turn.overrides.Sandbox {
+		t.Errorf("status shows approval %q sandbox %q after /fork; want the chosen %q %q", m.stat.Info().Approval, m.stat.Info().Sandbox, chosen, m.turn.overrides.Sandbox)
 	}
 }
 

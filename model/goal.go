@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
@@ -177,10 +178,11 @@ func goalStatusWords(status string) string {
 // setGoal makes g the thread's goal (nil: none) and the status line's.
 func (m *Model) setGoal(g *backend.ThreadGoal) {
 	m.goal.goal = g
-	m.status.Goal, m.status.GoalStatus = "", ""
+	goal, status := "", ""
 	if g != nil {
-		m.status.Goal, m.status.GoalStatus = g.Objective, g.Status
+		goal, status = g.Objective, g.Status
 	}
+	m.stat.Apply(act.Settings{Goal: &goal, GoalStatus: &status})
 }
 
 // threadExtras is what a thread (newly) open asks for: its goal, and the

@@ -143,8 +143,8 @@ func TestEscDuringGraceDoesNotInterrupt(t *testing.T) {
 	if !m.turn.running || m.Composer() != "draft" {
 		t.Fatalf("running %v, composer %q", m.turn.running, m.Composer())
 	}
-	if !strings.Contains(m.notice.text, "request is waiting") {
-		t.Errorf("no hint why Esc did nothing: %q", m.notice.text)
+	if !strings.Contains(noticeText(m), "request is waiting") {
+		t.Errorf("no hint why Esc did nothing: %q", noticeText(m))
 	}
 	// Once focused, Esc is the form's: it cancels the request, and still
 	// does not interrupt through the composer.
@@ -198,7 +198,7 @@ func TestCtrlCWithFormInterrupts(t *testing.T) {
 	// then quit is armed; no second interrupt is sent.
 	hitKey(t, m, 'c', tea.ModCtrl)
 	hitKey(t, m, 'c', tea.ModCtrl)
-	if !strings.Contains(m.notice.text, "again to quit") || d.n.Load() != 1 {
-		t.Errorf("later Ctrl+C: notice %q, %d interrupts", m.notice.text, d.n.Load())
+	if !strings.Contains(noticeText(m), "again to quit") || d.n.Load() != 1 {
+		t.Errorf("later Ctrl+C: notice %q, %d interrupts", noticeText(m), d.n.Load())
 	}
 }

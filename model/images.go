@@ -182,7 +182,7 @@ func uploadImages(ctx context.Context, c backend.Client, ups []imageUpload) erro
 // local daemon): pasted paths are then the server's and are sent as they
 // are, and local files are copied there first.
 func (m *Model) remote() bool {
-	return m.opts.Guest || (m.status.Peer != "" && !backend.LocalPeer(m.status.Peer))
+	return m.opts.Guest || (m.stat.Info().Peer != "" && !backend.LocalPeer(m.stat.Info().Peer))
 }
 
 // imageState is what the model knows of image inputs: which models take
@@ -209,7 +209,7 @@ func (m *Model) currentModel() string {
 	if m.turn.overrides.Model != "" {
 		return m.turn.overrides.Model
 	}
-	return m.status.Model
+	return m.stat.Info().Model
 }
 
 // fetchModels asks model/list which models take images, once.
@@ -236,7 +236,7 @@ func (m *Model) onImageModels(msg imageModelsMsg) tea.Cmd {
 	}
 	w := m.images.waiting
 	m.images.waiting = ""
-	if m.notice.kind == noticeImageCheck {
+	if m.noticeKindNow() == noticeImageCheck {
 		m.clearNotice()
 	}
 	var cmds []tea.Cmd

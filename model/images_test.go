@@ -217,8 +217,8 @@ func TestPasteThatIsNoImageStaysText(t *testing.T) {
 		if got := m.composer.Value(); got != tt.paste {
 			t.Errorf("%q: composer %q", tt.paste, got)
 		}
-		if !strings.Contains(m.notice.text, tt.notice) || (tt.notice == "" && strings.Contains(m.notice.text, "attached")) {
-			t.Errorf("%q: notice %q", tt.paste, m.notice.text)
+		if !strings.Contains(noticeText(m), tt.notice) || (tt.notice == "" && strings.Contains(noticeText(m), "attached")) {
+			t.Errorf("%q: notice %q", tt.paste, noticeText(m))
 		}
 	}
 }
@@ -296,8 +296,8 @@ func TestModelWithoutImagesKeepsDraft(t *testing.T) {
 	paste(t, m, p)
 	typeText(t, m, "what is it")
 	enter(t, m)
-	if len(f.turns) != 0 || !strings.Contains(m.notice.text, "mock-model does not take images") {
-		t.Fatalf("turns %q, notice %q", f.turns, m.notice.text)
+	if len(f.turns) != 0 || !strings.Contains(noticeText(m), "mock-model does not take images") {
+		t.Fatalf("turns %q, notice %q", f.turns, noticeText(m))
 	}
 	if got := m.composer.Value(); got != "[image 1 · shot.png · 100 B] what is it" {
 		t.Fatalf("draft %q", got)
@@ -318,8 +318,8 @@ func TestEnterWaitsForModelList(t *testing.T) {
 	m := readyImg(t, f, Options{Workspace: dir}, "local", dir)
 	m.composer.attachImages([]imageChip{{local: p}}, []int64{100}) // no prefetch
 	_, cmd := enterNow(m)
-	if len(f.turns) != 0 || !strings.Contains(m.notice.text, "checking that mock-model takes images") {
-		t.Fatalf("before model/list: turns %q, notice %q", f.turns, m.notice.text)
+	if len(f.turns) != 0 || !strings.Contains(noticeText(m), "checking that mock-model takes images") {
+		t.Fatalf("before model/list: turns %q, notice %q", f.turns, noticeText(m))
 	}
 	settle(t, m, cmd)
 	if !reflect.DeepEqual(f.turnImages, [][]string{{p}}) {
@@ -355,8 +355,8 @@ func TestRemoteImages(t *testing.T) {
 		t.Fatalf("composer %q", got)
 	}
 	paste(t, m, "~/x.png")
-	if !strings.Contains(m.notice.text, "absolute path") || !strings.HasSuffix(m.composer.Value(), "~/x.png") {
-		t.Fatalf("~ path on a remote: notice %q, draft %q", m.notice.text, m.composer.Value())
+	if !strings.Contains(noticeText(m), "absolute path") || !strings.HasSuffix(m.composer.Value(), "~/x.png") {
+		t.Fatalf("~ path on a remote: notice %q, draft %q", noticeText(m), m.composer.Value())
 	}
 	m.composer.SetDraft(strings.TrimSuffix(m.composer.Value(), "~/x.png"))
 	enter(t, m)
@@ -459,7 +459,7 @@ func TestImagePathTypedAsKeysBecomesChip(t *testing.T) {
 	_, cmd := m.Update(burstTickMsg{seq: m.burst.seq})
 	settle(t, m, cmd)
 	if got := m.composer.Value(); got != "[image 1 · shot.png · 2 KB] " {
-		t.Fatalf("composer %q, notice %q", got, m.notice.text)
+		t.Fatalf("composer %q, notice %q", got, noticeText(m))
 	}
 	if len(f.turns) != 0 {
 		t.Fatalf("sent %q", f.turns)

@@ -106,7 +106,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.ScrollDown):
 		return m.scroll(0, 1)
 	}
-	if m.notice.kind == noticeQuit {
+	if m.noticeKindNow() == noticeQuit {
 		m.clearNotice(noticeQuit)
 		m.quitArmed = time.Time{}
 	}

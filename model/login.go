@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
@@ -204,7 +205,7 @@ func (m *Model) onLoginCompleted(e backend.LoginCompletedEvent) tea.Cmd {
 		return nil
 	}
 	m.login = nil
-	m.loggedOut = false
+	m.stat.Apply(act.Settings{LoggedOut: act.Bool(false)})
 	m.banner(ui.BannerInfo, "Logged in", nil)
 	return m.releasePrompt()
 }

@@ -12,7 +12,9 @@ import (
 	"tandem/backend"
 	"tandem/forms"
 	"tandem/internal/hub"
+	"tandem/model/act"
 	"tandem/model/keys"
+	"tandem/model/status"
 	"tandem/sessions"
 	"tandem/thread"
 	"tandem/ui"
@@ -116,8 +118,6 @@ type Model struct {
 	// runs ("" when none are).
 	older  olderState
 	peeked string
-	// statusMemo keeps the status line's right side (ui.StatusMemo).
-	statusMemo ui.StatusMemo
 	// frame is the frame interval FrameRateMsg set (0: DefaultFrame).
 	frame struct {
 		every time.Duration
@@ -133,7 +133,6 @@ type Model struct {
 	requests requestQueue
 	turn     turnState
 	recovery recovery
-	pair     pairState
 	rewind   rewindState // rewind.go
 	agents   agentsState // agents.go
 	held     heldKey     // hold.go: a decisive key waiting for a next one
@@ -148,27 +147,20 @@ type Model struct {
 	// a turn); refused that the command just run refused (slash.go).
 	ask     *slashAsk
 	refused bool
-	// mcp is each MCP server's start-up state; mcpFailed the failures
-	// shown (server and error); seenUnknown the unknown notification
-	// methods noted; threadName the name last shown (events.go).
-	mcp         map[string]string
-	mcpFailed   map[string]bool
+	// seenUnknown the unknown notification methods noted; threadName
+	// the name last shown (events.go).
 	seenUnknown map[string]bool
 	threadName  string
 	// codexChecked: the server's version was checked against the tested
 	// range (once per run: a restart is the same codex).
 	codexChecked bool
-	// attn is the terminal's focus and the last turn's end, for
-	// notifications and the title (notify.go); loggedOut that /logout
-	// ran and no login followed (account.go).
-	attn      attention
-	loggedOut bool
-
-	// status is the status line's settled values (model, cwd, policies,
-	// peer, presence); View adds what changes by itself.
-	status ui.StatusInfo
-	notice notice
-	spin   spinner.Model
+	// stat is the status line, the notice, notifications and the title
+	// (model/status); out is what the components asked for during the
+	// message being handled (model/act), carried out by apply; env is
+	// what they are built with.
+	stat *status.Status
+	out  act.Out
+	env  act.Env
 
 	// resume is the open resume picker's scope, sort and pages.
 	resume *resumeFilter
@@ -206,22 +198,16 @@ func New(opts Options) *Model {
 	if km == nil {
 		km = keys.Default()
 	}
-	m := &Model{opts: opts, now: now, keys: km, status: opts.Status, sb: newScrollback(opts.NoAltScreen, opts.NoColor)}
+	m := &Model{opts: opts, now: now, keys: km, sb: newScrollback(opts.NoAltScreen, opts.NoColor)}
+	m.env = act.Env{Out: &m.out, Clock: act.RealClock{}, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
+	m.stat = status.New(m.env, status.Options{Info: opts.Status, Notifications: opts.Notifications, Getenv: opts.Getenv})
 	m.view.follow = true
-	m.status.NoInterrupt = m.status.NoInterrupt || opts.ReadOnly // a watcher cannot interrupt
 	m.setPalette(opts.Dark)
 	m.composer = newComposer(opts.State, opts.Workspace)
 	if opts.ReadOnly {
 		m.composer.SetPlaceholder("watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves")
 	}
 	m.attachStartImages(opts.Images) // imagepaste.go: -i
-	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
-	if m.status.Notice != "" { // a replay says its own
-		m.notice = notice{kind: noticeInfo, text: m.status.Notice}
-	} else {
-		m.notice = notice{kind: noticeStarting, text: "starting codex app-server…"}
-	}
-	m.status.Notice = ""
 	return m
 }
 
@@ -285,7 +271,7 @@ func (m *Model) MouseReleased() bool { return m.mouseOff }
 // SetPeer replaces the peer part of the status line (e.g. the replay's
 // "replay 2× · space pause …"). Call it from the program's goroutine,
 // i.e. from a wrapping model's Update.
-func (m *Model) SetPeer(peer string) { m.status.Peer = peer }
+func (m *Model) SetPeer(peer string) { m.stat.Apply(act.Settings{Peer: &peer}) }
 
 // Close removes the temp files of spilled command output. Every way a
 // program ends calls it (quit, a signal, a pairing client leaving); it is
@@ -307,6 +293,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	defer m.syncAwaiting() // requests.go
 	defer func() {
+		cmd = tea.Batch(cmd, m.apply())        // apply.go: what the components asked for
 		if c := m.refitForm(false); c != nil { // formwhole.go: the form's room may have changed
 			cmd = tea.Batch(cmd, c)
 		}
@@ -339,7 +326,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, nil
 	case tea.FocusMsg, tea.BlurMsg:
 		_, in := msg.(tea.FocusMsg)
-		m.onFocus(in) // notify.go
+		m.stat.OnFocus(in) // model/status
 		return m, nil
 	case SessionReadyMsg:
 		return m, m.onReady(msg)
@@ -362,8 +349,8 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		m.requests.watch(m, msg) // role.go: a watcher's "waiting for …"
 		return m, nil
 	case hub.PresenceEvent:
-		m.onPresence(msg)
-		return m, nil
+		m.stat.OnPresence(msg) // model/status
+		return m, m.apply()
 	case hub.ActionEvent:
 		m.onAction(msg) // authors.go
 		return m, nil
@@ -385,7 +372,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		// moves on a frame, as its own tick would have moved it; the
 		// next tick it asks for is the driver's to give.
 		if m.turn.running {
-			m.spin, _ = m.spin.Update(m.spin.Tick())
+			m.stat.Step()
 		}
 		return m, nil
 	case tickMsg:
@@ -397,12 +384,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		if m.slowFrames() {
 			return m, nil // it steps on the frame ticks (onTick)
 		}
-		var cmd tea.Cmd
-		m.spin, cmd = m.spin.Update(msg)
-		if m.turn.running {
-			return m, cmd
-		}
-		return m, nil
+		return m, m.stat.OnSpin(msg, m.turn.running)
 	case FrameRateMsg:
 		return m, m.onFrameRate(msg)
 	}
@@ -437,9 +419,8 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 		m.setNotice(noticeInfo, "the app-server restarted: the rewind you chose was dropped — esc esc to choose again")
 	}
 	m.clearNotice(noticeStarting, noticeDead, noticeHeld)
-	m.status.Model, m.status.Cwd = msg.Model, msg.Cwd
+	m.stat.Apply(act.Settings{Model: &msg.Model, Cwd: &msg.Cwd, Approval: &msg.Approval, Sandbox: &msg.Sandbox, Peer: &msg.Peer})
 	m.threadCwd = msg.ThreadCwd
-	m.status.Approval, m.status.Sandbox, m.status.Peer = msg.Approval, msg.Sandbox, msg.Peer
 	if msg.ThreadID != "" {
 		m.thread.SetThread(msg.ThreadID) // a restart keeps the transcript
 	}

@@ -36,12 +36,12 @@ func TestHeldNoticeClearsWhenReady(t *testing.T) {
 			tt.setup(m)
 			typeText(t, m, "keep me")
 			hitKey(t, m, tea.KeyEnter, 0)
-			if !strings.Contains(m.notice.text, tt.want) || !strings.Contains(m.notice.text, "stays here") {
-				t.Fatalf("notice %q, want %q … stays here", m.notice.text, tt.want)
+			if !strings.Contains(noticeText(m), tt.want) || !strings.Contains(noticeText(m), "stays here") {
+				t.Fatalf("notice %q, want %q … stays here", noticeText(m), tt.want)
 			}
 			tt.ready(m)
-			if strings.Contains(m.notice.text, "stays here") {
-				t.Fatalf("notice %q after the condition ended", m.notice.text)
+			if strings.Contains(noticeText(m), "stays here") {
+				t.Fatalf("notice %q after the condition ended", noticeText(m))
 			}
 			if m.Composer() != "keep me" {
 				t.Fatalf("draft %q", m.Composer())

@@ -177,8 +177,8 @@ func TestCtrlCQuitsWhenInterruptHangs(t *testing.T) {
 		_, ok := cmd().(tea.QuitMsg)
 		return ok
 	}
-	if cmd := ctrlC(); cmd == nil || isQuit(cmd) || !strings.Contains(m.notice.text, "interrupting") {
-		t.Fatalf("first Ctrl+C: notice %q", m.notice.text)
+	if cmd := ctrlC(); cmd == nil || isQuit(cmd) || !strings.Contains(noticeText(m), "interrupting") {
+		t.Fatalf("first Ctrl+C: notice %q", noticeText(m))
 	}
 	now = now.Add(time.Second)
 	sent := m.turn.interruptSent
@@ -205,8 +205,8 @@ func TestCtrlCQuitsWhenInterruptHangs(t *testing.T) {
 	press(t, m2, tea.KeyEnter, 0)
 	m2.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-2"}})
 	m2.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	if !strings.Contains(m2.notice.text, "interrupting") {
-		t.Fatalf("Ctrl+C in a later turn: notice %q", m2.notice.text)
+	if !strings.Contains(noticeText(m2), "interrupting") {
+		t.Fatalf("Ctrl+C in a later turn: notice %q", noticeText(m2))
 	}
 }
 

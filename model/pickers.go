@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
@@ -58,7 +59,7 @@ func (m *Model) onModelList(msg modelListMsg) tea.Cmd {
 		m.banner(ui.BannerError, "/model: "+oneLine(msg.err), nil)
 		return nil
 	}
-	current := m.status.Model
+	current := m.stat.Info().Model
 	if m.turn.overrides.Model != "" {
 		current = m.turn.overrides.Model
 	}
@@ -123,7 +124,7 @@ func (m *Model) openEffortPicker(mi backend.ModelInfo) {
 // setModel makes model and effort the overrides for the next turns.
 func (m *Model) setModel(model, effort string) {
 	m.turn.overrides.Model, m.turn.overrides.Effort = model, effort
-	m.status.Model = model
+	m.stat.Apply(act.Settings{Model: &model})
 	if effort != "" {
 		m.turn.effort = effort
 	}
@@ -156,7 +157,7 @@ func (m *Model) cmdApprovals(string) tea.Cmd {
 	sel := 0
 	for i, a := range approvalPresets {
 		label := a.label
-		if a.approval == m.status.Approval && a.sandbox == m.status.Sandbox {
+		if a.approval == m.stat.Info().Approval && a.sandbox == m.stat.Info().Sandbox {
 			label += " ✓"
 			sel = i
 		}
@@ -168,7 +169,7 @@ func (m *Model) cmdApprovals(string) tea.Cmd {
 	p.onChoose = func(it pickItem) tea.Cmd {
 		a := it.value.(approvalPreset)
 		m.turn.overrides.ApprovalPolicy, m.turn.overrides.Sandbox = a.approval, a.sandbox
-		m.status.Approval, m.status.Sandbox = a.approval, a.sandbox
+		m.stat.Apply(act.Settings{Approval: &a.approval, Sandbox: &a.sandbox})
 		m.setNotice(noticeInfo, "approvals "+a.approval+", sandbox "+a.sandbox+" from the next turn")
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"tandem/backend"
 	"tandem/forms"
+	"tandem/model/status"
 	"tandem/ui"
 )
 
@@ -92,7 +93,7 @@ func (m *Model) onRequest(req backend.ServerRequest) tea.Cmd {
 		// show): nothing to ring for.
 		return cmd
 	}
-	return tea.Batch(cmd, m.notify(notifyRequest, ad.summary(), 0)) // notify.go
+	return tea.Batch(cmd, m.stat.Notify(status.Request, ad.summary(), 0, m.live())) // model/status
 }
 
 func (m *Model) isPending(req backend.ServerRequest) bool {

@@ -1,21 +1,11 @@
 package model
 
 import (
-	"fmt"
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"tandem/internal/hub"
 	"tandem/ui"
 )
-
-// pairState is what a model shared through `tandem serve` knows about the
-// other viewers: the roster from the last hub.PresenceEvent.
-type pairState struct {
-	present []hub.Participant
-}
 
 // guestNoHostProgram is the notice for a key that would run a program
 // on the host (Options.Guest).
@@ -94,50 +84,5 @@ func (m *Model) waitingLine() string {
 	if !ok {
 		what = "an answer"
 	}
-	return m.styles.Dim.Render(ui.Truncate(ui.SanitizeLine("⏳ waiting for "+m.driverNames()+" — "+what), m.contentWidth()))
-}
-
-// driverNames names the connected drivers ("alice, bob"), or "a driver"
-// when none is connected.
-func (m *Model) driverNames() string {
-	var names []string
-	for _, p := range m.pair.present {
-		if p.Role == hub.Driver {
-			names = append(names, p.Name)
-		}
-	}
-	if len(names) == 0 {
-		return "a driver"
-	}
-	return strings.Join(names, ", ")
-}
-
-// onPresence folds a join or leave: a quiet notice in the transcript and
-// the roster in the status line.
-func (m *Model) onPresence(e hub.PresenceEvent) {
-	m.pair.present = e.Present
-	m.status.Presence = rosterLine(e.Present)
-	m.banner(ui.BannerInfo, e.Text(), nil)
-}
-
-// rosterShown is how many of the connected the status line names.
-const rosterShown = 4
-
-// rosterLine is the status line's roster: "alice (driver), bob
-// (watcher)", drivers first; past rosterShown people the rest are
-// counted ("+97 more"), so that the line costs the same with 100
-// watchers as with 3.
-func rosterLine(present []hub.Participant) string {
-	var who []string
-	for _, want := range []hub.Role{hub.Driver, hub.Watcher} {
-		for _, p := range present {
-			if p.Role == want && len(who) < rosterShown {
-				who = append(who, p.Name+" ("+p.Role.String()+")")
-			}
-		}
-	}
-	if n := len(present); n > rosterShown {
-		who = append(who[:rosterShown-1], fmt.Sprintf("+%d more", n-(rosterShown-1)))
-	}
-	return strings.Join(who, ", ")
+	return m.styles.Dim.Render(ui.Truncate(ui.SanitizeLine("⏳ waiting for "+m.stat.Drivers()+" — "+what), m.contentWidth()))
 }

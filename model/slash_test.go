@@ -77,7 +77,7 @@ func TestEnterOnAPartialNameRunsNothing(t *testing.T) {
 			}
 			// The notice names up to maxMatchesNamed of the matches; the
 			// command is among them or the list goes on ("…").
-			n := m.notice.text
+			n := noticeText(m)
 			if !strings.HasPrefix(n, tt.draft+" matches ") || !strings.Contains(n, "type the whole name, or Tab to complete") {
 				t.Fatalf("notice %q", n)
 			}
@@ -206,8 +206,8 @@ func TestRefusedCommandKeepsTheDraft(t *testing.T) {
 		before := effectsOf(m, f)
 		_, cmd := enterNow(m)
 		assertNothingRan(t, m, f, before, cmd, "/frobnicate now")
-		if !strings.Contains(m.notice.text, "/frobnicate is not a command") {
-			t.Errorf("notice %q", m.notice.text)
+		if !strings.Contains(noticeText(m), "/frobnicate is not a command") {
+			t.Errorf("notice %q", noticeText(m))
 		}
 	})
 	t.Run("idle-only during a turn", func(t *testing.T) {
@@ -217,16 +217,16 @@ func TestRefusedCommandKeepsTheDraft(t *testing.T) {
 		m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
 		typeText(t, m, "/undo")
 		press(t, m, tea.KeyEnter, 0)
-		if got := m.composer.Value(); got != "/undo" || !strings.Contains(m.notice.text, "can't run while a turn is running") {
-			t.Errorf("draft %q, notice %q", got, m.notice.text)
+		if got := m.composer.Value(); got != "/undo" || !strings.Contains(noticeText(m), "can't run while a turn is running") {
+			t.Errorf("draft %q, notice %q", got, noticeText(m))
 		}
 	})
 	t.Run("detach without the daemon", func(t *testing.T) {
 		m := ready(t, newFake(), Options{})
 		typeText(t, m, "/detach")
 		press(t, m, tea.KeyEnter, 0)
-		if got := m.composer.Value(); got != "/detach" || !strings.Contains(m.notice.text, "/detach is for a session on the codex daemon") {
-			t.Errorf("draft %q, notice %q", got, m.notice.text)
+		if got := m.composer.Value(); got != "/detach" || !strings.Contains(noticeText(m), "/detach is for a session on the codex daemon") {
+			t.Errorf("draft %q, notice %q", got, noticeText(m))
 		}
 	})
 	for _, msg := range []string{"/usr/bin/env is missing", " /stop is a command"} {

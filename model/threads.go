@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/sessions"
 	"tandem/ui"
 )
@@ -163,21 +164,20 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.peeked = ""
 	m.beginOlder(r.Thread.ID, r.Older) // older.go: the turns before the page
 	m.clearTurn()
-	m.status.Model = r.Model
+	set := act.Settings{Model: act.Str(r.Model), Approval: act.Str(backend.PolicyString(r.ApprovalPolicy)), Sandbox: act.Str(r.Sandbox.Mode())}
 	if r.Cwd != "" {
-		m.status.Cwd = ui.ShortHome(r.Cwd)
+		set.Cwd = act.Str(ui.ShortHome(r.Cwd))
 		m.threadCwd = r.Cwd
 	}
-	m.status.Approval = backend.PolicyString(r.ApprovalPolicy)
-	m.status.Sandbox = r.Sandbox.Mode()
 	// Choices made with /model and /approvals apply to the next turns of
 	// whatever thread is open: the status line keeps showing them.
 	if o := m.turn.overrides; o.Model != "" {
-		m.status.Model = o.Model
+		set.Model = act.Str(o.Model)
 	}
 	if o := m.turn.overrides; o.ApprovalPolicy != "" {
-		m.status.Approval, m.status.Sandbox = o.ApprovalPolicy, o.Sandbox
+		set.Approval, set.Sandbox = act.Str(o.ApprovalPolicy), act.Str(o.Sandbox)
 	}
+	m.stat.Apply(set)
 	m.turn.effort = ""
 	if r.ReasoningEffort != nil {
 		m.turn.effort = *r.ReasoningEffort

@@ -105,7 +105,7 @@ func (m *Model) submitShown(shown, text string) tea.Cmd {
 		}
 		_, err := c.StartTurn(ctx, in)
 		return turnStartResult{text: shown, err: err}
-	}), m.startTick(), m.spin.Tick)
+	}), m.startTick(), m.stat.SpinTick)
 }
 
 func (m *Model) onTurnStartResult(msg turnStartResult) {
@@ -147,7 +147,7 @@ func (m *Model) followTurn() tea.Cmd {
 		m.turn.running, m.turn.foreign = true, true
 		m.turn.started = m.now()
 	}
-	return tea.Batch(m.startTick(), m.spin.Tick)
+	return tea.Batch(m.startTick(), m.stat.SpinTick)
 }
 
 func (m *Model) startTick() tea.Cmd {
@@ -170,7 +170,7 @@ func (m *Model) frameEvery() time.Duration {
 
 // slowFrames says the frames come less often than the spinner's own
 // steps: the spinner then steps on each frame tick instead of its own.
-func (m *Model) slowFrames() bool { return m.frameEvery() >= m.spin.Spinner.FPS }
+func (m *Model) slowFrames() bool { return m.frameEvery() >= m.stat.SpinFPS() }
 
 // onFrameRate applies a FrameRateMsg; a turn running at the old rate
 // goes on at the new one from its next tick, and gets the spinner's own
@@ -182,7 +182,7 @@ func (m *Model) onFrameRate(msg FrameRateMsg) tea.Cmd {
 	wasSlow := m.slowFrames()
 	m.frame.seq, m.frame.every = msg.Seq, msg.Every
 	if wasSlow && !m.slowFrames() && m.turn.running {
-		return m.spin.Tick
+		return m.stat.SpinTick
 	}
 	return nil
 }
@@ -195,7 +195,7 @@ func (m *Model) onTick(msg tickMsg) tea.Cmd {
 	m.turn.ticking = false
 	if m.turn.running {
 		if m.slowFrames() {
-			m.spin, _ = m.spin.Update(m.spin.Tick())
+			m.stat.Step()
 		}
 		return m.startTick()
 	}

@@ -132,7 +132,7 @@ func (m *Model) drawBottom() []string {
 	out = append(out, m.aboveComposer(w)...)
 	out = append(out, m.rule(w))
 	out = append(out, strings.Split(m.composer.View(), "\n")...)
-	out = append(out, m.statusMemo.Line(m.styles, m.statusInfo(), w))
+	out = append(out, m.stat.Line(m.styles, m.statusInfo(), w))
 	if over := len(form) + len(out) - m.height; over > 0 && m.height > 0 && len(form) > 0 {
 		// A form taller than the screen (a very short terminal) loses its
 		// last rows, never its first: the question or command and the
@@ -145,23 +145,21 @@ func (m *Model) drawBottom() []string {
 // statusInfo is the status line now: the settled values, the running
 // turn, the notice, and the thread's usage and rate limits.
 func (m *Model) statusInfo() ui.StatusInfo {
-	s := m.status
-	s.Notice = m.notice.text
-	if d := m.detachNotice(); d != "" && m.notice.kind != noticeQuit {
+	s := m.stat.Info()
+	kind, text := m.stat.Notice()
+	s.Notice = text
+	if d := m.detachNotice(); d != "" && kind != noticeQuit {
 		s.Notice = d // reattach.go: while the link to the daemon is down
 		s.NoInterrupt = true
 	}
 	s.Running = m.turn.running
-	s.Spinner = m.spin.View()
+	s.Spinner = m.stat.Spinner()
 	if m.turn.running {
 		s.Elapsed = m.now().Sub(m.turn.started)
 		s.Header = m.view.header
 	}
 	u := m.thread.Usage
 	s.TotalTokens, s.LastInputTokens, s.ContextWindow = u.Total, u.LastInput, u.ContextWindow
-	if m.loggedOut {
-		s.Hints = append(s.Hints, "logged out") // account.go
-	}
 	return s
 }
 

@@ -128,3 +128,12 @@ type Banner struct {
 	Text   string
 	Detail []string
 }
+
+// Env is what every component is built with: the Out it asks into (the
+// root's, carried out after each message), the clock and the viewer's
+// role.
+type Env struct {
+	Out   *Out
+	Clock Clock
+	Role  Role
+}

@@ -1,4 +1,4 @@
-package model
+package status
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/thread"
 	"tandem/ui"
 )
@@ -149,38 +150,48 @@ func notificationText(text string) string {
 	return ui.Truncate(ui.SanitizeLine(clean), 120)
 }
 
-// onFocus records the terminal's focus report (tea.FocusMsg, tea.BlurMsg).
-func (m *Model) onFocus(in bool) {
-	m.attn.focus = focusOut
+// OnFocus records the terminal's focus report (tea.FocusMsg: in,
+// tea.BlurMsg: not).
+func (s *Status) OnFocus(in bool) {
+	s.attn.focus = focusOut
 	if in {
-		m.attn.focus = focusIn
+		s.attn.focus = focusIn
 	}
 }
 
-// notify returns the command that writes a notification with body, when
+// Event is what may deserve a notification.
+type Event = notifyEvent
+
+// The events that may notify.
+const (
+	TurnEnd = notifyTurnEnd
+	Request = notifyRequest // an approval or a question waits
+)
+
+// Notify returns the command that writes a notification with body, when
 // the mode and the focus call for one (shouldNotify); nil otherwise. A
-// guest of `tandem serve` gets BEL (its terminal is not the host's); a
-// replay (Shared, no client) gets none.
-func (m *Model) notify(ev notifyEvent, body string, turn time.Duration) tea.Cmd {
-	if m.client == nil && m.opts.Shared {
-		return nil // a replay, an export or a watcher: nothing happens live
-	}
-	if !shouldNotify(m.opts.Notifications, m.attn.focus, ev, turn) {
+// guest of tandem serve gets BEL (its terminal is not the host's); a
+// session that is not live (live false: a replay, an export) gets none.
+func (s *Status) Notify(ev Event, body string, turn time.Duration, live bool) tea.Cmd {
+	if !live {
 		return nil
 	}
-	getenv := m.opts.Getenv
+	if !shouldNotify(s.opts.Notifications, s.attn.focus, ev, turn) {
+		return nil
+	}
+	getenv := s.opts.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if m.opts.Guest {
+	if s.env.Role.Guest() {
 		return tea.Raw("\a")
 	}
 	return tea.Raw(notificationSequence(getenv, body))
 }
 
-// turnEnded notes how this viewer's turn t ended, after running for d,
-// for the title, and notifies (notify).
-func (m *Model) turnEnded(t backend.Turn, d time.Duration) tea.Cmd {
+// TurnEnded notes how this viewer's turn t ended, after running for d,
+// for the title, and notifies (Notify); label names the thread.
+func (s *Status) TurnEnded(t backend.Turn, d time.Duration, label string, live bool) tea.Cmd {
 	what := "done"
 	switch t.Status {
 	case backend.TurnInterrupted:
@@ -188,54 +199,65 @@ func (m *Model) turnEnded(t backend.Turn, d time.Duration) tea.Cmd {
 	case backend.TurnFailed:
 		what = "failed"
 	}
-	m.attn.lastTurn = what
+	s.attn.lastTurn = what
 	body := "tandem: turn " + what
-	if l := m.threadLabel(); l != "" {
-		body += " — " + l
+	if label != "" {
+		body += " — " + label
 	}
-	return m.notify(notifyTurnEnd, body, d)
+	return s.Notify(TurnEnd, body, d, live)
 }
 
-// threadLabel names the thread for the title: its name, else the start
-// of its first message ("/init" for Codex's /init prompt); "" for a
-// thread with neither yet.
-func (m *Model) threadLabel() string {
-	if m.threadName != "" {
-		return thread.Preview(m.threadName, 40)
+// Label names the thread for the title and notifications: its name,
+// else the start of its first message ("/init" for Codex's /init
+// prompt); "" for a thread with neither yet. It looks at each item of st
+// once (a cache, so View may call it).
+func (s *Status) Label(name string, st *thread.State) string {
+	if name != "" {
+		return thread.Preview(name, 40)
 	}
-	a, items := &m.attn, m.thread.Items()
-	if id := m.thread.ThreadID(); id != a.labelOf || len(items) < a.scanned {
+	a, items := &s.attn, st.Items()
+	if id := st.ThreadID(); id != a.labelOf || len(items) < a.scanned {
 		a.label, a.labelOf, a.scanned = "", id, 0 // another thread
 	}
 	for ; a.label == "" && a.scanned < len(items); a.scanned++ {
 		if it := items[a.scanned]; it.Kind == thread.User && strings.TrimSpace(it.Text()) != "" {
 			a.label = thread.Preview(it.Text(), 40)
-			if strings.TrimSpace(it.Text()) == strings.TrimSpace(initPrompt) {
-				a.label = "/init" // account.go: as the transcript shows it
+			if strings.TrimSpace(it.Text()) == strings.TrimSpace(act.InitPrompt) {
+				a.label = "/init" // as the transcript shows it
 			}
 		}
 	}
 	return a.label
 }
 
-// windowTitle is the terminal's title: "tandem", the thread (threadLabel)
-// and its state — "working", "waiting for you" (an approval, a question
-// or the login form), or how the last turn ended — joined by " · ", one
-// line without controls.
-func (m *Model) windowTitle() string {
+// TitleFacts are what the title says of the session besides the thread.
+type TitleFacts struct {
+	// Label names the thread (Label).
+	Label string
+	// Waiting: a request or the login form waits for an answer.
+	Waiting bool
+	// Running: a turn runs.
+	Running bool
+}
+
+// Title is the terminal's title: "tandem", the thread and its state —
+// "working", "waiting for you" (an approval, a question or the login
+// form; "waiting for a driver" for a watcher), or how the last turn
+// ended — joined by " · ", one line without controls.
+func (s *Status) Title(f TitleFacts) string {
 	parts := []string{"tandem"}
-	if l := m.threadLabel(); l != "" {
-		parts = append(parts, l)
+	if f.Label != "" {
+		parts = append(parts, f.Label)
 	}
 	switch {
-	case len(m.requests.pending) > 0 && m.opts.ReadOnly:
+	case f.Waiting && s.env.Role.Watches():
 		parts = append(parts, "waiting for a driver")
-	case len(m.requests.pending) > 0 || m.login != nil:
+	case f.Waiting:
 		parts = append(parts, "waiting for you")
-	case m.turn.running:
+	case f.Running:
 		parts = append(parts, "working")
-	case m.attn.lastTurn != "":
-		parts = append(parts, m.attn.lastTurn)
+	case s.attn.lastTurn != "":
+		parts = append(parts, s.attn.lastTurn)
 	}
 	return ui.SanitizeLine(strings.Join(parts, " · "))
 }
