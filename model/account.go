@@ -45,11 +45,11 @@ func (m *Model) cmdInit(string) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if m.threadCwd == "" {
+	if m.panes.Cwd() == "" {
 		m.setNotice(noticeInfo, "/init: the thread's workspace is not known yet")
 		return nil
 	}
-	p := path.Join(m.threadCwd, agentsFile)
+	p := path.Join(m.panes.Cwd(), agentsFile)
 	return callCmd(func(ctx context.Context) tea.Msg {
 		_, err := c.ReadFile(ctx, p)
 		return initCheckedMsg{path: p, err: err}

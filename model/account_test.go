@@ -74,7 +74,7 @@ func TestInitCommand(t *testing.T) {
 			f := newFake()
 			f.files = c.files
 			m := ready(t, f, Options{})
-			m.threadCwd = "/w"
+			m.panes.SetCwd("/w")
 			typeText(t, m, "/init")
 			_, cmd := enterNow(m)
 			run(t, m, cmd)
@@ -106,7 +106,7 @@ func TestInitCommand(t *testing.T) {
 	// While a turn runs /init waits (an idle-only command).
 	f := newFake()
 	m := ready(t, f, Options{})
-	m.threadCwd = "/w"
+	m.panes.SetCwd("/w")
 	m.beginTurn()
 	typeText(t, m, "/init")
 	_, cmd := enterNow(m)

@@ -133,7 +133,7 @@ func (m *Model) formKeys() forms.Keys {
 
 func (m *Model) formEnv() formEnv {
 	return formEnv{theme: m.theme, styles: m.styles, width: m.contentWidth(), maxHeight: m.formMaxHeight(),
-		diffHeight: m.diffHeight(), thread: &m.thread, threadCwd: m.threadCwd,
+		diffHeight: m.diffHeight(), thread: m.panes.Thread(), threadCwd: m.panes.Cwd(),
 		keys: m.formKeys(), pagerKey: m.keys.Pager.Help().Key}
 }
 

@@ -26,7 +26,7 @@ func (m *Model) apply() tea.Cmd {
 				cmds = append(cmds, act.Run(m.client, i))
 			}
 		case act.Banner:
-			m.banner(i.Kind, i.Text, i.Detail)
+			m.panes.Banner(i)
 		default:
 			m.stat.Apply(i)
 		}

@@ -212,10 +212,10 @@ func (m *Model) burstGoesOn(msg tea.Msg) bool {
 	return ok && m.burst.active && keyKindOf(k) != keyOther && m.opts.KeyNow().Sub(m.burst.last) <= m.burst.idle()
 }
 
-// burstFrame reports whether View may show the last frame again: during
-// a burst, until burstFrameEvery has passed since it was drawn.
-func (m *Model) burstFrame() bool {
-	return m.burst.active && m.opts.KeyNow().Sub(m.view.frameAt) < burstFrameEvery
+// burstFrame reports whether View may show the last frame, drawn at at,
+// again: during a burst, until burstFrameEvery has passed since.
+func (m *Model) burstFrame(at time.Time) bool {
+	return m.burst.active && m.opts.KeyNow().Sub(at) < burstFrameEvery
 }
 
 // isLF reports whether k is a line feed: the Ctrl+J key.

@@ -121,7 +121,7 @@ func (m *Model) runCommand(c *command, args string) tea.Cmd {
 		m.refused = true
 		return nil
 	}
-	if m.agents.showing != nil && !agentSafe[c.name] { // agents.go
+	if m.panes.AgentShown() && !agentSafe[c.name] { // agents.go
 		m.refuse("a sub-agent is shown — esc back to the thread for /" + c.name)
 		return nil
 	}
@@ -349,13 +349,13 @@ func (m *Model) cmdHooks(string) tea.Cmd {
 }
 
 func (m *Model) cmdDiff(string) tea.Cmd {
-	diff := m.thread.Diff
+	diff := m.panes.Thread().Diff
 	if strings.TrimSpace(diff) == "" {
 		m.banner(ui.BannerInfo, "No diff yet: no turn changed files in this thread", nil)
 		return nil
 	}
-	m.view.add(&ui.DiffCell{Title: "Last turn's diff", Diff: diff}) // every file's every line, read by internal/lib/unidiff
-	m.view.follow = true
+	m.panes.Echo(&ui.DiffCell{Title: "Last turn's diff", Diff: diff}) // every file's every line, read by internal/lib/unidiff
+	m.panes.Follow()
 	return nil
 }
 
@@ -390,6 +390,6 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 	lines = append(lines, m.keys.HelpLines(keys.Compose, 12)...) // model/keys: the keymap
 	lines = append(lines, "", "editing keys, lists, the pager, forms, and rebinding them ([keys] in the config): docs/KEYS.md")
 	m.banner(ui.BannerInfo, "Commands", lines)
-	m.view.follow = true
+	m.panes.Follow()
 	return nil
 }

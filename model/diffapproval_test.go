@@ -94,11 +94,7 @@ func TestPagerShowsApprovalsWholeDiff(t *testing.T) {
 	if !m.PagerOpen() {
 		t.Fatal("ctrl+t did not open the pager")
 	}
-	var tail []string
-	for _, l := range m.pager.lines {
-		tail = append(tail, ansi.Strip(l))
-	}
-	all := strings.Join(tail, "\n")
+	all := pagerText(t, m)
 	wait := strings.Index(all, "Waiting for your answer:")
 	reason := strings.Index(all, "Reason: write big.txt")
 	head := strings.Index(all, "add big.txt (+61 −0)")

@@ -8,6 +8,7 @@ import (
 
 	"tandem/backend"
 	"tandem/model/act"
+	"tandem/model/transcript"
 	"tandem/thread"
 	"tandem/ui"
 )
@@ -24,7 +25,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		m.endTurn(e.Turn)
 		var note tea.Cmd
 		if mine { // this viewer's turn: the title and a notification (notify.go)
-			note = m.stat.TurnEnded(e.Turn, d, m.stat.Label(m.threadName, &m.thread), m.live())
+			note = m.stat.TurnEnded(e.Turn, d, m.stat.Label(m.panes.Name(), m.panes.Thread()), m.live())
 		}
 		return tea.Batch(note, m.flushQueue()) // send the next queued prompt
 	case backend.ErrorEvent:
@@ -47,7 +48,9 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		}
 		return nil
 	case backend.RequestResolvedEvent:
-		m.answeredBy(e)                // authors.go: who answered, in a shared session
+		if e.By != "" { // a shared session says who answered and what
+			m.banner(ui.BannerQuiet, e.By+" "+e.Answer+" "+backend.DescribeRequest(e.Method), nil)
+		}
 		return m.resolved(e.RequestID) // requests.go
 	case backend.ServerExitedEvent:
 		if e.Detached && m.canReattach() {
@@ -73,10 +76,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		m.stat.Apply(act.Settings{Model: &e.ToModel})
 		return nil
 	case backend.ThreadNameEvent:
-		if e.Name != nil && *e.Name != "" && *e.Name != m.threadName {
-			m.threadName = *e.Name
-			m.banner(ui.BannerQuiet, "thread renamed “"+*e.Name+"”", nil)
-		}
+		m.panes.OnName(e) // model/transcript
 		return nil
 	case backend.McpStartupEvent:
 		m.stat.OnMcpStartup(e) // model/status
@@ -98,58 +98,20 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		}
 		return nil
 	}
-	ch := m.thread.Apply(ev)
-	m.project(ch)
+	ch := m.panes.Fold(ev, transcript.FoldFacts{OwnTurn: m.turn.running && !m.turn.foreign && !m.opts.Shared})
 	var snap tea.Cmd
 	if it := ch.Item; it != nil && it.Kind == thread.FileChange && it.Done {
 		snap = m.snapCmd(it) // rewind.go: how the agent left the files
 	}
 	if ch.Status {
 		// Labelled once per update, not once per frame.
-		limits := make([]ui.RateLimit, 0, len(m.thread.RateLimits))
-		for _, r := range m.thread.RateLimits {
+		limits := make([]ui.RateLimit, 0, len(m.panes.Thread().RateLimits))
+		for _, r := range m.panes.Thread().RateLimits {
 			limits = append(limits, ui.RateLimit{Label: ui.RateLimitLabel(r.WindowMins), UsedPercent: r.UsedPercent})
 		}
 		m.stat.Apply(act.Settings{RateLimits: &limits})
 	}
-	if _, ok := ev.(backend.ReasoningSummaryDeltaEvent); ok && ch.Item != nil {
-		if h := ui.ReasoningHeading(ch.Item.Text()); h != "" {
-			m.view.header = h // the status line's "working" header
-		}
-	}
 	return snap
-}
-
-// project draws what the fold changed: a cell for a new item, a redraw
-// for a changed one. A user message that arrives while this viewer's own
-// turn runs was drawn when it was sent, unless prompts are drawn from the
-// thread's items (Shared).
-func (m *Model) project(ch thread.Change) {
-	it := ch.Item
-	if it != nil {
-		m.nameAgents(it) // agents.go: sub-agents by name, once known
-	}
-	switch {
-	case it == nil:
-	case !ch.Added:
-		m.view.touch(it)
-	case it.Kind == thread.User && m.turn.running && !m.turn.foreign && !m.opts.Shared:
-	default:
-		m.view.addItem(it, m.threadCwd)
-	}
-}
-
-// loadHistory folds a thread's history (thread/resume, thread/fork) and
-// draws it; with failures a turn that failed says so.
-func (m *Model) loadHistory(turns []backend.Turn, failures bool) {
-	for _, t := range turns {
-		for _, it := range m.thread.Load([]backend.Turn{t}) {
-			m.view.addItem(it, m.threadCwd)
-		}
-		if failures && t.Status == backend.TurnFailed && t.Error != nil {
-			m.banner(ui.BannerError, "turn failed: "+t.Error.Message, nil)
-		}
-	}
 }
 
 func detailLines(s *string) []string {

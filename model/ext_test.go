@@ -21,6 +21,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/sessions"
 )
 
@@ -391,8 +392,8 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 				run(c)
 			}
 		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg, threadPageMsg, modelListMsg,
-			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll, rewindDoneMsg, snapMsg, agentInfoMsg, agentsListedMsg, agentHistoryMsg,
-			burstTickMsg, holdTickMsg, imagePasteMsg, clipboardMsg, imageModelsMsg, olderTurnsMsg, threadPeekMsg:
+			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll, rewindDoneMsg, snapMsg, act.Done,
+			burstTickMsg, holdTickMsg, imagePasteMsg, clipboardMsg, imageModelsMsg:
 			_, next := m.Update(msg)
 			run(next)
 		}

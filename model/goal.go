@@ -120,7 +120,7 @@ func (m *Model) onGoalResult(msg goalResultMsg) {
 	}
 	m.setGoal(msg.goal)
 	m.banner(ui.BannerInfo, ui.SanitizeLine(msg.title), msg.lines)
-	m.view.follow = true
+	m.panes.Follow()
 }
 
 // fetchGoal asks for the open thread's goal (the status line's); nil

@@ -52,7 +52,7 @@ type holdTickMsg struct{ seq int }
 // the keyboard, and an Enter in the composer outside a burst (in one, it
 // is a new line already).
 func (m *Model) holds(k tea.KeyPressMsg) bool {
-	if m.opts.ReadOnly || m.pager != nil || m.login != nil || m.picker != nil {
+	if m.opts.ReadOnly || m.panes.PagerOpen() || m.login != nil || m.picker != nil {
 		return false
 	}
 	if m.requests.hasKeys() {

@@ -39,7 +39,7 @@ func (m *Model) pasteImages(text string) (cmd tea.Cmd, ok bool) {
 		ims := make([]imageChip, 0, len(paths))
 		sizes := make([]int64, 0, len(paths))
 		for _, p := range paths {
-			sp, ok := serverPath(p, m.threadCwd)
+			sp, ok := serverPath(p, m.panes.Cwd())
 			if !ok {
 				m.composer.Paste(text)
 				m.setNotice(noticeInfo, "not attached: "+p+" — the app-server runs on another machine: paste an absolute path there")

@@ -157,7 +157,7 @@ func (m *Model) turnInput(s string) (in backend.TurnInput, ups []imageUpload, sh
 		if p == "" {
 			p = im.local
 			if m.remote() {
-				p = backend.RemoteImagePath(m.threadCwd, im.local)
+				p = backend.RemoteImagePath(m.panes.Cwd(), im.local)
 				ups = append(ups, imageUpload{local: im.local, server: p})
 			}
 		}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"tandem/model/transcript"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -25,10 +26,10 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.requests.full && m.requests.form != nil {
 		return m.fullFormKey(k) // formwhole.go
 	}
-	if !m.requests.hasKeys() && !m.opts.ReadOnly && m.pager == nil {
+	if !m.requests.hasKeys() && !m.opts.ReadOnly && !m.panes.PagerOpen() {
 		return m.composerKey(k)
 	}
-	if m.pager != nil {
+	if m.panes.PagerOpen() {
 		return m.pagerKey(k)
 	}
 	return m.globalKey(k)
@@ -122,8 +123,8 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, km.Interrupt):
-		if m.agents.showing != nil { // agents.go: back to the thread
-			m.showAgent(nil)
+		if m.panes.AgentShown() { // agents.go: back to the thread
+			m.panes.ShowAgent("")
 			return nil
 		}
 		if m.turn.running {
@@ -135,8 +136,8 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, km.RewindEsc):
 		// Two Escs in one read (tmux, a slow link) arrive as one key.
-		if m.agents.showing != nil {
-			m.showAgent(nil)
+		if m.panes.AgentShown() {
+			m.panes.ShowAgent("")
 			return nil
 		}
 		if !m.turn.running && m.composer.Value() == "" {
@@ -236,11 +237,10 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		if m.opts.ReadOnly {
 			return nil, false
 		}
-		m.view.toggleLastCommand(&m.thread)
+		m.panes.ToggleLastCommand()
 		return nil, true
 	case key.Matches(k, km.Mouse):
-		m.mouseOff = !m.mouseOff
-		if m.mouseOff {
+		if m.panes.ToggleMouse() {
 			m.setNotice(noticeInfo, "mouse released: select text with the terminal; "+km.Mouse.Help().Key+" captures it again")
 		} else {
 			m.clearNotice()
@@ -252,9 +252,21 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		}
 		return m.CopyLastAnswer(), true
 	case key.Matches(k, km.Output):
-		return m.openOutput(), true
+		return m.panes.OpenOutput(), true
 	}
 	return nil, false
+}
+
+// scroll moves the transcript by lines plus pages (model/transcript); at
+// the top it reads the thread's earlier turns. With --no-alt-screen the
+// terminal scrolls its own scrollback instead, and a notice says so.
+func (m *Model) scroll(lines, pages int) tea.Cmd {
+	if m.panes.Inline() && !m.panes.FullScreen() {
+		m.setNotice(noticeInfo, transcript.ScrollbackHint)
+		return nil
+	}
+	m.panes.Scroll(lines, pages, m.transcriptHeight(), m.client != nil)
+	return nil
 }
 
 // onWheel scrolls the pager or the transcript by three lines.
@@ -266,8 +278,8 @@ func (m *Model) onWheel(msg tea.MouseWheelMsg) tea.Cmd {
 	case tea.MouseWheelDown:
 		d = 3
 	}
-	if m.pager != nil {
-		m.pager.scroll(d, m.height)
+	if m.panes.PagerOpen() {
+		m.panes.PagerWheel(d)
 		return nil
 	}
 	return m.scroll(d, 0)

@@ -15,8 +15,8 @@ import (
 	"tandem/model/act"
 	"tandem/model/keys"
 	"tandem/model/status"
+	"tandem/model/transcript"
 	"tandem/sessions"
-	"tandem/thread"
 	"tandem/ui"
 )
 
@@ -109,15 +109,11 @@ type Model struct {
 	theme         huh.Theme
 	markdown      *ui.Markdown
 
-	// thread is the fold; view draws it (transcript.go).
-	thread    thread.State
-	view      transcriptView
-	threadCwd string // the thread's workspace on the server
-	// older follows a resumed thread's turns not read yet (older.go);
-	// peeked is the thread whose newest turns are drawn while its resume
-	// runs ("" when none are).
-	older  olderState
-	peeked string
+	// panes are the threads' folds and their drawing: the session's
+	// thread and its sub-agents, the pager, the scrollback
+	// (model/transcript); drawn is what the last View drew (view.go).
+	panes *transcript.Panes
+	drawn drawState
 	// frame is the frame interval FrameRateMsg set (0: DefaultFrame).
 	frame struct {
 		every time.Duration
@@ -129,28 +125,23 @@ type Model struct {
 	popup    popup
 	picker   *picker
 	login    *loginForm
-	pager    *pager
 	requests requestQueue
 	turn     turnState
 	recovery recovery
 	rewind   rewindState // rewind.go
-	agents   agentsState // agents.go
 	held     heldKey     // hold.go: a decisive key waiting for a next one
 	heldAt   time.Time   // hold.go: the arrival of the held key acting now
 	images   imageState  // images.go
 	skills   skillsState // skills.go
 	collab   collabState // collab.go
 	goal     goalState   // goal.go
-	sb       scrollback  // scrollback.go: --no-alt-screen
 	detach   detachState // reattach.go: a durable session's lost link
 	// ask is the question a command asks before it runs (/stop during
 	// a turn); refused that the command just run refused (slash.go).
 	ask     *slashAsk
 	refused bool
-	// seenUnknown the unknown notification methods noted; threadName
-	// the name last shown (events.go).
+	// seenUnknown the unknown notification methods noted (events.go).
 	seenUnknown map[string]bool
-	threadName  string
 	// codexChecked: the server's version was checked against the tested
 	// range (once per run: a restart is the same codex).
 	codexChecked bool
@@ -170,7 +161,6 @@ type Model struct {
 	quitArmed time.Time
 	quitting  bool
 	ready     bool
-	mouseOff  bool
 }
 
 // New returns a model.
@@ -198,10 +188,10 @@ func New(opts Options) *Model {
 	if km == nil {
 		km = keys.Default()
 	}
-	m := &Model{opts: opts, now: now, keys: km, sb: newScrollback(opts.NoAltScreen, opts.NoColor)}
+	m := &Model{opts: opts, now: now, keys: km}
 	m.env = act.Env{Out: &m.out, Clock: act.RealClock{}, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
 	m.stat = status.New(m.env, status.Options{Info: opts.Status, Notifications: opts.Notifications, Getenv: opts.Getenv})
-	m.view.follow = true
+	m.panes = transcript.New(m.env, transcript.Look{}, transcript.Options{NoAltScreen: opts.NoAltScreen, NoColor: opts.NoColor})
 	m.setPalette(opts.Dark)
 	m.composer = newComposer(opts.State, opts.Workspace)
 	if opts.ReadOnly {
@@ -224,6 +214,7 @@ func (m *Model) setPalette(dark bool) {
 	// Tea's colour profile strips the colours themselves.
 	m.markdown = ui.NewMarkdown(style)
 	m.theme = forms.Theme(dark, m.opts.NoColor)
+	m.panes.SetLook(transcript.Look{Styles: m.styles, Markdown: m.markdown})
 }
 
 // Init implements tea.Model.
@@ -241,7 +232,7 @@ func (m *Model) Running() bool { return m.turn.running }
 func (m *Model) Composer() string { return m.composer.Text() }
 
 // Cells returns the transcript cells (for tests and export).
-func (m *Model) Cells() []ui.Cell { return m.view.transcript.Cells }
+func (m *Model) Cells() []ui.Cell { return m.panes.Cells() }
 
 // Queued returns the prompts queued for the next turns (Tab while a turn
 // runs), first to be sent first.
@@ -253,7 +244,7 @@ func (m *Model) TurnOptions() backend.TurnOptions { return m.turn.overrides }
 
 // LastDiff returns the thread's last `turn/diff/updated` diff ("" when
 // none came yet): what /diff shows.
-func (m *Model) LastDiff() string { return m.thread.Diff }
+func (m *Model) LastDiff() string { return m.panes.Thread().Diff }
 
 // ServerDead reports whether the app-server exited and was not restarted.
 func (m *Model) ServerDead() bool { return m.recovery.dead }
@@ -262,11 +253,11 @@ func (m *Model) ServerDead() bool { return m.recovery.dead }
 func (m *Model) LoginOpen() bool { return m.login != nil }
 
 // PagerOpen reports whether the transcript pager is shown.
-func (m *Model) PagerOpen() bool { return m.pager != nil }
+func (m *Model) PagerOpen() bool { return m.panes.PagerOpen() }
 
 // MouseReleased reports whether mouse capture is off (terminal selection
 // works).
-func (m *Model) MouseReleased() bool { return m.mouseOff }
+func (m *Model) MouseReleased() bool { return m.panes.MouseReleased() }
 
 // SetPeer replaces the peer part of the status line (e.g. the replay's
 // "replay 2× · space pause …"). Call it from the program's goroutine,
@@ -276,7 +267,7 @@ func (m *Model) SetPeer(peer string) { m.stat.Apply(act.Settings{Peer: &peer}) }
 // Close removes the temp files of spilled command output. Every way a
 // program ends calls it (quit, a signal, a pairing client leaving); it is
 // safe to call more than once, and the model can still draw.
-func (m *Model) Close() { m.thread.Close() }
+func (m *Model) Close() { m.panes.Close() }
 
 // Update implements tea.Model. It routes msg to the part of the model it
 // belongs to: a watcher's keys to the role filter, input to the form, the
@@ -284,10 +275,21 @@ func (m *Model) Close() { m.thread.Close() }
 // replies and results to the component that asked. With NoAltScreen it
 // then prints what finished into the scrollback (scrollback.go).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if !m.sb.on {
+	if !m.panes.Inline() {
 		return m.update(msg)
 	}
-	return m, m.scrollbackUpdate(msg, func(msg tea.Msg) tea.Cmd { _, cmd := m.update(msg); return cmd })
+	if cp, ok := msg.(tea.ColorProfileMsg); ok {
+		m.panes.ColorProfile(cp)
+	}
+	full := m.panes.FullScreen()
+	_, cmd := m.update(msg)
+	return m, tea.Batch(cmd, m.panes.AfterUpdate(full, m.printFacts()))
+}
+
+// printFacts are what printing into the scrollback asks of the rest of
+// the screen (model/transcript).
+func (m *Model) printFacts() transcript.PrintFacts {
+	return transcript.PrintFacts{Running: m.turn.running, Quitting: m.quitting, Bottom: func() int { return len(m.bottom()) }}
 }
 
 func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
@@ -299,10 +301,10 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		}
 	}()
 	m.requests.noteInput(m, msg)
-	m.view.deltaOnly = isDelta(msg)
-	_, m.view.tickOnly = msg.(tickMsg)
-	if !m.view.deltaOnly && !m.burstGoesOn(msg) {
-		m.view.transcript.Flush() // deltas coalesce until the next other message (or paste burst key)
+	m.drawn.deltaOnly = isDelta(msg)
+	_, m.drawn.tickOnly = msg.(tickMsg)
+	if !m.drawn.deltaOnly && !m.burstGoesOn(msg) {
+		m.panes.Flush() // deltas coalesce until the next other message (or paste burst key)
 	}
 	if cmd, done := m.roleFilter(msg); done { // role.go
 		return m, cmd
@@ -317,8 +319,13 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	case tea.MouseWheelMsg:
 		return m, m.onWheel(msg)
 	case tea.BackgroundColorMsg:
-		m.setTheme(msg.IsDark())
+		if msg.IsDark() != m.styles.Dark || m.markdown == nil {
+			m.setPalette(msg.IsDark()) // the panes draw everything again
+			m.drawn.bottom = nil
+		}
 		return m, nil
+	case transcript.Msg:
+		return m, m.panes.Update(msg, m.printFacts())
 	case tea.ModeReportMsg:
 		if graphemeTerminal(msg) {
 			m.composer.SetWidthMethod(ansi.GraphemeWidth)
@@ -340,31 +347,25 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		m.onRetryNotice(msg)
 		return m, nil
 	case backend.SubAgentEvent:
-		return m, m.onSubAgentEvent(msg) // agents.go
+		m.panes.FoldAgent(msg) // model/transcript: the sub-agent's own pane
+		return m, nil
 	case backend.ServerRequest:
-		var cmd tea.Cmd
-		m.withMain(func() { cmd = m.onRequest(msg) }) // requests.go
-		return m, cmd
+		return m, m.onRequest(msg) // requests.go
 	case backend.RequestView:
 		m.requests.watch(m, msg) // role.go: a watcher's "waiting for …"
 		return m, nil
 	case hub.PresenceEvent:
 		m.stat.OnPresence(msg) // model/status
-		return m, m.apply()
+		return m, nil
 	case hub.ActionEvent:
-		m.onAction(msg) // authors.go
+		m.panes.OnAction(msg) // model/transcript: who sent what
 		return m, nil
 	case backend.LoginCompletedEvent:
 		return m, m.onLoginCompleted(msg)
 	case backend.Event:
-		var cmd tea.Cmd
-		if m.agents.showing == nil { // the usual case: no closure per delta
-			cmd = m.onEvent(msg) // events.go
-		} else {
-			m.withMain(func() { cmd = m.onEvent(msg) }) // agents.go
-		}
+		cmd := m.onEvent(msg) // events.go
 		if !m.turn.ticking {
-			m.view.transcript.Flush() // no frame tick running: draw now
+			m.panes.Flush() // no frame tick running: draw now
 		}
 		return m, cmd
 	case FrameMsg:
@@ -410,7 +411,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	m.client = msg.Client
 	m.ready = true
-	m.leaveAgents() // agents.go: a (re)started server is the thread's
+	m.panes.LeaveAgents() // agents.go: a (re)started server is the thread's
 	if m.rewind.pending != nil {
 		// A rewind chosen before a restart: its snapshots and its turn are
 		// of the server that went away.
@@ -420,18 +421,18 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	}
 	m.clearNotice(noticeStarting, noticeDead, noticeHeld)
 	m.stat.Apply(act.Settings{Model: &msg.Model, Cwd: &msg.Cwd, Approval: &msg.Approval, Sandbox: &msg.Sandbox, Peer: &msg.Peer})
-	m.threadCwd = msg.ThreadCwd
+	m.panes.SetCwd(msg.ThreadCwd)
 	if msg.ThreadID != "" {
-		m.thread.SetThread(msg.ThreadID) // a restart keeps the transcript
+		m.panes.Thread().SetThread(msg.ThreadID) // a restart keeps the transcript
 	}
 	m.detach.durable, m.detach.host = msg.Durable, msg.Host
 	var cmds []tea.Cmd
 	if msg.Reattached {
 		cmds = append(cmds, m.mergeHistory(msg.History)) // reattach.go
 	} else {
-		m.loadHistory(msg.History, true) // events.go
+		m.panes.LoadHistory(msg.History, true) // model/transcript
 		if msg.Older != "" {
-			m.beginOlder(msg.ThreadID, msg.Older) // older.go
+			m.panes.BeginOlder(msg.ThreadID, msg.Older, m.client != nil) // model/transcript
 		}
 	}
 	if c := m.client; c != nil && !m.codexChecked {
@@ -467,8 +468,13 @@ func graphemeTerminal(msg tea.ModeReportMsg) bool {
 func (m *Model) onWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.width, m.height = msg.Width, msg.Height
 	m.composer.SetWidth(msg.Width)
-	return tea.Batch(m.refitForm(true), m.onResize()) // formwhole.go, transcript.go
+	return tea.Batch(m.refitForm(true), m.panes.Resize(msg.Width, msg.Height)) // formwhole.go, model/transcript
 }
+
+// Quit returns the command that ends the program as /quit does (the
+// replay's Ctrl+C): with NoAltScreen every cell not printed yet is
+// printed first, as it is now.
+func (m *Model) Quit() tea.Cmd { return m.quit() }
 
 // quit ends the program: a prompt never sent is kept in the history, and
 // spilled output is removed.
@@ -479,17 +485,17 @@ func (m *Model) quit() tea.Cmd {
 		m.composer.AddHistory(m.turn.held)
 		m.turn.held = ""
 	}
-	if note := m.quitNote(); note != "" && m.sb.on && !m.quitting {
+	if note := m.quitNote(); note != "" && m.panes.Inline() && !m.quitting {
 		m.banner(ui.BannerQuiet, note, nil) // leave.go: the scrollback says what was cut short
 	}
-	quit := m.scrollbackQuit(tea.Quit) // scrollback.go: what is live is printed first
+	quit := m.panes.Quit(tea.Quit, m.printFacts()) // model/transcript: what is live is printed first
 	m.quitting = true
 	m.Close()
 	return quit
 }
 
 func (m *Model) banner(kind ui.BannerKind, text string, detail []string) {
-	m.view.add(&ui.BannerCell{Kind: kind, Text: text, Detail: detail})
+	m.panes.Banner(act.Banner{Kind: kind, Text: text, Detail: detail})
 }
 
 func (m *Model) contentWidth() int { return max(20, m.width) }

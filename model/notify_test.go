@@ -30,7 +30,8 @@ func TestWindowTitle(t *testing.T) {
 	if got, want := title(m), "tandem · fix the parser · done"; got != want {
 		t.Errorf("done: %q, want %q", got, want)
 	}
-	m.threadName = "Parser\x1b[31m fix"
+	name := "Parser\x1b[31m fix"
+	m.Update(backend.ThreadNameEvent{Name: &name})
 	if got, want := title(m), "tandem · Parser␛[31m fix · done"; got != want {
 		t.Errorf("named: %q, want %q", got, want)
 	}

@@ -123,7 +123,7 @@ func (m *Model) refreshPopup() tea.Cmd {
 		c := m.client
 		// The thread's workspace as the server knows it (a remote path
 		// under --ssh), else the local one.
-		root := m.threadCwd
+		root := m.panes.Cwd()
 		if root == "" {
 			root = m.opts.Workspace
 		}

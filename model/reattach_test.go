@@ -187,7 +187,7 @@ func TestReattachKeepsRequestsUnanswered(t *testing.T) {
 	if v := viewText(m); !strings.Contains(v, "half of it") || !strings.Contains(v, "streamed while disconnected") {
 		t.Errorf("the streaming answer lacks its gap mark:\n%s", v)
 	}
-	if it := m.thread.Find("turn-1", "a1"); it == nil || !strings.HasSuffix(it.Text(), thread.GapMark) {
+	if it := m.panes.Thread().Find("turn-1", "a1"); it == nil || !strings.HasSuffix(it.Text(), thread.GapMark) {
 		t.Errorf("a1 = %v", it)
 	}
 	// The daemon asks again.

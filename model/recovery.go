@@ -137,7 +137,7 @@ func (m *Model) restartServer() tea.Cmd {
 	m.recovery.restarting = true
 	m.ready = false
 	m.setNotice(noticeStarting, "restarting codex app-server…")
-	restart, last := m.opts.Restart, m.thread.LastTurn()
+	restart, last := m.opts.Restart, m.panes.Thread().LastTurn()
 	return inOrder(refuse, func() tea.Msg {
 		info, err := restart(last)
 		return restartDoneMsg{info: info, err: err}

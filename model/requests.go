@@ -9,6 +9,7 @@ import (
 	"tandem/backend"
 	"tandem/forms"
 	"tandem/model/status"
+	"tandem/thread"
 	"tandem/ui"
 )
 
@@ -62,7 +63,7 @@ func (q *requestQueue) requests() []backend.ServerRequest {
 // "waiting for …" line until it is resolved.
 func (q *requestQueue) watch(m *Model, v backend.RequestView) {
 	q.pending = append(q.pending, pendingRequest{view: v})
-	m.view.follow = true
+	m.panes.Follow()
 }
 
 func (q *requestQueue) closeForm() { q.form, q.ready, q.whole, q.full = nil, false, false, false }
@@ -115,12 +116,12 @@ func (m *Model) showNext() tea.Cmd {
 	for len(q.pending) > 0 && q.pending[0].req != nil {
 		p := q.pending[0]
 		e := m.formEnv()
-		e.asker = m.askerOf(p.req.Thread()) // agents.go: a sub-agent asks
+		e.asker = m.panes.AskerOf(p.req.Thread()) // agents.go: a sub-agent asks
 		f, now, banner := p.ad.open(e)
 		if f != nil {
 			q.form, q.ready = f, false
 			q.seq++
-			m.view.follow = true
+			m.panes.Follow()
 			return tea.Batch(append(cmds, f.Init(), m.startGrace())...) // grace.go
 		}
 		if banner != "" {
@@ -253,30 +254,15 @@ func (m *Model) queueLine() string {
 // drops the label once it is answered, resolved or dropped. It runs after
 // every Update; pending holds at most a few requests.
 func (m *Model) syncAwaiting() {
-	want := map[*ui.CommandCell]bool{}
+	var items []*thread.Item
 	for _, p := range m.requests.pending {
 		v := p.view
 		if v.Method != backend.MethodCommandApproval || v.ItemID == "" || (p.req != nil && p.req.Answered()) {
 			continue
 		}
-		if c, ok := m.view.cell(m.thread.Find(v.TurnID, v.ItemID)).(*ui.CommandCell); ok {
-			want[c] = true
+		if it := m.panes.Thread().Find(v.TurnID, v.ItemID); it != nil {
+			items = append(items, it)
 		}
 	}
-	for c := range m.view.awaiting {
-		if !want[c] {
-			c.SetAwaitingApproval(false)
-			delete(m.view.awaiting, c)
-		}
-	}
-	for c := range want {
-		if m.view.awaiting[c] {
-			continue
-		}
-		c.SetAwaitingApproval(true)
-		if m.view.awaiting == nil {
-			m.view.awaiting = map[*ui.CommandCell]bool{}
-		}
-		m.view.awaiting[c] = true
-	}
+	m.panes.Awaiting(items) // model/transcript
 }

@@ -3,6 +3,8 @@ package model
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"tandem/model/act"
+	"tandem/model/transcript"
 	"tandem/ui"
 )
 
@@ -11,6 +13,14 @@ import (
 // for any other message.
 func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
+	case act.Done:
+		if msg.For == act.ToPanes {
+			open := ""
+			if m.client != nil {
+				open = m.client.ThreadID()
+			}
+			m.panes.OnDone(msg.Msg, transcript.DoneFacts{Height: m.transcriptHeight(), CanRead: m.client != nil, Switching: m.turn.switching, Open: open})
+		}
 	case selfHandled: // account.go
 		return msg.apply(m), true
 	case turnStartResult:
@@ -37,11 +47,6 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onFormCheck(msg), true
 	case threadSwitchedMsg:
 		return tea.Batch(m.onThreadSwitched(msg), m.flushQueue()), true
-	case threadPeekMsg:
-		m.onThreadPeek(msg)
-		return nil, true
-	case olderTurnsMsg:
-		return m.onOlderTurns(msg), true
 	case resumeCheckMsg:
 		return m.onResumeCheck(msg), true
 	case ThreadOpenedMsg:
@@ -50,12 +55,6 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onRewindDone(msg), true
 	case snapMsg:
 		m.onSnap(msg)
-	case agentInfoMsg:
-		m.onAgentInfo(msg)
-	case agentsListedMsg:
-		m.onAgentsListed(msg)
-	case agentHistoryMsg:
-		m.onAgentHistory(msg)
 	case commandResultMsg:
 		m.onCommandResult(msg)
 	case threadPageMsg:
@@ -90,13 +89,9 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onReattachTick(msg), true
 	case stopDoneMsg:
 		return m.onStopDone(msg), true
-	case resizeDoneMsg:
-		m.onResizeDone(msg)
-	case pagerFillMsg:
-		return m.onPagerFill(msg), true // pager.go
-	case outputPagerDone:
-		if msg.err != nil {
-			m.setNotice(noticeInfo, "pager: "+msg.err.Error())
+	case transcript.OutputDone:
+		if msg.Err != nil {
+			m.setNotice(noticeInfo, "pager: "+msg.Err.Error())
 		}
 	default:
 		return nil, false

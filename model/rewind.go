@@ -82,7 +82,7 @@ type snapMsg struct {
 func (m *Model) turns() []turnInfo {
 	var out []turnInfo
 	at := map[string]int{}
-	for _, it := range m.thread.Items() {
+	for _, it := range m.panes.Thread().Items() {
 		i, ok := at[it.Key.Turn]
 		if !ok {
 			i = len(out)
@@ -111,7 +111,7 @@ func (m *Model) turns() []turnInfo {
 // rewindBlocked says why a rewind can't start now ("" when it can).
 func (m *Model) rewindBlocked() string {
 	switch {
-	case m.agents.showing != nil:
+	case m.panes.AgentShown():
 		return "a sub-agent is shown — esc back to the thread to rewind it"
 	case m.opts.Shared || m.opts.ReadOnly:
 		return "rewind switches the thread, which a shared session can't do"

@@ -132,7 +132,7 @@ func (m *Model) rewoundNote(turn string) string {
 	turns := m.turns()
 	for i, t := range turns {
 		if t.id == turn {
-			return fmt.Sprintf("Rewound to “%s” — %s left behind on thread %s (/resume)", thread.Preview(t.prompt, 50), plural(len(turns)-i, "turn"), shortID(m.thread.ThreadID()))
+			return fmt.Sprintf("Rewound to “%s” — %s left behind on thread %s (/resume)", thread.Preview(t.prompt, 50), plural(len(turns)-i, "turn"), shortID(m.panes.Thread().ThreadID()))
 		}
 	}
 	return "Rewound to an earlier message (a fork of the thread)"

@@ -83,8 +83,8 @@ func codeSummary(plan *rewindPlan, rel func(string) string) []string {
 
 // relPath is p relative to the thread's workspace when under it.
 func (m *Model) relPath(p string) string {
-	if m.threadCwd != "" {
-		if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(m.threadCwd, "/")+"/"); ok {
+	if m.panes.Cwd() != "" {
+		if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(m.panes.Cwd(), "/")+"/"); ok {
 			return rel
 		}
 	}

@@ -4,12 +4,13 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"tandem/model/transcript"
 	"tandem/ui"
 )
 
 // guestNoHostProgram is the notice for a key that would run a program
 // on the host (Options.Guest).
-const guestNoHostProgram = "not over tandem serve: $EDITOR and $PAGER would run on the host — Ctrl+T is the pager"
+const guestNoHostProgram = transcript.GuestNoHostProgram
 
 // watcherReadOnlyHint is shown to a watcher who types.
 const watcherReadOnlyHint = "you are watching — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
@@ -28,7 +29,7 @@ func (m *Model) roleFilter(msg tea.Msg) (cmd tea.Cmd, done bool) {
 	case tea.KeyPressMsg:
 		km := m.keys
 		switch {
-		case m.pager != nil && !key.Matches(msg, km.QuitEmpty):
+		case m.panes.PagerOpen() && !key.Matches(msg, km.QuitEmpty):
 			m.pagerKey(msg) // q, esc and Ctrl+C close the pager
 			return nil, true
 		case key.Matches(msg, km.Leave):

@@ -43,7 +43,7 @@ func (m *Model) live() bool { return m.client != nil || !m.opts.Shared }
 
 // windowTitle is the terminal's title (model/status).
 func (m *Model) windowTitle() string {
-	return m.stat.Title(status.TitleFacts{Label: m.stat.Label(m.threadName, &m.thread),
+	return m.stat.Title(status.TitleFacts{Label: m.stat.Label(m.panes.Name(), m.panes.Thread()),
 		Waiting: len(m.requests.pending) > 0 || m.login != nil, Running: m.turn.running})
 }
 

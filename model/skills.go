@@ -43,8 +43,8 @@ type skillsListedMsg struct {
 // skillsCwd is the workspace whose skills are listed: the thread's on the
 // server, else the local one.
 func (m *Model) skillsCwd() string {
-	if m.threadCwd != "" {
-		return m.threadCwd
+	if m.panes.Cwd() != "" {
+		return m.panes.Cwd()
 	}
 	return m.opts.Workspace
 }

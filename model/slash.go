@@ -62,7 +62,7 @@ func (m *Model) slashEnter(raw string) (cmd tea.Cmd, done bool) {
 	}
 	args = m.composer.Expand(args) // a pasted goal or name is its text, not its placeholder
 	// (With a sub-agent shown runCommand refuses c: nothing to ask.)
-	if c.ask != nil && (m.agents.showing == nil || agentSafe[c.name]) {
+	if c.ask != nil && (!m.panes.AgentShown() || agentSafe[c.name]) {
 		if q := c.ask(m); q != "" {
 			now := m.opts.GraceNow()
 			m.ask = &slashAsk{cmd: c, args: args, draft: raw, question: q, seq: m.turn.seq, shown: now, last: now}
@@ -139,7 +139,7 @@ type slashAsk struct {
 func (m *Model) askShown() string {
 	a := m.ask
 	if a == nil || m.composer.Value() != a.draft || m.turn.seq != a.seq ||
-		m.requests.hasKeys() || m.pager != nil || m.login != nil || m.picker != nil || m.opts.ReadOnly {
+		m.requests.hasKeys() || m.panes.PagerOpen() || m.login != nil || m.picker != nil || m.opts.ReadOnly {
 		return ""
 	}
 	if q := a.cmd.ask(m); q != a.question {

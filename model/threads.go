@@ -50,7 +50,7 @@ func newThreadCmd(c backend.Client, notice string) tea.Cmd {
 func resumeCmd(c backend.Client, t backend.Thread, how resumeHow) tea.Cmd {
 	var peek tea.Cmd
 	if how.peek {
-		peek = peekCmd(c, t.ID)
+		peek = act.Run(c, act.Request{For: act.ToPanes, Do: act.PeekTurns{ID: t.ID}}) // drawn while the resume runs
 	}
 	return tea.Batch(peek, callCmd(func(ctx context.Context) tea.Msg {
 		if t.Path == nil || *t.Path == "" || t.Status == nil {
@@ -134,10 +134,7 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.turn.switching = false
 	m.clearNotice(noticeHeld, noticeOpening) // "opening a thread — your message stays here"
 	if msg.err != nil {
-		if m.peeked != "" { // the newest turns of a thread that did not open
-			m.view.reset()
-			m.peeked = ""
-		}
+		m.panes.ForgetPeek() // the newest turns of a thread that did not open
 		if msg.notice != "" {
 			m.banner(ui.BannerWarning, msg.notice, nil)
 		}
@@ -147,27 +144,19 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	if msg.how != "rewound" {
 		m.rewind.pending = nil // a rewind is of the thread it was chosen in
 	}
-	m.showAgent(nil) // agents.go: the sub-agents are the old thread's
-	m.agents = agentsState{}
 	var rewound string // the banner of a rewind, from the thread left
 	if msg.how == "rewound" {
 		rewound = m.rewoundNote(msg.before)
 	}
 	r := msg.resp
-	m.scrollbackLeave(msg) // scrollback.go: the old thread's last cells, a separator
-	// The account's rate limits and the model's window outlive a thread.
-	limits, window := m.thread.RateLimits, m.thread.Usage.ContextWindow
-	m.thread.Close()
-	m.thread.Reset(r.Thread.ID)
-	m.thread.RateLimits, m.thread.Usage.ContextWindow = limits, window
-	m.view.reset()
-	m.peeked = ""
-	m.beginOlder(r.Thread.ID, r.Older) // older.go: the turns before the page
+	m.panes.Leave(msg.how, r.Thread, msg.from, m.turn.running) // the old thread's last cells, a separator
+	m.panes.Open(r.Thread.ID, r.Cwd)                          // the sub-agents are the old thread's
+	m.panes.BeginOlder(r.Thread.ID, r.Older, m.client != nil)  // the turns before the page
 	m.clearTurn()
 	set := act.Settings{Model: act.Str(r.Model), Approval: act.Str(backend.PolicyString(r.ApprovalPolicy)), Sandbox: act.Str(r.Sandbox.Mode())}
 	if r.Cwd != "" {
 		set.Cwd = act.Str(ui.ShortHome(r.Cwd))
-		m.threadCwd = r.Cwd
+		m.panes.SetCwd(r.Cwd)
 	}
 	// Choices made with /model and /approvals apply to the next turns of
 	// whatever thread is open: the status line keeps showing them.
@@ -185,8 +174,8 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	if msg.notice != "" {
 		m.banner(ui.BannerWarning, msg.notice, nil)
 	}
-	m.loadHistory(r.Thread.Turns, false)
-	m.scrollbackOpened(msg) // a rewind's or fork's history is printed already
+	m.panes.LoadHistory(r.Thread.Turns, false)
+	m.panes.Opened(msg.how, msg.from) // a rewind's or fork's history is printed already
 	title := r.Thread.Preview
 	if r.Thread.Name != nil && *r.Thread.Name != "" {
 		title = *r.Thread.Name
@@ -206,7 +195,9 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.rememberThread(r.Thread.ID)
 	extras := m.threadExtras() // goal.go: its goal, its workspace's skills
 	if msg.how == "resumed" {
-		return tea.Batch(m.earlierAgentsCmd(r.Thread.ID), extras, m.resumedRunning(r.Thread), m.loadOlderIfTop()) // agents.go: its sub-agents
+		m.panes.ListEarlierAgents(r.Thread.ID) // its sub-agents
+		m.panes.LoadOlderIfTop(m.transcriptHeight(), m.client != nil)
+		return tea.Batch(extras, m.resumedRunning(r.Thread))
 	}
 	return extras
 }

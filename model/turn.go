@@ -91,9 +91,9 @@ func (m *Model) submitShown(shown, text string) tea.Cmd {
 		if shown != text {
 			drawn = shown
 		}
-		m.view.add(&ui.UserCell{Text: drawn, Images: images})
+		m.panes.Echo(&ui.UserCell{Text: drawn, Images: images})
 	}
-	m.view.follow = true
+	m.panes.Follow()
 	m.beginTurn()
 	m.clearNotice()
 	c := m.client
@@ -226,7 +226,7 @@ func (m *Model) endTurn(t backend.Turn) {
 	}
 	m.clearTurn()
 	m.clearNotice()
-	m.view.header = ""
+	m.panes.ClearHeader()
 	switch t.Status {
 	case backend.TurnInterrupted:
 		m.banner(ui.BannerWarning, "Turn interrupted", nil)
@@ -274,7 +274,7 @@ func (m *Model) onEnter() tea.Cmd {
 		m.setNotice(noticeHeld, "opening a thread — your message stays here")
 		return nil
 	}
-	if m.agents.showing != nil {
+	if m.panes.AgentShown() {
 		m.setNotice(noticeHeld, "a sub-agent is shown — esc back to the thread to send; your message stays here")
 		return nil
 	}
@@ -335,7 +335,7 @@ func (m *Model) steer(text, hist string) tea.Cmd {
 	}
 	m.composer.AddHistory(hist)
 	m.setDraft("")
-	m.view.follow = true
+	m.panes.Follow()
 	m.setNotice(noticeSteering, "steering the turn…")
 	in, ups, _ := m.turnInput(text)
 	in.Skills = m.skillRefs(text) // skills.go
@@ -362,7 +362,7 @@ func (m *Model) onSteerResult(r steerResult) tea.Cmd {
 	case r.err == nil:
 		if !m.opts.Shared { // shared models draw prompts from the thread's items
 			text, ims := m.composer.stripImages(r.text)
-			m.view.add(&ui.UserCell{Text: text, Images: shownImages(ims)})
+			m.panes.Echo(&ui.UserCell{Text: text, Images: shownImages(ims)})
 		}
 		return nil
 	case errors.Is(r.err, backend.ErrNoActiveTurn), errors.As(r.err, &rpcErr) && rpcErr.Code == backend.CodeInvalidRequest:

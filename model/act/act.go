@@ -72,9 +72,16 @@ func (o *Out) Notice(kind NoticeKind, text string) { o.Want(SetNotice{Kind: kind
 // kind when none is given).
 func (o *Out) Clear(kinds ...NoticeKind) { o.Want(ClearNotice{Kinds: kinds}) }
 
-// Banner adds a banner to the transcript of the thread shown.
+// Banner adds a banner to the session thread's transcript, whichever
+// pane is shown (a sub-agent's may be).
 func (o *Out) Banner(kind ui.BannerKind, text string, detail []string) {
 	o.Want(Banner{Kind: kind, Text: text, Detail: detail})
+}
+
+// ShownBanner adds a banner to the transcript on screen: the answer to
+// something asked there (/help, /status with a sub-agent shown).
+func (o *Out) ShownBanner(kind ui.BannerKind, text string, detail []string) {
+	o.Want(Banner{Kind: kind, Text: text, Detail: detail, Shown: true})
 }
 
 // Take moves another Out's asks to the end of o's.
@@ -121,12 +128,13 @@ func (c ClearNotice) Matches(k NoticeKind) bool {
 	return len(c.Kinds) == 0 || slices.Contains(c.Kinds, k)
 }
 
-// Banner is a line (and its detail) in the shown thread's transcript
-// (panes).
+// Banner is a line (and its detail) in the session thread's transcript,
+// or with Shown in the one on screen (panes).
 type Banner struct {
 	Kind   ui.BannerKind
 	Text   string
 	Detail []string
+	Shown  bool
 }
 
 // Env is what every component is built with: the Out it asks into (the

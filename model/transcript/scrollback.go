@@ -1,12 +1,15 @@
-package model
+package transcript
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"tandem/backend"
+	"tandem/model/act"
 	"tandem/thread"
 	"tandem/ui"
 )
@@ -113,9 +116,9 @@ type scrollback struct {
 	frameW, frameH int
 }
 
-// scrollbackHint answers PgUp and PgDn with --no-alt-screen: there is no
+// ScrollbackHint answers PgUp and PgDn with --no-alt-screen: there is no
 // transcript of tandem's own to scroll.
-const scrollbackHint = "the conversation is in your terminal's scrollback: scroll it there (shift+pgup, the wheel) — ctrl+t opens the pager"
+const ScrollbackHint = "the conversation is in your terminal's scrollback: scroll it there (shift+pgup, the wheel) — ctrl+t opens the pager"
 
 // pendingCell is a cell drawn into pending, whose lines end at end.
 type pendingCell struct {
@@ -129,6 +132,9 @@ type scrollPrintedMsg struct{ seq int }
 // scrollResumeMsg ends the hold of seq after a full screen closed.
 type scrollResumeMsg struct{ seq int }
 
+func (scrollPrintedMsg) panesMsg() {}
+func (scrollResumeMsg) panesMsg()  {}
+
 func newScrollback(on, noColor bool) scrollback {
 	p := colorprofile.ANSI256
 	if noColor {
@@ -138,23 +144,40 @@ func newScrollback(on, noColor bool) scrollback {
 		print: func(text string) tea.Cmd { return tea.Println(text) }}
 }
 
-// fullScreen reports whether a full screen of this viewer is open (the
-// pager, a sub-agent's view).
-func (m *Model) fullScreen() bool { return m.pager != nil || m.agents.showing != nil }
-
-// altScreen reports whether View draws in the alternate screen: always
-// without --no-alt-screen; with it, while a full screen is open — unless
-// a print is in flight, which must reach the normal screen first.
-func (m *Model) altScreen() bool {
-	return !m.sb.on || (m.fullScreen() && m.sb.inflight == nil)
+// PrintFacts are what printing into the scrollback asks of the rest of
+// the screen.
+type PrintFacts struct {
+	// Running: a turn runs (only what finished is printed).
+	Running bool
+	// Quitting: the program is ending (everything is printed).
+	Quitting bool
+	// Bottom counts the rows below the transcript (form, composer,
+	// status line) as they are drawn now.
+	Bottom func() int
 }
 
-// scrollbackUpdate runs one message through update with --no-alt-screen:
-// it takes the messages of its own, notes the colour profile, holds
-// printing after a full screen closed, and afterwards prints what
-// finished.
-func (m *Model) scrollbackUpdate(msg tea.Msg, update func(tea.Msg) tea.Cmd) tea.Cmd {
-	s := &m.sb
+// Inline reports --no-alt-screen: finished cells go to the terminal's
+// scrollback.
+func (p *Panes) Inline() bool { return p.sb.on }
+
+// FullScreen reports whether a full screen of this viewer is open (the
+// pager, a sub-agent's pane).
+func (p *Panes) FullScreen() bool { return p.pager != nil || p.AgentShown() }
+
+// AltScreen reports whether the view is drawn in the alternate screen:
+// always without --no-alt-screen; with it, while a full screen is open —
+// unless a print is in flight, which must reach the normal screen first.
+func (p *Panes) AltScreen() bool {
+	return !p.sb.on || (p.FullScreen() && p.sb.inflight == nil)
+}
+
+// ColorProfile notes the terminal's colour profile: the printed lines
+// bypass the renderer, so they are converted here.
+func (p *Panes) ColorProfile(msg tea.ColorProfileMsg) { p.sb.profile = msg.Profile }
+
+// onScrollMsg takes a print's acknowledgement or the end of a hold.
+func (p *Panes) onScrollMsg(msg Msg, f PrintFacts) tea.Cmd {
+	s := &p.sb
 	switch msg := msg.(type) {
 	case scrollPrintedMsg:
 		if msg.seq != s.seq {
@@ -172,55 +195,63 @@ func (m *Model) scrollbackUpdate(msg tea.Msg, update func(tea.Msg) tea.Cmd) tea.
 				s.quit = nil
 				return q
 			}
-			return m.flushPrint()
+			return p.flushPrint(f)
 		}
-		return m.emitFinished()
+		return p.EmitFinished(f)
 	case scrollResumeMsg:
 		if msg.seq == s.holdSeq {
 			s.hold = false
 		}
-		return m.emitFinished()
-	case tea.ColorProfileMsg:
-		s.profile = msg.Profile
+		return p.EmitFinished(f)
 	}
-	full := m.fullScreen()
-	cmd := update(msg)
+	return nil
+}
+
+// AfterUpdate follows a message with --no-alt-screen: wasFull says a full
+// screen was open before it; one that closed holds printing until the
+// renderer has left the alternate screen (altSettle). Then what finished
+// is printed.
+func (p *Panes) AfterUpdate(wasFull bool, f PrintFacts) tea.Cmd {
+	if !p.sb.on {
+		return nil
+	}
+	s := &p.sb
 	var resume tea.Cmd
-	if full && !m.fullScreen() {
+	if wasFull && !p.FullScreen() {
 		s.hold = true
 		s.holdSeq++
 		seq := s.holdSeq
-		resume = tea.Tick(altSettle, func(time.Time) tea.Msg { return scrollResumeMsg{seq: seq} })
+		resume = p.env.Clock.After(altSettle, func(time.Time) tea.Msg { return scrollResumeMsg{seq: seq} })
 	}
-	return tea.Batch(cmd, resume, m.emitFinished())
+	return tea.Batch(resume, p.EmitFinished(f))
 }
 
-// emitFinished draws the cells that finished since the last call, in
+// EmitFinished draws the cells that finished since the last call, in
 // order, and starts their print when none is in flight. It prints nothing
 // before the window's size is known, while a full screen is open or
 // settling, or once quitting.
-func (m *Model) emitFinished() tea.Cmd {
-	s := &m.sb
-	if !s.on || m.width == 0 || m.quitting || m.fullScreen() || s.hold {
+func (p *Panes) EmitFinished(f PrintFacts) tea.Cmd {
+	s := &p.sb
+	if !s.on || p.w == 0 || f.Quitting || p.FullScreen() || s.hold {
 		return nil
 	}
-	m.queueCells(false)
-	return m.flushPrint()
+	p.queueCells(false, f.Running)
+	return p.flushPrint(f)
 }
 
-// queueCells draws the cells not printed yet into pending: the finished
-// ones up to the first that is not (all of them when all is set, for
-// quitting), about drawChunk lines at a time; a plan printed before that
-// changed since is drawn again.
-func (m *Model) queueCells(all bool) {
-	s := &m.sb
-	cells := m.view.transcript.Cells
+// queueCells draws the thread's cells not printed yet into pending: the
+// finished ones up to the first that is not (all of them when all is
+// set, for quitting), about drawChunk lines at a time; a plan printed
+// before that changed since is drawn again.
+func (p *Panes) queueCells(all, running bool) {
+	s := &p.sb
+	cells := p.main.v.transcript.Cells
 	var ctx *ui.RenderContext // made when something is drawn: this runs after every delta
 	draw := func(c ui.Cell) []string {
 		if ctx == nil {
-			ctx = m.renderContext(0)
+			ctx = p.renderContext(0)
 		}
-		return ui.RenderCell(c, ctx, m.contentWidth())
+		return ui.RenderCell(c, ctx, p.width())
 	}
 	for c, v := range s.plans {
 		if c.Version() != v && s.state[c] == cellPrinted {
@@ -234,7 +265,7 @@ func (m *Model) queueCells(all bool) {
 		if s.state[c] != cellLive {
 			continue
 		}
-		if !all && !m.finished(c, i == len(cells)-1) {
+		if !all && !finished(c, i == len(cells)-1, running) {
 			break
 		}
 		s.pending = append(s.pending, draw(c)...)
@@ -288,11 +319,11 @@ func (s *scrollback) liveFrom(cells []ui.Cell) int {
 }
 
 // finished reports whether cell c may go to the scrollback: once its turn
-// ended everything may; before, a cell still streaming or running may
-// not, nor an item not completed, and a plan only once something follows
-// it (last: c is the transcript's last cell).
-func (m *Model) finished(c ui.Cell, last bool) bool {
-	if !m.turn.running {
+// ended (running false) everything may; before, a cell still streaming
+// or running may not, nor an item not completed, and a plan only once
+// something follows it (last: c is the transcript's last cell).
+func finished(c ui.Cell, last, running bool) bool {
+	if !running {
 		return true
 	}
 	if l, ok := c.(ui.Live); ok && l.Live() {
@@ -331,17 +362,17 @@ func cellItem(c ui.Cell) *thread.Item {
 // flushPrint starts printing the pending lines unless a print is in
 // flight: one tea.Println of at most printRows lines, then its
 // acknowledgement.
-func (m *Model) flushPrint() tea.Cmd {
-	s := &m.sb
+func (p *Panes) flushPrint(f PrintFacts) tea.Cmd {
+	s := &p.sb
 	if s.inflight != nil || (len(s.pending) == 0 && len(s.pendingCells) == 0) {
 		return nil
 	}
-	bottom := len(m.bottom()) // drawn once: it is not cached outside a delta or tick
-	n := min(len(s.pending), m.printRows(bottom))
+	bottom := f.Bottom() // drawn once: it is not cached outside a delta or tick
+	n := min(len(s.pending), p.printRows(bottom, f.Quitting))
 	if n <= 0 && len(s.pending) > 0 {
 		return nil // no room above the live area now (a form on a short window): later
 	}
-	if len(s.pending) > m.liveRoom(bottom) {
+	if len(s.pending) > p.LiveRoom(bottom) {
 		s.bulk = true
 	}
 	text := s.colour(strings.Join(s.pending[:n], "\n"))
@@ -363,33 +394,22 @@ func (m *Model) flushPrint() tea.Cmd {
 	return tea.Sequence(s.print(text), func() tea.Msg { return scrollPrintedMsg{seq: seq} })
 }
 
-// flushThen prints what is pending, then runs then (quitting): the
-// prints follow one another, each acknowledged before the next.
-func (m *Model) flushThen(then tea.Cmd) tea.Cmd {
-	s := &m.sb
-	if len(s.pending) == 0 && len(s.pendingCells) == 0 {
-		return then
-	}
-	s.quit = then // scrollPrintedMsg sends the next print, and then quits
-	return m.flushPrint()
-}
-
 // liveReserve is how many rows of the window the live area leaves free
 // (a third): what one print may carry.
-func (m *Model) liveReserve() int { return max(1, m.height/3) }
+func (p *Panes) liveReserve() int { return max(1, p.h/3) }
 
-// liveRoom is how many rows the live area has for cells above a bottom
+// LiveRoom is how many rows the live area has for cells above a bottom
 // (form, composer, status line) of bottom rows.
-func (m *Model) liveRoom(bottom int) int { return m.height - m.liveReserve() - bottom }
+func (p *Panes) LiveRoom(bottom int) int { return p.h - p.liveReserve() - bottom }
 
 // printRows is how many rows the next print may carry: the reserve, less
 // what a bottom of bottom rows taller than the rest of the window takes
 // (quitting, the live area is gone: the reserve).
-func (m *Model) printRows(bottom int) int {
-	if m.quitting {
-		return m.liveReserve()
+func (p *Panes) printRows(bottom int, quitting bool) int {
+	if quitting {
+		return p.liveReserve()
 	}
-	return min(m.liveReserve(), m.height-bottom)
+	return min(p.liveReserve(), p.h-bottom)
 }
 
 // colour converts styled text to the terminal's colour profile.
@@ -403,70 +423,70 @@ func (s *scrollback) colour(text string) string {
 	return b.String()
 }
 
-// Quit returns the command that ends the program as /quit does (the
-// replay's Ctrl+C): with NoAltScreen every cell not printed yet is
-// printed first, as it is now.
-func (m *Model) Quit() tea.Cmd { return m.quit() }
-
-// scrollbackQuit returns the command that ends the program with
-// --no-alt-screen: every cell not printed yet is printed as it is now
-// (after the print in flight), then quit runs.
-func (m *Model) scrollbackQuit(quit tea.Cmd) tea.Cmd {
-	s := &m.sb
-	if !s.on || m.width == 0 {
+// Quit returns the command that ends the program with --no-alt-screen:
+// every cell not printed yet is printed as it is now (after the print in
+// flight), then quit runs. Without it, quit.
+func (p *Panes) Quit(quit tea.Cmd, f PrintFacts) tea.Cmd {
+	s := &p.sb
+	if !s.on || p.w == 0 {
 		return quit
 	}
-	m.queueCells(true)
+	p.queueCells(true, f.Running)
 	if s.inflight != nil {
 		s.quit = quit // scrollPrintedMsg prints the rest, then quits
 		return nil
 	}
-	return m.flushThen(quit)
+	if len(s.pending) == 0 && len(s.pendingCells) == 0 {
+		return quit
+	}
+	s.quit = quit // scrollPrintedMsg sends the next print, and then quits
+	return p.flushPrint(f)
 }
 
-// scrollbackLeave is called as a thread switch replaces the transcript:
-// the old thread's cells not printed yet are printed as they are, then a
-// line that names the new thread (the scrollback above is never erased).
-func (m *Model) scrollbackLeave(msg threadSwitchedMsg) {
-	s := &m.sb
+// Leave is called as a thread switch replaces the transcript: the old
+// thread's cells not printed yet are printed as they are, then a line
+// that names the new thread t (opened as how: "new", "resumed", "forked",
+// "rewound"; from is the thread a fork came from) — the scrollback above
+// is never erased.
+func (p *Panes) Leave(how string, t backend.Thread, from string, running bool) {
+	s := &p.sb
 	if !s.on {
 		return
 	}
-	s.left = m.thread.ThreadID()
-	if m.width > 0 {
-		m.queueCells(true)
+	s.left = p.main.state.ThreadID()
+	if p.w > 0 {
+		p.queueCells(true, running)
 	}
 	// The new transcript starts over; the old cells still to be printed
 	// are pending or in flight, and go out first.
 	s.state, s.plans, s.from = map[ui.Cell]cellState{}, map[ui.Cell]int{}, 0
-	r := msg.resp
-	title := r.Thread.Preview
-	if r.Thread.Name != nil && *r.Thread.Name != "" {
-		title = *r.Thread.Name
+	title := t.Preview
+	if t.Name != nil && *t.Name != "" {
+		title = *t.Name
 	}
-	id := shortID(r.Thread.ID)
+	id := act.ShortID(t.ID)
 	var what string
 	switch {
-	case msg.how == "rewound":
+	case how == "rewound":
 		what = "rewound to an earlier message: thread " + id + " goes on from here"
-	case msg.how == "forked" && msg.from != "" && msg.from == s.left:
+	case how == "forked" && from != "" && from == s.left:
 		what = "forked into thread " + id + ": the conversation above goes on here"
 	default:
-		what = msg.how + " thread " + id + " " + quoteTitle(title)
+		what = how + " thread " + id + " " + act.QuoteTitle(title)
 	}
-	s.pending = append(s.pending, separator(m.styles, what, m.contentWidth()))
+	s.pending = append(s.pending, Separator(p.look.Styles, what, p.width()))
 }
 
-// scrollbackOpened is called once a switched-to thread's history is
-// loaded: the history of a rewind, or of a fork of the thread shown, is
-// in the scrollback already (above the separator), so it is not printed
-// again; another thread's history is.
-func (m *Model) scrollbackOpened(msg threadSwitchedMsg) {
-	s := &m.sb
-	if !s.on || !(msg.how == "rewound" || (msg.how == "forked" && msg.from != "" && msg.from == s.left)) {
+// Opened is called once a switched-to thread's history is loaded: the
+// history of a rewind, or of a fork of the thread shown, is in the
+// scrollback already (above the separator), so it is not printed again;
+// another thread's history is.
+func (p *Panes) Opened(how, from string) {
+	s := &p.sb
+	if !s.on || !(how == "rewound" || (how == "forked" && from != "" && from == s.left)) {
 		return
 	}
-	for _, c := range m.view.transcript.Cells {
+	for _, c := range p.main.v.transcript.Cells {
 		if cellItem(c) != nil || isUserCell(c) {
 			s.state[c] = cellPrinted
 		}
@@ -477,3 +497,85 @@ func isUserCell(c ui.Cell) bool {
 	_, ok := c.(*ui.UserCell)
 	return ok
 }
+
+// Separator is a dim rule naming what follows: "── text ───…" at width.
+func Separator(st ui.Styles, text string, width int) string {
+	line := "── " + text + " "
+	if n := width - len([]rune(line)); n > 0 {
+		line += strings.Repeat("─", n)
+	}
+	return st.Dim.Render(ui.Truncate(line, width))
+}
+
+// LiveLines returns the live area's lines, at most room of them: when
+// the cells are taller, their last lines under a line saying how many
+// are above.
+func (p *Panes) LiveLines(room int, running bool) []string {
+	t := &p.main.v.transcript
+	from := p.sb.liveFrom(t.Cells)
+	if p.sb.bulk { // what is finished shows once printed (scrollback.bulk)
+		for from < len(t.Cells) && (p.sb.state[t.Cells[from]] != cellLive || finished(t.Cells[from], from == len(t.Cells)-1, running)) {
+			from++
+		}
+	}
+	if room <= 0 || from >= len(t.Cells) {
+		return nil
+	}
+	w := p.width()
+	total := t.Sync(p.renderContext(room), p.RenderWidth())
+	start := t.Start(from)
+	if total-start <= room {
+		return t.Window(start, total-start, w)
+	}
+	lines := t.Window(total-room, room, w)
+	if len(lines) > 0 {
+		hidden := total - room + 1 - start
+		lines[0] = p.look.Styles.Dim.Render(ui.Truncate("  ↑ "+strconv.Itoa(hidden)+" more lines: printed when done (ctrl+t shows all)", w))
+	}
+	return lines
+}
+
+// InlineFrame returns the last live area kept at w×h, if it is good.
+func (p *Panes) InlineFrame(w, h int) (string, bool) {
+	s := &p.sb
+	if s.frameOK && s.frameW == w && s.frameH == h && !p.main.v.transcript.Pending() {
+		return s.frame, true
+	}
+	return "", false
+}
+
+// KeepInlineFrame keeps the live area just drawn (a render cache).
+func (p *Panes) KeepInlineFrame(frame string, w, h int) {
+	s := &p.sb
+	s.frame, s.frameOK, s.frameW, s.frameH = frame, true, w, h
+}
+
+// The methods below let a driver stand in for the terminal and the clock
+// (the tests): record the prints, acknowledge them, end a hold or a
+// resize at once.
+
+// SetPrinter replaces how a print reaches the terminal (tea.Println).
+func (p *Panes) SetPrinter(print func(text string) tea.Cmd) { p.sb.print = print }
+
+// InFlight returns the acknowledgement of the print in flight, if one is.
+func (p *Panes) InFlight() (Msg, bool) {
+	if p.sb.inflight == nil {
+		return nil, false
+	}
+	return scrollPrintedMsg{seq: p.sb.seq}, true
+}
+
+// Printing reports whether anything waits to be printed or is printing.
+func (p *Panes) Printing() bool {
+	s := &p.sb
+	return s.bulk || len(s.pending) > 0 || len(s.pendingCells) > 0 || s.inflight != nil
+}
+
+// QuitWaits reports whether quitting waits for prints to finish.
+func (p *Panes) QuitWaits() bool { return p.sb.quit != nil }
+
+// HoldDone is the message that ends the hold after a full screen closed.
+func (p *Panes) HoldDone() Msg { return scrollResumeMsg{seq: p.sb.holdSeq} }
+
+// ResizeDone is the message that says the resizes have settled.
+func (p *Panes) ResizeDone() Msg { return resizeDoneMsg{seq: p.resizeSeq, width: p.width()} }
