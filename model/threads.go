@@ -150,7 +150,7 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	}
 	r := msg.resp
 	m.panes.Leave(msg.how, r.Thread, msg.from, m.turn.running) // the old thread's last cells, a separator
-	m.panes.Open(r.Thread.ID, r.Cwd)                          // the sub-agents are the old thread's
+	m.panes.Open(r.Thread.ID, r.Cwd)                           // the sub-agents are the old thread's
 	m.panes.BeginOlder(r.Thread.ID, r.Older, m.client != nil)  // the turns before the page
 	m.clearTurn()
 	set := act.Settings{Model: act.Str(r.Model), Approval: act.Str(backend.PolicyString(r.ApprovalPolicy)), Sandbox: act.Str(r.Sandbox.Mode())}
