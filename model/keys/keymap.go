@@ -215,25 +215,28 @@ func (m *Map) Rebind(binds map[string][]string) error {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	old := make(map[string][]string, len(binds))
+	// Every entry is checked before any is applied, so a refused one
+	// leaves the map as it was.
 	for _, n := range names {
-		a, ok := m.Lookup(n)
-		if !ok {
+		if _, ok := m.Lookup(n); !ok {
 			return &RebindError{Action: n, Msg: fmt.Sprintf("unknown action %q (the actions are in docs/KEYS.md)", n)}
 		}
-		ks := binds[n]
-		if len(ks) == 0 || slices.Contains(ks, "") {
+		if ks := binds[n]; len(ks) == 0 || slices.Contains(ks, "") {
 			return &RebindError{Action: n, Msg: fmt.Sprintf("%s: no key given", n)}
 		}
-		old[n] = a.Binding.Keys()
+	}
+	old := make(map[string]key.Binding, len(binds))
+	for _, n := range names {
+		a, _ := m.Lookup(n)
+		ks := binds[n]
+		old[n] = *a.Binding
 		a.Binding.SetKeys(ks...)
 		a.Binding.SetHelp(strings.Join(ks, "/"), a.Binding.Help().Desc)
 	}
 	if err := m.clash(binds); err != nil {
-		for n, ks := range old {
+		for n, b := range old { // keys and help as they were (shift+↑)
 			a, _ := m.Lookup(n)
-			a.Binding.SetKeys(ks...)
-			a.Binding.SetHelp(strings.Join(ks, "/"), a.Binding.Help().Desc)
+			*a.Binding = b
 		}
 		return err
 	}

@@ -51,11 +51,17 @@ func TestRebind(t *testing.T) {
 		{"another scope may share", map[string][]string{"pager_close": {"ctrl+o", "q"}}, ""},
 		{"a swap", map[string][]string{"pager": {"ctrl+o"}, "expand": {"ctrl+t"}}, ""},
 		{"a shared pair", map[string][]string{"quit_empty": {"ctrl+d", "alt+q"}}, ""},
+		// A refused entry after a good one (by name) leaves the good one
+		// unbound too.
+		{"a good entry and an unknown one", map[string][]string{"pager": {"alt+t"}, "pagr": {"f9"}}, `unknown action "pagr"`},
+		{"a good entry and an empty one", map[string][]string{"pager": {"alt+t"}, "quit": {}}, "no key given"},
+		// A clash puts back the help as it was (the form's shift+↑).
+		{"a clash undone", map[string][]string{"diff_line_up": {"alt+up"}, "full_screen": {"esc"}}, `"esc" is form_abort's key`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := Default()
-			before := slices.Clone(m.Pager.Keys())
+			before := Default()
 			err := m.Rebind(tc.binds)
 			if tc.err == "" {
 				if err != nil {
@@ -73,8 +79,11 @@ func TestRebind(t *testing.T) {
 			if !errors.As(err, &re) || !strings.Contains(err.Error(), tc.err) {
 				t.Fatalf("error %v, want one saying %q", err, tc.err)
 			}
-			if !slices.Equal(m.Pager.Keys(), before) {
-				t.Errorf("a refused rebind changed the map: pager %v", m.Pager.Keys())
+			for i, a := range m.Actions() {
+				b := before.Actions()[i].Binding
+				if !slices.Equal(a.Binding.Keys(), b.Keys()) || a.Binding.Help() != b.Help() {
+					t.Errorf("a refused rebind changed %s: %v %q, was %v %q", a.Name, a.Binding.Keys(), a.Binding.Help().Key, b.Keys(), b.Help().Key)
+				}
 			}
 		})
 	}
