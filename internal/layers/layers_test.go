@@ -131,6 +131,9 @@ func TestLayers(t *testing.T) {
 		}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
+			if why := componentImport(pkg, p); why != "" {
+				t.Errorf("%s imports %s: %s (docs/ARCHITECTURE.md)", fset.Position(imp.Pos()), p, why)
+			}
 			for _, bad := range forbidden[pkg] {
 				if strings.HasPrefix(p, bad) && p != module+"/"+pkg && !slices.Contains(allowed[pkg], p) {
 					t.Errorf("%s imports %s, which its layer may not (docs/ARCHITECTURE.md)", fset.Position(imp.Pos()), p)
@@ -174,6 +177,30 @@ func TestLayers(t *testing.T) {
 			t.Errorf("no Go files found for %q: the table names a package that moved", pkg)
 		}
 	}
+}
+
+// shared are the model's packages every component may import: the
+// vocabulary (act) and the keymap (keys).
+var shared = []string{"model/act", "model/keys"}
+
+// componentImport says why pkg may not import p ("" when it may): a
+// component of the model (model/NAME) imports neither the root model nor
+// another component, only the shared packages; the shared packages
+// import no other package of the model.
+func componentImport(pkg, p string) string {
+	if !strings.HasPrefix(pkg, "model/") || !strings.HasPrefix(p, module+"/model") {
+		return ""
+	}
+	imported := strings.TrimPrefix(p, module+"/")
+	switch {
+	case imported == "model":
+		return "a component never imports the root model"
+	case slices.Contains(shared, pkg):
+		return "the shared packages import no other package of the model"
+	case !slices.Contains(shared, imported) && imported != pkg:
+		return "a component imports no other component (ask the root through model/act)"
+	}
+	return ""
 }
 
 func allowedMethods(pkg string) bool {
