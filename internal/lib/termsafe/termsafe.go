@@ -94,7 +94,7 @@ func writeVisible(b *strings.Builder, s string, i int, inMarker bool) int {
 	switch {
 	case r == utf8.RuneError && n == 1:
 		b.WriteRune(utf8.RuneError)
-	case unsafeRune(r):
+	case unsafeRune(r) || invisible(s, i, r, n):
 		fmt.Fprintf(b, "<U+%04X>", r)
 	default:
 		b.WriteString(s[i : i+n])
@@ -115,7 +115,7 @@ func firstUnsafe(s string) int {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && n == 1) || unsafeRune(r) {
+		if (r == utf8.RuneError && n == 1) || unsafeRune(r) || invisible(s, i, r, n) {
 			return i
 		}
 		i += n
@@ -127,6 +127,72 @@ func firstUnsafe(s string) int {
 // a C1 control or a bidi embedding, override or isolate.
 func unsafeRune(r rune) bool {
 	return (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}
+
+// invisible reports a rune at s[i:i+n] that draws nothing, or next to
+// nothing, and so could carry text a person would not see although a
+// model reads it: zero-width spaces and joiners out of place, bidi marks,
+// line and paragraph separators, the soft hyphen, fillers, invisible
+// operators, and the variation selectors and tag characters that can
+// spell whole words ("ASCII smuggling"). Where they do their visible job
+// they pass: a zero-width joiner or non-joiner between two non-ASCII
+// characters (an emoji sequence, Persian, Devanagari), an emoji or text
+// presentation selector after a symbol or a keycap base, and tags inside
+// a flag's tag sequence (🏴 … U+E007F).
+func invisible(s string, i int, r rune, n int) bool {
+	switch {
+	case r < 0xad:
+		return false
+	case r == 0xad, r == 0x34f, r == 0x61c, r == 0x115f, r == 0x1160, r == 0x17b4, r == 0x17b5, r == 0x180e,
+		r == 0x200b, r == 0x200e, r == 0x200f, r == 0x2028, r == 0x2029, r >= 0x2060 && r <= 0x2064,
+		r == 0x3164, r == 0xfeff, r == 0xffa0, r >= 0xfff9 && r <= 0xfffb,
+		r >= 0xfe00 && r <= 0xfe0d, r >= 0xe0100 && r <= 0xe01ef:
+		return true
+	case r == 0x200c || r == 0x200d: // ZWNJ, ZWJ
+		prev, next := runeBefore(s, i), runeAfter(s, i+n)
+		return prev < 0x80 || next < 0x80
+	case r == 0xfe0e || r == 0xfe0f: // text or emoji presentation
+		prev := runeBefore(s, i)
+		return !(prev >= 0x2000 || prev == '#' || prev == '*' || prev >= '0' && prev <= '9')
+	case r >= 0xe0000 && r <= 0xe007f: // tags
+		return !inFlagTags(s, i)
+	}
+	return false
+}
+
+// runeBefore is the rune that ends s[:i] (-1 at the start).
+func runeBefore(s string, i int) rune {
+	if i <= 0 {
+		return -1
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return r
+}
+
+// runeAfter is the rune that starts s[j:] (-1 at the end).
+func runeAfter(s string, j int) rune {
+	if j >= len(s) {
+		return -1
+	}
+	r, _ := utf8.DecodeRuneInString(s[j:])
+	return r
+}
+
+// inFlagTags reports whether the tag character at s[i] belongs to a
+// flag's tag sequence: a run of at most 16 tags right after U+1F3F4.
+func inFlagTags(s string, i int) bool {
+	for k := 0; k <= 16; k++ {
+		r := runeBefore(s, i)
+		switch {
+		case r == 0x1f3f4:
+			return true
+		case r < 0xe0020 || r > 0xe007e:
+			return false
+		}
+		_, n := utf8.DecodeLastRuneInString(s[:i])
+		i -= n
+	}
+	return false
 }
 
 // Marker returns how the escape sequence seq (as Spans yields it) is

@@ -46,6 +46,19 @@ var escapeCases = []struct{ name, in, controls, plain string }{
 	{"crlf", "a\r\nb", "a\nb", "a\nb"},
 	{"bell nul del", "a\x07b\x00c\x7fd", "a␇b␀c␡d", "a␇b␀c␡d"},
 	{"invalid utf8", "a\xffb", "a\ufffdb", "a\ufffdb"},
+	// Invisible text a person would not see but a model reads.
+	{"tag characters spell words", "guide.\U000E0072\U000E006D", "guide.<U+E0072><U+E006D>", "guide.<U+E0072><U+E006D>"},
+	{"variation selectors smuggle bytes", "a\uFE01\U000E0100b", "a<U+FE01><U+E0100>b", "a<U+FE01><U+E0100>b"},
+	{"zero width space and joiner by ascii", "rm\u200B -rf\u200D x", "rm<U+200B> -rf<U+200D> x", "rm<U+200B> -rf<U+200D> x"},
+	{"bidi marks", "a\u200Eb\u200Fc\u061Cd", "a<U+200E>b<U+200F>c<U+061C>d", "a<U+200E>b<U+200F>c<U+061C>d"},
+	{"word joiner bom soft hyphen", "a\u2060b\uFEFFc\u00ADd", "a<U+2060>b<U+FEFF>c<U+00AD>d", "a<U+2060>b<U+FEFF>c<U+00AD>d"},
+	{"line and paragraph separators", "a\u2028b\u2029c", "a<U+2028>b<U+2029>c", "a<U+2028>b<U+2029>c"},
+	{"hangul filler", "run\u3164.sh", "run<U+3164>.sh", "run<U+3164>.sh"},
+	{"a lone emoji selector", "x\uFE0F", "x<U+FE0F>", "x<U+FE0F>"},
+	// … and where they do their visible job they pass.
+	{"emoji zwj sequence", "👩\u200D💻 ❤\uFE0F 1\uFE0F\u20E3", "👩\u200D💻 ❤\uFE0F 1\uFE0F\u20E3", "👩\u200D💻 ❤\uFE0F 1\uFE0F\u20E3"},
+	{"persian zwnj", "می\u200Cخواهم", "می\u200Cخواهم", "می\u200Cخواهم"},
+	{"a subdivision flag", "🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F", "🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F", "🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F"},
 }
 
 func TestControls(t *testing.T) {
