@@ -48,6 +48,10 @@ func (d *diffView) scroll(k tea.KeyPressMsg) bool {
 		d.top += max(1, d.height/2)
 	case key.Matches(k, d.keys.HalfUp):
 		d.top -= max(1, d.height/2)
+	case key.Matches(k, d.keys.PageDown):
+		d.top += d.height
+	case key.Matches(k, d.keys.PageUp):
+		d.top -= d.height
 	default:
 		return false
 	}
@@ -87,19 +91,42 @@ func (d *diffView) view(width int) string {
 	return b.String()
 }
 
-// Update forwards to the form unless the key scrolls the diff.
+// Update forwards to the form unless the key scrolls the diff, or would
+// answer with a choice that grants while lines of the diff are unread:
+// then the form says so and waits (a refusal answers at once).
 func (a *Approval) Update(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyPressMsg); ok && !a.settled && a.diff.scroll(k) {
+	k, isKey := msg.(tea.KeyPressMsg)
+	if isKey && !a.settled && a.diff.scroll(k) {
+		a.note = ""
 		return nil
+	}
+	if isKey && !a.settled && a.diff.keys.Huh != nil && key.Matches(k, a.diff.keys.Huh.Select.Next) &&
+		a.choice >= 0 && a.choice < len(a.spec.Choices) && a.spec.Choices[a.choice].Grants {
+		if n := a.Unread(); n > 0 {
+			a.note = fmt.Sprintf("read all of it first: %d more %s below (%s, %s) — a no answers at once", n, plural(n, "line"),
+				a.diff.keys.PageDown.Help().Key, a.diff.keys.HalfDown.Help().Key)
+			return nil
+		}
 	}
 	return a.base.Update(msg)
 }
 
-// View draws the diff window (if any) above the choices.
+func plural(n int, what string) string {
+	if n == 1 {
+		return what
+	}
+	return what + "s"
+}
+
+// View draws the diff window (if any) above the choices, and under them
+// why the last Enter did not answer.
 func (a *Approval) View() string {
 	fv := a.base.View()
 	if fv == "" {
 		return ""
+	}
+	if a.note != "" {
+		fv += "\n" + a.diff.info.Bold(true).MaxWidth(max(10, a.diff.width)).Render("  "+a.note)
 	}
 	if dv := a.diff.view(a.diff.width); dv != "" {
 		return dv + "\n" + fv

@@ -117,8 +117,11 @@ func NewElicitation(spec ElicitationSpec, look Look, width int) *Elicitation {
 // layout sizes the enum fields to their options at width (fit.go) and
 // each group to its fields.
 func (e *Elicitation) layout(width int) {
+	e.cut = false
 	for _, c := range e.choices {
-		c.fit(width, 0)
+		if c.fit(width, 0) {
+			e.cut = true // an option cut to the width
+		}
 	}
 	for _, g := range e.groups {
 		fitGroup(g)

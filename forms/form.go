@@ -141,8 +141,8 @@ type Look struct {
 // picks a choice, no filter, no half page, Tab never submits a choice:
 // keys.Map.Huh) and the keys that scroll a request's window.
 type Keys struct {
-	Huh                                *huh.KeyMap
-	LineUp, LineDown, HalfUp, HalfDown key.Binding
+	Huh                                                  *huh.KeyMap
+	LineUp, LineDown, HalfUp, HalfDown, PageUp, PageDown key.Binding
 }
 
 func newForm(look Look, width int, groups ...*huh.Group) *huh.Form {

@@ -19,7 +19,8 @@ type commandApproval struct {
 
 func (a commandApproval) open(e formEnv) (forms.Form, func() error, string) {
 	p := a.r.Params
-	spec := forms.ApprovalSpec{Title: "Run this command?", Choices: commandChoices(p)}
+	choices, rules := commandChoices(p)
+	spec := forms.ApprovalSpec{Title: "Run this command?", Choices: choices}
 	if p.Reason != nil {
 		spec.Reason = *p.Reason
 	}
@@ -29,9 +30,11 @@ func (a commandApproval) open(e formEnv) (forms.Form, func() error, string) {
 	if p.Cwd != nil {
 		spec.Cwd = *p.Cwd
 	}
+	var body []string
 	if nc := p.NetworkApprovalContext; nc != nil {
-		spec.Body = "Network access to " + nc.Host + " (" + nc.Protocol + ")"
+		body = append(body, "Network access to "+nc.Host+" ("+nc.Protocol+")")
 	}
+	spec.Body = strings.Join(append(body, rules...), "\n") // what a yes allows for good, whole
 	return e.approval(spec), nil, ""
 }
 
@@ -58,31 +61,36 @@ func decision(f forms.Form, refuse backend.Decision) backend.Decision {
 }
 
 // commandChoices offers the decisions of a command approval: the plain
-// ones, "don't ask again for commands starting with …" when an execpolicy
-// amendment is proposed, and one choice per proposed network amendment.
-// When the server sends availableDecisions only those kinds are offered.
-func commandChoices(p backend.CommandApprovalParams) []forms.Choice {
+// ones, "always, for the prefix below" when an execpolicy amendment is
+// proposed, and one choice per proposed network amendment; rules names
+// what those choices would allow for good, one line each, for the body
+// (a label is cut to fit, a rule must be read whole). Each label is at
+// most 31 cells, so the choices fit a 40-column form. When the server
+// sends availableDecisions only those kinds are offered.
+func commandChoices(p backend.CommandApprovalParams) (choices []forms.Choice, rules []string) {
 	all := []forms.Choice{
-		{Label: "Yes, run it", Value: backend.Accept},
-		{Label: "Yes, and don't ask again this session", Value: backend.AcceptForSession},
+		{Label: "Yes, run it", Value: backend.Accept, Grants: true},
+		{Label: "Yes, for the whole session", Value: backend.AcceptForSession, Grants: true},
 	}
 	if len(p.ProposedExecpolicyAmendment) > 0 {
-		all = append(all, forms.Choice{Label: "Yes, and don't ask again for commands starting with `" + shellwords.Join(p.ProposedExecpolicyAmendment) + "`",
+		all = append(all, forms.Choice{Label: "Yes, and always for the prefix", Grants: true,
 			Value: backend.AcceptWithExecpolicyAmendment(p.ProposedExecpolicyAmendment)})
+		rules = append(rules, "The prefix: don't ask again for commands starting with `"+shellwords.Join(p.ProposedExecpolicyAmendment)+"`")
 	}
-	for _, am := range p.ProposedNetworkPolicyAmendments {
+	for i, am := range p.ProposedNetworkPolicyAmendments {
 		verb := "allow"
 		if am.Action == "deny" {
 			verb = "block"
 		}
-		all = append(all, forms.Choice{Label: fmt.Sprintf("Yes, and always %s network access to %s", verb, am.Host), Value: backend.ApplyNetworkPolicyAmendment(am)})
+		all = append(all, forms.Choice{Label: fmt.Sprintf("Yes, and network rule %d", i+1), Value: backend.ApplyNetworkPolicyAmendment(am), Grants: true})
+		rules = append(rules, fmt.Sprintf("Network rule %d: always %s network access to %s", i+1, verb, am.Host))
 	}
 	all = append(all,
-		forms.Choice{Label: "No, continue without running it", Value: backend.Decline},
+		forms.Choice{Label: "No, skip this command", Value: backend.Decline},
 		forms.Choice{Label: "No, and stop the turn", Value: backend.Cancel})
 	kinds := p.DecisionKinds()
 	if kinds == nil {
-		return all
+		return all, rules
 	}
 	var out []forms.Choice
 	for _, c := range all {
@@ -91,9 +99,9 @@ func commandChoices(p backend.CommandApprovalParams) []forms.Choice {
 		}
 	}
 	if len(out) == 0 {
-		return all
+		return all, rules
 	}
-	return out
+	return out, rules
 }
 
 // fileChangeApproval is `item/fileChange/requestApproval`: the files and
@@ -106,9 +114,9 @@ type fileChangeApproval struct {
 func (a fileChangeApproval) open(e formEnv) (forms.Form, func() error, string) {
 	p := a.r.Params
 	spec := forms.ApprovalSpec{Title: "Apply these changes?", Choices: []forms.Choice{
-		{Label: "Yes, apply them", Value: backend.Accept},
-		{Label: "Yes, and don't ask again for these files this session", Value: backend.AcceptForSession},
-		{Label: "No, continue without applying", Value: backend.Decline},
+		{Label: "Yes, apply them", Value: backend.Accept, Grants: true},
+		{Label: "Yes, and these files all session", Value: backend.AcceptForSession, Grants: true},
+		{Label: "No, skip these changes", Value: backend.Decline},
 		{Label: "No, and stop the turn", Value: backend.Cancel},
 	}, DiffHeight: e.diffHeight}
 	if p.Reason != nil {
@@ -133,9 +141,9 @@ func (fileChangeApproval) summary() string { return "tandem: approve file change
 // `ReviewDecision`s.
 func legacyChoices() []forms.Choice {
 	return []forms.Choice{
-		{Label: "Yes", Value: backend.Approved},
-		{Label: "Yes, and don't ask again this session", Value: backend.ApprovedForSession},
-		{Label: "No, and tell the agent to try something else", Value: backend.Denied(backend.DeclinedRejection)},
+		{Label: "Yes", Value: backend.Approved, Grants: true},
+		{Label: "Yes, for the whole session", Value: backend.ApprovedForSession, Grants: true},
+		{Label: "No, try something else", Value: backend.Denied(backend.DeclinedRejection)},
 		{Label: "No, and stop", Value: backend.Abort},
 	}
 }

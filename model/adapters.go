@@ -128,7 +128,7 @@ type formEnv struct {
 // formKeys are the forms' bindings, from the keymap.
 func (m *Model) formKeys() forms.Keys {
 	km := m.keys
-	return forms.Keys{Huh: km.Huh(), LineUp: km.DiffLineUp, LineDown: km.DiffLineDown, HalfUp: km.DiffHalfUp, HalfDown: km.DiffHalfDown}
+	return forms.Keys{Huh: km.Huh(), LineUp: km.DiffLineUp, LineDown: km.DiffLineDown, HalfUp: km.DiffHalfUp, HalfDown: km.DiffHalfDown, PageUp: km.DiffPageUp, PageDown: km.DiffPageDown}
 }
 
 func (m *Model) formEnv() formEnv {

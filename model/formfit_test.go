@@ -26,7 +26,7 @@ func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 		always               []string // must show whenever the form shows: what is asked about, the highlighted choice
 		want                 []string // choice prefixes that must show where there is room for all
 	}{
-		{"command", "item/commandExecution/requestApproval", longCmd, "Run this command?", []string{"$ echo", "harmless listing", "> Yes, r"}, []string{"Yes, run it", "No, co", "No, an"}},
+		{"command", "item/commandExecution/requestApproval", longCmd, "Run this command?", []string{"$ echo", "harmless listing", "> Yes, r"}, []string{"Yes, run it", "No, sk", "No, an"}},
 		{"legacy patch", "applyPatchApproval", bigPatch, "Apply these changes?", []string{"adds a file", "> Yes"}, []string{"No, an", "No, and stop"}},
 		{"permissions", "item/permissions/requestApproval", permReq, "Grant these permissions?", []string{"> Yes"}, []string{"Yes, for this", "Yes, for the", "No, deny"}},
 	}
@@ -67,24 +67,26 @@ func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 	}
 }
 
-// An approval opened in a narrow terminal lays its choices out again when
-// the terminal grows: the labels cut at the old width show whole, and the
-// highlighted choice stays where the user moved it.
+// An approval whose choices would be cut in a narrow terminal is not
+// drawn there (a cut "always" can't be told from a "this session"); grown,
+// it is laid out whole — every label and the rule a yes would add — and
+// takes the keys: the choice moved onto answers.
 func TestApprovalRefitsOnResize(t *testing.T) {
 	m := New(Options{NoColor: true, FormGrace: time.Millisecond})
-	m.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
+	m.Update(tea.WindowSizeMsg{Width: 34, Height: 30})
 	rep := &replies{}
 	deliver(t, m, decodeReq(t, "item/commandExecution/requestApproval", `7`, cmdReq, rep))
-	const long = "Yes, and don't ask again for commands starting with `git add`"
-	if strings.Contains(plain(m), long) {
-		t.Fatalf("label not cut at 40 columns:\n%s", plain(m))
+	const label = "Yes, and always for the prefix"
+	if v := plain(m); strings.Contains(v, "Yes, and alw") || !strings.Contains(v, "⚠ request") {
+		t.Fatalf("a form with cut labels is drawn at 34 columns:\n%s", v)
 	}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	m.Update(formFocusMsg{seq: m.requests.seq})
 	hitKey(t, m, tea.KeyDown, 0)
 	hitKey(t, m, tea.KeyDown, 0) // the execpolicy choice
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	screen := plain(m)
-	if !strings.Contains(screen, "> "+long) {
-		t.Fatalf("after growing, the label is not whole or not highlighted:\n%s", screen)
+	if !strings.Contains(screen, "> "+label) || !strings.Contains(screen, "don't ask again for commands starting with `git add`") {
+		t.Fatalf("after growing, the label or its rule is not whole, or not highlighted:\n%s", screen)
 	}
 	for _, l := range strings.Split(screen, "\n") {
 		if w := len([]rune(l)); w > 120 {

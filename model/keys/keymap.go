@@ -64,7 +64,8 @@ type Map struct {
 	PagerClose, PagerOutput key.Binding
 	// Forms.
 	FormUp, FormDown, FormTop, FormBottom, FormChoose, FormAbort, FormToggle,
-	DiffLineUp, DiffLineDown, DiffHalfUp, DiffHalfDown, FullScreen key.Binding
+	DiffLineUp, DiffLineDown, DiffHalfUp, DiffHalfDown, DiffPageUp, DiffPageDown,
+	FullScreen key.Binding
 	// A watcher's leave key.
 	Leave key.Binding
 
@@ -169,6 +170,8 @@ func Default() *Map {
 	m.DiffLineDown.SetHelp("shift+↓", m.DiffLineDown.Help().Desc)
 	m.def(&m.DiffHalfUp, "diff_half_up", Form, "scroll the request's window half up", "ctrl+u")
 	m.def(&m.DiffHalfDown, "diff_half_down", Form, "scroll the request's window half down (read on)", "ctrl+d")
+	m.def(&m.DiffPageUp, "diff_page_up", Form, "scroll the request's window a page up", "pgup")
+	m.def(&m.DiffPageDown, "diff_page_down", Form, "scroll the request's window a page down (read on)", "pgdown")
 	m.def(&m.FullScreen, "full_screen", Form, "the request full screen, and back", "ctrl+t")
 	// Watching.
 	m.def(&m.Leave, "leave", Watch, "leave the shared session", "q", "ctrl+c", "ctrl+d")
