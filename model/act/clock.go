@@ -24,3 +24,13 @@ func (RealClock) Now() time.Time { return time.Now() }
 
 // After implements Clock with tea.Tick.
 func (RealClock) After(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd { return tea.Tick(d, f) }
+
+// FuncClock is a clock that reads the time from a function (a pinned or
+// stepped clock: model.Options.KeyNow), with Bubble Tea's timers.
+type FuncClock func() time.Time
+
+// Now implements Clock.
+func (f FuncClock) Now() time.Time { return f() }
+
+// After implements Clock with tea.Tick.
+func (FuncClock) After(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd { return tea.Tick(d, f) }
