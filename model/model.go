@@ -13,6 +13,7 @@ import (
 	"tandem/forms"
 	"tandem/internal/hub"
 	"tandem/model/act"
+	"tandem/model/composer"
 	"tandem/model/keys"
 	"tandem/model/status"
 	"tandem/sessions"
@@ -41,7 +42,8 @@ type Options struct {
 	// Now returns the time; nil means time.Now (tests pin it).
 	Now func() time.Time
 	// KeyNow is the clock key presses are timed by to tell a paste that
-	// arrives as keys from typing (burst.go); nil means time.Now.
+	// arrives as keys from typing (model/composer); nil means time.Now.
+	// When set, the components' one clock (act.Env.Clock) reads it.
 	KeyNow func() time.Time
 	// ReadOnly makes a watcher's model for `tandem serve` (role.go): it
 	// only scrolls, opens the pager and leaves; it starts no turn and
@@ -124,9 +126,7 @@ type Model struct {
 		seq   int
 	}
 
-	composer composer
-	burst    burst // burst.go: a paste that arrives as keys
-	popup    popup
+	composer *composer.Composer // model/composer: the draft, its history, pastes, images, popups, key timing
 	picker   *picker
 	login    *loginForm
 	pager    *pager
@@ -135,10 +135,7 @@ type Model struct {
 	recovery recovery
 	rewind   rewindState // rewind.go
 	agents   agentsState // agents.go
-	held     heldKey     // hold.go: a decisive key waiting for a next one
-	heldAt   time.Time   // hold.go: the arrival of the held key acting now
 	images   imageState  // images.go
-	skills   skillsState // skills.go
 	collab   collabState // collab.go
 	goal     goalState   // goal.go
 	sb       scrollback  // scrollback.go: --no-alt-screen
@@ -164,8 +161,6 @@ type Model struct {
 
 	// resume is the open resume picker's scope, sort and pages.
 	resume *resumeFilter
-	// fileSeq numbers fuzzyFileSearch requests; older answers are dropped.
-	fileSeq int
 
 	quitArmed time.Time
 	quitting  bool
@@ -187,9 +182,6 @@ func New(opts Options) *Model {
 	if opts.GraceNow == nil {
 		opts.GraceNow = time.Now
 	}
-	if opts.KeyNow == nil {
-		opts.KeyNow = time.Now
-	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -199,15 +191,16 @@ func New(opts Options) *Model {
 		km = keys.Default()
 	}
 	m := &Model{opts: opts, now: now, keys: km, sb: newScrollback(opts.NoAltScreen, opts.NoColor)}
-	m.env = act.Env{Out: &m.out, Clock: act.RealClock{}, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
+	var clock act.Clock = act.RealClock{}
+	if opts.KeyNow != nil {
+		clock = act.FuncClock(opts.KeyNow)
+	}
+	m.env = act.Env{Out: &m.out, Clock: clock, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
 	m.stat = status.New(m.env, status.Options{Info: opts.Status, Notifications: opts.Notifications, Getenv: opts.Getenv})
 	m.view.follow = true
 	m.setPalette(opts.Dark)
-	m.composer = newComposer(opts.State, opts.Workspace)
-	if opts.ReadOnly {
-		m.composer.SetPlaceholder("watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves")
-	}
-	m.attachStartImages(opts.Images) // imagepaste.go: -i
+	m.composer = newComposer(m)                                        // compose.go
+	m.opts.Prompt = m.composer.AttachStart(opts.Images, m.opts.Prompt) // -i: the images lead the prompt, or start the draft
 	return m
 }
 
@@ -301,7 +294,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	m.requests.noteInput(m, msg)
 	m.view.deltaOnly = isDelta(msg)
 	_, m.view.tickOnly = msg.(tickMsg)
-	if !m.view.deltaOnly && !m.burstGoesOn(msg) {
+	if !m.view.deltaOnly && !m.composer.BurstGoesOn(msg) {
 		m.view.transcript.Flush() // deltas coalesce until the next other message (or paste burst key)
 	}
 	if cmd, done := m.roleFilter(msg); done { // role.go
@@ -311,7 +304,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	case tea.WindowSizeMsg:
 		return m, m.onWindowSize(msg)
 	case tea.KeyPressMsg:
-		return m, m.keyIn(msg) // hold.go, then keys.go
+		return m, m.keyIn(msg) // compose.go: the composer's gate, then keys.go
 	case tea.PasteMsg:
 		return m, m.onPaste(msg.Content)
 	case tea.MouseWheelMsg:
@@ -387,6 +380,16 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, m.stat.OnSpin(msg, m.turn.running)
 	case FrameRateMsg:
 		return m, m.onFrameRate(msg)
+	case composer.Msg: // its timers, the clipboard, the editor, a pasted path's check
+		if v := m.composer.Update(msg); v.Do == composer.Release {
+			return m, m.composer.Act(v, m.onKey) // a held key that stood alone
+		}
+		return m, nil
+	case act.Done:
+		if msg.For == act.ToComposer {
+			m.composer.Result(msg.Msg)
+		}
+		return m, nil
 	}
 	if cmd, ok := m.onResult(msg); ok { // results.go: what commands come back with
 		return m, cmd
@@ -400,7 +403,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	if m.login != nil {
 		cmds = append(cmds, m.login.update(msg))
 	}
-	cmds = append(cmds, m.composer.update(msg))
+	m.composer.Update(msg) // the cursor's blink
 	return m, tea.Batch(cmds...)
 }
 

@@ -31,8 +31,8 @@ func (m *Model) View() tea.View {
 	// on the next frame tick) reuses the last frame: a delta then costs
 	// O(1), not a frame.
 	// So does a key of a paste burst, but for a redraw every
-	// burstFrameEvery (burst.go).
-	if (v.deltaOnly || m.burstFrame()) && v.frameOK && v.frameW == m.width && v.frameH == m.height && !v.transcript.Pending() {
+	// BurstFrameEvery (model/composer).
+	if (v.deltaOnly || m.composer.BurstFrame(v.frameAt)) && v.frameOK && v.frameW == m.width && v.frameH == m.height && !v.transcript.Pending() {
 		return m.finishView(v.frame)
 	}
 	w := m.contentWidth()
@@ -67,7 +67,7 @@ func (m *Model) View() tea.View {
 		screen = screen[len(screen)-m.height:]
 	}
 	v.frame = strings.Join(screen, "\n")
-	v.frameOK, v.frameW, v.frameH, v.frameAt = true, m.width, m.height, m.opts.KeyNow()
+	v.frameOK, v.frameW, v.frameH, v.frameAt = true, m.width, m.height, m.env.Clock.Now()
 	return m.finishView(v.frame)
 }
 
@@ -182,7 +182,7 @@ func (m *Model) aboveComposer(w int) []string {
 		out = append(out, m.rule(w))
 		out = append(out, m.picker.view(st, w)...)
 	default:
-		out = append(out, m.popupView(w)...)
+		out = append(out, m.composer.PopupView(st, w)...)
 	}
 	return out
 }
