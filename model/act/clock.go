@@ -6,9 +6,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Clock is the one clock every timer of the model reads
-// (model.Options.Clock): key timing, the forms' grace, frame ticks,
-// retries and re-attaches.
+// Clock is the one clock every timer of the model reads (Env.Clock;
+// model.New reads model.Options.KeyNow through it when that is set): key
+// timing, the forms' grace, frame ticks, retries and re-attaches.
 type Clock interface {
 	// Now is the time.
 	Now() time.Time
