@@ -61,7 +61,7 @@ func TestSubAgentsListOpenAndBack(t *testing.T) {
 	if len(f.turns) != 0 || m.composer.Value() != "hello" {
 		t.Errorf("sent %q from a sub-agent's view; composer %q", f.turns, m.composer.Value())
 	}
-	m.composer.Reset()
+	m.composer.SetDraft("")
 	press(t, m, tea.KeyEscape, 0)
 	v = viewText(m)
 	if !strings.Contains(v, "A sub-agent is on it.") || !strings.Contains(v, "Spawned sub-agent") || strings.Contains(v, "esc back to the thread") {
@@ -102,7 +102,7 @@ func TestSubAgentViewGuards(t *testing.T) {
 	if strings.Contains(strings.Join(f.called(), ","), "thread/start") || !strings.Contains(viewText(m), "a sub-agent is shown — esc back to the thread for /new") {
 		t.Fatalf("/new ran from a sub-agent's view: %v\n%s", f.called(), viewText(m))
 	}
-	m.composer.Reset()
+	m.composer.SetDraft("")
 	press(t, m, tea.KeyEscape, tea.ModAlt) // Esc Esc in one read: back, not rewind
 	if v := viewText(m); strings.Contains(v, "sub-agent ") || m.picker != nil {
 		t.Fatalf("alt+esc in a sub-agent's view: picker %v\n%s", m.picker != nil, v)

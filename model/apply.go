@@ -27,8 +27,25 @@ func (m *Model) apply() tea.Cmd {
 			}
 		case act.Banner:
 			m.panes.Banner(i)
+		// The composer's asks, for code still in the root: the turn
+		// machine's (Submit, Queue, CheckImages), the pickers' and the
+		// form's (HistorySearch, YieldKeys), the paste routing (PasteText).
+		case act.Submit:
+			cmds = append(cmds, m.onEnter(i)) // turn.go
+		case act.Queue:
+			m.queueDraft(i.Raw) // turn.go
+		case act.CheckImages:
+			cmds = append(cmds, m.fetchModels()) // images.go
+		case act.HistorySearch:
+			m.openHistorySearch(i) // pickers.go
+		case act.YieldKeys:
+			cmds = append(cmds, m.yieldForm()) // grace.go
+		case act.PasteText:
+			cmds = append(cmds, m.onPaste(i.Text)) // compose.go
 		default:
-			m.stat.Apply(i)
+			if !m.composer.Apply(i) {
+				m.stat.Apply(i)
+			}
 		}
 	}
 	m.out.Intents = nil

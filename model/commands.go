@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/composer"
 	"tandem/model/keys"
 	"tandem/ui"
 )
@@ -75,6 +76,12 @@ func init() {
 		{name: "detach", destructive: true, desc: "leave a session on the codex daemon; its turn goes on (tandem resume --last comes back)", run: (*Model).cmdDetach},
 		{name: "stop", destructive: true, desc: "interrupt the running turn, then quit", ask: (*Model).stopQuestion, run: (*Model).cmdStop},
 	}
+}
+
+// filterCommands returns the commands whose name matches query fuzzily,
+// best first; an empty query lists them all in their usual order.
+func filterCommands(cmds []*command, query string) []*command {
+	return composer.Filter(cmds, query, func(c *command) string { return c.name })
 }
 
 // about is the command's description for people, with its key (about
@@ -197,7 +204,7 @@ func (m *Model) cmdRename(args string) tea.Cmd {
 	}
 	if args == "" {
 		m.setNotice(noticeInfo, "usage: /rename NAME")
-		m.setDraft("/rename ")
+		m.composer.SetDraft("/rename ")
 		return nil
 	}
 	return call("rename", func(ctx context.Context) (string, []string, error) {

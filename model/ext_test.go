@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -22,6 +20,7 @@ import (
 
 	"tandem/backend"
 	"tandem/model/act"
+	"tandem/model/composer"
 	"tandem/sessions"
 )
 
@@ -392,8 +391,8 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 				run(c)
 			}
 		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg, threadPageMsg, modelListMsg,
-			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll, rewindDoneMsg, snapMsg, act.Done,
-			burstTickMsg, holdTickMsg, imagePasteMsg, clipboardMsg, imageModelsMsg:
+			steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll, rewindDoneMsg, snapMsg,
+			composer.Msg, act.Done, imageModelsMsg:
 			_, next := m.Update(msg)
 			run(next)
 		}
@@ -439,14 +438,11 @@ func viewText(m *Model) string { return ansi.Strip(m.View().Content) }
 func TestSlashPopupFilters(t *testing.T) {
 	m := ready(t, newFake(), Options{})
 	typeText(t, m, "/")
-	if got := len(m.popup.items); got != len(commands()) {
-		t.Fatalf("'/' lists %d commands, want all %d", got, len(commands()))
+	if got, _, _ := m.composer.Popup(); len(got) != len(commands()) {
+		t.Fatalf("'/' lists %d commands, want all %d", len(got), len(commands()))
 	}
 	typeText(t, m, "mo")
-	var names []string
-	for _, it := range m.popup.items {
-		names = append(names, it.label)
-	}
+	names, _, _ := m.composer.Popup()
 	if len(names) == 0 || names[0] != "/model" {
 		t.Fatalf("'/mo' popup = %v, want /model first", names)
 	}
@@ -466,7 +462,7 @@ func TestSlashPopupFilters(t *testing.T) {
 	}
 	// Esc closes it; typing a space (arguments) ends it too.
 	press(t, m, tea.KeyEscape, 0)
-	if m.popup.active() {
+	if _, _, open := m.composer.Popup(); open {
 		t.Fatal("esc did not close the popup")
 	}
 }
@@ -556,7 +552,7 @@ func TestHistoryWalkAndPersist(t *testing.T) {
 	if m.Composer() != "draft" {
 		t.Fatalf("Up over a draft changed it to %q", m.Composer())
 	}
-	m.setDraft("")
+	m.composer.SetDraft("")
 	press(t, m, tea.KeyUp, 0)
 	if m.Composer() != "second" {
 		t.Fatalf("Up → %q, want second", m.Composer())
@@ -578,7 +574,7 @@ func TestHistoryWalkAndPersist(t *testing.T) {
 		t.Fatalf("persisted history: Up → %q", m2.Composer())
 	}
 	// Ctrl+R searches it.
-	m2.setDraft("")
+	m2.composer.SetDraft("")
 	press(t, m2, 'r', tea.ModCtrl)
 	typeText(t, m2, "frst")
 	press(t, m2, tea.KeyEnter, 0)
@@ -621,7 +617,7 @@ func TestSteerQueueAndFailedSteerKeepsText(t *testing.T) {
 	if m.Composer() != "lost?" {
 		t.Fatalf("failed steer did not give the text back: %q", m.Composer())
 	}
-	m.setDraft("")
+	m.composer.SetDraft("")
 	typeText(t, m, "later")
 	press(t, m, tea.KeyTab, 0)
 	if !reflect.DeepEqual(m.Queued(), []string{"too late to steer", "later"}) || m.Composer() != "" {
@@ -885,49 +881,6 @@ func TestNoLoginWhenNotRequired(t *testing.T) {
 	if m.LoginOpen() {
 		t.Fatal("login form shown although the provider needs no auth")
 	}
-}
-
-func TestEditorReplacesDraft(t *testing.T) {
-	dir := t.TempDir()
-	script := filepath.Join(dir, "ed.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf 'edited text\\n' > \"$1\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("VISUAL", script)
-	m := ready(t, newFake(), Options{})
-	typeText(t, m, "draft")
-	_, cmd := m.Update(tea.KeyPressMsg{Code: 'g', Mod: tea.ModCtrl})
-	if cmd == nil {
-		t.Fatal("ctrl+g gave no command")
-	}
-	// Run what tea.ExecProcess would, then deliver its result.
-	var path string
-	for _, f := range []string{"tandem-prompt-"} {
-		matches, _ := filepath.Glob(filepath.Join(os.TempDir(), f+"*.md"))
-		for _, p := range matches {
-			if b, _ := os.ReadFile(p); string(b) == "draft" {
-				path = p
-			}
-		}
-	}
-	if path == "" {
-		t.Fatal("draft file not written")
-	}
-	if out, err := execScript(script, path); err != nil {
-		t.Fatal(err, out)
-	}
-	m.Update(editorDoneMsg{path: path})
-	if m.Composer() != "edited text" {
-		t.Fatalf("draft after editor = %q", m.Composer())
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Fatal("temp file left behind")
-	}
-}
-
-func execScript(script, arg string) (string, error) {
-	out, err := exec.Command(script, arg).CombinedOutput()
-	return string(out), err
 }
 
 func TestDiffShowsLastTurnDiff(t *testing.T) {

@@ -189,5 +189,6 @@ func (m *Model) setGoal(g *backend.ThreadGoal) {
 // skills of its workspace. The goal of the thread left is forgotten.
 func (m *Model) threadExtras() tea.Cmd {
 	m.setGoal(nil)
-	return tea.Batch(m.fetchGoal(), m.fetchSkills(false))
+	m.composer.FetchSkills(false) // model/composer: the $ popup's
+	return m.fetchGoal()
 }

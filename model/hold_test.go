@@ -10,14 +10,26 @@ import (
 	"tandem/backend"
 )
 
-// keyNow presses k and, when the model holds it (hold.go), lets the
-// hold's time pass at once: the key acts as one a person pressed alone.
+// keyNow presses k and, when the composer holds it (model/composer's
+// gate), lets the hold's time pass at once: the key acts as one a person
+// pressed alone.
 func keyNow(m *Model, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	_, cmd := m.Update(k)
-	if m.held.on {
-		_, cmd = m.Update(holdTickMsg{seq: m.held.seq})
+	if m.composer.Holding() {
+		_, cmd = m.Update(m.composer.Due())
 	}
 	return m, cmd
+}
+
+// due delivers the composer's next timer (the held key's wait, else the
+// end of a paste burst), if one runs, as if its time had come.
+func due(m *Model) tea.Cmd {
+	msg := m.composer.Due()
+	if msg == nil {
+		return nil
+	}
+	_, cmd := m.Update(msg)
+	return cmd
 }
 
 // enterNow is keyNow of Enter.
@@ -66,11 +78,10 @@ func TestHeldKeyJoinsAPaste(t *testing.T) {
 				cmds = append(cmds, cmd)
 			}
 			now = now.Add(time.Second)
-			if m.held.on {
-				_, cmd := m.Update(holdTickMsg{seq: m.held.seq})
-				cmds = append(cmds, cmd)
+			if m.composer.Holding() {
+				cmds = append(cmds, due(m))
 			}
-			_, cmd := m.Update(burstTickMsg{seq: m.burst.seq})
+			cmd := due(m) // the burst's end
 			if tt.form {
 				drive(t, m, append(cmds, cmd)...) // every message, the form's own too
 			} else {

@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"tandem/model/composer"
 )
 
 // quitHint ends the status notice while Ctrl+C is armed to quit.
@@ -36,12 +38,12 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // composerKey handles a key while the composer's side has the keyboard:
-// the open login form or picker takes every key; the popup takes its
-// navigation keys; Enter, Tab, Up, Down, Ctrl+R and Ctrl+G get the
-// composer's extra meanings; everything else is a global key or text,
-// after which the popup follows the draft.
+// the open login form or picker takes every key; otherwise the composer
+// (model/composer) takes its own — a paste burst's keys, the popup's,
+// Enter, Tab, Up, Down, Ctrl+R, Ctrl+G, Ctrl+V — and hands the rest back:
+// Shift+Tab switches the collaboration mode, everything else is a global
+// key or text, after which the popup follows the draft.
 func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
-	km := m.keys
 	if m.login != nil {
 		return m.loginKey(k)
 	}
@@ -52,43 +54,18 @@ func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return cmd
 	}
-	if cmd, done := m.burstKey(k); done { // burst.go: a paste typed as keys
-		return cmd
-	}
-	if key.Matches(k, km.Quit, km.ScrollUp, km.ScrollDown) {
+	switch m.composer.Key(k) {
+	case composer.Handled:
+		return nil
+	case composer.Global:
 		return m.globalKey(k)
 	}
-	if pp := m.popup; pp.active() && (len(pp.items) > 0 || key.Matches(k, km.ListClose)) &&
-		key.Matches(k, km.ListUp, km.ListDown, km.ListComplete, km.ListChoose, km.ListClose) {
-		return m.popupKey(k)
-	}
-	switch {
-	case key.Matches(k, km.Submit):
-		return m.onEnter()
-	case key.Matches(k, km.Queue):
-		if m.turn.busy() {
-			m.queueDraft()
-			return nil
-		}
-	case key.Matches(k, km.HistoryPrev):
-		if m.composer.HistoryUp() {
-			return nil
-		}
-	case key.Matches(k, km.HistoryNext):
-		if m.composer.HistoryDown() {
-			return nil
-		}
-	case key.Matches(k, km.HistorySearch):
-		m.openHistorySearch()
-		return nil
-	case key.Matches(k, km.Editor):
-		return m.openEditor()
-	case key.Matches(k, km.Clipboard):
-		return m.pasteClipboard() // clipboard.go
-	case key.Matches(k, km.Collab):
+	if key.Matches(k, m.keys.Collab) {
 		return m.cycleCollab() // collab.go
 	}
-	return tea.Batch(m.globalKey(k), m.refreshPopup())
+	cmd := m.globalKey(k)
+	m.composer.Follow()
+	return cmd
 }
 
 // globalKey handles the view's keys, Ctrl+C, scrolling, the shown form
@@ -148,11 +125,11 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.QuitEmpty) && m.composer.Value() == "":
 		return m.quit()
 	case key.Matches(k, km.Clipboard): // a form that did not take it: the composer's
-		return tea.Batch(yield, m.pasteClipboard()) // clipboard.go
+		m.composer.ReadClipboard()
+		return yield
 	}
-	cmd := m.composer.Key(k, km)
-	m.composer.PruneAfterKey(m.turn.queued)
-	return tea.Batch(yield, cmd)
+	m.composer.Edit(k) // the draft's editing keys and text
+	return yield
 }
 
 // ctrlC: with a form up mid-turn it refuses every request (never
@@ -170,10 +147,7 @@ func (m *Model) ctrlC() tea.Cmd {
 		m.setNotice(noticeQuit, "interrupting — "+quitHint)
 		return tea.Batch(inOrder(refuse, cmd), m.disarmAfter())
 	}
-	if !m.composer.Empty() {
-		m.composer.RememberDraft() // Up brings it back
-		m.composer.Reset()
-		m.popup = popup{}         // the popup was the draft's
+	if m.composer.Discard() { // into the history: Up brings it back
 		m.clearNotice(noticeInfo) // "image attached", "large paste …": of the draft
 		m.quitArmed = time.Time{}
 		if m.rewind.pending != nil {

@@ -13,6 +13,7 @@ import (
 	"tandem/forms"
 	"tandem/internal/hub"
 	"tandem/model/act"
+	"tandem/model/composer"
 	"tandem/model/keys"
 	"tandem/model/status"
 	"tandem/model/transcript"
@@ -41,7 +42,8 @@ type Options struct {
 	// Now returns the time; nil means time.Now (tests pin it).
 	Now func() time.Time
 	// KeyNow is the clock key presses are timed by to tell a paste that
-	// arrives as keys from typing (burst.go); nil means time.Now.
+	// arrives as keys from typing (model/composer); nil means time.Now.
+	// When set, the components' one clock (act.Env.Clock) reads it.
 	KeyNow func() time.Time
 	// ReadOnly makes a watcher's model for `tandem serve` (role.go): it
 	// only scrolls, opens the pager and leaves; it starts no turn and
@@ -120,19 +122,14 @@ type Model struct {
 		seq   int
 	}
 
-	composer composer
-	burst    burst // burst.go: a paste that arrives as keys
-	popup    popup
+	composer *composer.Composer // model/composer: the draft, its history, pastes, images, popups, key timing
 	picker   *picker
 	login    *loginForm
 	requests requestQueue
 	turn     turnState
 	recovery recovery
 	rewind   rewindState // rewind.go
-	held     heldKey     // hold.go: a decisive key waiting for a next one
-	heldAt   time.Time   // hold.go: the arrival of the held key acting now
 	images   imageState  // images.go
-	skills   skillsState // skills.go
 	collab   collabState // collab.go
 	goal     goalState   // goal.go
 	detach   detachState // reattach.go: a durable session's lost link
@@ -155,8 +152,6 @@ type Model struct {
 
 	// resume is the open resume picker's scope, sort and pages.
 	resume *resumeFilter
-	// fileSeq numbers fuzzyFileSearch requests; older answers are dropped.
-	fileSeq int
 
 	quitArmed time.Time
 	quitting  bool
@@ -177,9 +172,6 @@ func New(opts Options) *Model {
 	if opts.GraceNow == nil {
 		opts.GraceNow = time.Now
 	}
-	if opts.KeyNow == nil {
-		opts.KeyNow = time.Now
-	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -189,15 +181,16 @@ func New(opts Options) *Model {
 		km = keys.Default()
 	}
 	m := &Model{opts: opts, now: now, keys: km}
-	m.env = act.Env{Out: &m.out, Clock: act.RealClock{}, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
+	var clock act.Clock = act.RealClock{}
+	if opts.KeyNow != nil {
+		clock = act.FuncClock(opts.KeyNow)
+	}
+	m.env = act.Env{Out: &m.out, Clock: clock, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
 	m.stat = status.New(m.env, status.Options{Info: opts.Status, Notifications: opts.Notifications, Getenv: opts.Getenv})
 	m.panes = transcript.New(m.env, transcript.Look{}, transcript.Options{NoAltScreen: opts.NoAltScreen, NoColor: opts.NoColor})
 	m.setPalette(opts.Dark)
-	m.composer = newComposer(opts.State, opts.Workspace)
-	if opts.ReadOnly {
-		m.composer.SetPlaceholder("watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves")
-	}
-	m.attachStartImages(opts.Images) // imagepaste.go: -i
+	m.composer = newComposer(m)                                        // compose.go
+	m.opts.Prompt = m.composer.AttachStart(opts.Images, m.opts.Prompt) // -i: the images lead the prompt, or start the draft
 	return m
 }
 
@@ -303,7 +296,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	m.requests.noteInput(m, msg)
 	m.drawn.deltaOnly = isDelta(msg)
 	_, m.drawn.tickOnly = msg.(tickMsg)
-	if !m.drawn.deltaOnly && !m.burstGoesOn(msg) {
+	if !m.drawn.deltaOnly && !m.composer.BurstGoesOn(msg) {
 		m.panes.Flush() // deltas coalesce until the next other message (or paste burst key)
 	}
 	if cmd, done := m.roleFilter(msg); done { // role.go
@@ -313,7 +306,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	case tea.WindowSizeMsg:
 		return m, m.onWindowSize(msg)
 	case tea.KeyPressMsg:
-		return m, m.keyIn(msg) // hold.go, then keys.go
+		return m, m.keyIn(msg) // compose.go: the composer's gate, then keys.go
 	case tea.PasteMsg:
 		return m, m.onPaste(msg.Content)
 	case tea.MouseWheelMsg:
@@ -388,6 +381,23 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, m.stat.OnSpin(msg, m.turn.running)
 	case FrameRateMsg:
 		return m, m.onFrameRate(msg)
+	case composer.Msg: // its timers, the clipboard, the editor, a pasted path's check
+		if v := m.composer.Update(msg); v.Do == composer.Release {
+			return m, m.composer.Act(v, m.onKey) // a held key that stood alone
+		}
+		return m, nil
+	case act.Done: // a call's result, for the component that asked
+		switch msg.For {
+		case act.ToComposer:
+			m.composer.Result(msg.Msg)
+		case act.ToPanes:
+			open := ""
+			if m.client != nil {
+				open = m.client.ThreadID()
+			}
+			m.panes.OnDone(msg.Msg, transcript.DoneFacts{Height: m.transcriptHeight(), CanRead: m.client != nil, Switching: m.turn.switching, Open: open})
+		}
+		return m, nil
 	}
 	if cmd, ok := m.onResult(msg); ok { // results.go: what commands come back with
 		return m, cmd
@@ -401,7 +411,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	if m.login != nil {
 		cmds = append(cmds, m.login.update(msg))
 	}
-	cmds = append(cmds, m.composer.update(msg))
+	m.composer.Update(msg) // the cursor's blink
 	return m, tea.Batch(cmds...)
 }
 

@@ -346,3 +346,21 @@ func ago(now time.Time, unix int64) string {
 	}
 	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 }
+
+// openHistorySearch opens Ctrl+R (act.HistorySearch, the composer's): a
+// fuzzy search over the workspace's history, newest first, from the
+// draft; Enter puts the entry in the composer.
+func (m *Model) openHistorySearch(h act.HistorySearch) {
+	items := make([]pickItem, 0, len(h.Entries))
+	for i := len(h.Entries) - 1; i >= 0; i-- {
+		items = append(items, pickItem{label: strings.ReplaceAll(h.Entries[i], "\n", " ⏎ "), value: h.Entries[i]})
+	}
+	p := &picker{title: "History", hint: "type to search · enter to use · esc to close", empty: "no history in this workspace yet"}
+	p.onChoose = func(it pickItem) tea.Cmd {
+		m.out.Want(act.SetDraft{Text: it.value.(string)}) // model/composer
+		return nil
+	}
+	p.query = h.Query
+	p.setItems(items)
+	m.openPicker(p)
+}

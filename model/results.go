@@ -3,7 +3,6 @@ package model
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"tandem/model/act"
 	"tandem/model/transcript"
 	"tandem/ui"
 )
@@ -13,14 +12,6 @@ import (
 // for any other message.
 func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
-	case act.Done:
-		if msg.For == act.ToPanes {
-			open := ""
-			if m.client != nil {
-				open = m.client.ThreadID()
-			}
-			m.panes.OnDone(msg.Msg, transcript.DoneFacts{Height: m.transcriptHeight(), CanRead: m.client != nil, Switching: m.turn.switching, Open: open})
-		}
 	case selfHandled: // account.go
 		return msg.apply(m), true
 	case turnStartResult:
@@ -35,10 +26,6 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		m.onReplySent(msg)
 	case refusedAll:
 		m.onRefusedAll(msg)
-	case holdTickMsg:
-		return m.onHoldTick(msg), true // hold.go
-	case burstTickMsg:
-		return m.onBurstTick(msg), true
 	case idleCheckMsg:
 		m.onIdleCheck(msg)
 	case formFocusMsg:
@@ -61,24 +48,14 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onThreadPage(msg), true
 	case modelListMsg:
 		return m.onModelList(msg), true
-	case fileSearchMsg:
-		m.onFileSearch(msg)
-	case imagePasteMsg: // imagepaste.go
-		return m.onImagePaste(msg), true
-	case clipboardMsg: // clipboard.go
-		return m.onClipboard(msg), true
 	case imageModelsMsg: // images.go
 		return m.onImageModels(msg), true
-	case skillsListedMsg:
-		m.onSkillsListed(msg) // skills.go
 	case collabListedMsg:
 		m.onCollabListed(msg) // collab.go
 	case goalResultMsg:
 		m.onGoalResult(msg) // goal.go
 	case goalLoadedMsg:
 		m.onGoalLoaded(msg)
-	case editorDoneMsg:
-		m.onEditorDone(msg)
 	case accountMsg:
 		return m.onAccount(msg), true
 	case loginStartedMsg:

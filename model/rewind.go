@@ -8,6 +8,7 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/rewind"
+	"tandem/model/act"
 	"tandem/thread"
 )
 
@@ -246,7 +247,7 @@ func (m *Model) chooseRewind(turns []turnInfo, i int, undo bool) {
 // startRewind puts the chosen message in the composer; Enter sends it.
 func (m *Model) startRewind(plan *rewindPlan) {
 	m.rewind.pending = plan
-	m.setDraft(plan.prompt)
+	m.out.Want(act.SetDraft{Text: plan.prompt}) // model/composer
 	what := "the conversation"
 	if plan.code {
 		what = "the conversation and the code"

@@ -4,13 +4,13 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"tandem/model/transcript"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
 // guestNoHostProgram is the notice for a key that would run a program
 // on the host (Options.Guest).
-const guestNoHostProgram = transcript.GuestNoHostProgram
+const guestNoHostProgram = act.GuestNoHostProgram
 
 // watcherReadOnlyHint is shown to a watcher who types.
 const watcherReadOnlyHint = "you are watching — PgUp/PgDn scroll, Ctrl+T pager, q leaves"

@@ -66,7 +66,7 @@ func (m *Model) slashEnter(raw string) (cmd tea.Cmd, done bool) {
 		if q := c.ask(m); q != "" {
 			now := m.opts.GraceNow()
 			m.ask = &slashAsk{cmd: c, args: args, draft: raw, question: q, seq: m.turn.seq, shown: now, last: now}
-			m.popup = popup{}
+			m.composer.ClosePopup()
 			m.clearNotice(noticeInfo)
 			return nil, true
 		}
@@ -78,14 +78,13 @@ func (m *Model) slashEnter(raw string) (cmd tea.Cmd, done bool) {
 // put back when the command refused to run (refuse).
 func (m *Model) runDraftCommand(c *command, args, raw string) tea.Cmd {
 	m.refused = false
-	m.composer.SetDraft("")
-	m.popup = popup{}
+	m.composer.Replace("")
 	cmd := m.runCommand(c, args)
 	if m.refused && m.composer.Empty() {
-		m.composer.SetDraft(raw)
+		m.composer.Replace(raw)
 	}
 	m.refused = false
-	m.composer.Prune(m.turn.queued) // after the draft came back: its pastes stay
+	m.composer.Prune() // after the draft came back: its pastes stay
 	return cmd
 }
 
@@ -114,8 +113,7 @@ func (m *Model) refuseSlash(raw, name string) {
 	if strings.IndexFunc(raw, unicode.IsSpace) < 0 {
 		// The popup shows for this draft (again, after an Esc): Tab
 		// completes its highlighted command.
-		m.popup.dismissed = ""
-		m.refreshPopup()
+		m.composer.ReopenPopup()
 		how += ", or Tab to complete"
 	}
 	m.setNotice(noticeInfo, typed+" matches "+strings.Join(names, ", ")+how)

@@ -140,18 +140,21 @@ func TestPopupPickRunsTheHighlightedCommand(t *testing.T) {
 			typeText(t, m, "/u")
 			// Down as far as /undo (and back up once if it is first: a move
 			// onto it all the same).
-			for i := 0; m.popup.items[m.popup.sel].cmd.name != "undo"; i++ {
+			moved := false
+			for i := 0; highlighted(m) != "/undo"; i++ {
 				if i > len(commands()) {
-					t.Fatalf("/undo is not in the popup of /u: %v", m.popup.items)
+					labels, _, _ := m.composer.Popup()
+					t.Fatalf("/undo is not in the popup of /u: %v", labels)
 				}
 				press(t, m, keys[0].Code, keys[0].Mod)
+				moved = true
 			}
-			if !m.popup.picked {
+			if !moved {
 				press(t, m, keys[0].Code, keys[0].Mod)
 				press(t, m, keys[1].Code, keys[1].Mod)
 			}
-			if m.popup.items[m.popup.sel].cmd.name != "undo" {
-				t.Fatalf("highlighted %s", m.popup.items[m.popup.sel].label)
+			if h := highlighted(m); h != "/undo" {
+				t.Fatalf("highlighted %s", h)
 			}
 			press(t, m, tea.KeyEnter, 0)
 			if v := viewText(m); !strings.Contains(v, "Undo the last turn and its file changes") {
@@ -164,6 +167,15 @@ func TestPopupPickRunsTheHighlightedCommand(t *testing.T) {
 	}
 }
 
+// highlighted is the popup's highlighted label ("" when none).
+func highlighted(m *Model) string {
+	labels, sel, _ := m.composer.Popup()
+	if sel >= len(labels) {
+		return ""
+	}
+	return labels[sel]
+}
+
 // Tab completes the highlighted command (the first match, or the one
 // moved onto) and runs nothing; Enter then runs the whole name.
 func TestTabCompletesTheHighlightedCommand(t *testing.T) {
@@ -174,7 +186,7 @@ func TestTabCompletesTheHighlightedCommand(t *testing.T) {
 		for range down {
 			press(t, m, tea.KeyDown, 0)
 		}
-		want := m.popup.items[m.popup.sel].cmd.name
+		want := strings.TrimPrefix(highlighted(m), "/")
 		before := effectsOf(m, f)
 		press(t, m, tea.KeyTab, 0)
 		if got := m.composer.Value(); got != "/"+want+" " {

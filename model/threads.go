@@ -2,7 +2,6 @@ package model
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -300,12 +299,5 @@ func quoteTitle(s string) string {
 	return "“" + ui.Truncate(s, 50) + "”"
 }
 
-// oneLine gives the first line of an error, for a banner.
-func oneLine(err error) string {
-	var rpc *backend.RPCError
-	if errors.As(err, &rpc) {
-		return fmt.Sprintf("%s (%d)", rpc.Message, rpc.Code)
-	}
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
-}
+// oneLine gives the first line of an error, for a banner (act.OneLine).
+func oneLine(err error) string { return act.OneLine(err) }

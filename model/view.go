@@ -40,8 +40,8 @@ func (m *Model) View() tea.View {
 	// A streaming delta that changes nothing drawn yet (its cell re-renders
 	// on the next frame tick) reuses the last frame: a delta then costs
 	// O(1), not a frame. So does a key of a paste burst, but for a redraw
-	// every burstFrameEvery (burst.go).
-	if f, at, ok := m.panes.Frame(m.width, m.height); ok && (m.drawn.deltaOnly || m.burstFrame(at)) {
+	// every BurstFrameEvery (model/composer).
+	if f, at, ok := m.panes.Frame(m.width, m.height); ok && (m.drawn.deltaOnly || m.composer.BurstFrame(at)) {
 		return m.finishView(f)
 	}
 	bottom := m.bottom()
@@ -172,7 +172,7 @@ func (m *Model) aboveComposer(w int) []string {
 		out = append(out, m.rule(w))
 		out = append(out, m.picker.view(st, w)...)
 	default:
-		out = append(out, m.popupView(w)...)
+		out = append(out, m.composer.PopupView(st, w)...)
 	}
 	return out
 }

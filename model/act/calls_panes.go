@@ -2,8 +2,6 @@ package act
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -101,17 +99,6 @@ type AgentHistory struct {
 func (a ReadAgentHistory) run(ctx context.Context, c backend.Client) tea.Msg {
 	t, err := c.ReadThreadTurns(ctx, a.ID)
 	return AgentHistory{ID: a.ID, Turns: t.Turns, Err: err}
-}
-
-// OneLine gives the first line of an error, for a banner: a JSON-RPC
-// error as its message and code.
-func OneLine(err error) string {
-	var rpc *backend.RPCError
-	if errors.As(err, &rpc) {
-		return fmt.Sprintf("%s (%d)", rpc.Message, rpc.Code)
-	}
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
 }
 
 // ShortID shortens a thread id for a line: its first 8 and last 4

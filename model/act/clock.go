@@ -6,9 +6,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Clock is the one clock every timer of the model reads
-// (model.Options.Clock): key timing, the forms' grace, frame ticks,
-// retries and re-attaches.
+// Clock is the one clock every timer of the model reads (Env.Clock;
+// model.New reads model.Options.KeyNow through it when that is set): key
+// timing, the forms' grace, frame ticks, retries and re-attaches.
 type Clock interface {
 	// Now is the time.
 	Now() time.Time
@@ -24,3 +24,13 @@ func (RealClock) Now() time.Time { return time.Now() }
 
 // After implements Clock with tea.Tick.
 func (RealClock) After(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd { return tea.Tick(d, f) }
+
+// FuncClock is a clock that reads the time from a function (a pinned or
+// stepped clock: model.Options.KeyNow), with Bubble Tea's timers.
+type FuncClock func() time.Time
+
+// Now implements Clock.
+func (f FuncClock) Now() time.Time { return f() }
+
+// After implements Clock with tea.Tick.
+func (FuncClock) After(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd { return tea.Tick(d, f) }

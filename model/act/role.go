@@ -61,3 +61,7 @@ func (r Role) String() string {
 	}
 	return s
 }
+
+// GuestNoHostProgram is the notice for a key of a guest (Role.Guest)
+// that would run a program on the host: $EDITOR (Ctrl+G) or $PAGER.
+const GuestNoHostProgram = "not over tandem serve: $EDITOR and $PAGER would run on the host — Ctrl+T is the pager"

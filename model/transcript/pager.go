@@ -249,7 +249,7 @@ type OutputDone struct{ Err error }
 // not on the status line (nothing to show, a guest, a write error).
 func (p *Panes) OpenOutput() tea.Cmd {
 	if p.env.Role.Guest() {
-		p.env.Out.Notice(act.NoticeInfo, GuestNoHostProgram)
+		p.env.Out.Notice(act.NoticeInfo, act.GuestNoHostProgram)
 		return nil
 	}
 	it := p.shown.state.Last(thread.Command)
@@ -274,10 +274,6 @@ func (p *Panes) OpenOutput() tea.Cmd {
 		return OutputDone{err}
 	})
 }
-
-// GuestNoHostProgram is the notice for a key that would run a program
-// on the host for a guest of tandem serve.
-const GuestNoHostProgram = "not over tandem serve: $EDITOR and $PAGER would run on the host — Ctrl+T is the pager"
 
 // PagerLines are the pager's lines as drawn (nil when it is closed).
 func (p *Panes) PagerLines() []string {

@@ -1,4 +1,4 @@
-package model
+package composer
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 )
 
 // clipboardTimeout bounds one Ctrl+V: every clipboard tool it runs.
@@ -256,39 +257,44 @@ func saveClipboardImage(dir string, data []byte, ext string) (string, error) {
 // directory (backend.StateDir), images/.
 func clipboardDir() string { return filepath.Join(backend.StateDir(), "images") }
 
-// pasteClipboard is Ctrl+V: it reads the clipboard in a command (the
+// clipboardMsg's composerMsg marks it the composer's.
+func (clipboardMsg) composerMsg() {}
+
+// ReadClipboard is Ctrl+V: it reads the clipboard in a command (the
 // tools run with a timeout), never on a guest's behalf (the clipboard
 // would be the host's).
-func (m *Model) pasteClipboard() tea.Cmd {
-	if m.opts.Guest {
-		m.setNotice(noticeInfo, "Ctrl+V would read the host's clipboard — over tandem serve paste with your terminal, or paste an image's path on the host")
-		return nil
+func (c *Composer) ReadClipboard() {
+	if c.env.Role.Guest() {
+		c.out().Notice(act.NoticeInfo, "Ctrl+V would read the host's clipboard — over tandem serve paste with your terminal, or paste an image's path on the host")
+		return
 	}
-	m.setNotice(noticeInfo, "reading the clipboard…")
-	c, dir := systemClipboard, clipboardDir()
-	return func() tea.Msg {
+	c.out().Notice(act.NoticeInfo, "reading the clipboard…")
+	clip, dir := systemClipboard, clipboardDir()
+	c.out().Cmd(func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), clipboardTimeout)
 		defer cancel()
-		return c.read(ctx, dir)
-	}
+		return clip.read(ctx, dir)
+	})
 }
 
-// onClipboard attaches the clipboard's image, or pastes its text as a
-// paste (so a copied image path becomes a chip too), or says what failed.
-func (m *Model) onClipboard(msg clipboardMsg) tea.Cmd {
-	m.clearNotice(noticeInfo)
+// onClipboard attaches the clipboard's image, or has its text pasted as
+// a bracketed paste is (act.PasteText: a copied image path becomes a
+// chip too), or says what failed.
+func (c *Composer) onClipboard(msg clipboardMsg) {
+	c.out().Clear(act.NoticeInfo)
 	switch {
 	case msg.err != nil:
-		m.setNotice(noticeInfo, "Ctrl+V: "+msg.err.Error())
-		return nil
+		c.out().Notice(act.NoticeInfo, "Ctrl+V: "+msg.err.Error())
+		return
 	case msg.path != "":
-		m.composer.attachImages([]imageChip{{local: msg.path, name: "clipboard image"}}, []int64{msg.size})
+		c.attachImages([]Image{{Local: msg.path, Name: "clipboard image"}}, []int64{msg.size})
 		note := "clipboard image attached"
-		if m.remote() {
+		if c.facts().Remote {
 			note += " — it is copied to the app-server's machine (" + backend.RemoteImageDir + " in the workspace) when sent"
 		}
-		m.setNotice(noticeInfo, note)
-		return m.fetchModels()
+		c.out().Notice(act.NoticeInfo, note)
+		c.out().Want(act.CheckImages{})
+		return
 	}
-	return m.onPaste(msg.text)
+	c.out().Want(act.PasteText{Text: msg.text})
 }

@@ -1,4 +1,4 @@
-package model
+package composer
 
 import (
 	"strings"
@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/internal/lib/textedit"
+	"tandem/model/act"
 )
 
 // A terminal that doesn't bracket pastes — or `tmux paste-buffer` without
@@ -28,9 +29,9 @@ const (
 	// before, are a burst; an Enter, a new line or a Tab within burstGap
 	// of a key starts one at once (that Enter must not send).
 	burstRun = 3
-	// burstFrameEvery: during a burst the screen is redrawn this often,
-	// not after every key.
-	burstFrameEvery = 100 * time.Millisecond
+	// BurstFrameEvery: during a burst the screen is redrawn this often,
+	// not after every key (BurstFrame).
+	BurstFrameEvery = 100 * time.Millisecond
 )
 
 // PasteBurstIdle is how long after its last key a paste burst without a
@@ -42,6 +43,9 @@ const (
 	PasteBurstIdle      = 25 * time.Millisecond
 	PasteBurstLinesIdle = 120 * time.Millisecond
 )
+
+// largePasteNotice says a paste went in as a placeholder.
+const largePasteNotice = "large paste shown as a placeholder — it is sent in full"
 
 // keyKind is what a key is to the burst detector.
 type keyKind int
@@ -71,20 +75,25 @@ func keyKindOf(k tea.KeyPressMsg) keyKind {
 	return keyOther
 }
 
-// burst is the detector's state; it belongs to the viewer's composer.
+// isLF reports whether k is a line feed: the Ctrl+J key.
+func isLF(k tea.KeyPressMsg) bool { return k.Code == 'j' && k.Mod == tea.ModCtrl }
+
+// burst is the detector's state.
 type burst struct {
 	last     time.Time    // the previous key of a run (zero: none)
 	run      int          // keys in a row, each within burstGap of the one before
 	runStart textedit.Pos // where the run's first key went in the draft
-	gen      int          // the composer's draft generation at runStart
+	gen      int          // the draft's generation at runStart
 	active   bool
 	lines    bool // the burst holds a newline
 	cr       bool // its last key was Enter: a Ctrl+J (LF) right after is CRLF's
 	seq      int  // the tick that may end it (older ticks are ignored)
 }
 
-// burstTickMsg wakes the model to end a burst whose keys stopped.
+// burstTickMsg wakes the composer to end a burst whose keys stopped.
 type burstTickMsg struct{ seq int }
+
+func (burstTickMsg) composerMsg() {}
 
 // idle is how long after its last key the burst ends.
 func (b *burst) idle() time.Duration {
@@ -94,29 +103,28 @@ func (b *burst) idle() time.Duration {
 	return PasteBurstIdle
 }
 
-// tick asks for a burstTickMsg after d.
-func (b *burst) tick(d time.Duration) tea.Cmd {
-	seq := b.seq
-	return tea.Tick(d, func(time.Time) tea.Msg { return burstTickMsg{seq: seq} })
+// burstTick asks for a burstTickMsg after d.
+func (c *Composer) burstTick(d time.Duration) tea.Cmd {
+	seq := c.burst.seq
+	return c.env.Clock.After(d, func(time.Time) tea.Msg { return burstTickMsg{seq: seq} })
 }
 
 // burstKey feeds a key of the composer's to the detector. It reports done
-// when the key was handled as part of a burst (or after ending one);
-// otherwise the key goes its usual way.
-func (m *Model) burstKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	b := &m.burst
-	now := m.keyTime()
+// when the key was handled as part of a burst (or after ending one, with
+// the key's route); otherwise the key goes its usual way.
+func (c *Composer) burstKey(k tea.KeyPressMsg) (Route, bool) {
+	b := &c.burst
+	now := c.keyTime()
 	kind := keyKindOf(k)
 	if b.active && (kind == keyOther || now.Sub(b.last) > b.idle()) {
 		// The burst is over: settle it, then take the key afresh.
-		end := m.endBurst()
-		return tea.Batch(end, m.composerKey(k)), true
+		c.endBurst()
+		return c.Key(k), true
 	}
 	if kind == keyOther {
-		m.burst = burst{seq: b.seq}
-		return nil, false
+		c.burst = burst{seq: b.seq}
+		return 0, false
 	}
-	var cmd tea.Cmd
 	if !b.active {
 		if b.last.IsZero() || now.Sub(b.last) > burstGap {
 			// At a person's pace. An Enter or Tab does what it does
@@ -124,99 +132,97 @@ func (m *Model) burstKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			*b = burst{seq: b.seq}
 			if kind == keyText || kind == keyNewline {
 				b.last, b.run = now, 1
-				b.runStart, b.gen = m.composer.buf.Cursor(), m.composer.gen
+				b.runStart, b.gen = c.buf.Cursor(), c.gen
 			}
-			return nil, false
+			return 0, false
 		}
 		b.run++
 		b.last = now
 		if kind == keyText && b.run < burstRun {
-			return nil, false // perhaps two keys pressed at once
+			return 0, false // perhaps two keys pressed at once
 		}
 		// A burst: the keys of the run so far were its start.
 		b.active = true
-		if b.gen != m.composer.gen {
-			b.runStart, b.gen = m.composer.buf.Cursor(), m.composer.gen
+		if b.gen != c.gen {
+			b.runStart, b.gen = c.buf.Cursor(), c.gen
 		}
 		b.seq++
-		cmd = b.tick(PasteBurstIdle)
+		c.out().Cmd(c.burstTick(PasteBurstIdle))
 	}
 	b.last = now
-	c := &m.composer
 	switch kind {
 	case keyText:
-		c.InsertString(k.Text)
+		c.insert(k.Text)
 	case keyEnter:
-		c.InsertNewline()
+		c.insert("\n")
 	case keyNewline:
 		if !(b.cr && isLF(k)) { // CRLF is one new line
-			c.InsertNewline()
+			c.insert("\n")
 		}
 	case keyTab:
-		c.InsertString("\t")
+		c.insert("\t")
 	}
 	b.lines = b.lines || kind == keyEnter || kind == keyNewline || strings.ContainsAny(k.Text, "\r\n")
 	b.cr = kind == keyEnter
-	return cmd, true
+	return Handled, true
 }
 
 // onBurstTick ends the burst once its keys have stopped for its idle
 // time, else waits for the rest of it.
-func (m *Model) onBurstTick(msg burstTickMsg) tea.Cmd {
-	b := &m.burst
+func (c *Composer) onBurstTick(msg burstTickMsg) {
+	b := &c.burst
 	if !b.active || msg.seq != b.seq {
-		return nil
+		return
 	}
-	if left := b.idle() - m.opts.KeyNow().Sub(b.last); left > 0 {
-		return b.tick(left)
+	if left := b.idle() - c.env.Clock.Now().Sub(b.last); left > 0 {
+		c.out().Cmd(c.burstTick(left))
+		return
 	}
-	return m.endBurst()
+	c.endBurst()
+}
+
+// EndBurst settles a paste burst under way, if any (a bracketed paste
+// that follows it comes after what came as keys).
+func (c *Composer) EndBurst() {
+	if c.burst.active {
+		c.endBurst()
+	}
 }
 
 // endBurst settles a burst: the text it typed, when large, becomes one
 // placeholder token, and when it is only image paths, chips, as a
 // bracketed paste of it would; the popups look at the draft again.
-func (m *Model) endBurst() tea.Cmd {
-	b := m.burst
-	m.burst = burst{seq: b.seq + 1}
-	c := &m.composer
-	var images tea.Cmd
+func (c *Composer) endBurst() {
+	b := c.burst
+	c.burst = burst{seq: b.seq + 1}
 	if b.active && b.gen == c.gen {
 		text := c.buf.Slice(b.runStart)
 		switch _, paths := pastedPaths(text); {
 		case isLargePaste(text):
 			c.buf.DeleteSlice(b.runStart)
-			c.InsertString(c.addPaste(text))
-			m.setNotice(noticeInfo, "large paste shown as a placeholder — it is sent in full")
+			c.insert(c.addPaste(text))
+			c.out().Notice(act.NoticeInfo, largePasteNotice)
 		case paths:
 			// Dropped image files, typed as keys: chips, as a
-			// bracketed paste of them gives (imagepaste.go).
+			// bracketed paste of them gives (images.go).
 			c.buf.DeleteSlice(b.runStart)
-			images, _ = m.pasteImages(text)
+			c.pasteImages(text)
 		}
 	}
 	c.refit()
-	return tea.Batch(images, m.refreshPopup())
+	c.refreshPopup()
 }
 
-// Pasting reports whether keys are not settled yet: a paste burst under
-// way, or a decisive key waiting to see whether a paste follows it
-// (hold.go). Tests wait for it to end.
-func (m *Model) Pasting() bool { return m.burst.active || m.held.on }
-
-// burstGoesOn reports whether msg is a key that continues the paste burst
+// BurstGoesOn reports whether msg is a key that continues the paste burst
 // under way: it changes the draft only, so the transcript need not be
 // flushed for it.
-func (m *Model) burstGoesOn(msg tea.Msg) bool {
+func (c *Composer) BurstGoesOn(msg tea.Msg) bool {
 	k, ok := msg.(tea.KeyPressMsg)
-	return ok && m.burst.active && keyKindOf(k) != keyOther && m.opts.KeyNow().Sub(m.burst.last) <= m.burst.idle()
+	return ok && c.burst.active && keyKindOf(k) != keyOther && c.env.Clock.Now().Sub(c.burst.last) <= c.burst.idle()
 }
 
-// burstFrame reports whether View may show the last frame, drawn at at,
-// again: during a burst, until burstFrameEvery has passed since.
-func (m *Model) burstFrame(at time.Time) bool {
-	return m.burst.active && m.opts.KeyNow().Sub(at) < burstFrameEvery
+// BurstFrame reports whether the screen drawn at drawn may be shown
+// again: during a burst, until BurstFrameEvery has passed since.
+func (c *Composer) BurstFrame(drawn time.Time) bool {
+	return c.burst.active && c.env.Clock.Now().Sub(drawn) < BurstFrameEvery
 }
-
-// isLF reports whether k is a line feed: the Ctrl+J key.
-func isLF(k tea.KeyPressMsg) bool { return k.Code == 'j' && k.Mod == tea.ModCtrl }

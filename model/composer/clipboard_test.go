@@ -1,4 +1,4 @@
-package model
+package composer
 
 import (
 	"context"
@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"tandem/model/act"
 	"testing"
 	"time"
 
@@ -144,15 +146,43 @@ func TestRunToolDeadline(t *testing.T) {
 	}
 }
 
+// writePNG writes a small PNG file named name in dir (what CheckImageFile
+// sniffs) and returns its path.
+func writePNG(t *testing.T, dir, name string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 92)...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// ctrlV presses Ctrl+V, reads the clipboard and routes a text it had as
+// the root routes a paste with no form up: to the composer.
+func (r *rig) ctrlV() []act.Intent {
+	r.take()
+	r.press(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
+	r.run()
+	intents := r.take()
+	for _, i := range intents {
+		if p, ok := i.(act.PasteText); ok {
+			r.c.Paste(p.Text)
+			r.run()
+			intents = append(intents, r.take()...)
+		}
+	}
+	return intents
+}
+
 // Ctrl+V in the composer: an image becomes a chip (kept in the state
-// dir) and is sent; a copied path becomes a chip too; no tool is a
-// notice and the draft stays.
+// dir), sent as that file; a copied path becomes a chip too; no tool is
+// a notice and the draft stays.
 func TestCtrlVAttachesClipboardImage(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	saved := systemClipboard
 	t.Cleanup(func() { systemClipboard = saved })
 	dir := t.TempDir()
-	shot := writeImage(t, dir, "shot.png", 100)
+	shot := writePNG(t, dir, "shot.png")
 	text := ""
 	systemClipboard = fakeClip("linux", map[string]string{"WAYLAND_DISPLAY": "w"}, []string{"wl-paste"}, func(name string, args []string) ([]byte, error) {
 		switch {
@@ -165,29 +195,29 @@ func TestCtrlVAttachesClipboardImage(t *testing.T) {
 		}
 		return []byte(text), nil
 	})
-	f := newImgFake()
-	m := readyImg(t, f, Options{Workspace: dir}, "local", dir)
-	typeText(t, m, "this ")
-	_, cmd := m.Update(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
-	settle(t, m, cmd)
-	if got := m.composer.Value(); got != "this [image 1 · clipboard image · 23 B] " {
-		t.Fatalf("composer %q (notice %q)", got, noticeText(m))
+	r := newRig(t, Options{Workspace: dir})
+	r.typeText("this ")
+	got := r.ctrlV()
+	if v := r.c.Value(); v != "this [image 1 · clipboard image · 23 B] " {
+		t.Fatalf("composer %q (notice %q)", v, notice(got))
+	}
+	if !slices.Contains(got, act.Intent(act.CheckImages{})) {
+		t.Errorf("asked %v: no check that the model takes images", got)
 	}
 	text = shot
-	_, cmd = m.Update(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
-	settle(t, m, cmd)
-	enter(t, m)
-	if len(f.turnImages) != 1 || len(f.turnImages[0]) != 2 || f.turnImages[0][1] != shot ||
-		!strings.HasPrefix(f.turnImages[0][0], filepath.Join(os.Getenv("XDG_STATE_HOME"), "tandem", "images", "clip-")) {
-		t.Fatalf("images %q", f.turnImages)
+	r.ctrlV()
+	_, ims := r.c.Resolve(r.c.Text()) // what Enter sends
+	if len(ims) != 2 || ims[1].Local != shot ||
+		!strings.HasPrefix(ims[0].Local, filepath.Join(os.Getenv("XDG_STATE_HOME"), "tandem", "images", "clip-")) {
+		t.Fatalf("images %+v", ims)
 	}
 
 	systemClipboard = fakeClip("linux", nil, nil, nil)
-	typeText(t, m, "draft")
-	_, cmd = m.Update(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
-	settle(t, m, cmd)
-	if m.composer.Value() != "draft" || !strings.Contains(noticeText(m), "Ctrl+V: no display") {
-		t.Fatalf("draft %q, notice %q", m.composer.Value(), noticeText(m))
+	r.c.SetDraft("")
+	r.typeText("draft")
+	got = r.ctrlV()
+	if r.c.Value() != "draft" || !strings.Contains(notice(got), "Ctrl+V: no display") {
+		t.Fatalf("draft %q, notice %q", r.c.Value(), notice(got))
 	}
 }
 
@@ -199,10 +229,10 @@ func TestCtrlVGuestReadsNoHostClipboard(t *testing.T) {
 		t.Error("a guest's Ctrl+V ran a clipboard tool")
 		return nil, nil
 	})
-	m := readyImg(t, newImgFake(), Options{Guest: true, Shared: true}, "local", "/w")
-	_, cmd := m.Update(tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl})
-	settle(t, m, cmd)
-	if !strings.Contains(noticeText(m), "host's clipboard") || m.composer.Value() != "" {
-		t.Fatalf("notice %q, draft %q", noticeText(m), m.composer.Value())
+	r := newRig(t, Options{})
+	r.c.env.Role = act.NewRole(false, true, true)
+	got := r.ctrlV()
+	if !strings.Contains(notice(got), "host's clipboard") || r.c.Value() != "" {
+		t.Fatalf("notice %q, draft %q", notice(got), r.c.Value())
 	}
 }

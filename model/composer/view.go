@@ -1,4 +1,4 @@
-package model
+package composer
 
 import (
 	"strings"
@@ -7,24 +7,33 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// composerStyles are the textarea's focused styles the draft is drawn
-// with, computed once: the cursor's line, the other lines, the prompt.
-type composerStyles struct {
+// styles are the textarea's focused styles the draft is drawn with,
+// computed once: the cursor's line, the other lines, the prompt.
+type styles struct {
 	line, cursorLine, prompt lipgloss.Style
 }
 
-func newComposerStyles(s textarea.StyleState) composerStyles {
-	return composerStyles{
+func newStyles(s textarea.StyleState) styles {
+	return styles{
 		line:       s.Text.Inherit(s.Base).Inline(true),
 		cursorLine: s.CursorLine.Inherit(s.Base).Inline(true),
 		prompt:     s.Prompt.Inherit(s.Base).Inline(true),
 	}
 }
 
+// prompt is "› " on the draft's first row only; wrapped and further
+// lines are indented by as much, as in Codex's composer.
+func prompt(p textarea.PromptInfo) string {
+	if p.LineNumber == 0 {
+		return "› "
+	}
+	return "  "
+}
+
 // View draws the composer: the rows of the draft that are scrolled into
 // view (Height of them), the prompt before each, the cursor on its cell.
 // It costs the rows shown, not the draft.
-func (c *composer) View() string {
+func (c *Composer) View() string {
 	if c.Empty() {
 		if c.placeholder == "" {
 			c.placeholder = c.ta.View()
@@ -44,7 +53,7 @@ func (c *composer) View() string {
 		if r.Line == cursorLine {
 			style = c.st.cursorLine
 		}
-		sb.WriteString(style.Render(c.st.prompt.Render(composerPrompt(textarea.PromptInfo{LineNumber: c.top + i}))))
+		sb.WriteString(style.Render(c.st.prompt.Render(prompt(textarea.PromptInfo{LineNumber: c.top + i}))))
 		text, tw := c.fitRow(r.Text, w)
 		if r.Cursor < 0 {
 			sb.WriteString(style.Render(text))
@@ -76,7 +85,7 @@ func (c *composer) View() string {
 
 // fitRow cuts a row's hanging spaces at width w; it returns the row and
 // its width as the buffer measures it.
-func (c *composer) fitRow(s string, w int) (string, int) {
+func (c *Composer) fitRow(s string, w int) (string, int) {
 	tw := c.buf.TextWidth(s)
 	for tw > w && strings.HasSuffix(s, " ") {
 		s = s[:len(s)-1]

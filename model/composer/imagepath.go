@@ -1,4 +1,4 @@
-package model
+package composer
 
 import (
 	"errors"
@@ -36,6 +36,7 @@ type ImageFileError struct {
 	Reason string
 }
 
+// Error implements error: the path and why.
 func (e *ImageFileError) Error() string { return e.Path + ": " + e.Reason }
 
 // CheckImageFile checks a local image to attach (`-i FILE`, a pasted

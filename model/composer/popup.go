@@ -1,14 +1,14 @@
-package model
+package composer
 
 import (
-	"context"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
-	"tandem/backend"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
@@ -21,18 +21,18 @@ const (
 )
 
 // popup is the list above the composer that follows the draft: the
-// commands matching "/xyz", the files matching the "@xyz" being typed
-// (from `fuzzyFileSearch`), or the skills matching "$xyz" (skills.go). It
-// is derived from the draft by refreshPopup.
+// commands matching "/xyz" (Options.Commands), the files matching the
+// "@xyz" being typed (act.SearchFiles), or the skills matching "$xyz"
+// (skills.go). It is derived from the draft by refreshPopup.
 type popup struct {
 	kind int
-	// for is the draft (slash) or the @ token (file) the items match.
+	// source is the draft (slash) or the @ or $ token the items match.
 	source string
 	items  []popupItem
 	sel    int
 	// picked: the selection was moved (↑/↓, Ctrl+P/N) since the popup
 	// last followed the draft, so Enter runs the highlighted command;
-	// otherwise only a whole name typed runs (slash.go).
+	// otherwise only a whole name typed runs.
 	picked bool
 	// dismissed is the draft on which Esc closed the popup.
 	dismissed string
@@ -41,8 +41,8 @@ type popup struct {
 
 type popupItem struct {
 	label, detail string
-	cmd           *command // slash
-	path          string   // file; a skill's SKILL.md
+	name          string // slash: the command's name
+	path          string // file; a skill's SKILL.md
 }
 
 // maxPopupRows is how many popup rows are shown.
@@ -50,27 +50,19 @@ const maxPopupRows = 8
 
 func (p popup) active() bool { return p.kind != popupNone }
 
-// fileSearchMsg is a `fuzzyFileSearch` answer for the query of request seq.
-type fileSearchMsg struct {
-	seq   int
-	query string
-	files []backend.FuzzyFileMatch
-	err   error
-}
-
-// filterCommands returns the commands whose name matches query fuzzily,
-// best first; an empty query lists them all in their usual order.
-func filterCommands(cmds []*command, query string) []*command {
+// Filter returns the items whose name matches query fuzzily, best first;
+// an empty query keeps them all, in their order.
+func Filter[T any](items []T, query string, name func(T) string) []T {
 	if query == "" {
-		return cmds
+		return items
 	}
-	names := make([]string, len(cmds))
-	for i, c := range cmds {
-		names[i] = c.name
+	names := make([]string, len(items))
+	for i, it := range items {
+		names[i] = name(it)
 	}
-	var out []*command
+	var out []T
 	for _, match := range fuzzy.Find(query, names) {
-		out = append(out, cmds[match.Index])
+		out = append(out, items[match.Index])
 	}
 	return out
 }
@@ -85,73 +77,70 @@ func mentionToken(draft string) (string, bool) {
 	return "", false
 }
 
-// refreshPopup recomputes the popup from the draft, and returns the
-// `fuzzyFileSearch` request when the @ query changed.
-func (m *Model) refreshPopup() tea.Cmd {
-	draft := m.composer.popupDraft()
-	p := &m.popup
+// refreshPopup recomputes the popup from the draft, and asks for the
+// files of an @ query that changed (act.SearchFiles).
+func (c *Composer) refreshPopup() {
+	draft := c.popupDraft()
+	p := &c.popup
 	if p.dismissed != "" && p.dismissed == draft {
-		return nil
+		return
 	}
 	p.dismissed = ""
 	if strings.HasPrefix(draft, "/") && !strings.ContainsAny(draft, " \t\n") {
 		if p.kind == popupSlash && p.source == draft {
-			return nil
+			return
 		}
-		cmds := filterCommands(commands(), draft[1:])
+		cmds := Filter(c.opts.Commands, draft[1:], func(x Command) string { return x.Name })
 		items := make([]popupItem, 0, len(cmds))
-		for _, c := range cmds {
-			items = append(items, popupItem{label: "/" + c.name, detail: c.about(m.keys), cmd: c})
+		for _, x := range cmds {
+			items = append(items, popupItem{label: "/" + x.Name, detail: x.About, name: x.Name})
 		}
 		*p = popup{kind: popupSlash, source: draft, items: items}
-		return nil
+		return
 	}
 	if tok, ok := skillToken(draft); ok {
-		return m.skillPopup(tok) // skills.go
+		c.skillPopup(tok) // skills.go
+		return
 	}
 	if tok, ok := mentionToken(draft); ok {
 		if p.kind == popupFile && p.source == tok {
-			return nil
+			return
 		}
-		sel := 0
 		items := p.items
 		if p.kind != popupFile {
 			items = nil
 		}
-		*p = popup{kind: popupFile, source: tok, items: items, sel: sel}
+		*p = popup{kind: popupFile, source: tok, items: items}
 		query := tok[1:]
-		c := m.client
+		f := c.facts()
 		// The thread's workspace as the server knows it (a remote path
 		// under --ssh), else the local one.
-		root := m.panes.Cwd()
+		root := f.ThreadCwd
 		if root == "" {
-			root = m.opts.Workspace
+			root = c.opts.Workspace
 		}
-		if query == "" || c == nil || root == "" {
+		if query == "" || !f.Online || root == "" {
 			p.items = nil
-			return nil
+			return
 		}
 		p.loading = true
-		m.fileSeq++
-		seq := m.fileSeq
-		return callCmd(func(ctx context.Context) tea.Msg {
-			files, err := c.FuzzyFileSearch(ctx, query, []string{root})
-			return fileSearchMsg{seq: seq, query: query, files: files, err: err}
-		})
+		c.fileSeq++
+		c.out().Call(act.ToComposer, act.SearchFiles{Seq: c.fileSeq, Query: query, Roots: []string{root}})
+		return
 	}
 	*p = popup{}
-	return nil
 }
 
-func (m *Model) onFileSearch(msg fileSearchMsg) {
-	p := &m.popup
-	if msg.seq != m.fileSeq || p.kind != popupFile {
+// onFilesFound lists the files of the newest @ search.
+func (c *Composer) onFilesFound(msg act.FilesFound) {
+	p := &c.popup
+	if msg.Seq != c.fileSeq || p.kind != popupFile {
 		return
 	}
 	p.loading = false
 	p.items = nil
 	p.sel = 0
-	for _, f := range msg.files {
+	for _, f := range msg.Files {
 		if len(p.items) >= 50 {
 			break
 		}
@@ -169,67 +158,90 @@ func inGitDir(path string) bool {
 }
 
 // popupKey handles the popup's keys: Up/Down (Ctrl+P/N) move, Tab
-// completes, Enter runs the command picked by moving onto it or named
-// whole (slash.go) — never the first fuzzy match by itself — or inserts
-// the file or skill; Esc closes it.
-func (m *Model) popupKey(k tea.KeyPressMsg) tea.Cmd {
-	p := &m.popup
-	km := m.keys
+// completes, Enter submits the command picked by moving onto it or the
+// draft as it is (the root runs a command named whole, never the first
+// fuzzy match by itself), or inserts the file or skill; Esc closes it.
+func (c *Composer) popupKey(k tea.KeyPressMsg) {
+	p := &c.popup
+	km := c.keys
 	switch {
 	case key.Matches(k, km.ListUp):
 		if p.sel > 0 {
 			p.sel--
 		}
 		p.picked = true
-		return nil
+		return
 	case key.Matches(k, km.ListDown):
 		if p.sel < len(p.items)-1 {
 			p.sel++
 		}
 		p.picked = true
-		return nil
+		return
 	case key.Matches(k, km.ListClose):
-		p.dismissed = m.composer.popupDraft()
+		p.dismissed = c.popupDraft()
 		p.kind = popupNone
-		return nil
+		return
 	}
 	if p.sel >= len(p.items) {
-		return nil
+		return
 	}
 	it := p.items[p.sel]
 	switch p.kind {
 	case popupSlash:
 		if key.Matches(k, km.ListComplete) {
-			m.setDraft("/" + it.cmd.name + " ")
-			return nil
+			c.SetDraft("/" + it.name + " ")
+			return
 		}
 		if p.picked {
 			// Moved onto: the pick is the command, as if named whole.
-			m.setDraft("/" + it.cmd.name)
+			c.SetDraft("/" + it.name)
 		}
-		return m.onEnter() // turn.go → slash.go: the draft's whole name, or nothing
+		c.out().Want(c.Submission()) // the draft's whole name, or nothing
 	case popupFile:
-		draft := m.composer.Value()
+		draft := c.Value()
 		tok, _ := mentionToken(draft)
 		path := it.path
 		if strings.ContainsAny(path, " \t") {
 			path = `"` + path + `"`
 		}
-		m.setDraft(strings.TrimSuffix(draft, tok) + path + " ")
-		p.dismissed = m.composer.popupDraft()
+		c.SetDraft(strings.TrimSuffix(draft, tok) + path + " ")
+		p.dismissed = c.popupDraft()
 	case popupSkill:
-		m.insertSkill(it) // skills.go
+		c.insertSkill(it) // skills.go
 	}
-	return nil
 }
 
-// popupView draws the popup rows.
-func (m *Model) popupView(width int) []string {
-	p := m.popup
+// ClosePopup closes the popup (a command's question took its place).
+func (c *Composer) ClosePopup() { c.popup = popup{} }
+
+// ReopenPopup shows the popup for the draft again, also after an Esc
+// closed it (a refused command names its matches: Tab completes).
+func (c *Composer) ReopenPopup() {
+	c.popup.dismissed = ""
+	c.refreshPopup()
+}
+
+// Popup returns what the popup lists (the labels: "/model", a file's
+// path, "$deploy") and the index highlighted; open is false when no
+// popup is shown.
+func (c *Composer) Popup() (labels []string, sel int, open bool) {
+	p := c.popup
+	if !p.active() {
+		return nil, 0, false
+	}
+	labels = make([]string, len(p.items))
+	for i, it := range p.items {
+		labels[i] = it.label
+	}
+	return labels, p.sel, true
+}
+
+// PopupView draws the popup's rows at width (none when it is closed).
+func (c *Composer) PopupView(st ui.Styles, width int) []string {
+	p := c.popup
 	if !p.active() {
 		return nil
 	}
-	st := m.styles
 	out := []string{st.Dim.Render(strings.Repeat("╌", width))}
 	if len(p.items) == 0 {
 		msg := "no matching command"
@@ -244,14 +256,14 @@ func (m *Model) popupView(width int) []string {
 			}
 		}
 		if p.kind == popupSkill {
-			msg = m.skillPopupEmpty() // skills.go
+			msg = c.skillPopupEmpty() // skills.go
 		}
 		for _, l := range ui.Wrap(msg, max(10, width-2)) {
 			out = append(out, st.Dim.Render("  "+l))
 		}
 		return out
 	}
-	rows, end := listView(st, st.Dim, len(p.items), p.sel, maxPopupRows, width, func(i int) (string, string) {
+	rows, end := ui.ListRows(st, st.Dim, len(p.items), p.sel, maxPopupRows, width, func(i int) (string, string) {
 		return p.items[i].label, p.items[i].detail
 	})
 	out = append(out, rows...)
@@ -260,7 +272,7 @@ func (m *Model) popupView(width int) []string {
 		if p.kind == popupFile || p.kind == popupSkill {
 			hint = " · tab or enter inserts · esc closes"
 		}
-		out = append(out, st.Dim.Render("  ↓ "+itoa(more)+" more"+hint))
+		out = append(out, st.Dim.Render("  ↓ "+strconv.Itoa(more)+" more"+hint))
 	}
 	return out
 }
