@@ -169,7 +169,7 @@ func (p *picker) view(st ui.Styles, width int) []string {
 		out = append(out, st.Dim.Render("  "+msg))
 		return out
 	}
-	rows, end := listView(st, st.User.UnsetBold(), len(p.shown), p.sel, maxPickerRows, width, func(i int) (string, string) {
+	rows, end := ui.ListRows(st, st.User.UnsetBold(), len(p.shown), p.sel, maxPickerRows, width, func(i int) (string, string) {
 		it := p.items[p.shown[i]]
 		return it.label, it.detail
 	})

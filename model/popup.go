@@ -251,7 +251,7 @@ func (m *Model) popupView(width int) []string {
 		}
 		return out
 	}
-	rows, end := listView(st, st.Dim, len(p.items), p.sel, maxPopupRows, width, func(i int) (string, string) {
+	rows, end := ui.ListRows(st, st.Dim, len(p.items), p.sel, maxPopupRows, width, func(i int) (string, string) {
 		return p.items[i].label, p.items[i].detail
 	})
 	out = append(out, rows...)
