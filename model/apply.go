@@ -28,7 +28,11 @@ func (m *Model) apply() tea.Cmd {
 		case act.Banner:
 			m.panes.Banner(i)
 		default:
-			m.stat.Apply(i)
+			if cmd, ok := m.applyOverlay(i); ok { // overlay.go: the overlay's intents
+				cmds = append(cmds, cmd)
+			} else {
+				m.stat.Apply(i)
+			}
 		}
 	}
 	m.out.Intents = nil

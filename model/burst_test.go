@@ -139,7 +139,7 @@ func TestPasteBurst(t *testing.T) {
 			if m.burst.active {
 				t.Fatal("the burst never ended")
 			}
-			if m.picker != nil || m.popup.active() {
+			if m.overlay.Open() || m.popup.active() {
 				t.Fatal("a picker or popup opened from pasted text")
 			}
 		})

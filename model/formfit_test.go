@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"tandem/model/overlay"
 	"testing"
 	"time"
 
@@ -40,7 +41,7 @@ func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 				if n := strings.Count(screen, "\n") + 1; n > size[1] {
 					t.Fatalf("%dx%d: %d rows", size[0], size[1], n)
 				}
-				if !m.requests.whole {
+				if !m.overlay.Whole() {
 					if !strings.Contains(screen, "⚠ request") || strings.Contains(screen, tc.title[:10]) {
 						t.Errorf("%dx%d: not whole, yet not the one-line notice:\n%s", size[0], size[1], screen)
 					}
@@ -92,8 +93,8 @@ func TestApprovalRefitsOnResize(t *testing.T) {
 		}
 	}
 	hitKey(t, m, tea.KeyEnter, 0)
-	if len(rep.got) != 1 || !strings.Contains(rep.got[0], "acceptWithExecpolicyAmendment") {
-		t.Errorf("reply = %q; want the execpolicy amendment", rep.got)
+	if len(rep.All()) != 1 || !strings.Contains(rep.All()[0], "acceptWithExecpolicyAmendment") {
+		t.Errorf("reply = %q; want the execpolicy amendment", rep.All())
 	}
 }
 
@@ -150,10 +151,10 @@ func TestLongCommandShowsWholeInPager(t *testing.T) {
 			}
 			hitKey(t, m, 't', tea.ModCtrl)
 			seen := ""
-			for i := 0; i < 200 && !m.requests.whole; i++ {
-				m.Update(formFocusMsg{seq: m.requests.seq})
+			for i := 0; i < 200 && !m.overlay.Whole(); i++ {
+				m.Update(overlay.FocusMsg{})
 				hitKey(t, m, tea.KeyEnter, 0)
-				if len(rep.got) != 0 {
+				if len(rep.All()) != 0 {
 					t.Fatalf("answered before the request's end was shown (%d reads)", i)
 				}
 				hitKey(t, m, 'd', tea.ModCtrl)
@@ -162,10 +163,10 @@ func TestLongCommandShowsWholeInPager(t *testing.T) {
 			if !strings.Contains(seen, tc.end) {
 				t.Fatalf("reading on never showed the command's end %q:\n%s", tc.end, plain(m))
 			}
-			m.Update(formFocusMsg{seq: m.requests.seq})
+			m.Update(overlay.FocusMsg{})
 			hitKey(t, m, tea.KeyEnter, 0)
-			if len(rep.got) != 1 {
-				t.Fatalf("read to its end, the request did not answer: %q\n%s", rep.got, plain(m))
+			if len(rep.All()) != 1 {
+				t.Fatalf("read to its end, the request did not answer: %q\n%s", rep.All(), plain(m))
 			}
 		})
 	}
@@ -226,7 +227,7 @@ func TestQuestionFitsTinyTerminal(t *testing.T) {
 		if n := strings.Count(screen, "\n") + 1; n != size[1] {
 			t.Errorf("%dx%d full screen: %d rows:\n%s", size[0], size[1], n, screen)
 		}
-		if !m.requests.whole {
+		if !m.overlay.Whole() {
 			if !strings.Contains(screen, "enlarge") {
 				t.Errorf("%dx%d full screen, not whole and not saying so:\n%s", size[0], size[1], screen)
 			}

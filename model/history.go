@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/internal/lib/spill"
+	"tandem/model/overlay"
 	"tandem/ui"
 )
 
@@ -98,19 +99,19 @@ func (c *composer) History() []string {
 // history, newest first; Enter puts the entry in the composer.
 func (m *Model) openHistorySearch() {
 	hist := m.composer.History()
-	items := make([]pickItem, 0, len(hist))
+	items := make([]overlay.Item, 0, len(hist))
 	for i := len(hist) - 1; i >= 0; i-- {
-		items = append(items, pickItem{label: strings.ReplaceAll(hist[i], "\n", " ⏎ "), value: hist[i]})
+		items = append(items, overlay.Item{Label: strings.ReplaceAll(hist[i], "\n", " ⏎ "), Choose: pickedDraft(hist[i])})
 	}
-	p := &picker{title: "History", hint: "type to search · enter to use · esc to close", empty: "no history in this workspace yet"}
-	p.onChoose = func(it pickItem) tea.Cmd {
-		m.setDraft(it.value.(string))
-		return nil
-	}
-	p.query = m.composer.Value()
-	p.setItems(items)
-	m.openPicker(p)
+	m.overlay.Pick(overlay.Picker{Title: "History", Hint: "type to search · enter to use · esc to close",
+		Empty: "no history in this workspace yet", Items: items, Query: m.composer.Value()})
 }
+
+// pickedDraft is a history entry chosen in Ctrl+R's picker: it goes in
+// the composer.
+type pickedDraft string
+
+func (p pickedDraft) run(m *Model) tea.Cmd { m.setDraft(string(p)); return nil }
 
 // editorDoneMsg follows the external editor (Ctrl+G) exiting.
 type editorDoneMsg struct {

@@ -52,11 +52,11 @@ type holdTickMsg struct{ seq int }
 // the keyboard, and an Enter in the composer outside a burst (in one, it
 // is a new line already).
 func (m *Model) holds(k tea.KeyPressMsg) bool {
-	if m.opts.ReadOnly || m.panes.PagerOpen() || m.login != nil || m.picker != nil {
+	if m.opts.ReadOnly || m.panes.PagerOpen() || m.overlay.Open() {
 		return false
 	}
-	if m.requests.hasKeys() {
-		if keyKindOf(k) == keyText && m.requests.form.Wants(k) {
+	if m.overlay.HasKeys() {
+		if keyKindOf(k) == keyText && m.overlay.Wants(k) {
 			return false // text into a form's text field decides nothing
 		}
 		return !key.Matches(k, m.keys.Quit) // quitting never waits
@@ -99,9 +99,8 @@ func (m *Model) onHoldTick(msg holdTickMsg) tea.Cmd {
 // new line, a key that is no text is dropped), the form gives the
 // keyboard up, and k goes on as the burst's next key.
 func (m *Model) pastedFrom(h heldKey, k tea.KeyPressMsg) tea.Cmd {
-	var yield tea.Cmd
-	if m.requests.form != nil && m.requests.ready {
-		yield = m.yieldForm() // grace.go: the form waits for the paste to be sent or cleared
+	if m.overlay.HasKeys() {
+		m.overlay.Yield() // model/overlay: the form waits for the paste to be sent or cleared
 	}
 	c := &m.composer
 	b := &m.burst
@@ -117,5 +116,5 @@ func (m *Model) pastedFrom(h heldKey, k tea.KeyPressMsg) tea.Cmd {
 	}
 	c.refit()
 	tick := b.tick(PasteBurstLinesIdle)
-	return tea.Batch(yield, tick, m.onKey(k))
+	return tea.Batch(tick, m.onKey(k))
 }

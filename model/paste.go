@@ -54,18 +54,10 @@ func (m *Model) onPaste(text string) tea.Cmd {
 // paste routes a paste: to the shown form once it has the keys, to the
 // login form's key field, else into the composer at the cursor.
 func (m *Model) paste(text string) tea.Cmd {
-	if m.login != nil && m.login.stage == loginAPIKey {
-		m.login.paste(text)
+	if m.overlay.Paste(text) { // model/overlay: the login form's key, the form's field
 		return nil
 	}
-	var yield tea.Cmd
-	if m.requests.hasKeys() {
-		paste := tea.PasteMsg{Content: text}
-		if m.requests.form.Wants(paste) {
-			return m.formUpdate(paste)
-		}
-		yield = m.yieldForm()
-	}
+	yield := m.apply()                      // a form that yielded the keys says so before the paste's notice
 	if cmd, ok := m.pasteImages(text); ok { // imagepaste.go: dropped image files
 		return tea.Batch(yield, cmd)
 	}

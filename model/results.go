@@ -14,6 +14,9 @@ import (
 func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case act.Done:
+		if msg.For == act.ToOverlay {
+			m.overlay.Result(msg.Msg) // model/overlay
+		}
 		if msg.For == act.ToPanes {
 			open := ""
 			if m.client != nil {
@@ -31,20 +34,12 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 	case steerResult:
 		return m.onSteerResult(msg), true
-	case replySent:
-		m.onReplySent(msg)
-	case refusedAll:
-		m.onRefusedAll(msg)
 	case holdTickMsg:
 		return m.onHoldTick(msg), true // hold.go
 	case burstTickMsg:
 		return m.onBurstTick(msg), true
 	case idleCheckMsg:
 		m.onIdleCheck(msg)
-	case formFocusMsg:
-		m.onFormFocus(msg)
-	case formCheckMsg:
-		return m.onFormCheck(msg), true
 	case threadSwitchedMsg:
 		return tea.Batch(m.onThreadSwitched(msg), m.flushQueue()), true
 	case resumeCheckMsg:
@@ -57,10 +52,6 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		m.onSnap(msg)
 	case commandResultMsg:
 		m.onCommandResult(msg)
-	case threadPageMsg:
-		return m.onThreadPage(msg), true
-	case modelListMsg:
-		return m.onModelList(msg), true
 	case fileSearchMsg:
 		m.onFileSearch(msg)
 	case imagePasteMsg: // imagepaste.go
@@ -79,10 +70,6 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		m.onGoalLoaded(msg)
 	case editorDoneMsg:
 		m.onEditorDone(msg)
-	case accountMsg:
-		return m.onAccount(msg), true
-	case loginStartedMsg:
-		return m.onLoginStarted(msg), true
 	case restartDoneMsg:
 		return m.onRestartDone(msg), true
 	case reattachTickMsg:

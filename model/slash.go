@@ -139,7 +139,7 @@ type slashAsk struct {
 func (m *Model) askShown() string {
 	a := m.ask
 	if a == nil || m.composer.Value() != a.draft || m.turn.seq != a.seq ||
-		m.requests.hasKeys() || m.panes.PagerOpen() || m.login != nil || m.picker != nil || m.opts.ReadOnly {
+		m.overlay.HasKeys() || m.panes.PagerOpen() || m.overlay.Open() || m.opts.ReadOnly {
 		return ""
 	}
 	if q := a.cmd.ask(m); q != a.question {
