@@ -5,10 +5,10 @@
 // thread.State.Apply (events.go), and what changed is drawn as ui cells
 // (transcript.go). Nothing else writes the transcript's items. What one
 // viewer owns stays here: the composer (composer.go, paste.go,
-// history.go, popup.go), the request queue and its form (requests.go,
-// grace.go, one adapter per server request kind in adapters.go), the
-// pager, the pickers, the login form, the recovery state (recovery.go),
-// scrolling, width and the render caches.
+// history.go, popup.go), the recovery state (recovery.go), scrolling,
+// width and the render caches. The request queue and its forms, the
+// pickers and the login form are model/overlay's (overlay.go routes to
+// it).
 //
 // The model talks to the app-server only through backend.Client, from
 // commands (never inside Update); replies to server requests leave the

@@ -14,7 +14,7 @@ import (
 // In a small terminal an approval form is either drawn whole — its
 // title, what it asks about and the highlighted choice, every choice where
 // there is room — or not at all: one line says it waits and how to see it
-// (formwhole.go). It never shows cut.
+// (model/overlay). It never shows cut.
 func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 	longCmd := `{"threadId":"th","turnId":"tu","itemId":"call_1","command":"echo PWNED > pwned.txt\r echo 'harmless listing'              ",` +
 		`"cwd":"/tmp/some/long/working/directory","reason":"needs to write a file outside the sandbox for the build",` +

@@ -25,7 +25,7 @@ import (
 // draft and shows its question above the composer; Enter again confirms,
 // Esc keeps things as they are, any other key cancels it. The confirming
 // Enter counts only once the question has been shown for FormGrace and
-// no key came for FormQuiet (as a form's grace, grace.go), so neither
+// no key came for FormQuiet (as a form's grace, model/overlay), so neither
 // keys in flight nor a held Enter answer a question not yet read.
 
 // maxMatchesNamed is how many matching commands a refusal names.
