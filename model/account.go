@@ -105,5 +105,6 @@ func (r logoutMsg) apply(m *Model) tea.Cmd {
 	}
 	m.banner(ui.BannerInfo, text+": codex forgot the stored login", nil)
 	m.stat.Apply(act.Settings{LoggedOut: act.Bool(true)})
-	return m.checkAccount() // login.go
+	m.overlay.CheckAccount() // model/overlay: the login form, if one is needed
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
@@ -37,7 +38,7 @@ func run(t *testing.T, m *Model, cmd tea.Cmd) {
 				run(t, m, c)
 			}
 			return
-		case selfHandled, turnStartResult, accountMsg:
+		case selfHandled, turnStartResult, act.Done:
 			_, cmd = m.Update(msg)
 		default:
 			return

@@ -2,6 +2,9 @@ package model
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"tandem/model/act"
+	"tandem/model/overlay"
 )
 
 // agentSafe are the slash commands that may run while a sub-agent is
@@ -16,7 +19,7 @@ func (m *Model) cmdAgents(string) tea.Cmd {
 }
 
 func (m *Model) openAgentsPicker() {
-	if m.requests.form != nil {
+	if m.overlay.HasForm() {
 		// The form has the keys: the list would look open while they
 		// answered the request.
 		m.setNotice(noticeInfo, "a request is waiting — answer it first (ctrl+t shows all of it)")
@@ -26,15 +29,9 @@ func (m *Model) openAgentsPicker() {
 		m.setNotice(noticeInfo, "no sub-agents in this thread yet")
 		return
 	}
-	var items []pickItem
+	var items []overlay.Item
 	for _, a := range m.panes.Agents() {
-		items = append(items, pickItem{label: a.Name, detail: a.Detail, value: a.ID})
+		items = append(items, overlay.Item{Label: a.Name, Detail: a.Detail, Choose: act.ShowAgent{ID: a.ID}})
 	}
-	p := &picker{title: "Sub-agents", hint: "enter to open · esc to close", items: items}
-	p.refilter()
-	p.onChoose = func(it pickItem) tea.Cmd {
-		m.panes.ShowAgent(it.value.(string))
-		return nil
-	}
-	m.openPicker(p)
+	m.overlay.Pick(overlay.Picker{Title: "Sub-agents", Hint: "enter to open · esc to close", Items: items})
 }

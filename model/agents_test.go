@@ -104,14 +104,14 @@ func TestSubAgentViewGuards(t *testing.T) {
 	}
 	m.composer.SetDraft("")
 	press(t, m, tea.KeyEscape, tea.ModAlt) // Esc Esc in one read: back, not rewind
-	if v := viewText(m); strings.Contains(v, "sub-agent ") || m.picker != nil {
-		t.Fatalf("alt+esc in a sub-agent's view: picker %v\n%s", m.picker != nil, v)
+	if v := viewText(m); strings.Contains(v, "sub-agent ") || m.overlay.Open() {
+		t.Fatalf("alt+esc in a sub-agent's view: picker %v\n%s", m.overlay.Open(), v)
 	}
 	rep := &replies{}
 	deliver(t, m, decodeReq(t, "item/commandExecution/requestApproval", `"r1"`,
 		`{"threadId":"`+child+`","turnId":"ct1","itemId":"c9","startedAtMs":1,"environmentId":null,"command":"go test","cwd":"/w"}`, rep))
 	press(t, m, tea.KeyF3, 0)
-	if m.picker != nil || !strings.Contains(viewText(m), "a request is waiting — answer it first") {
+	if m.overlay.Open() || !strings.Contains(viewText(m), "a request is waiting — answer it first") {
 		t.Errorf("F3 opened the list over a waiting request:\n%s", viewText(m))
 	}
 }

@@ -39,11 +39,16 @@ func (m *Model) apply() tea.Cmd {
 		case act.HistorySearch:
 			m.openHistorySearch(i) // pickers.go
 		case act.YieldKeys:
-			cmds = append(cmds, m.yieldForm()) // grace.go
+			m.overlay.Yield() // model/overlay
 		case act.PasteText:
 			cmds = append(cmds, m.onPaste(i.Text)) // compose.go
 		default:
-			if !m.composer.Apply(i) {
+			if m.composer.Apply(i) {
+				continue
+			}
+			if cmd, ok := m.applyOverlay(i); ok { // overlay.go: the overlay's intents
+				cmds = append(cmds, cmd)
+			} else {
 				m.stat.Apply(i)
 			}
 		}

@@ -140,7 +140,7 @@ func TestPasteBurst(t *testing.T) {
 			if m.Pasting() {
 				t.Fatal("the burst never ended")
 			}
-			if _, _, popup := m.composer.Popup(); m.picker != nil || popup {
+			if _, _, popup := m.composer.Popup(); m.overlay.Open() || popup {
 				t.Fatal("a picker or popup opened from pasted text")
 			}
 		})

@@ -56,9 +56,9 @@ func newComposer(m *Model) *composer.Composer {
 // waits to see whether a paste follows it, a key right after it makes
 // both a paste, and every other key acts now (onKey).
 func (m *Model) keyIn(k tea.KeyPressMsg) tea.Cmd {
-	g := composer.Gate{Elsewhere: m.opts.ReadOnly || m.panes.PagerOpen() || m.login != nil || m.picker != nil,
-		Form: m.requests.hasKeys()}
-	g.FormWants = g.Form && m.requests.form.Wants(k)
+	g := composer.Gate{Elsewhere: m.opts.ReadOnly || m.panes.PagerOpen() || m.overlay.Open(),
+		Form: m.overlay.HasKeys()}
+	g.FormWants = g.Form && m.overlay.Wants(k)
 	switch v := m.composer.KeyIn(k, g); v.Do {
 	case composer.Hold:
 		return nil
@@ -78,18 +78,10 @@ func (m *Model) keyIn(k tea.KeyPressMsg) tea.Cmd {
 func (m *Model) onPaste(text string) tea.Cmd {
 	m.composer.EndBurst()
 	ended := m.apply()
-	if m.login != nil && m.login.stage == loginAPIKey {
-		m.login.paste(text)
+	if m.overlay.Paste(text) { // model/overlay: the login form's key, the form's field
 		return ended
 	}
-	var yield tea.Cmd
-	if m.requests.hasKeys() {
-		paste := tea.PasteMsg{Content: text}
-		if m.requests.form.Wants(paste) {
-			return tea.Batch(ended, m.formUpdate(paste))
-		}
-		yield = m.yieldForm()
-	}
+	yield := m.apply() // a form that yielded the keys says so before the paste's notice
 	m.composer.Paste(text)
 	return tea.Batch(ended, yield)
 }

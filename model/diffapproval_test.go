@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
-	"tandem/forms"
 )
 
 // hostileAdd is an added file whose content has lines that look like a
@@ -23,12 +22,12 @@ const (
 // approvalDiff is the open approval's whole diff, plain.
 func approvalDiff(t *testing.T, m *Model) []string {
 	t.Helper()
-	a, ok := m.requests.form.(*forms.Approval)
-	if !ok {
-		t.Fatalf("no approval form:\n%s", plain(m))
+	_, diff := m.overlay.PagerTail() // the approval's whole diff
+	if diff == nil {
+		t.Fatalf("no approval form with a diff:\n%s", plain(m))
 	}
 	var out []string
-	for _, l := range a.DiffLines() {
+	for _, l := range diff {
 		out = append(out, ansi.Strip(l))
 	}
 	return out

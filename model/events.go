@@ -51,7 +51,8 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		if e.By != "" { // a shared session says who answered and what
 			m.banner(ui.BannerQuiet, e.By+" "+e.Answer+" "+backend.DescribeRequest(e.Method), nil)
 		}
-		return m.resolved(e.RequestID) // requests.go
+		m.overlay.Resolved(e.RequestID) // model/overlay
+		return nil
 	case backend.ServerExitedEvent:
 		if e.Detached && m.canReattach() {
 			return m.onDetached(e) // reattach.go: the agent goes on

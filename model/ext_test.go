@@ -21,6 +21,7 @@ import (
 	"tandem/backend"
 	"tandem/model/act"
 	"tandem/model/composer"
+	"tandem/model/overlay"
 	"tandem/sessions"
 )
 
@@ -390,8 +391,8 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 			for _, c := range msg {
 				run(c)
 			}
-		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg, threadPageMsg, modelListMsg,
-			steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll, rewindDoneMsg, snapMsg,
+		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg,
+			steerResult, turnStartResult, overlay.Msg, rewindDoneMsg, snapMsg,
 			composer.Msg, act.Done, imageModelsMsg:
 			_, next := m.Update(msg)
 			run(next)
@@ -515,15 +516,15 @@ func TestModelPickerSetsTurnOverrides(t *testing.T) {
 	m := ready(t, f, Options{})
 	typeText(t, m, "/model")
 	press(t, m, tea.KeyEnter, 0)
-	if m.picker == nil || len(m.picker.shown) != 2 {
-		t.Fatalf("model picker not open with 2 models: %+v", m.picker)
+	if v := viewText(m); !m.overlay.Open() || !strings.Contains(v, "› mock-model ✓") || !strings.Contains(v, "  Other (other)") {
+		t.Fatalf("model picker not open with 2 models:\n%s", v)
 	}
 	if !strings.Contains(viewText(m), "the mock") {
 		t.Fatalf("model picker not drawn:\n%s", viewText(m))
 	}
 	press(t, m, tea.KeyEnter, 0) // mock-model (current) → effort picker
-	if m.picker == nil || !strings.HasPrefix(m.picker.title, "Reasoning effort") {
-		t.Fatalf("effort picker not open: %+v", m.picker)
+	if v := viewText(m); !m.overlay.Open() || !strings.Contains(v, "Reasoning effort for mock-model") {
+		t.Fatalf("effort picker not open:\n%s", v)
 	}
 	press(t, m, tea.KeyDown, 0) // medium (default) → high
 	press(t, m, tea.KeyEnter, 0)
@@ -725,7 +726,7 @@ func TestResumeWarnsAboutUnfinishedToolCalls(t *testing.T) {
 	_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{ID: "t-bad"}})
 	settle(t, m, cmd)
 	v := viewText(m)
-	if !strings.Contains(v, "2 tool call(s) that never got an output") || m.picker == nil {
+	if !strings.Contains(v, "2 tool call(s) that never got an output") || !m.overlay.Open() {
 		t.Fatalf("no warning or choice:\n%s", v)
 	}
 	for _, c := range f.called() {

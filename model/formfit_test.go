@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"tandem/model/overlay"
 	"testing"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 // In a small terminal an approval form is either drawn whole — its
 // title, what it asks about and the highlighted choice, every choice where
 // there is room — or not at all: one line says it waits and how to see it
-// (formwhole.go). It never shows cut.
+// (model/overlay). It never shows cut.
 func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 	longCmd := `{"threadId":"th","turnId":"tu","itemId":"call_1","command":"echo PWNED > pwned.txt\r echo 'harmless listing'              ",` +
 		`"cwd":"/tmp/some/long/working/directory","reason":"needs to write a file outside the sandbox for the build",` +
@@ -40,7 +41,7 @@ func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 				if n := strings.Count(screen, "\n") + 1; n > size[1] {
 					t.Fatalf("%dx%d: %d rows", size[0], size[1], n)
 				}
-				if !m.requests.whole {
+				if !m.overlay.Whole() {
 					if !strings.Contains(screen, "⚠ request") || strings.Contains(screen, tc.title[:10]) {
 						t.Errorf("%dx%d: not whole, yet not the one-line notice:\n%s", size[0], size[1], screen)
 					}
@@ -81,7 +82,7 @@ func TestApprovalRefitsOnResize(t *testing.T) {
 		t.Fatalf("a form with cut labels is drawn at 34 columns:\n%s", v)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-	m.Update(formFocusMsg{seq: m.requests.seq})
+	m.Update(overlay.FocusMsg{})
 	hitKey(t, m, tea.KeyDown, 0)
 	hitKey(t, m, tea.KeyDown, 0) // the execpolicy choice
 	screen := plain(m)
@@ -94,8 +95,8 @@ func TestApprovalRefitsOnResize(t *testing.T) {
 		}
 	}
 	hitKey(t, m, tea.KeyEnter, 0)
-	if len(rep.got) != 1 || !strings.Contains(rep.got[0], "acceptWithExecpolicyAmendment") {
-		t.Errorf("reply = %q; want the execpolicy amendment", rep.got)
+	if len(rep.All()) != 1 || !strings.Contains(rep.All()[0], "acceptWithExecpolicyAmendment") {
+		t.Errorf("reply = %q; want the execpolicy amendment", rep.All())
 	}
 }
 
@@ -152,10 +153,10 @@ func TestLongCommandShowsWholeInPager(t *testing.T) {
 			}
 			hitKey(t, m, 't', tea.ModCtrl)
 			seen := ""
-			for i := 0; i < 200 && !m.requests.whole; i++ {
-				m.Update(formFocusMsg{seq: m.requests.seq})
+			for i := 0; i < 200 && !m.overlay.Whole(); i++ {
+				m.Update(overlay.FocusMsg{})
 				hitKey(t, m, tea.KeyEnter, 0)
-				if len(rep.got) != 0 {
+				if len(rep.All()) != 0 {
 					t.Fatalf("answered before the request's end was shown (%d reads)", i)
 				}
 				hitKey(t, m, 'd', tea.ModCtrl)
@@ -164,10 +165,10 @@ func TestLongCommandShowsWholeInPager(t *testing.T) {
 			if !strings.Contains(seen, tc.end) {
 				t.Fatalf("reading on never showed the command's end %q:\n%s", tc.end, plain(m))
 			}
-			m.Update(formFocusMsg{seq: m.requests.seq})
+			m.Update(overlay.FocusMsg{})
 			hitKey(t, m, tea.KeyEnter, 0)
-			if len(rep.got) != 1 {
-				t.Fatalf("read to its end, the request did not answer: %q\n%s", rep.got, plain(m))
+			if len(rep.All()) != 1 {
+				t.Fatalf("read to its end, the request did not answer: %q\n%s", rep.All(), plain(m))
 			}
 		})
 	}
@@ -228,7 +229,7 @@ func TestQuestionFitsTinyTerminal(t *testing.T) {
 		if n := strings.Count(screen, "\n") + 1; n != size[1] {
 			t.Errorf("%dx%d full screen: %d rows:\n%s", size[0], size[1], n, screen)
 		}
-		if !m.requests.whole {
+		if !m.overlay.Whole() {
 			if !strings.Contains(screen, "enlarge") {
 				t.Errorf("%dx%d full screen, not whole and not saying so:\n%s", size[0], size[1], screen)
 			}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/overlay"
 )
 
 // keyNow presses k and, when the composer holds it (model/composer's
@@ -61,8 +62,8 @@ func TestHeldKeyJoinsAPaste(t *testing.T) {
 			rep := &replies{}
 			if tt.form {
 				m.Update(decodeReq(t, backend.MethodCommandApproval, `"r1"`, cmdReq, rep))
-				m.Update(formFocusMsg{seq: m.requests.seq})
-				if !m.requests.hasKeys() {
+				m.Update(overlay.FocusMsg{})
+				if !m.overlay.HasKeys() {
 					t.Fatal("the form does not have the keys")
 				}
 			}
@@ -93,8 +94,8 @@ func TestHeldKeyJoinsAPaste(t *testing.T) {
 			if !slices.Equal(f.turns, tt.sent) {
 				t.Errorf("turns %q, want %q", f.turns, tt.sent)
 			}
-			if tt.form && len(rep.got) != 0 {
-				t.Fatalf("the paste answered the approval: %v", rep.got)
+			if tt.form && len(rep.All()) != 0 {
+				t.Fatalf("the paste answered the approval: %v", rep.All())
 			}
 		})
 	}

@@ -14,10 +14,11 @@ import (
 const quitHint = "press Ctrl+C again to quit"
 
 // onKey routes a key press: a command's confirmation first (slash.go),
-// then F5 on a dead server; then, unless the form or the pager has the
-// keyboard, the composer's side (login form, picker, popup, Enter, Tab,
-// history); then the pager; then the global keys, the form and the
-// composer's text (globalKey).
+// then F5 on a dead server; then a full-screen form; then the pager; then
+// the overlay when the key is its (an open picker or login form while the
+// form does not have the keyboard); then, unless the form has the
+// keyboard, the composer's side (popup, Enter, Tab, history); then the
+// global keys, the form and the composer's text (globalKey).
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, done := m.askKey(k); done { // slash.go: a command's confirmation
 		return cmd
@@ -25,35 +26,30 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, m.keys.Restart) && m.recovery.dead && !m.opts.ReadOnly {
 		return m.restartServer()
 	}
-	if m.requests.full && m.requests.form != nil {
-		return m.fullFormKey(k) // formwhole.go
+	if m.overlay.FullScreen() { // model/overlay: every key but Ctrl+C
+		if m.overlay.Key(k) {
+			return nil
+		}
+		return m.globalKey(k)
 	}
-	if !m.requests.hasKeys() && !m.opts.ReadOnly && !m.panes.PagerOpen() {
-		return m.composerKey(k)
-	}
-	if m.panes.PagerOpen() {
+	switch {
+	case m.panes.PagerOpen():
 		return m.pagerKey(k)
+	case m.overlay.Takes(k): // model/overlay: a picker or the login form
+		m.overlay.Key(k)
+		return nil
+	case !m.overlay.HasKeys() && !m.opts.ReadOnly:
+		return m.composerKey(k)
 	}
 	return m.globalKey(k)
 }
 
 // composerKey handles a key while the composer's side has the keyboard:
-// the open login form or picker takes every key; otherwise the composer
-// (model/composer) takes its own — a paste burst's keys, the popup's,
+// the composer (model/composer) takes its own — a paste burst's keys, the popup's,
 // Enter, Tab, Up, Down, Ctrl+R, Ctrl+G, Ctrl+V — and hands the rest back:
 // Shift+Tab switches the collaboration mode, everything else is a global
 // key or text, after which the popup follows the draft.
 func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
-	if m.login != nil {
-		return m.loginKey(k)
-	}
-	if p := m.picker; p != nil {
-		cmd, done := p.key(k, m.keys)
-		if done {
-			m.closePicker(p)
-		}
-		return cmd
-	}
 	switch m.composer.Key(k) {
 	case composer.Handled:
 		return nil
@@ -88,14 +84,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		m.clearNotice(noticeQuit)
 		m.quitArmed = time.Time{}
 	}
-	var yield tea.Cmd
-	if m.requests.hasKeys() {
-		if m.requests.form.Wants(k) {
-			return tea.Batch(m.formUpdate(k), m.settleForm())
-		}
-		yield = m.yieldForm() // grace.go: typed text goes to the composer
-	}
-	if m.requests.graceKey(m, k) { // grace.go: an Esc meant for the form
+	if m.overlay.FormKey(k) { // model/overlay: the form's, or an Esc meant for it
 		return nil
 	}
 	switch {
@@ -126,10 +115,10 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.quit()
 	case key.Matches(k, km.Clipboard): // a form that did not take it: the composer's
 		m.composer.ReadClipboard()
-		return yield
+		return nil
 	}
 	m.composer.Edit(k) // the draft's editing keys and text
-	return yield
+	return nil
 }
 
 // ctrlC: with a form up mid-turn it refuses every request (never
@@ -137,11 +126,11 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 // history); during a turn it interrupts; otherwise twice within 3 s
 // quits.
 func (m *Model) ctrlC() tea.Cmd {
-	if m.turn.running && m.requests.form != nil && m.turn.interruptSent.IsZero() {
+	if m.turn.running && m.overlay.HasForm() && m.turn.interruptSent.IsZero() {
 		// Mid-turn with a question or approval up: refuse it (never
 		// accept) and interrupt the turn; the draft stays. A second
 		// Ctrl+C quits, as anywhere else.
-		refuse := m.refuseAll()
+		refuse := m.overlay.RefuseAll()
 		m.quitArmed = m.now()
 		cmd := m.interrupt()
 		m.setNotice(noticeQuit, "interrupting — "+quitHint)
@@ -155,7 +144,7 @@ func (m *Model) ctrlC() tea.Cmd {
 		}
 		return nil
 	}
-	if m.turn.running && m.requests.form == nil && m.turn.interruptSent.IsZero() && m.client != nil {
+	if m.turn.running && !m.overlay.HasForm() && m.turn.interruptSent.IsZero() && m.client != nil {
 		// The first Ctrl+C of a turn interrupts it; while that is
 		// unanswered a further one arms quit. (With no client — the link
 		// to the daemon is down — it arms quit at once.)
@@ -203,8 +192,8 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		m.openAgentsPicker() // agents.go
 		return nil, true
 	case key.Matches(k, km.Pager):
-		if q := &m.requests; q.form != nil && !q.whole && !m.opts.ReadOnly {
-			return m.toggleFullForm(), true // formwhole.go: too small inline
+		if m.overlay.OpenFull() { // model/overlay: a form too long for the window
+			return nil, true
 		}
 		return m.openPager(), true
 	case key.Matches(k, km.Expand):

@@ -15,6 +15,7 @@ import (
 	"tandem/model/act"
 	"tandem/model/composer"
 	"tandem/model/keys"
+	"tandem/model/overlay"
 	"tandem/model/status"
 	"tandem/model/transcript"
 	"tandem/sessions"
@@ -35,8 +36,8 @@ type Options struct {
 	// FormGrace is how long a new form ignores keys at least (0 = 400 ms),
 	// and FormQuiet how long no key must have been pressed before it takes
 	// them (0 = 500 ms, or FormGrace when that is set), so typing in
-	// flight never answers it (grace.go). GraceNow is the clock they are
-	// measured by (nil: time.Now; Now may be pinned for drawing).
+	// flight never answers it (model/overlay). GraceNow is the clock they
+	// are measured by (nil: time.Now; Now may be pinned for drawing).
 	FormGrace, FormQuiet time.Duration
 	GraceNow             func() time.Time
 	// Now returns the time; nil means time.Now (tests pin it).
@@ -123,9 +124,9 @@ type Model struct {
 	}
 
 	composer *composer.Composer // model/composer: the draft, its history, pastes, images, popups, key timing
-	picker   *picker
-	login    *loginForm
-	requests requestQueue
+	// overlay is the server requests' queue and forms, the pickers and
+	// the login form (model/overlay).
+	overlay  *overlay.Overlay
 	turn     turnState
 	recovery recovery
 	rewind   rewindState // rewind.go
@@ -150,9 +151,6 @@ type Model struct {
 	out  act.Out
 	env  act.Env
 
-	// resume is the open resume picker's scope, sort and pages.
-	resume *resumeFilter
-
 	quitArmed time.Time
 	quitting  bool
 	ready     bool
@@ -160,15 +158,7 @@ type Model struct {
 
 // New returns a model.
 func New(opts Options) *Model {
-	if opts.FormQuiet == 0 {
-		opts.FormQuiet = 500 * time.Millisecond
-		if opts.FormGrace != 0 {
-			opts.FormQuiet = opts.FormGrace // tests shorten both at once
-		}
-	}
-	if opts.FormGrace == 0 {
-		opts.FormGrace = 400 * time.Millisecond
-	}
+	opts.FormGrace, opts.FormQuiet = overlay.Periods(opts.FormGrace, opts.FormQuiet) // tests shorten both at once
 	if opts.GraceNow == nil {
 		opts.GraceNow = time.Now
 	}
@@ -188,6 +178,7 @@ func New(opts Options) *Model {
 	m.env = act.Env{Out: &m.out, Clock: clock, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
 	m.stat = status.New(m.env, status.Options{Info: opts.Status, Notifications: opts.Notifications, Getenv: opts.Getenv})
 	m.panes = transcript.New(m.env, transcript.Look{}, transcript.Options{NoAltScreen: opts.NoAltScreen, NoColor: opts.NoColor})
+	m.overlay = newOverlay(m) // overlay.go
 	m.setPalette(opts.Dark)
 	m.composer = newComposer(m)                                        // compose.go
 	m.opts.Prompt = m.composer.AttachStart(opts.Images, m.opts.Prompt) // -i: the images lead the prompt, or start the draft
@@ -208,6 +199,7 @@ func (m *Model) setPalette(dark bool) {
 	m.markdown = ui.NewMarkdown(style)
 	m.theme = forms.Theme(dark, m.opts.NoColor)
 	m.panes.SetLook(transcript.Look{Styles: m.styles, Markdown: m.markdown})
+	m.overlay.SetLook(overlay.Look{Styles: m.styles, Theme: m.theme, Inline: m.panes.Inline()})
 }
 
 // Init implements tea.Model.
@@ -215,7 +207,7 @@ func (m *Model) Init() tea.Cmd { return tea.Batch(textarea.Blink, tea.RequestBac
 
 // Pending returns the server requests still waiting for an answer, the
 // shown one first. main refuses them before exit.
-func (m *Model) Pending() []backend.ServerRequest { return m.requests.requests() }
+func (m *Model) Pending() []backend.ServerRequest { return m.overlay.Requests() }
 
 // Running reports whether a turn is in progress.
 func (m *Model) Running() bool { return m.turn.running }
@@ -243,7 +235,7 @@ func (m *Model) LastDiff() string { return m.panes.Thread().Diff }
 func (m *Model) ServerDead() bool { return m.recovery.dead }
 
 // LoginOpen reports whether the login form is shown.
-func (m *Model) LoginOpen() bool { return m.login != nil }
+func (m *Model) LoginOpen() bool { return m.overlay.LoginOpen() }
 
 // PagerOpen reports whether the transcript pager is shown.
 func (m *Model) PagerOpen() bool { return m.panes.PagerOpen() }
@@ -286,14 +278,15 @@ func (m *Model) printFacts() transcript.PrintFacts {
 }
 
 func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
-	defer m.syncAwaiting() // requests.go
+	defer m.syncAwaiting() // overlay.go
 	defer func() {
-		cmd = tea.Batch(cmd, m.apply())        // apply.go: what the components asked for
-		if c := m.refitForm(false); c != nil { // formwhole.go: the form's room may have changed
+		cmd = tea.Batch(cmd, m.apply()) // apply.go: what the components asked for
+		m.overlay.Refit(false)          // model/overlay: the form's room may have changed
+		if c := m.apply(); c != nil {
 			cmd = tea.Batch(cmd, c)
 		}
 	}()
-	m.requests.noteInput(m, msg)
+	m.overlay.NoteInput(msg) // model/overlay: a form's grace
 	m.drawn.deltaOnly = isDelta(msg)
 	_, m.drawn.tickOnly = msg.(tickMsg)
 	if !m.drawn.deltaOnly && !m.composer.BurstGoesOn(msg) {
@@ -343,9 +336,13 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		m.panes.FoldAgent(msg) // model/transcript: the sub-agent's own pane
 		return m, nil
 	case backend.ServerRequest:
-		return m, m.onRequest(msg) // requests.go
+		m.overlay.Request(msg) // model/overlay
+		return m, nil
 	case backend.RequestView:
-		m.requests.watch(m, msg) // role.go: a watcher's "waiting for …"
+		m.overlay.Watch(msg) // model/overlay: a watcher's "waiting for …"
+		return m, nil
+	case overlay.Msg:
+		m.overlay.Update(msg) // its timers, replies sent
 		return m, nil
 	case hub.PresenceEvent:
 		m.stat.OnPresence(msg) // model/status
@@ -354,7 +351,8 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		m.panes.OnAction(msg) // model/transcript: who sent what
 		return m, nil
 	case backend.LoginCompletedEvent:
-		return m, m.onLoginCompleted(msg)
+		m.overlay.LoginCompleted(msg) // model/overlay
+		return m, nil
 	case backend.Event:
 		cmd := m.onEvent(msg) // events.go
 		if !m.turn.ticking {
@@ -390,6 +388,8 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		switch msg.For {
 		case act.ToComposer:
 			m.composer.Result(msg.Msg)
+		case act.ToOverlay:
+			m.overlay.Result(msg.Msg)
 		case act.ToPanes:
 			open := ""
 			if m.client != nil {
@@ -404,15 +404,9 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	}
 	// Anything else (cursor blink, form internals) goes to the focused
 	// component.
-	var cmds []tea.Cmd
-	if m.requests.form != nil {
-		cmds = append(cmds, m.formUpdate(msg), m.settleForm())
-	}
-	if m.login != nil {
-		cmds = append(cmds, m.login.update(msg))
-	}
+	m.overlay.Update(msg)  // the form's and the login form's
 	m.composer.Update(msg) // the cursor's blink
-	return m, tea.Batch(cmds...)
+	return m, nil
 }
 
 // onReady takes the session: its client, the status line's values, the
@@ -462,7 +456,8 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	} else if m.client != nil && m.client.ThreadID() != "" {
 		m.rememberThread(m.client.ThreadID())
 	}
-	cmds = append(cmds, m.checkAccount(), m.threadExtras()) // goal.go: the goal, the skills
+	m.overlay.CheckAccount()              // model/overlay: the login form, if one is needed
+	cmds = append(cmds, m.threadExtras()) // goal.go: the goal, the skills
 	return tea.Batch(cmds...)
 }
 
@@ -478,7 +473,8 @@ func graphemeTerminal(msg tea.ModeReportMsg) bool {
 func (m *Model) onWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.width, m.height = msg.Width, msg.Height
 	m.composer.SetWidth(msg.Width)
-	return tea.Batch(m.refitForm(true), m.panes.Resize(msg.Width, msg.Height)) // formwhole.go, model/transcript
+	m.overlay.Refit(true)                        // model/overlay
+	return m.panes.Resize(msg.Width, msg.Height) // model/transcript
 }
 
 // Quit returns the command that ends the program as /quit does (the

@@ -2,6 +2,7 @@ package model
 
 import (
 	"strings"
+	"tandem/model/overlay"
 	"testing"
 	"time"
 
@@ -48,10 +49,10 @@ func TestNoBlindAnswerInASmallWindow(t *testing.T) {
 				_, cmd := m.Update(tea.PasteMsg{Content: "y\n"})
 				drive(t, m, cmd)
 				hitKey(t, m, tea.KeyEnter, 0)
-				m.Update(formFocusMsg{seq: m.requests.seq})
+				m.Update(overlay.FocusMsg{})
 				hitKey(t, m, tea.KeyEnter, 0)
-				if len(rep.got) != 0 {
-					t.Fatalf("%dx%d: answered blind: %q", size[0], size[1], rep.got)
+				if len(rep.All()) != 0 {
+					t.Fatalf("%dx%d: answered blind: %q", size[0], size[1], rep.All())
 				}
 				// Enlarged, it is whole; the draft typed meanwhile is cleared
 				// so it gives the form the keys.
@@ -63,12 +64,12 @@ func TestNoBlindAnswerInASmallWindow(t *testing.T) {
 						t.Fatalf("enlarged: %q not on screen:\n%s", w, screen)
 					}
 				}
-				m.Update(formFocusMsg{seq: m.requests.seq})
+				m.Update(overlay.FocusMsg{})
 				hitKey(t, m, tea.KeyEnter, 0)
-				if len(rep.got) == 0 && m.requests.form == nil {
+				if len(rep.All()) == 0 && !m.overlay.HasForm() {
 					t.Fatal("the form closed without an answer")
 				}
-				if len(rep.got) == 0 && !m.requests.ready {
+				if len(rep.All()) == 0 && !m.overlay.HasKeys() {
 					t.Fatalf("enlarged and whole, the form has no keys:\n%s", plain(m))
 				}
 			})
@@ -101,7 +102,7 @@ func TestFullScreenRequest(t *testing.T) {
 			rep := &replies{}
 			deliver(t, m, decodeReq(t, tc.method, `2`, tc.params, rep))
 			hitKey(t, m, 't', tea.ModCtrl)
-			if m.PagerOpen() || !m.requests.full {
+			if m.PagerOpen() || !m.overlay.FullScreen() {
 				t.Fatalf("ctrl+t did not open the request full screen:\n%s", plain(m))
 			}
 			screen := plain(m)
@@ -114,9 +115,9 @@ func TestFullScreenRequest(t *testing.T) {
 				}
 			}
 			for i := 0; i < tc.reads; i++ {
-				m.Update(formFocusMsg{seq: m.requests.seq})
+				m.Update(overlay.FocusMsg{})
 				hitKey(t, m, tea.KeyEnter, 0)
-				if len(rep.got) != 0 {
+				if len(rep.All()) != 0 {
 					t.Fatalf("answered before the command's end was shown:\n%s", screen)
 				}
 				hitKey(t, m, 'd', tea.ModCtrl)
@@ -124,7 +125,7 @@ func TestFullScreenRequest(t *testing.T) {
 			if tc.end != "" && !strings.Contains(plain(m), tc.end) {
 				t.Fatalf("reading on did not reach the command's end:\n%s", plain(m))
 			}
-			m.Update(formFocusMsg{seq: m.requests.seq})
+			m.Update(overlay.FocusMsg{})
 			hitKey(t, m, tea.KeyEnter, 0)
 			if tc.next != "" {
 				if !strings.Contains(plain(m), tc.next) {
@@ -132,8 +133,8 @@ func TestFullScreenRequest(t *testing.T) {
 				}
 				return
 			}
-			if len(rep.got) != 1 {
-				t.Fatalf("Enter full screen, whole and focused, did not answer: %q\n%s", rep.got, plain(m))
+			if len(rep.All()) != 1 {
+				t.Fatalf("Enter full screen, whole and focused, did not answer: %q\n%s", rep.All(), plain(m))
 			}
 		})
 	}
@@ -146,15 +147,15 @@ func TestShrinkTakesTheKeysAway(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
 	rep := &replies{}
 	deliver(t, m, decodeReq(t, "item/commandExecution/requestApproval", `3`, cmdReq, rep))
-	if !m.requests.ready {
+	if !m.overlay.HasKeys() {
 		t.Fatal("whole at 100x40, the form did not take the focus granted")
 	}
 	m.Update(tea.WindowSizeMsg{Width: 20, Height: 5})
 	hitKey(t, m, tea.KeyEnter, 0)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
 	hitKey(t, m, tea.KeyEnter, 0) // within the grace period (an hour) of being whole again
-	if len(rep.got) != 0 {
-		t.Fatalf("answered across a shrink: %q", rep.got)
+	if len(rep.All()) != 0 {
+		t.Fatalf("answered across a shrink: %q", rep.All())
 	}
 	if !strings.Contains(plain(m), "$ git add x") {
 		t.Fatalf("not redrawn whole after the resize:\n%s", plain(m))

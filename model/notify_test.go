@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 )
 
 // The title: tandem, the thread (its name, else its first message) and
@@ -35,7 +36,7 @@ func TestWindowTitle(t *testing.T) {
 	if got, want := title(m), "tandem · Parser␛[31m fix · done"; got != want {
 		t.Errorf("named: %q, want %q", got, want)
 	}
-	m.login = newLoginForm()
+	m.Update(act.Done{For: act.ToOverlay, Msg: act.AccountRead{Account: backend.AccountReadResponse{RequiresOpenaiAuth: true}}}) // the login form opens
 	if got, want := title(m), "tandem · Parser␛[31m fix · waiting for you"; got != want {
 		t.Errorf("login: %q, want %q", got, want)
 	}

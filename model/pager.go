@@ -5,7 +5,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"tandem/forms"
 	"tandem/model/transcript"
 )
 
@@ -13,11 +12,8 @@ import (
 // approval up it ends with everything the approval asks about, uncut:
 // its detail, then its whole diff.
 func (m *Model) openPager() tea.Cmd {
-	var tail transcript.PagerTail
-	if a, ok := m.requests.form.(*forms.Approval); ok {
-		tail = transcript.PagerTail{Detail: a.Detail(), Diff: a.DiffLines()}
-	}
-	return m.panes.OpenPager(tail)
+	detail, diff := m.overlay.PagerTail() // model/overlay
+	return m.panes.OpenPager(transcript.PagerTail{Detail: detail, Diff: diff})
 }
 
 // closePager closes the pager.

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/model/composer"
 	"tandem/sessions"
 )
@@ -223,7 +224,7 @@ func TestInitialPromptWaitsForLogin(t *testing.T) {
 			press(t, m, tea.KeyEnter, 0)
 		}},
 		{name: "device code login", login: true, do: func(t *testing.T, m *Model) {
-			m.login.loginID = "L1"
+			m.Update(act.Done{For: act.ToOverlay, Msg: act.LoginStarted{Login: backend.LoginStartResponse{Type: "chatgptDeviceCode", LoginID: "L1"}}})
 			id := "L1"
 			_, cmd := m.Update(backend.LoginCompletedEvent{LoginID: &id, Success: true})
 			settle(t, m, cmd)

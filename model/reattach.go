@@ -72,7 +72,7 @@ func (m *Model) onDetached(e backend.ServerExitedEvent) tea.Cmd {
 	}
 	m.ready = false
 	m.client = nil
-	m.dropRequests()
+	m.overlay.Drop()
 	m.recovery.dead = true // F5 re-attaches at once
 	m.detach.detached = true
 	m.detach.attempts = 0
@@ -225,21 +225,4 @@ func (m *Model) resumedRunning(t backend.Thread) tea.Cmd {
 	}
 	m.banner(ui.BannerInfo, "its turn is still running — what it streams from now on follows", nil)
 	return m.followTurn()
-}
-
-// liveTag is the resume picker's mark of a thread live on the server: a
-// turn running or waiting for an answer, or (on the daemon, where threads
-// outlive tandem) loaded with nothing running.
-func liveTag(t backend.Thread, durable bool) string {
-	switch {
-	case t.Status == nil:
-		return ""
-	case t.WaitingOnUser():
-		return "● waiting for you · "
-	case t.Active():
-		return "● running · "
-	case durable && t.Idle():
-		return "live · "
-	}
-	return ""
 }

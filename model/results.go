@@ -22,16 +22,8 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 	case steerResult:
 		return m.onSteerResult(msg), true
-	case replySent:
-		m.onReplySent(msg)
-	case refusedAll:
-		m.onRefusedAll(msg)
 	case idleCheckMsg:
 		m.onIdleCheck(msg)
-	case formFocusMsg:
-		m.onFormFocus(msg)
-	case formCheckMsg:
-		return m.onFormCheck(msg), true
 	case threadSwitchedMsg:
 		return tea.Batch(m.onThreadSwitched(msg), m.flushQueue()), true
 	case resumeCheckMsg:
@@ -44,10 +36,6 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		m.onSnap(msg)
 	case commandResultMsg:
 		m.onCommandResult(msg)
-	case threadPageMsg:
-		return m.onThreadPage(msg), true
-	case modelListMsg:
-		return m.onModelList(msg), true
 	case imageModelsMsg: // images.go
 		return m.onImageModels(msg), true
 	case collabListedMsg:
@@ -56,10 +44,6 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		m.onGoalResult(msg) // goal.go
 	case goalLoadedMsg:
 		m.onGoalLoaded(msg)
-	case accountMsg:
-		return m.onAccount(msg), true
-	case loginStartedMsg:
-		return m.onLoginStarted(msg), true
 	case restartDoneMsg:
 		return m.onRestartDone(msg), true
 	case reattachTickMsg:

@@ -5,7 +5,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/model/act"
-	"tandem/ui"
 )
 
 // guestNoHostProgram is the notice for a key that would run a program
@@ -72,18 +71,4 @@ func (m *Model) sharedBlocks(name string) bool {
 	}
 	m.setNotice(noticeInfo, "/"+name+" is not available in a shared session")
 	return true
-}
-
-// waitingLine is what a watcher sees instead of a form: who the session
-// waits for and what was asked. It is "" when nothing is pending or the
-// model is not read-only.
-func (m *Model) waitingLine() string {
-	if !m.opts.ReadOnly || len(m.requests.pending) == 0 {
-		return ""
-	}
-	what, ok := waitingFor[m.requests.pending[0].view.Method]
-	if !ok {
-		what = "an answer"
-	}
-	return m.styles.Dim.Render(ui.Truncate(ui.SanitizeLine("⏳ waiting for "+m.stat.Drivers()+" — "+what), m.contentWidth()))
 }

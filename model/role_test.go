@@ -11,6 +11,7 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/hub"
+	"tandem/model/overlay"
 )
 
 // countingDriver counts turn starts.
@@ -74,12 +75,12 @@ func TestWatcherCannotTypeStartTurnsOrAnswer(t *testing.T) {
 	m.Update(hub.PresenceEvent{Who: hub.Participant{Name: "alice", Role: hub.Driver}, Joined: true,
 		Present: []hub.Participant{{Name: "alice", Role: hub.Driver}, {Name: "bob", Role: hub.Watcher}}})
 	m.Update(req)
-	m.Update(formFocusMsg{seq: m.requests.seq})
+	m.Update(overlay.FocusMsg{})
 	enterNow(m)
 	m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
 	view := screenText(m)
-	if m.requests.form != nil || len(sent) != 0 {
-		t.Fatalf("watcher got a form (%v) or answered: %v", m.requests.form != nil, sent)
+	if m.overlay.HasForm() || len(sent) != 0 {
+		t.Fatalf("watcher got a form (%v) or answered: %v", m.overlay.HasForm(), sent)
 	}
 	if !strings.Contains(view, "waiting for alice") || !strings.Contains(view, "alice (driver), bob (watcher)") {
 		t.Fatalf("view lacks waiting line or presence:\n%s", view)

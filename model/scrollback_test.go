@@ -446,7 +446,7 @@ func TestQuitNote(t *testing.T) {
 		m.turn.running, m.detach.durable = c.running, c.durable
 		for i := range c.pending {
 			req := decodeReq(t, "item/commandExecution/requestApproval", itoa(i+1), `{"threadId":"th","turnId":"tu","itemId":"c","command":"echo one"}`, &replies{})
-			m.requests.pending = append(m.requests.pending, pendingRequest{req: req})
+			m.Update(req)
 		}
 		if got := m.quitNote(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)

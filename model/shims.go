@@ -44,7 +44,7 @@ func (m *Model) live() bool { return m.client != nil || !m.opts.Shared }
 // windowTitle is the terminal's title (model/status).
 func (m *Model) windowTitle() string {
 	return m.stat.Title(status.TitleFacts{Label: m.stat.Label(m.panes.Name(), m.panes.Thread()),
-		Waiting: len(m.requests.pending) > 0 || m.login != nil, Running: m.turn.running})
+		Waiting: m.overlay.Waiting(), Running: m.turn.running})
 }
 
 // noticeKindNow is the kind of the notice shown.

@@ -14,6 +14,7 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/testkit/teadrive"
+	"tandem/model/overlay"
 )
 
 // The fake's skills, collaboration modes and goal methods answer from its
@@ -88,7 +89,7 @@ func calm(t *testing.T, m *Model, cmds ...tea.Cmd) {
 	update := func(msg tea.Msg) tea.Cmd { _, next := m.Update(msg); return next }
 	skip := func(msg tea.Msg) bool {
 		switch msg.(type) {
-		case formFocusMsg, tickMsg, spinner.TickMsg:
+		case overlay.FocusMsg, tickMsg, spinner.TickMsg:
 			return true
 		}
 		return false

@@ -25,7 +25,7 @@ import (
 // draft and shows its question above the composer; Enter again confirms,
 // Esc keeps things as they are, any other key cancels it. The confirming
 // Enter counts only once the question has been shown for FormGrace and
-// no key came for FormQuiet (as a form's grace, grace.go), so neither
+// no key came for FormQuiet (as a form's grace, model/overlay), so neither
 // keys in flight nor a held Enter answer a question not yet read.
 
 // maxMatchesNamed is how many matching commands a refusal names.
@@ -137,7 +137,7 @@ type slashAsk struct {
 func (m *Model) askShown() string {
 	a := m.ask
 	if a == nil || m.composer.Value() != a.draft || m.turn.seq != a.seq ||
-		m.requests.hasKeys() || m.panes.PagerOpen() || m.login != nil || m.picker != nil || m.opts.ReadOnly {
+		m.overlay.HasKeys() || m.panes.PagerOpen() || m.overlay.Open() || m.opts.ReadOnly {
 		return ""
 	}
 	if q := a.cmd.ask(m); q != a.question {

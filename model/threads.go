@@ -9,6 +9,7 @@ import (
 
 	"tandem/backend"
 	"tandem/model/act"
+	"tandem/model/overlay"
 	"tandem/sessions"
 	"tandem/ui"
 )
@@ -226,32 +227,32 @@ func (m *Model) onResumeCheck(msg resumeCheckMsg) tea.Cmd {
 		return nil
 	}
 	id, fill := msg.thread.ID, m.resumeHow().fill
-	items := []pickItem{
-		{label: "Fork it", detail: "a new thread with the same history", value: "fork"},
-		{label: "Start a new thread", detail: "leave the old thread alone", value: "new"},
-		{label: "Resume anyway", detail: "the server may reject it", value: "resume"},
-	}
-	m.openPicker(&picker{
-		title: "Unfinished tool calls in " + shortID(id),
-		items: items,
-		onChoose: func(it pickItem) tea.Cmd {
-			m.turn.switching = true
-			switch it.value {
-			case "fork":
-				return forkCmd(c, id)
-			case "resume":
-				return callCmd(func(ctx context.Context) tea.Msg {
-					return resumeNow(ctx, c, id, fill)
-				})
-			}
-			return newThreadCmd(c, "")
-		},
-		onCancel: func() tea.Cmd {
-			m.turn.switching = true
-			return newThreadCmd(c, "")
-		},
-	})
+	pick := func(how string) pickedUnfinished { return pickedUnfinished{c: c, id: id, fill: fill, how: how} }
+	m.overlay.Pick(overlay.Picker{Title: "Unfinished tool calls in " + shortID(id), Items: []overlay.Item{
+		{Label: "Fork it", Detail: "a new thread with the same history", Choose: pick("fork")},
+		{Label: "Start a new thread", Detail: "leave the old thread alone", Choose: pick("new")},
+		{Label: "Resume anyway", Detail: "the server may reject it", Choose: pick("resume")},
+	}, Cancel: pick("new")})
 	return nil
+}
+
+// pickedUnfinished is what to do with thread id, whose tool calls never
+// got an output: fork it, start a new thread, or resume it anyway.
+type pickedUnfinished struct {
+	c       backend.Client
+	id, how string
+	fill    int
+}
+
+func (p pickedUnfinished) run(m *Model) tea.Cmd {
+	m.turn.switching = true
+	switch p.how {
+	case "fork":
+		return forkCmd(p.c, p.id)
+	case "resume":
+		return callCmd(func(ctx context.Context) tea.Msg { return resumeNow(ctx, p.c, p.id, p.fill) })
+	}
+	return newThreadCmd(p.c, "")
 }
 
 // startResume runs a ResumeRequest from the command line.

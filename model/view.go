@@ -34,8 +34,8 @@ func (m *Model) View() tea.View {
 	if m.panes.PagerOpen() {
 		return m.finishView(m.panes.PagerView())
 	}
-	if m.requests.full && m.requests.form != nil {
-		return m.finishView(m.fullFormView()) // formwhole.go
+	if f, ok := m.overlay.FullView(); ok { // model/overlay: the form full screen
+		return m.finishView(f)
 	}
 	// A streaming delta that changes nothing drawn yet (its cell re-renders
 	// on the next frame tick) reuses the last frame: a delta then costs
@@ -103,20 +103,12 @@ func (m *Model) elapsedSecond() int64 {
 // drawBottom draws everything below the transcript (bottom caches it).
 func (m *Model) drawBottom() []string {
 	w := m.contentWidth()
-	var out, form []string
-	if f := m.requests.form; f != nil && !m.requests.whole {
-		form = append(form, m.formTooSmall(w)) // formwhole.go: never drawn cut
-	} else if f != nil {
-		fv := strings.TrimRight(f.View(), "\n")
-		form = append(form, m.rule(w))
-		form = append(form, strings.Split(fv, "\n")...)
-		if q := m.queueLine(); q != "" {
-			form = append(form, q)
-		}
-	} else if l := m.waitingLine(); l != "" {
-		out = append(out, l)
+	var out []string
+	form := m.overlay.FormView() // model/overlay: never drawn cut
+	if l := m.overlay.WaitingLine(); l != "" {
+		out = append(out, l) // a watcher's "waiting for …"
 	}
-	if h := m.panes.AgentHeader(w, m.requests.form != nil, m.keys.Agents.Help().Key); h != "" {
+	if h := m.panes.AgentHeader(w, m.overlay.HasForm(), m.keys.Agents.Help().Key); h != "" {
 		out = append(out, h)
 	}
 	out = append(out, m.aboveComposer(w)...)
@@ -163,18 +155,11 @@ func (m *Model) aboveComposer(w int) []string {
 		first, _, _ := strings.Cut(q, "\n")
 		out = append(out, st.Dim.Render(ui.Truncate("  ⏳ queued "+itoa(i+1)+": "+first, w)))
 	}
-	out = append(out, m.askView(w)...) // slash.go: a command's question
-	switch {
-	case m.login != nil:
-		out = append(out, m.rule(w))
-		out = append(out, m.login.view(st, w)...)
-	case m.picker != nil:
-		out = append(out, m.rule(w))
-		out = append(out, m.picker.view(st, w)...)
-	default:
-		out = append(out, m.composer.PopupView(st, w)...)
+	out = append(out, m.askView(w)...)        // slash.go: a command's question
+	if p := m.overlay.PanelView(); p != nil { // model/overlay: the login form or a picker
+		return append(out, p...)
 	}
-	return out
+	return append(out, m.composer.PopupView(st, w)...) // model/composer: its popups
 }
 
 func (m *Model) transcriptHeight() int {

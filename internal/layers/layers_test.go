@@ -61,6 +61,10 @@ var forbidden = map[string][]string{
 	"internal/lib/procgroup": append([]string{"tandem/"}, rendering...),
 	// unidiff is the one unified-diff reader: no tandem, no rendering.
 	"internal/lib/unidiff": append([]string{"tandem/"}, rendering...),
+
+	// overlay is a component of the model: never the root, nor another
+	// component (allowed: act and keys).
+	"model/overlay": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
 }
 
 // allowed are imports a package may use although forbidden's prefixes
@@ -68,6 +72,7 @@ var forbidden = map[string][]string{
 var allowed = map[string][]string{
 	"internal/tunnel": {"tandem/internal/lib/procgroup"},
 	"model/composer":  {"tandem/model/act", "tandem/model/keys"},
+	"model/overlay":   {"tandem/model/act", "tandem/model/keys"},
 }
 
 // protocolMethod matches a string literal that is an app-server method

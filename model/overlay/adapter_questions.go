@@ -1,4 +1,4 @@
-package model
+package overlay
 
 import (
 	"strconv"

@@ -1,4 +1,4 @@
-package model
+package overlay
 
 import (
 	"tandem/forms"
@@ -79,19 +79,4 @@ func safeElicitation(s forms.ElicitationSpec) forms.ElicitationSpec {
 		return f
 	})
 	return s
-}
-
-// formMaxHeight is how many rows a form may take: the screen less the
-// rule above it, the queue line (when requests wait), the rule, the
-// composer and the status line (the transcript gives way entirely); 0
-// before the size is known.
-func (m *Model) formMaxHeight() int {
-	if m.height <= 0 {
-		return 0
-	}
-	h := m.height - 3 - m.composer.Height()
-	if len(m.requests.pending) > 1 {
-		h-- // queueLine
-	}
-	return max(1, h)
 }

@@ -1,4 +1,4 @@
-package model
+package overlay
 
 import (
 	"strings"
@@ -36,15 +36,15 @@ func TestFormsShowControlsVisibly(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			m := newReqModel()
-			deliver(t, m, decodeReq(t, tc.method, `1`, tc.params, &replies{}))
-			raw := m.View().Content
+			r := reqRig(t)
+			r.request(r.decode(tc.method, `1`, tc.params))
+			raw := r.raw()
 			for _, bad := range []string{"\r", "\a", "\u202e", "\u009b", "\x1b[2J", "\x1b]0;"} {
 				if strings.Contains(raw, bad) {
 					t.Errorf("%q reaches the terminal:\n%q", bad, raw)
 				}
 			}
-			v := plain(m)
+			v := r.view()
 			for _, w := range tc.want {
 				if !strings.Contains(v, w) {
 					t.Errorf("form lacks %q:\n%s", w, v)

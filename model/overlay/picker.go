@@ -1,15 +1,64 @@
-package model
+package overlay
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
+	"tandem/model/act"
 	"tandem/model/keys"
 	"tandem/ui"
 )
+
+// Picker is a list another part of the model opens above the composer
+// (the sub-agents, an earlier message to edit, the history search):
+// typing filters it with fuzzy matching on the labels; Enter asks for the
+// chosen item's Choose, Esc for Cancel.
+type Picker struct {
+	Title string
+	// Hint is the key help under the title; Empty what to say when nothing
+	// matches ("" for "no matches").
+	Hint, Empty string
+	Items       []Item
+	// Query is the search it opens with (Ctrl+R: the draft).
+	Query string
+	// Cancel is asked for when Esc closes it (nil: nothing).
+	Cancel act.Intent
+}
+
+// Item is one row of a Picker.
+type Item struct {
+	// Label is the row, Detail a dim text after it.
+	Label, Detail string
+	// Choose is what choosing it asks for (nil: nothing, the picker just
+	// closes).
+	Choose act.Intent
+	// Preview is drawn under the list while the item is selected.
+	Preview []string
+}
+
+// Pick opens p above the composer, in place of any other picker.
+func (o *Overlay) Pick(p Picker) {
+	items := make([]pickItem, len(p.Items))
+	for i, it := range p.Items {
+		items[i] = pickItem{label: it.Label, detail: it.Detail, value: it}
+	}
+	pk := &picker{title: p.Title, hint: p.Hint, empty: p.Empty, query: p.Query}
+	pk.setItems(items)
+	pk.onChoose = func(it pickItem) {
+		if c := it.value.(Item).Choose; c != nil {
+			o.out().Want(c)
+		}
+	}
+	if p.Cancel != nil {
+		pk.onCancel = func() { o.out().Want(p.Cancel) }
+	}
+	pk.preview = func(it pickItem) []string { return it.value.(Item).Preview }
+	o.openPicker(pk)
+}
 
 // pickItem is one row of a picker: a label, a dim detail and the value
 // handed to onChoose.
@@ -18,11 +67,10 @@ type pickItem struct {
 	value         any
 }
 
-// picker is the list shown in the bottom pane above the composer (the
-// /model, /approvals and resume pickers, Ctrl+R history search). Typing
+// picker is the list shown in the bottom pane above the composer. Typing
 // filters it: locally with fuzzy matching on the labels, or — when
 // onQuery is set — by asking the server again. It is a plain struct the
-// model drives; it owns no goroutine.
+// overlay drives; it owns no goroutine.
 type picker struct {
 	title string
 	hint  string // key help under the title
@@ -33,13 +81,13 @@ type picker struct {
 	query string
 	// onQuery, if set, is called when the query changes instead of
 	// filtering locally (the resume picker searches with thread/list).
-	onQuery func(q string) tea.Cmd
+	onQuery func(q string)
 	// onKey handles extra keys (returns handled).
-	onKey    func(k tea.KeyPressMsg) (tea.Cmd, bool)
-	onChoose func(pickItem) tea.Cmd
-	onCancel func() tea.Cmd
+	onKey    func(k tea.KeyPressMsg) bool
+	onChoose func(pickItem)
+	onCancel func()
 	// onMore is called when the selection reaches the last row (next page).
-	onMore  func() tea.Cmd
+	onMore  func()
 	preview func(pickItem) []string
 	loading bool
 	empty   string // what to say when nothing matches
@@ -80,72 +128,74 @@ func (p *picker) selected() (pickItem, bool) {
 	return p.items[p.shown[p.sel]], true
 }
 
-// key handles one key press; done reports that the picker closed.
-func (p *picker) key(k tea.KeyPressMsg, km *keys.Map) (cmd tea.Cmd, done bool) {
-	if p.onKey != nil {
-		if cmd, ok := p.onKey(k); ok {
-			return cmd, false
-		}
+// key handles one key press; it reports that the picker closed.
+func (p *picker) key(k tea.KeyPressMsg, km *keys.Map) (done bool) {
+	if p.onKey != nil && p.onKey(k) {
+		return false
 	}
 	switch {
 	case key.Matches(k, km.ListClose):
 		if p.onCancel != nil {
-			return p.onCancel(), true
+			p.onCancel()
 		}
-		return nil, true
+		return true
 	case key.Matches(k, km.ListChoose, km.ListComplete):
 		it, ok := p.selected()
 		if !ok {
-			return nil, false
+			return false
 		}
 		if p.onChoose != nil {
-			return p.onChoose(it), true
+			p.onChoose(it)
 		}
-		return nil, true
+		return true
 	case key.Matches(k, km.ListUp):
 		if p.sel > 0 {
 			p.sel--
 		}
-		return nil, false
+		return false
 	case key.Matches(k, km.ListDown):
 		if p.sel < len(p.shown)-1 {
 			p.sel++
 		}
-		if p.sel >= len(p.shown)-1 && p.onMore != nil && !p.loading {
-			return p.onMore(), false
-		}
-		return nil, false
+		p.more()
+		return false
 	case key.Matches(k, km.ListPageDown):
 		p.sel = min(len(p.shown)-1, p.sel+maxPickerRows)
-		if p.sel >= len(p.shown)-1 && p.onMore != nil && !p.loading {
-			return p.onMore(), false
-		}
-		return nil, false
+		p.more()
+		return false
 	case key.Matches(k, km.ListPageUp):
 		p.sel = max(0, p.sel-maxPickerRows)
-		return nil, false
+		return false
 	case key.Matches(k, km.ListErase):
 		if p.query == "" {
-			return nil, false
+			return false
 		}
 		r := []rune(p.query)
 		p.query = string(r[:len(r)-1])
-		return p.queryChanged(), false
+		p.queryChanged()
+		return false
 	}
 	if t := k.Text; t != "" && !strings.ContainsAny(t, "\r\n\t") {
 		p.query += t
-		return p.queryChanged(), false
+		p.queryChanged()
 	}
-	return nil, false
+	return false
 }
 
-func (p *picker) queryChanged() tea.Cmd {
+// more asks for the next page once the selection is on the last row.
+func (p *picker) more() {
+	if p.sel >= len(p.shown)-1 && p.onMore != nil && !p.loading {
+		p.onMore()
+	}
+}
+
+func (p *picker) queryChanged() {
 	p.sel = 0
 	if p.onQuery != nil {
-		return p.onQuery(p.query)
+		p.onQuery(p.query)
+		return
 	}
 	p.refilter()
-	return nil
 }
 
 // view draws the picker in width columns.
@@ -177,7 +227,7 @@ func (p *picker) view(st ui.Styles, width int) []string {
 	if more := len(p.shown) - end; more > 0 || p.loading {
 		s := ""
 		if more > 0 {
-			s = "  ↓ " + itoa(more) + " more"
+			s = "  ↓ " + strconv.Itoa(more) + " more"
 		}
 		if p.loading {
 			s += "  loading…"
@@ -198,16 +248,30 @@ func (p *picker) view(st ui.Styles, width int) []string {
 }
 
 // openPicker shows p in the bottom pane (replacing any other picker).
-func (m *Model) openPicker(p *picker) {
+func (o *Overlay) openPicker(p *picker) {
 	if p.shown == nil {
 		p.refilter()
 	}
-	m.picker = p
+	o.pick = p
 }
 
-// closePicker removes the picker, if p is still the one shown.
-func (m *Model) closePicker(p *picker) {
-	if m.picker == p {
-		m.picker = nil
+// closePicker removes the picker, if p is still the one shown (its
+// choice may have opened the next).
+func (o *Overlay) closePicker(p *picker) {
+	if o.pick == p {
+		o.pick = nil
 	}
+}
+
+// PanelView is the open login form or picker, under a rule, as drawn
+// above the composer (nil when neither is open).
+func (o *Overlay) PanelView() []string {
+	w := o.opts.World.Room().Width
+	switch {
+	case o.login != nil:
+		return append([]string{o.rule(w)}, o.login.view(o.look.Styles, w)...)
+	case o.pick != nil:
+		return append([]string{o.rule(w)}, o.pick.view(o.look.Styles, w)...)
+	}
+	return nil
 }

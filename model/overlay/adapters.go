@@ -1,4 +1,4 @@
-package model
+package overlay
 
 import (
 	"fmt"
@@ -11,13 +11,13 @@ import (
 	"tandem/ui"
 )
 
-// requestAdapter is one server request kind as the model shows and
-// answers it: the form (a forms spec from the typed params), the typed
+// adapter is one server request kind as the overlay shows and answers
+// it: the form (a forms spec from the typed params), the typed
 // reply for the form's result, the refusal, and the notification line.
-// Replies are returned as functions that the model runs in a command
+// Replies are returned as functions that the overlay runs in a command
 // (reply), so no write happens inside Update. Adapters know forms and
 // backend, never JSON-RPC.
-type requestAdapter interface {
+type adapter interface {
 	// arrive handles a request that needs no person as it comes in: ok,
 	// the reply to send, and a banner for the user ("" for none).
 	arrive() (send func() error, banner string, ok bool)
@@ -37,27 +37,27 @@ type needsPerson struct{}
 
 func (needsPerson) arrive() (func() error, string, bool) { return nil, "", false }
 
-// requestAdapters pairs every server request kind of backend's table
+// adapters pairs every server request kind of backend's table
 // with its adapter (a test walks both tables).
-var requestAdapters = map[string]func(backend.ServerRequest) requestAdapter{
-	backend.MethodCommandApproval: func(r backend.ServerRequest) requestAdapter {
+var adapters = map[string]func(backend.ServerRequest) adapter{
+	backend.MethodCommandApproval: func(r backend.ServerRequest) adapter {
 		return commandApproval{r: r.(*backend.CommandApprovalRequest)}
 	},
-	backend.MethodFileChangeApproval: func(r backend.ServerRequest) requestAdapter {
+	backend.MethodFileChangeApproval: func(r backend.ServerRequest) adapter {
 		return fileChangeApproval{r: r.(*backend.FileChangeApprovalRequest)}
 	},
-	backend.MethodExecCommandApproval: func(r backend.ServerRequest) requestAdapter {
+	backend.MethodExecCommandApproval: func(r backend.ServerRequest) adapter {
 		return legacyCommand{r: r.(*backend.ExecCommandApprovalRequest)}
 	},
-	backend.MethodApplyPatchApproval: func(r backend.ServerRequest) requestAdapter {
+	backend.MethodApplyPatchApproval: func(r backend.ServerRequest) adapter {
 		return legacyPatch{r: r.(*backend.ApplyPatchApprovalRequest)}
 	},
-	backend.MethodPermissionsApproval: func(r backend.ServerRequest) requestAdapter {
+	backend.MethodPermissionsApproval: func(r backend.ServerRequest) adapter {
 		return permissions{r: r.(*backend.PermissionsApprovalRequest)}
 	},
-	backend.MethodToolCall:          func(r backend.ServerRequest) requestAdapter { return toolCall{r: r.(*backend.ToolCallRequest)} },
-	backend.MethodUserInput:         func(r backend.ServerRequest) requestAdapter { return userInput{r: r.(*backend.UserInputRequest)} },
-	backend.MethodElicitation:       func(r backend.ServerRequest) requestAdapter { return elicitation{r: r.(*backend.ElicitationRequest)} },
+	backend.MethodToolCall:          func(r backend.ServerRequest) adapter { return toolCall{r: r.(*backend.ToolCallRequest)} },
+	backend.MethodUserInput:         func(r backend.ServerRequest) adapter { return userInput{r: r.(*backend.UserInputRequest)} },
+	backend.MethodElicitation:       func(r backend.ServerRequest) adapter { return elicitation{r: r.(*backend.ElicitationRequest)} },
 	backend.MethodAuthTokensRefresh: autoAnswer,
 	backend.MethodAttestation:       autoAnswer,
 	backend.MethodCurrentTime:       autoAnswer,
@@ -72,8 +72,8 @@ var waitingFor = map[string]string{
 
 // adapterFor returns req's adapter. A kind without one (which the table
 // test rules out) is refused.
-func adapterFor(req backend.ServerRequest) requestAdapter {
-	if mk, ok := requestAdapters[req.Method()]; ok {
+func adapterFor(req backend.ServerRequest) adapter {
+	if mk, ok := adapters[req.Method()]; ok {
 		return mk(req)
 	}
 	return refusal{req}
@@ -92,7 +92,7 @@ func (a refusal) summary() string                                 { return "tand
 // auto answers the requests that need no person (backend.AutoAnswered).
 type auto struct{ r backend.AutoAnswered }
 
-func autoAnswer(r backend.ServerRequest) requestAdapter {
+func autoAnswer(r backend.ServerRequest) adapter {
 	if a, ok := r.(backend.AutoAnswered); ok {
 		return auto{a}
 	}
@@ -106,7 +106,7 @@ func (a auto) open(formEnv) (forms.Form, func() error, string) {
 func (a auto) answer(forms.Form) func() error { return a.r.AutoAnswer }
 func (a auto) summary() string                { return "tandem: the agent has a request" }
 
-// formEnv is what building a form needs from the model: the theme, the
+// formEnv is what building a form needs from the rest of the model: the theme, the
 // room on screen, the thread (a file-change approval shows the diff of
 // its item) and the sanitizers that make server text safe to draw.
 type formEnv struct {
@@ -126,25 +126,29 @@ type formEnv struct {
 }
 
 // formKeys are the forms' bindings, from the keymap.
-func (m *Model) formKeys() forms.Keys {
-	km := m.keys
+func (o *Overlay) formKeys() forms.Keys {
+	km := o.keys
 	return forms.Keys{Huh: km.Huh(), LineUp: km.DiffLineUp, LineDown: km.DiffLineDown, HalfUp: km.DiffHalfUp, HalfDown: km.DiffHalfDown, PageUp: km.DiffPageUp, PageDown: km.DiffPageDown}
 }
 
-func (m *Model) formEnv() formEnv {
-	return formEnv{theme: m.theme, styles: m.styles, width: m.contentWidth(), maxHeight: m.formMaxHeight(),
-		diffHeight: m.diffHeight(), thread: m.panes.Thread(), threadCwd: m.panes.Cwd(),
-		keys: m.formKeys(), pagerKey: m.keys.Pager.Help().Key}
+func (o *Overlay) formEnv() formEnv {
+	w := o.opts.World
+	r := w.Room()
+	return formEnv{theme: o.look.Theme, styles: o.look.Styles, width: r.Width, maxHeight: o.maxHeight(r),
+		diffHeight: diffHeight(r.Height), thread: w.Thread(), threadCwd: w.ThreadCwd(),
+		keys: o.formKeys(), pagerKey: o.keys.Pager.Help().Key}
 }
 
 // maxDiffRows caps the diff window of a file-change approval.
 const maxDiffRows = 14
 
-func (m *Model) diffHeight() int {
-	if m.height <= 0 {
+// diffHeight is the diff window's rows in a window of height rows (0:
+// not known yet).
+func diffHeight(height int) int {
+	if height <= 0 {
 		return maxDiffRows
 	}
-	return max(3, min(maxDiffRows, m.height/3))
+	return max(3, min(maxDiffRows, height/3))
 }
 
 // diffRows renders files as the coloured diff lines of a file-change

@@ -1,7 +1,6 @@
-package model
+package overlay
 
 import (
-	"context"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -13,18 +12,6 @@ import (
 	"tandem/model/act"
 	"tandem/ui"
 )
-
-// accountMsg is the `account/read` answer checked once the session is up.
-type accountMsg struct {
-	resp backend.AccountReadResponse
-	err  error
-}
-
-// loginStartedMsg is the `account/login/start` answer.
-type loginStartedMsg struct {
-	resp backend.LoginStartResponse
-	err  error
-}
 
 // login stages.
 const (
@@ -55,36 +42,28 @@ func newLoginForm() *loginForm {
 	return &loginForm{input: ti}
 }
 
-// checkAccount runs `account/read` and opens the login form when needed.
-func (m *Model) checkAccount() tea.Cmd {
-	c := m.client
-	if c == nil {
-		return nil
-	}
-	return callCmd(func(ctx context.Context) tea.Msg {
-		r, err := c.ReadAccount(ctx)
-		return accountMsg{resp: r, err: err}
-	})
-}
+// CheckAccount asks for the account (`account/read`); the login form
+// opens when it needs a login, and act.LoginChecked says when the check
+// is over.
+func (o *Overlay) CheckAccount() { o.out().Call(act.ToOverlay, act.ReadAccount{}) }
 
-func (m *Model) onAccount(msg accountMsg) tea.Cmd {
-	if msg.err != nil || !msg.resp.NeedsLogin() {
-		return m.releasePrompt() // paste.go: the command line's prompt
+func (o *Overlay) onAccount(msg act.AccountRead) {
+	if msg.Err != nil || !msg.Account.NeedsLogin() {
+		o.out().Want(act.LoginChecked{})
+		return
 	}
-	m.login = newLoginForm()
-	m.banner(ui.BannerWarning, "codex needs you to log in before it can answer", nil)
-	if m.turn.held != "" {
-		m.setNotice(noticeLoginCheck, "your prompt is sent once you log in (or skip with esc)")
-	}
-	return nil
+	o.login = newLoginForm()
+	o.out().Banner(ui.BannerWarning, "codex needs you to log in before it can answer", nil)
+	o.out().Want(act.LoginAsked{})
 }
 
 // loginKey handles a key press in the login form.
-func (m *Model) loginKey(k tea.KeyPressMsg) tea.Cmd {
-	f := m.login
-	km := m.keys
+func (o *Overlay) loginKey(k tea.KeyPressMsg) {
+	f := o.login
+	km := o.keys
 	if key.Matches(k, km.Quit) {
-		return m.quit()
+		o.out().Want(act.Quit{})
+		return
 	}
 	switch f.stage {
 	case loginChoose:
@@ -92,54 +71,45 @@ func (m *Model) loginKey(k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, km.FormUp, km.FormDown, km.ListComplete):
 			f.choice = 1 - f.choice
 		case key.Matches(k, km.FormAbort):
-			m.login = nil
-			m.setNotice(noticeInfo, "not logged in — turns will fail until you do")
-			return m.releasePrompt()
+			o.login = nil
+			o.out().Notice(act.NoticeInfo, "not logged in — turns will fail until you do")
+			o.out().Want(act.LoginChecked{})
 		case key.Matches(k, km.FormChoose):
 			f.err = ""
 			if f.choice == 0 {
 				f.stage = loginAPIKey
-				return f.input.Focus()
+				o.out().Cmd(f.input.Focus())
+				return
 			}
 			f.stage = loginWaiting
-			return m.startLogin(backend.LoginStartParams{Type: "chatgptDeviceCode"})
+			o.out().Call(act.ToOverlay, act.StartLogin{Params: backend.LoginStartParams{Type: "chatgptDeviceCode"}})
 		}
-		return nil
 	case loginAPIKey:
 		switch {
 		case key.Matches(k, km.FormAbort):
 			f.stage = loginChoose
 			f.input.Blur()
-			return nil
 		case key.Matches(k, km.FormChoose):
 			v := strings.TrimSpace(f.input.Value())
 			if v == "" {
-				return nil
+				return
 			}
 			f.input.SetValue("")
 			f.stage = loginWaiting
-			return m.startLogin(backend.LoginStartParams{Type: "apiKey", APIKey: v})
+			o.out().Call(act.ToOverlay, act.StartLogin{Params: backend.LoginStartParams{Type: "apiKey", APIKey: v}})
+		default:
+			var cmd tea.Cmd
+			f.input, cmd = f.input.Update(k)
+			o.out().Cmd(cmd)
 		}
-		var cmd tea.Cmd
-		f.input, cmd = f.input.Update(k)
-		return cmd
 	case loginWaiting:
 		if key.Matches(k, km.FormAbort) {
-			var cmd tea.Cmd
-			if c := m.client; c != nil && f.loginID != "" {
-				id := f.loginID
-				cmd = func() tea.Msg {
-					ctx, cancel := callCtx()
-					defer cancel()
-					_ = c.CancelLogin(ctx, id)
-					return nil
-				}
+			if f.loginID != "" {
+				o.out().Call(act.ToOverlay, act.CancelLogin{ID: f.loginID})
 			}
 			f.stage, f.loginID, f.url, f.code = loginChoose, "", "", ""
-			return cmd
 		}
 	}
-	return nil
 }
 
 // update passes other messages (the cursor's blink) to the key input.
@@ -157,44 +127,35 @@ func (f *loginForm) paste(text string) {
 	f.input.SetValue(f.input.Value() + strings.TrimSpace(text))
 }
 
-func (m *Model) startLogin(p backend.LoginStartParams) tea.Cmd {
-	c := m.client
-	if c == nil {
-		return nil
-	}
-	return callCmd(func(ctx context.Context) tea.Msg {
-		r, err := c.Login(ctx, p)
-		return loginStartedMsg{resp: r, err: err}
-	})
-}
-
-func (m *Model) onLoginStarted(msg loginStartedMsg) tea.Cmd {
-	f := m.login
+func (o *Overlay) onLoginStarted(msg act.LoginStarted) {
+	f := o.login
 	if f == nil {
-		return nil
+		return
 	}
-	if msg.err != nil {
+	if msg.Err != nil {
 		f.stage = loginChoose
-		f.err = oneLine(msg.err)
-		return nil
+		f.err = act.OneLine(msg.Err)
+		return
 	}
-	if msg.resp.Type == "apiKey" {
+	if msg.Login.Type == "apiKey" {
 		// An API key is checked and stored by the call itself.
-		m.login = nil
-		m.banner(ui.BannerInfo, "Logged in with an API key", nil)
-		return m.releasePrompt()
+		o.login = nil
+		o.out().Banner(ui.BannerInfo, "Logged in with an API key", nil)
+		o.out().Want(act.LoginChecked{})
+		return
 	}
-	f.loginID, f.url, f.code = msg.resp.LoginID, msg.resp.VerificationURL, msg.resp.UserCode
-	return nil
+	f.loginID, f.url, f.code = msg.Login.LoginID, msg.Login.VerificationURL, msg.Login.UserCode
 }
 
-func (m *Model) onLoginCompleted(e backend.LoginCompletedEvent) tea.Cmd {
-	f := m.login
+// LoginCompleted takes `account/login/completed`: the login form closes
+// on success, and says why on failure.
+func (o *Overlay) LoginCompleted(e backend.LoginCompletedEvent) {
+	f := o.login
 	if f == nil {
-		return nil
+		return
 	}
 	if f.loginID != "" && e.LoginID != nil && *e.LoginID != f.loginID {
-		return nil
+		return
 	}
 	if !e.Success {
 		f.stage = loginChoose
@@ -202,12 +163,12 @@ func (m *Model) onLoginCompleted(e backend.LoginCompletedEvent) tea.Cmd {
 		if e.Error != nil && *e.Error != "" {
 			f.err += ": " + *e.Error
 		}
-		return nil
+		return
 	}
-	m.login = nil
-	m.stat.Apply(act.Settings{LoggedOut: act.Bool(false)})
-	m.banner(ui.BannerInfo, "Logged in", nil)
-	return m.releasePrompt()
+	o.login = nil
+	o.out().Want(act.Settings{LoggedOut: act.Bool(false)})
+	o.out().Banner(ui.BannerInfo, "Logged in", nil)
+	o.out().Want(act.LoginChecked{})
 }
 
 // view draws the form.
