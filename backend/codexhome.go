@@ -15,7 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"tandem/config"
-	"tandem/internal/procfs"
+	"tandem/internal/lib/procfs"
 )
 
 // SharedCodexHome returns the CODEX_HOME codex uses on its own:

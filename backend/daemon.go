@@ -17,7 +17,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 )
 
 // The app-server daemon: `codex app-server daemon start` runs one durable

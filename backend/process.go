@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"tandem/internal/procgroup"
+	"tandem/internal/lib/procgroup"
 )
 
 // Stream is a running app-server peer as a byte stream: what it prints is

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"tandem/internal/procfs"
+	"tandem/internal/lib/procfs"
 )
 
 var subreaper atomic.Bool

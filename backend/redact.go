@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 )
 
 // deltaMethods are the notifications whose "delta" is the next piece of a

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 )
 
 // A PEM private key streamed line by line, in pieces of any size, never

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 )
 
 // Planted secrets (the same as sessions' recording tests plant).

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"tandem/config"
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 )
 
 // MaxNoiseLines is how many non-JSON lines a remote peer may print before

@@ -1,7 +1,7 @@
 package backend_test
 
 // SSH and websocket transports against real components: OpenSSH's sshd
-// (internal/sshtest) on 127.0.0.1, the system ssh client, and the pinned
+// (internal/testkit/sshtest) on 127.0.0.1, the system ssh client, and the pinned
 // codex app-server talking to the scripted mock provider. The remote side
 // is this machine, so the remote codex is the same binary.
 
@@ -24,9 +24,9 @@ import (
 
 	"tandem/backend"
 	"tandem/config"
-	"tandem/internal/codextest"
-	"tandem/internal/mockapi"
-	"tandem/internal/sshtest"
+	"tandem/internal/testkit/codextest"
+	"tandem/internal/testkit/mockapi"
+	"tandem/internal/testkit/sshtest"
 )
 
 // TestSSHArgv pins the ssh command line: user options first (ssh keeps

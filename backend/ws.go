@@ -15,7 +15,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 )
 
 // WSTransport attaches to an app-server that is already running with

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"tandem/backend"
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/mockapi"
 )
 
 // wsServer is `codex app-server --listen ws://127.0.0.1:PORT --ws-auth

@@ -171,10 +171,12 @@ type Layer struct {
 	MCPServers      map[string]MCPServer `toml:"mcp_servers"`
 }
 
-// rawFile is the whole document.
+// rawFile is the whole document. [keys] is the file's top level only: a
+// profile does not rebind keys.
 type rawFile struct {
 	Layer
-	Profiles map[string]Layer `toml:"profiles"`
+	Profiles map[string]Layer   `toml:"profiles"`
+	Keys     map[string]KeyList `toml:"keys"`
 }
 
 // File is a loaded, validated configuration file. A File with Path ""
@@ -183,7 +185,10 @@ type File struct {
 	Path     string
 	Top      Layer
 	Profiles map[string]Layer
-	lines    *lineIndex
+	// Keys is the [keys] table: action name → the keys it is bound to
+	// (keys.go; the keymap checks the names and the clashes).
+	Keys  map[string]KeyList
+	lines *lineIndex
 }
 
 // ProfileNames returns the profile names, sorted.
@@ -250,7 +255,7 @@ func Parse(path string, data []byte) (*File, error) {
 		}
 		return nil, &Error{File: path, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
-	f := &File{Path: path, Top: raw.Layer, Profiles: raw.Profiles, lines: lines}
+	f := &File{Path: path, Top: raw.Layer, Profiles: raw.Profiles, Keys: raw.Keys, lines: lines}
 	if und := md.Undecoded(); len(und) > 0 {
 		return nil, f.unknownKeys(und)
 	}
@@ -276,7 +281,7 @@ func (f *File) unknownKeys(keys []toml.Key) error {
 		parts = append(parts, s)
 	}
 	return &Error{File: f.Path, Line: first, Msg: "unknown keys: " + strings.Join(parts, ", ") +
-		"; allowed keys are " + strings.Join(layerKeys, ", ") + ", profiles.NAME.* and mcp_servers.NAME.*"}
+		"; allowed keys are " + strings.Join(layerKeys, ", ") + ", profiles.NAME.*, mcp_servers.NAME.* and keys.ACTION (the top level's only)"}
 }
 
 // layerKeys are the keys a layer may set, for the unknown-keys message.

@@ -43,6 +43,12 @@ func walkTypes(v any, t reflect.Type, key []string, bad func(key []string, msg s
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if t == reflect.TypeFor[KeyList]() { // a string or an array of strings
+		if msg, ok := keyListFits(v); !ok {
+			bad(key, msg)
+		}
+		return
+	}
 	if !fits(v, t) {
 		bad(key, "expected "+typeWords(t, key)+", got "+valueWords(v))
 		return
@@ -133,6 +139,9 @@ func typeWords(t reflect.Type, key []string) string {
 	case reflect.Struct, reflect.Map:
 		if t.Kind() == reflect.Map && derefType(t.Elem()).Kind() == reflect.String {
 			return "a table of strings (" + toml.Key(key).String() + ".NAME = \"value\")"
+		}
+		if t.Kind() == reflect.Map && t.Elem() == reflect.TypeFor[KeyList]() {
+			return "a table of key bindings ([" + toml.Key(key).String() + "] with ACTION = [\"alt+t\"])"
 		}
 		hdr := toml.Key(key).String()
 		if t.Kind() == reflect.Map {

@@ -10,10 +10,13 @@ import (
 
 // Choice is one answer offered by an approval: Label is what the user
 // reads, Value what choosing it means to the caller (a typed decision,
-// handed back as it was by Approval.Choice).
+// handed back as it was by Approval.Choice). Grants marks a choice that
+// lets the agent act (a yes): with a diff it answers only once every line
+// of the diff has been on screen; a refusal always answers.
 type Choice struct {
-	Label string
-	Value any
+	Label  string
+	Value  any
+	Grants bool
 }
 
 // ApprovalSpec describes an approval request to show. Title is the
@@ -49,22 +52,25 @@ type Approval struct {
 	sel    *huh.Select[int]
 	group  *huh.Group
 	// lay is the last layout (fit.go); full asks for the full-screen one
-	// (SetFull); width is the last width laid out for.
+	// (SetFull); width is the last width laid out for; note says why the
+	// last Enter did not answer (a yes before the diff was read).
 	lay   approvalLayout
 	full  bool
 	width int
+	note  string
 }
 
 // NewApproval builds the approval form for spec at width.
-func NewApproval(spec ApprovalSpec, theme huh.Theme, width int) *Approval {
+func NewApproval(spec ApprovalSpec, look Look, width int) *Approval {
 	a := &Approval{spec: spec, diff: diffView{lines: spec.Diff}, width: width}
-	if theme != nil {
+	a.diff.keys = look.Keys
+	if look.Theme != nil {
 		// Theme's themes ignore huh's dark guess; true is any value.
-		a.diff.info = theme.Theme(true).Focused.Description
+		a.diff.info = look.Theme.Theme(true).Focused.Description
 	}
 	a.sel = huh.NewSelect[int]().Value(&a.choice)
 	a.group = huh.NewGroup(a.sel)
-	a.form = newForm(theme, width, a.group)
+	a.form = newForm(look, width, a.group)
 	a.form = a.form.WithShowHelp(a.layout(width))
 	return a
 }
@@ -85,7 +91,7 @@ func (a *Approval) layout(width int) (showHelp bool) {
 		lines = a.lay.window
 	}
 	if !sameLines(a.diff.lines, lines) {
-		a.diff = diffView{lines: lines, info: a.diff.info} // another window: read from its top
+		a.diff = diffView{lines: lines, info: a.diff.info, keys: a.diff.keys} // another window: read from its top
 	}
 	a.diff.width, a.diff.height = width, a.lay.diffH
 	a.diff.readOn = a.lay.scroll && a.lay.scrollDesc > 0
@@ -93,7 +99,14 @@ func (a *Approval) layout(width int) (showHelp bool) {
 	a.diff.markSeen()
 	opts := make([]huh.Option[int], 0, len(a.spec.Choices))
 	for i, c := range a.spec.Choices {
-		opts = append(opts, huh.NewOption(ansi.Truncate(c.Label, max(10, width-8), "…"), i))
+		label := ansi.Truncate(c.Label, max(10, width-8), "…")
+		if label != c.Label {
+			// A choice cut to fit can't be told from another ("don't ask
+			// again this session" / "… for commands starting with"): the
+			// form is not whole at this width.
+			a.lay.whole, a.lay.cutLabel = false, true
+		}
+		opts = append(opts, huh.NewOption(label, i))
 	}
 	a.sel.Title(ansi.Truncate(a.spec.Title, max(10, width-3), "…")). // one row, as huh counts it
 										Description(strings.Join(a.lay.desc, "\n")).
@@ -151,9 +164,19 @@ func (a *Approval) ReadsOn() bool { return a.lay.scroll && a.diff.seen < a.lay.s
 // over the description, its last line has been shown.
 func (a *Approval) Whole() bool {
 	if a.lay.scroll {
-		return a.lay.diffH > 0 && a.diff.seen >= a.lay.scrollDesc
+		return a.lay.diffH > 0 && a.diff.seen >= a.lay.scrollDesc && !a.lay.cutLabel
 	}
 	return a.lay.whole
+}
+
+// Unread is how many lines of the window (the diff, or full screen the
+// whole request) have not been on screen yet: a choice that grants
+// answers only once it is 0.
+func (a *Approval) Unread() int {
+	if a.diff.height <= 0 {
+		return len(a.diff.lines)
+	}
+	return len(a.diff.lines) - a.diff.seen
 }
 
 // Detail is the whole description, never cut: the reason, the command,

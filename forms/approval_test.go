@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ func TestApprovalSetWidthRefits(t *testing.T) {
 	spec := ApprovalSpec{Title: "Run this command?", Command: "git add x", Choices: []Choice{
 		{Label: "Yes, run it", Value: "accept"}, {Label: long, Value: "execpolicy"}, {Label: "No, and stop the turn", Value: "cancel"},
 	}, Diff: []string{strings.Repeat("+", 100)}}
-	a := NewApproval(spec, Theme(true, true), 40)
+	a := NewApproval(spec, testLook(true, true), 40)
 	a.Init()
 	if v := ansi.Strip(a.View()); strings.Contains(v, long) {
 		t.Fatalf("not cut at 40:\n%s", v)
@@ -45,7 +46,7 @@ func TestApprovalSetWidthRefits(t *testing.T) {
 func TestApprovalHalfPageKeysKeepTheChoice(t *testing.T) {
 	choices := []Choice{{Label: "Yes", Value: "accept"}, {Label: "Yes, and don't ask again", Value: "execpolicy"}, {Label: "No", Value: "decline"}}
 	for _, diff := range [][]string{nil, strings.Split(strings.Repeat("+line\n", 40), "\n")} {
-		a := NewApproval(ApprovalSpec{Title: "Run this command?", Command: "echo one", Choices: choices, Diff: diff}, Theme(true, true), 60)
+		a := NewApproval(ApprovalSpec{Title: "Run this command?", Command: "echo one", Choices: choices, Diff: diff}, testLook(true, true), 60)
 		a.Init()
 		for _, k := range []tea.KeyPressMsg{{Code: 'd', Mod: tea.ModCtrl}, {Code: 'd', Mod: tea.ModCtrl}, {Code: 'u', Mod: tea.ModCtrl}, {Code: 'd', Mod: tea.ModCtrl}} {
 			a.Update(k)
@@ -61,15 +62,68 @@ func TestApprovalHalfPageKeysKeepTheChoice(t *testing.T) {
 func TestApprovalResizeBackLeavesNoBlankRows(t *testing.T) {
 	spec := ApprovalSpec{Title: "Run this command?", Command: "git add x", Cwd: "/w", Choices: []Choice{
 		{Label: "a"}, {Label: "b"}, {Label: "c"}, {Label: "d"}, {Label: "e"}, {Label: "f"}}}
-	fresh := NewApproval(spec, Theme(true, true), 120)
+	fresh := NewApproval(spec, testLook(true, true), 120)
 	fresh.Init()
 	fresh.Resize(120, 36)
-	a := NewApproval(spec, Theme(true, true), 120)
+	a := NewApproval(spec, testLook(true, true), 120)
 	a.Init()
 	for _, s := range [][2]int{{60, 16}, {20, 1}, {10, 1}, {30, 4}, {120, 36}} {
 		a.Resize(s[0], s[1])
 	}
 	if got, want := a.View(), fresh.View(); got != want {
 		t.Fatalf("after the resizes:\n%s\nlaid out fresh:\n%s", got, want)
+	}
+}
+
+// A choice that grants answers only once every line of the diff has been
+// on screen: Enter on it before says how many lines are left; reading on
+// (a page at a time) lets it answer. A refusal answers at once.
+func TestGrantWaitsForTheWholeDiff(t *testing.T) {
+	diff := make([]string, 40)
+	for i := range diff {
+		diff[i] = fmt.Sprintf("+line %d", i+1)
+	}
+	choices := []Choice{{Label: "Yes", Value: "accept", Grants: true}, {Label: "No", Value: "decline"}}
+	enter := tea.KeyPressMsg{Code: tea.KeyEnter}
+	a := NewApproval(ApprovalSpec{Title: "Apply these changes?", Choices: choices, Diff: diff, DiffHeight: 10}, testLook(true, true), 80)
+	a.Init()
+	a.Update(enter)
+	if a.Done() || !strings.Contains(ansi.Strip(a.View()), "read all of it first: 30 more lines below") {
+		t.Fatalf("a yes answered with 30 lines unread (done %v):\n%s", a.Done(), ansi.Strip(a.View()))
+	}
+	for i := 0; i < 3; i++ {
+		a.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	}
+	if a.Unread() != 0 {
+		t.Fatalf("%d lines unread after three pages", a.Unread())
+	}
+	runCmds(a, a.Update(enter))
+	if v, ok := a.Choice(); !ok || v != "accept" {
+		t.Fatalf("read to its end, the yes did not answer: %v %v", v, ok)
+	}
+	b := NewApproval(ApprovalSpec{Title: "Apply these changes?", Choices: choices, Diff: diff, DiffHeight: 10}, testLook(true, true), 80)
+	b.Init()
+	b.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	runCmds(b, b.Update(enter))
+	if v, ok := b.Choice(); !ok || v != "decline" {
+		t.Fatalf("a no did not answer at once: %v %v", v, ok)
+	}
+}
+
+// A choice whose label is cut to fit makes the form not whole: "don't ask
+// again this session" and "… for commands starting with" must not look
+// alike.
+func TestCutLabelIsNotWhole(t *testing.T) {
+	choices := []Choice{{Label: "Yes, run it"}, {Label: "Yes, and don't ask again this session"}}
+	for _, tc := range []struct {
+		width int
+		whole bool
+	}{{80, true}, {30, false}} {
+		a := NewApproval(ApprovalSpec{Title: "Run this command?", Command: "ls", Choices: choices}, testLook(true, true), tc.width)
+		a.Init()
+		a.Resize(tc.width, 30)
+		if a.Whole() != tc.whole {
+			t.Errorf("at %d columns whole = %v, want %v:\n%s", tc.width, a.Whole(), tc.whole, ansi.Strip(a.View()))
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -25,6 +26,7 @@ type diffView struct {
 	// info styles the position line: the theme's description style, a
 	// colour measured for contrast (Faint's is the terminal's guess).
 	info lipgloss.Style
+	keys Keys // LineUp/Down and HalfUp/Down scroll it
 }
 
 // markSeen notes the window's bottom as read.
@@ -37,15 +39,19 @@ func (d *diffView) scroll(k tea.KeyPressMsg) bool {
 	if len(d.lines) == 0 || d.height <= 0 {
 		return false
 	}
-	switch k.String() {
-	case "shift+down":
+	switch {
+	case key.Matches(k, d.keys.LineDown):
 		d.top++
-	case "shift+up":
+	case key.Matches(k, d.keys.LineUp):
 		d.top--
-	case "ctrl+d":
+	case key.Matches(k, d.keys.HalfDown):
 		d.top += max(1, d.height/2)
-	case "ctrl+u":
+	case key.Matches(k, d.keys.HalfUp):
 		d.top -= max(1, d.height/2)
+	case key.Matches(k, d.keys.PageDown):
+		d.top += d.height
+	case key.Matches(k, d.keys.PageUp):
+		d.top -= d.height
 	default:
 		return false
 	}
@@ -77,27 +83,50 @@ func (d *diffView) view(width int) string {
 	}
 	info = "  " + info
 	if d.readOn && end < len(d.lines) {
-		info += " · shift+↓ ctrl+d read on"
+		info += " · " + d.keys.LineDown.Help().Key + " " + d.keys.HalfDown.Help().Key + " read on"
 	} else if len(d.lines) > d.height {
-		info += " · shift+↑/↓ ctrl+u/d scroll"
+		info += " · " + keyPair(d.keys.LineUp, d.keys.LineDown) + " " + keyPair(d.keys.HalfUp, d.keys.HalfDown) + " scroll"
 	}
 	b.WriteString(d.info.MaxWidth(max(10, width)).Render(info))
 	return b.String()
 }
 
-// Update forwards to the form unless the key scrolls the diff.
+// Update forwards to the form unless the key scrolls the diff, or would
+// answer with a choice that grants while lines of the diff are unread:
+// then the form says so and waits (a refusal answers at once).
 func (a *Approval) Update(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyPressMsg); ok && !a.settled && a.diff.scroll(k) {
+	k, isKey := msg.(tea.KeyPressMsg)
+	if isKey && !a.settled && a.diff.scroll(k) {
+		a.note = ""
 		return nil
+	}
+	if isKey && !a.settled && a.diff.keys.Huh != nil && key.Matches(k, a.diff.keys.Huh.Select.Next) &&
+		a.choice >= 0 && a.choice < len(a.spec.Choices) && a.spec.Choices[a.choice].Grants {
+		if n := a.Unread(); n > 0 {
+			a.note = fmt.Sprintf("read all of it first: %d more %s below (%s, %s) — a no answers at once", n, plural(n, "line"),
+				a.diff.keys.PageDown.Help().Key, a.diff.keys.HalfDown.Help().Key)
+			return nil
+		}
 	}
 	return a.base.Update(msg)
 }
 
-// View draws the diff window (if any) above the choices.
+func plural(n int, what string) string {
+	if n == 1 {
+		return what
+	}
+	return what + "s"
+}
+
+// View draws the diff window (if any) above the choices, and under them
+// why the last Enter did not answer.
 func (a *Approval) View() string {
 	fv := a.base.View()
 	if fv == "" {
 		return ""
+	}
+	if a.note != "" {
+		fv += "\n" + a.diff.info.Bold(true).MaxWidth(max(10, a.diff.width)).Render("  "+a.note)
 	}
 	if dv := a.diff.view(a.diff.width); dv != "" {
 		return dv + "\n" + fv
@@ -111,3 +140,13 @@ func (a *Approval) DiffLines() []string { return a.spec.Diff }
 
 // DiffTop is the first diff line shown (0-based), for tests.
 func (a *Approval) DiffTop() int { return a.diff.top }
+
+// keyPair names two bindings' keys as one: "shift+↑" and "shift+↓" are
+// "shift+↑/↓", Ctrl+U and Ctrl+D are "ctrl+u/d".
+func keyPair(a, b key.Binding) string {
+	x, y := a.Help().Key, b.Help().Key
+	if i := strings.LastIndexByte(x, '+'); i > 0 && strings.HasPrefix(y, x[:i+1]) {
+		return x + "/" + y[i+1:]
+	}
+	return x + "/" + y
+}

@@ -77,7 +77,7 @@ type Elicitation struct {
 }
 
 // NewElicitation builds the form for spec at width.
-func NewElicitation(spec ElicitationSpec, theme huh.Theme, width int) *Elicitation {
+func NewElicitation(spec ElicitationSpec, look Look, width int) *Elicitation {
 	e := &Elicitation{spec: spec, action: ActionAccept, text: map[string]*string{}, bools: map[string]*bool{}, multi: map[string]*[]string{}, width: width}
 	title := "Answer it?"
 	desc := ""
@@ -109,7 +109,7 @@ func NewElicitation(spec ElicitationSpec, theme huh.Theme, width int) *Elicitati
 		}
 	}
 	e.groups = groups
-	e.form = newForm(theme, width, groups...)
+	e.form = newForm(look, width, groups...)
 	e.layout(width)
 	return e
 }
@@ -117,8 +117,11 @@ func NewElicitation(spec ElicitationSpec, theme huh.Theme, width int) *Elicitati
 // layout sizes the enum fields to their options at width (fit.go) and
 // each group to its fields.
 func (e *Elicitation) layout(width int) {
+	e.cut = false
 	for _, c := range e.choices {
-		c.fit(width, 0)
+		if c.fit(width, 0) {
+			e.cut = true // an option cut to the width
+		}
 	}
 	for _, g := range e.groups {
 		fitGroup(g)

@@ -38,6 +38,7 @@ type approvalLayout struct {
 	diffH      int
 	choiceRows int
 	whole      bool
+	cutLabel   bool // a choice's label was cut to fit (not whole)
 	scroll     bool
 	window     []string // the window's lines when scroll (description, then diff)
 	scrollDesc int
@@ -202,20 +203,22 @@ func huhRows(s string, width int) int {
 
 // fit lays the field out at width; budget (> 0) caps the rows the field
 // may take, less extra rows other fields of its group need. It reports
-// whether the field had to cut its question to one row (tight): the
-// form is not whole then.
-func (c *choiceFit) fit(width, budget int) (tight bool) {
+// whether it had to cut what the field asks: its question to one row
+// (tight) or an option's label to the width. The form is not whole then.
+func (c *choiceFit) fit(width, budget int) (cut bool) {
 	labels := make([]string, len(c.opts))
 	opts := make([]huh.Option[string], len(c.opts))
 	for i, o := range c.opts {
 		labels[i] = ansi.Truncate(o.Key, max(10, width-8), "…")
+		cut = cut || labels[i] != o.Key
 		opts[i] = huh.NewOption(labels[i], o.Value)
 	}
 	n := len(opts)
 	title, desc := c.title, c.desc
 	rows := func() int { return huhRows(title, width) + huhRows(desc, width) }
 	visible := n
-	if tight = budget > 0 && rows()+1 > budget; tight {
+	if tight := budget > 0 && rows()+1 > budget; tight {
+		cut = true
 		// Too short for it all: the question keeps one row, the
 		// description and the hint go, the highlighted option stays.
 		title, desc = ansi.Truncate(strings.Join(strings.Fields(title), " "), max(10, width-3), "…"), ""
@@ -245,7 +248,7 @@ func (c *choiceFit) fit(width, budget int) (tight bool) {
 		}
 		c.ms.Height(h)
 	}
-	return tight
+	return cut
 }
 
 // fitGroup sizes g's window to its fields as they now draw, so no field

@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 )
@@ -129,41 +130,25 @@ func (b *base) Wants(msg tea.Msg) bool {
 func (b *base) Done() bool    { return b.form.State != huh.StateNormal }
 func (b *base) Aborted() bool { return b.form.State == huh.StateAborted }
 
-func newForm(theme huh.Theme, width int, groups ...*huh.Group) *huh.Form {
-	km := huh.NewDefaultKeyMap()
-	// Esc aborts a form (the model answers decline/cancel); Ctrl+C is
-	// handled by the model before the form sees it.
-	km.Quit.SetKeys("esc")
-	// No letter is a form key: a choice moves with the arrows (or
-	// Ctrl+P/N) and nothing filters the labels, so text typed into a
-	// focused form can't pick an answer (Wants sends it elsewhere).
-	// Tab is the composer's "queue this", so it never submits a choice.
-	km.Select.Next.SetKeys("enter")
-	km.MultiSelect.Next.SetKeys("enter")
-	km.Select.Up.SetKeys("up", "ctrl+p")
-	km.Select.Down.SetKeys("down", "ctrl+n")
-	km.Select.GotoTop.SetKeys("home")
-	km.Select.GotoTop.SetHelp("home", "go to start")
-	km.Select.GotoBottom.SetKeys("end")
-	km.Select.GotoBottom.SetHelp("end", "go to end")
-	km.Select.Filter.SetKeys() // setFiltering re-enables a disabled binding; no keys stays off
-	// No half pages: Ctrl+D (quit elsewhere) or Ctrl+U must never move
-	// the highlight onto "don't ask again" (an approval's diff window
-	// scrolls with them instead, diff.go).
-	km.Select.HalfPageUp.SetKeys()
-	km.Select.HalfPageDown.SetKeys()
-	km.MultiSelect.HalfPageUp.SetKeys()
-	km.MultiSelect.HalfPageDown.SetKeys()
-	km.MultiSelect.Up.SetKeys("up", "ctrl+p")
-	km.MultiSelect.Down.SetKeys("down", "ctrl+n")
-	km.MultiSelect.Toggle.SetKeys("space")
-	km.MultiSelect.Toggle.SetHelp("space", "toggle")
-	km.MultiSelect.Filter.SetKeys()
-	km.MultiSelect.GotoTop.SetKeys("home")
-	km.MultiSelect.GotoBottom.SetKeys("end")
-	f := huh.NewForm(groups...).WithKeyMap(km).WithShowHelp(true).WithWidth(width)
-	if theme != nil {
-		f = f.WithTheme(theme)
+// Look is how a form looks and which keys it takes: the theme (Theme)
+// and the keys (the keymap's, model/keys).
+type Look struct {
+	Theme huh.Theme
+	Keys  Keys
+}
+
+// Keys are a form's key bindings: huh's keymap for its fields (no letter
+// picks a choice, no filter, no half page, Tab never submits a choice:
+// keys.Map.Huh) and the keys that scroll a request's window.
+type Keys struct {
+	Huh                                                  *huh.KeyMap
+	LineUp, LineDown, HalfUp, HalfDown, PageUp, PageDown key.Binding
+}
+
+func newForm(look Look, width int, groups ...*huh.Group) *huh.Form {
+	f := huh.NewForm(groups...).WithKeyMap(look.Keys.Huh).WithShowHelp(true).WithWidth(width)
+	if look.Theme != nil {
+		f = f.WithTheme(look.Theme)
 	}
 	return f
 }

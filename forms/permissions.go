@@ -2,8 +2,6 @@ package forms
 
 import (
 	"strings"
-
-	"charm.land/huh/v2"
 )
 
 // Grant is a choice of the permissions form (Approval.Choice's value).
@@ -29,7 +27,7 @@ type PermissionsSpec struct {
 // NewPermissions builds the permissions form: grant for this turn, grant
 // for the session, or deny. Its Choice is a Grant (none when aborted,
 // which the model treats as deny).
-func NewPermissions(spec PermissionsSpec, theme huh.Theme, width int) *Approval {
+func NewPermissions(spec PermissionsSpec, look Look, width int) *Approval {
 	body := make([]string, 0, len(spec.Requested)+1)
 	body = append(body, "Requested:")
 	for _, r := range spec.Requested {
@@ -46,5 +44,5 @@ func NewPermissions(spec PermissionsSpec, theme huh.Theme, width int) *Approval 
 			{Label: "Yes, for the rest of the session", Value: GrantSession},
 			{Label: "No, deny", Value: GrantDeny},
 		},
-	}, theme, width)
+	}, look, width)
 }

@@ -61,7 +61,7 @@ type questionGroup struct {
 }
 
 // NewQuestions builds the form: one group per question so long lists page.
-func NewQuestions(spec QuestionsSpec, theme huh.Theme, width int) *Questions {
+func NewQuestions(spec QuestionsSpec, look Look, width int) *Questions {
 	q := &Questions{spec: spec, single: map[string]*string{}, multi: map[string]*[]string{}, other: map[string]*string{}}
 	var groups []*huh.Group
 	var qgs []questionGroup
@@ -134,7 +134,7 @@ func NewQuestions(spec QuestionsSpec, theme huh.Theme, width int) *Questions {
 		qgs = append(qgs, questionGroup{group: g, choice: choice, other: other})
 	}
 	q.groups = qgs
-	q.form = newForm(theme, width, groups...)
+	q.form = newForm(look, width, groups...)
 	q.layout(width)
 	return q
 }

@@ -92,7 +92,7 @@ func TestQuestionsShowEveryOption(t *testing.T) {
 	for _, width := range []int{120, 80} {
 		for _, tc := range cases {
 			t.Run(fmt.Sprintf("%s/%d", tc.name, width), func(t *testing.T) {
-				q := NewQuestions(tc.spec, Theme(true, false), width)
+				q := NewQuestions(tc.spec, testLook(true, false), width)
 				runCmds(q, q.Init())
 				q.Resize(width, tc.spec.MaxHeight) // as the model does on the size the form asks for
 				for _, k := range tc.before {
@@ -145,7 +145,7 @@ func TestElicitationEnumsShowEveryOption(t *testing.T) {
 		{Name: "tags", Title: "Tags", Kind: FieldMultiEnum, Options: opts("t1", "t2", "t3", "t4", "t5")},
 		{Name: "color", Title: "Color", Description: "Pick one.", Kind: FieldEnum, Required: true, Options: opts("red", "green", "blue")},
 	}}
-	e := NewElicitation(spec, Theme(true, false), 120)
+	e := NewElicitation(spec, testLook(true, false), 120)
 	runCmds(e, e.Init())
 	e.Resize(120, 0)
 	press(e, tea.KeyEnter) // accept: the fields

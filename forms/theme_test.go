@@ -15,7 +15,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"tandem/internal/contrast"
+	"tandem/internal/lib/contrast"
 )
 
 // namedStyle is one lipgloss.Style of a huh.Styles and its field path
@@ -270,7 +270,7 @@ func TestThemeNoColorHighlight(t *testing.T) {
 	spec := ApprovalSpec{Title: "Run this command?", Command: "ls", Choices: []Choice{
 		{Label: "Yes", Value: "accept"}, {Label: "No", Value: "decline"}, {Label: "Stop", Value: "cancel"},
 	}}
-	a := NewApproval(spec, Theme(true, true), 60)
+	a := NewApproval(spec, testLook(true, true), 60)
 	a.Init()
 	a.Update(tea.KeyPressMsg{Code: tea.KeyDown})
 	bold := lipgloss.NewStyle().Bold(true)
@@ -290,7 +290,7 @@ func TestThemeNoColorHighlight(t *testing.T) {
 func TestDiffPositionLineNotFaint(t *testing.T) {
 	for _, dark := range []bool{true, false} {
 		diff := strings.Split(strings.Repeat("+line\n", 30), "\n")
-		a := NewApproval(ApprovalSpec{Title: "Apply?", Choices: []Choice{{Label: "Yes", Value: "accept"}}, Diff: diff, DiffHeight: 5}, Theme(dark, false), 80)
+		a := NewApproval(ApprovalSpec{Title: "Apply?", Choices: []Choice{{Label: "Yes", Value: "accept"}}, Diff: diff, DiffHeight: 5}, testLook(dark, false), 80)
 		a.Init()
 		var line string
 		for _, l := range strings.Split(a.View(), "\n") {
@@ -310,19 +310,19 @@ func TestDiffPositionLineNotFaint(t *testing.T) {
 func sampleViews(theme huh.Theme) map[string]string {
 	out := map[string]string{}
 	a := NewApproval(ApprovalSpec{Title: "Apply?", Reason: "why", Choices: []Choice{{Label: "Yes", Value: "accept"}, {Label: "No", Value: "decline"}},
-		Diff: []string{"+a", "-b"}}, theme, 60)
+		Diff: []string{"+a", "-b"}}, lookOf(theme), 60)
 	a.Init()
 	out["approval"] = a.View()
 	q := NewQuestions(QuestionsSpec{Title: "Release", Description: "Pick.", Questions: []Question{
 		{ID: "n", Question: "Name?", Placeholder: "a name"},
-		{ID: "p", Question: "Which?", Multiple: true, Options: opts("p1", "p2")}}}, theme, 60)
+		{ID: "p", Question: "Which?", Multiple: true, Options: opts("p1", "p2")}}}, lookOf(theme), 60)
 	runCmds(q, q.Init())
 	out["questions input"] = q.View()
 	press(q, tea.KeyEnter)
 	press(q, tea.KeySpace)
 	out["questions multi-select"] = q.View()
 	e := NewElicitation(ElicitationSpec{Server: "srv", Message: "Tell me", Fields: []ElicitField{
-		{Name: "ok", Title: "OK?", Kind: FieldBoolean}}}, theme, 60)
+		{Name: "ok", Title: "OK?", Kind: FieldBoolean}}}, lookOf(theme), 60)
 	runCmds(e, e.Init())
 	out["elicitation"] = e.View()
 	press(e, tea.KeyEnter)

@@ -2,7 +2,6 @@ package model
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,18 +10,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
 // This file holds /init (write AGENTS.md through a normal turn) and
 // /logout (`account/logout`).
 
-// initPrompt is Codex's own /init prompt, as codex 0.169.0 and 0.171.0
-// send it: codex-rs/tui/prompt_for_init_command.md of
-// https://github.com/openai/codex (Apache-2.0, © OpenAI), unchanged.
-//
-//go:embed init_prompt.md
-var initPrompt string
+// initPrompt is Codex's own /init prompt (act.InitPrompt).
+var initPrompt = act.InitPrompt
 
 // agentsFile is the file /init writes, in the thread's workspace.
 const agentsFile = "AGENTS.md"
@@ -49,11 +45,11 @@ func (m *Model) cmdInit(string) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if m.threadCwd == "" {
+	if m.panes.Cwd() == "" {
 		m.setNotice(noticeInfo, "/init: the thread's workspace is not known yet")
 		return nil
 	}
-	p := path.Join(m.threadCwd, agentsFile)
+	p := path.Join(m.panes.Cwd(), agentsFile)
 	return callCmd(func(ctx context.Context) tea.Msg {
 		_, err := c.ReadFile(ctx, p)
 		return initCheckedMsg{path: p, err: err}
@@ -108,6 +104,7 @@ func (r logoutMsg) apply(m *Model) tea.Cmd {
 		text += " of " + r.was.Describe()
 	}
 	m.banner(ui.BannerInfo, text+": codex forgot the stored login", nil)
-	m.loggedOut = true
-	return m.checkAccount() // login.go
+	m.stat.Apply(act.Settings{LoggedOut: act.Bool(true)})
+	m.overlay.CheckAccount() // model/overlay: the login form, if one is needed
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
@@ -37,7 +38,7 @@ func run(t *testing.T, m *Model, cmd tea.Cmd) {
 				run(t, m, c)
 			}
 			return
-		case selfHandled, turnStartResult, accountMsg:
+		case selfHandled, turnStartResult, act.Done:
 			_, cmd = m.Update(msg)
 		default:
 			return
@@ -74,7 +75,7 @@ func TestInitCommand(t *testing.T) {
 			f := newFake()
 			f.files = c.files
 			m := ready(t, f, Options{})
-			m.threadCwd = "/w"
+			m.panes.SetCwd("/w")
 			typeText(t, m, "/init")
 			_, cmd := enterNow(m)
 			run(t, m, cmd)
@@ -106,13 +107,13 @@ func TestInitCommand(t *testing.T) {
 	// While a turn runs /init waits (an idle-only command).
 	f := newFake()
 	m := ready(t, f, Options{})
-	m.threadCwd = "/w"
+	m.panes.SetCwd("/w")
 	m.beginTurn()
 	typeText(t, m, "/init")
 	_, cmd := enterNow(m)
 	run(t, m, cmd)
-	if slices.Contains(f.called(), "fs/readFile") || !strings.Contains(m.notice.text, "can't run while a turn is running") {
-		t.Errorf("during a turn: calls %v, notice %q", f.called(), m.notice.text)
+	if slices.Contains(f.called(), "fs/readFile") || !strings.Contains(noticeText(m), "can't run while a turn is running") {
+		t.Errorf("during a turn: calls %v, notice %q", f.called(), noticeText(m))
 	}
 }
 
@@ -153,7 +154,7 @@ func TestLogoutCommand(t *testing.T) {
 	typeText(t, m2, "/logout")
 	_, cmd = enterNow(m2)
 	run(t, m2, cmd)
-	if got := lastBanner(m2); !strings.Contains(got, "/logout: account/logout: boom") || m2.loggedOut {
-		t.Errorf("error banner %q, logged out %v", got, m2.loggedOut)
+	if got := lastBanner(m2); !strings.Contains(got, "/logout: account/logout: boom") || loggedOut(m2) {
+		t.Errorf("error banner %q, logged out %v", got, loggedOut(m2))
 	}
 }

@@ -61,7 +61,7 @@ func TestSubAgentsListOpenAndBack(t *testing.T) {
 	if len(f.turns) != 0 || m.composer.Value() != "hello" {
 		t.Errorf("sent %q from a sub-agent's view; composer %q", f.turns, m.composer.Value())
 	}
-	m.composer.Reset()
+	m.composer.SetDraft("")
 	press(t, m, tea.KeyEscape, 0)
 	v = viewText(m)
 	if !strings.Contains(v, "A sub-agent is on it.") || !strings.Contains(v, "Spawned sub-agent") || strings.Contains(v, "esc back to the thread") {
@@ -94,24 +94,24 @@ func TestSubAgentViewGuards(t *testing.T) {
 	}
 	press(t, m, tea.KeyF3, 0)
 	press(t, m, tea.KeyEnter, 0)
-	if m.agents.showing == nil {
-		t.Fatal("the sub-agent did not open")
+	if !strings.Contains(viewText(m), "sub-agent ") {
+		t.Fatalf("the sub-agent did not open:\n%s", viewText(m))
 	}
 	typeText(t, m, "/new")
 	press(t, m, tea.KeyEnter, 0) // through the popup
 	if strings.Contains(strings.Join(f.called(), ","), "thread/start") || !strings.Contains(viewText(m), "a sub-agent is shown — esc back to the thread for /new") {
 		t.Fatalf("/new ran from a sub-agent's view: %v\n%s", f.called(), viewText(m))
 	}
-	m.composer.Reset()
+	m.composer.SetDraft("")
 	press(t, m, tea.KeyEscape, tea.ModAlt) // Esc Esc in one read: back, not rewind
-	if m.agents.showing != nil || m.picker != nil {
-		t.Fatalf("alt+esc in a sub-agent's view: showing %v, picker %v", m.agents.showing != nil, m.picker != nil)
+	if v := viewText(m); strings.Contains(v, "sub-agent ") || m.overlay.Open() {
+		t.Fatalf("alt+esc in a sub-agent's view: picker %v\n%s", m.overlay.Open(), v)
 	}
 	rep := &replies{}
 	deliver(t, m, decodeReq(t, "item/commandExecution/requestApproval", `"r1"`,
 		`{"threadId":"`+child+`","turnId":"ct1","itemId":"c9","startedAtMs":1,"environmentId":null,"command":"go test","cwd":"/w"}`, rep))
 	press(t, m, tea.KeyF3, 0)
-	if m.picker != nil || !strings.Contains(viewText(m), "a request is waiting — answer it first") {
+	if m.overlay.Open() || !strings.Contains(viewText(m), "a request is waiting — answer it first") {
 		t.Errorf("F3 opened the list over a waiting request:\n%s", viewText(m))
 	}
 }

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/mockapi"
 )
 
 type nopDriver struct{ backend.Unavailable }

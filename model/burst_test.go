@@ -3,6 +3,7 @@ package model
 import (
 	"slices"
 	"strings"
+	"tandem/model/composer"
 	"testing"
 	"time"
 
@@ -54,7 +55,7 @@ func runKeys(t *testing.T, f *fakeDriver, script []keyStep) *Model {
 		now = now.Add(s.gap)
 		var cmd tea.Cmd
 		if s.wait {
-			_, cmd = m.Update(burstTickMsg{seq: m.burst.seq})
+			cmd = due(m)
 		} else {
 			_, cmd = m.Update(s.k)
 		}
@@ -70,7 +71,7 @@ const (
 )
 
 func TestPasteBurst(t *testing.T) {
-	long := strings.Repeat("a pasted line\r", pasteMaxLines+10) + "end"
+	long := strings.Repeat("a pasted line\r", composer.PasteMaxLines+10) + "end"
 	longText := strings.ReplaceAll(long, "\r", "\n")
 	cases := []struct {
 		name        string
@@ -136,10 +137,10 @@ func TestPasteBurst(t *testing.T) {
 			if got := strings.Contains(m.composer.Value(), "[Pasted text #"); got != c.placeholder {
 				t.Fatalf("placeholder in %q: %v, want %v", m.composer.Value(), got, c.placeholder)
 			}
-			if m.burst.active {
+			if m.Pasting() {
 				t.Fatal("the burst never ended")
 			}
-			if m.picker != nil || m.popup.active() {
+			if _, _, popup := m.composer.Popup(); m.overlay.Open() || popup {
 				t.Fatal("a picker or popup opened from pasted text")
 			}
 		})
@@ -156,17 +157,17 @@ func TestPasteBurstRedraws(t *testing.T) {
 		now = now.Add(s.gap)
 		frame(m, s.k)
 	}
-	if v := viewText(m); !strings.Contains(v, "› abc ") || !m.burst.active {
+	if v := viewText(m); !strings.Contains(v, "› abc ") || !m.Pasting() {
 		t.Fatalf("mid-burst screen: want the frame of the key that began the burst, got\n%s", v)
 	}
-	now = now.Add(burstFrameEvery)
+	now = now.Add(composer.BurstFrameEvery)
 	frame(m, typed("g", pasteGap)[0].k)
 	if v := viewText(m); !strings.Contains(v, "› abcdefg") {
-		t.Fatalf("after %v of burst the screen is redrawn; got\n%s", burstFrameEvery, v)
+		t.Fatalf("after %v of burst the screen is redrawn; got\n%s", composer.BurstFrameEvery, v)
 	}
 	frame(m, typed("h", pasteGap)[0].k)
 	now = now.Add(time.Second)
-	frame(m, burstTickMsg{seq: m.burst.seq})
+	frame(m, m.composer.Due())
 	if v := viewText(m); !strings.Contains(v, "› abcdefgh") {
 		t.Fatalf("the burst's end draws the draft; got\n%s", v)
 	}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
@@ -15,9 +16,6 @@ import (
 // or off. The chosen mode goes with every `turn/start` from then on (the
 // server keeps a thread's mode, so going back to Default is sent too);
 // the status line shows a badge while it is not the default one.
-
-// keyCollab steps through the collaboration modes.
-const keyCollab = "shift+tab"
 
 // collabState is the collaboration mode this viewer sends.
 type collabState struct {
@@ -133,12 +131,12 @@ func (m *Model) applyCollab(how string) {
 	}
 	chosen := cs.modes[next]
 	cs.active = &chosen
-	m.status.Mode = modeBadge(chosen)
+	m.stat.Apply(act.Settings{Mode: act.Str(modeBadge(chosen))})
 	when := "from the next turn"
 	if !m.turn.busy() {
 		when = "for the next turns"
 	}
-	m.setNotice(noticeInfo, chosen.Name+" mode "+when+" · "+keyCollab+" switches")
+	m.setNotice(noticeInfo, chosen.Name+" mode "+when+" · "+m.keys.Collab.Help().Key+" switches")
 }
 
 // modeBadge is the status line's badge for mk: its mode, unless it is the
@@ -172,7 +170,7 @@ func (m *Model) collabFor() *backend.CollaborationMode {
 	}
 	model := m.turn.overrides.Model
 	if model == "" {
-		model = m.status.Model
+		model = m.stat.Info().Model
 	}
 	if mk.Model != nil && *mk.Model != "" {
 		model = *mk.Model

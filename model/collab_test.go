@@ -111,8 +111,8 @@ func TestPlanModeUnavailable(t *testing.T) {
 			} else {
 				hit(t, m, tea.KeyTab, tea.ModShift)
 			}
-			if !strings.Contains(m.notice.text, "plan mode is not available on this server") || !strings.Contains(m.notice.text, tt.why) {
-				t.Errorf("notice %q", m.notice.text)
+			if !strings.Contains(noticeText(m), "plan mode is not available on this server") || !strings.Contains(noticeText(m), tt.why) {
+				t.Errorf("notice %q", noticeText(m))
 			}
 			if strings.Contains(viewText(m), "[plan mode]") {
 				t.Error("the badge shows without plan mode")

@@ -9,9 +9,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/composer"
+	"tandem/model/keys"
 	"tandem/ui"
 )
 
@@ -28,6 +31,9 @@ type command struct {
 	name, desc  string
 	idleOnly    bool
 	destructive bool
+	// key, when set, is the binding that does the same: its keys fill
+	// the description's %s ("(f3)").
+	key func(*keys.Map) key.Binding
 	// ask returns the question to confirm before running now ("" runs at
 	// once): /stop during a turn (slash.go).
 	ask func(m *Model) string
@@ -50,7 +56,7 @@ func init() {
 		{name: "new", destructive: true, desc: "start a new thread", idleOnly: true, run: (*Model).cmdNew},
 		{name: "resume", desc: "resume an earlier thread", idleOnly: true, run: (*Model).cmdResume},
 		{name: "fork", desc: "fork this thread into a new one", idleOnly: true, run: (*Model).cmdFork},
-		{name: "agents", desc: "the thread's sub-agents: open one to watch it (" + keyAgents + ")", run: (*Model).cmdAgents},
+		{name: "agents", desc: "the thread's sub-agents: open one to watch it (%s)", key: func(k *keys.Map) key.Binding { return k.Agents }, run: (*Model).cmdAgents},
 		{name: "undo", destructive: true, desc: "take back the last turn and its file changes", idleOnly: true, run: (*Model).cmdUndo},
 		{name: "rename", desc: "rename this thread: /rename NAME", run: (*Model).cmdRename},
 		{name: "archive", destructive: true, desc: "archive this thread and start a new one", idleOnly: true, run: (*Model).cmdArchive},
@@ -60,7 +66,7 @@ func init() {
 		{name: "logout", destructive: true, desc: "log out of codex (the stored login is forgotten)", idleOnly: true, run: (*Model).cmdLogout},
 		{name: "hooks", desc: "list the thread's hooks and whether they are trusted", run: (*Model).cmdHooks},
 		{name: "skills", desc: "list the workspace's skills (type $ to use one)", run: (*Model).cmdSkills},
-		{name: "plan", desc: "plan mode on or off for the next turns (" + keyCollab + " switches modes)", run: (*Model).cmdPlan},
+		{name: "plan", desc: "plan mode on or off for the next turns (%s switches modes)", key: func(k *keys.Map) key.Binding { return k.Collab }, run: (*Model).cmdPlan},
 		{name: "goal", desc: "the thread's goal: /goal TEXT sets it, /goal clear clears it", run: (*Model).cmdGoal},
 		{name: "mcp", desc: "list MCP servers and their tools; /mcp login NAME signs in (OAuth)", run: (*Model).cmdMcp},
 		{name: "copy", desc: "copy the last answer to the clipboard", run: (*Model).cmdCopy},
@@ -70,6 +76,21 @@ func init() {
 		{name: "detach", destructive: true, desc: "leave a session on the codex daemon; its turn goes on (tandem resume --last comes back)", run: (*Model).cmdDetach},
 		{name: "stop", destructive: true, desc: "interrupt the running turn, then quit", ask: (*Model).stopQuestion, run: (*Model).cmdStop},
 	}
+}
+
+// filterCommands returns the commands whose name matches query fuzzily,
+// best first; an empty query lists them all in their usual order.
+func filterCommands(cmds []*command, query string) []*command {
+	return composer.Filter(cmds, query, func(c *command) string { return c.name })
+}
+
+// about is the command's description for people, with its key (about
+// what the keymap binds now).
+func (c *command) about(km *keys.Map) string {
+	if c.key == nil {
+		return c.desc
+	}
+	return fmt.Sprintf(c.desc, c.key(km).Help().Key)
 }
 
 // findCommand returns the command named name.
@@ -107,7 +128,7 @@ func (m *Model) runCommand(c *command, args string) tea.Cmd {
 		m.refused = true
 		return nil
 	}
-	if m.agents.showing != nil && !agentSafe[c.name] { // agents.go
+	if m.panes.AgentShown() && !agentSafe[c.name] { // agents.go
 		m.refuse("a sub-agent is shown — esc back to the thread for /" + c.name)
 		return nil
 	}
@@ -183,7 +204,7 @@ func (m *Model) cmdRename(args string) tea.Cmd {
 	}
 	if args == "" {
 		m.setNotice(noticeInfo, "usage: /rename NAME")
-		m.setDraft("/rename ")
+		m.composer.SetDraft("/rename ")
 		return nil
 	}
 	return call("rename", func(ctx context.Context) (string, []string, error) {
@@ -235,7 +256,7 @@ func (m *Model) cmdReview(string) tea.Cmd {
 			err = fmt.Errorf("review/start: %w", err)
 		}
 		return turnStartResult{err: err}
-	}), m.startTick(), m.spin.Tick)
+	}), m.startTick(), m.stat.SpinTick)
 }
 
 func (m *Model) cmdMcp(args string) tea.Cmd {
@@ -257,7 +278,7 @@ func (m *Model) cmdMcp(args string) tea.Cmd {
 			return "Sign in to MCP server " + name + ": open this URL (F2 frees the mouse to select it)", []string{url}, nil
 		})
 	}
-	startup := maps.Clone(m.mcp) // the start-up states seen (events.go)
+	startup := maps.Clone(m.stat.McpStartup()) // the start-up states seen (events.go)
 	return call("mcp", func(ctx context.Context) (string, []string, error) {
 		servers, err := c.McpServers(ctx)
 		if err != nil {
@@ -335,13 +356,13 @@ func (m *Model) cmdHooks(string) tea.Cmd {
 }
 
 func (m *Model) cmdDiff(string) tea.Cmd {
-	diff := m.thread.Diff
+	diff := m.panes.Thread().Diff
 	if strings.TrimSpace(diff) == "" {
 		m.banner(ui.BannerInfo, "No diff yet: no turn changed files in this thread", nil)
 		return nil
 	}
-	m.view.add(&ui.DiffCell{Title: "Last turn's diff", Diff: diff}) // every file's every line, read by internal/unidiff
-	m.view.follow = true
+	m.panes.Echo(&ui.DiffCell{Title: "Last turn's diff", Diff: diff}) // every file's every line, read by internal/lib/unidiff
+	m.panes.Follow()
 	return nil
 }
 
@@ -352,7 +373,7 @@ func (m *Model) cmdRestart(string) tea.Cmd { return m.restartServer() } // resta
 func (m *Model) cmdHelp(string) tea.Cmd {
 	var lines, destructive []string
 	for _, c := range commandList {
-		lines = append(lines, fmt.Sprintf("/%-10s %s", c.name, c.desc))
+		lines = append(lines, fmt.Sprintf("/%-10s %s", c.name, c.about(m.keys)))
 		if c.destructive {
 			destructive = append(destructive, "/"+c.name)
 		}
@@ -366,28 +387,16 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 	for _, k := range [][2]string{
 		{"@file", "mention a file (fuzzy search)"},
 		{"$skill", "use a skill: a popup of the workspace's skills"},
-		{keyCollab, "switch collaboration mode: plan ↔ default (also /plan)"},
-		{"paste", "typed as keys (no bracketed paste): a draft until an enter after it"},
 		{"!cmd", "run a shell command in the thread"},
-		{"enter", "send · while a turn runs: steer it"},
-		{"tab", "while a turn runs: queue for the next turn"},
-		{"↑/↓", "prompt history · ctrl+r search it"},
-		{"ctrl+g", "edit the prompt in $VISUAL/$EDITOR"},
-		{"ctrl+v", "attach the clipboard's image · a pasted image path is a chip too"},
-		{"esc", "interrupt the turn · ctrl+c twice to quit"},
+		{"paste", "typed as keys (no bracketed paste): a draft until an enter after it"},
 		{"esc esc", "on an empty input: edit an earlier message (rewind, code too)"},
-		{"f3", "the sub-agents; open one, esc comes back (also /agents)"},
-		{"ctrl+t", "the whole transcript in a pager (q closes)"},
-		{"ctrl+o", "expand or collapse the last command's output · alt+o: in $PAGER"},
-		{"alt+y", "copy the last answer (also /copy)"},
-		{"f2", "release the mouse for the terminal's own selection"},
-		{"pgup/pgdn", "scroll the transcript"},
-		{"f5", "after the app-server died: restart it, resume the thread"},
 	} {
 		// the same column as the commands' "/name" above
 		lines = append(lines, k[0]+strings.Repeat(" ", max(1, 12-utf8.RuneCountInString(k[0])))+k[1])
 	}
+	lines = append(lines, m.keys.HelpLines(keys.Compose, 12)...) // model/keys: the keymap
+	lines = append(lines, "", "editing keys, lists, the pager, forms, and rebinding them ([keys] in the config): docs/KEYS.md")
 	m.banner(ui.BannerInfo, "Commands", lines)
-	m.view.follow = true
+	m.panes.Follow()
 	return nil
 }

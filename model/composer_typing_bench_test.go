@@ -70,14 +70,14 @@ func BenchmarkComposerKeyAt(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.ReportAllocs()
 			m := benchModelOpts(b, Options{KeyNow: humanClock()})
-			m.setDraft(draft)
+			m.composer.SetDraft(draft)
 			m.View()
 			i := 0
 			for b.Loop() {
 				frame(m, keys[i%len(keys)])
 				if i++; i%len(keys) == 0 {
 					b.StopTimer()
-					m.setDraft(draft) // keep the draft at n
+					m.composer.SetDraft(draft) // keep the draft at n
 					m.View()
 					b.StartTimer()
 				}
@@ -121,7 +121,7 @@ func BenchmarkPasteBurstKeys(b *testing.B) {
 			frame(m, k)
 		}
 		now = now.Add(time.Second)
-		frame(m, burstTickMsg{seq: m.burst.seq})
+		frame(m, m.composer.Due())
 		if !strings.Contains(m.composer.Value(), "[Pasted text #1 · 3000 lines") {
 			b.Fatalf("the burst did not become a placeholder: %.80q", m.composer.Value())
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
-	"tandem/forms"
 )
 
 // hostileAdd is an added file whose content has lines that look like a
@@ -23,12 +22,12 @@ const (
 // approvalDiff is the open approval's whole diff, plain.
 func approvalDiff(t *testing.T, m *Model) []string {
 	t.Helper()
-	a, ok := m.requests.form.(*forms.Approval)
-	if !ok {
-		t.Fatalf("no approval form:\n%s", plain(m))
+	_, diff := m.overlay.PagerTail() // the approval's whole diff
+	if diff == nil {
+		t.Fatalf("no approval form with a diff:\n%s", plain(m))
 	}
 	var out []string
-	for _, l := range a.DiffLines() {
+	for _, l := range diff {
 		out = append(out, ansi.Strip(l))
 	}
 	return out
@@ -90,15 +89,11 @@ func TestPagerShowsApprovalsWholeDiff(t *testing.T) {
 	if v := plain(m); !strings.Contains(v, "more lines below") {
 		t.Fatalf("the window does not say lines are below:\n%s", v)
 	}
-	key(t, m, 't', tea.ModCtrl)
+	hitKey(t, m, 't', tea.ModCtrl)
 	if !m.PagerOpen() {
 		t.Fatal("ctrl+t did not open the pager")
 	}
-	var tail []string
-	for _, l := range m.pager.lines {
-		tail = append(tail, ansi.Strip(l))
-	}
-	all := strings.Join(tail, "\n")
+	all := pagerText(t, m)
 	wait := strings.Index(all, "Waiting for your answer:")
 	reason := strings.Index(all, "Reason: write big.txt")
 	head := strings.Index(all, "add big.txt (+61 −0)")

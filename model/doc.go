@@ -4,11 +4,12 @@
 // The transcript is a fold over events: backend.Event values go through
 // thread.State.Apply (events.go), and what changed is drawn as ui cells
 // (transcript.go). Nothing else writes the transcript's items. What one
-// viewer owns stays here: the composer (composer.go, paste.go,
-// history.go, popup.go), the request queue and its form (requests.go,
-// grace.go, one adapter per server request kind in adapters.go), the
-// pager, the pickers, the login form, the recovery state (recovery.go),
-// scrolling, width and the render caches.
+// viewer owns is its components (model/status: the status line;
+// model/composer: the draft, its history, pastes, images and popups, and
+// the timing of keys, compose.go wires it; model/overlay: the server
+// requests' queue and forms, the pickers and the login form, overlay.go
+// routes to it; model/transcript: the panes) and, until they move into
+// theirs, the turn's state and the recovery state (recovery.go).
 //
 // The model talks to the app-server only through backend.Client, from
 // commands (never inside Update); replies to server requests leave the

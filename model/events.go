@@ -2,12 +2,13 @@ package model
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
+	"tandem/model/transcript"
 	"tandem/thread"
 	"tandem/ui"
 )
@@ -24,7 +25,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		m.endTurn(e.Turn)
 		var note tea.Cmd
 		if mine { // this viewer's turn: the title and a notification (notify.go)
-			note = m.turnEnded(e.Turn, d)
+			note = m.stat.TurnEnded(e.Turn, d, m.stat.Label(m.panes.Name(), m.panes.Thread()), m.live())
 		}
 		return tea.Batch(note, m.flushQueue()) // send the next queued prompt
 	case backend.ErrorEvent:
@@ -47,8 +48,11 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		}
 		return nil
 	case backend.RequestResolvedEvent:
-		m.answeredBy(e)                // authors.go: who answered, in a shared session
-		return m.resolved(e.RequestID) // requests.go
+		if e.By != "" { // a shared session says who answered and what
+			m.banner(ui.BannerQuiet, e.By+" "+e.Answer+" "+backend.DescribeRequest(e.Method), nil)
+		}
+		m.overlay.Resolved(e.RequestID) // model/overlay
+		return nil
 	case backend.ServerExitedEvent:
 		if e.Detached && m.canReattach() {
 			return m.onDetached(e) // reattach.go: the agent goes on
@@ -70,16 +74,13 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 			why = "flagged as high-risk cyber activity"
 		}
 		m.banner(ui.BannerWarning, fmt.Sprintf("%s is not answering this turn: %s answers instead (%s)", e.FromModel, e.ToModel, why), nil)
-		m.status.Model = e.ToModel
+		m.stat.Apply(act.Settings{Model: &e.ToModel})
 		return nil
 	case backend.ThreadNameEvent:
-		if e.Name != nil && *e.Name != "" && *e.Name != m.threadName {
-			m.threadName = *e.Name
-			m.banner(ui.BannerQuiet, "thread renamed “"+*e.Name+"”", nil)
-		}
+		m.panes.OnName(e) // model/transcript
 		return nil
 	case backend.McpStartupEvent:
-		m.onMcpStartup(e)
+		m.stat.OnMcpStartup(e) // model/status
 		return nil
 	case backend.SkillsChangedEvent:
 		return m.onSkillsChanged() // skills.go
@@ -98,57 +99,20 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		}
 		return nil
 	}
-	ch := m.thread.Apply(ev)
-	m.project(ch)
+	ch := m.panes.Fold(ev, transcript.FoldFacts{OwnTurn: m.turn.running && !m.turn.foreign && !m.opts.Shared})
 	var snap tea.Cmd
 	if it := ch.Item; it != nil && it.Kind == thread.FileChange && it.Done {
 		snap = m.snapCmd(it) // rewind.go: how the agent left the files
 	}
 	if ch.Status {
 		// Labelled once per update, not once per frame.
-		m.status.RateLimits = m.status.RateLimits[:0]
-		for _, r := range m.thread.RateLimits {
-			m.status.RateLimits = append(m.status.RateLimits, ui.RateLimit{Label: ui.RateLimitLabel(r.WindowMins), UsedPercent: r.UsedPercent})
+		limits := make([]ui.RateLimit, 0, len(m.panes.Thread().RateLimits))
+		for _, r := range m.panes.Thread().RateLimits {
+			limits = append(limits, ui.RateLimit{Label: ui.RateLimitLabel(r.WindowMins), UsedPercent: r.UsedPercent})
 		}
-	}
-	if _, ok := ev.(backend.ReasoningSummaryDeltaEvent); ok && ch.Item != nil {
-		if h := ui.ReasoningHeading(ch.Item.Text()); h != "" {
-			m.view.header = h // the status line's "working" header
-		}
+		m.stat.Apply(act.Settings{RateLimits: &limits})
 	}
 	return snap
-}
-
-// project draws what the fold changed: a cell for a new item, a redraw
-// for a changed one. A user message that arrives while this viewer's own
-// turn runs was drawn when it was sent, unless prompts are drawn from the
-// thread's items (Shared).
-func (m *Model) project(ch thread.Change) {
-	it := ch.Item
-	if it != nil {
-		m.nameAgents(it) // agents.go: sub-agents by name, once known
-	}
-	switch {
-	case it == nil:
-	case !ch.Added:
-		m.view.touch(it)
-	case it.Kind == thread.User && m.turn.running && !m.turn.foreign && !m.opts.Shared:
-	default:
-		m.view.addItem(it, m.threadCwd)
-	}
-}
-
-// loadHistory folds a thread's history (thread/resume, thread/fork) and
-// draws it; with failures a turn that failed says so.
-func (m *Model) loadHistory(turns []backend.Turn, failures bool) {
-	for _, t := range turns {
-		for _, it := range m.thread.Load([]backend.Turn{t}) {
-			m.view.addItem(it, m.threadCwd)
-		}
-		if failures && t.Status == backend.TurnFailed && t.Error != nil {
-			m.banner(ui.BannerError, "turn failed: "+t.Error.Message, nil)
-		}
-	}
 }
 
 func detailLines(s *string) []string {
@@ -168,51 +132,4 @@ func isDelta(msg tea.Msg) bool {
 		return true
 	}
 	return false
-}
-
-// onMcpStartup follows an MCP server's start-up: the status line says
-// what is still starting (or failed) until all are ready, and a failure
-// is a banner, once per server and error.
-func (m *Model) onMcpStartup(e backend.McpStartupEvent) {
-	if m.mcp == nil {
-		m.mcp = map[string]string{}
-	}
-	m.mcp[e.Name] = e.Status
-	if e.Status == "failed" {
-		why := "no reason given"
-		if e.Error != nil && *e.Error != "" {
-			why = *e.Error
-		}
-		key := e.Name + "\x00" + why
-		if !m.mcpFailed[key] {
-			if m.mcpFailed == nil {
-				m.mcpFailed = map[string]bool{}
-			}
-			m.mcpFailed[key] = true
-			m.banner(ui.BannerError, "MCP server "+e.Name+" failed to start: "+why, nil)
-		}
-	}
-	var starting, failed []string
-	for name, st := range m.mcp {
-		switch st {
-		case "starting":
-			starting = append(starting, name)
-		case "failed":
-			failed = append(failed, name)
-		}
-	}
-	sort.Strings(starting)
-	sort.Strings(failed)
-	var parts []string
-	switch len(starting) {
-	case 0:
-	case 1:
-		parts = append(parts, "MCP "+starting[0]+" starting")
-	default:
-		parts = append(parts, fmt.Sprintf("MCP %d starting", len(starting)))
-	}
-	if len(failed) > 0 {
-		parts = append(parts, "MCP "+strings.Join(failed, ", ")+" failed")
-	}
-	m.status.Mcp = strings.Join(parts, " · ")
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -21,6 +19,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
+	"tandem/model/act"
+	"tandem/model/composer"
+	"tandem/model/overlay"
 	"tandem/sessions"
 )
 
@@ -390,9 +391,9 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 			for _, c := range msg {
 				run(c)
 			}
-		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg, threadPageMsg, modelListMsg,
-			fileSearchMsg, steerResult, accountMsg, loginStartedMsg, turnStartResult, replySent, refusedAll, rewindDoneMsg, snapMsg, agentInfoMsg, agentsListedMsg, agentHistoryMsg,
-			burstTickMsg, holdTickMsg, imagePasteMsg, clipboardMsg, imageModelsMsg, olderTurnsMsg, threadPeekMsg:
+		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg,
+			steerResult, turnStartResult, overlay.Msg, rewindDoneMsg, snapMsg,
+			composer.Msg, act.Done, imageModelsMsg:
 			_, next := m.Update(msg)
 			run(next)
 		}
@@ -438,14 +439,11 @@ func viewText(m *Model) string { return ansi.Strip(m.View().Content) }
 func TestSlashPopupFilters(t *testing.T) {
 	m := ready(t, newFake(), Options{})
 	typeText(t, m, "/")
-	if got := len(m.popup.items); got != len(commands()) {
-		t.Fatalf("'/' lists %d commands, want all %d", got, len(commands()))
+	if got, _, _ := m.composer.Popup(); len(got) != len(commands()) {
+		t.Fatalf("'/' lists %d commands, want all %d", len(got), len(commands()))
 	}
 	typeText(t, m, "mo")
-	var names []string
-	for _, it := range m.popup.items {
-		names = append(names, it.label)
-	}
+	names, _, _ := m.composer.Popup()
 	if len(names) == 0 || names[0] != "/model" {
 		t.Fatalf("'/mo' popup = %v, want /model first", names)
 	}
@@ -465,7 +463,7 @@ func TestSlashPopupFilters(t *testing.T) {
 	}
 	// Esc closes it; typing a space (arguments) ends it too.
 	press(t, m, tea.KeyEscape, 0)
-	if m.popup.active() {
+	if _, _, open := m.composer.Popup(); open {
 		t.Fatal("esc did not close the popup")
 	}
 }
@@ -498,8 +496,8 @@ func TestSlashCommandRunsAndRefusesDuringTurn(t *testing.T) {
 	}
 	typeText(t, m, "/compact")
 	press(t, m, tea.KeyEnter, 0)
-	if !strings.Contains(m.notice.text, "can't run while a turn is running") {
-		t.Fatalf("notice = %q", m.notice.text)
+	if !strings.Contains(noticeText(m), "can't run while a turn is running") {
+		t.Fatalf("notice = %q", noticeText(m))
 	}
 	for _, c := range f.called() {
 		if c == "thread/compact/start" {
@@ -518,15 +516,15 @@ func TestModelPickerSetsTurnOverrides(t *testing.T) {
 	m := ready(t, f, Options{})
 	typeText(t, m, "/model")
 	press(t, m, tea.KeyEnter, 0)
-	if m.picker == nil || len(m.picker.shown) != 2 {
-		t.Fatalf("model picker not open with 2 models: %+v", m.picker)
+	if v := viewText(m); !m.overlay.Open() || !strings.Contains(v, "› mock-model ✓") || !strings.Contains(v, "  Other (other)") {
+		t.Fatalf("model picker not open with 2 models:\n%s", v)
 	}
 	if !strings.Contains(viewText(m), "the mock") {
 		t.Fatalf("model picker not drawn:\n%s", viewText(m))
 	}
 	press(t, m, tea.KeyEnter, 0) // mock-model (current) → effort picker
-	if m.picker == nil || !strings.HasPrefix(m.picker.title, "Reasoning effort") {
-		t.Fatalf("effort picker not open: %+v", m.picker)
+	if v := viewText(m); !m.overlay.Open() || !strings.Contains(v, "Reasoning effort for mock-model") {
+		t.Fatalf("effort picker not open:\n%s", v)
 	}
 	press(t, m, tea.KeyDown, 0) // medium (default) → high
 	press(t, m, tea.KeyEnter, 0)
@@ -555,7 +553,7 @@ func TestHistoryWalkAndPersist(t *testing.T) {
 	if m.Composer() != "draft" {
 		t.Fatalf("Up over a draft changed it to %q", m.Composer())
 	}
-	m.setDraft("")
+	m.composer.SetDraft("")
 	press(t, m, tea.KeyUp, 0)
 	if m.Composer() != "second" {
 		t.Fatalf("Up → %q, want second", m.Composer())
@@ -577,7 +575,7 @@ func TestHistoryWalkAndPersist(t *testing.T) {
 		t.Fatalf("persisted history: Up → %q", m2.Composer())
 	}
 	// Ctrl+R searches it.
-	m2.setDraft("")
+	m2.composer.SetDraft("")
 	press(t, m2, 'r', tea.ModCtrl)
 	typeText(t, m2, "frst")
 	press(t, m2, tea.KeyEnter, 0)
@@ -620,7 +618,7 @@ func TestSteerQueueAndFailedSteerKeepsText(t *testing.T) {
 	if m.Composer() != "lost?" {
 		t.Fatalf("failed steer did not give the text back: %q", m.Composer())
 	}
-	m.setDraft("")
+	m.composer.SetDraft("")
 	typeText(t, m, "later")
 	press(t, m, tea.KeyTab, 0)
 	if !reflect.DeepEqual(m.Queued(), []string{"too late to steer", "later"}) || m.Composer() != "" {
@@ -728,7 +726,7 @@ func TestResumeWarnsAboutUnfinishedToolCalls(t *testing.T) {
 	_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{ID: "t-bad"}})
 	settle(t, m, cmd)
 	v := viewText(m)
-	if !strings.Contains(v, "2 tool call(s) that never got an output") || m.picker == nil {
+	if !strings.Contains(v, "2 tool call(s) that never got an output") || !m.overlay.Open() {
 		t.Fatalf("no warning or choice:\n%s", v)
 	}
 	for _, c := range f.called() {
@@ -886,49 +884,6 @@ func TestNoLoginWhenNotRequired(t *testing.T) {
 	}
 }
 
-func TestEditorReplacesDraft(t *testing.T) {
-	dir := t.TempDir()
-	script := filepath.Join(dir, "ed.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf 'edited text\\n' > \"$1\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("VISUAL", script)
-	m := ready(t, newFake(), Options{})
-	typeText(t, m, "draft")
-	_, cmd := m.Update(tea.KeyPressMsg{Code: 'g', Mod: tea.ModCtrl})
-	if cmd == nil {
-		t.Fatal("ctrl+g gave no command")
-	}
-	// Run what tea.ExecProcess would, then deliver its result.
-	var path string
-	for _, f := range []string{"tandem-prompt-"} {
-		matches, _ := filepath.Glob(filepath.Join(os.TempDir(), f+"*.md"))
-		for _, p := range matches {
-			if b, _ := os.ReadFile(p); string(b) == "draft" {
-				path = p
-			}
-		}
-	}
-	if path == "" {
-		t.Fatal("draft file not written")
-	}
-	if out, err := execScript(script, path); err != nil {
-		t.Fatal(err, out)
-	}
-	m.Update(editorDoneMsg{path: path})
-	if m.Composer() != "edited text" {
-		t.Fatalf("draft after editor = %q", m.Composer())
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Fatal("temp file left behind")
-	}
-}
-
-func execScript(script, arg string) (string, error) {
-	out, err := exec.Command(script, arg).CombinedOutput()
-	return string(out), err
-}
-
 func TestDiffShowsLastTurnDiff(t *testing.T) {
 	m := ready(t, newFake(), Options{})
 	typeText(t, m, "/diff")
@@ -1001,8 +956,8 @@ func TestApprovalsChoiceSurvivesFork(t *testing.T) {
 	if f.ThreadID() != "t-fork" {
 		t.Fatalf("fork did not happen: %v", f.called())
 	}
-	if m.status.Approval != chosen || m.status.Sandbox != m.turn.overrides.Sandbox {
-		t.Errorf("status shows approval %q sandbox %q after /fork; want the chosen %q %q", m.status.Approval, m.status.Sandbox, chosen, m.turn.overrides.Sandbox)
+	if m.stat.Info().Approval != chosen || m.stat.Info().Sandbox != m.turn.overrides.Sandbox {
+		t.Errorf("status shows approval %q sandbox %q after /fork; want the chosen %q %q", m.stat.Info().Approval, m.stat.Info().Sandbox, chosen, m.turn.overrides.Sandbox)
 	}
 }
 

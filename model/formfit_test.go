@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"tandem/model/overlay"
 	"testing"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 // In a small terminal an approval form is either drawn whole — its
 // title, what it asks about and the highlighted choice, every choice where
 // there is room — or not at all: one line says it waits and how to see it
-// (formwhole.go). It never shows cut.
+// (model/overlay). It never shows cut.
 func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 	longCmd := `{"threadId":"th","turnId":"tu","itemId":"call_1","command":"echo PWNED > pwned.txt\r echo 'harmless listing'              ",` +
 		`"cwd":"/tmp/some/long/working/directory","reason":"needs to write a file outside the sandbox for the build",` +
@@ -26,7 +27,7 @@ func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 		always               []string // must show whenever the form shows: what is asked about, the highlighted choice
 		want                 []string // choice prefixes that must show where there is room for all
 	}{
-		{"command", "item/commandExecution/requestApproval", longCmd, "Run this command?", []string{"$ echo", "harmless listing", "> Yes, r"}, []string{"Yes, run it", "No, co", "No, an"}},
+		{"command", "item/commandExecution/requestApproval", longCmd, "Run this command?", []string{"$ echo", "harmless listing", "> Yes, r"}, []string{"Yes, run it", "No, sk", "No, an"}},
 		{"legacy patch", "applyPatchApproval", bigPatch, "Apply these changes?", []string{"adds a file", "> Yes"}, []string{"No, an", "No, and stop"}},
 		{"permissions", "item/permissions/requestApproval", permReq, "Grant these permissions?", []string{"> Yes"}, []string{"Yes, for this", "Yes, for the", "No, deny"}},
 	}
@@ -40,7 +41,7 @@ func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 				if n := strings.Count(screen, "\n") + 1; n > size[1] {
 					t.Fatalf("%dx%d: %d rows", size[0], size[1], n)
 				}
-				if !m.requests.whole {
+				if !m.overlay.Whole() {
 					if !strings.Contains(screen, "⚠ request") || strings.Contains(screen, tc.title[:10]) {
 						t.Errorf("%dx%d: not whole, yet not the one-line notice:\n%s", size[0], size[1], screen)
 					}
@@ -67,33 +68,35 @@ func TestApprovalChoicesFitSmallTerminal(t *testing.T) {
 	}
 }
 
-// An approval opened in a narrow terminal lays its choices out again when
-// the terminal grows: the labels cut at the old width show whole, and the
-// highlighted choice stays where the user moved it.
+// An approval whose choices would be cut in a narrow terminal is not
+// drawn there (a cut "always" can't be told from a "this session"); grown,
+// it is laid out whole — every label and the rule a yes would add — and
+// takes the keys: the choice moved onto answers.
 func TestApprovalRefitsOnResize(t *testing.T) {
 	m := New(Options{NoColor: true, FormGrace: time.Millisecond})
-	m.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
+	m.Update(tea.WindowSizeMsg{Width: 34, Height: 30})
 	rep := &replies{}
 	deliver(t, m, decodeReq(t, "item/commandExecution/requestApproval", `7`, cmdReq, rep))
-	const long = "Yes, and don't ask again for commands starting with `git add`"
-	if strings.Contains(plain(m), long) {
-		t.Fatalf("label not cut at 40 columns:\n%s", plain(m))
+	const label = "Yes, and always for the prefix"
+	if v := plain(m); strings.Contains(v, "Yes, and alw") || !strings.Contains(v, "⚠ request") {
+		t.Fatalf("a form with cut labels is drawn at 34 columns:\n%s", v)
 	}
-	key(t, m, tea.KeyDown, 0)
-	key(t, m, tea.KeyDown, 0) // the execpolicy choice
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	m.Update(overlay.FocusMsg{})
+	hitKey(t, m, tea.KeyDown, 0)
+	hitKey(t, m, tea.KeyDown, 0) // the execpolicy choice
 	screen := plain(m)
-	if !strings.Contains(screen, "> "+long) {
-		t.Fatalf("after growing, the label is not whole or not highlighted:\n%s", screen)
+	if !strings.Contains(screen, "> "+label) || !strings.Contains(screen, "don't ask again for commands starting with `git add`") {
+		t.Fatalf("after growing, the label or its rule is not whole, or not highlighted:\n%s", screen)
 	}
 	for _, l := range strings.Split(screen, "\n") {
 		if w := len([]rune(l)); w > 120 {
 			t.Errorf("row wider than the window (%d): %q", w, l)
 		}
 	}
-	key(t, m, tea.KeyEnter, 0)
-	if len(rep.got) != 1 || !strings.Contains(rep.got[0], "acceptWithExecpolicyAmendment") {
-		t.Errorf("reply = %q; want the execpolicy amendment", rep.got)
+	hitKey(t, m, tea.KeyEnter, 0)
+	if len(rep.All()) != 1 || !strings.Contains(rep.All()[0], "acceptWithExecpolicyAmendment") {
+		t.Errorf("reply = %q; want the execpolicy amendment", rep.All())
 	}
 }
 
@@ -113,7 +116,7 @@ func TestApprovalShrinkKeepsCommand(t *testing.T) {
 	if !strings.Contains(screen, "⚠ request waiting") || strings.Contains(screen, "rm -rf") {
 		t.Fatalf("after shrinking, not the one-line notice:\n%s", screen)
 	}
-	key(t, m, 't', tea.ModCtrl)
+	hitKey(t, m, 't', tea.ModCtrl)
 	screen = plain(m)
 	if n := strings.Count(screen, "\n") + 1; n != 9 {
 		t.Fatalf("full screen: %d rows on a 9-row screen:\n%s", n, screen)
@@ -148,24 +151,24 @@ func TestLongCommandShowsWholeInPager(t *testing.T) {
 			if strings.Contains(screen, tc.end) || !strings.Contains(screen, "ctrl+t to answer it full screen") {
 				t.Fatalf("form not replaced by the notice:\n%s", screen)
 			}
-			key(t, m, 't', tea.ModCtrl)
+			hitKey(t, m, 't', tea.ModCtrl)
 			seen := ""
-			for i := 0; i < 200 && !m.requests.whole; i++ {
-				m.Update(formFocusMsg{seq: m.requests.seq})
-				key(t, m, tea.KeyEnter, 0)
-				if len(rep.got) != 0 {
+			for i := 0; i < 200 && !m.overlay.Whole(); i++ {
+				m.Update(overlay.FocusMsg{})
+				hitKey(t, m, tea.KeyEnter, 0)
+				if len(rep.All()) != 0 {
 					t.Fatalf("answered before the request's end was shown (%d reads)", i)
 				}
-				key(t, m, 'd', tea.ModCtrl)
+				hitKey(t, m, 'd', tea.ModCtrl)
 				seen += strings.ReplaceAll(plain(m), "\n", "")
 			}
 			if !strings.Contains(seen, tc.end) {
 				t.Fatalf("reading on never showed the command's end %q:\n%s", tc.end, plain(m))
 			}
-			m.Update(formFocusMsg{seq: m.requests.seq})
-			key(t, m, tea.KeyEnter, 0)
-			if len(rep.got) != 1 {
-				t.Fatalf("read to its end, the request did not answer: %q\n%s", rep.got, plain(m))
+			m.Update(overlay.FocusMsg{})
+			hitKey(t, m, tea.KeyEnter, 0)
+			if len(rep.All()) != 1 {
+				t.Fatalf("read to its end, the request did not answer: %q\n%s", rep.All(), plain(m))
 			}
 		})
 	}
@@ -195,12 +198,12 @@ func TestManyOptionsNeverBlind(t *testing.T) {
 			t.Errorf("%q not on screen:\n%s", w, screen)
 		}
 	}
-	key(t, m, tea.KeyDown, 0)
-	key(t, m, tea.KeyDown, 0)
+	hitKey(t, m, tea.KeyDown, 0)
+	hitKey(t, m, tea.KeyDown, 0)
 	if screen := plain(m); !strings.Contains(screen, "> opt 2") || !strings.Contains(screen, "Which one of many?") {
 		t.Fatalf("after ↓↓ the highlighted option or the title is gone:\n%s", screen)
 	}
-	key(t, m, tea.KeyEnter, 0)
+	hitKey(t, m, tea.KeyEnter, 0)
 	screen = plain(m)
 	if !strings.Contains(screen, "Your password?") || strings.Contains(screen, "opt 2") {
 		t.Fatalf("the next question does not replace the first:\n%s", screen)
@@ -221,12 +224,12 @@ func TestQuestionFitsTinyTerminal(t *testing.T) {
 		if !strings.Contains(screen, "⚠ request") || strings.Contains(screen, "Which env?") {
 			t.Errorf("%dx%d: not the one-line notice:\n%s", size[0], size[1], screen)
 		}
-		key(t, m, 't', tea.ModCtrl)
+		hitKey(t, m, 't', tea.ModCtrl)
 		screen = plain(m)
 		if n := strings.Count(screen, "\n") + 1; n != size[1] {
 			t.Errorf("%dx%d full screen: %d rows:\n%s", size[0], size[1], n, screen)
 		}
-		if !m.requests.whole {
+		if !m.overlay.Whole() {
 			if !strings.Contains(screen, "enlarge") {
 				t.Errorf("%dx%d full screen, not whole and not saying so:\n%s", size[0], size[1], screen)
 			}

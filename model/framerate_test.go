@@ -22,13 +22,13 @@ func TestFrameRateMsg(t *testing.T) {
 	if m.frameEvery() != 300*time.Millisecond || !m.slowFrames() {
 		t.Fatalf("frame %v after FrameRateMsg", m.frameEvery())
 	}
-	if _, cmd := m.Update(spinner.TickMsg{ID: m.spin.ID()}); cmd != nil {
+	if _, cmd := m.Update(spinner.TickMsg{ID: m.stat.SpinID()}); cmd != nil {
 		t.Fatal("the spinner's own tick went on with slow frames")
 	}
-	before := m.spin.View()
+	before := m.stat.Spinner()
 	m.turn.ticking = true
 	m.Update(tickMsg{seq: m.turn.tickSeq})
-	if m.spin.View() == before {
+	if m.stat.Spinner() == before {
 		t.Fatal("a slow frame tick did not step the spinner")
 	}
 	m.Update(FrameRateMsg{Every: 0, Seq: 1})

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
@@ -119,7 +120,7 @@ func (m *Model) onGoalResult(msg goalResultMsg) {
 	}
 	m.setGoal(msg.goal)
 	m.banner(ui.BannerInfo, ui.SanitizeLine(msg.title), msg.lines)
-	m.view.follow = true
+	m.panes.Follow()
 }
 
 // fetchGoal asks for the open thread's goal (the status line's); nil
@@ -177,15 +178,17 @@ func goalStatusWords(status string) string {
 // setGoal makes g the thread's goal (nil: none) and the status line's.
 func (m *Model) setGoal(g *backend.ThreadGoal) {
 	m.goal.goal = g
-	m.status.Goal, m.status.GoalStatus = "", ""
+	goal, status := "", ""
 	if g != nil {
-		m.status.Goal, m.status.GoalStatus = g.Objective, g.Status
+		goal, status = g.Objective, g.Status
 	}
+	m.stat.Apply(act.Settings{Goal: &goal, GoalStatus: &status})
 }
 
 // threadExtras is what a thread (newly) open asks for: its goal, and the
 // skills of its workspace. The goal of the thread left is forgotten.
 func (m *Model) threadExtras() tea.Cmd {
 	m.setGoal(nil)
-	return tea.Batch(m.fetchGoal(), m.fetchSkills(false))
+	m.composer.FetchSkills(false) // model/composer: the $ popup's
+	return m.fetchGoal()
 }

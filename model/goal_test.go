@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/composer"
 )
 
 func TestParseGoal(t *testing.T) {
@@ -126,7 +127,7 @@ func TestGoalFromALargePaste(t *testing.T) {
 	f := newFake()
 	m := readyWith(t, f, Options{})
 	typeIn(t, m, "/goal ")
-	long := strings.Repeat("make every test pass\n", pasteMaxLines+5)
+	long := strings.Repeat("make every test pass\n", composer.PasteMaxLines+5)
 	m.Update(tea.PasteMsg{Content: long})
 	if !strings.Contains(m.composer.Value(), "[Pasted text #1") {
 		t.Fatalf("the paste is no placeholder: %.80q", m.composer.Value())

@@ -36,17 +36,12 @@ func graceModel(t *testing.T) (*Model, *time.Time, *interruptCounter) {
 	return m, &now, d
 }
 
-// check fires the form's focus check as its tick would.
-func check(t *testing.T, m *Model) {
-	t.Helper()
-	m.Update(formCheckMsg{seq: m.requests.seq}) // the next check's tick is not run
-}
-
 // Someone typing a message at 50 ms a key while an approval arrives: the
 // form never takes a key while the typing goes on, however long after its
 // arrival; the Enter stays with the composer, the text is whole, and no
-// reply is sent. Once the user pauses with that message sent or cleared,
-// the form takes focus.
+// reply is sent. Once the user pauses with that message cleared, the
+// next key is the form's. (The overlay's own test fires the focus checks'
+// ticks too.)
 func TestFormWaitsUntilTypingStops(t *testing.T) {
 	m, now, _ := graceModel(t)
 	rep := &replies{}
@@ -58,68 +53,30 @@ func TestFormWaitsUntilTypingStops(t *testing.T) {
 			m.View() // the form is on screen
 		}
 		*now = now.Add(50 * time.Millisecond)
-		key(t, m, r, 0)
-		check(t, m) // the grace tick, as late as it may come
-		if m.requests.ready {
+		hitKey(t, m, r, 0)
+		if m.overlay.HasKeys() {
 			t.Fatalf("form took focus after %q while typing went on", text[:i+1])
 		}
 	}
 	*now = now.Add(50 * time.Millisecond)
-	key(t, m, tea.KeyEnter, 0)
-	check(t, m)
-	if m.requests.ready || m.requests.form == nil || m.requests.form.Done() {
+	hitKey(t, m, tea.KeyEnter, 0)
+	if m.overlay.HasKeys() || !m.overlay.HasForm() {
 		t.Fatal("the Enter typed for the message answered the form")
 	}
-	if got := rep.all(); len(got) != 0 {
+	if got := rep.All(); len(got) != 0 {
 		t.Fatalf("a reply was sent while typing: %q", got)
 	}
 	if got := m.Composer(); got != text {
 		t.Fatalf("composer %q, want the whole message %q", got, text)
 	}
-	// A pause shorter than the quiet period is not enough …
-	*now = now.Add(300 * time.Millisecond)
-	check(t, m)
-	if m.requests.ready {
-		t.Fatal("form took focus 300 ms after the last key")
-	}
-	// … and nor is a full one while the message typed since the form
-	// came is still in the composer (its Enter must stay its own) …
-	*now = now.Add(250 * time.Millisecond)
-	check(t, m)
-	if m.requests.ready {
-		t.Fatal("form took focus with the message typed since it came still in the composer")
-	}
-	// … but once it is deleted, a pause is.
+	// Once it is deleted, a pause gives the form the next key.
 	for range len(text) {
 		m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace}) // key() would give it text
 	}
 	*now = now.Add(600 * time.Millisecond)
-	check(t, m)
-	if !m.requests.ready {
-		t.Fatal("form did not take focus after the user stopped typing and cleared the message")
-	}
-	key(t, m, tea.KeyEnter, 0)
-	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
+	hitKey(t, m, tea.KeyEnter, 0)
+	if got := rep.All(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
 		t.Fatalf("replies %q after answering the focused form", got)
-	}
-}
-
-// A form shown while nobody types still waits its grace period. (Bubble
-// Tea draws the view after every Update, so it is on screen by then.)
-func TestFormFocusNeedsGrace(t *testing.T) {
-	m, now, _ := graceModel(t)
-	rep := &replies{}
-	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
-	drive(t, m, cmd)
-	*now = now.Add(200 * time.Millisecond)
-	check(t, m)
-	if m.requests.ready {
-		t.Fatal("focus before the grace period")
-	}
-	*now = now.Add(time.Second)
-	check(t, m)
-	if !m.requests.ready {
-		t.Fatal("no focus once the grace period passed and nobody typed")
 	}
 }
 
@@ -133,25 +90,25 @@ func TestEscDuringGraceDoesNotInterrupt(t *testing.T) {
 	drive(t, m, cmd)
 	m.View()
 	*now = now.Add(100 * time.Millisecond)
-	key(t, m, tea.KeyEscape, 0)
+	hitKey(t, m, tea.KeyEscape, 0)
 	if n := d.n.Load(); n != 0 {
 		t.Fatalf("Esc during the grace period interrupted the turn (%d interrupts)", n)
 	}
-	if got := rep.all(); len(got) != 0 || m.requests.form == nil {
+	if got := rep.All(); len(got) != 0 || !m.overlay.HasForm() {
 		t.Fatalf("Esc during the grace period answered the form: %q", got)
 	}
 	if !m.turn.running || m.Composer() != "draft" {
 		t.Fatalf("running %v, composer %q", m.turn.running, m.Composer())
 	}
-	if !strings.Contains(m.notice.text, "request is waiting") {
-		t.Errorf("no hint why Esc did nothing: %q", m.notice.text)
+	if !strings.Contains(noticeText(m), "request is waiting") {
+		t.Errorf("no hint why Esc did nothing: %q", noticeText(m))
 	}
-	// Once focused, Esc is the form's: it cancels the request, and still
-	// does not interrupt through the composer.
+	// Once focused (the first key after a pause, the draft older than the
+	// form), Esc is the form's: it cancels the request, and still does not
+	// interrupt through the composer.
 	*now = now.Add(time.Second)
-	check(t, m)
-	key(t, m, tea.KeyEscape, 0)
-	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"decision":"cancel"}}` {
+	hitKey(t, m, tea.KeyEscape, 0)
+	if got := rep.All(); len(got) != 1 || got[0] != `{"result":{"decision":"cancel"}}` {
 		t.Fatalf("replies %q after Esc on the focused form", got)
 	}
 	if n := d.n.Load(); n != 0 {
@@ -167,8 +124,8 @@ func TestFormWithoutTickTakesKeyAfterPause(t *testing.T) {
 	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
 	drive(t, m, cmd)
 	*now = now.Add(time.Second + 100*time.Millisecond)
-	key(t, m, tea.KeyEnter, 0)
-	if got := rep.all(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
+	hitKey(t, m, tea.KeyEnter, 0)
+	if got := rep.All(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
 		t.Fatalf("replies %q; want the Enter after the pause to answer", got)
 	}
 }
@@ -183,22 +140,22 @@ func TestCtrlCWithFormInterrupts(t *testing.T) {
 	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
 	drive(t, m, cmd)
 	m.View()
-	key(t, m, 'c', tea.ModCtrl)
+	hitKey(t, m, 'c', tea.ModCtrl)
 	if n := d.n.Load(); n != 1 {
 		t.Fatalf("Ctrl+C with a form up sent %d interrupts; want 1", n)
 	}
-	got := rep.all()
+	got := rep.All()
 	if len(got) != 1 || !strings.Contains(got[0], `"decision":"cancel"`) {
 		t.Fatalf("reply = %q; want one cancel", got)
 	}
-	if m.requests.form != nil || m.Composer() != "draft" {
-		t.Fatalf("form %v, composer %q", m.requests.form != nil, m.Composer())
+	if m.overlay.HasForm() || m.Composer() != "draft" {
+		t.Fatalf("form %v, composer %q", m.overlay.HasForm(), m.Composer())
 	}
 	// Then Ctrl+C works as without a form: the draft goes to history,
 	// then quit is armed; no second interrupt is sent.
-	key(t, m, 'c', tea.ModCtrl)
-	key(t, m, 'c', tea.ModCtrl)
-	if !strings.Contains(m.notice.text, "again to quit") || d.n.Load() != 1 {
-		t.Errorf("later Ctrl+C: notice %q, %d interrupts", m.notice.text, d.n.Load())
+	hitKey(t, m, 'c', tea.ModCtrl)
+	hitKey(t, m, 'c', tea.ModCtrl)
+	if !strings.Contains(noticeText(m), "again to quit") || d.n.Load() != 1 {
+		t.Errorf("later Ctrl+C: notice %q, %d interrupts", noticeText(m), d.n.Load())
 	}
 }

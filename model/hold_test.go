@@ -8,16 +8,29 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/overlay"
 )
 
-// keyNow presses k and, when the model holds it (hold.go), lets the
-// hold's time pass at once: the key acts as one a person pressed alone.
+// keyNow presses k and, when the composer holds it (model/composer's
+// gate), lets the hold's time pass at once: the key acts as one a person
+// pressed alone.
 func keyNow(m *Model, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	_, cmd := m.Update(k)
-	if m.held.on {
-		_, cmd = m.Update(holdTickMsg{seq: m.held.seq})
+	if m.composer.Holding() {
+		_, cmd = m.Update(m.composer.Due())
 	}
 	return m, cmd
+}
+
+// due delivers the composer's next timer (the held key's wait, else the
+// end of a paste burst), if one runs, as if its time had come.
+func due(m *Model) tea.Cmd {
+	msg := m.composer.Due()
+	if msg == nil {
+		return nil
+	}
+	_, cmd := m.Update(msg)
+	return cmd
 }
 
 // enterNow is keyNow of Enter.
@@ -49,8 +62,8 @@ func TestHeldKeyJoinsAPaste(t *testing.T) {
 			rep := &replies{}
 			if tt.form {
 				m.Update(decodeReq(t, backend.MethodCommandApproval, `"r1"`, cmdReq, rep))
-				m.Update(formFocusMsg{seq: m.requests.seq})
-				if !m.requests.hasKeys() {
+				m.Update(overlay.FocusMsg{})
+				if !m.overlay.HasKeys() {
 					t.Fatal("the form does not have the keys")
 				}
 			}
@@ -66,11 +79,10 @@ func TestHeldKeyJoinsAPaste(t *testing.T) {
 				cmds = append(cmds, cmd)
 			}
 			now = now.Add(time.Second)
-			if m.held.on {
-				_, cmd := m.Update(holdTickMsg{seq: m.held.seq})
-				cmds = append(cmds, cmd)
+			if m.composer.Holding() {
+				cmds = append(cmds, due(m))
 			}
-			_, cmd := m.Update(burstTickMsg{seq: m.burst.seq})
+			cmd := due(m) // the burst's end
 			if tt.form {
 				drive(t, m, append(cmds, cmd)...) // every message, the form's own too
 			} else {
@@ -82,8 +94,8 @@ func TestHeldKeyJoinsAPaste(t *testing.T) {
 			if !slices.Equal(f.turns, tt.sent) {
 				t.Errorf("turns %q, want %q", f.turns, tt.sent)
 			}
-			if tt.form && len(rep.got) != 0 {
-				t.Fatalf("the paste answered the approval: %v", rep.got)
+			if tt.form && len(rep.All()) != 0 {
+				t.Fatalf("the paste answered the approval: %v", rep.All())
 			}
 		})
 	}

@@ -3,130 +3,18 @@ package model
 import (
 	"context"
 	"fmt"
-	"sort"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/composer"
 	"tandem/ui"
 )
 
-// An attached image is a chip in the composer: a placeholder token like a
-// large paste's (paste.go), "[image 1 · shot.png · 240 KB]", kept in
-// composer.pastes with its image set. Backspace after it removes it
-// (backspacePlaceholder), Prune drops it once no draft, queued prompt or
-// history entry holds it, and a sent prompt's chips become the turn's
-// "localImage" inputs (Resolve), in the order they appear.
-
-// imageChip is the image behind a chip token.
-type imageChip struct {
-	// local is a file on this machine (-i, a pasted path of a local
-	// session, a clipboard image); server a path on a remote app-server's
-	// machine, pasted as such. Exactly one is set. A local file sent to a
-	// remote app-server is first copied there (fs/writeFile, uploadImages).
-	local, server string
-	// name, when set, names it instead of the file's base name
-	// ("clipboard image"); shown is how the transcript names it:
-	// "shot.png · 240 KB".
-	name, shown string
-	// sent pins the chip once a prompt holding it left the composer: the
-	// prompt may come back (a failed turn/start) with the token in it.
-	sent bool
-}
-
-// imagesNotSaved notes, in the state file, a history entry whose image
-// chips are not kept across runs.
-const imagesNotSaved = "[attached images not saved in history]"
-
-// addImage keeps an image and returns its chip token; size < 0 is unknown.
-func (c *composer) addImage(im imageChip, size int64) string {
-	c.imageSeq++
-	ref := im.local
-	if ref == "" {
-		ref = im.server
-	}
-	if im.name != "" {
-		ref = im.name
-	}
-	im.shown = ui.SanitizeLine(ui.ImageLabel(ref, size))
-	label := fmt.Sprintf("[image %d · %s]", c.imageSeq, im.shown)
-	c.pastes = append(c.pastes, pastedText{label: label, image: &im})
-	return label
-}
-
-// attachImages inserts chips for ims at the cursor (chips).
-func (c *composer) attachImages(ims []imageChip, sizes []int64) {
-	c.InsertString(c.chips(ims, sizes))
-}
-
-// chips keeps ims (sizes < 0 unknown) and returns their tokens, a space
-// after each.
-func (c *composer) chips(ims []imageChip, sizes []int64) string {
-	var b strings.Builder
-	for i, im := range ims {
-		b.WriteString(c.addImage(im, sizes[i]))
-		b.WriteByte(' ')
-	}
-	return b.String()
-}
-
-// hasImage reports whether s holds a live image chip.
-func (c *composer) hasImage(s string) bool {
-	for _, p := range c.pastes {
-		if p.image != nil && strings.Contains(s, p.label) {
-			return true
-		}
-	}
-	return false
-}
-
-// Resolve splits a prompt (pastes already expanded, Expand) into its text
-// without the image chips and the chips' images in the order they
-// appear. The text is trimmed when it held chips. Each image found is
-// pinned (sent), so the prompt can come back to the composer whole.
-func (c *composer) Resolve(s string) (text string, images []*imageChip) {
-	text, images = c.stripImages(s)
-	for _, im := range images {
-		im.sent = true
-	}
-	return text, images
-}
-
-// stripImages is Resolve without pinning.
-func (c *composer) stripImages(s string) (text string, images []*imageChip) {
-	type at struct {
-		i  int
-		im *imageChip
-	}
-	var found []at
-	for _, p := range c.pastes {
-		if p.image == nil {
-			continue
-		}
-		if i := strings.Index(s, p.label); i >= 0 {
-			found = append(found, at{i, p.image})
-			s = strings.ReplaceAll(strings.ReplaceAll(s, p.label+" ", ""), p.label, "")
-		}
-	}
-	if len(found) == 0 {
-		return s, nil
-	}
-	sort.SliceStable(found, func(a, b int) bool { return found[a].i < found[b].i })
-	for _, f := range found {
-		images = append(images, f.im)
-	}
-	return strings.TrimSpace(s), images
-}
-
-// shownImages are the transcript's lines for images (UserCell.Images).
-func shownImages(ims []*imageChip) []string {
-	out := make([]string, len(ims))
-	for i, im := range ims {
-		out[i] = im.shown
-	}
-	return out
-}
+// Images as the turn machine sees them: a prompt's image chips
+// (model/composer) become the turn's input, a local file is first copied
+// to a remote app-server, and the model must take images (model/list's
+// inputModalities, asked once per session).
 
 // itemImages are the transcript's lines for a userMessage item's images
 // (paths on the server's machine or image URLs): their names.
@@ -153,17 +41,17 @@ func (m *Model) turnInput(s string) (in backend.TurnInput, ups []imageUpload, sh
 	text, ims := m.composer.Resolve(s)
 	in = backend.TurnInput{Text: text}
 	for _, im := range ims {
-		p := im.server
+		p := im.Server
 		if p == "" {
-			p = im.local
+			p = im.Local
 			if m.remote() {
-				p = backend.RemoteImagePath(m.threadCwd, im.local)
-				ups = append(ups, imageUpload{local: im.local, server: p})
+				p = backend.RemoteImagePath(m.panes.Cwd(), im.Local)
+				ups = append(ups, imageUpload{local: im.Local, server: p})
 			}
 		}
 		in.Images = append(in.Images, p)
 	}
-	return in, ups, shownImages(ims)
+	return in, ups, composer.Shown(ims)
 }
 
 // uploadImages copies ups to the app-server's machine (fs/writeFile),
@@ -182,7 +70,7 @@ func uploadImages(ctx context.Context, c backend.Client, ups []imageUpload) erro
 // local daemon): pasted paths are then the server's and are sent as they
 // are, and local files are copied there first.
 func (m *Model) remote() bool {
-	return m.opts.Guest || (m.status.Peer != "" && !backend.LocalPeer(m.status.Peer))
+	return m.opts.Guest || (m.stat.Info().Peer != "" && !backend.LocalPeer(m.stat.Info().Peer))
 }
 
 // imageState is what the model knows of image inputs: which models take
@@ -209,7 +97,7 @@ func (m *Model) currentModel() string {
 	if m.turn.overrides.Model != "" {
 		return m.turn.overrides.Model
 	}
-	return m.status.Model
+	return m.stat.Info().Model
 }
 
 // fetchModels asks model/list which models take images, once.
@@ -236,7 +124,7 @@ func (m *Model) onImageModels(msg imageModelsMsg) tea.Cmd {
 	}
 	w := m.images.waiting
 	m.images.waiting = ""
-	if m.notice.kind == noticeImageCheck {
+	if m.noticeKindNow() == noticeImageCheck {
 		m.clearNotice()
 	}
 	var cmds []tea.Cmd
@@ -245,7 +133,7 @@ func (m *Model) onImageModels(msg imageModelsMsg) tea.Cmd {
 		cmds = append(cmds, m.releasePrompt())
 	}
 	if w != "" && w == m.composer.Value() {
-		cmds = append(cmds, m.onEnter())
+		cmds = append(cmds, m.onEnter(m.composer.Submission()))
 	}
 	return tea.Batch(cmds...)
 }
@@ -261,7 +149,7 @@ func noImages(model string) string {
 // unknown model, a failed call), the images are sent and the server
 // decides. refused keeps the draft in the composer.
 func (m *Model) imagesRefused(text string) (cmd tea.Cmd, refused bool) {
-	if !m.composer.hasImage(text) {
+	if !m.composer.HasImage(text) {
 		return nil, false
 	}
 	model := m.currentModel()
@@ -281,12 +169,12 @@ func (m *Model) imagesRefused(text string) (cmd tea.Cmd, refused bool) {
 // the command line's prompt) holds images the current model is known not
 // to take; it then comes back to the composer with a notice.
 func (m *Model) imagesBlocked(text string) bool {
-	if !m.composer.hasImage(text) {
+	if !m.composer.HasImage(text) {
 		return false
 	}
 	model := m.currentModel()
 	if takes, known := m.images.takes[model]; known && !takes {
-		m.restoreDraft(text)
+		m.composer.RestoreDraft(text)
 		m.setNotice(noticeInfo, noImages(model))
 		return true
 	}

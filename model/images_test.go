@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/composer"
 	"tandem/sessions"
 )
 
@@ -84,42 +85,6 @@ func enter(t *testing.T, m *Model) {
 	t.Helper()
 	_, cmd := enterNow(m)
 	settle(t, m, cmd)
-}
-
-// How a paste is read: dropped files as terminals paste them become
-// paths; anything else is text.
-func TestPastedPaths(t *testing.T) {
-	tests := []struct {
-		name  string
-		paste string
-		want  []string // nil: text
-	}{
-		{"plain", "/home/u/shot.png", []string{"/home/u/shot.png"}},
-		{"trailing space and newline", "/home/u/shot.png \n", []string{"/home/u/shot.png"}},
-		{"single quotes", "'/home/u/my shot.png'", []string{"/home/u/my shot.png"}},
-		{"double quotes", `"/home/u/my \"best\" shot.PNG"`, []string{`/home/u/my "best" shot.PNG`}},
-		{"escaped spaces", `/home/u/my\ shot\ 2.jpg`, []string{"/home/u/my shot 2.jpg"}},
-		{"file URL", "file:///home/u/my%20shot.webp", []string{"/home/u/my shot.webp"}},
-		{"file URL localhost", "file://localhost/tmp/a.gif", []string{"/tmp/a.gif"}},
-		{"several", "'/a/one.png' /b/two.jpeg\nfile:///c/three.png", []string{"/a/one.png", "/b/two.jpeg", "/c/three.png"}},
-		{"home and relative", "~/a.png ./b.png ../c.jpg", []string{"~/a.png", "./b.png", "../c.jpg"}},
-		{"unquoted with a space", "/home/u/Screen Shot 1.png", []string{"/home/u/Screen Shot 1.png"}},
-		{"not an image", "/etc/passwd", nil},
-		{"one not an image", "/a/one.png /a/notes.txt", nil},
-		{"a bare name", "shot.png", nil},
-		{"text mentioning a path", "look at /a/shot.png please", nil},
-		{"file URL of another host", "file://server/share/a.png", nil},
-		{"unclosed quote", "'/a/shot.png", nil},
-		{"empty", "  \n", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := pastedPaths(tt.paste)
-			if ok != (tt.want != nil) || !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("pastedPaths(%q) = %q, %v; want %q", tt.paste, got, ok, tt.want)
-			}
-		})
-	}
 }
 
 // CheckImageFile: -i's check, and a pasted path's on a local session.
@@ -217,8 +182,8 @@ func TestPasteThatIsNoImageStaysText(t *testing.T) {
 		if got := m.composer.Value(); got != tt.paste {
 			t.Errorf("%q: composer %q", tt.paste, got)
 		}
-		if !strings.Contains(m.notice.text, tt.notice) || (tt.notice == "" && strings.Contains(m.notice.text, "attached")) {
-			t.Errorf("%q: notice %q", tt.paste, m.notice.text)
+		if !strings.Contains(noticeText(m), tt.notice) || (tt.notice == "" && strings.Contains(noticeText(m), "attached")) {
+			t.Errorf("%q: notice %q", tt.paste, noticeText(m))
 		}
 	}
 }
@@ -232,10 +197,14 @@ func TestBackspaceRemovesChip(t *testing.T) {
 	m := readyImg(t, f, Options{Workspace: dir}, "local", dir)
 	typeText(t, m, "see ")
 	paste(t, m, p)
+	chip := strings.TrimSuffix(strings.TrimPrefix(m.composer.Value(), "see "), " ")
+	if !m.composer.HasImage(chip) {
+		t.Fatalf("draft %q: no chip", m.composer.Value())
+	}
 	press(t, m, tea.KeyBackspace, 0) // the space after the chip
 	press(t, m, tea.KeyBackspace, 0) // the chip
-	if got := m.composer.Value(); got != "see " || len(m.composer.pastes) != 0 {
-		t.Fatalf("draft %q, %d kept", got, len(m.composer.pastes))
+	if got := m.composer.Value(); got != "see " || m.composer.HasImage(chip) {
+		t.Fatalf("draft %q, chip %q kept %v", got, chip, m.composer.HasImage(chip))
 	}
 	typeText(t, m, "nothing")
 	enter(t, m)
@@ -296,8 +265,8 @@ func TestModelWithoutImagesKeepsDraft(t *testing.T) {
 	paste(t, m, p)
 	typeText(t, m, "what is it")
 	enter(t, m)
-	if len(f.turns) != 0 || !strings.Contains(m.notice.text, "mock-model does not take images") {
-		t.Fatalf("turns %q, notice %q", f.turns, m.notice.text)
+	if len(f.turns) != 0 || !strings.Contains(noticeText(m), "mock-model does not take images") {
+		t.Fatalf("turns %q, notice %q", f.turns, noticeText(m))
 	}
 	if got := m.composer.Value(); got != "[image 1 · shot.png · 100 B] what is it" {
 		t.Fatalf("draft %q", got)
@@ -316,10 +285,10 @@ func TestEnterWaitsForModelList(t *testing.T) {
 	f := newImgFake()
 	f.results["model/list"] = map[string]any{"data": []any{map[string]any{"id": "mock-model", "model": "mock-model", "inputModalities": []string{"text", "image"}}}}
 	m := readyImg(t, f, Options{Workspace: dir}, "local", dir)
-	m.composer.attachImages([]imageChip{{local: p}}, []int64{100}) // no prefetch
+	m.composer.AttachStart([]string{p}, "") // a chip, with no prefetch
 	_, cmd := enterNow(m)
-	if len(f.turns) != 0 || !strings.Contains(m.notice.text, "checking that mock-model takes images") {
-		t.Fatalf("before model/list: turns %q, notice %q", f.turns, m.notice.text)
+	if len(f.turns) != 0 || !strings.Contains(noticeText(m), "checking that mock-model takes images") {
+		t.Fatalf("before model/list: turns %q, notice %q", f.turns, noticeText(m))
 	}
 	settle(t, m, cmd)
 	if !reflect.DeepEqual(f.turnImages, [][]string{{p}}) {
@@ -355,8 +324,8 @@ func TestRemoteImages(t *testing.T) {
 		t.Fatalf("composer %q", got)
 	}
 	paste(t, m, "~/x.png")
-	if !strings.Contains(m.notice.text, "absolute path") || !strings.HasSuffix(m.composer.Value(), "~/x.png") {
-		t.Fatalf("~ path on a remote: notice %q, draft %q", m.notice.text, m.composer.Value())
+	if !strings.Contains(noticeText(m), "absolute path") || !strings.HasSuffix(m.composer.Value(), "~/x.png") {
+		t.Fatalf("~ path on a remote: notice %q, draft %q", noticeText(m), m.composer.Value())
 	}
 	m.composer.SetDraft(strings.TrimSuffix(m.composer.Value(), "~/x.png"))
 	enter(t, m)
@@ -402,7 +371,7 @@ func TestImageHistoryStored(t *testing.T) {
 	typeText(t, m, "look")
 	enter(t, m)
 	h := sessions.Open(state).History(dir)
-	if len(h) != 1 || h[0] != "look\n"+imagesNotSaved {
+	if len(h) != 1 || h[0] != "look\n"+composer.ImagesNotSaved {
 		t.Fatalf("stored %q", h)
 	}
 }
@@ -456,10 +425,9 @@ func TestImagePathTypedAsKeysBecomesChip(t *testing.T) {
 		m.Update(s.k) // its tick stands in for below
 	}
 	now = now.Add(time.Second)
-	_, cmd := m.Update(burstTickMsg{seq: m.burst.seq})
-	settle(t, m, cmd)
+	settle(t, m, due(m))
 	if got := m.composer.Value(); got != "[image 1 · shot.png · 2 KB] " {
-		t.Fatalf("composer %q, notice %q", got, m.notice.text)
+		t.Fatalf("composer %q, notice %q", got, noticeText(m))
 	}
 	if len(f.turns) != 0 {
 		t.Fatalf("sent %q", f.turns)

@@ -1,106 +1,67 @@
 package model
 
 import (
+	"tandem/model/transcript"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-)
 
-// Keys of the transcript view and the session.
-const (
-	keyPager   = "ctrl+t" // full-screen transcript pager
-	keyExpand  = "ctrl+o" // expand/collapse the last command's output
-	keyMouse   = "f2"     // release/capture the mouse
-	keyCopy    = "alt+y"  // copy the last answer
-	keyOutput  = "alt+o"  // the last command's full output in $PAGER
-	restartKey = "f5"     // restart a dead app-server
+	"tandem/model/composer"
 )
 
 // quitHint ends the status notice while Ctrl+C is armed to quit.
 const quitHint = "press Ctrl+C again to quit"
 
 // onKey routes a key press: a command's confirmation first (slash.go),
-// then F5 on a dead server; then, unless the form or the pager has the
-// keyboard, the composer's side (login form, picker, popup, Enter, Tab,
-// history); then the pager; then the global keys, the form and the
-// composer's text (globalKey).
+// then F5 on a dead server; then a full-screen form; then the pager; then
+// the overlay when the key is its (an open picker or login form while the
+// form does not have the keyboard); then, unless the form has the
+// keyboard, the composer's side (popup, Enter, Tab, history); then the
+// global keys, the form and the composer's text (globalKey).
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, done := m.askKey(k); done { // slash.go: a command's confirmation
 		return cmd
 	}
-	key := k.String()
-	if key == restartKey && m.recovery.dead && !m.opts.ReadOnly {
+	if key.Matches(k, m.keys.Restart) && m.recovery.dead && !m.opts.ReadOnly {
 		return m.restartServer()
 	}
-	if m.requests.full && m.requests.form != nil {
-		return m.fullFormKey(k) // formwhole.go
+	if m.overlay.FullScreen() { // model/overlay: every key but Ctrl+C
+		if m.overlay.Key(k) {
+			return nil
+		}
+		return m.globalKey(k)
 	}
-	if !m.requests.hasKeys() && !m.opts.ReadOnly && m.pager == nil {
+	switch {
+	case m.panes.PagerOpen():
+		return m.pagerKey(k)
+	case m.overlay.Takes(k): // model/overlay: a picker or the login form
+		m.overlay.Key(k)
+		return nil
+	case !m.overlay.HasKeys() && !m.opts.ReadOnly:
 		return m.composerKey(k)
-	}
-	if m.pager != nil {
-		return m.pagerKey(key)
 	}
 	return m.globalKey(k)
 }
 
 // composerKey handles a key while the composer's side has the keyboard:
-// the open login form or picker takes every key; the popup takes its
-// navigation keys; Enter, Tab, Up, Down, Ctrl+R and Ctrl+G get the
-// composer's extra meanings; everything else is a global key or text,
-// after which the popup follows the draft.
+// the composer (model/composer) takes its own — a paste burst's keys, the popup's,
+// Enter, Tab, Up, Down, Ctrl+R, Ctrl+G, Ctrl+V — and hands the rest back:
+// Shift+Tab switches the collaboration mode, everything else is a global
+// key or text, after which the popup follows the draft.
 func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
-	key := k.String()
-	if m.login != nil {
-		return m.loginKey(k)
-	}
-	if p := m.picker; p != nil {
-		cmd, done := p.key(k)
-		if done {
-			m.closePicker(p)
-		}
-		return cmd
-	}
-	if cmd, done := m.burstKey(k); done { // burst.go: a paste typed as keys
-		return cmd
-	}
-	switch key {
-	case "ctrl+c", "pgup", "pgdown":
+	switch m.composer.Key(k) {
+	case composer.Handled:
+		return nil
+	case composer.Global:
 		return m.globalKey(k)
 	}
-	if pp := m.popup; pp.active() && (len(pp.items) > 0 || key == "esc") {
-		switch key {
-		case "up", "down", "ctrl+p", "ctrl+n", "tab", "enter", "esc":
-			return m.popupKey(key)
-		}
-	}
-	switch key {
-	case "enter":
-		return m.onEnter()
-	case "tab":
-		if m.turn.busy() {
-			m.queueDraft()
-			return nil
-		}
-	case "up":
-		if m.composer.HistoryUp() {
-			return nil
-		}
-	case "down":
-		if m.composer.HistoryDown() {
-			return nil
-		}
-	case "ctrl+r":
-		m.openHistorySearch()
-		return nil
-	case "ctrl+g":
-		return m.openEditor()
-	case keyClipboard:
-		return m.pasteClipboard() // clipboard.go
-	case keyCollab:
+	if key.Matches(k, m.keys.Collab) {
 		return m.cycleCollab() // collab.go
 	}
-	return tea.Batch(m.globalKey(k), m.refreshPopup())
+	cmd := m.globalKey(k)
+	m.composer.Follow()
+	return cmd
 }
 
 // globalKey handles the view's keys, Ctrl+C, scrolling, the shown form
@@ -110,33 +71,26 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, done := m.viewKey(k); done {
 		return cmd
 	}
-	key := k.String()
-	switch key {
-	case "ctrl+c":
+	km := m.keys
+	switch {
+	case key.Matches(k, km.Quit):
 		return m.ctrlC()
-	case "pgup":
+	case key.Matches(k, km.ScrollUp):
 		return m.scroll(0, -1)
-	case "pgdown":
+	case key.Matches(k, km.ScrollDown):
 		return m.scroll(0, 1)
 	}
-	if m.notice.kind == noticeQuit {
+	if m.noticeKindNow() == noticeQuit {
 		m.clearNotice(noticeQuit)
 		m.quitArmed = time.Time{}
 	}
-	var yield tea.Cmd
-	if m.requests.hasKeys() {
-		if m.requests.form.Wants(k) {
-			return tea.Batch(m.formUpdate(k), m.settleForm())
-		}
-		yield = m.yieldForm() // grace.go: typed text goes to the composer
-	}
-	if m.requests.graceKey(m, key) { // grace.go: an Esc meant for the form
+	if m.overlay.FormKey(k) { // model/overlay: the form's, or an Esc meant for it
 		return nil
 	}
-	switch key {
-	case "esc":
-		if m.agents.showing != nil { // agents.go: back to the thread
-			m.showAgent(nil)
+	switch {
+	case key.Matches(k, km.Interrupt):
+		if m.panes.AgentShown() { // agents.go: back to the thread
+			m.panes.ShowAgent("")
 			return nil
 		}
 		if m.turn.running {
@@ -146,10 +100,10 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.onEscIdle() // rewind.go: Esc Esc edits an earlier message
 		}
 		return nil
-	case "alt+esc":
+	case key.Matches(k, km.RewindEsc):
 		// Two Escs in one read (tmux, a slow link) arrive as one key.
-		if m.agents.showing != nil {
-			m.showAgent(nil)
+		if m.panes.AgentShown() {
+			m.panes.ShowAgent("")
 			return nil
 		}
 		if !m.turn.running && m.composer.Value() == "" {
@@ -157,16 +111,14 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.onEscIdle()
 		}
 		return nil
-	case "ctrl+d":
-		if m.composer.Value() == "" {
-			return m.quit()
-		}
-	case keyClipboard: // a form that did not take it: the composer's
-		return tea.Batch(yield, m.pasteClipboard()) // clipboard.go
+	case key.Matches(k, km.QuitEmpty) && m.composer.Value() == "":
+		return m.quit()
+	case key.Matches(k, km.Clipboard): // a form that did not take it: the composer's
+		m.composer.ReadClipboard()
+		return nil
 	}
-	cmd := m.composer.Key(k)
-	m.composer.PruneAfterKey(m.turn.queued)
-	return tea.Batch(yield, cmd)
+	m.composer.Edit(k) // the draft's editing keys and text
+	return nil
 }
 
 // ctrlC: with a form up mid-turn it refuses every request (never
@@ -174,20 +126,17 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 // history); during a turn it interrupts; otherwise twice within 3 s
 // quits.
 func (m *Model) ctrlC() tea.Cmd {
-	if m.turn.running && m.requests.form != nil && m.turn.interruptSent.IsZero() {
+	if m.turn.running && m.overlay.HasForm() && m.turn.interruptSent.IsZero() {
 		// Mid-turn with a question or approval up: refuse it (never
 		// accept) and interrupt the turn; the draft stays. A second
 		// Ctrl+C quits, as anywhere else.
-		refuse := m.refuseAll()
+		refuse := m.overlay.RefuseAll()
 		m.quitArmed = m.now()
 		cmd := m.interrupt()
 		m.setNotice(noticeQuit, "interrupting — "+quitHint)
 		return tea.Batch(inOrder(refuse, cmd), m.disarmAfter())
 	}
-	if !m.composer.Empty() {
-		m.composer.RememberDraft() // Up brings it back
-		m.composer.Reset()
-		m.popup = popup{}         // the popup was the draft's
+	if m.composer.Discard() { // into the history: Up brings it back
 		m.clearNotice(noticeInfo) // "image attached", "large paste …": of the draft
 		m.quitArmed = time.Time{}
 		if m.rewind.pending != nil {
@@ -195,7 +144,7 @@ func (m *Model) ctrlC() tea.Cmd {
 		}
 		return nil
 	}
-	if m.turn.running && m.requests.form == nil && m.turn.interruptSent.IsZero() && m.client != nil {
+	if m.turn.running && !m.overlay.HasForm() && m.turn.interruptSent.IsZero() && m.client != nil {
 		// The first Ctrl+C of a turn interrupts it; while that is
 		// unanswered a further one arms quit. (With no client — the link
 		// to the daemon is down — it arms quit at once.)
@@ -237,38 +186,50 @@ func (m *Model) onQuitDisarm(msg quitDisarmMsg) {
 
 // viewKey handles the transcript view's keys.
 func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
-	switch k.String() {
-	case keyAgents:
+	km := m.keys
+	switch {
+	case key.Matches(k, km.Agents):
 		m.openAgentsPicker() // agents.go
 		return nil, true
-	case keyPager:
-		if q := &m.requests; q.form != nil && !q.whole && !m.opts.ReadOnly {
-			return m.toggleFullForm(), true // formwhole.go: too small inline
+	case key.Matches(k, km.Pager):
+		if m.overlay.OpenFull() { // model/overlay: a form too long for the window
+			return nil, true
 		}
 		return m.openPager(), true
-	case keyExpand:
+	case key.Matches(k, km.Expand):
 		if m.opts.ReadOnly {
 			return nil, false
 		}
-		m.view.toggleLastCommand(&m.thread)
+		m.panes.ToggleLastCommand()
 		return nil, true
-	case keyMouse:
-		m.mouseOff = !m.mouseOff
-		if m.mouseOff {
-			m.setNotice(noticeInfo, "mouse released: select text with the terminal; "+keyMouse+" captures it again")
+	case key.Matches(k, km.Mouse):
+		if m.panes.ToggleMouse() {
+			m.setNotice(noticeInfo, "mouse released: select text with the terminal; "+km.Mouse.Help().Key+" captures it again")
 		} else {
 			m.clearNotice()
 		}
 		return nil, true
-	case keyCopy:
+	case key.Matches(k, km.Copy):
 		if m.opts.ReadOnly {
 			return nil, false
 		}
 		return m.CopyLastAnswer(), true
-	case keyOutput:
-		return m.openOutput(), true
+	case key.Matches(k, km.Output):
+		return m.panes.OpenOutput(), true
 	}
 	return nil, false
+}
+
+// scroll moves the transcript by lines plus pages (model/transcript); at
+// the top it reads the thread's earlier turns. With --no-alt-screen the
+// terminal scrolls its own scrollback instead, and a notice says so.
+func (m *Model) scroll(lines, pages int) tea.Cmd {
+	if m.panes.Inline() && !m.panes.FullScreen() {
+		m.setNotice(noticeInfo, transcript.ScrollbackHint)
+		return nil
+	}
+	m.panes.Scroll(lines, pages, m.transcriptHeight(), m.client != nil)
+	return nil
 }
 
 // onWheel scrolls the pager or the transcript by three lines.
@@ -280,8 +241,8 @@ func (m *Model) onWheel(msg tea.MouseWheelMsg) tea.Cmd {
 	case tea.MouseWheelDown:
 		d = 3
 	}
-	if m.pager != nil {
-		m.pager.scroll(d, m.height)
+	if m.panes.PagerOpen() {
+		m.panes.PagerWheel(d)
 		return nil
 	}
 	return m.scroll(d, 0)

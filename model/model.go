@@ -12,8 +12,13 @@ import (
 	"tandem/backend"
 	"tandem/forms"
 	"tandem/internal/hub"
+	"tandem/model/act"
+	"tandem/model/composer"
+	"tandem/model/keys"
+	"tandem/model/overlay"
+	"tandem/model/status"
+	"tandem/model/transcript"
 	"tandem/sessions"
-	"tandem/thread"
 	"tandem/ui"
 )
 
@@ -31,14 +36,15 @@ type Options struct {
 	// FormGrace is how long a new form ignores keys at least (0 = 400 ms),
 	// and FormQuiet how long no key must have been pressed before it takes
 	// them (0 = 500 ms, or FormGrace when that is set), so typing in
-	// flight never answers it (grace.go). GraceNow is the clock they are
-	// measured by (nil: time.Now; Now may be pinned for drawing).
+	// flight never answers it (model/overlay). GraceNow is the clock they
+	// are measured by (nil: time.Now; Now may be pinned for drawing).
 	FormGrace, FormQuiet time.Duration
 	GraceNow             func() time.Time
 	// Now returns the time; nil means time.Now (tests pin it).
 	Now func() time.Time
 	// KeyNow is the clock key presses are timed by to tell a paste that
-	// arrives as keys from typing (burst.go); nil means time.Now.
+	// arrives as keys from typing (model/composer); nil means time.Now.
+	// When set, the components' one clock (act.Env.Clock) reads it.
 	KeyNow func() time.Time
 	// ReadOnly makes a watcher's model for `tandem serve` (role.go): it
 	// only scrolls, opens the pager and leaves; it starts no turn and
@@ -75,6 +81,9 @@ type Options struct {
 	// terminal for it (nil: os.Getenv).
 	Notifications string
 	Getenv        func(string) string
+	// Keys is the keymap (nil: keys.Default()); the config's [keys] has
+	// rebound it already.
+	Keys *keys.Map
 	// NoAltScreen (--no-alt-screen) runs inline instead of in the
 	// alternate screen: finished cells are printed into the terminal's
 	// scrollback once each, and only the live area is redrawn
@@ -93,6 +102,7 @@ type Options struct {
 type Model struct {
 	opts Options
 	now  func() time.Time
+	keys *keys.Map
 	// client is the app-server, nil when there is none to talk to (before
 	// the session is ready, after it died, in a replay, for a watcher).
 	client backend.Client
@@ -102,117 +112,76 @@ type Model struct {
 	theme         huh.Theme
 	markdown      *ui.Markdown
 
-	// thread is the fold; view draws it (transcript.go).
-	thread    thread.State
-	view      transcriptView
-	threadCwd string // the thread's workspace on the server
-	// older follows a resumed thread's turns not read yet (older.go);
-	// peeked is the thread whose newest turns are drawn while its resume
-	// runs ("" when none are).
-	older  olderState
-	peeked string
-	// statusMemo keeps the status line's right side (ui.StatusMemo).
-	statusMemo ui.StatusMemo
+	// panes are the threads' folds and their drawing: the session's
+	// thread and its sub-agents, the pager, the scrollback
+	// (model/transcript); drawn is what the last View drew (view.go).
+	panes *transcript.Panes
+	drawn drawState
 	// frame is the frame interval FrameRateMsg set (0: DefaultFrame).
 	frame struct {
 		every time.Duration
 		seq   int
 	}
 
-	composer composer
-	burst    burst // burst.go: a paste that arrives as keys
-	popup    popup
-	picker   *picker
-	login    *loginForm
-	pager    *pager
-	requests requestQueue
+	composer *composer.Composer // model/composer: the draft, its history, pastes, images, popups, key timing
+	// overlay is the server requests' queue and forms, the pickers and
+	// the login form (model/overlay).
+	overlay  *overlay.Overlay
 	turn     turnState
 	recovery recovery
-	pair     pairState
 	rewind   rewindState // rewind.go
-	agents   agentsState // agents.go
-	held     heldKey     // hold.go: a decisive key waiting for a next one
-	heldAt   time.Time   // hold.go: the arrival of the held key acting now
 	images   imageState  // images.go
-	skills   skillsState // skills.go
 	collab   collabState // collab.go
 	goal     goalState   // goal.go
-	sb       scrollback  // scrollback.go: --no-alt-screen
 	detach   detachState // reattach.go: a durable session's lost link
 	// ask is the question a command asks before it runs (/stop during
 	// a turn); refused that the command just run refused (slash.go).
 	ask     *slashAsk
 	refused bool
-	// mcp is each MCP server's start-up state; mcpFailed the failures
-	// shown (server and error); seenUnknown the unknown notification
-	// methods noted; threadName the name last shown (events.go).
-	mcp         map[string]string
-	mcpFailed   map[string]bool
+	// seenUnknown the unknown notification methods noted (events.go).
 	seenUnknown map[string]bool
-	threadName  string
 	// codexChecked: the server's version was checked against the tested
 	// range (once per run: a restart is the same codex).
 	codexChecked bool
-	// attn is the terminal's focus and the last turn's end, for
-	// notifications and the title (notify.go); loggedOut that /logout
-	// ran and no login followed (account.go).
-	attn      attention
-	loggedOut bool
-
-	// status is the status line's settled values (model, cwd, policies,
-	// peer, presence); View adds what changes by itself.
-	status ui.StatusInfo
-	notice notice
-	spin   spinner.Model
-
-	// resume is the open resume picker's scope, sort and pages.
-	resume *resumeFilter
-	// fileSeq numbers fuzzyFileSearch requests; older answers are dropped.
-	fileSeq int
+	// stat is the status line, the notice, notifications and the title
+	// (model/status); out is what the components asked for during the
+	// message being handled (model/act), carried out by apply; env is
+	// what they are built with.
+	stat *status.Status
+	out  act.Out
+	env  act.Env
 
 	quitArmed time.Time
 	quitting  bool
 	ready     bool
-	mouseOff  bool
 }
 
 // New returns a model.
 func New(opts Options) *Model {
-	if opts.FormQuiet == 0 {
-		opts.FormQuiet = 500 * time.Millisecond
-		if opts.FormGrace != 0 {
-			opts.FormQuiet = opts.FormGrace // tests shorten both at once
-		}
-	}
-	if opts.FormGrace == 0 {
-		opts.FormGrace = 400 * time.Millisecond
-	}
+	opts.FormGrace, opts.FormQuiet = overlay.Periods(opts.FormGrace, opts.FormQuiet) // tests shorten both at once
 	if opts.GraceNow == nil {
 		opts.GraceNow = time.Now
-	}
-	if opts.KeyNow == nil {
-		opts.KeyNow = time.Now
 	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
-	m := &Model{opts: opts, now: now, status: opts.Status, sb: newScrollback(opts.NoAltScreen, opts.NoColor)}
-	m.view.follow = true
-	m.status.NoInterrupt = m.status.NoInterrupt || opts.ReadOnly // a watcher cannot interrupt
+	km := opts.Keys
+	if km == nil {
+		km = keys.Default()
+	}
+	m := &Model{opts: opts, now: now, keys: km}
+	var clock act.Clock = act.RealClock{}
+	if opts.KeyNow != nil {
+		clock = act.FuncClock(opts.KeyNow)
+	}
+	m.env = act.Env{Out: &m.out, Clock: clock, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
+	m.stat = status.New(m.env, status.Options{Info: opts.Status, Notifications: opts.Notifications, Getenv: opts.Getenv})
+	m.panes = transcript.New(m.env, transcript.Look{}, transcript.Options{NoAltScreen: opts.NoAltScreen, NoColor: opts.NoColor})
+	m.overlay = newOverlay(m) // overlay.go
 	m.setPalette(opts.Dark)
-	m.composer = newComposer(opts.State, opts.Workspace)
-	if opts.ReadOnly {
-		m.composer.SetPlaceholder("watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves")
-	}
-	m.attachStartImages(opts.Images) // imagepaste.go: -i
-	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
-	if m.status.Notice != "" { // a replay says its own
-		m.notice = notice{kind: noticeInfo, text: m.status.Notice}
-	} else {
-		m.notice = notice{kind: noticeStarting, text: "starting codex app-server…"}
-	}
-	m.status.Notice = ""
+	m.composer = newComposer(m)                                        // compose.go
+	m.opts.Prompt = m.composer.AttachStart(opts.Images, m.opts.Prompt) // -i: the images lead the prompt, or start the draft
 	return m
 }
 
@@ -229,6 +198,8 @@ func (m *Model) setPalette(dark bool) {
 	// Tea's colour profile strips the colours themselves.
 	m.markdown = ui.NewMarkdown(style)
 	m.theme = forms.Theme(dark, m.opts.NoColor)
+	m.panes.SetLook(transcript.Look{Styles: m.styles, Markdown: m.markdown})
+	m.overlay.SetLook(overlay.Look{Styles: m.styles, Theme: m.theme, Inline: m.panes.Inline()})
 }
 
 // Init implements tea.Model.
@@ -236,7 +207,7 @@ func (m *Model) Init() tea.Cmd { return tea.Batch(textarea.Blink, tea.RequestBac
 
 // Pending returns the server requests still waiting for an answer, the
 // shown one first. main refuses them before exit.
-func (m *Model) Pending() []backend.ServerRequest { return m.requests.requests() }
+func (m *Model) Pending() []backend.ServerRequest { return m.overlay.Requests() }
 
 // Running reports whether a turn is in progress.
 func (m *Model) Running() bool { return m.turn.running }
@@ -246,7 +217,7 @@ func (m *Model) Running() bool { return m.turn.running }
 func (m *Model) Composer() string { return m.composer.Text() }
 
 // Cells returns the transcript cells (for tests and export).
-func (m *Model) Cells() []ui.Cell { return m.view.transcript.Cells }
+func (m *Model) Cells() []ui.Cell { return m.panes.Cells() }
 
 // Queued returns the prompts queued for the next turns (Tab while a turn
 // runs), first to be sent first.
@@ -258,30 +229,30 @@ func (m *Model) TurnOptions() backend.TurnOptions { return m.turn.overrides }
 
 // LastDiff returns the thread's last `turn/diff/updated` diff ("" when
 // none came yet): what /diff shows.
-func (m *Model) LastDiff() string { return m.thread.Diff }
+func (m *Model) LastDiff() string { return m.panes.Thread().Diff }
 
 // ServerDead reports whether the app-server exited and was not restarted.
 func (m *Model) ServerDead() bool { return m.recovery.dead }
 
 // LoginOpen reports whether the login form is shown.
-func (m *Model) LoginOpen() bool { return m.login != nil }
+func (m *Model) LoginOpen() bool { return m.overlay.LoginOpen() }
 
 // PagerOpen reports whether the transcript pager is shown.
-func (m *Model) PagerOpen() bool { return m.pager != nil }
+func (m *Model) PagerOpen() bool { return m.panes.PagerOpen() }
 
 // MouseReleased reports whether mouse capture is off (terminal selection
 // works).
-func (m *Model) MouseReleased() bool { return m.mouseOff }
+func (m *Model) MouseReleased() bool { return m.panes.MouseReleased() }
 
 // SetPeer replaces the peer part of the status line (e.g. the replay's
 // "replay 2× · space pause …"). Call it from the program's goroutine,
 // i.e. from a wrapping model's Update.
-func (m *Model) SetPeer(peer string) { m.status.Peer = peer }
+func (m *Model) SetPeer(peer string) { m.stat.Apply(act.Settings{Peer: &peer}) }
 
 // Close removes the temp files of spilled command output. Every way a
 // program ends calls it (quit, a signal, a pairing client leaving); it is
 // safe to call more than once, and the model can still draw.
-func (m *Model) Close() { m.thread.Close() }
+func (m *Model) Close() { m.panes.Close() }
 
 // Update implements tea.Model. It routes msg to the part of the model it
 // belongs to: a watcher's keys to the role filter, input to the form, the
@@ -289,24 +260,37 @@ func (m *Model) Close() { m.thread.Close() }
 // replies and results to the component that asked. With NoAltScreen it
 // then prints what finished into the scrollback (scrollback.go).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if !m.sb.on {
+	if !m.panes.Inline() {
 		return m.update(msg)
 	}
-	return m, m.scrollbackUpdate(msg, func(msg tea.Msg) tea.Cmd { _, cmd := m.update(msg); return cmd })
+	if cp, ok := msg.(tea.ColorProfileMsg); ok {
+		m.panes.ColorProfile(cp)
+	}
+	full := m.panes.FullScreen()
+	_, cmd := m.update(msg)
+	return m, tea.Batch(cmd, m.panes.AfterUpdate(full, m.printFacts()))
+}
+
+// printFacts are what printing into the scrollback asks of the rest of
+// the screen (model/transcript).
+func (m *Model) printFacts() transcript.PrintFacts {
+	return transcript.PrintFacts{Running: m.turn.running, Quitting: m.quitting, Bottom: func() int { return len(m.bottom()) }}
 }
 
 func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
-	defer m.syncAwaiting() // requests.go
+	defer m.syncAwaiting() // overlay.go
 	defer func() {
-		if c := m.refitForm(false); c != nil { // formwhole.go: the form's room may have changed
+		cmd = tea.Batch(cmd, m.apply()) // apply.go: what the components asked for
+		m.overlay.Refit(false)          // model/overlay: the form's room may have changed
+		if c := m.apply(); c != nil {
 			cmd = tea.Batch(cmd, c)
 		}
 	}()
-	m.requests.noteInput(m, msg)
-	m.view.deltaOnly = isDelta(msg)
-	_, m.view.tickOnly = msg.(tickMsg)
-	if !m.view.deltaOnly && !m.burstGoesOn(msg) {
-		m.view.transcript.Flush() // deltas coalesce until the next other message (or paste burst key)
+	m.overlay.NoteInput(msg) // model/overlay: a form's grace
+	m.drawn.deltaOnly = isDelta(msg)
+	_, m.drawn.tickOnly = msg.(tickMsg)
+	if !m.drawn.deltaOnly && !m.composer.BurstGoesOn(msg) {
+		m.panes.Flush() // deltas coalesce until the next other message (or paste burst key)
 	}
 	if cmd, done := m.roleFilter(msg); done { // role.go
 		return m, cmd
@@ -315,14 +299,19 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	case tea.WindowSizeMsg:
 		return m, m.onWindowSize(msg)
 	case tea.KeyPressMsg:
-		return m, m.keyIn(msg) // hold.go, then keys.go
+		return m, m.keyIn(msg) // compose.go: the composer's gate, then keys.go
 	case tea.PasteMsg:
 		return m, m.onPaste(msg.Content)
 	case tea.MouseWheelMsg:
 		return m, m.onWheel(msg)
 	case tea.BackgroundColorMsg:
-		m.setTheme(msg.IsDark())
+		if msg.IsDark() != m.styles.Dark || m.markdown == nil {
+			m.setPalette(msg.IsDark()) // the panes draw everything again
+			m.drawn.bottom = nil
+		}
 		return m, nil
+	case transcript.Msg:
+		return m, m.panes.Update(msg, m.printFacts())
 	case tea.ModeReportMsg:
 		if graphemeTerminal(msg) {
 			m.composer.SetWidthMethod(ansi.GraphemeWidth)
@@ -330,7 +319,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, nil
 	case tea.FocusMsg, tea.BlurMsg:
 		_, in := msg.(tea.FocusMsg)
-		m.onFocus(in) // notify.go
+		m.stat.OnFocus(in) // model/status
 		return m, nil
 	case SessionReadyMsg:
 		return m, m.onReady(msg)
@@ -344,31 +333,30 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		m.onRetryNotice(msg)
 		return m, nil
 	case backend.SubAgentEvent:
-		return m, m.onSubAgentEvent(msg) // agents.go
+		m.panes.FoldAgent(msg) // model/transcript: the sub-agent's own pane
+		return m, nil
 	case backend.ServerRequest:
-		var cmd tea.Cmd
-		m.withMain(func() { cmd = m.onRequest(msg) }) // requests.go
-		return m, cmd
+		m.overlay.Request(msg) // model/overlay
+		return m, nil
 	case backend.RequestView:
-		m.requests.watch(m, msg) // role.go: a watcher's "waiting for …"
+		m.overlay.Watch(msg) // model/overlay: a watcher's "waiting for …"
+		return m, nil
+	case overlay.Msg:
+		m.overlay.Update(msg) // its timers, replies sent
 		return m, nil
 	case hub.PresenceEvent:
-		m.onPresence(msg)
+		m.stat.OnPresence(msg) // model/status
 		return m, nil
 	case hub.ActionEvent:
-		m.onAction(msg) // authors.go
+		m.panes.OnAction(msg) // model/transcript: who sent what
 		return m, nil
 	case backend.LoginCompletedEvent:
-		return m, m.onLoginCompleted(msg)
+		m.overlay.LoginCompleted(msg) // model/overlay
+		return m, nil
 	case backend.Event:
-		var cmd tea.Cmd
-		if m.agents.showing == nil { // the usual case: no closure per delta
-			cmd = m.onEvent(msg) // events.go
-		} else {
-			m.withMain(func() { cmd = m.onEvent(msg) }) // agents.go
-		}
+		cmd := m.onEvent(msg) // events.go
 		if !m.turn.ticking {
-			m.view.transcript.Flush() // no frame tick running: draw now
+			m.panes.Flush() // no frame tick running: draw now
 		}
 		return m, cmd
 	case FrameMsg:
@@ -376,7 +364,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		// moves on a frame, as its own tick would have moved it; the
 		// next tick it asks for is the driver's to give.
 		if m.turn.running {
-			m.spin, _ = m.spin.Update(m.spin.Tick())
+			m.stat.Step()
 		}
 		return m, nil
 	case tickMsg:
@@ -388,29 +376,37 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		if m.slowFrames() {
 			return m, nil // it steps on the frame ticks (onTick)
 		}
-		var cmd tea.Cmd
-		m.spin, cmd = m.spin.Update(msg)
-		if m.turn.running {
-			return m, cmd
-		}
-		return m, nil
+		return m, m.stat.OnSpin(msg, m.turn.running)
 	case FrameRateMsg:
 		return m, m.onFrameRate(msg)
+	case composer.Msg: // its timers, the clipboard, the editor, a pasted path's check
+		if v := m.composer.Update(msg); v.Do == composer.Release {
+			return m, m.composer.Act(v, m.onKey) // a held key that stood alone
+		}
+		return m, nil
+	case act.Done: // a call's result, for the component that asked
+		switch msg.For {
+		case act.ToComposer:
+			m.composer.Result(msg.Msg)
+		case act.ToOverlay:
+			m.overlay.Result(msg.Msg)
+		case act.ToPanes:
+			open := ""
+			if m.client != nil {
+				open = m.client.ThreadID()
+			}
+			m.panes.OnDone(msg.Msg, transcript.DoneFacts{Height: m.transcriptHeight(), CanRead: m.client != nil, Switching: m.turn.switching, Open: open})
+		}
+		return m, nil
 	}
 	if cmd, ok := m.onResult(msg); ok { // results.go: what commands come back with
 		return m, cmd
 	}
 	// Anything else (cursor blink, form internals) goes to the focused
 	// component.
-	var cmds []tea.Cmd
-	if m.requests.form != nil {
-		cmds = append(cmds, m.formUpdate(msg), m.settleForm())
-	}
-	if m.login != nil {
-		cmds = append(cmds, m.login.update(msg))
-	}
-	cmds = append(cmds, m.composer.update(msg))
-	return m, tea.Batch(cmds...)
+	m.overlay.Update(msg)  // the form's and the login form's
+	m.composer.Update(msg) // the cursor's blink
+	return m, nil
 }
 
 // onReady takes the session: its client, the status line's values, the
@@ -419,7 +415,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	m.client = msg.Client
 	m.ready = true
-	m.leaveAgents() // agents.go: a (re)started server is the thread's
+	m.panes.LeaveAgents() // agents.go: a (re)started server is the thread's
 	if m.rewind.pending != nil {
 		// A rewind chosen before a restart: its snapshots and its turn are
 		// of the server that went away.
@@ -428,20 +424,19 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 		m.setNotice(noticeInfo, "the app-server restarted: the rewind you chose was dropped — esc esc to choose again")
 	}
 	m.clearNotice(noticeStarting, noticeDead, noticeHeld)
-	m.status.Model, m.status.Cwd = msg.Model, msg.Cwd
-	m.threadCwd = msg.ThreadCwd
-	m.status.Approval, m.status.Sandbox, m.status.Peer = msg.Approval, msg.Sandbox, msg.Peer
+	m.stat.Apply(act.Settings{Model: &msg.Model, Cwd: &msg.Cwd, Approval: &msg.Approval, Sandbox: &msg.Sandbox, Peer: &msg.Peer})
+	m.panes.SetCwd(msg.ThreadCwd)
 	if msg.ThreadID != "" {
-		m.thread.SetThread(msg.ThreadID) // a restart keeps the transcript
+		m.panes.Thread().SetThread(msg.ThreadID) // a restart keeps the transcript
 	}
 	m.detach.durable, m.detach.host = msg.Durable, msg.Host
 	var cmds []tea.Cmd
 	if msg.Reattached {
 		cmds = append(cmds, m.mergeHistory(msg.History)) // reattach.go
 	} else {
-		m.loadHistory(msg.History, true) // events.go
+		m.panes.LoadHistory(msg.History, true) // model/transcript
 		if msg.Older != "" {
-			m.beginOlder(msg.ThreadID, msg.Older) // older.go
+			m.panes.BeginOlder(msg.ThreadID, msg.Older, m.client != nil) // model/transcript
 		}
 	}
 	if c := m.client; c != nil && !m.codexChecked {
@@ -461,7 +456,8 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	} else if m.client != nil && m.client.ThreadID() != "" {
 		m.rememberThread(m.client.ThreadID())
 	}
-	cmds = append(cmds, m.checkAccount(), m.threadExtras()) // goal.go: the goal, the skills
+	m.overlay.CheckAccount()              // model/overlay: the login form, if one is needed
+	cmds = append(cmds, m.threadExtras()) // goal.go: the goal, the skills
 	return tea.Batch(cmds...)
 }
 
@@ -477,8 +473,14 @@ func graphemeTerminal(msg tea.ModeReportMsg) bool {
 func (m *Model) onWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.width, m.height = msg.Width, msg.Height
 	m.composer.SetWidth(msg.Width)
-	return tea.Batch(m.refitForm(true), m.onResize()) // formwhole.go, transcript.go
+	m.overlay.Refit(true)                        // model/overlay
+	return m.panes.Resize(msg.Width, msg.Height) // model/transcript
 }
+
+// Quit returns the command that ends the program as /quit does (the
+// replay's Ctrl+C): with NoAltScreen every cell not printed yet is
+// printed first, as it is now.
+func (m *Model) Quit() tea.Cmd { return m.quit() }
 
 // quit ends the program: a prompt never sent is kept in the history, and
 // spilled output is removed.
@@ -489,17 +491,17 @@ func (m *Model) quit() tea.Cmd {
 		m.composer.AddHistory(m.turn.held)
 		m.turn.held = ""
 	}
-	if note := m.quitNote(); note != "" && m.sb.on && !m.quitting {
+	if note := m.quitNote(); note != "" && m.panes.Inline() && !m.quitting {
 		m.banner(ui.BannerQuiet, note, nil) // leave.go: the scrollback says what was cut short
 	}
-	quit := m.scrollbackQuit(tea.Quit) // scrollback.go: what is live is printed first
+	quit := m.panes.Quit(tea.Quit, m.printFacts()) // model/transcript: what is live is printed first
 	m.quitting = true
 	m.Close()
 	return quit
 }
 
 func (m *Model) banner(kind ui.BannerKind, text string, detail []string) {
-	m.view.add(&ui.BannerCell{Kind: kind, Text: text, Detail: detail})
+	m.panes.Banner(act.Banner{Kind: kind, Text: text, Detail: detail})
 }
 
 func (m *Model) contentWidth() int { return max(20, m.width) }

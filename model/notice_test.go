@@ -35,13 +35,13 @@ func TestHeldNoticeClearsWhenReady(t *testing.T) {
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			tt.setup(m)
 			typeText(t, m, "keep me")
-			key(t, m, tea.KeyEnter, 0)
-			if !strings.Contains(m.notice.text, tt.want) || !strings.Contains(m.notice.text, "stays here") {
-				t.Fatalf("notice %q, want %q … stays here", m.notice.text, tt.want)
+			hitKey(t, m, tea.KeyEnter, 0)
+			if !strings.Contains(noticeText(m), tt.want) || !strings.Contains(noticeText(m), "stays here") {
+				t.Fatalf("notice %q, want %q … stays here", noticeText(m), tt.want)
 			}
 			tt.ready(m)
-			if strings.Contains(m.notice.text, "stays here") {
-				t.Fatalf("notice %q after the condition ended", m.notice.text)
+			if strings.Contains(noticeText(m), "stays here") {
+				t.Fatalf("notice %q after the condition ended", noticeText(m))
 			}
 			if m.Composer() != "keep me" {
 				t.Fatalf("draft %q", m.Composer())

@@ -10,6 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
+	"tandem/model/transcript"
 	"tandem/ui"
 )
 
@@ -59,7 +61,7 @@ func TestResumeReadsOlderTurnsOnScroll(t *testing.T) {
 	if !strings.Contains(v, "answer 199") || !strings.Contains(v, "Resumed thread") {
 		t.Fatalf("newest turns not on screen:\n%s", v)
 	}
-	if n := len(m.thread.Items()); n != 2*backend.ResumeTurns {
+	if n := len(m.panes.Thread().Items()); n != 2*backend.ResumeTurns {
 		t.Fatalf("%d items folded, want the newest page's %d", n, 2*backend.ResumeTurns)
 	}
 	if got := f.lists(); !slices.Equal(got, []string{""}) {
@@ -69,8 +71,8 @@ func TestResumeReadsOlderTurnsOnScroll(t *testing.T) {
 	for range 400 {
 		_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
 		if cmd == nil {
-			if m.view.top == 0 && m.older.cursor == "" {
-				break
+			if v := viewText(m); strings.Contains(v, "question 0") && !strings.Contains(v, "earlier turns") {
+				break // the first turn is on screen, nothing left to read
 			}
 			continue
 		}
@@ -85,7 +87,7 @@ func TestResumeReadsOlderTurnsOnScroll(t *testing.T) {
 			t.Fatalf("read %d moved the screen:\nbefore:\n%s\nafter:\n%s", reads, strings.Join(before, "\n"), strings.Join(after, "\n"))
 		}
 	}
-	if n := len(m.thread.Items()); n != 400 {
+	if n := len(m.panes.Thread().Items()); n != 400 {
 		t.Fatalf("%d items after paging to the top, want 400", n)
 	}
 	want := []string{"", "170", "120", "70", "20"}
@@ -97,7 +99,7 @@ func TestResumeReadsOlderTurnsOnScroll(t *testing.T) {
 		t.Fatalf("top of the thread:\n%s", v)
 	}
 	// The fold is in the thread's order.
-	items := m.thread.Items()
+	items := m.panes.Thread().Items()
 	if items[0].Text() != "question 0" || items[len(items)-1].Text() != "answer 199" {
 		t.Fatalf("order: first %q, last %q", items[0].Text(), items[len(items)-1].Text())
 	}
@@ -129,7 +131,7 @@ func TestOlderTurnsFailureRetries(t *testing.T) {
 		t.Fatal("a scroll at the top did not read again")
 	}
 	settle(t, m, cmd)
-	if n := len(m.thread.Items()); n != 2*(backend.ResumeTurns+olderPage) {
+	if n := len(m.panes.Thread().Items()); n != 2*(backend.ResumeTurns+transcript.OlderPage) {
 		t.Fatalf("%d items after the retry", n)
 	}
 }
@@ -139,7 +141,7 @@ func TestOlderTurnsFailureRetries(t *testing.T) {
 func TestShortPageReadsOn(t *testing.T) {
 	f := newFake()
 	m := resumeBig(t, f, 45, 100, 300)
-	if n := len(m.thread.Items()); n != 90 {
+	if n := len(m.panes.Thread().Items()); n != 90 {
 		t.Fatalf("%d items, want every turn's 90", n)
 	}
 	if v := viewText(m); !strings.Contains(v, "question 0") || strings.Contains(v, "earlier turns") {
@@ -193,7 +195,7 @@ func TestPeekDrawsNewestTurnsWhileResuming(t *testing.T) {
 	}
 	run(cmd)
 	deadline := time.After(10 * time.Second)
-	run(pump(t, m, msgs, run, deadline, "a peek while the resume waits", func(msg tea.Msg) bool { _, ok := msg.(threadPeekMsg); return ok }))
+	run(pump(t, m, msgs, run, deadline, "a peek while the resume waits", func(msg tea.Msg) bool { d, ok := msg.(act.Done); _, peek := d.Msg.(act.ThreadPeek); return ok && peek }))
 	v := viewText(m)
 	if !strings.Contains(v, "answer 99") || !strings.Contains(v, "loading thread") || strings.Contains(v, "Resumed thread") {
 		t.Fatalf("while resuming:\n%s", v)
@@ -238,10 +240,12 @@ func TestInlineResumeReadsHistoryFirst(t *testing.T) {
 		m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 		_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{ID: "t-big"}})
 		settle(t, m, cmd)
-		if n := len(m.thread.Items()); n != tc.items {
+		if n := len(m.panes.Thread().Items()); n != tc.items {
 			t.Errorf("%d turns: %d items drawn, want %d", tc.turns, n, tc.items)
 		}
-		if got := m.older.marker != nil && m.older.marker.State == ui.OlderHidden; got != tc.marker {
+		cells := m.Cells()
+		marker, _ := cells[0].(*ui.OlderCell)
+		if got := marker != nil && marker.State == ui.OlderHidden; got != tc.marker {
 			t.Errorf("%d turns: marker saying what is not shown: %v, want %v", tc.turns, got, tc.marker)
 		}
 	}
@@ -262,18 +266,18 @@ func TestOlderTurnsWaitForThePager(t *testing.T) {
 		t.Fatal("no read at the top")
 	}
 	m.Update(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
-	if m.pager == nil {
+	if !m.PagerOpen() {
 		t.Fatal("ctrl+t did not open the pager")
 	}
 	m.Update(cmd())
-	if n := len(m.thread.Items()); n != 2*backend.ResumeTurns {
+	if n := len(m.panes.Thread().Items()); n != 2*backend.ResumeTurns {
 		t.Fatalf("%d items while the pager is open, want the %d there were", n, 2*backend.ResumeTurns)
 	}
 	m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	if m.pager != nil {
+	if m.PagerOpen() {
 		t.Fatal("q did not close the pager")
 	}
-	if n := len(m.thread.Items()); n != 2*(backend.ResumeTurns+olderPage) {
+	if n := len(m.panes.Thread().Items()); n != 2*(backend.ResumeTurns+transcript.OlderPage) {
 		t.Fatalf("%d items after the pager closed", n)
 	}
 }
@@ -286,15 +290,19 @@ func TestInlineHistoryKeepsTheLiveAreaShort(t *testing.T) {
 	f.threads["t-big"] = bigThread("t-big", 200)
 	var prints int
 	m := New(Options{NoAltScreen: true, NoColor: true})
-	m.sb.print = func(string) tea.Cmd { prints++; return nil }
+	m.panes.SetPrinter(func(string) tea.Cmd { prints++; return nil })
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	_, cmd := m.Update(SessionReadyMsg{Client: f, Resume: &ResumeRequest{ID: "t-big"}})
 	settle(t, m, cmd)
 	bottom := len(m.bottom())
 	tallest := 0
-	for i := 0; m.sb.inflight != nil && i < 1000; i++ {
+	for i := 0; i < 1000; i++ {
+		ack, ok := m.panes.InFlight()
+		if !ok {
+			break
+		}
 		tallest = max(tallest, strings.Count(viewText(m), "\n")+1)
-		m.Update(scrollPrintedMsg{seq: m.sb.seq})
+		m.Update(ack)
 	}
 	if prints < 10 {
 		t.Fatalf("the history went out in %d prints: not a bulk", prints)
@@ -302,7 +310,7 @@ func TestInlineHistoryKeepsTheLiveAreaShort(t *testing.T) {
 	if tallest > bottom+4 {
 		t.Fatalf("the live area grew to %d rows while printing (the bottom is %d)", tallest, bottom)
 	}
-	if m.sb.bulk || len(m.sb.pending) > 0 {
+	if m.panes.Printing() {
 		t.Fatal("printing did not finish")
 	}
 }

@@ -2,6 +2,8 @@ package model
 
 import (
 	"runtime"
+	"tandem/backend"
+	"tandem/internal/testkit/mockapi"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -40,4 +42,15 @@ func TestPagerMemoryReturnsAfterClose(t *testing.T) {
 		t.Errorf("live heap %d MiB after the pager closed, %d MiB before", after>>20, before>>20)
 	}
 	runtime.KeepAlive(m)
+}
+
+// bigAnswerModel is a ready model whose thread holds one finished answer
+// of mockapi.BigMarkdownText(size), drawn once on screen as the live
+// view draws it (the last screens styled).
+func bigAnswerModel(tb testing.TB, size int) *Model {
+	m := benchModel(tb)
+	m.Update(backend.ItemCompletedEvent{Item: backend.Item{Type: "agentMessage", ID: "big", Text: mockapi.BigMarkdownText(size)}})
+	m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
+	_ = m.View().Content
+	return m
 }

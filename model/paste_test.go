@@ -10,6 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
+	"tandem/model/composer"
 	"tandem/sessions"
 )
 
@@ -89,23 +91,18 @@ func TestDeletedPlaceholderDropsPaste(t *testing.T) {
 	m := ready(t, f, Options{})
 	typeText(t, m, "a ")
 	m.Update(tea.PasteMsg{Content: bigPaste(600)})
+	token := strings.TrimPrefix(m.composer.Value(), "a ")
+	if m.composer.Expand(token) == token {
+		t.Fatalf("draft %q: no placeholder", m.composer.Value())
+	}
 	press(t, m, tea.KeyBackspace, 0)
-	if got := m.composer.Value(); got != "a " || len(m.composer.pastes) != 0 {
-		t.Fatalf("after backspace: draft %q, %d pastes kept", got, len(m.composer.pastes))
+	if got := m.composer.Value(); got != "a " || m.composer.Expand(token) != token {
+		t.Fatalf("after backspace: draft %q, paste kept %v", got, m.composer.Expand(token) != token)
 	}
 	typeText(t, m, "b")
 	press(t, m, tea.KeyEnter, 0)
 	if !reflect.DeepEqual(f.turns, []string{"a b"}) {
 		t.Fatalf("turns %q", f.turns)
-	}
-}
-
-// A small paste is typed text, not a placeholder.
-func TestSmallPasteIsInline(t *testing.T) {
-	m := ready(t, newFake(), Options{})
-	m.Update(tea.PasteMsg{Content: "one\r\ntwo"})
-	if got := m.composer.Value(); got != "one\ntwo" || len(m.composer.pastes) != 0 {
-		t.Fatalf("draft %q, %d pastes", got, len(m.composer.pastes))
 	}
 }
 
@@ -129,7 +126,7 @@ func TestLargePasteHistory(t *testing.T) {
 		t.Fatalf("resent history entry is not the paste (%d turns)", len(f.turns))
 	}
 	h := sessions.Open(dir).History("/w")
-	if len(h) != 1 || len(h[0]) > 200 || !strings.Contains(h[0], "[Pasted text #1") || !strings.Contains(h[0], pasteNotSaved) {
+	if len(h) != 1 || len(h[0]) > 200 || !strings.Contains(h[0], "[Pasted text #1") || !strings.Contains(h[0], composer.PasteNotSaved) {
 		t.Fatalf("stored history %d entries, first %.200q", len(h), h)
 	}
 }
@@ -177,8 +174,8 @@ func TestCtrlCQuitsWhenInterruptHangs(t *testing.T) {
 		_, ok := cmd().(tea.QuitMsg)
 		return ok
 	}
-	if cmd := ctrlC(); cmd == nil || isQuit(cmd) || !strings.Contains(m.notice.text, "interrupting") {
-		t.Fatalf("first Ctrl+C: notice %q", m.notice.text)
+	if cmd := ctrlC(); cmd == nil || isQuit(cmd) || !strings.Contains(noticeText(m), "interrupting") {
+		t.Fatalf("first Ctrl+C: notice %q", noticeText(m))
 	}
 	now = now.Add(time.Second)
 	sent := m.turn.interruptSent
@@ -205,8 +202,8 @@ func TestCtrlCQuitsWhenInterruptHangs(t *testing.T) {
 	press(t, m2, tea.KeyEnter, 0)
 	m2.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-2"}})
 	m2.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	if !strings.Contains(m2.notice.text, "interrupting") {
-		t.Fatalf("Ctrl+C in a later turn: notice %q", m2.notice.text)
+	if !strings.Contains(noticeText(m2), "interrupting") {
+		t.Fatalf("Ctrl+C in a later turn: notice %q", noticeText(m2))
 	}
 }
 
@@ -227,7 +224,7 @@ func TestInitialPromptWaitsForLogin(t *testing.T) {
 			press(t, m, tea.KeyEnter, 0)
 		}},
 		{name: "device code login", login: true, do: func(t *testing.T, m *Model) {
-			m.login.loginID = "L1"
+			m.Update(act.Done{For: act.ToOverlay, Msg: act.LoginStarted{Login: backend.LoginStartResponse{Type: "chatgptDeviceCode", LoginID: "L1"}}})
 			id := "L1"
 			_, cmd := m.Update(backend.LoginCompletedEvent{LoginID: &id, Success: true})
 			settle(t, m, cmd)
@@ -316,7 +313,7 @@ func BenchmarkKeyWithPastedDraft(b *testing.B) {
 		frame(m, tea.KeyPressMsg{Code: 'a', Text: "a"})
 		frame(m, tea.KeyPressMsg{Code: tea.KeyBackspace})
 	}
-	if len(m.composer.pastes) != 1 {
+	if m.composer.Text() == m.composer.Value() {
 		b.Fatal("paste lost")
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"tandem/backend"
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/mockapi"
 )
 
 // BenchmarkProgramStream runs the model in a real Bubble Tea program

@@ -7,8 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
-	"tandem/internal/redact"
-	"tandem/thread"
+	"tandem/internal/lib/redact"
 	"tandem/ui"
 )
 
@@ -73,7 +72,7 @@ func (m *Model) onDetached(e backend.ServerExitedEvent) tea.Cmd {
 	}
 	m.ready = false
 	m.client = nil
-	m.dropRequests()
+	m.overlay.Drop()
 	m.recovery.dead = true // F5 re-attaches at once
 	m.detach.detached = true
 	m.detach.attempts = 0
@@ -82,9 +81,7 @@ func (m *Model) onDetached(e backend.ServerExitedEvent) tea.Cmd {
 	// What streams from here on follows a gap: the rest of a message
 	// still streaming is not sent again (its whole text comes once it
 	// completes).
-	for _, it := range m.thread.MarkGaps() {
-		m.view.touch(it)
-	}
+	m.panes.MarkGaps()
 	text := "lost the link to the codex daemon on " + m.detach.hostName()
 	if m.turn.running {
 		text += " — the turn goes on there"
@@ -125,7 +122,7 @@ func (m *Model) reattach() tea.Cmd {
 	m.detach.seq++ // a scheduled attempt is now stale
 	m.recovery.restarting = true
 	m.ready = false
-	restart, last := m.opts.Restart, m.thread.LastTurn()
+	restart, last := m.opts.Restart, m.panes.Thread().LastTurn()
 	return func() tea.Msg {
 		info, err := restart(last)
 		return restartDoneMsg{info: info, err: err}
@@ -200,22 +197,11 @@ func (m *Model) mergeHistory(turns []backend.Turn) tea.Cmd {
 	if dropped == "" && m.turn.running {
 		dropped = last.ID // the turn started before its id was known
 	}
-	added, changed := m.thread.Merge(turns)
-	for _, it := range added {
-		if it.Kind == thread.User && it.Key.Turn == dropped && !m.opts.Shared {
-			continue // drawn when it was sent
-		}
-		m.view.addItem(it, m.threadCwd)
-	}
-	for _, it := range changed {
-		m.view.touch(it)
-	}
+	m.panes.Merge(turns, dropped, m.opts.Shared) // the user's prompts of dropped were drawn when sent
 	if last.Status == backend.TurnInProgress {
 		return m.followTurn()
 	}
-	for _, it := range m.thread.EndGaps() {
-		m.view.touch(it)
-	}
+	m.panes.EndGaps()
 	if m.turn.running && last.ID != "" {
 		m.endTurn(last)
 		switch last.Status {
@@ -239,21 +225,4 @@ func (m *Model) resumedRunning(t backend.Thread) tea.Cmd {
 	}
 	m.banner(ui.BannerInfo, "its turn is still running — what it streams from now on follows", nil)
 	return m.followTurn()
-}
-
-// liveTag is the resume picker's mark of a thread live on the server: a
-// turn running or waiting for an answer, or (on the daemon, where threads
-// outlive tandem) loaded with nothing running.
-func liveTag(t backend.Thread, durable bool) string {
-	switch {
-	case t.Status == nil:
-		return ""
-	case t.WaitingOnUser():
-		return "● waiting for you · "
-	case t.Active():
-		return "● running · "
-	case durable && t.Idle():
-		return "live · "
-	}
-	return ""
 }

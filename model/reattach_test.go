@@ -170,8 +170,8 @@ func TestReattachKeepsRequestsUnanswered(t *testing.T) {
 		t.Fatalf("%d pending before the drop", len(m.Pending()))
 	}
 	m.Update(backend.ServerExitedEvent{Status: "connection lost", Detached: true, Host: "devbox"})
-	if len(m.Pending()) != 0 || len(rep.all()) != 0 {
-		t.Fatalf("after the drop: pending %d, replies %v; want dropped and unanswered", len(m.Pending()), rep.all())
+	if len(m.Pending()) != 0 || len(rep.All()) != 0 {
+		t.Fatalf("after the drop: pending %d, replies %v; want dropped and unanswered", len(m.Pending()), rep.All())
 	}
 
 	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyF5})
@@ -187,7 +187,7 @@ func TestReattachKeepsRequestsUnanswered(t *testing.T) {
 	if v := viewText(m); !strings.Contains(v, "half of it") || !strings.Contains(v, "streamed while disconnected") {
 		t.Errorf("the streaming answer lacks its gap mark:\n%s", v)
 	}
-	if it := m.thread.Find("turn-1", "a1"); it == nil || !strings.HasSuffix(it.Text(), thread.GapMark) {
+	if it := m.panes.Thread().Find("turn-1", "a1"); it == nil || !strings.HasSuffix(it.Text(), thread.GapMark) {
 		t.Errorf("a1 = %v", it)
 	}
 	// The daemon asks again.
@@ -197,8 +197,8 @@ func TestReattachKeepsRequestsUnanswered(t *testing.T) {
 	if len(m.Pending()) != 1 || !strings.Contains(viewText(m), "echo hi") {
 		t.Fatalf("the request sent again is not shown:\n%s", viewText(m))
 	}
-	if !m.Durable() || len(rep2.all()) != 0 {
-		t.Errorf("durable %v, replies %v", m.Durable(), rep2.all())
+	if !m.Durable() || len(rep2.All()) != 0 {
+		t.Errorf("durable %v, replies %v", m.Durable(), rep2.All())
 	}
 }
 
@@ -262,30 +262,6 @@ func quits(cmd tea.Cmd) bool {
 		}
 	}
 	return false
-}
-
-// The resume picker marks threads live on the server.
-func TestLiveTag(t *testing.T) {
-	st := func(typ string, flags ...string) *backend.ThreadStatus {
-		return &backend.ThreadStatus{Type: typ, ActiveFlags: flags}
-	}
-	tests := []struct {
-		status  *backend.ThreadStatus
-		durable bool
-		want    string
-	}{
-		{nil, true, ""},
-		{st("notLoaded"), true, ""},
-		{st("idle"), false, ""},
-		{st("idle"), true, "live · "},
-		{st("active"), false, "● running · "},
-		{st("active", "waitingOnApproval"), true, "● waiting for you · "},
-	}
-	for _, tt := range tests {
-		if got := liveTag(backend.Thread{Status: tt.status}, tt.durable); got != tt.want {
-			t.Errorf("liveTag(%+v, %v) = %q; want %q", tt.status, tt.durable, got, tt.want)
-		}
-	}
 }
 
 // A turn another client of the daemon started (Codex's own TUI on the

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 	"tandem/ui"
 )
 
@@ -89,7 +89,7 @@ func (m *Model) onServerExited(e backend.ServerExitedEvent) {
 	m.clearTurn()
 	m.ready = false
 	m.client = nil
-	m.dropRequests()
+	m.overlay.Drop()
 	m.recovery.dead = true
 	var detail []string
 	for _, l := range backend.MeaningfulStderr(e.Stderr) { // no blank lines, no backtrace frames
@@ -129,15 +129,15 @@ func (m *Model) restartServer() tea.Cmd {
 		if m.client != nil {
 			m.detach.turn = m.client.TurnID()
 		}
-		m.dropRequests()
+		m.overlay.Drop()
 		m.setNotice(noticeStarting, "reconnecting to the codex daemon on "+m.detach.hostName()+"…")
 		return m.reattach() // reattach.go
 	}
-	refuse := m.refuseAll()
+	refuse := m.overlay.RefuseAll()
 	m.recovery.restarting = true
 	m.ready = false
 	m.setNotice(noticeStarting, "restarting codex app-server…")
-	restart, last := m.opts.Restart, m.thread.LastTurn()
+	restart, last := m.opts.Restart, m.panes.Thread().LastTurn()
 	return inOrder(refuse, func() tea.Msg {
 		info, err := restart(last)
 		return restartDoneMsg{info: info, err: err}

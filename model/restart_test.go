@@ -265,8 +265,8 @@ func TestEnterWithoutServerSaysWhy(t *testing.T) {
 			if got := m.Composer(); got != "keep me" {
 				t.Fatalf("composer = %q; the draft must stay", got)
 			}
-			if !strings.Contains(m.notice.text, tc.want) {
-				t.Errorf("notice %q; want it to contain %q", m.notice.text, tc.want)
+			if !strings.Contains(noticeText(m), tc.want) {
+				t.Errorf("notice %q; want it to contain %q", noticeText(m), tc.want)
 			}
 		})
 	}

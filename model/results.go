@@ -3,6 +3,7 @@ package model
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"tandem/model/transcript"
 	"tandem/ui"
 )
 
@@ -21,27 +22,10 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 	case steerResult:
 		return m.onSteerResult(msg), true
-	case replySent:
-		m.onReplySent(msg)
-	case refusedAll:
-		m.onRefusedAll(msg)
-	case holdTickMsg:
-		return m.onHoldTick(msg), true // hold.go
-	case burstTickMsg:
-		return m.onBurstTick(msg), true
 	case idleCheckMsg:
 		m.onIdleCheck(msg)
-	case formFocusMsg:
-		m.onFormFocus(msg)
-	case formCheckMsg:
-		return m.onFormCheck(msg), true
 	case threadSwitchedMsg:
 		return tea.Batch(m.onThreadSwitched(msg), m.flushQueue()), true
-	case threadPeekMsg:
-		m.onThreadPeek(msg)
-		return nil, true
-	case olderTurnsMsg:
-		return m.onOlderTurns(msg), true
 	case resumeCheckMsg:
 		return m.onResumeCheck(msg), true
 	case ThreadOpenedMsg:
@@ -50,53 +34,25 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onRewindDone(msg), true
 	case snapMsg:
 		m.onSnap(msg)
-	case agentInfoMsg:
-		m.onAgentInfo(msg)
-	case agentsListedMsg:
-		m.onAgentsListed(msg)
-	case agentHistoryMsg:
-		m.onAgentHistory(msg)
 	case commandResultMsg:
 		m.onCommandResult(msg)
-	case threadPageMsg:
-		return m.onThreadPage(msg), true
-	case modelListMsg:
-		return m.onModelList(msg), true
-	case fileSearchMsg:
-		m.onFileSearch(msg)
-	case imagePasteMsg: // imagepaste.go
-		return m.onImagePaste(msg), true
-	case clipboardMsg: // clipboard.go
-		return m.onClipboard(msg), true
 	case imageModelsMsg: // images.go
 		return m.onImageModels(msg), true
-	case skillsListedMsg:
-		m.onSkillsListed(msg) // skills.go
 	case collabListedMsg:
 		m.onCollabListed(msg) // collab.go
 	case goalResultMsg:
 		m.onGoalResult(msg) // goal.go
 	case goalLoadedMsg:
 		m.onGoalLoaded(msg)
-	case editorDoneMsg:
-		m.onEditorDone(msg)
-	case accountMsg:
-		return m.onAccount(msg), true
-	case loginStartedMsg:
-		return m.onLoginStarted(msg), true
 	case restartDoneMsg:
 		return m.onRestartDone(msg), true
 	case reattachTickMsg:
 		return m.onReattachTick(msg), true
 	case stopDoneMsg:
 		return m.onStopDone(msg), true
-	case resizeDoneMsg:
-		m.onResizeDone(msg)
-	case pagerFillMsg:
-		return m.onPagerFill(msg), true // pager.go
-	case outputPagerDone:
-		if msg.err != nil {
-			m.setNotice(noticeInfo, "pager: "+msg.err.Error())
+	case transcript.OutputDone:
+		if msg.Err != nil {
+			m.setNotice(noticeInfo, "pager: "+msg.Err.Error())
 		}
 	default:
 		return nil, false

@@ -8,6 +8,8 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/rewind"
+	"tandem/model/act"
+	"tandem/model/overlay"
 	"tandem/thread"
 )
 
@@ -82,7 +84,7 @@ type snapMsg struct {
 func (m *Model) turns() []turnInfo {
 	var out []turnInfo
 	at := map[string]int{}
-	for _, it := range m.thread.Items() {
+	for _, it := range m.panes.Thread().Items() {
 		i, ok := at[it.Key.Turn]
 		if !ok {
 			i = len(out)
@@ -111,7 +113,7 @@ func (m *Model) turns() []turnInfo {
 // rewindBlocked says why a rewind can't start now ("" when it can).
 func (m *Model) rewindBlocked() string {
 	switch {
-	case m.agents.showing != nil:
+	case m.panes.AgentShown():
 		return "a sub-agent is shown — esc back to the thread to rewind it"
 	case m.opts.Shared || m.opts.ReadOnly:
 		return "rewind switches the thread, which a shared session can't do"
@@ -119,7 +121,7 @@ func (m *Model) rewindBlocked() string {
 		return "rewind needs a running app-server"
 	case m.turn.busy() || m.turn.switching:
 		return "rewind can't start while a turn is running"
-	case m.requests.form != nil:
+	case m.overlay.HasForm():
 		return "answer the waiting request first"
 	}
 	return ""
@@ -169,20 +171,22 @@ func (m *Model) openRewindPicker() {
 		m.setNotice(noticeInfo, "no message of yours in this thread to go back to")
 		return
 	}
-	var items []pickItem
+	var items []overlay.Item
 	for k := len(idx) - 1; k >= 0; k-- {
 		i := idx[k]
-		items = append(items, pickItem{label: thread.Preview(turns[i].prompt, 70), detail: afterSummary(turns[i:]), value: i})
+		items = append(items, overlay.Item{Label: thread.Preview(turns[i].prompt, 70), Detail: afterSummary(turns[i:]),
+			Choose: pickedTurn{turns: turns, i: i}, Preview: rewindPreview(turns[i:])})
 	}
-	p := &picker{title: "Edit an earlier message", hint: "enter to edit and send again · esc to cancel", items: items}
-	p.refilter()
-	p.preview = func(it pickItem) []string { return rewindPreview(turns[it.value.(int):]) }
-	p.onChoose = func(it pickItem) tea.Cmd {
-		m.chooseRewind(turns, it.value.(int), false)
-		return nil
-	}
-	m.openPicker(p)
+	m.overlay.Pick(overlay.Picker{Title: "Edit an earlier message", Hint: "enter to edit and send again · esc to cancel", Items: items})
 }
+
+// pickedTurn is the message chosen in the rewind picker: turns[i].
+type pickedTurn struct {
+	turns []turnInfo
+	i     int
+}
+
+func (p pickedTurn) run(m *Model) tea.Cmd { m.chooseRewind(p.turns, p.i, false); return nil }
 
 // chooseRewind sets up the rewind to turns[i]: with file changes among
 // the dropped turns it asks first whether to take the code back too.
@@ -211,42 +215,48 @@ func (m *Model) chooseRewind(turns []turnInfo, i int, undo bool) {
 		return
 	}
 	summary := codeSummary(plan, m.relPath)
-	var items []pickItem
+	code := pickedRewind{plan: plan, code: true, undo: undo}
+	var items []overlay.Item
 	if undo {
-		items = []pickItem{
-			{label: "Undo the last turn and its file changes", detail: "its message comes back for editing", value: "code"},
-			{label: "Cancel", value: "cancel"},
+		items = []overlay.Item{
+			{Label: "Undo the last turn and its file changes", Detail: "its message comes back for editing", Choose: code},
+			{Label: "Cancel"},
 		}
 	} else {
-		items = []pickItem{
-			{label: "Rewind conversation only", detail: "the files stay as they are", value: "conversation"},
-			{label: "Rewind conversation and code", detail: "take back the agent's file changes", value: "code"},
-			{label: "Cancel", value: "cancel"},
+		items = []overlay.Item{
+			{Label: "Rewind conversation only", Detail: "the files stay as they are", Choose: pickedRewind{plan: plan}},
+			{Label: "Rewind conversation and code", Detail: "take back the agent's file changes", Choose: code},
+			{Label: "Cancel"},
 		}
 	}
-	p := &picker{title: "Rewind to “" + thread.Preview(plan.prompt, 50) + "”", hint: "enter to choose · esc to cancel", items: items}
-	p.refilter()
-	p.preview = func(pickItem) []string { return summary }
-	p.onChoose = func(it pickItem) tea.Cmd {
-		switch it.value {
-		case "cancel":
-			return nil
-		case "code":
-			plan.code = true
-		}
-		if undo {
-			return m.runRewind(plan)
-		}
-		m.startRewind(plan)
-		return nil
+	for i := range items {
+		items[i].Preview = summary
 	}
-	m.openPicker(p)
+	m.overlay.Pick(overlay.Picker{Title: "Rewind to “" + thread.Preview(plan.prompt, 50) + "”", Hint: "enter to choose · esc to cancel", Items: items})
+}
+
+// pickedRewind is how to rewind, chosen in the rewind's second picker:
+// with the code or without; undo runs it at once (/undo).
+type pickedRewind struct {
+	plan       *rewindPlan
+	code, undo bool
+}
+
+func (p pickedRewind) run(m *Model) tea.Cmd {
+	if p.code {
+		p.plan.code = true
+	}
+	if p.undo {
+		return m.runRewind(p.plan)
+	}
+	m.startRewind(p.plan)
+	return nil
 }
 
 // startRewind puts the chosen message in the composer; Enter sends it.
 func (m *Model) startRewind(plan *rewindPlan) {
 	m.rewind.pending = plan
-	m.setDraft(plan.prompt)
+	m.out.Want(act.SetDraft{Text: plan.prompt}) // model/composer
 	what := "the conversation"
 	if plan.code {
 		what = "the conversation and the code"

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/internal/rewind"
+	"tandem/model/act"
 	"tandem/thread"
 	"tandem/ui"
 )
@@ -66,8 +67,8 @@ func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
 			m.banner(ui.BannerError, "could not rewind: "+oneLine(msg.err), nil)
 		}
 		if send := m.rewind.send; send != nil {
-			m.restoreDraft(send.text) // the message is never lost
-			m.rewind.pending = plan   // Enter tries again
+			m.out.Want(act.RestoreDraft{Text: send.text}) // the message is never lost
+			m.rewind.pending = plan                       // Enter tries again
 			m.setNotice(noticeInfo, "enter tries the rewind again · esc on an empty input cancels it")
 		}
 		m.rewind.send = nil
@@ -98,7 +99,7 @@ func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
 		}
 		m.banner(ui.BannerError, head, lines)
 		if send != nil {
-			m.restoreDraft(send.text) // not sent: the code is not as chosen
+			m.out.Want(act.RestoreDraft{Text: send.text}) // not sent: the code is not as chosen
 			m.setNotice(noticeInfo, "your message was not sent: the files were not rewound — send it to go on anyway")
 		}
 		return nil
@@ -115,7 +116,7 @@ func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
 		delete(m.rewind.snaps, c.MovePath)
 	}
 	if plan.undo {
-		m.setDraft(plan.prompt)
+		m.out.Want(act.SetDraft{Text: plan.prompt})
 		return nil
 	}
 	if send != nil {
@@ -132,7 +133,7 @@ func (m *Model) rewoundNote(turn string) string {
 	turns := m.turns()
 	for i, t := range turns {
 		if t.id == turn {
-			return fmt.Sprintf("Rewound to “%s” — %s left behind on thread %s (/resume)", thread.Preview(t.prompt, 50), plural(len(turns)-i, "turn"), shortID(m.thread.ThreadID()))
+			return fmt.Sprintf("Rewound to “%s” — %s left behind on thread %s (/resume)", thread.Preview(t.prompt, 50), plural(len(turns)-i, "turn"), shortID(m.panes.Thread().ThreadID()))
 		}
 	}
 	return "Rewound to an earlier message (a fork of the thread)"

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/internal/rewind"
+	"tandem/thread"
 )
 
 // The rewind picker's texts: what came after a message, what taking the
@@ -65,7 +66,7 @@ func codeSummary(plan *rewindPlan, rel func(string) string) []string {
 		w = max(w, ansi.StringWidth(name(st)))
 	}
 	for _, st := range stats {
-		verb := map[string]string{"add": "created → removed", "delete": "deleted → restored", "add+delete": "created and deleted"}[st.Kind]
+		verb := map[string]string{thread.FileAdd: "created → removed", thread.FileDelete: "deleted → restored", rewind.AddDelete: "created and deleted"}[st.Kind]
 		if verb == "" {
 			verb = fmt.Sprintf("+%d −%d", st.Added, st.Removed)
 		}
@@ -82,8 +83,8 @@ func codeSummary(plan *rewindPlan, rel func(string) string) []string {
 
 // relPath is p relative to the thread's workspace when under it.
 func (m *Model) relPath(p string) string {
-	if m.threadCwd != "" {
-		if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(m.threadCwd, "/")+"/"); ok {
+	if m.panes.Cwd() != "" {
+		if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(m.panes.Cwd(), "/")+"/"); ok {
 			return rel
 		}
 	}

@@ -1,33 +1,18 @@
 package model
 
 import (
-	"fmt"
-	"strings"
-
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"tandem/internal/hub"
-	"tandem/ui"
+	"tandem/model/act"
 )
-
-// pairState is what a model shared through `tandem serve` knows about the
-// other viewers: the roster from the last hub.PresenceEvent.
-type pairState struct {
-	present []hub.Participant
-}
 
 // guestNoHostProgram is the notice for a key that would run a program
 // on the host (Options.Guest).
-const guestNoHostProgram = "not over tandem serve: $EDITOR and $PAGER would run on the host — Ctrl+T is the pager"
+const guestNoHostProgram = act.GuestNoHostProgram
 
 // watcherReadOnlyHint is shown to a watcher who types.
 const watcherReadOnlyHint = "you are watching — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
-
-// watcherKeys are the keys a watcher may use besides leaving: scrolling,
-// the transcript pager and mouse capture.
-var watcherKeys = map[string]bool{
-	"pgup": true, "pgdown": true, keyPager: true, keyMouse: true,
-}
 
 // roleFilter runs first in Update. For a watcher (Options.ReadOnly) it
 // consumes every key press and paste except the ones in watcherKeys, so
@@ -41,14 +26,15 @@ func (m *Model) roleFilter(msg tea.Msg) (cmd tea.Cmd, done bool) {
 	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		key := msg.String()
+		km := m.keys
 		switch {
-		case m.pager != nil && key != "ctrl+d":
-			m.pagerKey(key) // q, esc and Ctrl+C close the pager
+		case m.panes.PagerOpen() && !key.Matches(msg, km.QuitEmpty):
+			m.pagerKey(msg) // q, esc and Ctrl+C close the pager
 			return nil, true
-		case key == "q" || key == "ctrl+c" || key == "ctrl+d":
+		case key.Matches(msg, km.Leave):
 			return m.quit(), true
-		case watcherKeys[key]:
+		case key.Matches(msg, km.ScrollUp, km.ScrollDown, km.Pager, km.Mouse):
+			// scrolling, the transcript pager and mouse capture
 			return nil, false
 		}
 		m.setNotice(noticeInfo, watcherReadOnlyHint)
@@ -85,63 +71,4 @@ func (m *Model) sharedBlocks(name string) bool {
 	}
 	m.setNotice(noticeInfo, "/"+name+" is not available in a shared session")
 	return true
-}
-
-// waitingLine is what a watcher sees instead of a form: who the session
-// waits for and what was asked. It is "" when nothing is pending or the
-// model is not read-only.
-func (m *Model) waitingLine() string {
-	if !m.opts.ReadOnly || len(m.requests.pending) == 0 {
-		return ""
-	}
-	what, ok := waitingFor[m.requests.pending[0].view.Method]
-	if !ok {
-		what = "an answer"
-	}
-	return m.styles.Dim.Render(ui.Truncate(ui.SanitizeLine("⏳ waiting for "+m.driverNames()+" — "+what), m.contentWidth()))
-}
-
-// driverNames names the connected drivers ("alice, bob"), or "a driver"
-// when none is connected.
-func (m *Model) driverNames() string {
-	var names []string
-	for _, p := range m.pair.present {
-		if p.Role == hub.Driver {
-			names = append(names, p.Name)
-		}
-	}
-	if len(names) == 0 {
-		return "a driver"
-	}
-	return strings.Join(names, ", ")
-}
-
-// onPresence folds a join or leave: a quiet notice in the transcript and
-// the roster in the status line.
-func (m *Model) onPresence(e hub.PresenceEvent) {
-	m.pair.present = e.Present
-	m.status.Presence = rosterLine(e.Present)
-	m.banner(ui.BannerInfo, e.Text(), nil)
-}
-
-// rosterShown is how many of the connected the status line names.
-const rosterShown = 4
-
-// rosterLine is the status line's roster: "alice (driver), bob
-// (watcher)", drivers first; past rosterShown people the rest are
-// counted ("+97 more"), so that the line costs the same with 100
-// watchers as with 3.
-func rosterLine(present []hub.Participant) string {
-	var who []string
-	for _, want := range []hub.Role{hub.Driver, hub.Watcher} {
-		for _, p := range present {
-			if p.Role == want && len(who) < rosterShown {
-				who = append(who, p.Name+" ("+p.Role.String()+")")
-			}
-		}
-	}
-	if n := len(present); n > rosterShown {
-		who = append(who[:rosterShown-1], fmt.Sprintf("+%d more", n-(rosterShown-1)))
-	}
-	return strings.Join(who, ", ")
 }

@@ -35,7 +35,7 @@ func TestGuestRunsNothingOnTheHost(t *testing.T) {
 				if cmd != nil {
 					t.Errorf("guest %s: got a command, want none", k.name)
 				}
-				if got := m.notice.text; got != guestNoHostProgram {
+				if got := noticeText(m); got != guestNoHostProgram {
 					t.Errorf("guest %s: notice %q", k.name, got)
 				}
 				continue
@@ -69,9 +69,9 @@ func TestGuestCannotChangeApprovals(t *testing.T) {
 		m := ready(t, newFake(), Options{Shared: true, Guest: guest})
 		typeText(t, m, "/approvals")
 		press(t, m, tea.KeyEnter, 0)
-		refused := strings.Contains(m.notice.text, "is the host's")
+		refused := strings.Contains(noticeText(m), "is the host's")
 		if refused != guest {
-			t.Errorf("guest=%v: refused=%v (notice %q)", guest, refused, m.notice.text)
+			t.Errorf("guest=%v: refused=%v (notice %q)", guest, refused, noticeText(m))
 		}
 		if !guest && !strings.Contains(viewText(m), "sandbox") {
 			t.Errorf("host: /approvals did not open its picker:\n%s", viewText(m))

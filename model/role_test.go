@@ -3,7 +3,6 @@ package model
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/hub"
+	"tandem/model/overlay"
 )
 
 // countingDriver counts turn starts.
@@ -75,12 +75,12 @@ func TestWatcherCannotTypeStartTurnsOrAnswer(t *testing.T) {
 	m.Update(hub.PresenceEvent{Who: hub.Participant{Name: "alice", Role: hub.Driver}, Joined: true,
 		Present: []hub.Participant{{Name: "alice", Role: hub.Driver}, {Name: "bob", Role: hub.Watcher}}})
 	m.Update(req)
-	m.Update(formFocusMsg{seq: m.requests.seq})
+	m.Update(overlay.FocusMsg{})
 	enterNow(m)
 	m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
 	view := screenText(m)
-	if m.requests.form != nil || len(sent) != 0 {
-		t.Fatalf("watcher got a form (%v) or answered: %v", m.requests.form != nil, sent)
+	if m.overlay.HasForm() || len(sent) != 0 {
+		t.Fatalf("watcher got a form (%v) or answered: %v", m.overlay.HasForm(), sent)
 	}
 	if !strings.Contains(view, "waiting for alice") || !strings.Contains(view, "alice (driver), bob (watcher)") {
 		t.Fatalf("view lacks waiting line or presence:\n%s", view)
@@ -116,33 +116,5 @@ func TestSharedDriverDrawsPromptFromItemsAndRefusesThreadSwitch(t *testing.T) {
 	m.Update(backend.ItemCompletedEvent{Item: backend.Item{ID: "u1", Type: "userMessage", Content: []backend.UserContent{{Type: "text", Text: "from the other driver"}}}})
 	if !strings.Contains(screenText(m), "from the other driver") {
 		t.Fatalf("shared prompt not drawn:\n%s", screenText(m))
-	}
-}
-
-// The status line names up to rosterShown of the connected, drivers
-// first, and counts the rest, however many watch.
-func TestRosterLine(t *testing.T) {
-	p := func(name string, r hub.Role) hub.Participant { return hub.Participant{Name: name, Role: r} }
-	cases := []struct {
-		present []hub.Participant
-		want    string
-	}{
-		{nil, ""},
-		{[]hub.Participant{p("wat", hub.Watcher), p("alice", hub.Driver)}, "alice (driver), wat (watcher)"},
-		{[]hub.Participant{p("a", hub.Watcher), p("b", hub.Watcher), p("c", hub.Watcher), p("d", hub.Driver)}, "d (driver), a (watcher), b (watcher), c (watcher)"},
-	}
-	many := []hub.Participant{p("w0", hub.Watcher)}
-	for i := 1; i < 99; i++ {
-		many = append(many, p(fmt.Sprintf("w%d", i), hub.Watcher))
-	}
-	many = append(many, p("alice", hub.Driver))
-	cases = append(cases, struct {
-		present []hub.Participant
-		want    string
-	}{many, "alice (driver), w0 (watcher), w1 (watcher), +97 more"})
-	for _, tc := range cases {
-		if got := rosterLine(tc.present); got != tc.want {
-			t.Errorf("%d present: %q, want %q", len(tc.present), got, tc.want)
-		}
 	}
 }

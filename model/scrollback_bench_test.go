@@ -6,7 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/mockapi"
 )
 
 // BenchmarkDeltaToFrameInline is BenchmarkDeltaToFrame with
@@ -26,11 +26,13 @@ func BenchmarkDeltaToFrameInline(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		m := New(Options{NoColor: true, NoAltScreen: true})
-		m.sb.print = func(string) tea.Cmd { return nil }
+		m.panes.SetPrinter(func(string) tea.Cmd { return nil })
 		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		m.Update(SessionReadyMsg{Client: nopDriver{}, Model: "mock-model"})
 		m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
-		m.Update(scrollPrintedMsg{seq: m.sb.seq})
+		if ack, ok := m.panes.InFlight(); ok {
+			m.Update(ack)
+		}
 		m.Update(backend.ItemStartedEvent{Item: backend.Item{Type: "agentMessage", ID: "msg-1"}})
 		b.StartTimer()
 		for i, ev := range evs {

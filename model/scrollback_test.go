@@ -23,10 +23,10 @@ type inline struct {
 func newInline(t *testing.T, w, h int) *inline {
 	t.Helper()
 	in := &inline{Model: New(Options{NoAltScreen: true, NoColor: true})}
-	in.sb.print = func(text string) tea.Cmd {
+	in.panes.SetPrinter(func(text string) tea.Cmd {
 		in.prints = append(in.prints, ansi.Strip(text))
 		return nil
-	}
+	})
 	in.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	_, cmd := in.Update(SessionReadyMsg{Client: newFake(), Model: "mock-model", Cwd: "~/w"})
 	settle(t, in.Model, cmd)
@@ -37,8 +37,12 @@ func newInline(t *testing.T, w, h int) *inline {
 // ack acknowledges the prints in flight until none is (a chunked history
 // takes several).
 func (in *inline) ack() {
-	for i := 0; in.sb.inflight != nil && i < 1000; i++ {
-		in.Update(scrollPrintedMsg{seq: in.sb.seq})
+	for i := 0; i < 1000; i++ {
+		ack, ok := in.panes.InFlight()
+		if !ok {
+			break
+		}
+		in.Update(ack)
 	}
 }
 
@@ -212,7 +216,7 @@ func TestScrollbackResizeDoesNotReprint(t *testing.T) {
 	for _, w := range []int{60, 140, 45, 100, 33} {
 		in.Update(tea.WindowSizeMsg{Width: w, Height: 20 + w%7})
 		in.ack()
-		in.Update(resizeDoneMsg{seq: in.view.resizeSeq, width: w})
+		in.Update(in.panes.ResizeDone())
 		in.ack()
 	}
 	if len(in.prints) != before {
@@ -277,7 +281,7 @@ func TestScrollbackHoldsWhileFullScreen(t *testing.T) {
 	if in.View().AltScreen || count(in.printed(), "Done behind the pager.") != 0 {
 		t.Fatal("printed before the renderer left the alternate screen")
 	}
-	in.Update(scrollResumeMsg{seq: in.sb.holdSeq})
+	in.Update(in.panes.HoldDone())
 	in.ack()
 	if count(in.printed(), "Done behind the pager.") != 1 {
 		t.Fatalf("after the pager closed: %q", in.prints)
@@ -303,7 +307,7 @@ func TestScrollbackPagerWaitsForPrintInFlight(t *testing.T) {
 func TestScrollbackPrintsHistoryInChunks(t *testing.T) {
 	m := New(Options{NoAltScreen: true, NoColor: true})
 	in := &inline{Model: m}
-	in.sb.print = func(text string) tea.Cmd { in.prints = append(in.prints, ansi.Strip(text)); return nil }
+	in.panes.SetPrinter(func(text string) tea.Cmd { in.prints = append(in.prints, ansi.Strip(text)); return nil })
 	in.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	var turns []backend.Turn
 	for i := 1; i <= 300; i++ {
@@ -365,7 +369,7 @@ func TestScrollbackThreadSwitch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := newInline(t, 100, 30)
-			in.thread.SetThread("t-first")
+			in.panes.SetThread("t-first")
 			in.Update(userItem("u1", "old question"))
 			in.Update(agentDone("a1", "old answer"))
 			in.ack()
@@ -403,7 +407,7 @@ func TestScrollbackQuitPrintsWhatIsLive(t *testing.T) {
 	in.Update(InfoMsg{Text: "in flight at quit"})
 	in.Update(agentStarted("a"))
 	in.Update(agentDelta("a", "half an answer"))
-	if cmd := in.Quit(); cmd != nil || in.sb.quit == nil {
+	if cmd := in.Quit(); cmd != nil || !in.panes.QuitWaits() {
 		t.Fatal("quit did not wait for the print in flight")
 	}
 	in.ack()
@@ -442,7 +446,7 @@ func TestQuitNote(t *testing.T) {
 		m.turn.running, m.detach.durable = c.running, c.durable
 		for i := range c.pending {
 			req := decodeReq(t, "item/commandExecution/requestApproval", itoa(i+1), `{"threadId":"th","turnId":"tu","itemId":"c","command":"echo one"}`, &replies{})
-			m.requests.pending = append(m.requests.pending, pendingRequest{req: req})
+			m.Update(req)
 		}
 		if got := m.quitNote(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
@@ -455,7 +459,7 @@ func TestQuitNote(t *testing.T) {
 func TestAltScreenPrintsNothing(t *testing.T) {
 	m := New(Options{NoColor: true})
 	printed := 0
-	m.sb.print = func(string) tea.Cmd { printed++; return nil }
+	m.panes.SetPrinter(func(string) tea.Cmd { printed++; return nil })
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 20})
 	m.Update(InfoMsg{Text: "a banner"})
 	if v := m.View(); !v.AltScreen || printed != 0 {

@@ -13,7 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
-	"tandem/internal/teadrive"
+	"tandem/internal/testkit/teadrive"
+	"tandem/model/overlay"
 )
 
 // The fake's skills, collaboration modes and goal methods answer from its
@@ -88,7 +89,7 @@ func calm(t *testing.T, m *Model, cmds ...tea.Cmd) {
 	update := func(msg tea.Msg) tea.Cmd { _, next := m.Update(msg); return next }
 	skip := func(msg tea.Msg) bool {
 		switch msg.(type) {
-		case formFocusMsg, tickMsg, spinner.TickMsg:
+		case overlay.FocusMsg, tickMsg, spinner.TickMsg:
 			return true
 		}
 		return false
@@ -137,11 +138,8 @@ var testSkills = backend.SkillsListEntry{Cwd: "/w", Skills: []backend.Skill{
 }}
 
 func popupLabels(m *Model) []string {
-	var out []string
-	for _, it := range m.popup.items {
-		out = append(out, it.label)
-	}
-	return out
+	labels, _, _ := m.composer.Popup()
+	return labels
 }
 
 // `$` opens the skills popup: the enabled skills from skills/list of the
@@ -188,41 +186,13 @@ func TestSkillPopupFilters(t *testing.T) {
 			if v := viewText(m); !strings.Contains(v, tt.screen) {
 				t.Errorf("screen lacks %q:\n%s", tt.screen, v)
 			}
-			if strings.HasPrefix(tt.name, "not inside") && m.popup.active() {
+			if _, _, open := m.composer.Popup(); strings.HasPrefix(tt.name, "not inside") && open {
 				t.Errorf("a $ inside a word opened the popup")
 			}
 			if strings.Contains(strings.Join(got, " "), "legacy") {
 				t.Errorf("a disabled skill is offered: %v", got)
 			}
 		})
-	}
-}
-
-// The skills of a `$name` token in the message go with it as "skill"
-// inputs: names of enabled skills only, once each, in order, punctuation
-// after the name not part of it.
-func TestSkillTokensBecomeSkillInputs(t *testing.T) {
-	m := New(Options{})
-	m.skills = skillsState{list: testSkills.Skills, loaded: true}
-	deploy := backend.SkillRef{Name: "deploy", Path: "/w/.codex/skills/deploy/SKILL.md"}
-	lint := backend.SkillRef{Name: "lint", Path: "/home/u/.codex/skills/lint/SKILL.md"}
-	tests := []struct {
-		text string
-		want []backend.SkillRef
-	}{
-		{"use $deploy", []backend.SkillRef{deploy}},
-		{"$deploy, then $lint.", []backend.SkillRef{deploy, lint}},
-		{"$lint\n$deploy $deploy", []backend.SkillRef{lint, deploy}},
-		{"$unknown skill", nil},
-		{"it costs $5", nil},
-		{"a$deploy", nil},
-		{"$legacy-deploy is off", nil},
-		{"no dollar at all", nil},
-	}
-	for _, tt := range tests {
-		if got := m.skillRefs(tt.text); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("skillRefs(%q) = %v, want %v", tt.text, got, tt.want)
-		}
 	}
 }
 
@@ -243,7 +213,7 @@ func TestChosenSkillIsSent(t *testing.T) {
 	if m.Composer() != "run $deploy " {
 		t.Fatalf("draft %q after choosing", m.Composer())
 	}
-	if m.popup.active() {
+	if _, _, open := m.composer.Popup(); open {
 		t.Fatal("popup still open after choosing")
 	}
 	typeIn(t, m, "now")
@@ -279,7 +249,7 @@ func TestSkillsChangedAndSlashSkills(t *testing.T) {
 	if p := f.params["skills/list"].(backend.SkillsListParams); !p.ForceReload {
 		t.Fatal("skills/changed did not re-scan")
 	}
-	if got := m.skillRefs("$lint"); len(got) != 1 {
+	if got := m.composer.SkillRefs("$lint"); len(got) != 1 {
 		t.Fatalf("the changed list is not used: %v", got)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

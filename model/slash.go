@@ -5,6 +5,7 @@ import (
 	"time"
 	"unicode"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/ui"
@@ -24,7 +25,7 @@ import (
 // draft and shows its question above the composer; Enter again confirms,
 // Esc keeps things as they are, any other key cancels it. The confirming
 // Enter counts only once the question has been shown for FormGrace and
-// no key came for FormQuiet (as a form's grace, grace.go), so neither
+// no key came for FormQuiet (as a form's grace, model/overlay), so neither
 // keys in flight nor a held Enter answer a question not yet read.
 
 // maxMatchesNamed is how many matching commands a refusal names.
@@ -61,11 +62,11 @@ func (m *Model) slashEnter(raw string) (cmd tea.Cmd, done bool) {
 	}
 	args = m.composer.Expand(args) // a pasted goal or name is its text, not its placeholder
 	// (With a sub-agent shown runCommand refuses c: nothing to ask.)
-	if c.ask != nil && (m.agents.showing == nil || agentSafe[c.name]) {
+	if c.ask != nil && (!m.panes.AgentShown() || agentSafe[c.name]) {
 		if q := c.ask(m); q != "" {
 			now := m.opts.GraceNow()
 			m.ask = &slashAsk{cmd: c, args: args, draft: raw, question: q, seq: m.turn.seq, shown: now, last: now}
-			m.popup = popup{}
+			m.composer.ClosePopup()
 			m.clearNotice(noticeInfo)
 			return nil, true
 		}
@@ -77,14 +78,13 @@ func (m *Model) slashEnter(raw string) (cmd tea.Cmd, done bool) {
 // put back when the command refused to run (refuse).
 func (m *Model) runDraftCommand(c *command, args, raw string) tea.Cmd {
 	m.refused = false
-	m.composer.SetDraft("")
-	m.popup = popup{}
+	m.composer.Replace("")
 	cmd := m.runCommand(c, args)
 	if m.refused && m.composer.Empty() {
-		m.composer.SetDraft(raw)
+		m.composer.Replace(raw)
 	}
 	m.refused = false
-	m.composer.Prune(m.turn.queued) // after the draft came back: its pastes stay
+	m.composer.Prune() // after the draft came back: its pastes stay
 	return cmd
 }
 
@@ -113,8 +113,7 @@ func (m *Model) refuseSlash(raw, name string) {
 	if strings.IndexFunc(raw, unicode.IsSpace) < 0 {
 		// The popup shows for this draft (again, after an Esc): Tab
 		// completes its highlighted command.
-		m.popup.dismissed = ""
-		m.refreshPopup()
+		m.composer.ReopenPopup()
 		how += ", or Tab to complete"
 	}
 	m.setNotice(noticeInfo, typed+" matches "+strings.Join(names, ", ")+how)
@@ -138,7 +137,7 @@ type slashAsk struct {
 func (m *Model) askShown() string {
 	a := m.ask
 	if a == nil || m.composer.Value() != a.draft || m.turn.seq != a.seq ||
-		m.requests.hasKeys() || m.pager != nil || m.login != nil || m.picker != nil || m.opts.ReadOnly {
+		m.overlay.HasKeys() || m.panes.PagerOpen() || m.overlay.Open() || m.opts.ReadOnly {
 		return ""
 	}
 	if q := a.cmd.ask(m); q != a.question {
@@ -160,8 +159,8 @@ func (m *Model) askKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		m.ask = nil
 		return nil, false
 	}
-	switch k.String() {
-	case "enter":
+	switch {
+	case key.Matches(k, m.keys.Submit):
 		now := m.opts.GraceNow()
 		due := a.shown.Add(m.opts.FormGrace)
 		if quiet := a.last.Add(m.opts.FormQuiet); quiet.After(due) {
@@ -173,7 +172,7 @@ func (m *Model) askKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		}
 		m.ask = nil
 		return m.runDraftCommand(a.cmd, a.args, a.draft), true
-	case "esc":
+	case key.Matches(k, m.keys.Interrupt):
 		m.ask = nil
 		m.setNotice(noticeInfo, "/"+a.cmd.name+" not run — the draft stays")
 		return nil, true

@@ -77,7 +77,7 @@ func TestEnterOnAPartialNameRunsNothing(t *testing.T) {
 			}
 			// The notice names up to maxMatchesNamed of the matches; the
 			// command is among them or the list goes on ("…").
-			n := m.notice.text
+			n := noticeText(m)
 			if !strings.HasPrefix(n, tt.draft+" matches ") || !strings.Contains(n, "type the whole name, or Tab to complete") {
 				t.Fatalf("notice %q", n)
 			}
@@ -140,18 +140,21 @@ func TestPopupPickRunsTheHighlightedCommand(t *testing.T) {
 			typeText(t, m, "/u")
 			// Down as far as /undo (and back up once if it is first: a move
 			// onto it all the same).
-			for i := 0; m.popup.items[m.popup.sel].cmd.name != "undo"; i++ {
+			moved := false
+			for i := 0; highlighted(m) != "/undo"; i++ {
 				if i > len(commands()) {
-					t.Fatalf("/undo is not in the popup of /u: %v", m.popup.items)
+					labels, _, _ := m.composer.Popup()
+					t.Fatalf("/undo is not in the popup of /u: %v", labels)
 				}
 				press(t, m, keys[0].Code, keys[0].Mod)
+				moved = true
 			}
-			if !m.popup.picked {
+			if !moved {
 				press(t, m, keys[0].Code, keys[0].Mod)
 				press(t, m, keys[1].Code, keys[1].Mod)
 			}
-			if m.popup.items[m.popup.sel].cmd.name != "undo" {
-				t.Fatalf("highlighted %s", m.popup.items[m.popup.sel].label)
+			if h := highlighted(m); h != "/undo" {
+				t.Fatalf("highlighted %s", h)
 			}
 			press(t, m, tea.KeyEnter, 0)
 			if v := viewText(m); !strings.Contains(v, "Undo the last turn and its file changes") {
@@ -164,6 +167,15 @@ func TestPopupPickRunsTheHighlightedCommand(t *testing.T) {
 	}
 }
 
+// highlighted is the popup's highlighted label ("" when none).
+func highlighted(m *Model) string {
+	labels, sel, _ := m.composer.Popup()
+	if sel >= len(labels) {
+		return ""
+	}
+	return labels[sel]
+}
+
 // Tab completes the highlighted command (the first match, or the one
 // moved onto) and runs nothing; Enter then runs the whole name.
 func TestTabCompletesTheHighlightedCommand(t *testing.T) {
@@ -174,7 +186,7 @@ func TestTabCompletesTheHighlightedCommand(t *testing.T) {
 		for range down {
 			press(t, m, tea.KeyDown, 0)
 		}
-		want := m.popup.items[m.popup.sel].cmd.name
+		want := strings.TrimPrefix(highlighted(m), "/")
 		before := effectsOf(m, f)
 		press(t, m, tea.KeyTab, 0)
 		if got := m.composer.Value(); got != "/"+want+" " {
@@ -206,8 +218,8 @@ func TestRefusedCommandKeepsTheDraft(t *testing.T) {
 		before := effectsOf(m, f)
 		_, cmd := enterNow(m)
 		assertNothingRan(t, m, f, before, cmd, "/frobnicate now")
-		if !strings.Contains(m.notice.text, "/frobnicate is not a command") {
-			t.Errorf("notice %q", m.notice.text)
+		if !strings.Contains(noticeText(m), "/frobnicate is not a command") {
+			t.Errorf("notice %q", noticeText(m))
 		}
 	})
 	t.Run("idle-only during a turn", func(t *testing.T) {
@@ -217,16 +229,16 @@ func TestRefusedCommandKeepsTheDraft(t *testing.T) {
 		m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
 		typeText(t, m, "/undo")
 		press(t, m, tea.KeyEnter, 0)
-		if got := m.composer.Value(); got != "/undo" || !strings.Contains(m.notice.text, "can't run while a turn is running") {
-			t.Errorf("draft %q, notice %q", got, m.notice.text)
+		if got := m.composer.Value(); got != "/undo" || !strings.Contains(noticeText(m), "can't run while a turn is running") {
+			t.Errorf("draft %q, notice %q", got, noticeText(m))
 		}
 	})
 	t.Run("detach without the daemon", func(t *testing.T) {
 		m := ready(t, newFake(), Options{})
 		typeText(t, m, "/detach")
 		press(t, m, tea.KeyEnter, 0)
-		if got := m.composer.Value(); got != "/detach" || !strings.Contains(m.notice.text, "/detach is for a session on the codex daemon") {
-			t.Errorf("draft %q, notice %q", got, m.notice.text)
+		if got := m.composer.Value(); got != "/detach" || !strings.Contains(noticeText(m), "/detach is for a session on the codex daemon") {
+			t.Errorf("draft %q, notice %q", got, noticeText(m))
 		}
 	})
 	for _, msg := range []string{"/usr/bin/env is missing", " /stop is a command"} {

@@ -2,13 +2,14 @@ package model
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
+	"tandem/model/overlay"
 	"tandem/sessions"
 	"tandem/ui"
 )
@@ -49,7 +50,7 @@ func newThreadCmd(c backend.Client, notice string) tea.Cmd {
 func resumeCmd(c backend.Client, t backend.Thread, how resumeHow) tea.Cmd {
 	var peek tea.Cmd
 	if how.peek {
-		peek = peekCmd(c, t.ID)
+		peek = act.Run(c, act.Request{For: act.ToPanes, Do: act.PeekTurns{ID: t.ID}}) // drawn while the resume runs
 	}
 	return tea.Batch(peek, callCmd(func(ctx context.Context) tea.Msg {
 		if t.Path == nil || *t.Path == "" || t.Status == nil {
@@ -133,10 +134,7 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.turn.switching = false
 	m.clearNotice(noticeHeld, noticeOpening) // "opening a thread — your message stays here"
 	if msg.err != nil {
-		if m.peeked != "" { // the newest turns of a thread that did not open
-			m.view.reset()
-			m.peeked = ""
-		}
+		m.panes.ForgetPeek() // the newest turns of a thread that did not open
 		if msg.notice != "" {
 			m.banner(ui.BannerWarning, msg.notice, nil)
 		}
@@ -146,38 +144,29 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	if msg.how != "rewound" {
 		m.rewind.pending = nil // a rewind is of the thread it was chosen in
 	}
-	m.showAgent(nil) // agents.go: the sub-agents are the old thread's
-	m.agents = agentsState{}
 	var rewound string // the banner of a rewind, from the thread left
 	if msg.how == "rewound" {
 		rewound = m.rewoundNote(msg.before)
 	}
 	r := msg.resp
-	m.scrollbackLeave(msg) // scrollback.go: the old thread's last cells, a separator
-	// The account's rate limits and the model's window outlive a thread.
-	limits, window := m.thread.RateLimits, m.thread.Usage.ContextWindow
-	m.thread.Close()
-	m.thread.Reset(r.Thread.ID)
-	m.thread.RateLimits, m.thread.Usage.ContextWindow = limits, window
-	m.view.reset()
-	m.peeked = ""
-	m.beginOlder(r.Thread.ID, r.Older) // older.go: the turns before the page
+	m.panes.Leave(msg.how, r.Thread, msg.from, m.turn.running) // the old thread's last cells, a separator
+	m.panes.Open(r.Thread.ID, r.Cwd)                           // the sub-agents are the old thread's
+	m.panes.BeginOlder(r.Thread.ID, r.Older, m.client != nil)  // the turns before the page
 	m.clearTurn()
-	m.status.Model = r.Model
+	set := act.Settings{Model: act.Str(r.Model), Approval: act.Str(backend.PolicyString(r.ApprovalPolicy)), Sandbox: act.Str(r.Sandbox.Mode())}
 	if r.Cwd != "" {
-		m.status.Cwd = ui.ShortHome(r.Cwd)
-		m.threadCwd = r.Cwd
+		set.Cwd = act.Str(ui.ShortHome(r.Cwd))
+		m.panes.SetCwd(r.Cwd)
 	}
-	m.status.Approval = backend.PolicyString(r.ApprovalPolicy)
-	m.status.Sandbox = r.Sandbox.Mode()
 	// Choices made with /model and /approvals apply to the next turns of
 	// whatever thread is open: the status line keeps showing them.
 	if o := m.turn.overrides; o.Model != "" {
-		m.status.Model = o.Model
+		set.Model = act.Str(o.Model)
 	}
 	if o := m.turn.overrides; o.ApprovalPolicy != "" {
-		m.status.Approval, m.status.Sandbox = o.ApprovalPolicy, o.Sandbox
+		set.Approval, set.Sandbox = act.Str(o.ApprovalPolicy), act.Str(o.Sandbox)
 	}
+	m.stat.Apply(set)
 	m.turn.effort = ""
 	if r.ReasoningEffort != nil {
 		m.turn.effort = *r.ReasoningEffort
@@ -185,8 +174,8 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	if msg.notice != "" {
 		m.banner(ui.BannerWarning, msg.notice, nil)
 	}
-	m.loadHistory(r.Thread.Turns, false)
-	m.scrollbackOpened(msg) // a rewind's or fork's history is printed already
+	m.panes.LoadHistory(r.Thread.Turns, false)
+	m.panes.Opened(msg.how, msg.from) // a rewind's or fork's history is printed already
 	title := r.Thread.Preview
 	if r.Thread.Name != nil && *r.Thread.Name != "" {
 		title = *r.Thread.Name
@@ -206,7 +195,9 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 	m.rememberThread(r.Thread.ID)
 	extras := m.threadExtras() // goal.go: its goal, its workspace's skills
 	if msg.how == "resumed" {
-		return tea.Batch(m.earlierAgentsCmd(r.Thread.ID), extras, m.resumedRunning(r.Thread), m.loadOlderIfTop()) // agents.go: its sub-agents
+		m.panes.ListEarlierAgents(r.Thread.ID) // its sub-agents
+		m.panes.LoadOlderIfTop(m.transcriptHeight(), m.client != nil)
+		return tea.Batch(extras, m.resumedRunning(r.Thread))
 	}
 	return extras
 }
@@ -236,32 +227,32 @@ func (m *Model) onResumeCheck(msg resumeCheckMsg) tea.Cmd {
 		return nil
 	}
 	id, fill := msg.thread.ID, m.resumeHow().fill
-	items := []pickItem{
-		{label: "Fork it", detail: "a new thread with the same history", value: "fork"},
-		{label: "Start a new thread", detail: "leave the old thread alone", value: "new"},
-		{label: "Resume anyway", detail: "the server may reject it", value: "resume"},
-	}
-	m.openPicker(&picker{
-		title: "Unfinished tool calls in " + shortID(id),
-		items: items,
-		onChoose: func(it pickItem) tea.Cmd {
-			m.turn.switching = true
-			switch it.value {
-			case "fork":
-				return forkCmd(c, id)
-			case "resume":
-				return callCmd(func(ctx context.Context) tea.Msg {
-					return resumeNow(ctx, c, id, fill)
-				})
-			}
-			return newThreadCmd(c, "")
-		},
-		onCancel: func() tea.Cmd {
-			m.turn.switching = true
-			return newThreadCmd(c, "")
-		},
-	})
+	pick := func(how string) pickedUnfinished { return pickedUnfinished{c: c, id: id, fill: fill, how: how} }
+	m.overlay.Pick(overlay.Picker{Title: "Unfinished tool calls in " + shortID(id), Items: []overlay.Item{
+		{Label: "Fork it", Detail: "a new thread with the same history", Choose: pick("fork")},
+		{Label: "Start a new thread", Detail: "leave the old thread alone", Choose: pick("new")},
+		{Label: "Resume anyway", Detail: "the server may reject it", Choose: pick("resume")},
+	}, Cancel: pick("new")})
 	return nil
+}
+
+// pickedUnfinished is what to do with thread id, whose tool calls never
+// got an output: fork it, start a new thread, or resume it anyway.
+type pickedUnfinished struct {
+	c       backend.Client
+	id, how string
+	fill    int
+}
+
+func (p pickedUnfinished) run(m *Model) tea.Cmd {
+	m.turn.switching = true
+	switch p.how {
+	case "fork":
+		return forkCmd(p.c, p.id)
+	case "resume":
+		return callCmd(func(ctx context.Context) tea.Msg { return resumeNow(ctx, p.c, p.id, p.fill) })
+	}
+	return newThreadCmd(p.c, "")
 }
 
 // startResume runs a ResumeRequest from the command line.
@@ -309,12 +300,5 @@ func quoteTitle(s string) string {
 	return "“" + ui.Truncate(s, 50) + "”"
 }
 
-// oneLine gives the first line of an error, for a banner.
-func oneLine(err error) string {
-	var rpc *backend.RPCError
-	if errors.As(err, &rpc) {
-		return fmt.Sprintf("%s (%d)", rpc.Message, rpc.Code)
-	}
-	s, _, _ := strings.Cut(err.Error(), "\n")
-	return s
-}
+// oneLine gives the first line of an error, for a banner (act.OneLine).
+func oneLine(err error) string { return act.OneLine(err) }

@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
+	"tandem/model/composer"
 	"tandem/ui"
 )
 
@@ -91,21 +93,21 @@ func (m *Model) submitShown(shown, text string) tea.Cmd {
 		if shown != text {
 			drawn = shown
 		}
-		m.view.add(&ui.UserCell{Text: drawn, Images: images})
+		m.panes.Echo(&ui.UserCell{Text: drawn, Images: images})
 	}
-	m.view.follow = true
+	m.panes.Follow()
 	m.beginTurn()
 	m.clearNotice()
 	c := m.client
 	in.TurnOptions = m.turn.overrides
-	in.Skills, in.Collaboration = m.skillRefs(text), m.collabFor() // skills.go, collab.go
+	in.Skills, in.Collaboration = m.composer.SkillRefs(text), m.collabFor() // model/composer, collab.go
 	return tea.Batch(callCmd(func(ctx context.Context) tea.Msg {
 		if err := uploadImages(ctx, c, ups); err != nil {
 			return turnStartResult{text: text, err: err}
 		}
 		_, err := c.StartTurn(ctx, in)
 		return turnStartResult{text: shown, err: err}
-	}), m.startTick(), m.spin.Tick)
+	}), m.startTick(), m.stat.SpinTick)
 }
 
 func (m *Model) onTurnStartResult(msg turnStartResult) {
@@ -118,8 +120,7 @@ func (m *Model) onTurnStartResult(msg turnStartResult) {
 	// The prompt is never lost: put it back unless the user typed
 	// something new meanwhile.
 	if strings.TrimSpace(m.composer.Value()) == "" {
-		m.composer.SetDraft(msg.text) // a large one comes back as a placeholder
-		m.popup = popup{}
+		m.composer.Replace(msg.text) // a large one comes back as a placeholder
 	}
 }
 
@@ -147,7 +148,7 @@ func (m *Model) followTurn() tea.Cmd {
 		m.turn.running, m.turn.foreign = true, true
 		m.turn.started = m.now()
 	}
-	return tea.Batch(m.startTick(), m.spin.Tick)
+	return tea.Batch(m.startTick(), m.stat.SpinTick)
 }
 
 func (m *Model) startTick() tea.Cmd {
@@ -170,7 +171,7 @@ func (m *Model) frameEvery() time.Duration {
 
 // slowFrames says the frames come less often than the spinner's own
 // steps: the spinner then steps on each frame tick instead of its own.
-func (m *Model) slowFrames() bool { return m.frameEvery() >= m.spin.Spinner.FPS }
+func (m *Model) slowFrames() bool { return m.frameEvery() >= m.stat.SpinFPS() }
 
 // onFrameRate applies a FrameRateMsg; a turn running at the old rate
 // goes on at the new one from its next tick, and gets the spinner's own
@@ -182,7 +183,7 @@ func (m *Model) onFrameRate(msg FrameRateMsg) tea.Cmd {
 	wasSlow := m.slowFrames()
 	m.frame.seq, m.frame.every = msg.Seq, msg.Every
 	if wasSlow && !m.slowFrames() && m.turn.running {
-		return m.spin.Tick
+		return m.stat.SpinTick
 	}
 	return nil
 }
@@ -195,7 +196,7 @@ func (m *Model) onTick(msg tickMsg) tea.Cmd {
 	m.turn.ticking = false
 	if m.turn.running {
 		if m.slowFrames() {
-			m.spin, _ = m.spin.Update(m.spin.Tick())
+			m.stat.Step()
 		}
 		return m.startTick()
 	}
@@ -226,7 +227,7 @@ func (m *Model) endTurn(t backend.Turn) {
 	}
 	m.clearTurn()
 	m.clearNotice()
-	m.view.header = ""
+	m.panes.ClearHeader()
 	switch t.Status {
 	case backend.TurnInterrupted:
 		m.banner(ui.BannerWarning, "Turn interrupted", nil)
@@ -243,10 +244,11 @@ func (m *Model) endTurn(t backend.Turn) {
 	m.turn.err = ""
 }
 
-// onEnter submits the draft: a slash command, a `!` shell command, a new
-// turn, or — while a turn runs — a steer of that turn.
-func (m *Model) onEnter() tea.Cmd {
-	raw := m.composer.Value()
+// onEnter submits the draft s (act.Submit: the composer's Enter): a
+// slash command, a `!` shell command, a new turn, or — while a turn runs
+// — a steer of that turn.
+func (m *Model) onEnter(s act.Submit) tea.Cmd {
+	raw := s.Raw
 	if strings.TrimSpace(raw) == "" {
 		return nil
 	}
@@ -274,17 +276,17 @@ func (m *Model) onEnter() tea.Cmd {
 		m.setNotice(noticeHeld, "opening a thread — your message stays here")
 		return nil
 	}
-	if m.agents.showing != nil {
+	if m.panes.AgentShown() {
 		m.setNotice(noticeHeld, "a sub-agent is shown — esc back to the thread to send; your message stays here")
 		return nil
 	}
-	text := m.composer.Text() // placeholders → the pasted text (image chips stay)
-	hist := m.composer.HistEntry(raw, text)
+	// The text has the pasted text for its placeholders (image chips stay).
+	text, hist := s.Text, s.Hist
 	if cmd, refused := m.imagesRefused(text); refused { // images.go: the model must take images
 		return cmd
 	}
 	if strings.HasPrefix(text, "!") && len(strings.TrimSpace(text)) > 1 {
-		if m.composer.hasImage(text) {
+		if m.composer.HasImage(text) {
 			m.setNotice(noticeInfo, "a ! command takes no images — remove them (Backspace after each); your message stays here")
 			return nil
 		}
@@ -293,7 +295,7 @@ func (m *Model) onEnter() tea.Cmd {
 			return nil
 		}
 		m.composer.AddHistory(hist)
-		m.setDraft("")
+		m.composer.SetDraft("")
 		return m.shellCommand(strings.TrimSpace(text[1:]))
 	}
 	if m.turn.busy() {
@@ -302,27 +304,19 @@ func (m *Model) onEnter() tea.Cmd {
 	if len(m.turn.queued) > 0 {
 		// Prompts still queued (e.g. from before a restart) go first.
 		m.turn.queued = append(m.turn.queued, raw)
-		m.setDraft("")
+		m.composer.SetDraft("")
 		m.setNotice(noticeInfo, "queued after the earlier prompts")
 		return m.flushQueue()
 	}
 	if plan := m.rewind.pending; plan != nil {
 		// rewind.go: fork before the chosen turn, then send.
 		m.rewind.send = &rewindText{text: text, hist: hist}
-		m.setDraft("")
+		m.composer.SetDraft("")
 		return m.runRewind(plan)
 	}
 	m.composer.AddHistory(hist)
-	m.setDraft("")
+	m.composer.SetDraft("")
 	return m.submit(text)
-}
-
-// setDraft replaces the draft (a large text becomes a placeholder) and
-// closes the popup.
-func (m *Model) setDraft(s string) {
-	m.composer.SetDraft(s)
-	m.popup = popup{}
-	m.composer.Prune(m.turn.queued)
 }
 
 // steer adds text to the running turn with `turn/steer`; hist is what the
@@ -334,11 +328,11 @@ func (m *Model) steer(text, hist string) tea.Cmd {
 		return nil
 	}
 	m.composer.AddHistory(hist)
-	m.setDraft("")
-	m.view.follow = true
+	m.composer.SetDraft("")
+	m.panes.Follow()
 	m.setNotice(noticeSteering, "steering the turn…")
 	in, ups, _ := m.turnInput(text)
-	in.Skills = m.skillRefs(text) // skills.go
+	in.Skills = m.composer.SkillRefs(text) // model/composer
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -361,8 +355,8 @@ func (m *Model) onSteerResult(r steerResult) tea.Cmd {
 	switch {
 	case r.err == nil:
 		if !m.opts.Shared { // shared models draw prompts from the thread's items
-			text, ims := m.composer.stripImages(r.text)
-			m.view.add(&ui.UserCell{Text: text, Images: shownImages(ims)})
+			text, ims := m.composer.StripImages(r.text)
+			m.panes.Echo(&ui.UserCell{Text: text, Images: composer.Shown(ims)})
 		}
 		return nil
 	case errors.Is(r.err, backend.ErrNoActiveTurn), errors.As(r.err, &rpcErr) && rpcErr.Code == backend.CodeInvalidRequest:
@@ -371,30 +365,19 @@ func (m *Model) onSteerResult(r steerResult) tea.Cmd {
 		return m.flushQueue()
 	}
 	m.banner(ui.BannerError, "could not steer the turn: "+oneLine(r.err), nil)
-	m.restoreDraft(r.text)
+	m.composer.RestoreDraft(r.text)
 	return nil
 }
 
-// restoreDraft puts a prompt that was not delivered back in the composer,
-// ahead of anything typed since.
-func (m *Model) restoreDraft(text string) {
-	text = m.composer.LargeAsPaste(text)
-	cur := m.composer.Value()
-	if strings.TrimSpace(cur) != "" && cur != text {
-		text = text + "\n" + cur
-	}
-	m.setDraft(text)
-}
-
-// queueDraft moves the draft to the queue sent when the turn ends; it is
-// queued with its placeholders, expanded when sent.
-func (m *Model) queueDraft() {
-	text := m.composer.Value()
+// queueDraft moves the draft, text (act.Queue: the composer's Tab while
+// a turn runs), to the queue sent when the turn ends; it is queued with
+// its placeholders, expanded when sent.
+func (m *Model) queueDraft(text string) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
 	m.turn.queued = append(m.turn.queued, text)
-	m.setDraft("")
+	m.composer.SetDraft("")
 	m.setNotice(noticeInfo, "queued for the next turn")
 }
 
@@ -407,7 +390,7 @@ func (m *Model) flushQueue() tea.Cmd {
 	m.turn.queued = m.turn.queued[1:]
 	text := m.composer.Expand(raw)
 	m.composer.AddHistory(m.composer.HistEntry(raw, text))
-	m.composer.Prune(m.turn.queued)
+	m.composer.Prune()
 	return m.submit(text)
 }
 
@@ -420,7 +403,7 @@ func (m *Model) holdPrompt(p string) tea.Cmd {
 	}
 	m.turn.held = p
 	m.setNotice(noticeLoginCheck, "checking the login before sending your prompt…")
-	if m.composer.hasImage(p) {
+	if m.composer.HasImage(p) {
 		return m.fetchModels() // -i: whether the model takes images
 	}
 	return nil
@@ -434,7 +417,7 @@ func (m *Model) releasePrompt() tea.Cmd {
 	if p == "" {
 		return nil
 	}
-	if m.composer.hasImage(p) && !m.images.listed && m.client != nil {
+	if m.composer.HasImage(p) && !m.images.listed && m.client != nil {
 		// -i: sent once model/list says whether the model takes images.
 		m.images.heldWaits = true
 		return m.fetchModels()

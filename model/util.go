@@ -1,11 +1,5 @@
 package model
 
-import (
-	"strconv"
-
-	"charm.land/lipgloss/v2"
-)
-
-func lipWidth(s string) int { return lipgloss.Width(s) }
+import "strconv"
 
 func itoa(n int) string { return strconv.Itoa(n) }

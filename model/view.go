@@ -9,79 +9,69 @@ import (
 	"tandem/ui"
 )
 
+// drawState is what the last View drew and how the message being
+// handled may reuse it: a streaming delta changes nothing below the
+// transcript (bottom), and a frame tick only the elapsed second.
+type drawState struct {
+	deltaOnly, tickOnly bool
+	bottom              []string
+	bottomW             int
+	bottomSec           int64 // the elapsed second bottom was drawn at
+}
+
 // View implements tea.Model: the transcript, bottom-aligned and scrolled,
 // then the inline form (if any), the composer and the status line. It
 // changes nothing the model decides by; it only fills render caches (the
-// transcript's cells, the last frame), which depend on the model alone.
+// panes' cells and frames, the bottom's drawing), which depend on the
+// model alone.
 func (m *Model) View() tea.View {
 	if m.width == 0 || m.height == 0 {
 		return tea.NewView("")
 	}
-	if !m.altScreen() { // --no-alt-screen: the live area only (scrollback.go)
+	if !m.panes.AltScreen() { // --no-alt-screen: the live area only
 		return m.inlineView()
 	}
-	if m.pager != nil {
-		return m.finishView(m.pager.view(m.styles, m.contentWidth(), m.height))
+	if m.panes.PagerOpen() {
+		return m.finishView(m.panes.PagerView())
 	}
-	if m.requests.full && m.requests.form != nil {
-		return m.finishView(m.fullFormView()) // formwhole.go
+	if f, ok := m.overlay.FullView(); ok { // model/overlay: the form full screen
+		return m.finishView(f)
 	}
-	v := &m.view
 	// A streaming delta that changes nothing drawn yet (its cell re-renders
 	// on the next frame tick) reuses the last frame: a delta then costs
-	// O(1), not a frame.
-	// So does a key of a paste burst, but for a redraw every
-	// burstFrameEvery (burst.go).
-	if (v.deltaOnly || m.burstFrame()) && v.frameOK && v.frameW == m.width && v.frameH == m.height && !v.transcript.Pending() {
-		return m.finishView(v.frame)
+	// O(1), not a frame. So does a key of a paste burst, but for a redraw
+	// every BurstFrameEvery (model/composer).
+	if f, at, ok := m.panes.Frame(m.width, m.height); ok && (m.drawn.deltaOnly || m.composer.BurstFrame(at)) {
+		return m.finishView(f)
 	}
-	w := m.contentWidth()
 	bottom := m.bottom()
 	h := max(1, m.height-len(bottom))
-	// Only the visible cells' lines are touched: Sync re-renders changed
-	// cells (live ones once a frame), Window slices by line counts.
-	// Following the bottom, only the last h lines are on screen: what lies
-	// above may be laid out cheaply until the user scrolls up (ui.Lazy).
-	tail := h
-	if !v.follow {
-		tail = m.visibleTail(v.top, h)
-	}
-	total := v.transcript.Sync(m.renderContext(tail), m.RenderWidth())
-	maxTop := max(0, total-h)
-	top := v.top
-	if v.follow || top > maxTop {
-		top = maxTop
-	}
-	visible := v.transcript.Window(top, h, w)
+	visible := m.panes.Window(h) // model/transcript
 	screen := make([]string, 0, m.height)
 	for i := len(visible); i < h; i++ {
 		screen = append(screen, "")
-	}
-	if !v.follow && top < maxTop && len(visible) > 0 {
-		visible = append([]string(nil), visible...)
-		visible[len(visible)-1] = m.styles.Dim.Render(ui.Truncate("↓ more below (PgDn)", w))
 	}
 	screen = append(screen, visible...)
 	screen = append(screen, bottom...)
 	if len(screen) > m.height {
 		screen = screen[len(screen)-m.height:]
 	}
-	v.frame = strings.Join(screen, "\n")
-	v.frameOK, v.frameW, v.frameH, v.frameAt = true, m.width, m.height, m.opts.KeyNow()
-	return m.finishView(v.frame)
+	frame := strings.Join(screen, "\n")
+	m.panes.KeepFrame(frame, m.width, m.height)
+	return m.finishView(frame)
 }
 
 // finishView wraps the screen text in a view: alt screen, title, and the
-// mouse captured unless the user released it (keyMouse).
+// mouse captured unless the user released it (the keymap's Mouse).
 func (m *Model) finishView(s string) tea.View {
 	v := tea.NewView(s)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	if m.mouseOff {
+	if m.panes.MouseReleased() {
 		v.MouseMode = tea.MouseModeNone
 	}
-	v.WindowTitle = m.windowTitle() // notify.go
-	v.ReportFocus = true            // tea.FocusMsg / tea.BlurMsg, for notifications
+	v.WindowTitle = m.windowTitle()
+	v.ReportFocus = true // tea.FocusMsg / tea.BlurMsg, for notifications
 	return v
 }
 
@@ -89,16 +79,16 @@ func (m *Model) finishView(s string) tea.View {
 // and the status line. A streaming delta changes none of it, so the last
 // drawing is reused then (the composer alone costs ~50 µs to draw).
 func (m *Model) bottom() []string {
-	v := &m.view
+	d := &m.drawn
 	// A frame tick changes nothing below the transcript but the turn's
 	// elapsed seconds: a shared session's every guest ticks, so the
 	// bottom drawn a moment ago serves until the second turns.
 	sec := m.elapsedSecond()
-	if (v.deltaOnly || v.tickOnly && sec == v.bottomSec) && v.bottomLines != nil && v.bottomW == m.width {
-		return v.bottomLines
+	if (d.deltaOnly || d.tickOnly && sec == d.bottomSec) && d.bottom != nil && d.bottomW == m.width {
+		return d.bottom
 	}
-	v.bottomLines, v.bottomW, v.bottomSec = m.drawBottom(), m.width, sec
-	return v.bottomLines
+	d.bottom, d.bottomW, d.bottomSec = m.drawBottom(), m.width, sec
+	return d.bottom
 }
 
 // elapsedSecond is the running turn's elapsed whole seconds, as the
@@ -113,26 +103,18 @@ func (m *Model) elapsedSecond() int64 {
 // drawBottom draws everything below the transcript (bottom caches it).
 func (m *Model) drawBottom() []string {
 	w := m.contentWidth()
-	var out, form []string
-	if f := m.requests.form; f != nil && !m.requests.whole {
-		form = append(form, m.formTooSmall(w)) // formwhole.go: never drawn cut
-	} else if f != nil {
-		fv := strings.TrimRight(f.View(), "\n")
-		form = append(form, m.rule(w))
-		form = append(form, strings.Split(fv, "\n")...)
-		if q := m.queueLine(); q != "" {
-			form = append(form, q)
-		}
-	} else if l := m.waitingLine(); l != "" {
-		out = append(out, l)
+	var out []string
+	form := m.overlay.FormView() // model/overlay: never drawn cut
+	if l := m.overlay.WaitingLine(); l != "" {
+		out = append(out, l) // a watcher's "waiting for …"
 	}
-	if h := m.agentHeader(w); h != "" { // agents.go
+	if h := m.panes.AgentHeader(w, m.overlay.HasForm(), m.keys.Agents.Help().Key); h != "" {
 		out = append(out, h)
 	}
 	out = append(out, m.aboveComposer(w)...)
 	out = append(out, m.rule(w))
 	out = append(out, strings.Split(m.composer.View(), "\n")...)
-	out = append(out, m.statusMemo.Line(m.styles, m.statusInfo(), w))
+	out = append(out, m.stat.Line(m.styles, m.statusInfo(), w))
 	if over := len(form) + len(out) - m.height; over > 0 && m.height > 0 && len(form) > 0 {
 		// A form taller than the screen (a very short terminal) loses its
 		// last rows, never its first: the question or command and the
@@ -145,23 +127,21 @@ func (m *Model) drawBottom() []string {
 // statusInfo is the status line now: the settled values, the running
 // turn, the notice, and the thread's usage and rate limits.
 func (m *Model) statusInfo() ui.StatusInfo {
-	s := m.status
-	s.Notice = m.notice.text
-	if d := m.detachNotice(); d != "" && m.notice.kind != noticeQuit {
+	s := m.stat.Info()
+	kind, text := m.stat.Notice()
+	s.Notice = text
+	if d := m.detachNotice(); d != "" && kind != noticeQuit {
 		s.Notice = d // reattach.go: while the link to the daemon is down
 		s.NoInterrupt = true
 	}
 	s.Running = m.turn.running
-	s.Spinner = m.spin.View()
+	s.Spinner = m.stat.Spinner()
 	if m.turn.running {
 		s.Elapsed = m.now().Sub(m.turn.started)
-		s.Header = m.view.header
+		s.Header = m.panes.Header()
 	}
-	u := m.thread.Usage
+	u := m.panes.Thread().Usage
 	s.TotalTokens, s.LastInputTokens, s.ContextWindow = u.Total, u.LastInput, u.ContextWindow
-	if m.loggedOut {
-		s.Hints = append(s.Hints, "logged out") // account.go
-	}
 	return s
 }
 
@@ -175,20 +155,49 @@ func (m *Model) aboveComposer(w int) []string {
 		first, _, _ := strings.Cut(q, "\n")
 		out = append(out, st.Dim.Render(ui.Truncate("  ⏳ queued "+itoa(i+1)+": "+first, w)))
 	}
-	out = append(out, m.askView(w)...) // slash.go: a command's question
-	switch {
-	case m.login != nil:
-		out = append(out, m.rule(w))
-		out = append(out, m.login.view(st, w)...)
-	case m.picker != nil:
-		out = append(out, m.rule(w))
-		out = append(out, m.picker.view(st, w)...)
-	default:
-		out = append(out, m.popupView(w)...)
+	out = append(out, m.askView(w)...)        // slash.go: a command's question
+	if p := m.overlay.PanelView(); p != nil { // model/overlay: the login form or a picker
+		return append(out, p...)
 	}
-	return out
+	return append(out, m.composer.PopupView(st, w)...) // model/composer: its popups
 }
 
 func (m *Model) transcriptHeight() int {
 	return max(1, m.height-len(m.bottom()))
+}
+
+// inlineView is View with --no-alt-screen: the live area — the cells not
+// printed yet, at most the rows the bottom leaves (their last lines when
+// taller) — then the form, composer and status line. Quitting, it is
+// empty: what was live has been printed.
+func (m *Model) inlineView() tea.View {
+	v := tea.NewView("")
+	if !m.quitting {
+		frame, ok := m.panes.InlineFrame(m.width, m.height)
+		if !m.drawn.deltaOnly || !ok { // a delta waits for the next frame tick
+			bottom := m.bottom()
+			live := m.panes.LiveLines(m.panes.LiveRoom(len(bottom)), m.turn.running)
+			frame = strings.Join(append(live, bottom...), "\n")
+			m.panes.KeepInlineFrame(frame, m.width, m.height)
+		}
+		v = tea.NewView(frame)
+	}
+	// No alternate screen, no mouse capture (the wheel scrolls the
+	// terminal, selection is the terminal's); the title and focus
+	// reporting as in the alternate screen.
+	v.WindowTitle = m.windowTitle()
+	v.ReportFocus = true
+	return v
+}
+
+// rule is the line above the form, a picker or the login form, and the
+// composer: a dim rule across the window, or with --no-alt-screen a blank
+// line — a line as wide as the window in the live area is left behind
+// in the scrollback when a narrowing terminal (tmux, most others) reflows
+// it into two rows above the cursor.
+func (m *Model) rule(w int) string {
+	if m.panes.Inline() {
+		return ""
+	}
+	return m.styles.Dim.Render(strings.Repeat("─", w))
 }

@@ -66,7 +66,7 @@ cleanup() {
 trap cleanup EXIT
 
 echo "building into $OUT …"
-(cd "$ROOT" && go build -o "$OUT/tandem" . && go build -o "$OUT/mockapi" ./internal/mockapi/cmd/mockapi && go build -o "$OUT/trivial" ./scripts/trivialclient)
+(cd "$ROOT" && go build -o "$OUT/tandem" . && go build -o "$OUT/mockapi" ./internal/testkit/mockapi/cmd/mockapi && go build -o "$OUT/trivial" ./scripts/trivialclient)
 echo '{"responses": [{"big_markdown": {"bytes": 100000, "deltas": 8500}}]}' >"$OUT/script.json"
 PROMPT="write the benchmark document"
 

@@ -16,7 +16,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # is in scripts/install-codex.sh).
 CODEX_NEXT=0.171.0
 # The packages whose tests start the real codex app-server.
-E2E_PACKAGES=(./backend ./internal/e2e ./internal/cli ./internal/pair ./internal/mockapi ./sessions/demo ./teatest)
+E2E_PACKAGES=(./backend ./internal/testkit/e2e ./internal/cli ./internal/pair ./internal/testkit/mockapi ./sessions/demo ./teatest)
 
 need=()
 command -v tmux >/dev/null || need+=(tmux)
@@ -55,7 +55,7 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go test -count=1 -timeout 25m ./...
-go test -count=1 -race -timeout 15m ./backend/... ./internal/hub ./internal/shellwords ./internal/redact ./internal/pair ./internal/screen ./internal/spill
+go test -count=1 -race -timeout 15m ./backend/... ./internal/hub ./internal/lib/shellwords ./internal/lib/redact ./internal/pair ./internal/lib/screen ./internal/lib/spill
 # The pairing server runs one program per SSH client at once: its tests
 # (real app-server, real SSH clients) run under the race detector too —
 # internal/pair's in the line above, the serve command's here.

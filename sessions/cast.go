@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"tandem/internal/redact"
-	"tandem/internal/screen"
+	"tandem/internal/lib/redact"
+	"tandem/internal/lib/screen"
 )
 
 // CastHeader is the first line of an asciicast v2 file.
@@ -37,7 +37,7 @@ const castSyncHold = 250 * time.Millisecond
 // [seconds since start, code, data].
 //
 // The output is not copied. It drives a terminal emulator
-// (internal/screen), and what that shows is written, redacted, so a
+// (internal/lib/screen), and what that shows is written, redacted, so a
 // secret typed one key at a time or wrapped at the screen's edge is
 // hidden like any other. The first "o" event, and the first after a
 // resize, clears the screen and draws all of it; each later one redraws

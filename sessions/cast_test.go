@@ -13,8 +13,8 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
-	"tandem/internal/redact"
-	"tandem/internal/screen"
+	"tandem/internal/lib/redact"
+	"tandem/internal/lib/screen"
 )
 
 // demoOutput returns the output chunks of testdata/demo.cast, a

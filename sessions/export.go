@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"tandem/backend"
-	"tandem/internal/redact"
-	"tandem/internal/shellwords"
-	"tandem/internal/termsafe"
+	"tandem/internal/lib/redact"
+	"tandem/internal/lib/shellwords"
+	"tandem/internal/lib/termsafe"
 )
 
 // ExportMarkdown writes rec as Markdown: the user's prompts, the agent's

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 )
 
 // MaxHistoryEntry is the most bytes one stored history entry keeps; a
@@ -12,7 +12,7 @@ import (
 const MaxHistoryEntry = 16 << 10
 
 // historyEntry is what the state file keeps of a prompt: secrets redacted
-// (tandem/internal/redact), then cut to MaxHistoryEntry bytes (marker included) on a
+// (tandem/internal/lib/redact), then cut to MaxHistoryEntry bytes (marker included) on a
 // rune boundary with a "[truncated …]" marker.
 func historyEntry(prompt string) string {
 	return capEntry(redact.String(prompt))

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"tandem/backend"
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 )
 
 // RecordingVersion is the version of the transcript format written by

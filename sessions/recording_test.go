@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"tandem/backend"
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 )
 
 // Planted secrets: none of them may reach a file tandem writes.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"tandem/internal/e2e"
+	"tandem/internal/testkit/e2e"
 )
 
 // A multi-line paste of wide text typed as keys (no bracketed paste, each

@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"tandem/internal/e2e"
+	"tandem/internal/testkit/e2e"
 )
 
 // imageFile makes a PNG-looking file of size bytes named name.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"tandem/internal/e2e"
+	"tandem/internal/testkit/e2e"
 	"tandem/model"
 )
 

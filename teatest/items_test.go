@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
-	"tandem/internal/e2e"
+	"tandem/internal/testkit/e2e"
 	"tandem/model"
 	"tandem/ui"
 )

@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"tandem/backend"
-	"tandem/internal/e2e"
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/mockapi"
 	"tandem/model"
 	"tandem/sessions"
 	"tandem/sessions/demo"

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"tandem/backend"
-	"tandem/internal/e2e"
+	"tandem/internal/testkit/e2e"
 	"tandem/model"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"tandem/internal/e2e"
+	"tandem/internal/testkit/e2e"
 )
 
 // TestPagerOpensAndCloses checks Ctrl+T shows the whole transcript with

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"tandem/internal/e2e"
+	"tandem/internal/testkit/e2e"
 	"tandem/model"
 )
 

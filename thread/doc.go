@@ -9,7 +9,7 @@
 // nothing. What one viewer does with the state — scrolling, focus, the
 // draft, render caches — lives in model/ and ui/, never here.
 //
-// thread imports backend for the event types, internal/spill for command
+// thread imports backend for the event types, internal/lib/spill for command
 // output too big to keep in memory and x/ansi to cut a tool's title to
 // its display width (tools.go); it must not import lipgloss,
 // bubbles, bubbletea, ui/, forms/ or model/.

@@ -91,6 +91,13 @@ type FileDiff struct {
 	MovePath         string
 }
 
+// The kinds of a FileDiff, as the server names them.
+const (
+	FileAdd    = "add"
+	FileDelete = "delete"
+	FileUpdate = "update"
+)
+
 // PlanStep is one step of a plan; Status is "pending", "inProgress" or
 // "completed".
 type PlanStep struct {

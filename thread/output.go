@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"strings"
 
-	"tandem/internal/spill"
+	"tandem/internal/lib/spill"
 )
 
 // Output limits of a command's Output. Up to OutputMemCap bytes are kept in
-// memory; past that the whole output goes to a spill file (internal/spill:
+// memory; past that the whole output goes to a spill file (internal/lib/spill:
 // a temp file, redacted) and memory keeps only the first OutputHeadCap
 // and the last OutputTailCap bytes.
 const (

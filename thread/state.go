@@ -2,6 +2,7 @@ package thread
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -334,7 +335,14 @@ func (s *State) upsert(turn string, it backend.Item, final bool) Change {
 	}
 	ch := Change{Item: s.Find(turn, it.ID)}
 	if ch.Item != nil && ch.Item.Done && !final {
-		return Change{}
+		if sameWork(ch.Item, it) {
+			return Change{} // a late start of the item that completed
+		}
+		// A start for another item under an id that completed: the model
+		// reused a call_id within the turn. It is an item of its own —
+		// what it does must never be drawn, or approved, as the old one
+		// did — and the id names it from now on.
+		ch.Item = nil
 	}
 	if ch.Item == nil || ch.Item.Type != it.Type {
 		if kind == User && !final {
@@ -399,6 +407,23 @@ func kindOf(typ string) (Kind, bool) {
 		return FileChange, true
 	}
 	return Tool, false
+}
+
+// sameWork reports whether it, starting under the key of x, which
+// completed, is x's own late start: the same kind and, for what runs or
+// changes files, the same command or changes. A start that differs is
+// another item reusing the id.
+func sameWork(x *Item, it backend.Item) bool {
+	if x.Type != it.Type {
+		return false
+	}
+	switch x.Kind {
+	case Command:
+		return it.Command == "" || it.Command == x.Command
+	case FileChange:
+		return len(it.Changes) == 0 || slices.Equal(files(it.Changes), x.Files)
+	}
+	return true
 }
 
 func files(changes []backend.FileChange) []FileDiff {

@@ -150,9 +150,9 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 	for _, f := range c.Files() {
 		a, r := FileDiffStat(f)
 		v := verb
-		if f.Kind == "add" && status == "completed" {
+		if f.Kind == thread.FileAdd && status == "completed" {
 			v = "Added"
-		} else if f.Kind == "delete" && status == "completed" {
+		} else if f.Kind == thread.FileDelete && status == "completed" {
 			v = "Deleted"
 		}
 		head := fmt.Sprintf("%s %s ", v, SanitizeLine(f.Path))

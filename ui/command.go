@@ -8,8 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"tandem/internal/shellwords"
-	"tandem/internal/termsafe"
+	"tandem/internal/lib/shellwords"
+	"tandem/internal/lib/termsafe"
 	"tandem/thread"
 )
 
@@ -36,6 +36,10 @@ type CommandCell struct {
 
 // Version implements Cell.
 func (c *CommandCell) Version() int { return c.v + c.Item.Rev }
+
+// expandedRows is how many rows one line of output may wrap to when the
+// cell is expanded (or in the pager); the rest is in $PAGER (alt+o).
+const expandedRows = 50
 
 // Collapsed and expanded output heights, in source lines.
 const (
@@ -198,7 +202,15 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 			lines = append(lines, st.Dim.Render(fmt.Sprintf("  │ … +%d lines above", hidden)))
 		}
 		for _, l := range shown {
-			lines = append(lines, bar+cleanLine(l, w, dim))
+			// Expanded (and in the pager) a line is wrapped, not cut: what
+			// the model read of it is on screen, up to expandedRows rows.
+			rows := Wrap(cleanLine(l, expandedRows*w, dim), w)
+			if len(rows) > expandedRows {
+				rows = append(rows[:expandedRows-1], st.Dim.Render(Truncate("… the rest of this line: alt+o shows the whole output", w)))
+			}
+			for _, r := range rows {
+				lines = append(lines, bar+r)
+			}
 		}
 	} else if total <= HeadLines+TailLines+1 {
 		for _, l := range out.Tail(int(total)) {

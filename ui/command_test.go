@@ -179,3 +179,25 @@ func TestStyleWrap(t *testing.T) {
 		}
 	}
 }
+
+// Expanded (the pager too), a long line of output is wrapped, not cut:
+// its end — what the model read — is on screen.
+func TestExpandedOutputWraps(t *testing.T) {
+	c := newTestCommand("", "completed")
+	c.AppendOutput(strings.Repeat("Z", 300) + "TAIL-OF-LONG\n")
+	collapsed := ansi.Strip(strings.Join(c.Render(testCtx(), 60), "\n"))
+	if strings.Contains(collapsed, "TAIL-OF-LONG") || !strings.Contains(collapsed, "…") {
+		t.Fatalf("collapsed, the line is not cut with …:\n%s", collapsed)
+	}
+	ctx := testCtx()
+	ctx.Expanded = true
+	out := c.Render(ctx, 60)
+	if all := strings.ReplaceAll(ansi.Strip(strings.Join(out, "\n")), "\n  │ ", ""); !strings.Contains(all, "TAIL-OF-LONG") {
+		t.Fatalf("expanded, the line's end is not on screen:\n%s", strings.Join(out, "\n"))
+	}
+	for _, l := range out {
+		if w := ansi.StringWidth(l); w > 60 {
+			t.Fatalf("a row of %d cells in 60: %q", w, l)
+		}
+	}
+}

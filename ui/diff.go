@@ -5,10 +5,11 @@ import (
 	"strconv"
 	"strings"
 
-	"tandem/internal/unidiff"
+	"tandem/internal/lib/unidiff"
+	"tandem/thread"
 )
 
-// Every diff drawn here is read by internal/unidiff: hunks by their
+// Every diff drawn here is read by internal/lib/unidiff: hunks by their
 // header counts (a line inside one is content whatever it starts with),
 // an added or deleted file's content by its kind.
 
@@ -38,7 +39,7 @@ func DiffStat(diff string) (added, removed int) {
 // header's counts is shown whole under a warning.
 func RenderFileDiff(st Styles, f FileDiff, width, maxLines int) []string {
 	d := unidiff.ReadChange(f.Kind, f.Diff)
-	return renderRows(st, diffRows(d, f.Kind == "add" || f.Kind == "delete"), width, maxLines)
+	return renderRows(st, diffRows(d, f.Kind == thread.FileAdd || f.Kind == thread.FileDelete), width, maxLines)
 }
 
 // rowKind is how a diff row is drawn.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/mockapi"
 )
 
 // TestLazyStylesOnlyTheTail streams a 100 KB answer with Tail set (the

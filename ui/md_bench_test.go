@@ -3,7 +3,7 @@ package ui
 import (
 	"testing"
 
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/mockapi"
 )
 
 // BenchmarkMarkdownWhole renders the 100 KB BigMarkdown document in one

@@ -3,7 +3,7 @@ package ui
 import (
 	"strings"
 
-	"tandem/internal/termsafe"
+	"tandem/internal/lib/termsafe"
 )
 
 // Sanitize makes text from the server, a tool or a file safe to draw: no

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"tandem/internal/termsafe"
+	"tandem/internal/lib/termsafe"
 )
 
 func TestSanitize(t *testing.T) {

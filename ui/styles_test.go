@@ -5,7 +5,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"tandem/internal/contrast"
+	"tandem/internal/lib/contrast"
 )
 
 // The styles an approval form shows its diff in (forms draw them as they

@@ -15,7 +15,7 @@ import (
 
 	"tandem/backend"
 	"tandem/config"
-	"tandem/internal/shellwords"
+	"tandem/internal/lib/shellwords"
 	"tandem/model"
 	"tandem/sessions"
 )
@@ -99,22 +99,8 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 
 	s := cfg.settings
 	var owner *sessionOwner // set before the program runs
-	m := model.New(model.Options{
-		Prompt:  in.prompt,
-		Images:  in.images,
-		Dark:    s.Dark(),
-		NoColor: os.Getenv("NO_COLOR") != "",
-		Status:  env.status(),
-		// The last thread and prompt history per workspace.
-		State:     sessions.Open(""),
-		Workspace: env.cwd,
-		// owner.go: F5 and /restart start a new app-server on the thread.
-		Restart:     func(lastTurn string) (model.RestartInfo, error) { return owner.restart(lastTurn) },
-		TurnTimeout: s.TurnTimeout,
-		// notify.go: desktop notifications (the config's notifications).
-		Notifications: s.Notifications,
-		NoAltScreen:   !s.AltScreen,
-	})
+	// owner.go: F5 and /restart start a new app-server on the thread.
+	m := model.New(env.modelOptions(in, func(lastTurn string) (model.RestartInfo, error) { return owner.restart(lastTurn) }))
 	p := tea.NewProgram(m, tea.WithContext(ctx), themeFilter(s))
 
 	// The session is owned here (owner.go); every exit path below closes
@@ -155,6 +141,30 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 		return runErr
 	}
 	return sig.Status()
+}
+
+// modelOptions are the TUI model's options for an interactive run: the
+// first prompt and images, the theme, the status line, the workspace's
+// thread and prompt history, the turn timeout, the notifications, the
+// screen and the keymap (the config's [keys]); restart is F5's.
+func (e *runEnv) modelOptions(in interactive, restart func(lastTurn string) (model.RestartInfo, error)) model.Options {
+	s := e.cfg.settings
+	return model.Options{
+		Prompt:  in.prompt,
+		Images:  in.images,
+		Dark:    s.Dark(),
+		NoColor: os.Getenv("NO_COLOR") != "",
+		Status:  e.status(),
+		// The last thread and prompt history per workspace.
+		State:       sessions.Open(""),
+		Workspace:   e.cwd,
+		Restart:     restart,
+		TurnTimeout: s.TurnTimeout,
+		// notify.go: desktop notifications (the config's notifications).
+		Notifications: s.Notifications,
+		NoAltScreen:   !s.AltScreen,
+		Keys:          e.cfg.keys,
+	}
 }
 
 // shutdown refuses every pending server request (never accepting), then

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/mockapi"
 )
 
 // webSearchTool returns the web_search tool the request offers the model

@@ -13,7 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"tandem/config"
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 )
 
 // codexProfilePath is codex's profile NAME in the codex home:

@@ -10,6 +10,7 @@ import (
 
 	"tandem/backend"
 	"tandem/config"
+	"tandem/model/keys"
 	"tandem/ui"
 )
 
@@ -51,6 +52,10 @@ type runConfig struct {
 	// is what -p applied.
 	addDirs []string
 	profile profileUse
+
+	// keys is the keymap: the defaults with the file's [keys] (keymap.go);
+	// every model of the run gets it (a serve's guests share the host's).
+	keys *keys.Map
 }
 
 // resolve checks the flags (validate), loads the config file and
@@ -63,6 +68,10 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 	file, err := config.Load(o.ConfigFile)
 	if err != nil {
 		return runConfig{}, &usageError{err.Error()}
+	}
+	km, err := keymap(file)
+	if err != nil {
+		return runConfig{}, err
 	}
 	var args []string
 	for _, kv := range o.Overrides {
@@ -106,6 +115,7 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 		record:          o.Record,
 		traceProtocol:   o.TraceProtocol,
 		daemon:          s.Daemon,
+		keys:            km,
 	}
 	if p, ok := unixSocketPath(c.ws); ok {
 		c.ws, c.attach, c.unixSock = "", true, p

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"tandem/backend"
-	"tandem/internal/e2e"
-	"tandem/internal/mockapi"
-	"tandem/internal/sshtest"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/mockapi"
+	"tandem/internal/testkit/sshtest"
 )
 
 // Durable sessions on codex's app-server daemon (issue #15), end to end:

@@ -15,8 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"tandem/backend"
-	"tandem/internal/redact"
-	"tandem/internal/termsafe"
+	"tandem/internal/lib/redact"
+	"tandem/internal/lib/termsafe"
 )
 
 // execIO is where `tandem exec` reads the prompt and writes its output.

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"tandem/backend"
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 	"tandem/ui"
 )
 

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"tandem/backend"
-	"tandem/internal/e2e"
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/mockapi"
 )
 
 // execEnv isolates a tandem run: CODEX_HOME is the e2e env's, and the

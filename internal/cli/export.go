@@ -17,8 +17,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"tandem/internal/frames"
+	"tandem/internal/lib/screen"
 	"tandem/internal/picture"
-	"tandem/internal/screen"
 	"tandem/sessions"
 	"tandem/ui"
 )

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"tandem/internal/e2e"
-	"tandem/internal/mockapi"
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/mockapi"
 )
 
 const demoRecording = "../../sessions/demo/demo.jsonl"

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/mockapi"
 )
 
 func writeTestPNG(t *testing.T, p string) {

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"tandem/internal/e2e"
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/mockapi"
 )
 
 // Prompts queued with Tab during a turn survive an app-server crash: after

@@ -18,9 +18,9 @@ import (
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
 
-	"tandem/internal/e2e"
-	"tandem/internal/mockapi"
-	"tandem/internal/procfs"
+	"tandem/internal/lib/procfs"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/mockapi"
 	"tandem/model"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"tandem/internal/e2e"
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/mockapi"
 )
 
 // ghostty is the environment of a terminal that shows OSC 9 as a desktop

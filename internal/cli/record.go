@@ -217,7 +217,7 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 // it tells the renderer it may use extras such as repeating characters
 // (REP, "ESC [ n b": tmux, kitty, foot, wezterm, …); those terminals are
 // recorded as xterm-256color, which every one of them also speaks. The
-// cast is drawn from an emulator's screen (internal/screen), which does
+// cast is drawn from an emulator's screen (internal/lib/screen), which does
 // interpret REP, so a repeated run no longer hides text from the
 // redactor; the pin keeps the recorded tandem to the xterm sequences that
 // emulator is built for.

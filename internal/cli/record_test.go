@@ -15,10 +15,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/creack/pty"
 
-	"tandem/internal/e2e"
-	"tandem/internal/mockapi"
-	"tandem/internal/redact"
-	"tandem/internal/screen"
+	"tandem/internal/lib/redact"
+	"tandem/internal/lib/screen"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/mockapi"
 )
 
 // tandemBinary builds tandem into a directory of its own that holds

@@ -15,6 +15,7 @@ import (
 	"tandem/backend"
 	"tandem/internal/frames"
 	"tandem/model"
+	"tandem/model/keys"
 	"tandem/sessions"
 	"tandem/sessions/demo"
 	"tandem/ui"
@@ -84,6 +85,12 @@ func runReplay(ctx context.Context, opts ReplayOptions, command string, std stdi
 	} else if rec, err = sessions.LoadRecording(opts.File); err != nil {
 		return err
 	}
+	// The keys are the user's own, as in a live session: the config
+	// file's [keys] (keymap.go).
+	km, err := defaultKeymap()
+	if err != nil {
+		return err
+	}
 	if needTerminal(std.in, std.out) != nil { // tty.go
 		return &usageError{command + " needs a terminal; `tandem export FILE` writes a recording as Markdown"}
 	}
@@ -91,7 +98,7 @@ func runReplay(ctx context.Context, opts ReplayOptions, command string, std stdi
 	if err != nil {
 		return err
 	}
-	return play(ctx, p, frames.Status(rec), opts.NoAltScreen)
+	return play(ctx, p, replayOptions(frames.Status(rec), opts.NoAltScreen, km))
 }
 
 // replayModel wraps the ordinary model with the playback keys; everything
@@ -155,15 +162,21 @@ func replaySink(send func(tea.Msg)) func(any) {
 	}
 }
 
-// play plays p in the TUI until the user quits; inline runs it with
-// --no-alt-screen.
-func play(ctx context.Context, p *sessions.Player, status ui.StatusInfo, inline bool) error {
+// replayOptions are the model's options for a replay: the recording's
+// status line, shared (the prompts come from the recorded items), inline
+// with --no-alt-screen, and the keymap km.
+func replayOptions(status ui.StatusInfo, inline bool, km *keys.Map) model.Options {
+	return model.Options{Dark: true, NoColor: os.Getenv("NO_COLOR") != "", Status: status, Shared: true, NoAltScreen: inline, Keys: km}
+}
+
+// play plays p in the TUI, a model built with opts, until the user quits.
+func play(ctx context.Context, p *sessions.Player, opts model.Options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	m := model.New(model.Options{Dark: true, NoColor: os.Getenv("NO_COLOR") != "", Status: status, Shared: true, NoAltScreen: inline}) // prompts from the recorded items
+	m := model.New(opts)
 	prog := tea.NewProgram(replayModel{Model: m, player: p, peer: new(string)}, tea.WithContext(ctx))
 	done := make(chan struct{})
 	go func() {

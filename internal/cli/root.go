@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tandem/internal/spill"
-	"tandem/internal/termsafe"
+	"tandem/internal/lib/spill"
+	"tandem/internal/lib/termsafe"
 )
 
 // NewRootCmd builds tandem's command tree: the root command, which is the

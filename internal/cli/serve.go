@@ -118,20 +118,7 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		}
 	}()
 
-	popts := pair.Options{
-		Keys:            keys,
-		Status:          env.status(),
-		Log:             log,
-		InsecureHostKey: opts.InsecureHostKey,
-		HostNoAltScreen: !cfg.settings.AltScreen,
-		Warn:            func(s string) { fmt.Fprintln(stderr, "tandem serve: "+s) },
-	}
-	rec := env.recorder
-	if rec != nil {
-		popts.Note = func(who, text string) { rec.Mark("author", sessions.Author{Who: who, Text: text}) }
-		popts.NoteDid = func(who, did string) { rec.Mark("author", sessions.Author{Who: who, Did: did}) }
-	}
-	ps := pair.New(popts)
+	ps := pair.New(env.pairOptions(keys, opts.InsecureHostKey, stderr))
 	env.reportRecordErrors(ps.Publish)
 	srv, err := ps.SSHServer(hostKey)
 	if err != nil {
@@ -210,4 +197,25 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		return err
 	}
 	return nil
+}
+
+// pairOptions are the pairing server's options: who may join (keyring),
+// the status line, the log, the host view's screen, the keymap every
+// viewer's model gets (the host's config's [keys]), and with --record
+// the notes of who did what; the server's warnings go to stderr.
+func (e *runEnv) pairOptions(keyring *pair.Keyring, insecureHostKey bool, stderr io.Writer) pair.Options {
+	o := pair.Options{
+		Keys:            keyring,
+		Status:          e.status(),
+		Log:             e.log,
+		InsecureHostKey: insecureHostKey,
+		HostNoAltScreen: !e.cfg.settings.AltScreen,
+		KeyMap:          e.cfg.keys,
+		Warn:            func(s string) { fmt.Fprintln(stderr, "tandem serve: "+s) },
+	}
+	if rec := e.recorder; rec != nil {
+		o.Note = func(who, text string) { rec.Mark("author", sessions.Author{Who: who, Text: text}) }
+		o.NoteDid = func(who, did string) { rec.Mark("author", sessions.Author{Who: who, Did: did}) }
+	}
+	return o
 }

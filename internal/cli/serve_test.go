@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"tandem/internal/sshtest"
+	"tandem/internal/testkit/sshtest"
 )
 
 // TestServeRecordFlagsAreUsed: serve's --record and --trace-protocol are

@@ -16,8 +16,8 @@ import (
 	"github.com/charmbracelet/x/vt"
 	gossh "golang.org/x/crypto/ssh"
 
-	"tandem/internal/e2e"
-	"tandem/internal/sshtest"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/sshtest"
 )
 
 // guestTerm is an SSH guest of tandem serve with a 100×40 terminal.

@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
 	"tandem/model"
 	"tandem/sessions"
 	"tandem/ui"

@@ -42,6 +42,7 @@ func TestInteractiveNeedsTerminal(t *testing.T) {
 // tandem demo and tandem replay say the same without a terminal, pointing
 // at tandem export, instead of Bubble Tea's "error opening TTY".
 func TestReplayNeedsTerminal(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // the keymap reads the default config file
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)

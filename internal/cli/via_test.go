@@ -16,8 +16,8 @@ import (
 	"github.com/creack/pty"
 
 	"tandem/config"
-	"tandem/internal/e2e"
-	"tandem/internal/sshtest"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/sshtest"
 )
 
 var viaPrinted = regexp.MustCompile(`a guest runs: (ssh -J \S+ -p (\d+) 127\.0\.0\.1) \(host key`)

@@ -3,7 +3,7 @@
 // recording (--record's JSONL) is played through tandem's own model, so
 // the screen is what tandem draws, at any size; an asciicast is fed to
 // the emulator as recorded. The frames have their secrets masked
-// (tandem/internal/screen). tandem export --format svg|gif draws them
+// (tandem/internal/lib/screen). tandem export --format svg|gif draws them
 // with tandem/internal/picture.
 package frames
 
@@ -15,7 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
-	"tandem/internal/screen"
+	"tandem/internal/lib/screen"
 	"tandem/model"
 	"tandem/sessions"
 	"tandem/ui"

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"tandem/internal/screen"
+	"tandem/internal/lib/screen"
 	"tandem/sessions"
 )
 

@@ -48,32 +48,63 @@ var forbidden = map[string][]string{
 	"internal/tunnel": append([]string{"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
 		"tandem/internal/"}, rendering...),
 	"internal/frames": {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/picture", "tandem/config"},
+	// A component of the model imports no other component, nor the root
+	// model: it speaks model/act (allowed below).
+	"model/composer": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
 
 	// textedit is the composer's text buffer: no tandem, no rendering.
-	"internal/textedit": append([]string{"tandem/"}, rendering...),
+	"internal/lib/textedit": append([]string{"tandem/"}, rendering...),
 	// contrast is WCAG arithmetic for the style tests: no tandem, no
 	// rendering.
-	"internal/contrast": append([]string{"tandem/"}, rendering...),
+	"internal/lib/contrast": append([]string{"tandem/"}, rendering...),
 	// procgroup is a child process's attributes: no tandem.
-	"internal/procgroup": append([]string{"tandem/"}, rendering...),
+	"internal/lib/procgroup": append([]string{"tandem/"}, rendering...),
 	// unidiff is the one unified-diff reader: no tandem, no rendering.
-	"internal/unidiff": append([]string{"tandem/"}, rendering...),
+	"internal/lib/unidiff": append([]string{"tandem/"}, rendering...),
+
+	// overlay is a component of the model: never the root, nor another
+	// component (allowed: act and keys).
+	"model/overlay": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
 }
 
 // allowed are imports a package may use although forbidden's prefixes
 // cover them.
 var allowed = map[string][]string{
-	"internal/tunnel": {"tandem/internal/procgroup"},
+	"internal/tunnel": {"tandem/internal/lib/procgroup"},
+	"model/composer":  {"tandem/model/act", "tandem/model/keys"},
+	"model/overlay":   {"tandem/model/act", "tandem/model/keys"},
 }
 
 // protocolMethod matches a string literal that is an app-server method
 // name ("thread/start", "item/agentMessage/delta", …).
 var protocolMethod = regexp.MustCompile(`^(thread|turn|item|account|model|review|mcpServer|config|command|fuzzyFileSearch|feedback|skills|app)/[A-Za-z/]+$`)
 
+// keyName matches a string literal that is a key as Bubble Tea names it
+// ("ctrl+t", "enter", "f5"): only the keymap (model/keys) may spell one.
+var keyName = regexp.MustCompile(`^((ctrl|alt|shift)\+\S+|enter|esc|tab|f[0-9]{1,2}|pgup|pgdown|backspace|delete|space)$`)
+
+// keyPackages are the packages (and those below them) whose keys must
+// come from the keymap.
+var keyPackages = []string{"model", "ui", "forms"}
+
+// keysChecked reports whether pkg's key strings must come from the
+// keymap: model, ui and forms, but the keymap itself.
+func keysChecked(pkg string) bool {
+	if pkg == "model/keys" {
+		return false
+	}
+	for _, p := range keyPackages {
+		if pkg == p || strings.HasPrefix(pkg, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // methodsAllowed are the packages that may spell protocol methods: the
 // protocol client itself, and the scripted mock and trivial client that
 // stand in for the far ends in tests and benchmarks.
-var methodsAllowed = []string{"backend", "internal/mockapi", "scripts/trivialclient"}
+var methodsAllowed = []string{"backend", "internal/testkit/mockapi", "scripts/trivialclient"}
 
 func TestLayers(t *testing.T) {
 	root, err := filepath.Abs("../..")
@@ -109,6 +140,9 @@ func TestLayers(t *testing.T) {
 		}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
+			if why := componentImport(pkg, p); why != "" {
+				t.Errorf("%s imports %s: %s (docs/ARCHITECTURE.md)", fset.Position(imp.Pos()), p, why)
+			}
 			for _, bad := range forbidden[pkg] {
 				if strings.HasPrefix(p, bad) && p != module+"/"+pkg && !slices.Contains(allowed[pkg], p) {
 					t.Errorf("%s imports %s, which its layer may not (docs/ARCHITECTURE.md)", fset.Position(imp.Pos()), p)
@@ -130,8 +164,15 @@ func TestLayers(t *testing.T) {
 			if !ok || lit.Kind != token.STRING {
 				return true
 			}
-			if s, err := strconv.Unquote(lit.Value); err == nil && protocolMethod.MatchString(s) {
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				return true
+			}
+			if protocolMethod.MatchString(s) {
 				t.Errorf("%s spells the protocol method %q: only backend may (use its typed client)", fset.Position(lit.Pos()), s)
+			}
+			if keyName.MatchString(s) && keysChecked(pkg) {
+				t.Errorf("%s spells the key %q: only the keymap (model/keys) may (use its bindings)", fset.Position(lit.Pos()), s)
 			}
 			return true
 		})
@@ -145,6 +186,30 @@ func TestLayers(t *testing.T) {
 			t.Errorf("no Go files found for %q: the table names a package that moved", pkg)
 		}
 	}
+}
+
+// shared are the model's packages every component may import: the
+// vocabulary (act) and the keymap (keys).
+var shared = []string{"model/act", "model/keys"}
+
+// componentImport says why pkg may not import p ("" when it may): a
+// component of the model (model/NAME) imports neither the root model nor
+// another component, only the shared packages; the shared packages
+// import no other package of the model.
+func componentImport(pkg, p string) string {
+	if !strings.HasPrefix(pkg, "model/") || !strings.HasPrefix(p, module+"/model") {
+		return ""
+	}
+	imported := strings.TrimPrefix(p, module+"/")
+	switch {
+	case imported == "model":
+		return "a component never imports the root model"
+	case slices.Contains(shared, pkg):
+		return "the shared packages import no other package of the model"
+	case !slices.Contains(shared, imported) && imported != pkg:
+		return "a component imports no other component (ask the root through model/act)"
+	}
+	return ""
 }
 
 func allowedMethods(pkg string) bool {

@@ -13,7 +13,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"tandem/internal/hub"
-	"tandem/internal/sshtest"
+	"tandem/internal/testkit/sshtest"
 )
 
 func newSigner(t *testing.T) gossh.Signer { return sshtest.NewKey(t, "").Signer }

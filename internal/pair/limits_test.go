@@ -14,8 +14,8 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"tandem/internal/mockapi"
-	"tandem/internal/sshtest"
+	"tandem/internal/testkit/mockapi"
+	"tandem/internal/testkit/sshtest"
 	"tandem/sessions"
 )
 

@@ -19,8 +19,8 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"tandem/backend"
-	"tandem/internal/mockapi"
-	"tandem/internal/sshtest"
+	"tandem/internal/testkit/mockapi"
+	"tandem/internal/testkit/sshtest"
 	"tandem/model"
 )
 
@@ -119,7 +119,7 @@ func turnScript(i int) string {
 func buildMockapi(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "mockapi")
-	if out, err := exec.Command("go", "build", "-o", bin, "tandem/internal/mockapi/cmd/mockapi").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "tandem/internal/testkit/mockapi/cmd/mockapi").CombinedOutput(); err != nil {
 		t.Fatalf("building mockapi: %v\n%s", err, out)
 	}
 	return bin

@@ -18,6 +18,7 @@ import (
 	"tandem/backend"
 	"tandem/internal/hub"
 	"tandem/model"
+	"tandem/model/keys"
 	"tandem/ui"
 )
 
@@ -49,6 +50,10 @@ type Options struct {
 	// finished cells in the host terminal's scrollback (serve --attach
 	// --no-alt-screen). SSH guests always get the alternate screen.
 	HostNoAltScreen bool
+	// KeyMap is the keymap of every viewer's model, the host's own and
+	// the guests' (the host's config's [keys]; nil: keys.Default()). The
+	// models only read it.
+	KeyMap *keys.Map
 }
 
 // Server hosts one agent session for many viewers over SSH: the hub that
@@ -79,6 +84,8 @@ type Server struct {
 	noteDid func(who, did string)
 	// hostInline is Options.HostNoAltScreen.
 	hostInline bool
+	// keyMap is Options.KeyMap.
+	keyMap *keys.Map
 
 	mu      sync.Mutex
 	clients map[ssh.Session]clientState
@@ -145,7 +152,7 @@ func New(opts Options) *Server {
 	ps := &Server{
 		hub: hub.New(), keys: opts.Keys, status: opts.Status, log: log,
 		insecureHostKey: opts.InsecureHostKey, warn: opts.Warn, note: opts.Note, noteDid: opts.NoteDid, hostInline: opts.HostNoAltScreen,
-		clients: map[ssh.Session]clientState{},
+		keyMap: opts.KeyMap, clients: map[ssh.Session]clientState{},
 	}
 	if ps.noteDid != nil {
 		ps.hub.OnAnswer(func(e backend.RequestResolvedEvent) {
@@ -270,6 +277,7 @@ func (ps *Server) newModel(role hub.Role, guest bool) *model.Model {
 		// The host's own view may run inline; a guest's terminal is
 		// theirs, and it keeps the alternate screen.
 		NoAltScreen: !guest && ps.hostInline,
+		Keys:        ps.keyMap,
 	})
 }
 

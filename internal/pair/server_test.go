@@ -21,9 +21,9 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"tandem/backend"
-	"tandem/internal/e2e"
-	"tandem/internal/mockapi"
-	"tandem/internal/sshtest"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/mockapi"
+	"tandem/internal/testkit/sshtest"
 	"tandem/model"
 	"tandem/sessions"
 	"tandem/ui"

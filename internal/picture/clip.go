@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"tandem/internal/screen"
+	"tandem/internal/lib/screen"
 )
 
 // Bound is one end of the part of a session a picture shows: a time

@@ -19,7 +19,7 @@ import (
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 
-	"tandem/internal/screen"
+	"tandem/internal/lib/screen"
 )
 
 // GIF geometry, in pixels.

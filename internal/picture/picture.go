@@ -1,6 +1,6 @@
 // Package picture draws a terminal session as a picture: an animated SVG
 // (text kept as text, selectable and searchable) or an animated GIF,
-// from timed screen frames (tandem/internal/screen), so what it draws
+// from timed screen frames (tandem/internal/lib/screen), so what it draws
 // is exactly what the emulator shows, secrets already masked.
 //
 // A Clip takes the frames of a session in order, with its turn markers,
@@ -9,13 +9,13 @@
 // identical frames dropped) before it hands them to an Encoder (NewSVG,
 // NewGIF), which writes the picture on Close.
 //
-// It imports tandem/internal/screen and nothing else from tandem.
+// It imports tandem/internal/lib/screen and nothing else from tandem.
 package picture
 
 import (
 	"time"
 
-	"tandem/internal/screen"
+	"tandem/internal/lib/screen"
 )
 
 // Encoder turns frames into a picture. Add is called with frames in time

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"tandem/internal/screen"
+	"tandem/internal/lib/screen"
 )
 
 // secret is a planted key: the screen masks it, so no picture has it.

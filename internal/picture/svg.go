@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"tandem/internal/screen"
+	"tandem/internal/lib/screen"
 )
 
 // SVG geometry, in pixels: a cell, the window frame's padding and bar.

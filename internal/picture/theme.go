@@ -7,7 +7,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 
-	"tandem/internal/screen"
+	"tandem/internal/lib/screen"
 )
 
 // Theme is a picture's colours: the terminal's default foreground and

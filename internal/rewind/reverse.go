@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"tandem/internal/unidiff"
+	"tandem/internal/lib/unidiff"
 )
 
 // hunk is one "@@ -a,b +c,d @@" block of a unified diff: the old side
@@ -18,7 +18,7 @@ type hunk struct {
 }
 
 // parseHunks reads the hunks of a unified diff with the shared reader
-// (internal/unidiff): each hunk takes the lines its header counts, so
+// (internal/lib/unidiff): each hunk takes the lines its header counts, so
 // what follows the last one (codex ends a move's diff with "Moved to:
 // PATH") is not read as context. A hunk whose lines disagree with its
 // counts, or a bad header, is an error: such a diff is not reversed.

@@ -8,7 +8,7 @@
 // so a thread running on an SSH remote is rewound there.
 //
 // It imports tandem/thread and the shared diff reader
-// (tandem/internal/unidiff), nothing else from tandem.
+// (tandem/internal/lib/unidiff), nothing else from tandem.
 package rewind
 
 import (
@@ -22,7 +22,7 @@ import (
 	"strconv"
 	"strings"
 
-	"tandem/internal/unidiff"
+	"tandem/internal/lib/unidiff"
 	"tandem/thread"
 )
 
@@ -147,7 +147,7 @@ func Prepare(ctx context.Context, fsys FS, changes []thread.FileDiff, expect map
 			continue
 		}
 		at := c.Path
-		if c.Kind == "update" && c.MovePath != "" {
+		if c.Kind == thread.FileUpdate && c.MovePath != "" {
 			at = c.MovePath
 		}
 		f, err := load(at)
@@ -156,19 +156,19 @@ func Prepare(ctx context.Context, fsys FS, changes []thread.FileDiff, expect map
 			continue
 		}
 		switch c.Kind {
-		case "add":
+		case thread.FileAdd:
 			if !f.exists {
 				conflict(at, "deleted since")
 			} else if !bytes.Equal(f.data, []byte(c.Diff)) {
 				conflict(at, "edited since")
 			}
 			cur[at] = file{}
-		case "delete":
+		case thread.FileDelete:
 			if f.exists {
 				conflict(at, "created again since")
 			}
 			cur[at] = file{data: []byte(c.Diff), exists: true}
-		case "update":
+		case thread.FileUpdate:
 			if !f.exists {
 				conflict(at, "deleted since")
 				continue
@@ -257,8 +257,12 @@ func put(ctx context.Context, fsys FS, path string, data []byte, exists bool) er
 	return err
 }
 
+// AddDelete is the kind of a file a rewind finds created and then
+// deleted by the turns it takes back.
+const AddDelete = "add+delete"
+
 // Stat is what a run of changes did to one file: its kind of change as a
-// whole ("add", "delete", "update", "add+delete"), the lines added and
+// whole (thread.FileAdd, FileDelete, FileUpdate, or AddDelete), the lines added and
 // removed, and where it was before when the changes moved it (From; ""
 // when it stayed).
 type Stat struct {
@@ -292,11 +296,11 @@ func Summarize(changes []thread.FileDiff) []Stat {
 		d := unidiff.ReadChange(c.Kind, c.Diff)
 		st.Added += d.Added
 		st.Removed += d.Removed
-		if c.Kind == "delete" {
-			if st.Kind == "add" {
-				st.Kind = "add+delete"
+		if c.Kind == thread.FileDelete {
+			if st.Kind == thread.FileAdd {
+				st.Kind = AddDelete
 			} else {
-				st.Kind = "delete"
+				st.Kind = thread.FileDelete
 			}
 		}
 	}

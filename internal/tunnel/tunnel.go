@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"tandem/config"
-	"tandem/internal/procgroup"
+	"tandem/internal/lib/procgroup"
 )
 
 // Options say where to publish what.

@@ -1,6 +1,6 @@
 // Package demo holds the transcript `tandem demo` replays: a session
 // recorded from the real `codex app-server` driven by the mock provider
-// (internal/mockapi). Regenerate it with
+// (internal/testkit/mockapi). Regenerate it with
 //
 //	go test ./sessions/demo -run TestGenerateDemo -generate
 //

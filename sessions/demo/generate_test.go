@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/mockapi"
 )
 
 var generate = flag.Bool("generate", false, "record demo.jsonl from the real app-server and the mock provider")

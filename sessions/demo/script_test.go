@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"tandem/backend"
-	"tandem/internal/e2e"
-	"tandem/internal/mockapi"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/mockapi"
 	"tandem/sessions"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"tandem/internal/mockapi"
-	"tandem/internal/redact"
+	"tandem/internal/lib/redact"
+	"tandem/internal/testkit/mockapi"
 	"tandem/sessions"
 )
 

@@ -1,0 +1,112 @@
+package model
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/model/act"
+	"tandem/model/overlay"
+	"tandem/model/status"
+	"tandem/thread"
+)
+
+// The overlay (model/overlay) is the server requests' queue and forms,
+// the pickers and the login form. The root builds it, asks it first for
+// keys (keys.go), draws what it returns (view.go), and carries out its
+// intents (applyOverlay).
+
+// newOverlay builds m's overlay.
+func newOverlay(m *Model) *overlay.Overlay {
+	env := m.env
+	env.Clock = graceClock(m.opts.GraceNow) // a form's grace is measured by Options.GraceNow
+	return overlay.New(env, overlay.Options{Keys: m.keys, Grace: m.opts.FormGrace, Quiet: m.opts.FormQuiet,
+		Now: m.now, Workspace: m.opts.Workspace, World: overlayWorld{m}})
+}
+
+// overlayWorld is what the overlay reads of the model (overlay.World).
+type overlayWorld struct{ m *Model }
+
+// Room: a form lies above the rule, the composer and the status line.
+func (w overlayWorld) Room() overlay.Room {
+	m := w.m
+	return overlay.Room{Width: m.contentWidth(), Height: m.height, Below: m.composer.Height() + 2}
+}
+func (w overlayWorld) Draft() string            { return w.m.composer.Value() }
+func (w overlayWorld) Thread() *thread.State    { return w.m.panes.Thread() }
+func (w overlayWorld) ThreadCwd() string        { return w.m.panes.Cwd() }
+func (w overlayWorld) AskerOf(id string) string { return w.m.panes.AskerOf(id) }
+func (w overlayWorld) Drivers() string          { return w.m.stat.Drivers() }
+
+// graceClock is a clock read from a function (Options.GraceNow), with
+// Bubble Tea's timers.
+type graceClock func() time.Time
+
+func (c graceClock) Now() time.Time { return c() }
+func (graceClock) After(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
+	return tea.Tick(d, f)
+}
+
+// rootIntent is a picker's choice for root code not yet in a component
+// (the history search, a rewind, a thread with unfinished tool calls):
+// apply runs it.
+type rootIntent interface{ run(m *Model) tea.Cmd }
+
+// applyOverlay carries out an intent of the overlay's (act's
+// intents_overlay.go) or a rootIntent; ok is false for any other.
+func (m *Model) applyOverlay(i act.Intent) (cmd tea.Cmd, ok bool) {
+	switch i := i.(type) {
+	case act.SetModel:
+		m.setModel(i.Model, i.Effort) // pickers.go
+	case act.SetPolicy:
+		m.turn.overrides.ApprovalPolicy, m.turn.overrides.Sandbox = i.Approval, i.Sandbox
+		m.stat.Apply(act.Settings{Approval: &i.Approval, Sandbox: &i.Sandbox})
+		m.setNotice(noticeInfo, "approvals "+i.Approval+", sandbox "+i.Sandbox+" from the next turn")
+	case act.ResumeThread:
+		if c := m.client; c != nil {
+			m.openingThread(i.Thread.ID)
+			return resumeCmd(c, i.Thread, m.resumeHow()), true // threads.go
+		}
+	case act.ResumeCancelled:
+		if !i.Fresh {
+			m.turn.switching = false
+			m.clearNotice(noticeHeld)
+		} else if c := m.client; c != nil {
+			m.turn.switching = true
+			return newThreadCmd(c, ""), true
+		}
+	case act.ShowAgent:
+		m.panes.ShowAgent(i.ID)
+	case act.LoginAsked:
+		if m.turn.held != "" {
+			m.setNotice(noticeLoginCheck, "your prompt is sent once you log in (or skip with esc)")
+		}
+	case act.LoginChecked:
+		return m.releasePrompt(), true // turn.go: the command line's prompt
+	case act.Quit:
+		return m.quit(), true
+	case act.RequestNotify:
+		return m.stat.Notify(status.Request, i.Summary, 0, m.live()), true // model/status
+	case act.Follow:
+		m.panes.Follow()
+	case rootIntent:
+		return i.run(m), true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// syncAwaiting labels a command cell "awaiting approval" while its
+// `item/commandExecution/requestApproval` is pending and unanswered, and
+// drops the label once it is answered, resolved or dropped. It runs after
+// every Update; the overlay holds at most a few requests.
+func (m *Model) syncAwaiting() {
+	var items []*thread.Item
+	for _, r := range m.overlay.Awaiting() {
+		if it := m.panes.Thread().Find(r.Turn, r.Item); it != nil {
+			items = append(items, it)
+		}
+	}
+	m.panes.Awaiting(items) // model/transcript
+}
