@@ -4,7 +4,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/model/act"
-	"tandem/model/overlay"
 )
 
 // agentSafe are the slash commands that may run while a sub-agent is
@@ -29,9 +28,9 @@ func (m *Model) openAgentsPicker() {
 		m.setNotice(noticeInfo, "no sub-agents in this thread yet")
 		return
 	}
-	var items []overlay.Item
+	var items []act.PickItem
 	for _, a := range m.panes.Agents() {
-		items = append(items, overlay.Item{Label: a.Name, Detail: a.Detail, Choose: act.ShowAgent{ID: a.ID}})
+		items = append(items, act.PickItem{Label: a.Name, Detail: a.Detail, Choose: act.ShowAgent{ID: a.ID}})
 	}
-	m.overlay.Pick(overlay.Picker{Title: "Sub-agents", Hint: "enter to open · esc to close", Items: items})
+	m.out.Want(act.Pick{Title: "Sub-agents", Hint: "enter to open · esc to close", Items: items})
 }

@@ -56,6 +56,8 @@ type rootIntent interface{ run(m *Model) tea.Cmd }
 // intents_overlay.go) or a rootIntent; ok is false for any other.
 func (m *Model) applyOverlay(i act.Intent) (cmd tea.Cmd, ok bool) {
 	switch i := i.(type) {
+	case act.Pick:
+		m.overlay.Pick(i) // model/overlay
 	case act.SetModel:
 		m.setModel(i.Model, i.Effort) // pickers.go
 	case act.SetPolicy:

@@ -6,7 +6,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/model/act"
-	"tandem/model/overlay"
 )
 
 // The slash commands that open the overlay's pickers (model/overlay):
@@ -73,10 +72,10 @@ func (m *Model) openResumePicker(fresh bool) tea.Cmd {
 // fuzzy search over the workspace's history, newest first, from the
 // draft; Enter puts the entry in the composer (act.SetDraft).
 func (m *Model) openHistorySearch(h act.HistorySearch) {
-	items := make([]overlay.Item, 0, len(h.Entries))
+	items := make([]act.PickItem, 0, len(h.Entries))
 	for i := len(h.Entries) - 1; i >= 0; i-- {
-		items = append(items, overlay.Item{Label: strings.ReplaceAll(h.Entries[i], "\n", " ⏎ "), Choose: act.SetDraft{Text: h.Entries[i]}})
+		items = append(items, act.PickItem{Label: strings.ReplaceAll(h.Entries[i], "\n", " ⏎ "), Choose: act.SetDraft{Text: h.Entries[i]}})
 	}
-	m.overlay.Pick(overlay.Picker{Title: "History", Hint: "type to search · enter to use · esc to close",
+	m.out.Want(act.Pick{Title: "History", Hint: "type to search · enter to use · esc to close",
 		Empty: "no history in this workspace yet", Query: h.Query, Items: items})
 }

@@ -9,7 +9,6 @@ import (
 	"tandem/backend"
 	"tandem/internal/rewind"
 	"tandem/model/act"
-	"tandem/model/overlay"
 	"tandem/thread"
 )
 
@@ -171,13 +170,13 @@ func (m *Model) openRewindPicker() {
 		m.setNotice(noticeInfo, "no message of yours in this thread to go back to")
 		return
 	}
-	var items []overlay.Item
+	var items []act.PickItem
 	for k := len(idx) - 1; k >= 0; k-- {
 		i := idx[k]
-		items = append(items, overlay.Item{Label: thread.Preview(turns[i].prompt, 70), Detail: afterSummary(turns[i:]),
+		items = append(items, act.PickItem{Label: thread.Preview(turns[i].prompt, 70), Detail: afterSummary(turns[i:]),
 			Choose: pickedTurn{turns: turns, i: i}, Preview: rewindPreview(turns[i:])})
 	}
-	m.overlay.Pick(overlay.Picker{Title: "Edit an earlier message", Hint: "enter to edit and send again · esc to cancel", Items: items})
+	m.out.Want(act.Pick{Title: "Edit an earlier message", Hint: "enter to edit and send again · esc to cancel", Items: items})
 }
 
 // pickedTurn is the message chosen in the rewind picker: turns[i].
@@ -216,14 +215,14 @@ func (m *Model) chooseRewind(turns []turnInfo, i int, undo bool) {
 	}
 	summary := codeSummary(plan, m.relPath)
 	code := pickedRewind{plan: plan, code: true, undo: undo}
-	var items []overlay.Item
+	var items []act.PickItem
 	if undo {
-		items = []overlay.Item{
+		items = []act.PickItem{
 			{Label: "Undo the last turn and its file changes", Detail: "its message comes back for editing", Choose: code},
 			{Label: "Cancel"},
 		}
 	} else {
-		items = []overlay.Item{
+		items = []act.PickItem{
 			{Label: "Rewind conversation only", Detail: "the files stay as they are", Choose: pickedRewind{plan: plan}},
 			{Label: "Rewind conversation and code", Detail: "take back the agent's file changes", Choose: code},
 			{Label: "Cancel"},
@@ -232,7 +231,7 @@ func (m *Model) chooseRewind(turns []turnInfo, i int, undo bool) {
 	for i := range items {
 		items[i].Preview = summary
 	}
-	m.overlay.Pick(overlay.Picker{Title: "Rewind to “" + thread.Preview(plan.prompt, 50) + "”", Hint: "enter to choose · esc to cancel", Items: items})
+	m.out.Want(act.Pick{Title: "Rewind to “" + thread.Preview(plan.prompt, 50) + "”", Hint: "enter to choose · esc to cancel", Items: items})
 }
 
 // pickedRewind is how to rewind, chosen in the rewind's second picker:

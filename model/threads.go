@@ -9,7 +9,6 @@ import (
 
 	"tandem/backend"
 	"tandem/model/act"
-	"tandem/model/overlay"
 	"tandem/sessions"
 	"tandem/ui"
 )
@@ -228,7 +227,7 @@ func (m *Model) onResumeCheck(msg resumeCheckMsg) tea.Cmd {
 	}
 	id, fill := msg.thread.ID, m.resumeHow().fill
 	pick := func(how string) pickedUnfinished { return pickedUnfinished{c: c, id: id, fill: fill, how: how} }
-	m.overlay.Pick(overlay.Picker{Title: "Unfinished tool calls in " + shortID(id), Items: []overlay.Item{
+	m.out.Want(act.Pick{Title: "Unfinished tool calls in " + shortID(id), Items: []act.PickItem{
 		{Label: "Fork it", Detail: "a new thread with the same history", Choose: pick("fork")},
 		{Label: "Start a new thread", Detail: "leave the old thread alone", Choose: pick("new")},
 		{Label: "Resume anyway", Detail: "the server may reject it", Choose: pick("resume")},

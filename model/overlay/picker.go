@@ -13,35 +13,9 @@ import (
 	"tandem/ui"
 )
 
-// Picker is a list another part of the model opens above the composer
-// (the sub-agents, an earlier message to edit, the history search):
-// typing filters it with fuzzy matching on the labels; Enter asks for the
-// chosen item's Choose, Esc for Cancel.
-type Picker struct {
-	Title string
-	// Hint is the key help under the title; Empty what to say when nothing
-	// matches ("" for "no matches").
-	Hint, Empty string
-	Items       []Item
-	// Query is the search it opens with (Ctrl+R: the draft).
-	Query string
-	// Cancel is asked for when Esc closes it (nil: nothing).
-	Cancel act.Intent
-}
-
-// Item is one row of a Picker.
-type Item struct {
-	// Label is the row, Detail a dim text after it.
-	Label, Detail string
-	// Choose is what choosing it asks for (nil: nothing, the picker just
-	// closes).
-	Choose act.Intent
-	// Preview is drawn under the list while the item is selected.
-	Preview []string
-}
-
-// Pick opens p above the composer, in place of any other picker.
-func (o *Overlay) Pick(p Picker) {
+// Pick opens p (act.Pick) above the composer, in place of any other
+// picker.
+func (o *Overlay) Pick(p act.Pick) {
 	items := make([]pickItem, len(p.Items))
 	for i, it := range p.Items {
 		items[i] = pickItem{label: it.Label, detail: it.Detail, value: it}
@@ -49,14 +23,14 @@ func (o *Overlay) Pick(p Picker) {
 	pk := &picker{title: p.Title, hint: p.Hint, empty: p.Empty, query: p.Query}
 	pk.setItems(items)
 	pk.onChoose = func(it pickItem) {
-		if c := it.value.(Item).Choose; c != nil {
+		if c := it.value.(act.PickItem).Choose; c != nil {
 			o.out().Want(c)
 		}
 	}
 	if p.Cancel != nil {
 		pk.onCancel = func() { o.out().Want(p.Cancel) }
 	}
-	pk.preview = func(it pickItem) []string { return it.value.(Item).Preview }
+	pk.preview = func(it pickItem) []string { return it.value.(act.PickItem).Preview }
 	o.openPicker(pk)
 }
 

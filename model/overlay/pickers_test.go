@@ -17,9 +17,9 @@ import (
 // Enter asks for the chosen item's intent, Esc for the cancel.
 func TestPickAsksForTheChoice(t *testing.T) {
 	type chose struct{ n int }
-	items := []Item{{Label: "alpha", Choose: chose{1}}, {Label: "beta", Choose: chose{2}, Preview: []string{"beta's preview"}}, {Label: "gamma"}}
+	items := []act.PickItem{{Label: "alpha", Choose: chose{1}}, {Label: "beta", Choose: chose{2}, Preview: []string{"beta's preview"}}, {Label: "gamma"}}
 	r := reqRig(t)
-	r.do(func() { r.o.Pick(Picker{Title: "Things", Hint: "enter to choose", Items: items, Cancel: chose{0}}) })
+	r.do(func() { r.o.Pick(act.Pick{Title: "Things", Hint: "enter to choose", Items: items, Cancel: chose{0}}) })
 	if !r.o.Open() || !r.o.Takes(tea.KeyPressMsg{Code: 'x', Text: "x"}) {
 		t.Fatal("the picker is not open, or does not take the keys")
 	}
@@ -31,12 +31,12 @@ func TestPickAsksForTheChoice(t *testing.T) {
 	if got := wanted[chose](r); !slices.Equal(got, []chose{{2}}) || r.o.Open() {
 		t.Fatalf("chose %v, open %v", got, r.o.Open())
 	}
-	r.do(func() { r.o.Pick(Picker{Title: "Things", Items: items, Cancel: chose{0}}) })
+	r.do(func() { r.o.Pick(act.Pick{Title: "Things", Items: items, Cancel: chose{0}}) })
 	r.hit(tea.KeyEscape, 0)
 	if got := wanted[chose](r); !slices.Equal(got, []chose{{2}, {0}}) || r.o.Open() {
 		t.Fatalf("esc: chose %v, open %v", got, r.o.Open())
 	}
-	r.do(func() { r.o.Pick(Picker{Title: "Things", Items: items}) })
+	r.do(func() { r.o.Pick(act.Pick{Title: "Things", Items: items}) })
 	r.hit(tea.KeyDown, 0)
 	r.hit(tea.KeyDown, 0)
 	r.hit(tea.KeyEnter, 0) // gamma asks for nothing
