@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/overlay"
 )
 
 // A sub-agent's events fold into its own transcript: /agents (F3) lists
@@ -113,5 +114,34 @@ func TestSubAgentViewGuards(t *testing.T) {
 	press(t, m, tea.KeyF3, 0)
 	if m.overlay.Open() || !strings.Contains(viewText(m), "a request is waiting — answer it first") {
 		t.Errorf("F3 opened the list over a waiting request:\n%s", viewText(m))
+	}
+}
+
+// A sub-agent's file-change approval shows the diff from the sub-agent's
+// own thread (the item is not in the session's), and a yes answers.
+func TestSubAgentFileApprovalShowsItsOwnDiff(t *testing.T) {
+	f := newFake()
+	m := ready(t, f, Options{NoColor: true})
+	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
+	const child = "01a2aaaa-0000-0000-0000-00000000c210"
+	for _, ev := range []any{
+		backend.SubAgentEvent{Event: notif(t, "thread/started", `{"thread":{"id":"`+child+`","preview":"","cwd":"/w","createdAt":1,"updatedAt":1,"turns":[],"parentThreadId":"t-first","agentNickname":"Dewey","agentRole":"worker"}}`)},
+		backend.SubAgentEvent{Event: notif(t, "turn/started", `{"threadId":"`+child+`","turn":{"id":"ct1","items":[],"status":"inProgress"}}`)},
+		backend.SubAgentEvent{Event: notif(t, "item/started", `{"threadId":"`+child+`","turnId":"ct1","item":{"type":"fileChange","id":"fc","status":"inProgress",`+
+			`"changes":[{"path":"/w/notes.txt","kind":{"type":"add"},"diff":"the child's change\n"}]}}`)},
+	} {
+		_, cmd := m.Update(ev)
+		settle(t, m, cmd)
+	}
+	rep := &replies{}
+	deliver(t, m, decodeReq(t, "item/fileChange/requestApproval", `"r2"`, `{"threadId":"`+child+`","turnId":"ct1","itemId":"fc"}`, rep))
+	v := viewText(m)
+	if !strings.Contains(v, "Sub-agent Dewey asks: Apply these changes?") || !strings.Contains(v, "+the child's change") || !strings.Contains(v, "Yes, apply them") {
+		t.Fatalf("the sub-agent's diff is not shown, or it can't be approved:\n%s", v)
+	}
+	m.Update(overlay.FocusMsg{}) // the form's grace is over
+	hitKey(t, m, tea.KeyEnter, 0)
+	if got := rep.All(); len(got) != 1 || !strings.Contains(got[0], `"accept"`) {
+		t.Fatalf("replies %q; want accept", got)
 	}
 }

@@ -32,11 +32,11 @@ func (w overlayWorld) Room() overlay.Room {
 	m := w.m
 	return overlay.Room{Width: m.contentWidth(), Height: m.height, Below: m.composer.Height() + 2}
 }
-func (w overlayWorld) Draft() string            { return w.m.composer.Value() }
-func (w overlayWorld) Thread() *thread.State    { return w.m.panes.Thread() }
-func (w overlayWorld) ThreadCwd() string        { return w.m.panes.Cwd() }
-func (w overlayWorld) AskerOf(id string) string { return w.m.panes.AskerOf(id) }
-func (w overlayWorld) Drivers() string          { return w.m.stat.Drivers() }
+func (w overlayWorld) Draft() string                    { return w.m.composer.Value() }
+func (w overlayWorld) ThreadOf(id string) *thread.State { return w.m.panes.ThreadOf(id) }
+func (w overlayWorld) ThreadCwd() string                { return w.m.panes.Cwd() }
+func (w overlayWorld) AskerOf(id string) string         { return w.m.panes.AskerOf(id) }
+func (w overlayWorld) Drivers() string                  { return w.m.stat.Drivers() }
 
 // graceClock is a clock read from a function (Options.GraceNow), with
 // Bubble Tea's timers.

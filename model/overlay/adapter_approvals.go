@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"tandem/backend"
@@ -113,22 +114,73 @@ type fileChangeApproval struct {
 
 func (a fileChangeApproval) open(e formEnv) (forms.Form, func() error, string) {
 	p := a.r.Params
-	spec := forms.ApprovalSpec{Title: "Apply these changes?", Choices: []forms.Choice{
-		{Label: "Yes, apply them", Value: backend.Accept, Grants: true},
-		{Label: "Yes, and these files all session", Value: backend.AcceptForSession, Grants: true},
-		{Label: "No, skip these changes", Value: backend.Decline},
-		{Label: "No, and stop the turn", Value: backend.Cancel},
-	}, DiffHeight: e.diffHeight}
+	spec := forms.ApprovalSpec{Title: "Apply these changes?", DiffHeight: e.diffHeight}
 	if p.Reason != nil {
 		spec.Reason = *p.Reason
 	}
+	var body []string
 	if p.GrantRoot != nil && *p.GrantRoot != "" {
-		spec.Body = "Also asks to allow writes under " + *p.GrantRoot + " for the session"
+		body = append(body, "Also asks to allow writes under "+*p.GrantRoot+" for the session")
 	}
-	if it := e.thread.Find(p.TurnID, p.ItemID); it != nil && it.Kind == thread.FileChange {
-		spec.Diff = e.diffRows(ui.FileDiffs(it.Files, e.threadCwd))
+	files, ok := a.files(e)
+	if ok {
+		spec.Choices = []forms.Choice{
+			{Label: "Yes, apply them", Value: backend.Accept, Grants: true},
+			{Label: "Yes, and these files all session", Value: backend.AcceptForSession, Grants: true},
+		}
+		spec.Diff = e.diffRows(ui.FileDiffs(files, e.threadCwd))
+	} else {
+		// What would be applied is not on screen: it can't be approved.
+		body = append(body, "tandem has not seen these changes (no such file change in the thread that asks), so they can only be refused")
 	}
+	spec.Choices = append(spec.Choices,
+		forms.Choice{Label: "No, skip these changes", Value: backend.Decline},
+		forms.Choice{Label: "No, and stop the turn", Value: backend.Cancel})
+	spec.Body = strings.Join(body, "\n")
 	return e.approval(spec), nil, ""
+}
+
+// files are the changes the asking thread's fold holds for the request's
+// item; ok is false when it holds no such file change, or one without a
+// file.
+func (a fileChangeApproval) files(e formEnv) (files []thread.FileDiff, ok bool) {
+	it := e.thread.Find(a.r.Params.TurnID, a.r.Params.ItemID)
+	if it == nil || it.Kind != thread.FileChange || len(it.Files) == 0 {
+		return nil, false
+	}
+	return it.Files, true
+}
+
+// shows is what the form was built from: the item's files, as the fold
+// holds them now, and its revision (the overlay builds the form again
+// when they change — `item/fileChange/patchUpdated` — so what a yes
+// applies is what is on screen, read again from the top).
+func (a fileChangeApproval) shows(e formEnv) any {
+	files, _ := a.files(e)
+	v := shownFiles{files: files}
+	if it := e.thread.Find(a.r.Params.TurnID, a.r.Params.ItemID); it != nil {
+		v.item, v.rev = it, it.Rev
+	}
+	return v
+}
+
+// changed reports whether the files differ from was (shows' value); it
+// compares the diffs only when the item changed at all.
+func (a fileChangeApproval) changed(e formEnv, was any) bool {
+	old, _ := was.(shownFiles)
+	now := a.shows(e).(shownFiles)
+	if now.item == old.item && now.rev == old.rev {
+		return false
+	}
+	return !slices.Equal(now.files, old.files)
+}
+
+// shownFiles is a file-change approval's shows: the files drawn, and the
+// item and revision they were read from.
+type shownFiles struct {
+	item  *thread.Item
+	rev   int
+	files []thread.FileDiff
 }
 
 func (a fileChangeApproval) answer(f forms.Form) func() error {

@@ -31,6 +31,14 @@ type adapter interface {
 	summary() string
 }
 
+// folded is an adapter whose form shows what the fold holds, which may
+// change while it is open (a file change's diff): shows is that content
+// as the form is built, changed whether it differs now from such a value.
+type folded interface {
+	shows(e formEnv) any
+	changed(e formEnv, was any) bool
+}
+
 // needsPerson is the arrive of the adapters whose requests always wait
 // for the user.
 type needsPerson struct{}
@@ -135,7 +143,7 @@ func (o *Overlay) formEnv() formEnv {
 	w := o.opts.World
 	r := w.Room()
 	return formEnv{theme: o.look.Theme, styles: o.look.Styles, width: r.Width, maxHeight: o.maxHeight(r),
-		diffHeight: diffHeight(r.Height), thread: w.Thread(), threadCwd: w.ThreadCwd(),
+		diffHeight: diffHeight(r.Height), threadCwd: w.ThreadCwd(),
 		keys: o.formKeys(), pagerKey: o.keys.Pager.Help().Key}
 }
 

@@ -38,9 +38,10 @@ type World interface {
 	// Draft is the composer's text: one typed since a form appeared keeps
 	// the keys from it (grace.go).
 	Draft() string
-	// Thread is the session thread's fold (read only): a file-change
-	// approval shows its item's diff.
-	Thread() *thread.State
+	// ThreadOf is the fold (read only) holding thread id's items — a
+	// sub-agent's own, else the session thread's: a file-change approval
+	// shows its item's diff from the thread that asks.
+	ThreadOf(id string) *thread.State
 	// ThreadCwd is the thread's workspace on the server: paths under it are
 	// shown relative to it.
 	ThreadCwd() string

@@ -39,8 +39,11 @@ type queue struct {
 	wholeAt     time.Time
 	rows, width int
 	dirty       bool // the form may draw differently: measure it again
-	seq         int
-	grace       graceState
+	// shows is what the shown form was built from, for a folded adapter
+	// (nil for others).
+	shows any
+	seq   int
+	grace graceState
 }
 
 // hasKeys reports whether the shown form takes the keyboard.
@@ -133,11 +136,13 @@ func (o *Overlay) showNext() {
 	q := &o.q
 	for len(q.pending) > 0 && q.pending[0].req != nil {
 		p := q.pending[0]
-		e := o.formEnv()
-		e.asker = o.opts.World.AskerOf(p.req.Thread()) // a sub-agent asks
+		e := o.envFor(p.req)
 		f, now, banner := p.ad.open(e)
 		if f != nil {
-			q.form, q.ready = f, false
+			q.form, q.ready, q.shows = f, false, nil
+			if fd, ok := p.ad.(folded); ok {
+				q.shows = fd.shows(e)
+			}
 			q.seq++
 			o.out().Want(act.Follow{})
 			o.out().Cmd(f.Init())
@@ -151,6 +156,42 @@ func (o *Overlay) showNext() {
 		q.pending = q.pending[1:]
 	}
 }
+
+// envFor is formEnv for req: who asks, and the fold of the thread that
+// asks (a sub-agent's own).
+func (o *Overlay) envFor(req backend.ServerRequest) formEnv {
+	e := o.formEnv()
+	e.asker = o.opts.World.AskerOf(req.Thread()) // a sub-agent asks
+	e.thread = o.opts.World.ThreadOf(req.Thread())
+	return e
+}
+
+// rebuildStale builds the shown form again when what it was built from
+// changed in the fold (folded: a file change's patch updated while its
+// approval is open). The new form is a new request to read: its grace
+// starts again and a yes waits until its diff has been on screen.
+func (o *Overlay) rebuildStale() {
+	q := &o.q
+	if q.form == nil || len(q.pending) == 0 {
+		return
+	}
+	fd, ok := q.pending[0].ad.(folded)
+	if !ok || !fd.changed(o.envFor(q.pending[0].req), q.shows) {
+		return
+	}
+	full := q.full
+	q.closeForm()
+	o.showNext()
+	if q.form != nil && full {
+		q.full = true
+		q.form.SetFull(true)
+	}
+	o.out().Notice(act.NoticeFormWait, ChangedNotice)
+}
+
+// ChangedNotice is the notice shown when a file change's diff changed
+// while its approval was open.
+const ChangedNotice = "the changes were updated while the form was open: read them again"
 
 // settle answers the shown request once its form is done and shows the
 // next one.

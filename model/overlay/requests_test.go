@@ -77,6 +77,8 @@ func TestRequestFormsAnswerExactly(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := reqRig(t)
+			r.w.thread.Apply(backend.ItemStartedEvent{Item: backend.Item{Type: "fileChange", ID: "f1", Status: "inProgress",
+				Changes: []backend.FileChange{{Path: "a.txt", Kind: backend.PatchChangeKind{Type: "add"}, Diff: "one line\n"}}}})
 			r.request(r.decode(tc.method, `"id-1"`, tc.params))
 			for _, s := range tc.steps {
 				if s.text != "" {
@@ -161,6 +163,12 @@ func TestFileChangeApprovalDiffScrolls(t *testing.T) {
 	if !strings.Contains(v, "↓ 21 more lines below · lines 8–20 of 41") || !strings.Contains(v, "+line number 18") {
 		t.Fatalf("diff did not scroll:\n%s", v)
 	}
+	r.hit(tea.KeyEnter, 0) // a yes with 21 lines unread
+	if got, v := r.rep.All(), r.view(); len(got) != 0 || !strings.Contains(v, "read all of it first: 21 more lines below") {
+		t.Fatalf("a yes answered with the diff half read: %q\n%s", got, v)
+	}
+	r.hit(tea.KeyPgDown, 0)
+	r.hit(tea.KeyPgDown, 0)
 	r.hit(tea.KeyEnter, 0)
 	if got := r.rep.All(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
 		t.Fatalf("scrolling changed the answer: %q", got)
@@ -300,5 +308,64 @@ func TestWatcherNeverAnswers(t *testing.T) {
 	}
 	if v := r.view(); !strings.Contains(v, "waiting for a driver — approval of a command") {
 		t.Fatalf("no waiting line:\n%s", v)
+	}
+}
+
+// A file-change approval whose item the asking thread's fold does not
+// hold has nothing to show: it offers only the refusals, and says why.
+func TestFileChangeApprovalOfAnUnseenItemOnlyRefuses(t *testing.T) {
+	r := reqRig(t)
+	r.request(r.decode("item/fileChange/requestApproval", `9`, `{"threadId":"th","turnId":"tu","itemId":"nowhere","reason":"trust me"}`))
+	v := r.view()
+	if strings.Contains(v, "Yes, apply them") || strings.Contains(v, "Yes, and these files") {
+		t.Fatalf("an unseen change can be approved:\n%s", v)
+	}
+	for _, want := range []string{"No, skip these changes", "No, and stop the turn", "tandem has not seen these changes"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("form lacks %q:\n%s", want, v)
+		}
+	}
+	r.hit(tea.KeyEnter, 0)
+	if got := r.rep.All(); len(got) != 1 || got[0] != `{"result":{"decision":"decline"}}` {
+		t.Fatalf("reply = %q; want a decline", got)
+	}
+}
+
+// When the patch of a file change is updated while its approval is open,
+// the form is built again from the new diff (the old one is gone), the
+// user is told, and a yes waits until the new diff has been on screen.
+func TestFileChangeApprovalRebuiltWhenThePatchChanges(t *testing.T) {
+	r := reqRig(t)
+	r.w.thread.Apply(backend.ItemStartedEvent{Item: backend.Item{Type: "fileChange", ID: "f1", Status: "inProgress",
+		Changes: []backend.FileChange{{Path: "a.txt", Kind: backend.PatchChangeKind{Type: "add"}, Diff: "harmless\n"}}}})
+	r.request(r.decode("item/fileChange/requestApproval", `9`, `{"threadId":"th","turnId":"tu","itemId":"f1"}`))
+	if v := r.view(); !strings.Contains(v, "+harmless") {
+		t.Fatalf("first diff not shown:\n%s", v)
+	}
+	var long strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&long, "evil line %d\n", i)
+	}
+	r.do(func() {
+		r.w.thread.Apply(backend.PatchUpdatedEvent{ItemID: "f1", Changes: []backend.FileChange{{Path: "a.txt", Kind: backend.PatchChangeKind{Type: "add"}, Diff: long.String()}}})
+	})
+	v := r.view()
+	if strings.Contains(v, "+harmless") || !strings.Contains(v, "+evil line 1") {
+		t.Fatalf("the form still shows the old diff:\n%s", v)
+	}
+	if n := r.notice(); n != ChangedNotice {
+		t.Errorf("notice = %q; want %q", n, ChangedNotice)
+	}
+	r.send(FocusMsg{})
+	r.hit(tea.KeyEnter, 0)
+	if got := r.rep.All(); len(got) != 0 {
+		t.Fatalf("a yes answered before the new diff was read: %q", got)
+	}
+	for range 10 {
+		r.hit(tea.KeyPgDown, 0)
+	}
+	r.hit(tea.KeyEnter, 0)
+	if got := r.rep.All(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
+		t.Fatalf("reply = %q; want accept once the new diff was read", got)
 	}
 }

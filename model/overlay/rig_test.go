@@ -27,12 +27,12 @@ type world struct {
 	drivers string
 }
 
-func (w *world) Room() Room            { return w.room }
-func (w *world) Draft() string         { return w.draft }
-func (w *world) Thread() *thread.State { return &w.thread }
-func (w *world) ThreadCwd() string     { return w.cwd }
-func (w *world) AskerOf(string) string { return w.asker }
-func (w *world) Drivers() string       { return w.drivers }
+func (w *world) Room() Room                    { return w.room }
+func (w *world) Draft() string                 { return w.draft }
+func (w *world) ThreadOf(string) *thread.State { return &w.thread }
+func (w *world) ThreadCwd() string             { return w.cwd }
+func (w *world) AskerOf(string) string         { return w.asker }
+func (w *world) Drivers() string               { return w.drivers }
 func (w *world) size(width, height int) {
 	w.room = Room{Width: max(20, width), Height: height, Below: 3}
 }

@@ -18,7 +18,8 @@ func safeApproval(s forms.ApprovalSpec) forms.ApprovalSpec {
 	s.Cwd = ui.SanitizeLine(s.Cwd)
 	s.Body = ui.Sanitize(s.Body)
 	s.Choices = each(s.Choices, func(c forms.Choice) forms.Choice {
-		return forms.Choice{Label: ui.SanitizeLine(c.Label), Value: c.Value}
+		c.Label = ui.SanitizeLine(c.Label) // the rest (Value, Grants) as it was
+		return c
 	})
 	// Diff lines are drawn by ui (RenderFileDiff), which sanitizes them.
 	return s

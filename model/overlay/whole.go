@@ -53,6 +53,7 @@ func (o *Overlay) formRows(r Room) int {
 // being whole loses the keyboard. The root calls it after every message
 // (cheap when nothing changed); the overlay when a form opens.
 func (o *Overlay) Refit(force bool) {
+	o.rebuildStale()
 	q := &o.q
 	f := q.form
 	if f == nil {

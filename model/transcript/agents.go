@@ -221,6 +221,16 @@ func (p *Panes) AgentHeader(w int, formUp bool, agentsKey string) string {
 	return p.look.Styles.Warn.Render(ui.Truncate(txt, w))
 }
 
+// ThreadOf is the fold that holds thread id's items: a sub-agent's pane
+// for its thread, the session's thread for any other id (where an item
+// the server names may then not be found).
+func (p *Panes) ThreadOf(id string) *thread.State {
+	if pane := p.agent(id); pane != nil {
+		return &pane.state
+	}
+	return &p.main.state
+}
+
 // AskerOf names who asks a request of thread id: "" for the session's
 // thread, "Sub-agent NAME" for a sub-agent's.
 func (p *Panes) AskerOf(id string) string {
