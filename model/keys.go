@@ -68,6 +68,9 @@ func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
 // (once it has the keyboard), Esc and Ctrl+D, and otherwise types into
 // the composer.
 func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
+	if m.overlay.WindowKey(k) { // model/overlay: the drawn form's diff scrolls first
+		return nil
+	}
 	if cmd, done := m.viewKey(k); done {
 		return cmd
 	}

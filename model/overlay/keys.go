@@ -37,6 +37,24 @@ func (o *Overlay) Key(k tea.KeyPressMsg) bool {
 	return true
 }
 
+// WindowKey scrolls the window of the form drawn inline (an approval's
+// diff) when k is one of the window's keys — shift+↑/↓, ctrl+u/d,
+// PgUp/PgDn — whether or not the form has the keyboard yet: reading it
+// decides nothing. It comes before the transcript's scrolling, which
+// shares PgUp/PgDn. It reports whether the key was used up; a form not
+// drawn (not whole) scrolls nothing, as nothing of it is on screen.
+func (o *Overlay) WindowKey(k tea.KeyPressMsg) bool {
+	q := &o.q
+	if q.form == nil || q.full || !q.whole || o.env.Role.Watches() {
+		return false
+	}
+	if s, ok := q.form.(scroller); ok && s.Scroll(k) {
+		q.dirty = true
+		return true
+	}
+	return false
+}
+
 // FormKey handles a key that reached the shown form inline, after the
 // root's view keys, Ctrl+C and scrolling; it reports whether the key was
 // used up. A form with the keyboard takes what it wants; text it doesn't

@@ -6,6 +6,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,5 +93,53 @@ func TestFileChangeApprovalShowsHostileLinesAndDeclines(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(e.Dir, "PWNED")); !os.IsNotExist(err) {
 		t.Errorf("PWNED exists (%v)", err)
+	}
+}
+
+// A yes to a change longer than its window answers only once every line
+// has been on screen: the real server's approval waits (its note says how
+// much is left) until the user has paged to the end, then the change is
+// applied exactly as shown.
+func TestFileChangeApprovalYesWaitsForTheWholeDiff(t *testing.T) {
+	var patch, want strings.Builder
+	patch.WriteString("*** Begin Patch\n*** Add File: long.txt\n")
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&patch, "+line %d\n", i)
+		fmt.Fprintf(&want, "line %d\n", i)
+	}
+	patch.WriteString("+rm -rf / # the last line\n*** End Patch\n")
+	want.WriteString("rm -rf / # the last line\n")
+	e := NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.ApplyPatch(patch.String())}},
+		mockapi.Response{Items: []mockapi.Item{mockapi.Text("Written.")}})
+	ch := make(chan any, 100000)
+	s := e.ReadySession(t, "untrusted", "workspace-write", nil, func(v any) { ch <- v })
+	m := model.New(model.Options{NoColor: true, FormGrace: time.Millisecond})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	feed := func(v any) {
+		_, cmd := m.Update(v)
+		driveModel(t, m, cmd)
+	}
+	m.Update(Await[model.SessionReadyMsg](t, ch, 10*time.Second, nil))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "write long.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	req := Await[*backend.FileChangeApprovalRequest](t, ch, 60*time.Second, func(v any) { m.Update(v) })
+	feed(req)
+	feed(tea.KeyPressMsg{Code: tea.KeyEnter}) // "Yes, apply them", with most of it below
+	if v := ansi.Strip(m.View().Content); req.Answered() || !strings.Contains(v, "read all of it first") {
+		t.Fatalf("a yes answered with the diff unread (answered %v):\n%s", req.Answered(), v)
+	}
+	for i := 0; i < 20 && strings.Contains(ansi.Strip(m.View().Content), "more lines below"); i++ {
+		feed(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	}
+	feed(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if !req.Answered() {
+		t.Fatalf("read to its end, the yes did not answer:\n%s", ansi.Strip(m.View().Content))
+	}
+	Await[backend.TurnCompletedEvent](t, ch, 60*time.Second, nil)
+	if b, err := os.ReadFile(filepath.Join(e.Dir, "long.txt")); err != nil || string(b) != want.String() {
+		t.Errorf("long.txt is %q (%v); want the 61 lines shown", b, err)
 	}
 }
