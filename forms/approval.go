@@ -150,9 +150,13 @@ func (a *Approval) SetFull(full bool) {
 
 // Scroll scrolls the window (the diff, or full screen the whole request)
 // when k is one of its keys (shift+↑/↓ a line, ctrl+u/d half a window),
-// and reports whether it was.
+// and reports whether it was; a note on why a yes waited goes.
 func (a *Approval) Scroll(k tea.KeyPressMsg) bool {
-	return !a.settled && a.diff.scroll(k)
+	if a.settled || !a.diff.scroll(k) {
+		return false
+	}
+	a.note = "" // "read all of it first: N more lines" is out of date
+	return true
 }
 
 // ReadsOn reports whether the approval, full screen, waits for its text

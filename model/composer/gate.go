@@ -82,18 +82,24 @@ func (c *Composer) keyTime() time.Time {
 	return c.env.Clock.Now()
 }
 
-// holds reports whether k waits before acting: every key while a form has
-// the keyboard, and an Enter in the composer outside a burst (in one, it
-// is a new line already).
+// holds reports whether k waits before acting: while a form has the
+// keyboard, every key a paste typed as keys could be (text the form does
+// not take as text, Enter, a line feed, Tab); and an Enter in the composer
+// outside a burst (in one, it is a new line already). A key no paste
+// sends — an arrow, PgUp/PgDn, Esc, a control key — acts at once: held, a
+// quick second one would make the first "pasted" and drop it.
 func (c *Composer) holds(k tea.KeyPressMsg, g Gate) bool {
 	if g.Elsewhere {
 		return false
 	}
 	if g.Form {
-		if keyKindOf(k) == keyText && g.FormWants {
-			return false // text into a form's text field decides nothing
+		switch keyKindOf(k) {
+		case keyText:
+			return !g.FormWants // text into a form's text field decides nothing
+		case keyEnter, keyNewline, keyTab:
+			return !key.Matches(k, c.keys.Quit) // quitting never waits
 		}
-		return !key.Matches(k, c.keys.Quit) // quitting never waits
+		return false
 	}
 	return key.Matches(k, c.keys.Submit) && !c.burst.active
 }

@@ -168,6 +168,9 @@ func TestFileChangeApprovalDiffScrolls(t *testing.T) {
 		t.Fatalf("a yes answered with the diff half read: %q\n%s", got, v)
 	}
 	r.hit(tea.KeyPgDown, 0)
+	if v := r.view(); strings.Contains(v, "read all of it first") {
+		t.Errorf("the note's count is kept after scrolling:\n%s", v)
+	}
 	r.hit(tea.KeyPgDown, 0)
 	r.hit(tea.KeyEnter, 0)
 	if got := r.rep.All(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
