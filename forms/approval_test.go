@@ -127,3 +127,27 @@ func TestCutLabelIsNotWhole(t *testing.T) {
 		}
 	}
 }
+
+// The diff window's position line fits a narrow form without cutting a
+// number short: at 30 columns it still says how many lines are below and
+// of how many.
+func TestDiffPositionLineFitsNarrow(t *testing.T) {
+	diff := make([]string, 62)
+	for i := range diff {
+		diff[i] = fmt.Sprintf("+line %d", i+1)
+	}
+	for _, width := range []int{30, 20, 120} {
+		a := NewApproval(ApprovalSpec{Title: "Apply?", Choices: []Choice{{Label: "No", Value: "decline"}}, Diff: diff, DiffHeight: 3}, testLook(true, true), width)
+		a.Init()
+		v := ansi.Strip(a.View())
+		var pos string
+		for _, l := range strings.Split(v, "\n") {
+			if strings.Contains(l, "↓") && !strings.Contains(l, "down") {
+				pos = l
+			}
+		}
+		if !strings.Contains(pos, "59") || !strings.Contains(pos, "62") || ansi.StringWidth(pos) > max(10, width) {
+			t.Errorf("at %d columns the position line is %q", width, pos)
+		}
+	}
+}

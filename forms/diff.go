@@ -87,7 +87,12 @@ func (d *diffView) view(width int) string {
 	} else if len(d.lines) > d.height {
 		info += " · " + keyPair(d.keys.LineUp, d.keys.LineDown) + " " + keyPair(d.keys.HalfUp, d.keys.HalfDown) + " scroll"
 	}
-	b.WriteString(d.info.MaxWidth(max(10, width)).Render(info))
+	if w := max(10, width); ansi.StringWidth(info) > w {
+		// Narrow: the counts alone, never a number cut short.
+		info = fmt.Sprintf("  ↓ %d · %d–%d/%d", len(d.lines)-end, d.top+1, end, len(d.lines))
+		info = ansi.Truncate(info, w, "…")
+	}
+	b.WriteString(d.info.Render(info))
 	return b.String()
 }
 
