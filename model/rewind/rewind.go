@@ -197,6 +197,10 @@ func (r *Rewind) Apply(i act.Intent) bool {
 		}
 		p.code = p.code || i.Code
 		if p.undo {
+			if why := r.blocked(); why != "" { // the server may have gone while the picker was open
+				r.env.Out.Notice(act.NoticeInfo, why)
+				return true
+			}
 			r.run(p)
 		} else {
 			r.start(p)

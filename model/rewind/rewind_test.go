@@ -418,6 +418,18 @@ func TestUndo(t *testing.T) {
 	}
 }
 
+// /undo's choice made after the app-server went away runs nothing.
+func TestUndoChosenWithoutAServer(t *testing.T) {
+	g := newRig(t, act.Role{}, threeTurns())
+	g.r.Undo()
+	p := pick(t, g.take())
+	g.w.facts.Ready = false
+	in := g.choose(p.Items[0])
+	if len(of[act.Request](in))+len(of[act.Rewinding](in)) != 0 || notice(in) != "rewind needs a running app-server" {
+		t.Errorf("asked %#v", in)
+	}
+}
+
 // /undo of a turn without file changes, or of no turn.
 func TestUndoWithNothing(t *testing.T) {
 	g := newRig(t, act.Role{}, threeTurns()[:1])
