@@ -42,8 +42,17 @@ func (m *Model) apply() tea.Cmd {
 			m.overlay.Yield() // model/overlay
 		case act.PasteText:
 			cmds = append(cmds, m.onPaste(i.Text)) // compose.go
+		// The rewind's asks of the turn machine (model/rewind).
+		case act.Rewinding:
+			m.turn.switching = i.On
+		case act.OpenRewound:
+			// threads.go; its commands (the fork's goal) dropped, as
+			// before the rewind was a component.
+			m.onThreadSwitched(threadSwitchedMsg{resp: i.Response, how: "rewound", before: i.Before})
+		case act.SendEdited:
+			cmds = append(cmds, m.submit(i.Text)) // turn.go
 		default:
-			if m.composer.Apply(i) {
+			if m.composer.Apply(i) || m.rewind.Apply(i) {
 				continue
 			}
 			if cmd, ok := m.applyOverlay(i); ok { // overlay.go: the overlay's intents

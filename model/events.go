@@ -9,7 +9,6 @@ import (
 	"tandem/backend"
 	"tandem/model/act"
 	"tandem/model/transcript"
-	"tandem/thread"
 	"tandem/ui"
 )
 
@@ -100,10 +99,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		return nil
 	}
 	ch := m.panes.Fold(ev, transcript.FoldFacts{OwnTurn: m.turn.running && !m.turn.foreign && !m.opts.Shared})
-	var snap tea.Cmd
-	if it := ch.Item; it != nil && it.Kind == thread.FileChange && it.Done {
-		snap = m.snapCmd(it) // rewind.go: how the agent left the files
-	}
+	m.rewind.Folded(ch.Item) // model/rewind: how the agent left the files of a change
 	if ch.Status {
 		// Labelled once per update, not once per frame.
 		limits := make([]ui.RateLimit, 0, len(m.panes.Thread().RateLimits))
@@ -112,7 +108,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		}
 		m.stat.Apply(act.Settings{RateLimits: &limits})
 	}
-	return snap
+	return nil
 }
 
 func detailLines(s *string) []string {

@@ -392,7 +392,7 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 				run(c)
 			}
 		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg,
-			steerResult, turnStartResult, overlay.Msg, rewindDoneMsg, snapMsg,
+			steerResult, turnStartResult, overlay.Msg,
 			composer.Msg, act.Done, imageModelsMsg:
 			_, next := m.Update(msg)
 			run(next)

@@ -100,7 +100,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.interrupt()
 		}
 		if m.composer.Value() == "" {
-			return m.onEscIdle() // rewind.go: Esc Esc edits an earlier message
+			m.rewind.Esc() // model/rewind: Esc Esc edits an earlier message
 		}
 		return nil
 	case key.Matches(k, km.RewindEsc):
@@ -110,8 +110,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if !m.turn.running && m.composer.Value() == "" {
-			m.rewind.escAt = m.now()
-			return m.onEscIdle()
+			m.rewind.EscEsc() // model/rewind
 		}
 		return nil
 	case key.Matches(k, km.QuitEmpty) && m.composer.Value() == "":
@@ -142,9 +141,7 @@ func (m *Model) ctrlC() tea.Cmd {
 	if m.composer.Discard() { // into the history: Up brings it back
 		m.clearNotice(noticeInfo) // "image attached", "large paste …": of the draft
 		m.quitArmed = time.Time{}
-		if m.rewind.pending != nil {
-			m.cancelRewind("rewind cancelled")
-		}
+		m.rewind.Cancel() // model/rewind: a rewind chosen goes with its draft
 		return nil
 	}
 	if m.turn.running && !m.overlay.HasForm() && m.turn.interruptSent.IsZero() && m.client != nil {

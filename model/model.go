@@ -16,6 +16,7 @@ import (
 	"tandem/model/composer"
 	"tandem/model/keys"
 	"tandem/model/overlay"
+	"tandem/model/rewind"
 	"tandem/model/status"
 	"tandem/model/transcript"
 	"tandem/sessions"
@@ -124,12 +125,12 @@ type Model struct {
 	}
 
 	composer *composer.Composer // model/composer: the draft, its history, pastes, images, popups, key timing
+	rewind   *rewind.Rewind     // model/rewind: Esc Esc, /undo, the snapshots of the files the agent changed
 	// overlay is the server requests' queue and forms, the pickers and
 	// the login form (model/overlay).
 	overlay  *overlay.Overlay
 	turn     turnState
 	recovery recovery
-	rewind   rewindState // rewind.go
 	images   imageState  // images.go
 	collab   collabState // collab.go
 	goal     goalState   // goal.go
@@ -179,6 +180,7 @@ func New(opts Options) *Model {
 	m.stat = status.New(m.env, status.Options{Info: opts.Status, Notifications: opts.Notifications, Getenv: opts.Getenv})
 	m.panes = transcript.New(m.env, transcript.Look{}, transcript.Options{NoAltScreen: opts.NoAltScreen, NoColor: opts.NoColor})
 	m.overlay = newOverlay(m) // overlay.go
+	m.rewind = newRewind(m)   // rewind.go
 	m.setPalette(opts.Dark)
 	m.composer = newComposer(m)                                        // compose.go
 	m.opts.Prompt = m.composer.AttachStart(opts.Images, m.opts.Prompt) // -i: the images lead the prompt, or start the draft
@@ -390,6 +392,8 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			m.composer.Result(msg.Msg)
 		case act.ToOverlay:
 			m.overlay.Result(msg.Msg)
+		case act.ToRewind:
+			m.rewind.Result(msg.Msg)
 		case act.ToPanes:
 			open := ""
 			if m.client != nil {
@@ -416,13 +420,8 @@ func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	m.client = msg.Client
 	m.ready = true
 	m.panes.LeaveAgents() // agents.go: a (re)started server is the thread's
-	if m.rewind.pending != nil {
-		// A rewind chosen before a restart: its snapshots and its turn are
-		// of the server that went away.
-		m.rewind.pending = nil
-		m.rewind.snaps = nil
-		m.setNotice(noticeInfo, "the app-server restarted: the rewind you chose was dropped — esc esc to choose again")
-	}
+	// A rewind chosen before is of the server that went away (model/rewind).
+	m.rewind.Restarted()
 	m.clearNotice(noticeStarting, noticeDead, noticeHeld)
 	m.stat.Apply(act.Settings{Model: &msg.Model, Cwd: &msg.Cwd, Approval: &msg.Approval, Sandbox: &msg.Sandbox, Peer: &msg.Peer})
 	m.panes.SetCwd(msg.ThreadCwd)

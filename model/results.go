@@ -30,10 +30,6 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onResumeCheck(msg), true
 	case ThreadOpenedMsg:
 		return m.onThreadSwitched(threadSwitchedMsg{resp: msg.Response, how: msg.How, before: msg.BeforeTurn}), true
-	case rewindDoneMsg:
-		return m.onRewindDone(msg), true
-	case snapMsg:
-		m.onSnap(msg)
 	case commandResultMsg:
 		m.onCommandResult(msg)
 	case imageModelsMsg: // images.go

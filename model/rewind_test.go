@@ -3,7 +3,9 @@ package model
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -242,3 +244,88 @@ func TestRewindWriteFailureKeepsDraft(t *testing.T) {
 type failWrites struct{ *fakeDriver }
 
 func (failWrites) WriteFile(context.Context, string, []byte) error { return errors.New("disk full") }
+
+// The root's seams with the rewind (model/rewind): a file change folded
+// live is read back as the agent left it (events.go → act.SnapFiles →
+// act.Done for the rewind), so an edit since, even outside the lines it
+// changed, refuses the rewind.
+func TestRewindSnapshotOfALiveChange(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 12; i++ {
+		lines = append(lines, fmt.Sprintf("line %d", i))
+	}
+	left := strings.Replace(strings.Join(lines, "\n")+"\n", "line 5", "LINE FIVE", 1)
+	files := after()
+	files["/w/big.txt"] = left
+	m, f := rewindModel(t, files)
+	const th = `"threadId":"t-first","turnId":"turn-4"`
+	for _, ev := range []backend.Event{
+		notif(t, "turn/started", `{"threadId":"t-first","turn":{"id":"turn-4","items":[],"status":"inProgress"}}`),
+		notif(t, "item/completed", `{`+th+`,"item":{"type":"userMessage","id":"u4","content":[{"type":"text","text":"fourth"}]}}`),
+		notif(t, "item/completed", `{`+th+`,"item":{"type":"fileChange","id":"f4","status":"completed","changes":[{"path":"/w/big.txt","kind":{"type":"update"},"diff":"@@ -4,3 +4,3 @@\n line 4\n-line 5\n+LINE FIVE\n line 6\n"}]}}`),
+		notif(t, "turn/completed", `{"threadId":"t-first","turn":{"id":"turn-4","items":[],"status":"completed"}}`),
+	} {
+		_, cmd := m.Update(ev)
+		settle(t, m, cmd)
+	}
+	if !slices.Contains(f.called(), "fs/readFile") {
+		t.Fatalf("the live change was not read back: %v", f.called())
+	}
+	mine := strings.Replace(left, "line 12", "line twelve (mine)", 1)
+	f.files["/w/big.txt"] = mine
+	press(t, m, tea.KeyEscape, tea.ModAlt)
+	press(t, m, tea.KeyEnter, 0) // "fourth"
+	press(t, m, tea.KeyDown, 0)
+	press(t, m, tea.KeyEnter, 0) // conversation and code
+	press(t, m, tea.KeyEnter, 0)
+	if v := viewText(m); !strings.Contains(v, "nothing was rewound") || !strings.Contains(v, "big.txt: edited since") {
+		t.Errorf("no refusal naming the file:\n%s", v)
+	}
+	if f.files["/w/big.txt"] != mine || slices.Contains(f.called(), "thread/fork") {
+		t.Errorf("a refused rewind changed the file or forked: %v", f.called())
+	}
+}
+
+// A rewind chosen goes with Ctrl+C's discard of its draft, a thread
+// switch, or a restart: Enter then sends the message on the thread as
+// it is.
+func TestChosenRewindGoes(t *testing.T) {
+	tests := []struct {
+		name   string
+		drop   func(t *testing.T, m *Model, f *fakeDriver)
+		notice string
+	}{
+		{"ctrl+c", func(t *testing.T, m *Model, _ *fakeDriver) {
+			press(t, m, 'c', tea.ModCtrl)
+			typeText(t, m, "second")
+		}, "rewind cancelled"},
+		{"thread switch", func(t *testing.T, m *Model, _ *fakeDriver) {
+			_, cmd := m.Update(ThreadOpenedMsg{Response: backend.ThreadResponse{Thread: backend.Thread{ID: "t-first", Turns: threeTurns()}}, How: "resumed"})
+			settle(t, m, cmd)
+		}, ""},
+		{"restart", func(t *testing.T, m *Model, f *fakeDriver) {
+			_, cmd := m.Update(SessionReadyMsg{Client: f, ThreadID: "t-first", Model: "mock-model", Cwd: "~/w", ThreadCwd: "/w"})
+			settle(t, m, cmd)
+		}, "the app-server restarted: the rewind you chose was dropped — esc esc to choose again"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, f := rewindModel(t, after())
+			press(t, m, tea.KeyEscape, tea.ModAlt)
+			press(t, m, tea.KeyDown, 0)
+			press(t, m, tea.KeyEnter, 0) // "second"
+			press(t, m, tea.KeyEnter, 0) // conversation only
+			if got := m.composer.Value(); got != "second" {
+				t.Fatalf("composer %q", got)
+			}
+			tt.drop(t, m, f)
+			if tt.notice != "" && !strings.Contains(noticeText(m), tt.notice) {
+				t.Errorf("notice %q; want %q", noticeText(m), tt.notice)
+			}
+			press(t, m, tea.KeyEnter, 0)
+			if slices.Contains(f.called(), "thread/fork") || len(f.turns) != 1 || f.turns[0] != "second" {
+				t.Errorf("calls %v, turns %q; want the message sent without a rewind", f.called(), f.turns)
+			}
+		})
+	}
+}

@@ -141,11 +141,11 @@ func (m *Model) onThreadSwitched(msg threadSwitchedMsg) tea.Cmd {
 		return nil
 	}
 	if msg.how != "rewound" {
-		m.rewind.pending = nil // a rewind is of the thread it was chosen in
+		m.rewind.Drop() // model/rewind: a rewind is of the thread it was chosen in
 	}
 	var rewound string // the banner of a rewind, from the thread left
 	if msg.how == "rewound" {
-		rewound = m.rewoundNote(msg.before)
+		rewound = m.rewind.Note(msg.before) // model/rewind
 	}
 	r := msg.resp
 	m.panes.Leave(msg.how, r.Thread, msg.from, m.turn.running) // the old thread's last cells, a separator

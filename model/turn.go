@@ -308,11 +308,9 @@ func (m *Model) onEnter(s act.Submit) tea.Cmd {
 		m.setNotice(noticeInfo, "queued after the earlier prompts")
 		return m.flushQueue()
 	}
-	if plan := m.rewind.pending; plan != nil {
-		// rewind.go: fork before the chosen turn, then send.
-		m.rewind.send = &rewindText{text: text, hist: hist}
+	if m.rewind.Send(text, hist) { // model/rewind: fork before the chosen turn, then send
 		m.composer.SetDraft("")
-		return m.runRewind(plan)
+		return nil
 	}
 	m.composer.AddHistory(hist)
 	m.composer.SetDraft("")

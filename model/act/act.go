@@ -11,7 +11,8 @@
 // component that asked (Done.For).
 //
 // It imports backend (the typed client), thread and ui (the values
-// intents carry), and Bubble Tea; nothing else of tandem.
+// intents carry), internal/rewind (what a rewind's call does with the
+// files), and Bubble Tea; nothing else of tandem.
 package act
 
 import (
@@ -34,6 +35,7 @@ const (
 	ToPanes
 	ToTurn
 	ToCommands
+	ToRewind
 	ToStatus
 )
 

@@ -1,4 +1,4 @@
-package model
+package rewind
 
 import (
 	"fmt"
@@ -6,8 +6,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"tandem/internal/rewind"
 	"tandem/thread"
+
+	revert "tandem/internal/rewind"
 )
 
 // The rewind picker's texts: what came after a message, what taking the
@@ -40,9 +41,9 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// rewindPreview is the picker's preview of a message: the whole message,
-// and what rewinding to it leaves behind.
-func rewindPreview(turns []turnInfo) []string {
+// preview is the picker's preview of a message: the whole message, and
+// what rewinding to it leaves behind.
+func preview(turns []turnInfo) []string {
 	lines := strings.Split(strings.TrimRight(turns[0].prompt, "\n"), "\n")
 	if len(lines) > 6 {
 		lines = append(lines[:6], "…")
@@ -52,10 +53,10 @@ func rewindPreview(turns []turnInfo) []string {
 
 // codeSummary is what taking the code back would do, file by file (rel
 // shortens a path for showing).
-func codeSummary(plan *rewindPlan, rel func(string) string) []string {
+func codeSummary(p *plan, rel func(string) string) []string {
 	var out []string
-	stats := rewind.Summarize(plan.changes)
-	name := func(st rewind.Stat) string {
+	stats := revert.Summarize(p.changes)
+	name := func(st revert.Stat) string {
 		if st.From != "" {
 			return rel(st.Path) + " → " + rel(st.From) // moved back
 		}
@@ -66,27 +67,27 @@ func codeSummary(plan *rewindPlan, rel func(string) string) []string {
 		w = max(w, ansi.StringWidth(name(st)))
 	}
 	for _, st := range stats {
-		verb := map[string]string{thread.FileAdd: "created → removed", thread.FileDelete: "deleted → restored", rewind.AddDelete: "created and deleted"}[st.Kind]
+		verb := map[string]string{thread.FileAdd: "created → removed", thread.FileDelete: "deleted → restored", revert.AddDelete: "created and deleted"}[st.Kind]
 		if verb == "" {
 			verb = fmt.Sprintf("+%d −%d", st.Added, st.Removed)
 		}
-		p := name(st)
-		out = append(out, "  "+p+strings.Repeat(" ", w-ansi.StringWidth(p))+"  "+verb)
+		shown := name(st)
+		out = append(out, "  "+shown+strings.Repeat(" ", w-ansi.StringWidth(shown))+"  "+verb)
 	}
-	head := []string{plural(len(out), "file") + " changed in " + plural(plan.dropped, "turn") + ":"}
+	head := []string{plural(len(out), "file") + " changed in " + plural(p.dropped, "turn") + ":"}
 	out = append(head, out...)
-	if plan.commands > 0 {
-		out = append(out, "", plural(plan.commands, "command")+" ran: their effects are not rewound")
+	if p.commands > 0 {
+		out = append(out, "", plural(p.commands, "command")+" ran: their effects are not rewound")
 	}
 	return out
 }
 
-// relPath is p relative to the thread's workspace when under it.
-func (m *Model) relPath(p string) string {
-	if m.panes.Cwd() != "" {
-		if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(m.panes.Cwd(), "/")+"/"); ok {
+// rel is path relative to the thread's workspace when under it.
+func (r *Rewind) rel(path string) string {
+	if cwd := r.opts.World.ThreadCwd(); cwd != "" {
+		if rel, ok := strings.CutPrefix(path, strings.TrimSuffix(cwd, "/")+"/"); ok {
 			return rel
 		}
 	}
-	return p
+	return path
 }
