@@ -3,7 +3,8 @@ package backend
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -217,12 +218,7 @@ type ApplyPatchApprovalParams struct {
 
 // Paths returns the changed paths, sorted.
 func (p ApplyPatchApprovalParams) Paths() []string {
-	out := make([]string, 0, len(p.FileChanges))
-	for k := range p.FileChanges {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(p.FileChanges))
 }
 
 // ApplyPatchApprovalRequest is the legacy `applyPatchApproval`. Answer it

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -211,14 +213,9 @@ func ManagedMCPBlock(servers map[string]config.MCPServer) ([]byte, error) {
 	if len(servers) == 0 {
 		return nil, nil
 	}
-	names := make([]string, 0, len(servers))
-	for n := range servers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var b bytes.Buffer
 	b.WriteString("# MCP servers managed by tandem for this run.\n")
-	for i, n := range names {
+	for i, n := range slices.Sorted(maps.Keys(servers)) {
 		s := servers[n]
 		if key, err := config.ValidateMCPServer(n, &s); err != nil {
 			where := "mcp_servers." + n

@@ -26,8 +26,8 @@ type HookOutputLine struct {
 	Text string `json:"text"`
 }
 
-// HookStartedEvent follows `hook/started`; TurnID is "" for a hook of
-// the thread (sessionStart, …).
+// HookStartedEvent follows `hook/started`: Run in the thread ThreadID and
+// the turn TurnID (nil for a hook of the thread: sessionStart, …).
 type HookStartedEvent struct {
 	ThreadID string  `json:"threadId"`
 	TurnID   *string `json:"turnId"`
@@ -37,12 +37,9 @@ type HookStartedEvent struct {
 // Thread implements Event.
 func (e HookStartedEvent) Thread() string { return e.ThreadID }
 
-// HookCompletedEvent follows `hook/completed`.
-type HookCompletedEvent struct {
-	ThreadID string  `json:"threadId"`
-	TurnID   *string `json:"turnId"`
-	Run      HookRun `json:"run"`
-}
+// HookCompletedEvent follows `hook/completed`, with the same params as
+// `hook/started`: Run in its final status.
+type HookCompletedEvent HookStartedEvent
 
 // Thread implements Event.
 func (e HookCompletedEvent) Thread() string { return e.ThreadID }

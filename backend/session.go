@@ -210,13 +210,7 @@ func (s *Session) opened(resp ThreadResponse, err error) (ThreadResponse, error)
 // neither sends nor builds the whole history), and Older the cursor of
 // the turns before them, for ListTurns.
 func (s *Session) ResumeThread(ctx context.Context, id string) (ThreadResponse, error) {
-	p, err := s.resumeParams(ctx, id)
-	if err != nil {
-		return ThreadResponse{}, err
-	}
-	p.ExcludeTurns = true
-	p.InitialTurnsPage = &TurnsPageParams{Limit: ResumeTurns, SortDirection: "desc", ItemsView: "full"}
-	resp, err := s.opened(ThreadResume.Call(ctx, s.conn, p))
+	resp, err := s.resume(ctx, id, &TurnsPageParams{Limit: ResumeTurns, SortDirection: "desc", ItemsView: "full"})
 	if err == nil && !resp.paged && len(resp.Thread.Turns) == 0 {
 		// A server that left the turns out but sent no page: read it.
 		if turns, older, lerr := s.ListTurns(ctx, id, "", ResumeTurns); lerr == nil {
@@ -229,24 +223,27 @@ func (s *Session) ResumeThread(ctx context.Context, id string) (ThreadResponse, 
 // RejoinThread is ResumeThread without the history (excludeTurns): for a
 // restarted app-server whose viewer still holds the transcript.
 func (s *Session) RejoinThread(ctx context.Context, id string) (ThreadResponse, error) {
-	p, err := s.resumeParams(ctx, id)
+	return s.resume(ctx, id, nil)
+}
+
+// resume runs `thread/resume` for id with the session's settings and
+// excludeTurns (the server neither sends nor builds the whole history),
+// page asking for its newest turns (nil: none), and makes it current.
+func (s *Session) resume(ctx context.Context, id string, page *TurnsPageParams) (ThreadResponse, error) {
+	cfg, err := s.threadConfig(ctx) // sandbox.go: --add-dir
 	if err != nil {
 		return ThreadResponse{}, err
 	}
-	p.ExcludeTurns = true
-	return s.opened(ThreadResume.Call(ctx, s.conn, p))
-}
-
-func (s *Session) resumeParams(ctx context.Context, id string) (ThreadResumeParams, error) {
-	cfg, err := s.threadConfig(ctx) // sandbox.go: --add-dir
-	return ThreadResumeParams{
-		ThreadID:       id,
-		Model:          s.opts.Model,
-		Cwd:            s.opts.Cwd,
-		ApprovalPolicy: s.opts.ApprovalPolicy,
-		Sandbox:        s.opts.Sandbox,
-		Config:         cfg,
-	}, err
+	return s.opened(ThreadResume.Call(ctx, s.conn, ThreadResumeParams{
+		ThreadID:         id,
+		Model:            s.opts.Model,
+		Cwd:              s.opts.Cwd,
+		ApprovalPolicy:   s.opts.ApprovalPolicy,
+		Sandbox:          s.opts.Sandbox,
+		Config:           cfg,
+		ExcludeTurns:     true,
+		InitialTurnsPage: page,
+	}))
 }
 
 // Close shuts the peer down (see Stream.Close) and waits for the feed to

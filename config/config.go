@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -196,12 +196,7 @@ func (f *File) ProfileNames() []string {
 	if f == nil {
 		return nil
 	}
-	names := make([]string, 0, len(f.Profiles))
-	for n := range f.Profiles {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(f.Profiles))
 }
 
 // DefaultPath returns $XDG_CONFIG_HOME/tandem/config.toml, or
@@ -347,12 +342,7 @@ func (f *File) validateLayer(prefix []string, l *Layer) error {
 			return f.errAt(key("ssh"), "%v", err)
 		}
 	}
-	names := make([]string, 0, len(l.MCPServers))
-	for n := range l.MCPServers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(l.MCPServers)) {
 		s := l.MCPServers[n]
 		sub, err := ValidateMCPServer(n, &s)
 		if err != nil {

@@ -3,7 +3,8 @@ package thread
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -167,12 +168,7 @@ func describeCollab(it backend.Item) (title, detail string) {
 	if it.Model != nil && *it.Model != "" {
 		lines = append(lines, "model: "+*it.Model)
 	}
-	ids := make([]string, 0, len(it.AgentsStates))
-	for id := range it.AgentsStates {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(it.AgentsStates)) {
 		st := it.AgentsStates[id]
 		l := ShortThread(id) + ": " + st.Status
 		if st.Message != nil && strings.TrimSpace(*st.Message) != "" {

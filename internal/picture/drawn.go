@@ -6,6 +6,25 @@ import (
 	"unicode/utf8"
 )
 
+// boxArms are the box-drawing characters drawn as lines: their arms up,
+// right, down and left, each 0 (none), 1 (light) or 2 (heavy). Dashed
+// lines are drawn solid, rounded corners square.
+var boxArms = map[rune][4]int{
+	'─': {0, 1, 0, 1}, '╌': {0, 1, 0, 1}, '┄': {0, 1, 0, 1},
+	'━': {0, 2, 0, 2},
+	'│': {1, 0, 1, 0}, '╎': {1, 0, 1, 0}, '┆': {1, 0, 1, 0},
+	'┃': {2, 0, 2, 0},
+	'┌': {0, 1, 1, 0}, '╭': {0, 1, 1, 0},
+	'┐': {0, 0, 1, 1}, '╮': {0, 0, 1, 1},
+	'└': {1, 1, 0, 0}, '╰': {1, 1, 0, 0},
+	'┘': {1, 0, 0, 1}, '╯': {1, 0, 0, 1},
+	'├': {1, 1, 1, 0},
+	'┤': {1, 0, 1, 1},
+	'┬': {0, 1, 1, 1},
+	'┴': {1, 1, 0, 1},
+	'┼': {1, 1, 1, 1},
+}
+
 // drawn returns a mask for the characters a terminal draws itself rather
 // than from its font, and that tandem's screens use: box-drawing lines
 // and corners (light and heavy), block elements, Braille patterns (the
@@ -44,33 +63,11 @@ func drawn(s string, w, h int) *image.Alpha {
 			rect(cx, cy-t(right)/2, w, cy-t(right)/2+t(right))
 		}
 	}
+	if a, ok := boxArms[r]; ok {
+		lines(a[0], a[1], a[2], a[3])
+		return m
+	}
 	switch {
-	case r == '─' || r == '╌' || r == '┄':
-		lines(0, 1, 0, 1)
-	case r == '━':
-		lines(0, 2, 0, 2)
-	case r == '│' || r == '╎' || r == '┆':
-		lines(1, 0, 1, 0)
-	case r == '┃':
-		lines(2, 0, 2, 0)
-	case r == '┌' || r == '╭':
-		lines(0, 1, 1, 0)
-	case r == '┐' || r == '╮':
-		lines(0, 0, 1, 1)
-	case r == '└' || r == '╰':
-		lines(1, 1, 0, 0)
-	case r == '┘' || r == '╯':
-		lines(1, 0, 0, 1)
-	case r == '├':
-		lines(1, 1, 1, 0)
-	case r == '┤':
-		lines(1, 0, 1, 1)
-	case r == '┬':
-		lines(0, 1, 1, 1)
-	case r == '┴':
-		lines(1, 1, 0, 1)
-	case r == '┼':
-		lines(1, 1, 1, 1)
 	case r == '█':
 		rect(0, 0, w, h)
 	case r == '▀':

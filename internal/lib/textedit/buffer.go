@@ -301,25 +301,37 @@ func (b *Buffer) joinDown() bool {
 // Backspace deletes the grapheme cluster before the cursor, or joins the
 // line to the one above at a line's start. It reports whether anything
 // was deleted.
-func (b *Buffer) Backspace() bool {
-	b.goal = -1
-	if b.col == 0 {
-		return b.joinUp()
-	}
-	b.deleteTo(prevBoundary(b.paras[b.row].text, b.col))
-	return true
-}
+func (b *Buffer) Backspace() bool { return b.deleteLeft(prevBoundary) }
 
 // Delete deletes the grapheme cluster after the cursor, or joins the next
 // line at a line's end. It reports whether anything was deleted.
 func (b *Buffer) Delete() bool {
+	return b.deleteRight(func(t string, col int) int { return col + cluster(t, col) })
+}
+
+// deleteLeft deletes from to(line, cursor) to the cursor on the cursor's
+// line, or joins the line to the one above at a line's start (false on
+// the first line). Backspace, DeleteWordLeft and KillToStart differ only
+// in to.
+func (b *Buffer) deleteLeft(to func(line string, col int) int) bool {
+	b.goal = -1
+	if b.col == 0 {
+		return b.joinUp()
+	}
+	b.deleteTo(to(b.paras[b.row].text, b.col))
+	return true
+}
+
+// deleteRight deletes from the cursor to to(line, cursor) on the cursor's
+// line, or joins the next line at a line's end (false on the last line).
+// Delete, DeleteWordRight and KillToEnd differ only in to.
+func (b *Buffer) deleteRight(to func(line string, col int) int) bool {
 	b.goal = -1
 	t := b.paras[b.row].text
 	if b.col >= len(t) {
 		return b.joinDown()
 	}
-	n := cluster(t, b.col)
-	b.deleteTo(b.col + n)
+	b.deleteTo(to(t, b.col))
 	return true
 }
 

@@ -323,3 +323,46 @@ func TestWrapFollowsMethod(t *testing.T) {
 		t.Fatalf("back to WcWidth: rows %q", got)
 	}
 }
+
+// Each deletion takes its span of the cursor's line and leaves the cursor
+// at the span's start; at the line's edge it joins the neighbouring line,
+// and at the text's edge it deletes nothing and reports false.
+func TestDeletions(t *testing.T) {
+	const text = "ab cd ef\ngh ij" // line 0 ends at offset 8, line 1 starts at 9
+	cases := []struct {
+		name   string
+		op     func(*Buffer) bool
+		at     int
+		ok     bool
+		want   string
+		cursor int // offset afterwards
+	}{
+		{"Backspace", (*Buffer).Backspace, 5, true, "ab c ef\ngh ij", 4},
+		{"Backspace at a line's start", (*Buffer).Backspace, 9, true, "ab cd efgh ij", 8},
+		{"Backspace at the start", (*Buffer).Backspace, 0, false, text, 0},
+		{"Delete", (*Buffer).Delete, 3, true, "ab d ef\ngh ij", 3},
+		{"Delete at a line's end", (*Buffer).Delete, 8, true, "ab cd efgh ij", 8},
+		{"Delete at the end", (*Buffer).Delete, len(text), false, text, len(text)},
+		{"DeleteWordLeft", (*Buffer).DeleteWordLeft, 5, true, "ab  ef\ngh ij", 3},
+		{"DeleteWordLeft at a line's start", (*Buffer).DeleteWordLeft, 9, true, "ab cd efgh ij", 8},
+		{"DeleteWordRight", (*Buffer).DeleteWordRight, 2, true, "ab ef\ngh ij", 2},
+		{"DeleteWordRight at a line's end", (*Buffer).DeleteWordRight, 8, true, "ab cd efgh ij", 8},
+		{"KillToEnd", (*Buffer).KillToEnd, 3, true, "ab \ngh ij", 3},
+		{"KillToEnd at a line's end", (*Buffer).KillToEnd, 8, true, "ab cd efgh ij", 8},
+		{"KillToEnd at the end", (*Buffer).KillToEnd, len(text), false, text, len(text)},
+		{"KillToStart", (*Buffer).KillToStart, 12, true, "ab cd ef\nij", 9},
+		{"KillToStart at a line's start", (*Buffer).KillToStart, 9, true, "ab cd efgh ij", 8},
+		{"KillToStart at the start", (*Buffer).KillToStart, 0, false, text, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := New(40)
+			b.SetText(text)
+			b.SetOffset(c.at)
+			ok := c.op(b)
+			if ok != c.ok || b.Text() != c.want || b.Offset() != c.cursor {
+				t.Errorf("at %d: %v, %q, cursor %d; want %v, %q, cursor %d", c.at, ok, b.Text(), b.Offset(), c.ok, c.want, c.cursor)
+			}
+		})
+	}
+}

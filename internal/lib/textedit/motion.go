@@ -67,47 +67,22 @@ func (b *Buffer) WordRight() {
 
 // DeleteWordLeft deletes the word before the cursor (and the spaces
 // after it), or joins the line above at a line's start.
-func (b *Buffer) DeleteWordLeft() bool {
-	b.goal = -1
-	if b.col == 0 {
-		return b.joinUp()
-	}
-	b.deleteTo(wordLeftOf(b.paras[b.row].text, b.col))
-	return true
-}
+func (b *Buffer) DeleteWordLeft() bool { return b.deleteLeft(wordLeftOf) }
 
 // DeleteWordRight deletes the word after the cursor (and the spaces
 // before it), or joins the next line at a line's end.
-func (b *Buffer) DeleteWordRight() bool {
-	b.goal = -1
-	t := b.paras[b.row].text
-	if b.col >= len(t) {
-		return b.joinDown()
-	}
-	b.deleteTo(wordRightOf(t, b.col))
-	return true
-}
+func (b *Buffer) DeleteWordRight() bool { return b.deleteRight(wordRightOf) }
 
 // KillToEnd deletes from the cursor to the end of its line, or joins the
 // next line at a line's end.
 func (b *Buffer) KillToEnd() bool {
-	b.goal = -1
-	if b.col >= len(b.paras[b.row].text) {
-		return b.joinDown()
-	}
-	b.deleteTo(len(b.paras[b.row].text))
-	return true
+	return b.deleteRight(func(t string, _ int) int { return len(t) })
 }
 
 // KillToStart deletes from the start of the cursor's line to the cursor,
 // or joins the line above at a line's start.
 func (b *Buffer) KillToStart() bool {
-	b.goal = -1
-	if b.col == 0 {
-		return b.joinUp()
-	}
-	b.deleteTo(0)
-	return true
+	return b.deleteLeft(func(string, int) int { return 0 })
 }
 
 // Case changes the case of the word after the cursor — upper, lower, or
@@ -177,15 +152,23 @@ func offsetAt(p *para, i, x int, m ansi.Method) int {
 	return pos
 }
 
-// Up moves to the visual row above, at the same display column (kept
-// over a run of Up and Down); on the first row, to the start of the text.
-// It reports whether the cursor moved.
-func (b *Buffer) Up() bool {
+// goalRow returns the cursor's line and its visual row in it, for Up and
+// Down; the first of a run of them sets the goal, the display column the
+// run keeps to.
+func (b *Buffer) goalRow() (*para, int) {
 	p := &b.paras[b.row]
 	i := p.rowOf(b.col)
 	if b.goal < 0 {
 		b.goal = colAt(p, i, b.col, b.method)
 	}
+	return p, i
+}
+
+// Up moves to the visual row above, at the same display column (kept
+// over a run of Up and Down); on the first row, to the start of the text.
+// It reports whether the cursor moved.
+func (b *Buffer) Up() bool {
+	p, i := b.goalRow()
 	switch {
 	case i > 0:
 		b.col = offsetAt(p, i-1, b.goal, b.method)
@@ -204,11 +187,7 @@ func (b *Buffer) Up() bool {
 // Down moves to the visual row below, at the same display column; on the
 // last row, to the end of the text. It reports whether the cursor moved.
 func (b *Buffer) Down() bool {
-	p := &b.paras[b.row]
-	i := p.rowOf(b.col)
-	if b.goal < 0 {
-		b.goal = colAt(p, i, b.col, b.method)
-	}
+	p, i := b.goalRow()
 	switch {
 	case i+1 < len(p.starts):
 		b.col = offsetAt(p, i+1, b.goal, b.method)

@@ -2,9 +2,10 @@ package mockapi
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,12 +163,7 @@ func Overrides(baseURL string) []string {
 	var out []string
 	var walk func(prefix string, m map[string]any)
 	walk = func(prefix string, m map[string]any) {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			if sub, ok := m[k].(map[string]any); ok {
 				walk(prefix+k+".", sub)
 				continue
