@@ -116,9 +116,9 @@ func (m *Model) rewindBlocked() string {
 		return "a sub-agent is shown — esc back to the thread to rewind it"
 	case m.opts.Shared || m.opts.ReadOnly:
 		return "rewind switches the thread, which a shared session can't do"
-	case m.client == nil || !m.ready:
+	case m.turn.Client() == nil || !m.turn.Ready():
 		return "rewind needs a running app-server"
-	case m.turn.busy() || m.turn.switching:
+	case m.turn.Busy() || m.turn.Switching():
 		return "rewind can't start while a turn is running"
 	case m.overlay.HasForm():
 		return "answer the waiting request first"
@@ -190,7 +190,7 @@ func (p pickedTurn) run(m *Model) tea.Cmd { m.chooseRewind(p.turns, p.i, false);
 // chooseRewind sets up the rewind to turns[i]: with file changes among
 // the dropped turns it asks first whether to take the code back too.
 func (m *Model) chooseRewind(turns []turnInfo, i int, undo bool) {
-	plan := &rewindPlan{thread: m.client.ThreadID(), turn: turns[i].id, prompt: turns[i].prompt, dropped: len(turns) - i, undo: undo}
+	plan := &rewindPlan{thread: m.turn.Client().ThreadID(), turn: turns[i].id, prompt: turns[i].prompt, dropped: len(turns) - i, undo: undo}
 	for _, t := range turns[i:] {
 		plan.changes = append(plan.changes, t.files...)
 		plan.commands += t.commands

@@ -21,9 +21,9 @@ import (
 // fork before the turn and write the files; onRewindDone then sends the
 // edited message (rewind.send) on the fork. A refusal changes nothing.
 func (m *Model) runRewind(plan *rewindPlan) tea.Cmd {
-	c := m.client
+	c := m.turn.Client()
 	m.rewind.pending = nil
-	m.turn.switching = true
+	m.out.Want(act.Switching{On: true}) // model/turn: turns wait
 	m.setNotice(noticeInfo, "rewinding…")
 	return callCmd(func(ctx context.Context) tea.Msg {
 		var fp *rewind.Plan
@@ -52,7 +52,7 @@ type rewindText struct{ text, hist string }
 // onRewindDone switches to the fork and sends the edited message; a
 // refusal or failure keeps the draft and says why.
 func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
-	m.turn.switching = false
+	m.out.Want(act.Switching{On: false}) // model/turn
 	m.clearNotice(noticeInfo, noticeHeld)
 	plan := msg.plan
 	if !msg.forked {
@@ -76,7 +76,8 @@ func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
 	}
 	send := m.rewind.send
 	m.rewind.send = nil
-	m.onThreadSwitched(threadSwitchedMsg{resp: msg.resp, how: "rewound", before: plan.turn})
+	// model/turn opens the fork; what follows is said after it, in order.
+	m.out.Want(act.OpenThread{Response: msg.resp, How: act.HowRewound, Note: m.rewoundNote(plan.turn)})
 	switch {
 	case plan.code && msg.err != nil:
 		// The fork happened, the files did not all go back: say exactly
@@ -97,10 +98,10 @@ func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
 				}
 			}
 		}
-		m.banner(ui.BannerError, head, lines)
+		m.out.Banner(ui.BannerError, head, lines)
 		if send != nil {
 			m.out.Want(act.RestoreDraft{Text: send.text}) // not sent: the code is not as chosen
-			m.setNotice(noticeInfo, "your message was not sent: the files were not rewound — send it to go on anyway")
+			m.out.Notice(noticeInfo, "your message was not sent: the files were not rewound — send it to go on anyway")
 		}
 		return nil
 	case plan.code:
@@ -108,7 +109,7 @@ func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
 		if plan.commands > 0 {
 			detail = append(detail, "commands ran in those turns: their effects are not rewound")
 		}
-		m.banner(ui.BannerInfo, "Code rewound", detail)
+		m.out.Banner(ui.BannerInfo, "Code rewound", detail)
 	}
 	// The files taken back are no longer as those turns left them.
 	for _, c := range plan.changes {
@@ -120,8 +121,8 @@ func (m *Model) onRewindDone(msg rewindDoneMsg) tea.Cmd {
 		return nil
 	}
 	if send != nil {
-		m.composer.AddHistory(send.hist)
-		return m.submit(send.text)
+		m.out.Want(act.AddHistory{Entry: send.hist})
+		m.out.Want(act.Send{Text: send.text}) // model/turn
 	}
 	return nil
 }
@@ -141,7 +142,7 @@ func (m *Model) rewoundNote(turn string) string {
 
 // snapCmd reads how the agent left the files of a completed change.
 func (m *Model) snapCmd(it *thread.Item) tea.Cmd {
-	c := m.client
+	c := m.turn.Client()
 	if c == nil || m.opts.Shared || it.Status != "completed" {
 		return nil
 	}
