@@ -68,7 +68,7 @@ type Options struct {
 	Workspace string
 	// Restart, when set, closes the app-server, starts a new one and
 	// resumes the current thread with `thread/resume` (F5 and /restart,
-	// recovery.go); it blocks until done and sends the new
+	// model/turn); it blocks until done and sends the new
 	// SessionReadyMsg (without History: the transcript is kept) before
 	// returning. lastTurn is the newest turn the transcript holds (""
 	// for none): a re-attach to the daemon reads the thread's history
@@ -316,8 +316,16 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		_, in := msg.(tea.FocusMsg)
 		m.stat.OnFocus(in) // model/status
 		return m, nil
-	case SessionReadyMsg:
-		m.onReady(msg)
+	case SessionReadyMsg: // the session (model/turn), once the panes left the sub-agents
+		m.panes.LeaveAgents() // a (re)started server is the thread's
+		if m.rewind.pending != nil {
+			// A rewind chosen before a restart: its snapshots and its turn
+			// are of the server that went away.
+			m.rewind.pending, m.rewind.snaps = nil, nil
+			m.setNotice(noticeInfo, "the app-server restarted: the rewind you chose was dropped — esc esc to choose again")
+		}
+		m.turn.OnReady(msg)
+		m.overlay.CheckAccount() // model/overlay: the login form, if one is needed
 		return m, nil
 	case SessionFailedMsg:
 		m.turn.OnFailed(msg.Err) // model/turn
@@ -404,23 +412,6 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	m.overlay.Update(msg)  // the form's and the login form's
 	m.composer.Update(msg) // the cursor's blink
 	return m, nil
-}
-
-// onReady takes the session (model/turn: its client, the status line's
-// values, the history, the command line's prompt or resume request),
-// after the panes leave the sub-agents and a rewind chosen before a
-// restart is dropped; then the account is checked.
-func (m *Model) onReady(msg SessionReadyMsg) {
-	m.panes.LeaveAgents() // a (re)started server is the thread's
-	if m.rewind.pending != nil {
-		// A rewind chosen before a restart: its snapshots and its turn are
-		// of the server that went away.
-		m.rewind.pending = nil
-		m.rewind.snaps = nil
-		m.setNotice(noticeInfo, "the app-server restarted: the rewind you chose was dropped — esc esc to choose again")
-	}
-	m.turn.OnReady(msg)
-	m.overlay.CheckAccount() // model/overlay: the login form, if one is needed
 }
 
 // doneFacts are what the panes' results and intents read of the model.

@@ -131,7 +131,7 @@ func (m *Model) statusInfo() ui.StatusInfo {
 	kind, text := m.stat.Notice()
 	s.Notice = text
 	if d := m.turn.DetachNotice(); d != "" && kind != noticeQuit {
-		s.Notice = d // reattach.go: while the link to the daemon is down
+		s.Notice = d // model/turn: while the link to the daemon is down
 		s.NoInterrupt = true
 	}
 	s.Running = m.turn.Running()
