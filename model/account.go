@@ -64,11 +64,12 @@ func (r initCheckedMsg) apply(m *Model) tea.Cmd {
 	case !errors.Is(r.err, fs.ErrNotExist):
 		m.banner(ui.BannerError, "/init: could not check for "+agentsFile+": "+oneLine(r.err), nil)
 		return nil
-	case !m.canStart():
+	case !m.turn.CanStart():
 		m.setNotice(noticeInfo, "/init: a turn started meanwhile — /init again once it ends")
 		return nil
 	}
-	return m.submitShown("/init", initPrompt) // turn.go
+	m.out.Want(act.Send{Shown: "/init", Text: initPrompt}) // model/turn
+	return nil
 }
 
 // logoutMsg is the outcome of /logout: the account it logged out of (nil

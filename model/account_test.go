@@ -38,7 +38,7 @@ func run(t *testing.T, m *Model, cmd tea.Cmd) {
 				run(t, m, c)
 			}
 			return
-		case selfHandled, turnStartResult, act.Done:
+		case selfHandled, act.Done:
 			_, cmd = m.Update(msg)
 		default:
 			return
@@ -108,7 +108,7 @@ func TestInitCommand(t *testing.T) {
 	f := newFake()
 	m := ready(t, f, Options{})
 	m.panes.SetCwd("/w")
-	m.beginTurn()
+	startTurn(m)
 	typeText(t, m, "/init")
 	_, cmd := enterNow(m)
 	run(t, m, cmd)

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/model/act"
@@ -12,48 +14,56 @@ const maxIntents = 1000
 
 // apply carries out what the components asked for while a message was
 // handled (m.out): each intent goes to the component that takes it, which
-// may ask for more; each client call runs as a command (act.Run: the one
-// place that calls the client); the components' own commands run as they
-// are. It returns the commands.
+// may ask for more — carried out before the intents after it, as a call
+// would have been (a thread opened before the banners that follow it);
+// each client call runs as a command (act.Run: the one place that calls
+// the client); the components' own commands run as they are. It returns
+// the commands.
 func (m *Model) apply() tea.Cmd {
 	var cmds []tea.Cmd
 	for n := 0; len(m.out.Intents) > 0 && n < maxIntents; n++ {
 		i := m.out.Intents[0]
-		m.out.Intents = m.out.Intents[1:]
+		rest := m.out.Intents[1:]
+		m.out.Intents = nil
 		switch i := i.(type) {
 		case act.Request:
-			if m.client != nil {
-				cmds = append(cmds, act.Run(m.client, i))
+			if c := m.turn.Client(); c != nil { // model/turn: the session's client
+				cmds = append(cmds, act.Run(c, i))
 			}
 		case act.Banner:
 			m.panes.Banner(i)
-		// The composer's asks, for code still in the root: the turn
-		// machine's (Submit, Queue, CheckImages), the pickers' and the
+		// The composer's asks for code still in the root: Enter (the slash
+		// commands first, then the turn machine), the pickers' and the
 		// form's (HistorySearch, YieldKeys), the paste routing (PasteText).
 		case act.Submit:
-			cmds = append(cmds, m.onEnter(i)) // turn.go
-		case act.Queue:
-			m.queueDraft(i.Raw) // turn.go
-		case act.CheckImages:
-			cmds = append(cmds, m.fetchModels()) // images.go
+			if strings.TrimSpace(i.Raw) == "" {
+				break
+			}
+			if cmd, done := m.slashEnter(i.Raw); done { // slash.go: a command by its whole name
+				cmds = append(cmds, cmd)
+			} else {
+				m.turn.Enter(i) // model/turn
+			}
 		case act.HistorySearch:
 			m.openHistorySearch(i) // pickers.go
 		case act.YieldKeys:
 			m.overlay.Yield() // model/overlay
 		case act.PasteText:
 			cmds = append(cmds, m.onPaste(i.Text)) // compose.go
-		// The rewind's asks of the turn machine (model/rewind).
-		case act.Rewinding:
-			m.turn.switching = i.On
-		case act.OpenRewound:
-			// threads.go; its commands (the fork's goal) dropped, as
-			// before the rewind was a component.
-			m.onThreadSwitched(threadSwitchedMsg{resp: i.Response, how: "rewound", before: i.Before})
-		case act.SendEdited:
-			cmds = append(cmds, m.submit(i.Text)) // turn.go
+		// The turn machine's asks of the root, the overlay and a rewind.
+		case act.StartFrames:
+			cmds = append(cmds, m.startTick(), m.stat.SpinTick) // frames.go
+		case act.TurnEnded: // the title and a notification (model/status)
+			cmds = append(cmds, m.stat.TurnEnded(i.Turn, i.Took, m.stat.Label(m.panes.Name(), m.panes.Thread()), m.live()))
+		case act.RefuseRequests: // the refusals are written before what follows them
+			cmds = append(cmds, inOrder(m.overlay.RefuseAll(), i.Then))
+		case act.DropRequests:
+			m.overlay.Drop()
+		case act.PickThread:
+			m.overlay.PickThread(i.Fresh, i.Durable)
 		default:
-			if m.composer.Apply(i) || m.rewind.Apply(i) {
-				continue
+			if m.composer.Apply(i) || m.turn.Apply(i) || m.rewind.Apply(i) || m.panes.Apply(i, m.doneFacts) {
+				break
 			}
 			if cmd, ok := m.applyOverlay(i); ok { // overlay.go: the overlay's intents
 				cmds = append(cmds, cmd)
@@ -61,6 +71,7 @@ func (m *Model) apply() tea.Cmd {
 				m.stat.Apply(i)
 			}
 		}
+		m.out.Intents = append(m.out.Intents, rest...) // what i asked for goes first
 	}
 	m.out.Intents = nil
 	cmds = append(cmds, m.out.Cmds...)

@@ -58,7 +58,7 @@ func BenchmarkDeltaToFrame(b *testing.B) {
 		for i, ev := range evs {
 			frame(m, ev)
 			if i%64 == 63 {
-				frame(m, tickMsg{seq: m.turn.tickSeq})
+				frame(m, tickMsg{seq: m.frame.tickSeq})
 			}
 		}
 		frame(m, backend.ItemCompletedEvent{Item: backend.Item{Type: "agentMessage", ID: "msg-1", Text: text}})
@@ -78,7 +78,7 @@ func history(tb testing.TB, turns int) *Model {
 			{Type: "agentMessage", ID: fmt.Sprintf("a%d", i), Text: fmt.Sprintf("Answer **%d**.\n\n- one\n- two\n\nA closing paragraph with `code` in it.", i)},
 		}})
 	}
-	m.turn.running = false
+	m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
 	m.Update(SessionReadyMsg{Client: nopDriver{}, Model: "mock-model", History: hist})
 	m.View()
 	return m
@@ -100,7 +100,7 @@ func BenchmarkFrame5000Turns(b *testing.B) {
 		} else {
 			frame(m, word)
 		}
-		frame(m, tickMsg{seq: m.turn.tickSeq})
+		frame(m, tickMsg{seq: m.frame.tickSeq})
 	}
 }
 
@@ -118,7 +118,7 @@ func BenchmarkCommandOutput10MB(b *testing.B) {
 		for i := 0; i < 10_000_000/len(chunk); i++ {
 			frame(m, ev)
 			if i%64 == 63 {
-				frame(m, tickMsg{seq: m.turn.tickSeq})
+				frame(m, tickMsg{seq: m.frame.tickSeq})
 			}
 		}
 		b.StopTimer()
@@ -142,7 +142,7 @@ func BenchmarkKeystrokeEcho(b *testing.B) {
 		for i, d := range deltas {
 			frame(m, backend.AgentMessageDeltaEvent{ItemID: "msg-1", Delta: d})
 			if i%64 == 63 {
-				frame(m, tickMsg{seq: m.turn.tickSeq})
+				frame(m, tickMsg{seq: m.frame.tickSeq})
 			}
 			if i%20 == 0 {
 				t0 := time.Now()

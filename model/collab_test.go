@@ -8,12 +8,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 )
 
 // codex 0.169.0's presets, as collaborationMode/list gives them.
 var testModes = []backend.CollaborationModeMask{
-	{Name: "Plan", Mode: strPtr("plan"), ReasoningEffort: strPtr("medium")},
-	{Name: "Default", Mode: strPtr("default")},
+	{Name: "Plan", Mode: act.Str("plan"), ReasoningEffort: act.Str("medium")},
+	{Name: "Default", Mode: act.Str("default")},
 }
 
 // send types text and Enter, and returns what turn/start carried.
@@ -71,7 +72,8 @@ func TestShiftTabSwitchesCollaborationMode(t *testing.T) {
 		}
 	}
 	// The /model choice is the model of a preset that has none.
-	m.turn.overrides.Model, m.turn.overrides.Effort = "gpt-big", "high"
+	m.turn.Apply(act.SetModel{Model: "gpt-big", Effort: "high"}) // /model's choice (model/turn)
+	calm(t, m, m.apply())
 	hit(t, m, tea.KeyTab, tea.ModShift)
 	in := send(t, m, spy, "bigger")
 	if c := in.Collaboration; c == nil || c.Settings.Model != "gpt-big" || *c.Settings.ReasoningEffort != "medium" {
@@ -93,7 +95,7 @@ func TestPlanModeUnavailable(t *testing.T) {
 		{"unknown method", nil, &backend.RPCError{Code: backend.CodeInvalidRequest, Message: "Invalid request: unknown variant `collaborationMode/list`"}, "shift+tab", "collaborationMode/list: Invalid request: unknown variant"},
 		{"call failed", nil, &backend.RPCError{Code: -32603, Message: "boom"}, "/plan", "boom"},
 		{"empty list", []backend.CollaborationModeMask{}, nil, "shift+tab", ""},
-		{"no plan preset", []backend.CollaborationModeMask{{Name: "Default", Mode: strPtr("default")}}, nil, "/plan", ""},
+		{"no plan preset", []backend.CollaborationModeMask{{Name: "Default", Mode: act.Str("default")}}, nil, "/plan", ""},
 		{"presets without a mode", []backend.CollaborationModeMask{{Name: "Odd"}}, nil, "shift+tab", ""},
 	}
 	for _, tt := range tests {

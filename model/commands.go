@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/model/composer"
 	"tandem/model/keys"
 	"tandem/ui"
@@ -132,11 +133,11 @@ func (m *Model) runCommand(c *command, args string) tea.Cmd {
 		m.refuse("a sub-agent is shown — esc back to the thread for /" + c.name)
 		return nil
 	}
-	if c.idleOnly && m.turn.busy() {
+	if c.idleOnly && m.turn.Busy() {
 		m.refuse("/" + c.name + " can't run while a turn is running — wait or esc to interrupt")
 		return nil
 	}
-	if c.idleOnly && m.turn.switching {
+	if c.idleOnly && m.turn.Switching() {
 		m.refuse("/" + c.name + " can't run while a thread is opening")
 		return nil
 	}
@@ -153,11 +154,11 @@ func (m *Model) refuse(why string) {
 
 // needClient returns the client, or says why there is none.
 func (m *Model) needClient(name string) (backend.Client, bool) {
-	if m.client == nil || !m.ready {
+	if m.turn.Client() == nil || !m.turn.Ready() {
 		m.refuse("/" + name + " needs a running app-server")
 		return nil, false
 	}
-	return m.client, true
+	return m.turn.Client(), true
 }
 
 // call runs one request in a command and reports its outcome as a
@@ -180,21 +181,17 @@ func (m *Model) onCommandResult(r commandResultMsg) {
 }
 
 func (m *Model) cmdNew(string) tea.Cmd {
-	c, ok := m.needClient("new")
-	if !ok {
-		return nil
+	if _, ok := m.needClient("new"); ok {
+		m.out.Want(act.NewThread{}) // model/turn
 	}
-	m.turn.switching = true
-	return newThreadCmd(c, "")
+	return nil
 }
 
 func (m *Model) cmdFork(string) tea.Cmd {
-	c, ok := m.needClient("fork")
-	if !ok {
-		return nil
+	if _, ok := m.needClient("fork"); ok {
+		m.out.Want(act.Fork{}) // model/turn
 	}
-	m.turn.switching = true
-	return forkCmd(c, c.ThreadID())
+	return nil
 }
 
 func (m *Model) cmdRename(args string) tea.Cmd {
@@ -216,19 +213,10 @@ func (m *Model) cmdRename(args string) tea.Cmd {
 }
 
 func (m *Model) cmdArchive(string) tea.Cmd {
-	c, ok := m.needClient("archive")
-	if !ok {
-		return nil
+	if _, ok := m.needClient("archive"); ok {
+		m.out.Want(act.Archive{}) // model/turn
 	}
-	id := c.ThreadID()
-	m.turn.switching = true
-	return callCmd(func(ctx context.Context) tea.Msg {
-		if err := c.ArchiveThread(ctx); err != nil {
-			return threadSwitchedMsg{err: fmt.Errorf("thread/archive: %w", err)}
-		}
-		resp, err := c.StartThread(ctx)
-		return threadSwitchedMsg{resp: resp, how: "new", notice: "Archived thread " + shortID(id) + "; this is a new thread", err: err}
-	})
+	return nil
 }
 
 func (m *Model) cmdCompact(string) tea.Cmd {
@@ -245,18 +233,10 @@ func (m *Model) cmdCompact(string) tea.Cmd {
 }
 
 func (m *Model) cmdReview(string) tea.Cmd {
-	c, ok := m.needClient("review")
-	if !ok {
-		return nil
+	if _, ok := m.needClient("review"); ok {
+		m.out.Want(act.Review{}) // model/turn
 	}
-	m.beginTurn()
-	return tea.Batch(callCmd(func(ctx context.Context) tea.Msg {
-		err := c.Review(ctx, backend.ReviewTarget{Type: "uncommittedChanges"})
-		if err != nil {
-			err = fmt.Errorf("review/start: %w", err)
-		}
-		return turnStartResult{err: err}
-	}), m.startTick(), m.stat.SpinTick)
+	return nil
 }
 
 func (m *Model) cmdMcp(args string) tea.Cmd {
@@ -368,7 +348,7 @@ func (m *Model) cmdDiff(string) tea.Cmd {
 
 func (m *Model) cmdCopy(string) tea.Cmd { return m.CopyLastAnswer() }
 
-func (m *Model) cmdRestart(string) tea.Cmd { return m.restartServer() } // restart.go
+func (m *Model) cmdRestart(string) tea.Cmd { m.out.Want(act.Restart{}); return nil } // model/turn
 
 func (m *Model) cmdHelp(string) tea.Cmd {
 	var lines, destructive []string

@@ -40,8 +40,8 @@ const MaxImageBytes = composer.MaxImageBytes
 func newComposer(m *Model) *composer.Composer {
 	opts := composer.Options{Keys: m.keys, State: m.opts.State, Workspace: m.opts.Workspace,
 		Facts: func() composer.Facts {
-			return composer.Facts{Queued: m.turn.queued, Busy: m.turn.busy(), Online: m.client != nil, Ready: m.ready,
-				Remote: m.remote(), ThreadCwd: m.panes.Cwd()}
+			return composer.Facts{Queued: m.turn.Queued(), Busy: m.turn.Busy(), Online: m.turn.Client() != nil, Ready: m.turn.Ready(),
+				Remote: m.turn.Remote(), ThreadCwd: m.panes.Cwd()}
 		}}
 	if m.opts.ReadOnly {
 		opts.Placeholder = "watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves"

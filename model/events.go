@@ -1,9 +1,6 @@
 package model
 
 import (
-	"fmt"
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
@@ -12,51 +9,19 @@ import (
 	"tandem/ui"
 )
 
-// onEvent folds one backend event: the thread's items go through the
-// fold (thread.State.Apply) and are drawn as cells; turn, error and
-// connection events drive this viewer's turn state, banners and recovery.
+// onEvent folds one backend event: the turn machine takes the events
+// about turns and the connection (model/turn); the thread's items go
+// through the fold (thread.State.Apply) and are drawn as cells.
 func (m *Model) onEvent(ev backend.Event) tea.Cmd {
+	if m.turn.OnEvent(ev) {
+		return nil
+	}
 	switch e := ev.(type) {
-	case backend.TurnStartedEvent:
-		return m.followTurn() // turn.go: ours is running already
-	case backend.TurnCompletedEvent:
-		mine, d := m.turn.busy(), m.now().Sub(m.turn.started)
-		m.endTurn(e.Turn)
-		var note tea.Cmd
-		if mine { // this viewer's turn: the title and a notification (notify.go)
-			note = m.stat.TurnEnded(e.Turn, d, m.stat.Label(m.panes.Name(), m.panes.Thread()), m.live())
-		}
-		return tea.Batch(note, m.flushQueue()) // send the next queued prompt
-	case backend.ErrorEvent:
-		if e.WillRetry {
-			m.banner(ui.BannerWarning, e.Error.Message+" (retrying)", nil)
-		} else {
-			m.banner(ui.BannerError, e.Error.Message, detailLines(e.Error.AdditionalDetails))
-			m.turn.err = e.Error.Message
-		}
-		return nil
-	case backend.WarningEvent:
-		if e.Thread() == "" && !m.recovery.firstWarning(e.Text()) {
-			return nil // a restarted server says its server-wide warnings again
-		}
-		m.banner(ui.BannerWarning, e.Text(), nil)
-		return nil
-	case backend.ThreadStatusEvent:
-		if e.Status.Type == "idle" {
-			return m.onThreadIdle()
-		}
-		return nil
 	case backend.RequestResolvedEvent:
 		if e.By != "" { // a shared session says who answered and what
 			m.banner(ui.BannerQuiet, e.By+" "+e.Answer+" "+backend.DescribeRequest(e.Method), nil)
 		}
 		m.overlay.Resolved(e.RequestID) // model/overlay
-		return nil
-	case backend.ServerExitedEvent:
-		if e.Detached && m.canReattach() {
-			return m.onDetached(e) // reattach.go: the agent goes on
-		}
-		m.onServerExited(e) // recovery.go
 		return nil
 	case backend.UnknownEvent:
 		if !m.seenUnknown[e.Method] {
@@ -67,14 +32,6 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 			m.banner(ui.BannerQuiet, "codex sent "+e.Method+", which tandem does not show yet (noted once)", nil)
 		}
 		return nil
-	case backend.ModelReroutedEvent:
-		why := e.Reason
-		if why == "highRiskCyberActivity" {
-			why = "flagged as high-risk cyber activity"
-		}
-		m.banner(ui.BannerWarning, fmt.Sprintf("%s is not answering this turn: %s answers instead (%s)", e.FromModel, e.ToModel, why), nil)
-		m.stat.Apply(act.Settings{Model: &e.ToModel})
-		return nil
 	case backend.ThreadNameEvent:
 		m.panes.OnName(e) // model/transcript
 		return nil
@@ -83,9 +40,6 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		return nil
 	case backend.SkillsChangedEvent:
 		return m.onSkillsChanged() // skills.go
-	case backend.GoalUpdatedEvent, backend.GoalClearedEvent:
-		m.onGoalEvent(e) // goal.go
-		return nil
 	case backend.McpLoginEvent:
 		if e.Success {
 			m.banner(ui.BannerInfo, "MCP server "+e.Name+": signed in", nil)
@@ -98,7 +52,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		}
 		return nil
 	}
-	ch := m.panes.Fold(ev, transcript.FoldFacts{OwnTurn: m.turn.running && !m.turn.foreign && !m.opts.Shared})
+	ch := m.panes.Fold(ev, transcript.FoldFacts{OwnTurn: m.turn.Own()})
 	m.rewind.Folded(ch.Item) // model/rewind: how the agent left the files of a change
 	if ch.Status {
 		// Labelled once per update, not once per frame.
@@ -109,13 +63,6 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		m.stat.Apply(act.Settings{RateLimits: &limits})
 	}
 	return nil
-}
-
-func detailLines(s *string) []string {
-	if s == nil || *s == "" {
-		return nil
-	}
-	return strings.Split(*s, "\n")
 }
 
 // isDelta reports whether msg is a streaming delta, which is coalesced:

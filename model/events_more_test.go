@@ -99,7 +99,7 @@ func TestUntestedCodexWarnsOnce(t *testing.T) {
 	if n := strings.Count(v, "codex 0.180.0 is newer than tandem is tested with (0.169.0–0.171.0)"); n != 1 {
 		t.Errorf("warning shown %d times:\n%s", n, v)
 	}
-	if !m.ready {
+	if !m.turn.Ready() {
 		t.Error("an untested codex was refused")
 	}
 }

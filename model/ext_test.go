@@ -22,6 +22,7 @@ import (
 	"tandem/model/act"
 	"tandem/model/composer"
 	"tandem/model/overlay"
+	"tandem/model/turn"
 	"tandem/sessions"
 )
 
@@ -391,9 +392,8 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 			for _, c := range msg {
 				run(c)
 			}
-		case threadSwitchedMsg, resumeCheckMsg, commandResultMsg,
-			steerResult, turnStartResult, overlay.Msg,
-			composer.Msg, act.Done, imageModelsMsg:
+		case commandResultMsg, overlay.Msg,
+			composer.Msg, act.Done, turn.Msg:
 			_, next := m.Update(msg)
 			run(next)
 		}
@@ -947,7 +947,7 @@ func TestApprovalsChoiceSurvivesFork(t *testing.T) {
 	press(t, m, tea.KeyEnter, 0)
 	press(t, m, tea.KeyDown, 0)
 	press(t, m, tea.KeyEnter, 0)
-	chosen := m.turn.overrides.ApprovalPolicy
+	chosen := m.TurnOptions().ApprovalPolicy
 	if chosen == "" {
 		t.Fatal("no approvals preset chosen")
 	}
@@ -956,8 +956,8 @@ func TestApprovalsChoiceSurvivesFork(t *testing.T) {
 	if f.ThreadID() != "t-fork" {
 		t.Fatalf("fork did not happen: %v", f.called())
 	}
-	if m.stat.Info().Approval != chosen || m.stat.Info().Sandbox != m.turn.overrides.Sandbox {
-		t.Errorf("status shows approval %q sandbox %q after /fork; want the chosen %q %q", m.stat.Info().Approval, m.stat.Info().Sandbox, chosen, m.turn.overrides.Sandbox)
+	if m.stat.Info().Approval != chosen || m.stat.Info().Sandbox != m.TurnOptions().Sandbox {
+		t.Errorf("status shows approval %q sandbox %q after /fork; want the chosen %q %q", m.stat.Info().Approval, m.stat.Info().Sandbox, chosen, m.TurnOptions().Sandbox)
 	}
 }
 

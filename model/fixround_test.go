@@ -39,7 +39,6 @@ func TestTurnErrorShownOnce(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newReqModel()
-			m.turn.running = true
 			notify(t, m, "turn/started", `{"threadId":"th","turn":{"id":"tu","items":[],"status":"inProgress","error":null}}`)
 			if tc.errorNote {
 				notify(t, m, "error", `{"threadId":"th","turnId":"tu","willRetry":false,"error":{"message":"stream disconnected","codexErrorInfo":null,"additionalDetails":null}}`)
@@ -61,7 +60,7 @@ func TestTurnErrorShownOnce(t *testing.T) {
 func TestCommandAwaitingApprovalLabel(t *testing.T) {
 	rep := &replies{}
 	m := newReqModel()
-	m.turn.running = true
+	startTurn(m)
 	notify(t, m, "item/started", `{"threadId":"th","turnId":"tu","item":{"type":"commandExecution","id":"call_1","command":"git add x","cwd":"/w","status":"inProgress","commandActions":[],"aggregatedOutput":null,"exitCode":null,"durationMs":null}}`)
 	if v := plain(m); !strings.Contains(v, "running") {
 		t.Fatalf("command not running before the request:\n%s", v)
@@ -104,7 +103,7 @@ func TestElicitationMissingFieldsNotice(t *testing.T) {
 // stderr lines are shown without blank lines and backtrace frames.
 func TestStartFailureWording(t *testing.T) {
 	m := New(Options{NoColor: true, FormGrace: time.Hour, Restart: func(string) (RestartInfo, error) {
-		return RestartInfo{}, errors.New("app-server exited with status 1: Error: bad config")
+		return RestartInfo{}, errors.New("still broken")
 	}})
 	m.Update(tea.WindowSizeMsg{Width: 150, Height: 40})
 	m.Update(SessionFailedMsg{Err: errors.New("app-server exited with status 1: Error: bad config")})
@@ -112,7 +111,8 @@ func TestStartFailureWording(t *testing.T) {
 	if strings.Count(v, "Error: bad config") != 1 || strings.Contains(v, "resume this thread") || !strings.Contains(v, "try again") {
 		t.Fatalf("want one report offering to try again:\n%s", v)
 	}
-	m.Update(restartDoneMsg{err: errors.New("still broken")})
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyF5}) // the retry fails too
+	settle(t, m, cmd)
 	v = strings.Join(strings.Fields(plain(m)), " ")
 	if !strings.Contains(v, "restart failed: still broken — press F5 or type /restart to try again") {
 		t.Fatalf("retry failure wording:\n%s", v)

@@ -14,7 +14,7 @@ import (
 func TestFrameRateMsg(t *testing.T) {
 	f := newFake()
 	m := ready(t, f, Options{})
-	m.turn.running = true
+	startTurn(m)
 	if m.frameEvery() != DefaultFrame || m.slowFrames() {
 		t.Fatalf("default frame %v (slow %v)", m.frameEvery(), m.slowFrames())
 	}
@@ -26,8 +26,8 @@ func TestFrameRateMsg(t *testing.T) {
 		t.Fatal("the spinner's own tick went on with slow frames")
 	}
 	before := m.stat.Spinner()
-	m.turn.ticking = true
-	m.Update(tickMsg{seq: m.turn.tickSeq})
+	m.frame.ticking = true
+	m.Update(tickMsg{seq: m.frame.tickSeq})
 	if m.stat.Spinner() == before {
 		t.Fatal("a slow frame tick did not step the spinner")
 	}

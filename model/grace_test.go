@@ -32,7 +32,7 @@ func graceModel(t *testing.T) (*Model, *time.Time, *interruptCounter) {
 	m := New(Options{NoColor: true, Now: clock, GraceNow: clock})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.Update(SessionReadyMsg{Client: d, Model: "m", Cwd: "/w"})
-	m.turn.running = true
+	startTurn(m)
 	return m, &now, d
 }
 
@@ -97,8 +97,8 @@ func TestEscDuringGraceDoesNotInterrupt(t *testing.T) {
 	if got := rep.All(); len(got) != 0 || !m.overlay.HasForm() {
 		t.Fatalf("Esc during the grace period answered the form: %q", got)
 	}
-	if !m.turn.running || m.Composer() != "draft" {
-		t.Fatalf("running %v, composer %q", m.turn.running, m.Composer())
+	if !m.Running() || m.Composer() != "draft" {
+		t.Fatalf("running %v, composer %q", m.Running(), m.Composer())
 	}
 	if !strings.Contains(noticeText(m), "request is waiting") {
 		t.Errorf("no hint why Esc did nothing: %q", noticeText(m))

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/model/composer"
 	"tandem/sessions"
 )
@@ -271,7 +272,8 @@ func TestModelWithoutImagesKeepsDraft(t *testing.T) {
 	if got := m.composer.Value(); got != "[image 1 · shot.png · 100 B] what is it" {
 		t.Fatalf("draft %q", got)
 	}
-	m.setModel("seer", "")
+	m.turn.Apply(act.SetModel{Model: "seer"}) // /model's choice (model/turn)
+	settle(t, m, m.apply())
 	enter(t, m)
 	if !reflect.DeepEqual(f.turnImages, [][]string{{p}}) {
 		t.Fatalf("with seer: images %q", f.turnImages)

@@ -23,8 +23,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, done := m.askKey(k); done { // slash.go: a command's confirmation
 		return cmd
 	}
-	if key.Matches(k, m.keys.Restart) && m.recovery.dead && !m.opts.ReadOnly {
-		return m.restartServer()
+	if key.Matches(k, m.keys.Restart) && m.turn.Dead() && !m.opts.ReadOnly {
+		m.turn.Restart() // model/turn
+		return nil
 	}
 	if m.overlay.FullScreen() { // model/overlay: every key but Ctrl+C
 		if m.overlay.Key(k) {
@@ -57,7 +58,8 @@ func (m *Model) composerKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.globalKey(k)
 	}
 	if key.Matches(k, m.keys.Collab) {
-		return m.cycleCollab() // collab.go
+		m.turn.SwitchMode(false) // model/turn: the next collaboration mode
+		return nil
 	}
 	cmd := m.globalKey(k)
 	m.composer.Follow()
@@ -96,8 +98,9 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 			m.panes.ShowAgent("")
 			return nil
 		}
-		if m.turn.running {
-			return m.interrupt()
+		if m.turn.Running() {
+			m.turn.Interrupt(false) // model/turn
+			return nil
 		}
 		if m.composer.Value() == "" {
 			m.rewind.Esc() // model/rewind: Esc Esc edits an earlier message
@@ -109,7 +112,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 			m.panes.ShowAgent("")
 			return nil
 		}
-		if !m.turn.running && m.composer.Value() == "" {
+		if !m.turn.Running() && m.composer.Value() == "" {
 			m.rewind.EscEsc() // model/rewind
 		}
 		return nil
@@ -128,15 +131,14 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 // history); during a turn it interrupts; otherwise twice within 3 s
 // quits.
 func (m *Model) ctrlC() tea.Cmd {
-	if m.turn.running && m.overlay.HasForm() && m.turn.interruptSent.IsZero() {
+	if m.turn.Running() && m.overlay.HasForm() && !m.turn.Interrupting() {
 		// Mid-turn with a question or approval up: refuse it (never
-		// accept) and interrupt the turn; the draft stays. A second
-		// Ctrl+C quits, as anywhere else.
-		refuse := m.overlay.RefuseAll()
+		// accept) and interrupt the turn once refused; the draft stays. A
+		// second Ctrl+C quits, as anywhere else.
 		m.quitArmed = m.now()
-		cmd := m.interrupt()
-		m.setNotice(noticeQuit, "interrupting — "+quitHint)
-		return tea.Batch(inOrder(refuse, cmd), m.disarmAfter())
+		m.turn.Interrupt(true)                               // model/turn
+		m.out.Notice(noticeQuit, "interrupting — "+quitHint) // after the turn's own
+		return m.disarmAfter()
 	}
 	if m.composer.Discard() { // into the history: Up brings it back
 		m.clearNotice(noticeInfo) // "image attached", "large paste …": of the draft
@@ -144,17 +146,18 @@ func (m *Model) ctrlC() tea.Cmd {
 		m.rewind.Cancel() // model/rewind: a rewind chosen goes with its draft
 		return nil
 	}
-	if m.turn.running && !m.overlay.HasForm() && m.turn.interruptSent.IsZero() && m.client != nil {
+	if m.turn.Running() && !m.overlay.HasForm() && !m.turn.Interrupting() && m.turn.Client() != nil {
 		// The first Ctrl+C of a turn interrupts it; while that is
 		// unanswered a further one arms quit. (With no client — the link
 		// to the daemon is down — it arms quit at once.)
-		return m.interrupt()
+		m.turn.Interrupt(false)
+		return nil
 	}
 	if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < quitWindow {
 		return m.quit()
 	}
 	m.quitArmed = m.now()
-	if m.turn.running && !m.turn.interruptSent.IsZero() {
+	if m.turn.Running() && m.turn.Interrupting() {
 		m.setNotice(noticeQuit, "interrupt not confirmed — "+quitHint)
 	} else {
 		m.setNotice(noticeQuit, quitHint)
@@ -228,7 +231,7 @@ func (m *Model) scroll(lines, pages int) tea.Cmd {
 		m.setNotice(noticeInfo, transcript.ScrollbackHint)
 		return nil
 	}
-	m.panes.Scroll(lines, pages, m.transcriptHeight(), m.client != nil)
+	m.panes.Scroll(lines, pages, m.transcriptHeight(), m.turn.Client() != nil)
 	return nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"tandem/model/rewind"
 	"tandem/model/status"
 	"tandem/model/transcript"
+	"tandem/model/turn"
 	"tandem/sessions"
 	"tandem/ui"
 )
@@ -68,7 +69,7 @@ type Options struct {
 	Workspace string
 	// Restart, when set, closes the app-server, starts a new one and
 	// resumes the current thread with `thread/resume` (F5 and /restart,
-	// recovery.go); it blocks until done and sends the new
+	// model/turn); it blocks until done and sends the new
 	// SessionReadyMsg (without History: the transcript is kept) before
 	// returning. lastTurn is the newest turn the transcript holds (""
 	// for none): a re-attach to the daemon reads the thread's history
@@ -104,9 +105,6 @@ type Model struct {
 	opts Options
 	now  func() time.Time
 	keys *keys.Map
-	// client is the app-server, nil when there is none to talk to (before
-	// the session is ready, after it died, in a replay, for a watcher).
-	client backend.Client
 
 	width, height int
 	styles        ui.Styles
@@ -118,32 +116,29 @@ type Model struct {
 	// (model/transcript); drawn is what the last View drew (view.go).
 	panes *transcript.Panes
 	drawn drawState
-	// frame is the frame interval FrameRateMsg set (0: DefaultFrame).
+	// frame is the frame interval FrameRateMsg set (0: DefaultFrame), and
+	// the frame tick of a running turn (frames.go).
 	frame struct {
-		every time.Duration
-		seq   int
+		every   time.Duration
+		seq     int
+		ticking bool
+		tickSeq int
 	}
 
 	composer *composer.Composer // model/composer: the draft, its history, pastes, images, popups, key timing
 	rewind   *rewind.Rewind     // model/rewind: Esc Esc, /undo, the snapshots of the files the agent changed
 	// overlay is the server requests' queue and forms, the pickers and
 	// the login form (model/overlay).
-	overlay  *overlay.Overlay
-	turn     turnState
-	recovery recovery
-	images   imageState  // images.go
-	collab   collabState // collab.go
-	goal     goalState   // goal.go
-	detach   detachState // reattach.go: a durable session's lost link
+	overlay *overlay.Overlay
+	// turn is the session's client, the turn machine, the thread's
+	// lifecycle and recovery (model/turn).
+	turn *turn.Turns
 	// ask is the question a command asks before it runs (/stop during
 	// a turn); refused that the command just run refused (slash.go).
 	ask     *slashAsk
 	refused bool
 	// seenUnknown the unknown notification methods noted (events.go).
 	seenUnknown map[string]bool
-	// codexChecked: the server's version was checked against the tested
-	// range (once per run: a restart is the same codex).
-	codexChecked bool
 	// stat is the status line, the notice, notifications and the title
 	// (model/status); out is what the components asked for during the
 	// message being handled (model/act), carried out by apply; env is
@@ -154,7 +149,6 @@ type Model struct {
 
 	quitArmed time.Time
 	quitting  bool
-	ready     bool
 }
 
 // New returns a model.
@@ -184,6 +178,7 @@ func New(opts Options) *Model {
 	m.setPalette(opts.Dark)
 	m.composer = newComposer(m)                                        // compose.go
 	m.opts.Prompt = m.composer.AttachStart(opts.Images, m.opts.Prompt) // -i: the images lead the prompt, or start the draft
+	m.turn = newTurns(m)                                               // turns.go
 	return m
 }
 
@@ -212,7 +207,7 @@ func (m *Model) Init() tea.Cmd { return tea.Batch(textarea.Blink, tea.RequestBac
 func (m *Model) Pending() []backend.ServerRequest { return m.overlay.Requests() }
 
 // Running reports whether a turn is in progress.
-func (m *Model) Running() bool { return m.turn.running }
+func (m *Model) Running() bool { return m.turn.Running() }
 
 // Composer returns the composer's current text, large pastes expanded
 // (what Enter would send).
@@ -223,18 +218,18 @@ func (m *Model) Cells() []ui.Cell { return m.panes.Cells() }
 
 // Queued returns the prompts queued for the next turns (Tab while a turn
 // runs), first to be sent first.
-func (m *Model) Queued() []string { return m.turn.queued }
+func (m *Model) Queued() []string { return m.turn.Queued() }
 
 // TurnOptions returns the overrides /model and /approvals set for the next
 // turns.
-func (m *Model) TurnOptions() backend.TurnOptions { return m.turn.overrides }
+func (m *Model) TurnOptions() backend.TurnOptions { return m.turn.TurnOptions() }
 
 // LastDiff returns the thread's last `turn/diff/updated` diff ("" when
 // none came yet): what /diff shows.
 func (m *Model) LastDiff() string { return m.panes.Thread().Diff }
 
 // ServerDead reports whether the app-server exited and was not restarted.
-func (m *Model) ServerDead() bool { return m.recovery.dead }
+func (m *Model) ServerDead() bool { return m.turn.Dead() }
 
 // LoginOpen reports whether the login form is shown.
 func (m *Model) LoginOpen() bool { return m.overlay.LoginOpen() }
@@ -276,7 +271,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // printFacts are what printing into the scrollback asks of the rest of
 // the screen (model/transcript).
 func (m *Model) printFacts() transcript.PrintFacts {
-	return transcript.PrintFacts{Running: m.turn.running, Quitting: m.quitting, Bottom: func() int { return len(m.bottom()) }}
+	return transcript.PrintFacts{Running: m.turn.Running(), Quitting: m.quitting, Bottom: func() int { return len(m.bottom()) }}
 }
 
 func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
@@ -323,16 +318,20 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		_, in := msg.(tea.FocusMsg)
 		m.stat.OnFocus(in) // model/status
 		return m, nil
-	case SessionReadyMsg:
-		return m, m.onReady(msg)
+	case SessionReadyMsg: // the session (model/turn), once the panes left the sub-agents
+		m.panes.LeaveAgents() // a (re)started server is the thread's
+		m.rewind.Restarted() // model/rewind: a rewind chosen is of the server that went away
+		m.turn.OnReady(msg)
+		m.overlay.CheckAccount() // model/overlay: the login form, if one is needed
+		return m, nil
 	case SessionFailedMsg:
-		m.onSessionFailed(msg) // recovery.go
+		m.turn.OnFailed(msg.Err) // model/turn
 		return m, nil
 	case InfoMsg:
 		m.banner(ui.BannerInfo, msg.Text, nil)
 		return m, nil
 	case backend.RetryNotice:
-		m.onRetryNotice(msg)
+		m.turn.OnRetry(msg) // model/turn
 		return m, nil
 	case backend.SubAgentEvent:
 		m.panes.FoldAgent(msg) // model/transcript: the sub-agent's own pane
@@ -357,7 +356,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, nil
 	case backend.Event:
 		cmd := m.onEvent(msg) // events.go
-		if !m.turn.ticking {
+		if !m.frame.ticking {
 			m.panes.Flush() // no frame tick running: draw now
 		}
 		return m, cmd
@@ -365,7 +364,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		// Not a delta: the transcript was flushed above. The spinner
 		// moves on a frame, as its own tick would have moved it; the
 		// next tick it asks for is the driver's to give.
-		if m.turn.running {
+		if m.turn.Running() {
 			m.stat.Step()
 		}
 		return m, nil
@@ -378,9 +377,12 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		if m.slowFrames() {
 			return m, nil // it steps on the frame ticks (onTick)
 		}
-		return m, m.stat.OnSpin(msg, m.turn.running)
+		return m, m.stat.OnSpin(msg, m.turn.Running())
 	case FrameRateMsg:
 		return m, m.onFrameRate(msg)
+	case turn.Msg: // its timers, a restart's outcome
+		m.turn.Update(msg)
+		return m, nil
 	case composer.Msg: // its timers, the clipboard, the editor, a pasted path's check
 		if v := m.composer.Update(msg); v.Do == composer.Release {
 			return m, m.composer.Act(v, m.onKey) // a held key that stood alone
@@ -395,11 +397,9 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		case act.ToRewind:
 			m.rewind.Result(msg.Msg)
 		case act.ToPanes:
-			open := ""
-			if m.client != nil {
-				open = m.client.ThreadID()
-			}
-			m.panes.OnDone(msg.Msg, transcript.DoneFacts{Height: m.transcriptHeight(), CanRead: m.client != nil, Switching: m.turn.switching, Open: open})
+			m.panes.OnDone(msg.Msg, m.doneFacts())
+		case act.ToTurn:
+			m.turn.Result(msg.Msg)
 		}
 		return m, nil
 	}
@@ -413,51 +413,13 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	return m, nil
 }
 
-// onReady takes the session: its client, the status line's values, the
-// history of a resumed thread, and what waits for it (the command line's
-// prompt or resume request, the account check).
-func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
-	m.client = msg.Client
-	m.ready = true
-	m.panes.LeaveAgents() // agents.go: a (re)started server is the thread's
-	// A rewind chosen before is of the server that went away (model/rewind).
-	m.rewind.Restarted()
-	m.clearNotice(noticeStarting, noticeDead, noticeHeld)
-	m.stat.Apply(act.Settings{Model: &msg.Model, Cwd: &msg.Cwd, Approval: &msg.Approval, Sandbox: &msg.Sandbox, Peer: &msg.Peer})
-	m.panes.SetCwd(msg.ThreadCwd)
-	if msg.ThreadID != "" {
-		m.panes.Thread().SetThread(msg.ThreadID) // a restart keeps the transcript
+// doneFacts are what the panes' results and intents read of the model.
+func (m *Model) doneFacts() transcript.DoneFacts {
+	open := ""
+	if c := m.turn.Client(); c != nil {
+		open = c.ThreadID()
 	}
-	m.detach.durable, m.detach.host = msg.Durable, msg.Host
-	var cmds []tea.Cmd
-	if msg.Reattached {
-		cmds = append(cmds, m.mergeHistory(msg.History)) // reattach.go
-	} else {
-		m.panes.LoadHistory(msg.History, true) // model/transcript
-		if msg.Older != "" {
-			m.panes.BeginOlder(msg.ThreadID, msg.Older, m.client != nil) // model/transcript
-		}
-	}
-	if c := m.client; c != nil && !m.codexChecked {
-		// One line, never a refusal, for a codex outside the tested range.
-		m.codexChecked = true
-		if w := backend.UntestedCodex(backend.CodexVersionOf(c.UserAgent())); w != "" {
-			m.banner(ui.BannerWarning, w, nil)
-		}
-	}
-	if m.opts.Prompt != "" {
-		p := m.opts.Prompt
-		m.opts.Prompt = ""
-		cmds = append(cmds, m.holdPrompt(p)) // turn.go: sent after the login check
-	}
-	if msg.Resume != nil {
-		cmds = append(cmds, m.startResume(*msg.Resume))
-	} else if m.client != nil && m.client.ThreadID() != "" {
-		m.rememberThread(m.client.ThreadID())
-	}
-	m.overlay.CheckAccount()              // model/overlay: the login form, if one is needed
-	cmds = append(cmds, m.threadExtras()) // goal.go: the goal, the skills
-	return tea.Batch(cmds...)
+	return transcript.DoneFacts{Height: m.transcriptHeight(), CanRead: m.turn.Client() != nil, Switching: m.turn.Switching(), Open: open}
 }
 
 // graphemeTerminal reports whether msg says the terminal knows Unicode
@@ -484,14 +446,13 @@ func (m *Model) Quit() tea.Cmd { return m.quit() }
 // quit ends the program: a prompt never sent is kept in the history, and
 // spilled output is removed.
 func (m *Model) quit() tea.Cmd {
-	if m.turn.held != "" {
+	if held := m.turn.TakeHeld(); held != "" {
 		// The command line's prompt was never sent (quit at the login
 		// form): keep it in the history, where Up finds it next time.
-		m.composer.AddHistory(m.turn.held)
-		m.turn.held = ""
+		m.composer.AddHistory(held)
 	}
-	if note := m.quitNote(); note != "" && m.panes.Inline() && !m.quitting {
-		m.banner(ui.BannerQuiet, note, nil) // leave.go: the scrollback says what was cut short
+	if note := m.turn.QuitNote(len(m.Pending())); note != "" && m.panes.Inline() && !m.quitting {
+		m.banner(ui.BannerQuiet, note, nil) // model/turn: the scrollback says what was cut short
 	}
 	quit := m.panes.Quit(tea.Quit, m.printFacts()) // model/transcript: what is live is printed first
 	m.quitting = true

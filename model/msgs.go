@@ -4,41 +4,14 @@ import (
 	"time"
 
 	"tandem/backend"
+	"tandem/model/turn"
 )
 
 // SessionReadyMsg tells the model the app-server is up and a thread is
-// open. Client is how the model talks to it (nil for a replay or a
-// watcher, which send nothing); the other fields fill the status line;
-// History (from thread/resume) is folded into the transcript.
-type SessionReadyMsg struct {
-	Client backend.Client
-	// ThreadID is the open thread ("" when not known yet).
-	ThreadID string
-	Model    string
-	Cwd      string // the workspace as the status line shows it ("~/src/app")
-	// ThreadCwd is the thread's workspace as the server gave it (an
-	// absolute path on the server's machine); file changes under it are
-	// shown relative to it.
-	ThreadCwd string
-	Approval  string
-	Sandbox   string
-	Peer      string
-	History   []backend.Turn
-	// Older is the cursor of the thread's turns before History
-	// (backend.ThreadResponse.Older): "" when History is all of it.
-	Older string
-	// Resume, if set, opens an earlier thread (or the resume picker)
-	// instead of the one started; see ResumeRequest.
-	Resume *ResumeRequest
-	// Durable says the app-server is the daemon on Host, which outlives
-	// the link: a lost link is re-attached (reattach.go), and leaving
-	// leaves the turn running.
-	Durable bool
-	Host    string
-	// Reattached says this session re-attached to the thread the model
-	// shows: History (the whole thread) is merged, not drawn again.
-	Reattached bool
-}
+// open (turn.SessionReady: Client is how the model talks to it, nil for
+// a replay or a watcher; the other fields fill the status line; History,
+// from thread/resume, is folded into the transcript).
+type SessionReadyMsg = turn.SessionReady
 
 // SessionFailedMsg tells the model the app-server could not be started;
 // Err is shown as a banner and the composer stays usable for /quit.
@@ -48,35 +21,18 @@ type SessionFailedMsg struct{ Err error }
 // (e.g. how guests join, for the host of `tandem serve --attach`).
 type InfoMsg struct{ Text string }
 
-// RestartInfo describes a restarted session: the thread resumed with
-// `thread/resume` ("" when a new thread was started instead).
-type RestartInfo struct {
-	ThreadID string
-}
+// RestartInfo describes a restarted session (turn.RestartInfo): the
+// thread resumed with `thread/resume` ("" when a new thread was started
+// instead).
+type RestartInfo = turn.RestartInfo
 
 // ResumeRequest asks the model, once the session is ready, to open a
-// thread other than a fresh one: ID resumes that thread, Last the
-// workspace's last thread, and neither opens the resume picker.
-type ResumeRequest struct {
-	ID   string
-	Last bool
-}
+// thread other than a fresh one (turn.ResumeRequest): ID resumes that
+// thread, Last the workspace's last thread, and neither opens the resume
+// picker.
+type ResumeRequest = turn.ResumeRequest
 
 // The messages below are what the model's commands come back with.
-
-type turnStartResult struct {
-	text string
-	err  error
-}
-
-type interruptResult struct{ err error }
-
-// steerResult is the answer to `turn/steer`; a failed steer gives text
-// back to the composer.
-type steerResult struct {
-	text string
-	err  error
-}
 
 type tickMsg struct{ seq int }
 
@@ -110,12 +66,6 @@ type ThreadOpenedMsg struct {
 // runs none of the model's commands (the picture exporter) sends it where
 // the ticks of a live turn would have come.
 type FrameMsg struct{}
-
-// idleCheckMsg fires idleGrace after the thread went idle while a turn
-// was running; if turn/completed still hasn't come, the turn is ended.
-type idleCheckMsg struct{ seq int }
-
-const idleGrace = 3 * time.Second
 
 // replySent is the outcome of a reply to a server request, sent by a
 // command (never inside Update).

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"tandem/model/act"
 )
 
 // A message refused because the server or thread was not ready says
@@ -23,10 +25,10 @@ func TestHeldNoticeClearsWhenReady(t *testing.T) {
 			"not ready yet"},
 		{"thread opening, then opened",
 			func(m *Model) {
-				m.Update(SessionReadyMsg{Client: newFake(), Model: "mock-model", Cwd: "~/w"})
-				m.turn.switching = true
+				// A resume asked for: the thread is being opened.
+				m.Update(SessionReadyMsg{Client: newFake(), Model: "mock-model", Cwd: "~/w", Resume: &ResumeRequest{ID: "t-old"}})
 			},
-			func(m *Model) { m.Update(threadSwitchedMsg{how: "resumed"}) },
+			func(m *Model) { m.Update(switched(act.ThreadSwitched{How: act.HowResumed})) },
 			"opening a thread"},
 	}
 	for _, tt := range tests {
@@ -59,7 +61,7 @@ func TestResumeSaysLoading(t *testing.T) {
 	if v := plain(m); !strings.Contains(v, "loading thread 019a0000…6666") {
 		t.Fatalf("no loading notice:\n%s", v)
 	}
-	m.Update(threadSwitchedMsg{how: "resumed"})
+	m.Update(switched(act.ThreadSwitched{How: act.HowResumed}))
 	if v := plain(m); strings.Contains(v, "loading thread") {
 		t.Fatalf("the loading notice stayed:\n%s", v)
 	}

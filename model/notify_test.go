@@ -21,12 +21,10 @@ func TestWindowTitle(t *testing.T) {
 		t.Errorf("before anything: %q", got)
 	}
 	m.Update(notif(t, "item/completed", `{"threadId":"th","turnId":"tu","item":{"type":"userMessage","id":"u1","content":[{"type":"text","text":"fix the parser\nplease","text_elements":[]}]}}`))
-	m.turn.running = true
+	startTurn(m)
 	if got, want := title(m), "tandem · fix the parser · working"; got != want {
 		t.Errorf("working: %q, want %q", got, want)
 	}
-	m.beginTurn()
-	m.turn.starting = false
 	m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "tu", Status: backend.TurnCompleted}})
 	if got, want := title(m), "tandem · fix the parser · done"; got != want {
 		t.Errorf("done: %q, want %q", got, want)
@@ -55,7 +53,7 @@ func TestViewsCarryTitleAndFocus(t *testing.T) {
 	for _, inline := range []bool{false, true} {
 		m := New(Options{NoAltScreen: inline})
 		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-		m.turn.running = true
+		startTurn(m)
 		v := m.View()
 		if v.AltScreen == inline || v.WindowTitle != "tandem · working" || !v.ReportFocus {
 			t.Errorf("inline %v: alt screen %v, title %q, focus reported %v", inline, v.AltScreen, v.WindowTitle, v.ReportFocus)
@@ -88,8 +86,7 @@ func TestTurnEndNotifies(t *testing.T) {
 				m.Update(SessionReadyMsg{Client: backend.Unavailable{}, ThreadID: "th"})
 			}
 			m.Update(c.focus)
-			m.beginTurn()
-			m.turn.starting = false
+			startTurn(m)
 			_, cmd := m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "tu", Status: backend.TurnCompleted}})
 			got := rawOf(cmd)
 			if got != c.want {

@@ -12,6 +12,7 @@ import (
 	"tandem/backend"
 	"tandem/model/act"
 	"tandem/model/transcript"
+	"tandem/model/turn"
 	"tandem/ui"
 )
 
@@ -206,7 +207,7 @@ func TestPeekDrawsNewestTurnsWhileResuming(t *testing.T) {
 		t.Fatalf("a message typed while resuming was sent or lost:\n%s", viewText(m))
 	}
 	close(gate)
-	settle(t, m, pump(t, m, msgs, run, deadline, "the resume", func(msg tea.Msg) bool { _, ok := msg.(threadSwitchedMsg); return ok }))
+	settle(t, m, pump(t, m, msgs, run, deadline, "the resume", func(msg tea.Msg) bool { d, ok := msg.(act.Done); _, sw := d.Msg.(act.ThreadSwitched); return ok && sw }))
 	v = viewText(m)
 	if !strings.Contains(v, "answer 99") || !strings.Contains(v, "Resumed thread") || strings.Contains(v, "loading thread") {
 		t.Fatalf("after the resume:\n%s", v)
@@ -224,7 +225,7 @@ func TestPeekDrawsNewestTurnsWhileResuming(t *testing.T) {
 }
 
 // Under --no-alt-screen nothing can go above the terminal's scrollback:
-// a resumed thread is read back to inlineHistory turns before it is
+// a resumed thread is read back to turn.InlineHistory turns before it is
 // drawn, and a thread longer than that says what is not shown.
 func TestInlineResumeReadsHistoryFirst(t *testing.T) {
 	for _, tc := range []struct {
@@ -232,7 +233,7 @@ func TestInlineResumeReadsHistoryFirst(t *testing.T) {
 		marker       bool
 	}{
 		{200, 400, false},
-		{inlineHistory + 300, 2 * inlineHistory, true},
+		{turn.InlineHistory + 300, 2 * turn.InlineHistory, true},
 	} {
 		f := newFake()
 		f.threads["t-big"] = bigThread("t-big", tc.turns)

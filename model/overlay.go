@@ -58,33 +58,8 @@ func (m *Model) applyOverlay(i act.Intent) (cmd tea.Cmd, ok bool) {
 	switch i := i.(type) {
 	case act.Pick:
 		m.overlay.Pick(i) // model/overlay
-	case act.SetModel:
-		m.setModel(i.Model, i.Effort) // pickers.go
-	case act.SetPolicy:
-		m.turn.overrides.ApprovalPolicy, m.turn.overrides.Sandbox = i.Approval, i.Sandbox
-		m.stat.Apply(act.Settings{Approval: &i.Approval, Sandbox: &i.Sandbox})
-		m.setNotice(noticeInfo, "approvals "+i.Approval+", sandbox "+i.Sandbox+" from the next turn")
-	case act.ResumeThread:
-		if c := m.client; c != nil {
-			m.openingThread(i.Thread.ID)
-			return resumeCmd(c, i.Thread, m.resumeHow()), true // threads.go
-		}
-	case act.ResumeCancelled:
-		if !i.Fresh {
-			m.turn.switching = false
-			m.clearNotice(noticeHeld)
-		} else if c := m.client; c != nil {
-			m.turn.switching = true
-			return newThreadCmd(c, ""), true
-		}
 	case act.ShowAgent:
 		m.panes.ShowAgent(i.ID)
-	case act.LoginAsked:
-		if m.turn.held != "" {
-			m.setNotice(noticeLoginCheck, "your prompt is sent once you log in (or skip with esc)")
-		}
-	case act.LoginChecked:
-		return m.releasePrompt(), true // turn.go: the command line's prompt
 	case act.Quit:
 		return m.quit(), true
 	case act.RequestNotify:

@@ -17,7 +17,7 @@ func (m *Model) openPager() tea.Cmd {
 }
 
 // closePager closes the pager.
-func (m *Model) closePager() { m.panes.ClosePager(m.transcriptHeight(), m.client != nil) }
+func (m *Model) closePager() { m.panes.ClosePager(m.transcriptHeight(), m.turn.Client() != nil) }
 
 // pagerKey handles every key while the pager is open.
 func (m *Model) pagerKey(k tea.KeyPressMsg) tea.Cmd {

@@ -19,28 +19,11 @@ func (m *Model) cmdModel(string) tea.Cmd {
 		return nil
 	}
 	current := m.stat.Info().Model
-	if m.turn.overrides.Model != "" {
-		current = m.turn.overrides.Model
+	if m.turn.TurnOptions().Model != "" {
+		current = m.turn.TurnOptions().Model
 	}
 	m.overlay.PickModel(current)
 	return nil
-}
-
-// setModel makes model and effort the overrides for the next turns.
-func (m *Model) setModel(model, effort string) {
-	m.turn.overrides.Model, m.turn.overrides.Effort = model, effort
-	m.stat.Apply(act.Settings{Model: &model})
-	if effort != "" {
-		m.turn.effort = effort
-	}
-	m.setNotice(noticeInfo, "model "+model+effortSuffix(effort)+" from the next turn")
-}
-
-func effortSuffix(e string) string {
-	if e == "" {
-		return ""
-	}
-	return " (" + e + ")"
 }
 
 // cmdApprovals picks an approval policy and sandbox; they apply from the
@@ -61,10 +44,10 @@ func (m *Model) cmdResume(string) tea.Cmd {
 // openResumePicker opens the overlay's thread picker (model/overlay);
 // fresh means no thread is open yet: Esc then starts a new one.
 func (m *Model) openResumePicker(fresh bool) tea.Cmd {
-	if m.client == nil {
+	if m.turn.Client() == nil {
 		return nil
 	}
-	m.overlay.PickThread(fresh, m.detach.durable)
+	m.overlay.PickThread(fresh, m.turn.Durable())
 	return nil
 }
 

@@ -10,20 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/thread"
 )
-
-func TestReattachDelay(t *testing.T) {
-	tests := []struct {
-		attempt int
-		want    time.Duration
-	}{{-1, time.Second}, {0, time.Second}, {1, 2 * time.Second}, {2, 4 * time.Second}, {3, 8 * time.Second}, {4, 15 * time.Second}, {5, 30 * time.Second}, {40, 30 * time.Second}}
-	for _, tt := range tests {
-		if got := reattachDelay(tt.attempt); got != tt.want {
-			t.Errorf("reattachDelay(%d) = %v; want %v", tt.attempt, got, tt.want)
-		}
-	}
-}
 
 // durableReady is a model on a durable session (the daemon on devbox)
 // whose restart hook fails while fails > 0 (counting down), counts its
@@ -49,8 +38,8 @@ var lastTurn atomic.Value
 
 // The link to the daemon drops mid-turn: the turn, the draft and the
 // queue stay, the status line says the agent keeps working on the host;
-// attempts follow the backoff (a failed one plans the next, longer one),
-// a stale scheduled attempt does nothing, F5 tries at once; the
+// F5 tries at once, and a failed attempt plans the next, longer one (the
+// scheduled attempts and their staleness: model/turn's tests); the
 // re-attach merges the thread's history (the answer completes in place,
 // what completed while away is added, nothing twice), the turn that
 // finished meanwhile ends, and the queued prompt is sent.
@@ -86,32 +75,28 @@ func TestReattachStateMachine(t *testing.T) {
 		}
 	}
 
-	// The scheduled attempt fails: the next waits longer.
-	seq := m.detach.seq
-	_, cmd = m.Update(reattachTickMsg{seq: seq})
-	m.Update(cmd())
-	if runs.Load() != 1 || m.detach.next != 2*time.Second || !strings.Contains(viewText(m), "retry 2 in 2s") {
-		t.Fatalf("after one failure: runs %d next %v; view:\n%s", runs.Load(), m.detach.next, viewText(m))
-	}
-	if got := lastTurn.Load(); got != "turn-1" {
-		t.Errorf("the re-attach reads back to turn %v, want the transcript's newest, turn-1", got)
-	}
-	// A stale tick does nothing; F5 tries at once (and fails again).
-	if _, cmd := m.Update(reattachTickMsg{seq: seq}); cmd != nil {
-		t.Fatal("a stale scheduled attempt ran")
-	}
+	// F5 tries at once and fails: the next attempt waits longer.
 	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyF5})
 	if cmd == nil {
 		t.Fatal("F5 did nothing while detached")
 	}
 	m.Update(cmd())
-	if runs.Load() != 2 || m.detach.next != 4*time.Second {
-		t.Fatalf("after F5's failure: runs %d next %v", runs.Load(), m.detach.next)
+	if runs.Load() != 1 || !strings.Contains(viewText(m), "retry 2 in 2s") {
+		t.Fatalf("after one failure: runs %d; view:\n%s", runs.Load(), viewText(m))
+	}
+	if got := lastTurn.Load(); got != "turn-1" {
+		t.Errorf("the re-attach reads back to turn %v, want the transcript's newest, turn-1", got)
+	}
+	// Again: it fails again, and the next waits longer still.
+	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyF5})
+	m.Update(cmd())
+	if runs.Load() != 2 || !strings.Contains(viewText(m), "retry 3 in 4s") {
+		t.Fatalf("after F5's failure: runs %d; view:\n%s", runs.Load(), viewText(m))
 	}
 
 	// The third attempt succeeds: the new session's ready message (sent
 	// by the hook before it returns) carries the whole thread.
-	_, cmd = m.Update(reattachTickMsg{seq: m.detach.seq})
+	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyF5})
 	done := cmd()
 	f2 := newFake()
 	history := []backend.Turn{{ID: "turn-1", Status: backend.TurnCompleted, Items: []backend.Item{
@@ -237,8 +222,8 @@ func TestDetachAndStop(t *testing.T) {
 	now = now.Add(time.Second) // the question read
 	_, cmd = enterNow(s)
 	msg := cmd()
-	if _, ok := msg.(stopDoneMsg); !ok {
-		t.Fatalf("/stop sent %T; want the interrupt first", msg)
+	if d, ok := msg.(act.Done); !ok || d.Msg != (act.Interrupted{Stop: true}) {
+		t.Fatalf("/stop sent %#v; want the interrupt first", msg)
 	}
 	_, cmd = s.Update(msg)
 	if !quits(cmd) || s.Running() {

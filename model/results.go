@@ -3,8 +3,8 @@ package model
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"tandem/model/act"
 	"tandem/model/transcript"
-	"tandem/ui"
 )
 
 // onResult handles what the model's commands come back with (the outcome
@@ -14,38 +14,14 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case selfHandled: // account.go
 		return msg.apply(m), true
-	case turnStartResult:
-		m.onTurnStartResult(msg)
-	case interruptResult:
-		if msg.err != nil {
-			m.banner(ui.BannerWarning, "interrupt failed: "+msg.err.Error(), nil)
+	case ThreadOpenedMsg: // a replay's switch (model/turn)
+		note := ""
+		if msg.How == act.HowRewound {
+			note = m.rewind.Note(msg.BeforeTurn) // model/rewind: from the thread left
 		}
-	case steerResult:
-		return m.onSteerResult(msg), true
-	case idleCheckMsg:
-		m.onIdleCheck(msg)
-	case threadSwitchedMsg:
-		return tea.Batch(m.onThreadSwitched(msg), m.flushQueue()), true
-	case resumeCheckMsg:
-		return m.onResumeCheck(msg), true
-	case ThreadOpenedMsg:
-		return m.onThreadSwitched(threadSwitchedMsg{resp: msg.Response, how: msg.How, before: msg.BeforeTurn}), true
+		m.out.Want(act.OpenThread{Response: msg.Response, How: msg.How, Note: note})
 	case commandResultMsg:
 		m.onCommandResult(msg)
-	case imageModelsMsg: // images.go
-		return m.onImageModels(msg), true
-	case collabListedMsg:
-		m.onCollabListed(msg) // collab.go
-	case goalResultMsg:
-		m.onGoalResult(msg) // goal.go
-	case goalLoadedMsg:
-		m.onGoalLoaded(msg)
-	case restartDoneMsg:
-		return m.onRestartDone(msg), true
-	case reattachTickMsg:
-		return m.onReattachTick(msg), true
-	case stopDoneMsg:
-		return m.onStopDone(msg), true
 	case transcript.OutputDone:
 		if msg.Err != nil {
 			m.setNotice(noticeInfo, "pager: "+msg.Err.Error())

@@ -25,10 +25,10 @@ func (w rewindWorld) Thread() *thread.State { return w.m.panes.Thread() }
 func (w rewindWorld) ThreadCwd() string     { return w.m.panes.Cwd() }
 func (w rewindWorld) Facts() rewind.Facts {
 	m := w.m
-	f := rewind.Facts{AgentShown: m.panes.AgentShown(), Ready: m.client != nil && m.ready,
-		Busy: m.turn.busy() || m.turn.switching, Asking: m.overlay.HasForm()}
-	if m.client != nil {
-		f.Thread = m.client.ThreadID()
+	f := rewind.Facts{AgentShown: m.panes.AgentShown(), Ready: m.turn.Client() != nil && m.turn.Ready(),
+		Busy: m.turn.Busy() || m.turn.Switching(), Asking: m.overlay.HasForm()}
+	if c := m.turn.Client(); c != nil {
+		f.Thread = c.ThreadID()
 	}
 	return f
 }

@@ -221,7 +221,9 @@ func TestRewindWriteFailureKeepsDraft(t *testing.T) {
 	m, f := rewindModel(t, after())
 	f.errs["fs/writeFile"] = nil
 	fw := &failWrites{fakeDriver: f}
-	m.client = fw
+	// The session's client fails every write from now on (a session on
+	// the same thread, as after a restart).
+	m.Update(SessionReadyMsg{Client: fw, ThreadID: "t-first", Model: "mock-model", Cwd: "~/w", ThreadCwd: "/w"})
 	press(t, m, tea.KeyEscape, 0)
 	press(t, m, tea.KeyEscape, 0)
 	press(t, m, tea.KeyDown, 0)

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
@@ -357,14 +358,14 @@ func TestScrollbackThreadSwitch(t *testing.T) {
 	}}}
 	tests := []struct {
 		name    string
-		msg     threadSwitchedMsg
+		msg     act.ThreadSwitched
 		printed []string
 		history int // times the history is printed after the switch
 	}{
-		{"fork of the thread shown", threadSwitchedMsg{how: "forked", from: "t-first"}, []string{"── forked into thread", "Forked into thread"}, 0},
-		{"rewind", threadSwitchedMsg{how: "rewound"}, []string{"── rewound to an earlier message", "Rewound"}, 0},
-		{"resume of another thread", threadSwitchedMsg{how: "resumed"}, []string{"── resumed thread", "old question", "old answer", "Resumed thread"}, 1},
-		{"fork of another thread", threadSwitchedMsg{how: "forked", from: "t-other"}, []string{"── forked thread", "old question", "Forked into thread"}, 1},
+		{"fork of the thread shown", act.ThreadSwitched{How: act.HowForked, From: "t-first"}, []string{"── forked into thread", "Forked into thread"}, 0},
+		{"rewind", act.ThreadSwitched{How: act.HowRewound}, []string{"── rewound to an earlier message", "Rewound"}, 0},
+		{"resume of another thread", act.ThreadSwitched{How: act.HowResumed}, []string{"── resumed thread", "old question", "old answer", "Resumed thread"}, 1},
+		{"fork of another thread", act.ThreadSwitched{How: act.HowForked, From: "t-other"}, []string{"── forked thread", "old question", "Forked into thread"}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -375,8 +376,8 @@ func TestScrollbackThreadSwitch(t *testing.T) {
 			in.ack()
 			in.prints = nil
 			msg := tt.msg
-			msg.resp = backend.ThreadResponse{Thread: backend.Thread{ID: "t-second", Preview: "old question", Turns: hist}, Model: "mock-model"}
-			in.Update(msg)
+			msg.Response = backend.ThreadResponse{Thread: backend.Thread{ID: "t-second", Preview: "old question", Turns: hist}, Model: "mock-model"}
+			in.Update(switched(msg))
 			in.ack()
 			out := in.printed()
 			at := 0
@@ -421,36 +422,6 @@ func TestScrollbackQuitPrintsWhatIsLive(t *testing.T) {
 	}
 	if viewText(in.Model) != "" {
 		t.Errorf("the live area is not cleared at quit: %q", viewText(in.Model))
-	}
-}
-
-// What a quit cut short: a running turn, requests waiting (refused by
-// the shutdown); nothing on the daemon, where both go on, or for a guest.
-func TestQuitNote(t *testing.T) {
-	cases := []struct {
-		name                     string
-		running, durable, shared bool
-		pending                  int
-		want                     string
-	}{
-		{name: "idle"},
-		{name: "mid-turn", running: true, want: "quit mid-turn: the turn stops with the app-server, where it is above"},
-		{name: "an approval up", running: true, pending: 1, want: "quit mid-turn: the request waiting for you is refused (never accepted), and the turn stops with the app-server"},
-		{name: "two waiting", pending: 2, want: "quit: the 2 requests waiting for you are refused (never accepted)"},
-		{name: "the daemon", running: true, pending: 1, durable: true},
-		{name: "a guest", running: true, shared: true},
-	}
-	for _, c := range cases {
-		m := New(Options{Shared: c.shared})
-		m.client = newFake()
-		m.turn.running, m.detach.durable = c.running, c.durable
-		for i := range c.pending {
-			req := decodeReq(t, "item/commandExecution/requestApproval", itoa(i+1), `{"threadId":"th","turnId":"tu","itemId":"c","command":"echo one"}`, &replies{})
-			m.Update(req)
-		}
-		if got := m.quitNote(); got != c.want {
-			t.Errorf("%s: %q, want %q", c.name, got, c.want)
-		}
 	}
 }
 

@@ -65,7 +65,7 @@ func (m *Model) slashEnter(raw string) (cmd tea.Cmd, done bool) {
 	if c.ask != nil && (!m.panes.AgentShown() || agentSafe[c.name]) {
 		if q := c.ask(m); q != "" {
 			now := m.opts.GraceNow()
-			m.ask = &slashAsk{cmd: c, args: args, draft: raw, question: q, seq: m.turn.seq, shown: now, last: now}
+			m.ask = &slashAsk{cmd: c, args: args, draft: raw, question: q, seq: m.turn.Seq(), shown: now, last: now}
 			m.composer.ClosePopup()
 			m.clearNotice(noticeInfo)
 			return nil, true
@@ -136,7 +136,7 @@ type slashAsk struct {
 // Enter is an Enter like any other).
 func (m *Model) askShown() string {
 	a := m.ask
-	if a == nil || m.composer.Value() != a.draft || m.turn.seq != a.seq ||
+	if a == nil || m.composer.Value() != a.draft || m.turn.Seq() != a.seq ||
 		m.overlay.HasKeys() || m.panes.PagerOpen() || m.overlay.Open() || m.opts.ReadOnly {
 		return ""
 	}

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 )
 
 // sideEffects is what a command could have done: the client calls made,
@@ -298,7 +299,7 @@ func TestStopMidTurnAsksFirst(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("Enter after the question did not confirm")
 	}
-	if _, ok := cmd().(stopDoneMsg); !ok {
+	if d, ok := cmd().(act.Done); !ok || d.Msg != (act.Interrupted{Stop: true}) {
 		t.Fatal("the confirmed /stop did not interrupt first")
 	}
 	if m.composer.Value() != "" || m.askShown() != "" {
@@ -328,7 +329,7 @@ func TestStopQuestionCancels(t *testing.T) {
 			if m.askShown() != "" || strings.Contains(viewText(m), "Enter again to confirm") {
 				t.Fatalf("the question is still up:\n%s", viewText(m))
 			}
-			if !m.Running() || !m.turn.interruptSent.IsZero() {
+			if !m.Running() || m.turn.Interrupting() {
 				t.Errorf("the turn was interrupted (running %v)", m.Running())
 			}
 			if got := m.composer.Value(); got != tt.draft {

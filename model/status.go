@@ -16,12 +16,12 @@ import (
 // `account/read`.
 func (m *Model) cmdStatus(string) tea.Cmd {
 	s := m.statusInfo()
-	o := m.turn.overrides
+	o := m.turn.TurnOptions()
 	model := s.Model
 	if o.Model != "" {
 		model = o.Model + " (next turn)"
 	}
-	effort := m.turn.effort
+	effort := m.turn.Effort()
 	if o.Effort != "" {
 		effort = o.Effort + " (next turn)"
 	}
@@ -46,14 +46,14 @@ func (m *Model) cmdStatus(string) tea.Cmd {
 	} else {
 		lines = append(lines, "context:    unknown")
 	}
-	c := m.client
+	c := m.turn.Client()
 	if c != nil {
 		lines = append(lines, "thread:     "+orDash(c.ThreadID()), "server:     "+orDash(serverVersion(c.UserAgent())))
 	}
 	if s.Peer != "" {
 		lines = append(lines, "peer:       "+s.Peer)
 	}
-	if c == nil || !m.ready {
+	if c == nil || !m.turn.Ready() {
 		m.banner(ui.BannerInfo, "Status", lines)
 		return nil
 	}

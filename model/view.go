@@ -94,10 +94,10 @@ func (m *Model) bottom() []string {
 // elapsedSecond is the running turn's elapsed whole seconds, as the
 // status line shows them (-1 when none runs).
 func (m *Model) elapsedSecond() int64 {
-	if !m.turn.running {
+	if !m.turn.Running() {
 		return -1
 	}
-	return int64(m.now().Sub(m.turn.started) / time.Second)
+	return int64(m.now().Sub(m.turn.Started()) / time.Second)
 }
 
 // drawBottom draws everything below the transcript (bottom caches it).
@@ -130,14 +130,14 @@ func (m *Model) statusInfo() ui.StatusInfo {
 	s := m.stat.Info()
 	kind, text := m.stat.Notice()
 	s.Notice = text
-	if d := m.detachNotice(); d != "" && kind != noticeQuit {
-		s.Notice = d // reattach.go: while the link to the daemon is down
+	if d := m.turn.DetachNotice(); d != "" && kind != noticeQuit {
+		s.Notice = d // model/turn: while the link to the daemon is down
 		s.NoInterrupt = true
 	}
-	s.Running = m.turn.running
+	s.Running = m.turn.Running()
 	s.Spinner = m.stat.Spinner()
-	if m.turn.running {
-		s.Elapsed = m.now().Sub(m.turn.started)
+	if m.turn.Running() {
+		s.Elapsed = m.now().Sub(m.turn.Started())
 		s.Header = m.panes.Header()
 	}
 	u := m.panes.Thread().Usage
@@ -151,7 +151,7 @@ func (m *Model) statusInfo() ui.StatusInfo {
 func (m *Model) aboveComposer(w int) []string {
 	st := m.styles
 	var out []string
-	for i, q := range m.turn.queued {
+	for i, q := range m.turn.Queued() {
 		first, _, _ := strings.Cut(q, "\n")
 		out = append(out, st.Dim.Render(ui.Truncate("  ⏳ queued "+itoa(i+1)+": "+first, w)))
 	}
@@ -176,7 +176,7 @@ func (m *Model) inlineView() tea.View {
 		frame, ok := m.panes.InlineFrame(m.width, m.height)
 		if !m.drawn.deltaOnly || !ok { // a delta waits for the next frame tick
 			bottom := m.bottom()
-			live := m.panes.LiveLines(m.panes.LiveRoom(len(bottom)), m.turn.running)
+			live := m.panes.LiveLines(m.panes.LiveRoom(len(bottom)), m.turn.Running())
 			frame = strings.Join(append(live, bottom...), "\n")
 			m.panes.KeepInlineFrame(frame, m.width, m.height)
 		}

@@ -68,6 +68,10 @@ var forbidden = map[string][]string{
 	// rewind is a component of the model: never the root, nor another
 	// component (allowed: act and keys).
 	"model/rewind": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
+
+	// turn is a component of the model: never the root, nor another
+	// component (allowed: act and keys).
+	"model/turn": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
 }
 
 // allowed are imports a package may use although forbidden's prefixes
@@ -77,6 +81,7 @@ var allowed = map[string][]string{
 	"model/composer":  {"tandem/model/act", "tandem/model/keys"},
 	"model/overlay":   {"tandem/model/act", "tandem/model/keys"},
 	"model/rewind":    {"tandem/model/act", "tandem/model/keys"},
+	"model/turn":      {"tandem/model/act", "tandem/model/keys"},
 }
 
 // protocolMethod matches a string literal that is an app-server method

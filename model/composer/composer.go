@@ -275,7 +275,8 @@ func (c *Composer) insert(s string) {
 }
 
 // Apply takes an intent of the composer's (act.SetDraft,
-// act.RestoreDraft, act.AddHistory); it reports whether it was one.
+// act.RestoreDraft, act.AddHistory, act.FetchSkills, act.PrunePastes);
+// it reports whether it was one.
 func (c *Composer) Apply(i act.Intent) bool {
 	switch i := i.(type) {
 	case act.SetDraft:
@@ -284,6 +285,10 @@ func (c *Composer) Apply(i act.Intent) bool {
 		c.RestoreDraft(i.Text)
 	case act.AddHistory:
 		c.AddHistory(i.Entry)
+	case act.FetchSkills:
+		c.FetchSkills(i.Force)
+	case act.PrunePastes:
+		c.Prune()
 	default:
 		return false
 	}

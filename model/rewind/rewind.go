@@ -16,7 +16,7 @@
 // act.ToRewind). It reads the thread through World. What it wants of
 // others goes into the Out of its act.Env: the pickers (act.Pick), the
 // draft (act.SetDraft, act.RestoreDraft, act.AddHistory), the turn
-// machine (act.Rewinding, act.OpenRewound, act.SendEdited), its calls
+// machine (act.Switching, act.OpenThread, act.Send), its calls
 // (act.SnapFiles, act.RewindThread), notices and banners. It never
 // imports the root model or another component.
 package rewind
@@ -139,6 +139,9 @@ func (r *Rewind) Cancel() {
 // rewind is of the thread it was chosen in.
 func (r *Rewind) Drop() { r.pending = nil }
 
+// Pending reports whether a rewind is chosen and waits for Enter (Send).
+func (r *Rewind) Pending() bool { return r.pending != nil }
+
 // Restarted says the app-server started again: a rewind chosen before is
 // dropped, its snapshots with it (they and its turn are of the server
 // that went away), and a notice says so.
@@ -180,7 +183,8 @@ func (r *Rewind) Undo() (refused string) {
 }
 
 // Apply takes the intents that are the rewind's (the choices of its
-// pickers) and reports whether i was one.
+// pickers; the turn machine's RunRewind and DropRewind) and reports
+// whether i was one.
 func (r *Rewind) Apply(i act.Intent) bool {
 	switch i := i.(type) {
 	case act.RewindPicked:
@@ -205,6 +209,10 @@ func (r *Rewind) Apply(i act.Intent) bool {
 		} else {
 			r.start(p)
 		}
+	case act.RunRewind: // the turn machine's Enter, with a rewind chosen
+		r.Send(i.Text, i.Hist)
+	case act.DropRewind:
+		r.Drop()
 	default:
 		return false
 	}

@@ -186,7 +186,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 		t.Fatal("Send with a rewind chosen reported none")
 	}
 	in = g.take()
-	if r := of[act.Rewinding](in); len(r) != 1 || !r[0].On || notice(in) != "rewinding…" {
+	if r := of[act.Switching](in); len(r) != 1 || !r[0].On || notice(in) != "rewinding…" {
 		t.Errorf("no rewinding state: %#v", in)
 	}
 	call := rewindCall(t, in)
@@ -214,17 +214,17 @@ func TestRewindConversationAndCode(t *testing.T) {
 	for _, i := range in {
 		kinds = append(kinds, fmt.Sprintf("%T", i))
 	}
-	wantKinds := []string{"act.Rewinding", "act.ClearNotice", "act.OpenRewound", "act.Banner", "act.AddHistory", "act.SendEdited"}
+	wantKinds := []string{"act.Switching", "act.ClearNotice", "act.OpenThread", "act.Banner", "act.AddHistory", "act.Send"}
 	if !slices.Equal(kinds, wantKinds) {
 		t.Fatalf("asked %q; want %q", kinds, wantKinds)
 	}
-	if r := of[act.Rewinding](in)[0]; r.On {
+	if r := of[act.Switching](in)[0]; r.On {
 		t.Error("still rewinding")
 	}
 	if c := of[act.ClearNotice](in)[0]; !c.Matches(act.NoticeInfo) || !c.Matches(act.NoticeHeld) || c.Matches(act.NoticeQuit) {
 		t.Errorf("clears %v", c.Kinds)
 	}
-	if o := of[act.OpenRewound](in)[0]; o.Before != "turn-2" || o.Response.Thread.ID != "t-fork" {
+	if o := of[act.OpenThread](in)[0]; o.How != act.HowRewound || !strings.HasPrefix(o.Note, "Rewound to “second”") || o.Response.Thread.ID != "t-fork" {
 		t.Errorf("opens %+v", o)
 	}
 	b := of[act.Banner](in)[0]
@@ -234,7 +234,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 	if h := of[act.AddHistory](in)[0]; h.Entry != "second again!" {
 		t.Errorf("history %q", h.Entry)
 	}
-	if s := of[act.SendEdited](in)[0]; s.Text != "second again" {
+	if s := of[act.Send](in)[0]; s.Text != "second again" {
 		t.Errorf("sent %q", s.Text)
 	}
 
@@ -269,7 +269,7 @@ func TestRewindConversationOnly(t *testing.T) {
 	if b := of[act.Banner](in); len(b) != 0 {
 		t.Errorf("banners %+v", b)
 	}
-	if s := of[act.SendEdited](in); len(s) != 1 || s[0].Text != "third!" {
+	if s := of[act.Send](in); len(s) != 1 || s[0].Text != "third!" {
 		t.Errorf("sent %+v", s)
 	}
 }
@@ -307,7 +307,7 @@ func TestRefusedRewindKeepsTheMessage(t *testing.T) {
 	if got := notice(in); got != "enter tries the rewind again · esc on an empty input cancels it" {
 		t.Errorf("notice %q", got)
 	}
-	if len(of[act.OpenRewound](in))+len(of[act.SendEdited](in)) != 0 {
+	if len(of[act.OpenThread](in))+len(of[act.Send](in)) != 0 {
 		t.Errorf("went on after a refusal: %#v", in)
 	}
 	if !g.r.Send("second!!", "second!!") {
@@ -363,14 +363,14 @@ func TestWriteFailureAfterTheFork(t *testing.T) {
 			g.take()
 			g.r.Result(act.ThreadRewound{Forked: true, Files: 2, Err: tt.err})
 			in := g.take()
-			if len(of[act.OpenRewound](in)) != 1 {
+			if len(of[act.OpenThread](in)) != 1 {
 				t.Error("the fork is not opened")
 			}
 			b := of[act.Banner](in)
 			if len(b) != 1 || b[0].Kind != ui.BannerError || b[0].Text != tt.head || !slices.Equal(b[0].Detail, tt.lines) {
 				t.Errorf("banner %+v\nwant %q %q", b, tt.head, tt.lines)
 			}
-			if len(of[act.SendEdited](in))+len(of[act.AddHistory](in)) != 0 {
+			if len(of[act.Send](in))+len(of[act.AddHistory](in)) != 0 {
 				t.Error("sent although the files were not rewound")
 			}
 			if d := of[act.RestoreDraft](in); len(d) != 1 || d[0].Text != "second!" {
@@ -413,7 +413,7 @@ func TestUndo(t *testing.T) {
 	if d := of[act.SetDraft](in); len(d) != 1 || d[0].Text != "third" {
 		t.Errorf("draft %+v; the undone message comes back", d)
 	}
-	if len(of[act.SendEdited](in)) != 0 {
+	if len(of[act.Send](in)) != 0 {
 		t.Error("undo sent the message")
 	}
 }
@@ -425,7 +425,7 @@ func TestUndoChosenWithoutAServer(t *testing.T) {
 	p := pick(t, g.take())
 	g.w.facts.Ready = false
 	in := g.choose(p.Items[0])
-	if len(of[act.Request](in))+len(of[act.Rewinding](in)) != 0 || notice(in) != "rewind needs a running app-server" {
+	if len(of[act.Request](in))+len(of[act.Switching](in)) != 0 || notice(in) != "rewind needs a running app-server" {
 		t.Errorf("asked %#v", in)
 	}
 }
@@ -559,7 +559,7 @@ func TestNote(t *testing.T) {
 // The rewind takes only its own intents.
 func TestApplyOwnIntentsOnly(t *testing.T) {
 	g := newRig(t, act.Role{}, threeTurns())
-	for _, i := range []act.Intent{act.SetDraft{Text: "x"}, act.Rewinding{On: true}, act.SendEdited{Text: "x"}, nil} {
+	for _, i := range []act.Intent{act.SetDraft{Text: "x"}, act.Switching{On: true}, act.Send{Text: "x"}, nil} {
 		if g.r.Apply(i) {
 			t.Errorf("took %#v", i)
 		}

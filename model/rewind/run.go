@@ -104,7 +104,7 @@ func (r *Rewind) start(p *plan) {
 func (r *Rewind) run(p *plan) {
 	r.pending, r.running = nil, p
 	out := r.env.Out
-	out.Want(act.Rewinding{On: true}) // prompts wait, as while a thread opens
+	out.Want(act.Switching{On: true}) // prompts wait, as while a thread opens
 	out.Notice(act.NoticeInfo, "rewinding…")
 	out.Call(act.ToRewind, act.RewindThread{Thread: p.thread, Turn: p.turn, Code: p.code, Changes: p.changes, Expect: p.expect})
 }
@@ -118,7 +118,7 @@ func (r *Rewind) onDone(msg act.ThreadRewound) {
 	}
 	r.running = nil
 	out := r.env.Out
-	out.Want(act.Rewinding{On: false})
+	out.Want(act.Switching{On: false})
 	out.Clear(act.NoticeInfo, act.NoticeHeld)
 	send := r.send
 	r.send = nil
@@ -140,7 +140,7 @@ func (r *Rewind) onDone(msg act.ThreadRewound) {
 		}
 		return
 	}
-	out.Want(act.OpenRewound{Response: msg.Response, Before: p.turn})
+	out.Want(act.OpenThread{Response: msg.Response, How: act.HowRewound, Note: r.Note(p.turn)})
 	switch {
 	case p.code && msg.Err != nil:
 		// The fork happened, the files did not all go back: say exactly
@@ -185,7 +185,7 @@ func (r *Rewind) onDone(msg act.ThreadRewound) {
 	}
 	if send != nil {
 		out.Want(act.AddHistory{Entry: send.hist})
-		out.Want(act.SendEdited{Text: send.text})
+		out.Want(act.Send{Text: send.text})
 	}
 }
 

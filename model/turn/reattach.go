@@ -1,4 +1,4 @@
-package model
+package turn
 
 import (
 	"fmt"
@@ -8,16 +8,17 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/lib/redact"
+	"tandem/model/act"
 	"tandem/ui"
 )
 
-// detachState is the model's part in a durable session (the app-server
-// daemon, SessionReadyMsg.Durable): when the link drops the agent keeps
-// working on the daemon, and the model re-attaches by itself with
-// backoff (F5 forces an attempt), through Options.Restart, which resumes
-// the thread; the history it brings is merged (mergeHistory).
+// detachState is the turn machine's part in a durable session (the
+// app-server daemon, SessionReady.Durable): when the link drops the agent
+// keeps working on the daemon, and the session re-attaches by itself
+// with backoff (F5 forces an attempt), through Options.Restart, which
+// resumes the thread; the history it brings is merged (mergeHistory).
 type detachState struct {
-	// durable and host are the session's (SessionReadyMsg).
+	// durable and host are the session's (SessionReady).
 	durable bool
 	host    string
 	// detached is set from the link's loss until a re-attach succeeds.
@@ -39,6 +40,8 @@ type detachState struct {
 // reattachTickMsg is the scheduled re-attach attempt seq.
 type reattachTickMsg struct{ seq int }
 
+func (reattachTickMsg) turnMsg() {}
+
 // reattachDelays are the waits before each re-attach attempt; the last
 // repeats.
 var reattachDelays = []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 15 * time.Second, 30 * time.Second}
@@ -51,10 +54,20 @@ func reattachDelay(n int) time.Duration {
 	return reattachDelays[max(n, 0)]
 }
 
+// Durable reports whether the session is on the daemon (it outlives
+// tandem): quitting leaves its turn running and its requests waiting.
+func (t *Turns) Durable() bool { return t.detach.durable }
+
+// Host is the machine the daemon runs on ("" when not known).
+func (t *Turns) Host() string { return t.detach.host }
+
+// Detached reports whether the link to the daemon is down.
+func (t *Turns) Detached() bool { return t.detach.detached }
+
 // canReattach reports whether a lost link is re-attached by this model:
 // a durable session of a model that may restart it.
-func (m *Model) canReattach() bool {
-	return m.detach.durable && m.opts.Restart != nil && !m.opts.ReadOnly
+func (t *Turns) canReattach() bool {
+	return t.detach.durable && t.opts.Restart != nil && !t.env.Role.Watches()
 }
 
 // onDetached handles the loss of the link to the daemon: the agent keeps
@@ -63,31 +76,31 @@ func (m *Model) canReattach() bool {
 // dropped unanswered (the daemon asks again once the thread is resumed),
 // and the first re-attach is scheduled. Why the link went is logged by
 // the session, not shown: it is always "the connection ended".
-func (m *Model) onDetached(e backend.ServerExitedEvent) tea.Cmd {
-	if m.client != nil {
-		m.detach.turn = m.client.TurnID()
+func (t *Turns) onDetached(e backend.ServerExitedEvent) {
+	if t.client != nil {
+		t.detach.turn = t.client.TurnID()
 	}
 	if e.Host != "" {
-		m.detach.host = e.Host
+		t.detach.host = e.Host
 	}
-	m.ready = false
-	m.client = nil
-	m.overlay.Drop()
-	m.recovery.dead = true // F5 re-attaches at once
-	m.detach.detached = true
-	m.detach.attempts = 0
-	m.detach.lastErr = ""
-	m.clearNotice(noticeStarting, noticeDead, noticeSteering, noticeInterrupting, noticeInfo)
+	t.ready = false
+	t.client = nil
+	t.out().Want(act.DropRequests{})
+	t.rec.dead = true // F5 re-attaches at once
+	t.detach.detached = true
+	t.detach.attempts = 0
+	t.detach.lastErr = ""
+	t.out().Clear(act.NoticeStarting, act.NoticeDead, act.NoticeSteering, act.NoticeInterrupting, act.NoticeInfo)
 	// What streams from here on follows a gap: the rest of a message
 	// still streaming is not sent again (its whole text comes once it
 	// completes).
-	m.panes.MarkGaps()
-	text := "lost the link to the codex daemon on " + m.detach.hostName()
-	if m.turn.running {
+	t.out().Want(act.MarkGaps{})
+	text := "lost the link to the codex daemon on " + t.detach.hostName()
+	if t.t.running {
 		text += " — the turn goes on there"
 	}
-	m.banner(ui.BannerWarning, text+"; reconnecting by itself (F5 now)", nil)
-	return m.scheduleReattach()
+	t.banner(ui.BannerWarning, text+"; reconnecting by itself (F5 now)", nil)
+	t.scheduleReattach()
 }
 
 func (d *detachState) hostName() string {
@@ -98,80 +111,82 @@ func (d *detachState) hostName() string {
 }
 
 // scheduleReattach plans the next attempt after its backoff delay.
-func (m *Model) scheduleReattach() tea.Cmd {
-	d := &m.detach
+func (t *Turns) scheduleReattach() {
+	d := &t.detach
 	d.seq++
 	d.next = reattachDelay(d.attempts)
 	seq := d.seq
-	return tea.Tick(d.next, func(time.Time) tea.Msg { return reattachTickMsg{seq: seq} })
+	t.out().Cmd(t.env.Clock.After(d.next, func(time.Time) tea.Msg { return reattachTickMsg{seq: seq} }))
 }
 
 // onReattachTick runs the scheduled attempt, unless it is stale or one
 // runs already.
-func (m *Model) onReattachTick(msg reattachTickMsg) tea.Cmd {
-	if msg.seq != m.detach.seq || !m.detach.detached || m.recovery.restarting {
-		return nil
+func (t *Turns) onReattachTick(msg reattachTickMsg) {
+	if msg.seq != t.detach.seq || !t.detach.detached || t.rec.restarting {
+		return
 	}
-	return m.reattach()
+	t.reattach()
 }
 
 // reattach runs Options.Restart now: a new connection to the daemon that
 // resumes the thread. Nothing is refused: the daemon's requests wait for
 // their answer, and come again.
-func (m *Model) reattach() tea.Cmd {
-	m.detach.seq++ // a scheduled attempt is now stale
-	m.recovery.restarting = true
-	m.ready = false
-	restart, last := m.opts.Restart, m.panes.Thread().LastTurn()
-	return func() tea.Msg {
+func (t *Turns) reattach() {
+	t.detach.seq++ // a scheduled attempt is now stale
+	t.rec.restarting = true
+	t.ready = false
+	restart, last := t.opts.Restart, t.w.LastTurn()
+	t.out().Cmd(func() tea.Msg {
 		info, err := restart(last)
 		return restartDoneMsg{info: info, err: err}
-	}
+	})
 }
 
 // onReattachDone is onRestartDone of a durable session: a failure plans
 // the next attempt; a success says so and sends what was queued.
-func (m *Model) onReattachDone(msg restartDoneMsg) tea.Cmd {
-	m.recovery.restarting = false
-	d := &m.detach
+func (t *Turns) onReattachDone(msg restartDoneMsg) {
+	t.rec.restarting = false
+	d := &t.detach
 	if msg.err != nil {
 		if !d.detached { // F5 on a live link whose re-attach failed
 			d.detached = true
-			m.recovery.dead = true
+			t.rec.dead = true
 		}
 		d.attempts++
-		why := redact.String(oneLine(msg.err))
+		why := redact.String(act.OneLine(msg.err))
 		if why != d.lastErr { // a new reason is told once, not every attempt
-			m.banner(ui.BannerQuiet, "re-attach failed: "+why, nil)
+			t.banner(ui.BannerQuiet, "re-attach failed: "+why, nil)
 		}
 		d.lastErr = why
-		return m.scheduleReattach()
+		t.scheduleReattach()
+		return
 	}
 	wasDetached := d.detached
 	d.detached, d.attempts, d.lastErr, d.turn = false, 0, "", ""
-	m.recovery.dead = false
-	m.recovery.noThread = false
-	m.clearNotice(noticeStarting, noticeDead)
+	t.rec.dead = false
+	t.rec.noThread = false
+	t.out().Clear(act.NoticeStarting, act.NoticeDead)
 	text := "re-attached to the codex daemon on " + d.hostName()
 	if msg.info.ThreadID != "" {
-		text += " — thread " + shortID(msg.info.ThreadID)
+		text += " — thread " + act.ShortID(msg.info.ThreadID)
 	}
 	if wasDetached {
 		text += "; what happened meanwhile is shown above"
 	}
-	m.banner(ui.BannerInfo, text, nil)
-	return m.flushQueue()
+	t.banner(ui.BannerInfo, text, nil)
+	t.flushQueue()
 }
 
-// detachNotice is the status line while the link is down.
-func (m *Model) detachNotice() string {
-	d := &m.detach
+// DetachNotice is the status line while the link to the daemon is down
+// ("" while it is up).
+func (t *Turns) DetachNotice() string {
+	d := &t.detach
 	if !d.detached {
 		return ""
 	}
 	s := "disconnected — the agent keeps working on " + d.hostName()
 	switch {
-	case m.recovery.restarting:
+	case t.rec.restarting:
 		s += " · reconnecting…"
 	case d.attempts > 0:
 		s += fmt.Sprintf(" · retry %d in %s (F5 now)", d.attempts+1, d.next)
@@ -185,44 +200,44 @@ func (m *Model) detachNotice() string {
 // re-attach: items already shown are completed in place (a message cut
 // by the drop loses its gap mark), items that completed while away are
 // added, and the turn state follows the thread's last turn (still
-// running, or finished while away). The user's own prompts of the turn that ran
-// when the link dropped were drawn when sent, so they are not drawn
-// again.
-func (m *Model) mergeHistory(turns []backend.Turn) tea.Cmd {
+// running, or finished while away). The user's own prompts of the turn
+// that ran when the link dropped were drawn when sent, so they are not
+// drawn again.
+func (t *Turns) mergeHistory(turns []backend.Turn) {
 	last := backend.Turn{}
 	if n := len(turns); n > 0 {
 		last = turns[n-1]
 	}
-	dropped := m.detach.turn
-	if dropped == "" && m.turn.running {
+	dropped := t.detach.turn
+	if dropped == "" && t.t.running {
 		dropped = last.ID // the turn started before its id was known
 	}
-	m.panes.Merge(turns, dropped, m.opts.Shared) // the user's prompts of dropped were drawn when sent
+	t.out().Want(act.MergeHistory{Turns: turns, Dropped: dropped, Shared: t.shared()})
 	if last.Status == backend.TurnInProgress {
-		return m.followTurn()
+		t.followTurn()
+		return
 	}
-	m.panes.EndGaps()
-	if m.turn.running && last.ID != "" {
-		m.endTurn(last)
+	t.out().Want(act.EndGaps{})
+	if t.t.running && last.ID != "" {
+		t.endTurn(last)
 		switch last.Status {
 		case backend.TurnCompleted:
-			m.banner(ui.BannerInfo, "the turn finished while tandem was away", nil)
+			t.banner(ui.BannerInfo, "the turn finished while tandem was away", nil)
 		case backend.TurnInterrupted:
-			m.banner(ui.BannerWarning, "the turn ended while tandem was away, interrupted — did the daemon restart?", nil)
+			t.banner(ui.BannerWarning, "the turn ended while tandem was away, interrupted — did the daemon restart?", nil)
 		default:
-			m.banner(ui.BannerWarning, "the turn ended while tandem was away ("+last.Status+")", nil)
+			t.banner(ui.BannerWarning, "the turn ended while tandem was away ("+last.Status+")", nil)
 		}
 	}
-	return nil
 }
 
-// resumedRunning follows a thread resumed while its turn still runs on the
-// server (the daemon, after tandem left it): the turn shows as running,
-// its messages stream on, and esc interrupts it.
-func (m *Model) resumedRunning(t backend.Thread) tea.Cmd {
-	if t.RunningTurn() == "" {
-		return nil
+// resumedRunning follows a thread resumed while its turn still runs on
+// the server (the daemon, after tandem left it): the turn shows as
+// running, its messages stream on, and esc interrupts it.
+func (t *Turns) resumedRunning(th backend.Thread) {
+	if th.RunningTurn() == "" {
+		return
 	}
-	m.banner(ui.BannerInfo, "its turn is still running — what it streams from now on follows", nil)
-	return m.followTurn()
+	t.banner(ui.BannerInfo, "its turn is still running — what it streams from now on follows", nil)
+	t.followTurn()
 }

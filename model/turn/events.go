@@ -1,0 +1,69 @@
+package turn
+
+import (
+	"fmt"
+	"strings"
+
+	"tandem/backend"
+	"tandem/model/act"
+	"tandem/ui"
+)
+
+// OnEvent takes a backend event that drives the turn machine — a turn
+// started or completed, an error or a warning, the thread gone idle, the
+// app-server gone, the model rerouted, the goal changed — and reports
+// whether it was one (the panes fold the others).
+func (t *Turns) OnEvent(ev backend.Event) bool {
+	switch e := ev.(type) {
+	case backend.TurnStartedEvent:
+		t.followTurn() // machine.go: ours is running already
+	case backend.TurnCompletedEvent:
+		mine, d := t.t.busy(), t.now().Sub(t.t.started)
+		t.endTurn(e.Turn)
+		if mine { // this viewer's turn: the title and a notification
+			t.out().Want(act.TurnEnded{Turn: e.Turn, Took: d})
+		}
+		t.flushQueue() // send the next queued prompt
+	case backend.ErrorEvent:
+		if e.WillRetry {
+			t.banner(ui.BannerWarning, e.Error.Message+" (retrying)", nil)
+		} else {
+			t.banner(ui.BannerError, e.Error.Message, detailLines(e.Error.AdditionalDetails))
+			t.t.err = e.Error.Message
+		}
+	case backend.WarningEvent:
+		if e.Thread() == "" && !t.rec.firstWarning(e.Text()) {
+			return true // a restarted server says its server-wide warnings again
+		}
+		t.banner(ui.BannerWarning, e.Text(), nil)
+	case backend.ThreadStatusEvent:
+		if e.Status.Type == "idle" {
+			t.onThreadIdle()
+		}
+	case backend.ServerExitedEvent:
+		if e.Detached && t.canReattach() {
+			t.onDetached(e) // reattach.go: the agent goes on
+			return true
+		}
+		t.onServerExited(e) // recovery.go
+	case backend.ModelReroutedEvent:
+		why := e.Reason
+		if why == "highRiskCyberActivity" {
+			why = "flagged as high-risk cyber activity"
+		}
+		t.banner(ui.BannerWarning, fmt.Sprintf("%s is not answering this turn: %s answers instead (%s)", e.FromModel, e.ToModel, why), nil)
+		t.setStatusModel(e.ToModel)
+	case backend.GoalUpdatedEvent, backend.GoalClearedEvent:
+		t.onGoalEvent(e) // goal.go
+	default:
+		return false
+	}
+	return true
+}
+
+func detailLines(s *string) []string {
+	if s == nil || *s == "" {
+		return nil
+	}
+	return strings.Split(*s, "\n")
+}
