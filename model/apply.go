@@ -46,7 +46,9 @@ func (m *Model) apply() tea.Cmd {
 			if m.composer.Apply(i) {
 				continue
 			}
-			if cmd, ok := m.applyOverlay(i); ok { // overlay.go: the overlay's intents
+			if cmd, ok := m.applyCommands(i); ok { // commands.go: the slash commands' intents
+				cmds = append(cmds, cmd)
+			} else if cmd, ok := m.applyOverlay(i); ok { // overlay.go: the overlay's intents
 				cmds = append(cmds, cmd)
 			} else {
 				m.stat.Apply(i)

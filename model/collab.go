@@ -43,9 +43,6 @@ const planUnavailable = "plan mode is not available on this server"
 // cycleCollab is Shift+Tab: the next preset.
 func (m *Model) cycleCollab() tea.Cmd { return m.switchCollab("cycle") }
 
-// cmdPlan is /plan: plan mode on, or off again.
-func (m *Model) cmdPlan(string) tea.Cmd { return m.switchCollab("plan") }
-
 // switchCollab does how ("cycle" or "plan") now, or once the presets are
 // loaded.
 func (m *Model) switchCollab(how string) tea.Cmd {

@@ -8,7 +8,9 @@
 // model/composer: the draft, its history, pastes, images and popups, and
 // the timing of keys, compose.go wires it; model/overlay: the server
 // requests' queue and forms, the pickers and the login form, overlay.go
-// routes to it; model/transcript: the panes) and, until they move into
+// routes to it; model/commands: the slash commands and /stop's
+// question, commands.go routes to them; model/transcript: the panes)
+// and, until they move into
 // theirs, the turn's state and the recovery state (recovery.go).
 //
 // The model talks to the app-server only through backend.Client, from

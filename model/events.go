@@ -83,7 +83,8 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		m.stat.OnMcpStartup(e) // model/status
 		return nil
 	case backend.SkillsChangedEvent:
-		return m.onSkillsChanged() // skills.go
+		m.composer.FetchSkills(true) // model/composer: the $ popup's skills, re-scanned
+		return nil
 	case backend.GoalUpdatedEvent, backend.GoalClearedEvent:
 		m.onGoalEvent(e) // goal.go
 		return nil

@@ -51,47 +51,14 @@ func (m *Model) quitNote() string {
 	return ""
 }
 
-// cmdDetach is /detach: leave a session on the daemon on purpose; its
-// turn, its requests and the thread stay there.
-func (m *Model) cmdDetach(string) tea.Cmd {
-	if !m.detach.durable {
-		m.refuse("/detach is for a session on the codex daemon (--daemon): here the agent stops with tandem — /quit leaves")
-		return nil
-	}
-	if m.opts.Shared {
-		m.refuse("/detach is not available in a shared session — /quit leaves")
-		return nil
-	}
-	return m.quit()
-}
-
-// stopQuestion is what /stop asks before it interrupts a running turn
-// (slash.go); "" when it would not interrupt one: no turn runs (it only
-// quits), or it refuses (a shared session, the daemon's link down).
-func (m *Model) stopQuestion() string {
-	if m.opts.Shared || !m.turn.running || m.client == nil {
-		return ""
-	}
-	return "a turn is running: /stop interrupts it and quits — Enter again to confirm, Esc to keep it"
-}
-
 // stopDoneMsg is the outcome of /stop's turn/interrupt.
 type stopDoneMsg struct{ err error }
 
-// cmdStop is /stop: interrupt the running turn (turn/interrupt), then
-// leave; with no turn running it only leaves. A failed interrupt says
-// why and stays.
-func (m *Model) cmdStop(string) tea.Cmd {
-	if m.opts.Shared {
-		m.refuse("/stop is not available in a shared session — esc interrupts, /quit leaves")
-		return nil
-	}
+// stopTurn interrupts the running turn for /stop (act.Stop,
+// model/commands): once it is interrupted tandem leaves (onStopDone).
+func (m *Model) stopTurn() tea.Cmd {
 	c := m.client
-	if !m.turn.running || c == nil {
-		if m.turn.running && m.detach.detached {
-			m.refuse("/stop needs the link to the daemon to interrupt the turn — wait for the re-attach, or /detach to leave it running")
-			return nil
-		}
+	if c == nil {
 		return m.quit()
 	}
 	m.setNotice(noticeInterrupting, "interrupting the turn, then leaving…")

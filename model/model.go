@@ -13,6 +13,7 @@ import (
 	"tandem/forms"
 	"tandem/internal/hub"
 	"tandem/model/act"
+	"tandem/model/commands"
 	"tandem/model/composer"
 	"tandem/model/keys"
 	"tandem/model/overlay"
@@ -134,10 +135,9 @@ type Model struct {
 	collab   collabState // collab.go
 	goal     goalState   // goal.go
 	detach   detachState // reattach.go: a durable session's lost link
-	// ask is the question a command asks before it runs (/stop during
-	// a turn); refused that the command just run refused (slash.go).
-	ask     *slashAsk
-	refused bool
+	// commands are the slash commands and the question one asks before
+	// it runs (model/commands).
+	commands *commands.Commands
 	// seenUnknown the unknown notification methods noted (events.go).
 	seenUnknown map[string]bool
 	// codexChecked: the server's version was checked against the tested
@@ -178,7 +178,8 @@ func New(opts Options) *Model {
 	m.env = act.Env{Out: &m.out, Clock: clock, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
 	m.stat = status.New(m.env, status.Options{Info: opts.Status, Notifications: opts.Notifications, Getenv: opts.Getenv})
 	m.panes = transcript.New(m.env, transcript.Look{}, transcript.Options{NoAltScreen: opts.NoAltScreen, NoColor: opts.NoColor})
-	m.overlay = newOverlay(m) // overlay.go
+	m.overlay = newOverlay(m)   // overlay.go
+	m.commands = newCommands(m) // commands.go
 	m.setPalette(opts.Dark)
 	m.composer = newComposer(m)                                        // compose.go
 	m.opts.Prompt = m.composer.AttachStart(opts.Images, m.opts.Prompt) // -i: the images lead the prompt, or start the draft
@@ -390,6 +391,8 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			m.composer.Result(msg.Msg)
 		case act.ToOverlay:
 			m.overlay.Result(msg.Msg)
+		case act.ToCommands:
+			m.commands.Result(msg.Msg)
 		case act.ToPanes:
 			open := ""
 			if m.client != nil {
@@ -415,7 +418,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 func (m *Model) onReady(msg SessionReadyMsg) tea.Cmd {
 	m.client = msg.Client
 	m.ready = true
-	m.panes.LeaveAgents() // agents.go: a (re)started server is the thread's
+	m.panes.LeaveAgents() // model/transcript: a (re)started server is the thread's
 	if m.rewind.pending != nil {
 		// A rewind chosen before a restart: its snapshots and its turn are
 		// of the server that went away.

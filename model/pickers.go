@@ -8,23 +8,9 @@ import (
 	"tandem/model/act"
 )
 
-// The slash commands that open the overlay's pickers (model/overlay):
-// /model, /approvals and /resume, and what their choices set.
-
-// cmdModel lists the models (`model/list`) and, once one is chosen, its
-// reasoning efforts; the choice (act.SetModel) applies from the next
-// turn (turn/start model and effort).
-func (m *Model) cmdModel(string) tea.Cmd {
-	if _, ok := m.needClient("model"); !ok {
-		return nil
-	}
-	current := m.stat.Info().Model
-	if m.turn.overrides.Model != "" {
-		current = m.turn.overrides.Model
-	}
-	m.overlay.PickModel(current)
-	return nil
-}
+// The overlay's pickers (model/overlay) as the root opens them and takes
+// their choices: /model's choice (act.SetModel), the resume picker, the
+// history search.
 
 // setModel makes model and effort the overrides for the next turns.
 func (m *Model) setModel(model, effort string) {
@@ -41,21 +27,6 @@ func effortSuffix(e string) string {
 		return ""
 	}
 	return " (" + e + ")"
-}
-
-// cmdApprovals picks an approval policy and sandbox; they apply from the
-// next turn (turn/start approvalPolicy and sandboxPolicy).
-func (m *Model) cmdApprovals(string) tea.Cmd {
-	info := m.stat.Info()
-	m.overlay.PickPolicy(info.Approval, info.Sandbox)
-	return nil
-}
-
-func (m *Model) cmdResume(string) tea.Cmd {
-	if _, ok := m.needClient("resume"); !ok {
-		return nil
-	}
-	return m.openResumePicker(false)
 }
 
 // openResumePicker opens the overlay's thread picker (model/overlay);

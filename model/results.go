@@ -12,8 +12,6 @@ import (
 // for any other message.
 func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
-	case selfHandled: // account.go
-		return msg.apply(m), true
 	case turnStartResult:
 		m.onTurnStartResult(msg)
 	case interruptResult:
@@ -34,14 +32,14 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onRewindDone(msg), true
 	case snapMsg:
 		m.onSnap(msg)
-	case commandResultMsg:
-		m.onCommandResult(msg)
+	case commandResultMsg: // turn.go: a ! command that failed to start
+		if msg.err != nil {
+			m.banner(ui.BannerError, "/"+msg.name+": "+oneLine(msg.err), nil)
+		}
 	case imageModelsMsg: // images.go
 		return m.onImageModels(msg), true
 	case collabListedMsg:
 		m.onCollabListed(msg) // collab.go
-	case goalResultMsg:
-		m.onGoalResult(msg) // goal.go
 	case goalLoadedMsg:
 		m.onGoalLoaded(msg)
 	case restartDoneMsg:

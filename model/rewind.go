@@ -267,18 +267,3 @@ func (m *Model) cancelRewind(why string) {
 	m.rewind.pending = nil
 	m.setNotice(noticeInfo, why)
 }
-
-// cmdUndo is /undo: take back the last turn's file changes (and the turn).
-func (m *Model) cmdUndo(string) tea.Cmd {
-	if why := m.rewindBlocked(); why != "" {
-		m.refuse(why)
-		return nil
-	}
-	turns := m.turns()
-	if len(turns) == 0 {
-		m.refuse("no turn to undo")
-		return nil
-	}
-	m.chooseRewind(turns, len(turns)-1, true)
-	return nil
-}

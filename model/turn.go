@@ -252,8 +252,8 @@ func (m *Model) onEnter(s act.Submit) tea.Cmd {
 	if strings.TrimSpace(raw) == "" {
 		return nil
 	}
-	if cmd, done := m.slashEnter(raw); done { // slash.go: a command by its whole name
-		return cmd
+	if m.commands.Enter(raw) { // model/commands: a command by its whole name
+		return nil
 	}
 	if !m.ready || m.client == nil {
 		switch {

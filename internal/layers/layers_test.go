@@ -65,6 +65,9 @@ var forbidden = map[string][]string{
 	// overlay is a component of the model: never the root, nor another
 	// component (allowed: act and keys).
 	"model/overlay": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
+	// commands is a component of the model: never the root, nor another
+	// component (allowed: act and keys).
+	"model/commands": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
 }
 
 // allowed are imports a package may use although forbidden's prefixes
@@ -73,6 +76,7 @@ var allowed = map[string][]string{
 	"internal/tunnel": {"tandem/internal/lib/procgroup"},
 	"model/composer":  {"tandem/model/act", "tandem/model/keys"},
 	"model/overlay":   {"tandem/model/act", "tandem/model/keys"},
+	"model/commands":  {"tandem/model/act", "tandem/model/keys"},
 }
 
 // protocolMethod matches a string literal that is an app-server method
