@@ -125,11 +125,9 @@ type replySent struct {
 	err    error
 }
 
-// commandResultMsg is the result of a command's request: lines are shown
-// as an info banner titled title; err as an error banner.
+// commandResultMsg is the outcome of a `!` command (turn.go): err, shown
+// as an error banner naming name, or nil.
 type commandResultMsg struct {
-	name  string
-	title string
-	lines []string
-	err   error
+	name string
+	err  error
 }

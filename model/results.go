@@ -32,7 +32,7 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.onRewindDone(msg), true
 	case snapMsg:
 		m.onSnap(msg)
-	case commandResultMsg: // turn.go: a ! command that failed to start
+	case commandResultMsg: // turn.go: a ! command
 		if msg.err != nil {
 			m.banner(ui.BannerError, "/"+msg.name+": "+oneLine(msg.err), nil)
 		}
