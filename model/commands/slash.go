@@ -90,8 +90,7 @@ func matching(query string) []*command {
 // unexpanded) and reports whether it was a command's: it runs the command
 // named whole (or asks first), or refuses anything else that reads as a
 // command. A command that runs empties the draft (act.SetDraft); one
-// refused leaves it as it is. handled is false for a draft that is a
-// message.
+// refused keeps it. handled is false for a draft that is a message.
 func (c *Commands) Enter(raw string) (handled bool) {
 	cmd, args, ok := parse(raw)
 	if !ok {
@@ -113,16 +112,17 @@ func (c *Commands) Enter(raw string) (handled bool) {
 			return true
 		}
 	}
-	c.runDraft(cmd, args)
+	c.runDraft(cmd, args, raw)
 	return true
 }
 
-// runDraft runs cmd from the draft: unless it refuses (and says why,
-// the draft staying), the draft is emptied and the notice cleared before
-// it runs.
-func (c *Commands) runDraft(cmd *command, args string) {
+// runDraft runs cmd from the draft raw: the draft is emptied and the
+// notice cleared before it runs. A command that can't run now says why,
+// and raw is put back as the draft (its popup closed).
+func (c *Commands) runDraft(cmd *command, args, raw string) {
 	if why := c.refusal(cmd); why != "" {
 		c.out().Notice(act.NoticeInfo, why)
+		c.out().Want(act.SetDraft{Text: raw})
 		return
 	}
 	c.out().Want(act.SetDraft{})
@@ -213,7 +213,7 @@ func (c *Commands) Key(k tea.KeyPressMsg) (done bool) {
 			return true
 		}
 		c.ask = nil
-		c.runDraft(a.cmd, a.args)
+		c.runDraft(a.cmd, a.args, a.draft)
 		return true
 	case key.Matches(k, c.keys.Interrupt):
 		c.ask = nil

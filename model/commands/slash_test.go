@@ -205,7 +205,7 @@ func TestEnterRunsAWholeName(t *testing.T) {
 }
 
 // A command that can't run now says why and keeps the draft: nothing is
-// asked for but the notice.
+// asked for but the notice and the draft as it was.
 func TestRefusedCommandKeepsTheDraft(t *testing.T) {
 	tests := []struct {
 		draft  string
@@ -235,8 +235,10 @@ func TestRefusedCommandKeepsTheDraft(t *testing.T) {
 			tt.setup(r.w)
 		}
 		ok, is := r.enter(tt.draft)
-		if got := kinds(is); !ok || !slices.Equal(got, []string{"act.SetNotice"}) || !strings.Contains(notice(is), tt.notice) {
+		if got := kinds(is); !ok || !slices.Equal(got, []string{"act.SetNotice", "act.SetDraft"}) || !strings.Contains(notice(is), tt.notice) {
 			t.Errorf("%q (%v): asked for %v, notice %q; want only %q", tt.draft, tt.role, got, notice(is), tt.notice)
+		} else if d := only[act.SetDraft](is)[0].Text; d != tt.draft {
+			t.Errorf("%q: the draft became %q", tt.draft, d)
 		}
 	}
 	// What may run with a sub-agent shown runs.
