@@ -38,7 +38,7 @@ func run(t *testing.T, m *Model, cmd tea.Cmd) {
 				run(t, m, c)
 			}
 			return
-		case selfHandled, act.Done:
+		case act.Done:
 			_, cmd = m.Update(msg)
 		default:
 			return
@@ -86,7 +86,7 @@ func TestInitCommand(t *testing.T) {
 				t.Fatalf("turn sent %v (%q), want %v", got, f.turns, c.turn)
 			}
 			if c.turn {
-				if f.turns[0] != initPrompt || !strings.HasPrefix(initPrompt, "Generate a file named AGENTS.md") {
+				if f.turns[0] != act.InitPrompt || !strings.HasPrefix(act.InitPrompt, "Generate a file named AGENTS.md") {
 					t.Errorf("sent %q, not Codex's /init prompt", f.turns[0])
 				}
 				var shown []string

@@ -39,9 +39,7 @@ func (m *Model) apply() tea.Cmd {
 			if strings.TrimSpace(i.Raw) == "" {
 				break
 			}
-			if cmd, done := m.slashEnter(i.Raw); done { // slash.go: a command by its whole name
-				cmds = append(cmds, cmd)
-			} else {
+			if !m.commands.Enter(i.Raw) { // model/commands: a command by its whole name
 				m.turn.Enter(i) // model/turn
 			}
 		case act.HistorySearch:
@@ -62,7 +60,8 @@ func (m *Model) apply() tea.Cmd {
 		case act.PickThread:
 			m.overlay.PickThread(i.Fresh, i.Durable)
 		default:
-			if m.composer.Apply(i) || m.turn.Apply(i) || m.rewind.Apply(i) || m.panes.Apply(i, m.doneFacts) {
+			if m.composer.Apply(i) || m.turn.Apply(i) || m.rewind.Apply(i) || m.panes.Apply(i, m.doneFacts) ||
+				m.applyCommands(i) { // commands.go: the slash commands' intents
 				break
 			}
 			if cmd, ok := m.applyOverlay(i); ok { // overlay.go: the overlay's intents

@@ -46,8 +46,8 @@ func newComposer(m *Model) *composer.Composer {
 	if m.opts.ReadOnly {
 		opts.Placeholder = "watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
 	}
-	for _, c := range commands() {
-		opts.Commands = append(opts.Commands, composer.Command{Name: c.name, About: c.about(m.keys)})
+	for _, c := range m.commands.Entries() { // model/commands: the / popup lists them
+		opts.Commands = append(opts.Commands, composer.Command{Name: c.Name, About: c.About})
 	}
 	return composer.New(m.env, opts)
 }

@@ -10,9 +10,10 @@
 // requests' queue and forms, the pickers and the login form, overlay.go
 // routes to it; model/rewind: Esc Esc and /undo, going back to an
 // earlier message and taking the agent's file changes back, rewind.go
-// wires it; model/transcript: the panes; model/turn: the session's
-// client, the turns, the thread's lifecycle and recovery, turns.go wires
-// it).
+// wires it; model/commands: the slash commands and /stop's question,
+// commands.go wires them; model/transcript: the panes; model/turn: the
+// session's client, the turns, the thread's lifecycle and recovery,
+// turns.go wires it).
 //
 // The model talks to the app-server only through backend.Client, from
 // commands (never inside Update); replies to server requests leave the

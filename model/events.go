@@ -39,7 +39,8 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		m.stat.OnMcpStartup(e) // model/status
 		return nil
 	case backend.SkillsChangedEvent:
-		return m.onSkillsChanged() // skills.go
+		m.composer.FetchSkills(true) // model/composer: the $ popup's skills, re-scanned
+		return nil
 	case backend.McpLoginEvent:
 		if e.Success {
 			m.banner(ui.BannerInfo, "MCP server "+e.Name+": signed in", nil)

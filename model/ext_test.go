@@ -392,7 +392,7 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 			for _, c := range msg {
 				run(c)
 			}
-		case commandResultMsg, overlay.Msg,
+		case overlay.Msg,
 			composer.Msg, act.Done, turn.Msg:
 			_, next := m.Update(msg)
 			run(next)
@@ -439,8 +439,8 @@ func viewText(m *Model) string { return ansi.Strip(m.View().Content) }
 func TestSlashPopupFilters(t *testing.T) {
 	m := ready(t, newFake(), Options{})
 	typeText(t, m, "/")
-	if got, _, _ := m.composer.Popup(); len(got) != len(commands()) {
-		t.Fatalf("'/' lists %d commands, want all %d", len(got), len(commands()))
+	if got, _, _ := m.composer.Popup(); len(got) != len(m.commands.Entries()) {
+		t.Fatalf("'/' lists %d commands, want all %d", len(got), len(m.commands.Entries()))
 	}
 	typeText(t, m, "mo")
 	names, _, _ := m.composer.Popup()
@@ -457,9 +457,11 @@ func TestSlashPopupFilters(t *testing.T) {
 		t.Fatalf("popup with description not drawn:\n%s", v)
 	}
 	// fuzzy, not prefix: "cmpt" finds /compact
-	got := filterCommands(commands(), "cmpt")
-	if len(got) == 0 || got[0].name != "compact" {
-		t.Fatalf("fuzzy 'cmpt' = %v", got)
+	press(t, m, tea.KeyBackspace, 0)
+	press(t, m, tea.KeyBackspace, 0)
+	typeText(t, m, "cmpt")
+	if got, _, _ := m.composer.Popup(); len(got) == 0 || got[0] != "/compact" {
+		t.Fatalf("fuzzy '/cmpt' popup = %v", got)
 	}
 	// Esc closes it; typing a space (arguments) ends it too.
 	press(t, m, tea.KeyEscape, 0)

@@ -11,24 +11,6 @@ import (
 	"tandem/model/composer"
 )
 
-func TestParseGoal(t *testing.T) {
-	tests := []struct{ args, action, objective string }{
-		{"", "show", ""},
-		{"   ", "show", ""},
-		{"clear", "clear", ""},
-		{" CLEAR ", "clear", ""},
-		{"make the tests pass", "set", "make the tests pass"},
-		{"clear the cache", "set", "clear the cache"},
-		{"  ship 目標 ✨ ", "set", "ship 目標 ✨"},
-	}
-	for _, tt := range tests {
-		action, objective := parseGoal(tt.args)
-		if action != tt.action || objective != tt.objective {
-			t.Errorf("parseGoal(%q) = %q, %q; want %q, %q", tt.args, action, objective, tt.action, tt.objective)
-		}
-	}
-}
-
 // /goal TEXT sets the goal and the status line shows it with its status;
 // the agent marking it complete (thread/goal/updated) says so once;
 // /goal shows it; /goal clear clears it, and so does thread/goal/cleared

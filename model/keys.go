@@ -13,15 +13,15 @@ import (
 // quitHint ends the status notice while Ctrl+C is armed to quit.
 const quitHint = "press Ctrl+C again to quit"
 
-// onKey routes a key press: a command's confirmation first (slash.go),
+// onKey routes a key press: a command's confirmation first (model/commands),
 // then F5 on a dead server; then a full-screen form; then the pager; then
 // the overlay when the key is its (an open picker or login form while the
 // form does not have the keyboard); then, unless the form has the
 // keyboard, the composer's side (popup, Enter, Tab, history); then the
 // global keys, the form and the composer's text (globalKey).
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
-	if cmd, done := m.askKey(k); done { // slash.go: a command's confirmation
-		return cmd
+	if m.commands.Key(k) { // model/commands: a command's confirmation
+		return nil
 	}
 	if key.Matches(k, m.keys.Restart) && m.turn.Dead() && !m.opts.ReadOnly {
 		m.turn.Restart() // model/turn
@@ -94,7 +94,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, km.Interrupt):
-		if m.panes.AgentShown() { // agents.go: back to the thread
+		if m.panes.AgentShown() { // model/transcript: back to the thread
 			m.panes.ShowAgent("")
 			return nil
 		}
@@ -192,7 +192,7 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 	km := m.keys
 	switch {
 	case key.Matches(k, km.Agents):
-		m.openAgentsPicker() // agents.go
+		m.commands.Agents() // model/commands: /agents
 		return nil, true
 	case key.Matches(k, km.Pager):
 		if m.overlay.OpenFull() { // model/overlay: a form too long for the window
@@ -216,7 +216,8 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		if m.opts.ReadOnly {
 			return nil, false
 		}
-		return m.CopyLastAnswer(), true
+		m.commands.Copy() // model/commands: /copy
+		return nil, true
 	case key.Matches(k, km.Output):
 		return m.panes.OpenOutput(), true
 	}

@@ -13,6 +13,7 @@ import (
 	"tandem/forms"
 	"tandem/internal/hub"
 	"tandem/model/act"
+	"tandem/model/commands"
 	"tandem/model/composer"
 	"tandem/model/keys"
 	"tandem/model/overlay"
@@ -133,10 +134,9 @@ type Model struct {
 	// turn is the session's client, the turn machine, the thread's
 	// lifecycle and recovery (model/turn).
 	turn *turn.Turns
-	// ask is the question a command asks before it runs (/stop during
-	// a turn); refused that the command just run refused (slash.go).
-	ask     *slashAsk
-	refused bool
+	// commands are the slash commands and the question one asks before
+	// it runs (model/commands).
+	commands *commands.Commands
 	// seenUnknown the unknown notification methods noted (events.go).
 	seenUnknown map[string]bool
 	// stat is the status line, the notice, notifications and the title
@@ -173,8 +173,9 @@ func New(opts Options) *Model {
 	m.env = act.Env{Out: &m.out, Clock: clock, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
 	m.stat = status.New(m.env, status.Options{Info: opts.Status, Notifications: opts.Notifications, Getenv: opts.Getenv})
 	m.panes = transcript.New(m.env, transcript.Look{}, transcript.Options{NoAltScreen: opts.NoAltScreen, NoColor: opts.NoColor})
-	m.overlay = newOverlay(m) // overlay.go
-	m.rewind = newRewind(m)   // rewind.go
+	m.overlay = newOverlay(m)   // overlay.go
+	m.rewind = newRewind(m)     // rewind.go
+	m.commands = newCommands(m) // commands.go
 	m.setPalette(opts.Dark)
 	m.composer = newComposer(m)                                        // compose.go
 	m.opts.Prompt = m.composer.AttachStart(opts.Images, m.opts.Prompt) // -i: the images lead the prompt, or start the draft
@@ -320,7 +321,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, nil
 	case SessionReadyMsg: // the session (model/turn), once the panes left the sub-agents
 		m.panes.LeaveAgents() // a (re)started server is the thread's
-		m.rewind.Restarted() // model/rewind: a rewind chosen is of the server that went away
+		m.rewind.Restarted()  // model/rewind: a rewind chosen is of the server that went away
 		m.turn.OnReady(msg)
 		m.overlay.CheckAccount() // model/overlay: the login form, if one is needed
 		return m, nil
@@ -396,6 +397,8 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			m.overlay.Result(msg.Msg)
 		case act.ToRewind:
 			m.rewind.Result(msg.Msg)
+		case act.ToCommands:
+			m.commands.Result(msg.Msg)
 		case act.ToPanes:
 			m.panes.OnDone(msg.Msg, m.doneFacts())
 		case act.ToTurn:

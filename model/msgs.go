@@ -74,12 +74,3 @@ type replySent struct {
 	method string
 	err    error
 }
-
-// commandResultMsg is the result of a command's request: lines are shown
-// as an info banner titled title; err as an error banner.
-type commandResultMsg struct {
-	name  string
-	title string
-	lines []string
-	err   error
-}

@@ -41,7 +41,7 @@ func TestWindowTitle(t *testing.T) {
 	// A thread begun by /init is named so, not by Codex's long prompt.
 	m2 := New(Options{})
 	m2.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	m2.Update(notif(t, "item/completed", `{"threadId":"th","turnId":"tu","item":{"type":"userMessage","id":"u1","content":[{"type":"text","text":`+strconvQuote(initPrompt)+`,"text_elements":[]}]}}`))
+	m2.Update(notif(t, "item/completed", `{"threadId":"th","turnId":"tu","item":{"type":"userMessage","id":"u1","content":[{"type":"text","text":`+strconvQuote(act.InitPrompt)+`,"text_elements":[]}]}}`))
 	if got := title(m2); got != "tandem · /init" {
 		t.Errorf("the /init thread: %q", got)
 	}

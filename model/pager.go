@@ -1,8 +1,6 @@
 package model
 
 import (
-	"github.com/atotto/clipboard"
-
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/model/transcript"
@@ -31,29 +29,4 @@ func (m *Model) pagerKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return nil
-}
-
-// LastAnswer returns the text of the last agent message ("" if none).
-func (m *Model) LastAnswer() string {
-	return m.panes.LastAnswer()
-}
-
-// CopyLastAnswer copies the last agent message to the clipboard: by OSC 52
-// (works over SSH) and, where one exists, the native clipboard. It sets a
-// status notice either way; /copy calls it.
-func (m *Model) CopyLastAnswer() tea.Cmd {
-	text := m.LastAnswer()
-	if text == "" {
-		m.setNotice(noticeInfo, "nothing to copy yet")
-		return nil
-	}
-	m.setNotice(noticeInfo, "copied the last answer")
-	if m.opts.Guest { // the host's clipboard is not the guest's
-		return tea.SetClipboard(text)
-	}
-	native := func() tea.Msg {
-		_ = clipboard.WriteAll(text) // no native clipboard: OSC 52 alone
-		return nil
-	}
-	return tea.Batch(tea.SetClipboard(text), native)
 }

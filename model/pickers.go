@@ -3,53 +3,11 @@ package model
 import (
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
-
 	"tandem/model/act"
 )
 
-// The slash commands that open the overlay's pickers (model/overlay):
-// /model, /approvals and /resume, and what their choices set.
-
-// cmdModel lists the models (`model/list`) and, once one is chosen, its
-// reasoning efforts; the choice (act.SetModel) applies from the next
-// turn (turn/start model and effort).
-func (m *Model) cmdModel(string) tea.Cmd {
-	if _, ok := m.needClient("model"); !ok {
-		return nil
-	}
-	current := m.stat.Info().Model
-	if m.turn.TurnOptions().Model != "" {
-		current = m.turn.TurnOptions().Model
-	}
-	m.overlay.PickModel(current)
-	return nil
-}
-
-// cmdApprovals picks an approval policy and sandbox; they apply from the
-// next turn (turn/start approvalPolicy and sandboxPolicy).
-func (m *Model) cmdApprovals(string) tea.Cmd {
-	info := m.stat.Info()
-	m.overlay.PickPolicy(info.Approval, info.Sandbox)
-	return nil
-}
-
-func (m *Model) cmdResume(string) tea.Cmd {
-	if _, ok := m.needClient("resume"); !ok {
-		return nil
-	}
-	return m.openResumePicker(false)
-}
-
-// openResumePicker opens the overlay's thread picker (model/overlay);
-// fresh means no thread is open yet: Esc then starts a new one.
-func (m *Model) openResumePicker(fresh bool) tea.Cmd {
-	if m.turn.Client() == nil {
-		return nil
-	}
-	m.overlay.PickThread(fresh, m.turn.Durable())
-	return nil
-}
+// The history search (Ctrl+R) as the root opens it in the overlay's
+// picker (model/overlay).
 
 // openHistorySearch opens Ctrl+R (act.HistorySearch, the composer's): a
 // fuzzy search over the workspace's history, newest first, from the

@@ -12,16 +12,12 @@ import (
 // for any other message.
 func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
-	case selfHandled: // account.go
-		return msg.apply(m), true
 	case ThreadOpenedMsg: // a replay's switch (model/turn)
 		note := ""
 		if msg.How == act.HowRewound {
 			note = m.rewind.Note(msg.BeforeTurn) // model/rewind: from the thread left
 		}
 		m.out.Want(act.OpenThread{Response: msg.Response, How: msg.How, Note: note})
-	case commandResultMsg:
-		m.onCommandResult(msg)
 	case transcript.OutputDone:
 		if msg.Err != nil {
 			m.setNotice(noticeInfo, "pager: "+msg.Err.Error())

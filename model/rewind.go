@@ -1,8 +1,6 @@
 package model
 
 import (
-	tea "charm.land/bubbletea/v2"
-
 	"tandem/model/rewind"
 	"tandem/thread"
 )
@@ -31,13 +29,4 @@ func (w rewindWorld) Facts() rewind.Facts {
 		f.Thread = c.ThreadID()
 	}
 	return f
-}
-
-// cmdUndo is /undo: take back the last turn's file changes (and the turn)
-// (model/rewind).
-func (m *Model) cmdUndo(string) tea.Cmd {
-	if why := m.rewind.Undo(); why != "" {
-		m.refuse(why)
-	}
-	return nil
 }

@@ -45,30 +45,3 @@ func (m *Model) roleFilter(msg tea.Msg) (cmd tea.Cmd, done bool) {
 	}
 	return nil, false
 }
-
-// guestBlocked are the slash commands a guest of tandem serve may not
-// run: /approvals would loosen the host's approval policy and sandbox for
-// the guest's turns.
-var guestBlocked = map[string]bool{"approvals": true}
-
-// sharedBlocked are the slash commands that would switch or restart the
-// one thread every viewer of a shared session folds: they are refused
-// there, since the other viewers' models would not follow.
-var sharedBlocked = map[string]bool{
-	"new": true, "resume": true, "fork": true, "archive": true, "restart": true, "undo": true,
-}
-
-// sharedBlocks reports whether slash command name is refused because the
-// session is shared (Options.Shared) or the viewer is a guest
-// (Options.Guest), and says so in the status line.
-func (m *Model) sharedBlocks(name string) bool {
-	if m.opts.Guest && guestBlocked[name] {
-		m.setNotice(noticeInfo, "/"+name+" is the host's: guests keep the approval policy and sandbox tandem serve started with")
-		return true
-	}
-	if !m.opts.Shared || !sharedBlocked[name] {
-		return false
-	}
-	m.setNotice(noticeInfo, "/"+name+" is not available in a shared session")
-	return true
-}

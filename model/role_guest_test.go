@@ -12,8 +12,8 @@ import (
 
 // TestGuestRunsNothingOnTheHost: for an SSH client of tandem serve
 // (Options.Guest) the keys that would hand the terminal to $EDITOR or
-// $PAGER on the host only say why, and /copy uses OSC 52 alone; the same
-// keys work for the host's own terminal.
+// $PAGER on the host only say why; the same keys work for the host's own
+// terminal. (/copy's OSC 52 alone: model/commands' TestCopy.)
 func TestGuestRunsNothingOnTheHost(t *testing.T) {
 	t.Setenv("VISUAL", "/bin/true")
 	t.Setenv("PAGER", "/bin/true")
@@ -48,18 +48,6 @@ func TestGuestRunsNothingOnTheHost(t *testing.T) {
 		}
 	}
 
-	for _, guest := range []bool{false, true} {
-		m := ready(t, newFake(), Options{Shared: true, Guest: guest})
-		m.Update(backend.ItemCompletedEvent{Item: backend.Item{Type: "agentMessage", ID: "a1", Text: "the answer"}})
-		cmd := m.CopyLastAnswer()
-		if cmd == nil {
-			t.Fatalf("guest=%v: copy gave no command", guest)
-		}
-		_, batch := cmd().(tea.BatchMsg)
-		if guest == batch {
-			t.Errorf("guest=%v: copy batched a native clipboard write: %v", guest, batch)
-		}
-	}
 }
 
 // A guest cannot loosen the host's approval policy or sandbox: /approvals

@@ -10,6 +10,7 @@ import (
 
 	"tandem/backend"
 	"tandem/model/act"
+	"tandem/ui"
 )
 
 // sideEffects is what a command could have done: the client calls made,
@@ -52,13 +53,11 @@ func TestEnterOnAPartialNameRunsNothing(t *testing.T) {
 		{"/qt", "/quit"},
 		{"/", ""}, // "/" alone: the popup lists everything, Enter picks nothing
 	}
-	for _, c := range commands() {
-		if !c.destructive {
-			continue
-		}
-		for i := 1; i < len(c.name); i++ {
-			if findCommand(c.name[:i]) == nil { // (a prefix that is another command's whole name runs that one)
-				tests = append(tests, tc{"/" + c.name[:i], "/" + c.name})
+	probe := ready(t, newFake(), Options{})
+	for _, name := range destructive(t, probe) {
+		for i := 1; i < len(name); i++ {
+			if !isCommand(probe, name[:i]) { // (a prefix that is another command's whole name runs that one)
+				tests = append(tests, tc{"/" + name[:i], "/" + name})
 			}
 		}
 	}
@@ -87,6 +86,48 @@ func TestEnterOnAPartialNameRunsNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// destructive names the destructive commands as /help lists them.
+func destructive(t *testing.T, m *Model) []string {
+	t.Helper()
+	typeText(t, m, "/help")
+	press(t, m, tea.KeyEnter, 0)
+	const lead = "these quit, interrupt, discard or rewind: "
+	for _, l := range strings.Split(lastBannerLines(m), "\n") {
+		if rest, ok := strings.CutPrefix(l, lead); ok {
+			var names []string
+			for _, n := range strings.Fields(rest) {
+				names = append(names, strings.TrimPrefix(n, "/"))
+			}
+			if len(names) < 5 {
+				t.Fatalf("/help names only %v as destructive", names)
+			}
+			return names
+		}
+	}
+	t.Fatalf("/help names no destructive commands:\n%s", lastBannerLines(m))
+	return nil
+}
+
+// isCommand reports whether name is a command's whole name.
+func isCommand(m *Model, name string) bool {
+	for _, e := range m.commands.Entries() {
+		if e.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// lastBannerLines is the detail of the transcript's last banner.
+func lastBannerLines(m *Model) string {
+	for i := len(m.Cells()) - 1; i >= 0; i-- {
+		if b, ok := m.Cells()[i].(*ui.BannerCell); ok {
+			return strings.Join(b.Detail, "\n")
+		}
+	}
+	return ""
 }
 
 // Enter runs a command typed whole (with or without arguments) at once.
@@ -143,7 +184,7 @@ func TestPopupPickRunsTheHighlightedCommand(t *testing.T) {
 			// onto it all the same).
 			moved := false
 			for i := 0; highlighted(m) != "/undo"; i++ {
-				if i > len(commands()) {
+				if i > len(m.commands.Entries()) {
 					labels, _, _ := m.composer.Popup()
 					t.Fatalf("/undo is not in the popup of /u: %v", labels)
 				}
@@ -196,7 +237,7 @@ func TestTabCompletesTheHighlightedCommand(t *testing.T) {
 		if after := effectsOf(m, f); !slices.Equal(after.calls, before.calls) || after.cells != before.cells {
 			t.Errorf("down %d: Tab ran something: %+v", down, after)
 		}
-		if findCommand(want) == nil {
+		if !isCommand(m, want) {
 			t.Fatalf("completed to %q, not a command", want)
 		}
 	}
@@ -291,7 +332,7 @@ func TestStopMidTurnAsksFirst(t *testing.T) {
 			t.Fatal("an Enter right after the question confirmed it")
 		}
 	}
-	if m.askShown() == "" {
+	if m.commands.Question() == "" {
 		t.Fatal("the early Enters dropped the question")
 	}
 	*now = now.Add(m.opts.FormQuiet)
@@ -302,8 +343,8 @@ func TestStopMidTurnAsksFirst(t *testing.T) {
 	if d, ok := cmd().(act.Done); !ok || d.Msg != (act.Interrupted{Stop: true}) {
 		t.Fatal("the confirmed /stop did not interrupt first")
 	}
-	if m.composer.Value() != "" || m.askShown() != "" {
-		t.Errorf("after the confirmation: draft %q, question %q", m.composer.Value(), m.askShown())
+	if m.composer.Value() != "" || m.commands.Question() != "" {
+		t.Errorf("after the confirmation: draft %q, question %q", m.composer.Value(), m.commands.Question())
 	}
 }
 
@@ -326,7 +367,7 @@ func TestStopQuestionCancels(t *testing.T) {
 			*now = now.Add(time.Minute)
 			_, cmd := keyNow(m, tt.key)
 			settle(t, m, cmd)
-			if m.askShown() != "" || strings.Contains(viewText(m), "Enter again to confirm") {
+			if m.commands.Question() != "" || strings.Contains(viewText(m), "Enter again to confirm") {
 				t.Fatalf("the question is still up:\n%s", viewText(m))
 			}
 			if !m.Running() || m.turn.Interrupting() {
@@ -351,7 +392,7 @@ func TestStopQuestionFollowsTheTurn(t *testing.T) {
 	m, now := runningStop(t)
 	enterNow(m)
 	m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
-	if m.askShown() != "" {
+	if m.commands.Question() != "" {
 		t.Fatal("the question outlived its turn")
 	}
 	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-2"}})
@@ -359,7 +400,7 @@ func TestStopQuestionFollowsTheTurn(t *testing.T) {
 	if !m.Running() {
 		t.Fatal("turn-2 is not running")
 	}
-	if _, cmd := enterNow(m); cmd != nil || m.askShown() == "" {
+	if _, cmd := enterNow(m); cmd != nil || m.commands.Question() == "" {
 		t.Errorf("a new turn's /stop did not ask again (cmd %v)", cmd != nil)
 	}
 }

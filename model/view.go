@@ -155,8 +155,8 @@ func (m *Model) aboveComposer(w int) []string {
 		first, _, _ := strings.Cut(q, "\n")
 		out = append(out, st.Dim.Render(ui.Truncate("  ⏳ queued "+itoa(i+1)+": "+first, w)))
 	}
-	out = append(out, m.askView(w)...)        // slash.go: a command's question
-	if p := m.overlay.PanelView(); p != nil { // model/overlay: the login form or a picker
+	out = append(out, m.commands.View(st, w)...) // model/commands: a command's question
+	if p := m.overlay.PanelView(); p != nil {    // model/overlay: the login form or a picker
 		return append(out, p...)
 	}
 	return append(out, m.composer.PopupView(st, w)...) // model/composer: its popups

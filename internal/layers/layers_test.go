@@ -72,6 +72,9 @@ var forbidden = map[string][]string{
 	// turn is a component of the model: never the root, nor another
 	// component (allowed: act and keys).
 	"model/turn": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
+	// commands is a component of the model: never the root, nor another
+	// component (allowed: act and keys).
+	"model/commands": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
 }
 
 // allowed are imports a package may use although forbidden's prefixes
@@ -82,6 +85,7 @@ var allowed = map[string][]string{
 	"model/overlay":   {"tandem/model/act", "tandem/model/keys"},
 	"model/rewind":    {"tandem/model/act", "tandem/model/keys"},
 	"model/turn":      {"tandem/model/act", "tandem/model/keys"},
+	"model/commands":  {"tandem/model/act", "tandem/model/keys"},
 }
 
 // protocolMethod matches a string literal that is an app-server method

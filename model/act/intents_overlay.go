@@ -37,7 +37,8 @@ type LoginAsked struct{}
 // prompt held for it may go.
 type LoginChecked struct{}
 
-// Quit leaves the program (the root): Ctrl+C in the login form.
+// Quit leaves the program (the root): Ctrl+C in the login form; /quit,
+// /detach, and /stop with no turn to interrupt (model/commands).
 type Quit struct{}
 
 // RequestNotify notifies the user that a request waits, Summary saying

@@ -167,17 +167,26 @@ func (r *Rewind) Send(text, hist string) bool {
 	return true
 }
 
-// Undo is /undo: take back the last turn and its file changes (after
-// asking), its message coming back to the draft. It returns why it can't
-// now ("" when it goes on): the command is then refused.
-func (r *Rewind) Undo() (refused string) {
+// UndoBlocked says why /undo can't take back the last turn now ("" when
+// it can): a rewind's reasons, or no turn to take back.
+func (r *Rewind) UndoBlocked() string {
 	if why := r.blocked(); why != "" {
 		return why
 	}
-	turns := r.turns()
-	if len(turns) == 0 {
+	if len(r.turns()) == 0 {
 		return "no turn to undo"
 	}
+	return ""
+}
+
+// Undo is /undo: take back the last turn and its file changes (after
+// asking), its message coming back to the draft. It returns why it can't
+// now (UndoBlocked; "" when it goes on): the command is then refused.
+func (r *Rewind) Undo() (refused string) {
+	if why := r.UndoBlocked(); why != "" {
+		return why
+	}
+	turns := r.turns()
 	r.choose(turns, len(turns)-1, true)
 	return ""
 }
