@@ -47,7 +47,7 @@ func run(t *testing.T, m *Model, cmd tea.Cmd) {
 }
 
 func lastBanner(m *Model) string {
-	cells := m.Cells()
+	cells := m.State().Cells
 	for i := len(cells) - 1; i >= 0; i-- {
 		if b, ok := cells[i].(*ui.BannerCell); ok {
 			return b.Text
@@ -90,7 +90,7 @@ func TestInitCommand(t *testing.T) {
 					t.Errorf("sent %q, not Codex's /init prompt", f.turns[0])
 				}
 				var shown []string
-				for _, cell := range m.Cells() {
+				for _, cell := range m.State().Cells {
 					if u, ok := cell.(*ui.UserCell); ok {
 						shown = append(shown, u.Text)
 					}
@@ -133,7 +133,7 @@ func TestLogoutCommand(t *testing.T) {
 		t.Fatalf("account/logout not called: %v", f.called())
 	}
 	found := false
-	for _, cell := range m.Cells() {
+	for _, cell := range m.State().Cells {
 		if b, ok := cell.(*ui.BannerCell); ok && strings.Contains(b.Text, "Logged out of ChatGPT me@example.com (plus)") {
 			found = true
 		}
@@ -144,7 +144,7 @@ func TestLogoutCommand(t *testing.T) {
 	if !slices.Contains(m.statusInfo().Hints, "logged out") {
 		t.Errorf("status hints %q", m.statusInfo().Hints)
 	}
-	if !m.LoginOpen() {
+	if !m.State().LoginOpen {
 		t.Errorf("the login form did not open after logging out")
 	}
 

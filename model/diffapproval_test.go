@@ -90,7 +90,7 @@ func TestPagerShowsApprovalsWholeDiff(t *testing.T) {
 		t.Fatalf("the window does not say lines are below:\n%s", v)
 	}
 	hitKey(t, m, 't', tea.ModCtrl)
-	if !m.PagerOpen() {
+	if !m.State().PagerOpen {
 		t.Fatal("ctrl+t did not open the pager")
 	}
 	all := pagerText(t, m)

@@ -493,7 +493,7 @@ func TestSlashCommandRunsAndRefusesDuringTurn(t *testing.T) {
 	}
 	typeText(t, m, "hello")
 	press(t, m, tea.KeyEnter, 0)
-	if !m.Running() {
+	if !m.State().Running {
 		t.Fatal("prompt did not start a turn")
 	}
 	typeText(t, m, "/compact")
@@ -530,7 +530,7 @@ func TestModelPickerSetsTurnOverrides(t *testing.T) {
 	}
 	press(t, m, tea.KeyDown, 0) // medium (default) → high
 	press(t, m, tea.KeyEnter, 0)
-	if got := m.TurnOptions(); got.Model != "mock-model" || got.Effort != "high" {
+	if got := m.State().TurnOptions; got.Model != "mock-model" || got.Effort != "high" {
 		t.Fatalf("overrides = %+v", got)
 	}
 	typeText(t, m, "go")
@@ -552,43 +552,43 @@ func TestHistoryWalkAndPersist(t *testing.T) {
 	}
 	typeText(t, m, "draft")
 	press(t, m, tea.KeyUp, 0) // a draft is there: Up is the cursor's, not history
-	if m.Composer() != "draft" {
-		t.Fatalf("Up over a draft changed it to %q", m.Composer())
+	if m.State().Composer != "draft" {
+		t.Fatalf("Up over a draft changed it to %q", m.State().Composer)
 	}
 	m.composer.SetDraft("")
 	press(t, m, tea.KeyUp, 0)
-	if m.Composer() != "second" {
-		t.Fatalf("Up → %q, want second", m.Composer())
+	if m.State().Composer != "second" {
+		t.Fatalf("Up → %q, want second", m.State().Composer)
 	}
 	press(t, m, tea.KeyUp, 0)
 	press(t, m, tea.KeyUp, 0) // stays at the oldest
-	if m.Composer() != "first" {
-		t.Fatalf("Up Up → %q, want first", m.Composer())
+	if m.State().Composer != "first" {
+		t.Fatalf("Up Up → %q, want first", m.State().Composer)
 	}
 	press(t, m, tea.KeyDown, 0)
 	press(t, m, tea.KeyDown, 0)
-	if m.Composer() != "" {
-		t.Fatalf("Down past the newest → %q, want the empty draft", m.Composer())
+	if m.State().Composer != "" {
+		t.Fatalf("Down past the newest → %q, want the empty draft", m.State().Composer)
 	}
 	// A new model on the same state file has the history.
 	m2 := ready(t, newFake(), Options{State: sessions.Open(dir), Workspace: "/w"})
 	press(t, m2, tea.KeyUp, 0)
-	if m2.Composer() != "second" {
-		t.Fatalf("persisted history: Up → %q", m2.Composer())
+	if m2.State().Composer != "second" {
+		t.Fatalf("persisted history: Up → %q", m2.State().Composer)
 	}
 	// Ctrl+R searches it.
 	m2.composer.SetDraft("")
 	press(t, m2, 'r', tea.ModCtrl)
 	typeText(t, m2, "frst")
 	press(t, m2, tea.KeyEnter, 0)
-	if m2.Composer() != "first" {
-		t.Fatalf("ctrl+r 'frst' → %q", m2.Composer())
+	if m2.State().Composer != "first" {
+		t.Fatalf("ctrl+r 'frst' → %q", m2.State().Composer)
 	}
 	// Another workspace has its own.
 	m3 := ready(t, newFake(), Options{State: sessions.Open(dir), Workspace: "/other"})
 	press(t, m3, tea.KeyUp, 0)
-	if m3.Composer() != "" {
-		t.Fatalf("history leaked across workspaces: %q", m3.Composer())
+	if m3.State().Composer != "" {
+		t.Fatalf("history leaked across workspaces: %q", m3.State().Composer)
 	}
 }
 
@@ -610,29 +610,29 @@ func TestSteerQueueAndFailedSteerKeepsText(t *testing.T) {
 	f.steerErr = &backend.RPCError{Code: -32600, Message: "expected turn mismatch"}
 	typeText(t, m, "too late to steer")
 	press(t, m, tea.KeyEnter, 0)
-	if !reflect.DeepEqual(m.Queued(), []string{"too late to steer"}) || m.Composer() != "" {
-		t.Fatalf("late steer: queue %q, draft %q", m.Queued(), m.Composer())
+	if !reflect.DeepEqual(m.State().Queued, []string{"too late to steer"}) || m.State().Composer != "" {
+		t.Fatalf("late steer: queue %q, draft %q", m.State().Queued, m.State().Composer)
 	}
 	// Any other failure gives the text back.
 	f.steerErr = errors.New("connection reset")
 	typeText(t, m, "lost?")
 	press(t, m, tea.KeyEnter, 0)
-	if m.Composer() != "lost?" {
-		t.Fatalf("failed steer did not give the text back: %q", m.Composer())
+	if m.State().Composer != "lost?" {
+		t.Fatalf("failed steer did not give the text back: %q", m.State().Composer)
 	}
 	m.composer.SetDraft("")
 	typeText(t, m, "later")
 	press(t, m, tea.KeyTab, 0)
-	if !reflect.DeepEqual(m.Queued(), []string{"too late to steer", "later"}) || m.Composer() != "" {
-		t.Fatalf("queue = %q, draft %q", m.Queued(), m.Composer())
+	if !reflect.DeepEqual(m.State().Queued, []string{"too late to steer", "later"}) || m.State().Composer != "" {
+		t.Fatalf("queue = %q, draft %q", m.State().Queued, m.State().Composer)
 	}
 	if !strings.Contains(viewText(m), "later") {
 		t.Fatalf("queued message not shown:\n%s", viewText(m))
 	}
 	_, cmd := m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
 	settle(t, m, cmd)
-	if !reflect.DeepEqual(f.turns, []string{"start", "too late to steer"}) || !reflect.DeepEqual(m.Queued(), []string{"later"}) {
-		t.Fatalf("turns = %q, queue %q", f.turns, m.Queued())
+	if !reflect.DeepEqual(f.turns, []string{"start", "too late to steer"}) || !reflect.DeepEqual(m.State().Queued, []string{"later"}) {
+		t.Fatalf("turns = %q, queue %q", f.turns, m.State().Queued)
 	}
 }
 
@@ -642,8 +642,8 @@ func TestFailedTurnPutsPromptBack(t *testing.T) {
 	m := ready(t, f, Options{})
 	typeText(t, m, "keep me")
 	press(t, m, tea.KeyEnter, 0)
-	if m.Composer() != "keep me" || m.Running() {
-		t.Fatalf("draft %q running %v", m.Composer(), m.Running())
+	if m.State().Composer != "keep me" || m.State().Running {
+		t.Fatalf("draft %q running %v", m.State().Composer, m.State().Running)
 	}
 }
 
@@ -797,8 +797,8 @@ func TestFileMentionPopup(t *testing.T) {
 		t.Fatalf("files inside .git offered:\n%s", v)
 	}
 	press(t, m, tea.KeyTab, 0)
-	if m.Composer() != "look at src/main.go " {
-		t.Fatalf("mention inserted as %q", m.Composer())
+	if m.State().Composer != "look at src/main.go " {
+		t.Fatalf("mention inserted as %q", m.State().Composer)
 	}
 }
 
@@ -836,7 +836,7 @@ func TestLoginFormAPIKey(t *testing.T) {
 	f.results["account/read"] = map[string]any{"account": nil, "requiresOpenaiAuth": true}
 	f.results["account/login/start"] = map[string]any{"type": "apiKey"}
 	m := ready(t, f, Options{})
-	if !m.LoginOpen() || !strings.Contains(viewText(m), "Use an API key") {
+	if !m.State().LoginOpen || !strings.Contains(viewText(m), "Use an API key") {
 		t.Fatalf("login form not shown:\n%s", viewText(m))
 	}
 	press(t, m, tea.KeyEnter, 0) // API key
@@ -849,7 +849,7 @@ func TestLoginFormAPIKey(t *testing.T) {
 	if p.Type != "apiKey" || p.APIKey != "sk-secret" {
 		t.Fatalf("login params %+v", p)
 	}
-	if m.LoginOpen() {
+	if m.State().LoginOpen {
 		t.Fatal("form still open after a successful API key login")
 	}
 }
@@ -867,12 +867,12 @@ func TestLoginFormDeviceCode(t *testing.T) {
 	}
 	id := "other"
 	m.Update(backend.LoginCompletedEvent{LoginID: &id, Success: true})
-	if !m.LoginOpen() {
+	if !m.State().LoginOpen {
 		t.Fatal("another login's completion closed the form")
 	}
 	id = "L1"
 	m.Update(backend.LoginCompletedEvent{LoginID: &id, Success: true})
-	if m.LoginOpen() {
+	if m.State().LoginOpen {
 		t.Fatal("form still open after account/login/completed")
 	}
 }
@@ -881,7 +881,7 @@ func TestNoLoginWhenNotRequired(t *testing.T) {
 	f := newFake()
 	f.results["account/read"] = map[string]any{"account": nil, "requiresOpenaiAuth": false}
 	m := ready(t, f, Options{})
-	if m.LoginOpen() {
+	if m.State().LoginOpen {
 		t.Fatal("login form shown although the provider needs no auth")
 	}
 }
@@ -949,7 +949,7 @@ func TestApprovalsChoiceSurvivesFork(t *testing.T) {
 	press(t, m, tea.KeyEnter, 0)
 	press(t, m, tea.KeyDown, 0)
 	press(t, m, tea.KeyEnter, 0)
-	chosen := m.TurnOptions().ApprovalPolicy
+	chosen := m.State().TurnOptions.ApprovalPolicy
 	if chosen == "" {
 		t.Fatal("no approvals preset chosen")
 	}
@@ -958,8 +958,8 @@ func TestApprovalsChoiceSurvivesFork(t *testing.T) {
 	if f.ThreadID() != "t-fork" {
 		t.Fatalf("fork did not happen: %v", f.called())
 	}
-	if m.stat.Info().Approval != chosen || m.stat.Info().Sandbox != m.TurnOptions().Sandbox {
-		t.Errorf("status shows approval %q sandbox %q after /fork; want the chosen %q %q", m.stat.Info().Approval, m.stat.Info().Sandbox, chosen, m.TurnOptions().Sandbox)
+	if m.stat.Info().Approval != chosen || m.stat.Info().Sandbox != m.State().TurnOptions.Sandbox {
+		t.Errorf("status shows approval %q sandbox %q after /fork; want the chosen %q %q", m.stat.Info().Approval, m.stat.Info().Sandbox, chosen, m.State().TurnOptions.Sandbox)
 	}
 }
 
@@ -975,8 +975,8 @@ func TestSteerAfterLocalTurnEndIsQueued(t *testing.T) {
 	f.steerErr = fmt.Errorf("turn/steer: %w", backend.ErrNoActiveTurn)
 	typeText(t, m, "second question")
 	press(t, m, tea.KeyEnter, 0)
-	if !reflect.DeepEqual(m.Queued(), []string{"second question"}) || m.Composer() != "" {
-		t.Fatalf("queue %q, draft %q", m.Queued(), m.Composer())
+	if !reflect.DeepEqual(m.State().Queued, []string{"second question"}) || m.State().Composer != "" {
+		t.Fatalf("queue %q, draft %q", m.State().Queued, m.State().Composer)
 	}
 	if strings.Contains(viewText(m), "could not steer") {
 		t.Fatalf("an error banner for a lost race:\n%s", viewText(m))

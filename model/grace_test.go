@@ -66,7 +66,7 @@ func TestFormWaitsUntilTypingStops(t *testing.T) {
 	if got := rep.All(); len(got) != 0 {
 		t.Fatalf("a reply was sent while typing: %q", got)
 	}
-	if got := m.Composer(); got != text {
+	if got := m.State().Composer; got != text {
 		t.Fatalf("composer %q, want the whole message %q", got, text)
 	}
 	// Once it is deleted, a pause gives the form the next key.
@@ -97,8 +97,8 @@ func TestEscDuringGraceDoesNotInterrupt(t *testing.T) {
 	if got := rep.All(); len(got) != 0 || !m.overlay.HasForm() {
 		t.Fatalf("Esc during the grace period answered the form: %q", got)
 	}
-	if !m.Running() || m.Composer() != "draft" {
-		t.Fatalf("running %v, composer %q", m.Running(), m.Composer())
+	if !m.State().Running || m.State().Composer != "draft" {
+		t.Fatalf("running %v, composer %q", m.State().Running, m.State().Composer)
 	}
 	if !strings.Contains(noticeText(m), "request is waiting") {
 		t.Errorf("no hint why Esc did nothing: %q", noticeText(m))
@@ -148,8 +148,8 @@ func TestCtrlCWithFormInterrupts(t *testing.T) {
 	if len(got) != 1 || !strings.Contains(got[0], `"decision":"cancel"`) {
 		t.Fatalf("reply = %q; want one cancel", got)
 	}
-	if m.overlay.HasForm() || m.Composer() != "draft" {
-		t.Fatalf("form %v, composer %q", m.overlay.HasForm(), m.Composer())
+	if m.overlay.HasForm() || m.State().Composer != "draft" {
+		t.Fatalf("form %v, composer %q", m.overlay.HasForm(), m.State().Composer)
 	}
 	// Then Ctrl+C works as without a form: the draft goes to history,
 	// then quit is armed; no second interrupt is sent.

@@ -88,7 +88,7 @@ func TestHeldKeyJoinsAPaste(t *testing.T) {
 			} else {
 				settle(t, m, append(cmds, cmd)...) // a turn's ticks never end: settle stops at them
 			}
-			if got := m.Composer(); got != tt.draft {
+			if got := m.State().Composer; got != tt.draft {
 				t.Errorf("draft %q, want %q", got, tt.draft)
 			}
 			if !slices.Equal(f.turns, tt.sent) {

@@ -233,7 +233,7 @@ func TestImagesSteerQueueAndFailure(t *testing.T) {
 	paste(t, m, p)
 	typeText(t, m, "later")
 	press(t, m, tea.KeyTab, 0)
-	if q := m.Queued(); len(q) != 1 || !strings.HasPrefix(q[0], "[image 2 · shot.png") {
+	if q := m.State().Queued; len(q) != 1 || !strings.HasPrefix(q[0], "[image 2 · shot.png") {
 		t.Fatalf("queued %q", q)
 	}
 	f.errs["turn/start"] = context.DeadlineExceeded

@@ -1,8 +1,8 @@
 package model
 
 import (
+	"tandem/model/act"
 	"tandem/model/transcript"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -85,9 +85,9 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.ScrollDown):
 		return m.scroll(0, 1)
 	}
-	if m.noticeKindNow() == noticeQuit {
-		m.clearNotice(noticeQuit)
-		m.quitArmed = time.Time{}
+	if k, _ := m.stat.Notice(); k == act.NoticeQuit {
+		m.out.Clear(act.NoticeQuit)
+		m.stat.DisarmQuit()
 	}
 	if m.overlay.FormKey(k) { // model/overlay: the form's, or an Esc meant for it
 		return nil
@@ -135,14 +135,13 @@ func (m *Model) ctrlC() tea.Cmd {
 		// Mid-turn with a question or approval up: refuse it (never
 		// accept) and interrupt the turn once refused; the draft stays. A
 		// second Ctrl+C quits, as anywhere else.
-		m.quitArmed = m.now()
-		m.turn.Interrupt(true)                               // model/turn
-		m.out.Notice(noticeQuit, "interrupting — "+quitHint) // after the turn's own
-		return m.disarmAfter()
+		m.turn.Interrupt(true)                                   // model/turn
+		m.out.Notice(act.NoticeQuit, "interrupting — "+quitHint) // after the turn's own
+		return m.stat.ArmQuit(m.now())                           // model/status: the quit window
 	}
 	if m.composer.Discard() { // into the history: Up brings it back
-		m.clearNotice(noticeInfo) // "image attached", "large paste …": of the draft
-		m.quitArmed = time.Time{}
+		m.out.Clear(act.NoticeInfo) // "image attached", "large paste …": of the draft
+		m.stat.DisarmQuit()
 		m.rewind.Cancel() // model/rewind: a rewind chosen goes with its draft
 		return nil
 	}
@@ -153,38 +152,15 @@ func (m *Model) ctrlC() tea.Cmd {
 		m.turn.Interrupt(false)
 		return nil
 	}
-	if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < quitWindow {
+	if m.stat.Quitting(m.now()) {
 		return m.quit()
 	}
-	m.quitArmed = m.now()
 	if m.turn.Running() && m.turn.Interrupting() {
-		m.setNotice(noticeQuit, "interrupt not confirmed — "+quitHint)
+		m.out.Notice(act.NoticeQuit, "interrupt not confirmed — "+quitHint)
 	} else {
-		m.setNotice(noticeQuit, quitHint)
+		m.out.Notice(act.NoticeQuit, quitHint)
 	}
-	return m.disarmAfter()
-}
-
-// quitWindow is how soon a second Ctrl+C must follow the first to quit.
-const quitWindow = 3 * time.Second
-
-// quitDisarmMsg ends the quit window armed at at.
-type quitDisarmMsg struct{ at time.Time }
-
-// disarmAfter ends the quit window just armed once it has passed: the
-// hint goes, so it never promises a quit the next Ctrl+C won't do.
-func (m *Model) disarmAfter() tea.Cmd {
-	at := m.quitArmed
-	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return quitDisarmMsg{at: at} })
-}
-
-// onQuitDisarm clears the hint of the window armed at msg.at, unless
-// another was armed since.
-func (m *Model) onQuitDisarm(msg quitDisarmMsg) {
-	if m.quitArmed.Equal(msg.at) {
-		m.quitArmed = time.Time{}
-		m.clearNotice(noticeQuit)
-	}
+	return m.stat.ArmQuit(m.now()) // model/status: the quit window
 }
 
 // viewKey handles the transcript view's keys.
@@ -207,9 +183,9 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		return nil, true
 	case key.Matches(k, km.Mouse):
 		if m.panes.ToggleMouse() {
-			m.setNotice(noticeInfo, "mouse released: select text with the terminal; "+km.Mouse.Help().Key+" captures it again")
+			m.out.Notice(act.NoticeInfo, "mouse released: select text with the terminal; "+km.Mouse.Help().Key+" captures it again")
 		} else {
-			m.clearNotice()
+			m.out.Clear()
 		}
 		return nil, true
 	case key.Matches(k, km.Copy):
@@ -229,7 +205,7 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 // terminal scrolls its own scrollback instead, and a notice says so.
 func (m *Model) scroll(lines, pages int) tea.Cmd {
 	if m.panes.Inline() && !m.panes.FullScreen() {
-		m.setNotice(noticeInfo, transcript.ScrollbackHint)
+		m.out.Notice(act.NoticeInfo, transcript.ScrollbackHint)
 		return nil
 	}
 	m.panes.Scroll(lines, pages, m.transcriptHeight(), m.turn.Client() != nil)

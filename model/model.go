@@ -117,14 +117,6 @@ type Model struct {
 	// (model/transcript); drawn is what the last View drew (view.go).
 	panes *transcript.Panes
 	drawn drawState
-	// frame is the frame interval FrameRateMsg set (0: DefaultFrame), and
-	// the frame tick of a running turn (frames.go).
-	frame struct {
-		every   time.Duration
-		seq     int
-		ticking bool
-		tickSeq int
-	}
 
 	composer *composer.Composer // model/composer: the draft, its history, pastes, images, popups, key timing
 	rewind   *rewind.Rewind     // model/rewind: Esc Esc, /undo, the snapshots of the files the agent changed
@@ -147,8 +139,7 @@ type Model struct {
 	out  act.Out
 	env  act.Env
 
-	quitArmed time.Time
-	quitting  bool
+	quitting bool
 }
 
 // New returns a model.
@@ -203,50 +194,6 @@ func (m *Model) setPalette(dark bool) {
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd { return tea.Batch(textarea.Blink, tea.RequestBackgroundColor) }
 
-// Pending returns the server requests still waiting for an answer, the
-// shown one first. main refuses them before exit.
-func (m *Model) Pending() []backend.ServerRequest { return m.overlay.Requests() }
-
-// Running reports whether a turn is in progress.
-func (m *Model) Running() bool { return m.turn.Running() }
-
-// Composer returns the composer's current text, large pastes expanded
-// (what Enter would send).
-func (m *Model) Composer() string { return m.composer.Text() }
-
-// Cells returns the transcript cells (for tests and export).
-func (m *Model) Cells() []ui.Cell { return m.panes.Cells() }
-
-// Queued returns the prompts queued for the next turns (Tab while a turn
-// runs), first to be sent first.
-func (m *Model) Queued() []string { return m.turn.Queued() }
-
-// TurnOptions returns the overrides /model and /approvals set for the next
-// turns.
-func (m *Model) TurnOptions() backend.TurnOptions { return m.turn.TurnOptions() }
-
-// LastDiff returns the thread's last `turn/diff/updated` diff ("" when
-// none came yet): what /diff shows.
-func (m *Model) LastDiff() string { return m.panes.Thread().Diff }
-
-// ServerDead reports whether the app-server exited and was not restarted.
-func (m *Model) ServerDead() bool { return m.turn.Dead() }
-
-// LoginOpen reports whether the login form is shown.
-func (m *Model) LoginOpen() bool { return m.overlay.LoginOpen() }
-
-// PagerOpen reports whether the transcript pager is shown.
-func (m *Model) PagerOpen() bool { return m.panes.PagerOpen() }
-
-// MouseReleased reports whether mouse capture is off (terminal selection
-// works).
-func (m *Model) MouseReleased() bool { return m.panes.MouseReleased() }
-
-// SetPeer replaces the peer part of the status line (e.g. the replay's
-// "replay 2× · space pause …"). Call it from the program's goroutine,
-// i.e. from a wrapping model's Update.
-func (m *Model) SetPeer(peer string) { m.stat.Apply(act.Settings{Peer: &peer}) }
-
 // Close removes the temp files of spilled command output. Every way a
 // program ends calls it (quit, a signal, a pairing client leaving); it is
 // safe to call more than once, and the model can still draw.
@@ -286,7 +233,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	}()
 	m.overlay.NoteInput(msg) // model/overlay: a form's grace
 	m.drawn.deltaOnly = isDelta(msg)
-	_, m.drawn.tickOnly = msg.(tickMsg)
+	_, m.drawn.tickOnly = msg.(status.Tick)
 	if !m.drawn.deltaOnly && !m.composer.BurstGoesOn(msg) {
 		m.panes.Flush() // deltas coalesce until the next other message (or paste burst key)
 	}
@@ -325,6 +272,9 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		m.turn.OnReady(msg)
 		m.overlay.CheckAccount() // model/overlay: the login form, if one is needed
 		return m, nil
+	case PeerMsg:
+		m.stat.Apply(act.Settings{Peer: &msg.Peer}) // model/status
+		return m, nil
 	case SessionFailedMsg:
 		m.turn.OnFailed(msg.Err) // model/turn
 		return m, nil
@@ -357,7 +307,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, nil
 	case backend.Event:
 		cmd := m.onEvent(msg) // events.go
-		if !m.frame.ticking {
+		if !m.stat.Ticking() {
 			m.panes.Flush() // no frame tick running: draw now
 		}
 		return m, cmd
@@ -369,18 +319,13 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 			m.stat.Step()
 		}
 		return m, nil
-	case tickMsg:
-		return m, m.onTick(msg)
-	case quitDisarmMsg:
-		m.onQuitDisarm(msg) // keys.go
-		return m, nil
+	case status.Msg: // a frame tick (the turn-timeout offer is checked on each), the quit window's end
+		m.turn.CheckTimeout() // model/turn
+		return m, m.stat.Update(msg, m.turn.Running())
 	case spinner.TickMsg:
-		if m.slowFrames() {
-			return m, nil // it steps on the frame ticks (onTick)
-		}
-		return m, m.stat.OnSpin(msg, m.turn.Running())
+		return m, m.stat.OnSpin(msg, m.turn.Running()) // model/status
 	case FrameRateMsg:
-		return m, m.onFrameRate(msg)
+		return m, m.stat.SetFrameRate(msg.Every, msg.Seq, m.turn.Running())
 	case turn.Msg: // its timers, a restart's outcome
 		m.turn.Update(msg)
 		return m, nil
@@ -454,7 +399,7 @@ func (m *Model) quit() tea.Cmd {
 		// form): keep it in the history, where Up finds it next time.
 		m.composer.AddHistory(held)
 	}
-	if note := m.turn.QuitNote(len(m.Pending())); note != "" && m.panes.Inline() && !m.quitting {
+	if note := m.turn.QuitNote(len(m.overlay.Requests())); note != "" && m.panes.Inline() && !m.quitting {
 		m.banner(ui.BannerQuiet, note, nil) // model/turn: the scrollback says what was cut short
 	}
 	quit := m.panes.Quit(tea.Quit, m.printFacts()) // model/transcript: what is live is printed first

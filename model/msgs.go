@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"tandem/backend"
+	"tandem/model/status"
 	"tandem/model/turn"
 )
 
@@ -21,6 +22,10 @@ type SessionFailedMsg struct{ Err error }
 // (e.g. how guests join, for the host of `tandem serve --attach`).
 type InfoMsg struct{ Text string }
 
+// PeerMsg replaces the peer part of the status line with Peer (the
+// replay's "replay 2× · space pause …").
+type PeerMsg struct{ Peer string }
+
 // RestartInfo describes a restarted session (turn.RestartInfo): the
 // thread resumed with `thread/resume` ("" when a new thread was started
 // instead).
@@ -34,11 +39,9 @@ type ResumeRequest = turn.ResumeRequest
 
 // The messages below are what the model's commands come back with.
 
-type tickMsg struct{ seq int }
-
-// DefaultFrame is how often a running turn's frame is drawn: the text
-// streamed since the last one, the spinner's next step (30 a second).
-const DefaultFrame = 33 * time.Millisecond
+// DefaultFrame is how often a running turn's frame is drawn
+// (status.DefaultFrame: 30 a second).
+const DefaultFrame = status.DefaultFrame
 
 // FrameRateMsg sets how often this viewer draws a running turn's frame
 // (0: DefaultFrame). The pairing server slows its watchers down as more

@@ -102,7 +102,7 @@ func TestFullScreenRequest(t *testing.T) {
 			rep := &replies{}
 			deliver(t, m, decodeReq(t, tc.method, `2`, tc.params, rep))
 			hitKey(t, m, 't', tea.ModCtrl)
-			if m.PagerOpen() || !m.overlay.FullScreen() {
+			if m.State().PagerOpen || !m.overlay.FullScreen() {
 				t.Fatalf("ctrl+t did not open the request full screen:\n%s", plain(m))
 			}
 			screen := plain(m)

@@ -45,8 +45,8 @@ func TestHeldNoticeClearsWhenReady(t *testing.T) {
 			if strings.Contains(noticeText(m), "stays here") {
 				t.Fatalf("notice %q after the condition ended", noticeText(m))
 			}
-			if m.Composer() != "keep me" {
-				t.Fatalf("draft %q", m.Composer())
+			if m.State().Composer != "keep me" {
+				t.Fatalf("draft %q", m.State().Composer)
 			}
 		})
 	}

@@ -244,7 +244,7 @@ func TestInlineResumeReadsHistoryFirst(t *testing.T) {
 		if n := len(m.panes.Thread().Items()); n != tc.items {
 			t.Errorf("%d turns: %d items drawn, want %d", tc.turns, n, tc.items)
 		}
-		cells := m.Cells()
+		cells := m.State().Cells
 		marker, _ := cells[0].(*ui.OlderCell)
 		if got := marker != nil && marker.State == ui.OlderHidden; got != tc.marker {
 			t.Errorf("%d turns: marker saying what is not shown: %v, want %v", tc.turns, got, tc.marker)
@@ -267,7 +267,7 @@ func TestOlderTurnsWaitForThePager(t *testing.T) {
 		t.Fatal("no read at the top")
 	}
 	m.Update(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
-	if !m.PagerOpen() {
+	if !m.State().PagerOpen {
 		t.Fatal("ctrl+t did not open the pager")
 	}
 	m.Update(cmd())
@@ -275,7 +275,7 @@ func TestOlderTurnsWaitForThePager(t *testing.T) {
 		t.Fatalf("%d items while the pager is open, want the %d there were", n, 2*backend.ResumeTurns)
 	}
 	m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	if m.PagerOpen() {
+	if m.State().PagerOpen {
 		t.Fatal("q did not close the pager")
 	}
 	if n := len(m.panes.Thread().Items()); n != 2*(backend.ResumeTurns+transcript.OlderPage) {

@@ -50,8 +50,8 @@ func TestLargePasteIsSentWhole(t *testing.T) {
 		}},
 		{name: "queue", send: func(t *testing.T, m *Model, f *fakeDriver) []string {
 			press(t, m, tea.KeyTab, 0)
-			if len(m.Queued()) != 1 || !strings.HasPrefix(m.Queued()[0], "[Pasted text #1") {
-				t.Fatalf("queued %d entries", len(m.Queued()))
+			if len(m.State().Queued) != 1 || !strings.HasPrefix(m.State().Queued[0], "[Pasted text #1") {
+				t.Fatalf("queued %d entries", len(m.State().Queued))
 			}
 			_, cmd := m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
 			settle(t, m, cmd)
@@ -137,17 +137,17 @@ func TestCtrlCDraftGoesToHistory(t *testing.T) {
 	m := ready(t, newFake(), Options{State: store, Workspace: "/w"})
 	typeText(t, m, "a long prompt I did not mean to lose")
 	press(t, m, 'c', tea.ModCtrl)
-	if m.Composer() != "" {
-		t.Fatalf("Ctrl+C left %q", m.Composer())
+	if m.State().Composer != "" {
+		t.Fatalf("Ctrl+C left %q", m.State().Composer)
 	}
 	press(t, m, tea.KeyUp, 0)
-	if got := m.Composer(); got != "a long prompt I did not mean to lose" {
+	if got := m.State().Composer; got != "a long prompt I did not mean to lose" {
 		t.Fatalf("Up after Ctrl+C → %q", got)
 	}
 	// The next run has it too.
 	m2 := ready(t, newFake(), Options{State: store, Workspace: "/w"})
 	press(t, m2, tea.KeyUp, 0)
-	if got := m2.Composer(); got != "a long prompt I did not mean to lose" {
+	if got := m2.State().Composer; got != "a long prompt I did not mean to lose" {
 		t.Fatalf("Up in the next run → %q", got)
 	}
 }
@@ -182,7 +182,7 @@ func TestCtrlCQuitsWhenInterruptHangs(t *testing.T) {
 	}
 	now = now.Add(time.Second)
 	ctrlC() // its command ends the quit window later: not run here
-	if noticeKindOf(m) != act.NoticeQuit || m.quitArmed.IsZero() {
+	if noticeKindOf(m) != act.NoticeQuit {
 		t.Fatalf("second Ctrl+C sent another interrupt, or did not arm quit: notice %q", noticeText(m))
 	}
 	if v := viewText(m); !strings.Contains(v, "press Ctrl+C again to quit") {
@@ -239,8 +239,8 @@ func TestInitialPromptWaitsForLogin(t *testing.T) {
 			f.results["account/login/start"] = map[string]any{"type": "apiKey"}
 			m := ready(t, f, Options{Prompt: "hello from the command line"})
 			if c.login {
-				if !m.LoginOpen() || len(f.turns) != 0 {
-					t.Fatalf("login open %v, turns %q: the prompt went before the login", m.LoginOpen(), f.turns)
+				if !m.State().LoginOpen || len(f.turns) != 0 {
+					t.Fatalf("login open %v, turns %q: the prompt went before the login", m.State().LoginOpen, f.turns)
 				}
 				c.do(t, m)
 			}
@@ -276,7 +276,7 @@ func TestQueueFlushedAfterRestart(t *testing.T) {
 	_, qc := m.Update(done)
 	settle(t, m, qc)
 	if !reflect.DeepEqual(f2.turns, []string{"queued one"}) {
-		t.Fatalf("after restart turns %q, queue %q", f2.turns, m.Queued())
+		t.Fatalf("after restart turns %q, queue %q", f2.turns, m.State().Queued)
 	}
 	// A prompt typed now waits behind the rest of the queue.
 	typeText(t, m, "typed later")
@@ -303,8 +303,8 @@ func TestEnterSendsQueueFirst(t *testing.T) {
 	m.Update(backend.ServerExitedEvent{Status: "exited with status 1"})
 	_, c := m.Update(SessionReadyMsg{Client: f, Model: "mock-model", Cwd: "~/w"})
 	settle(t, m, c)
-	if len(f.turns) != 0 || !reflect.DeepEqual(m.Queued(), []string{"older"}) {
-		t.Fatalf("turns %q, queued %q before Enter", f.turns, m.Queued())
+	if len(f.turns) != 0 || !reflect.DeepEqual(m.State().Queued, []string{"older"}) {
+		t.Fatalf("turns %q, queued %q before Enter", f.turns, m.State().Queued)
 	}
 	typeText(t, m, "newer")
 	press(t, m, tea.KeyEnter, 0)

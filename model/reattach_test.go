@@ -65,8 +65,8 @@ func TestReattachStateMachine(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("no re-attach scheduled")
 	}
-	if !m.Running() || !m.Detached() || m.Composer() != "my draft" || len(m.Queued()) != 1 {
-		t.Fatalf("after the drop: running %v detached %v draft %q queued %v; the turn, draft and queue must stay", m.Running(), m.Detached(), m.Composer(), m.Queued())
+	if !m.State().Running || !m.State().Detached || m.State().Composer != "my draft" || len(m.State().Queued) != 1 {
+		t.Fatalf("after the drop: running %v detached %v draft %q queued %v; the turn, draft and queue must stay", m.State().Running, m.State().Detached, m.State().Composer, m.State().Queued)
 	}
 	v := viewText(m)
 	for _, want := range []string{"disconnected — the agent keeps working on devbox", "retry in 1s (F5 now)", "lost the link to the codex daemon on devbox"} {
@@ -108,7 +108,7 @@ func TestReattachStateMachine(t *testing.T) {
 	settle(t, m, rc)
 	_, rc = m.Update(done)
 	settle(t, m, rc)
-	if m.Detached() || m.ServerDead() {
+	if m.State().Detached || m.State().ServerDead {
 		t.Fatal("still detached after a successful re-attach")
 	}
 	v = viewText(m)
@@ -125,8 +125,8 @@ func TestReattachStateMachine(t *testing.T) {
 	if len(f2.turns) != 1 || f2.turns[0] != "queued prompt" {
 		t.Errorf("the new session got turns %q; want the queued prompt", f2.turns)
 	}
-	if m.Composer() != "my draft" {
-		t.Errorf("draft %q after the re-attach", m.Composer())
+	if m.State().Composer != "my draft" {
+		t.Errorf("draft %q after the re-attach", m.State().Composer)
 	}
 }
 
@@ -151,12 +151,12 @@ func TestReattachKeepsRequestsUnanswered(t *testing.T) {
 	req := decodeReq(t, "item/commandExecution/requestApproval", "0", params, rep)
 	_, cmd := m.Update(req)
 	settle(t, m, cmd)
-	if len(m.Pending()) != 1 {
-		t.Fatalf("%d pending before the drop", len(m.Pending()))
+	if len(m.State().Pending) != 1 {
+		t.Fatalf("%d pending before the drop", len(m.State().Pending))
 	}
 	m.Update(backend.ServerExitedEvent{Status: "connection lost", Detached: true, Host: "devbox"})
-	if len(m.Pending()) != 0 || len(rep.All()) != 0 {
-		t.Fatalf("after the drop: pending %d, replies %v; want dropped and unanswered", len(m.Pending()), rep.All())
+	if len(m.State().Pending) != 0 || len(rep.All()) != 0 {
+		t.Fatalf("after the drop: pending %d, replies %v; want dropped and unanswered", len(m.State().Pending), rep.All())
 	}
 
 	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyF5})
@@ -166,7 +166,7 @@ func TestReattachKeepsRequestsUnanswered(t *testing.T) {
 	_, rc := m.Update(SessionReadyMsg{Client: f2, ThreadID: "t-first", Durable: true, Host: "devbox", Reattached: true, History: history})
 	settle(t, m, rc)
 	m.Update(done)
-	if !m.Running() {
+	if !m.State().Running {
 		t.Error("the turn still running on the daemon is not shown running")
 	}
 	if v := viewText(m); !strings.Contains(v, "half of it") || !strings.Contains(v, "streamed while disconnected") {
@@ -179,11 +179,11 @@ func TestReattachKeepsRequestsUnanswered(t *testing.T) {
 	rep2 := &replies{}
 	_, cmd = m.Update(decodeReq(t, "item/commandExecution/requestApproval", "0", params, rep2))
 	settle(t, m, cmd)
-	if len(m.Pending()) != 1 || !strings.Contains(viewText(m), "echo hi") {
+	if len(m.State().Pending) != 1 || !strings.Contains(viewText(m), "echo hi") {
 		t.Fatalf("the request sent again is not shown:\n%s", viewText(m))
 	}
-	if !m.Durable() || len(rep2.All()) != 0 {
-		t.Errorf("durable %v, replies %v", m.Durable(), rep2.All())
+	if !m.State().Durable || len(rep2.All()) != 0 {
+		t.Errorf("durable %v, replies %v", m.State().Durable, rep2.All())
 	}
 }
 
@@ -226,8 +226,8 @@ func TestDetachAndStop(t *testing.T) {
 		t.Fatalf("/stop sent %#v; want the interrupt first", msg)
 	}
 	_, cmd = s.Update(msg)
-	if !quits(cmd) || s.Running() {
-		t.Errorf("/stop after the interrupt: quits %v running %v", quits(cmd), s.Running())
+	if !quits(cmd) || s.State().Running {
+		t.Errorf("/stop after the interrupt: quits %v running %v", quits(cmd), s.State().Running)
 	}
 }
 
@@ -291,7 +291,7 @@ func TestCtrlCQuitsWhileDetached(t *testing.T) {
 	if !quits(second) {
 		t.Fatal("Ctrl+C twice did not quit while detached")
 	}
-	if !m.Running() {
+	if !m.State().Running {
 		t.Error("the turn shows as ended: it goes on on the daemon")
 	}
 }

@@ -39,7 +39,7 @@ func TestReboundKeyActs(t *testing.T) {
 			for _, k := range tt.inert {
 				m := ready(t, newFake(), Options{Keys: km})
 				press(t, m, k.Code, k.Mod)
-				if m.PagerOpen() {
+				if m.State().PagerOpen {
 					t.Errorf("%s opened the pager", k)
 				}
 				m.Close()
@@ -47,7 +47,7 @@ func TestReboundKeyActs(t *testing.T) {
 			for _, k := range tt.opens {
 				m := ready(t, newFake(), Options{Keys: km})
 				press(t, m, k.Code, k.Mod)
-				if !m.PagerOpen() {
+				if !m.State().PagerOpen {
 					t.Errorf("%s did not open the pager:\n%s", k, viewText(m))
 				}
 				m.Close()

@@ -31,15 +31,15 @@ func TestServerDeathMidTurnKeepsWorkAndRestarts(t *testing.T) {
 	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
 	m.Update(backend.AgentMessageDeltaEvent{ItemID: "msg-1", Delta: "partial answer"})
 	typeText(t, m, "my draft")
-	if !m.Running() {
+	if !m.State().Running {
 		t.Fatal("turn not running before the server died")
 	}
 
 	m.Update(backend.ServerExitedEvent{Status: "killed by signal 9 (killed)", Stderr: []string{"ERROR auth failed for OPENAI_API_KEY=" + testKey, "", "last words"}})
-	if m.Running() || !m.ServerDead() {
-		t.Fatalf("running=%v dead=%v after ServerExitedEvent", m.Running(), m.ServerDead())
+	if m.State().Running || !m.State().ServerDead {
+		t.Fatalf("running=%v dead=%v after ServerExitedEvent", m.State().Running, m.State().ServerDead)
 	}
-	if got := m.Composer(); got != "my draft" {
+	if got := m.State().Composer; got != "my draft" {
 		t.Fatalf("composer = %q; the draft must survive", got)
 	}
 	v := viewText(m)
@@ -51,7 +51,7 @@ func TestServerDeathMidTurnKeepsWorkAndRestarts(t *testing.T) {
 	if strings.Contains(v, testKey) {
 		t.Errorf("stderr secret shown:\n%s", v)
 	}
-	cellsBefore := len(m.Cells())
+	cellsBefore := len(m.State().Cells)
 
 	// F5 restarts; the hook's session reports ready (without History, as
 	// owner.go sends it), then the restart result arrives.
@@ -67,7 +67,7 @@ func TestServerDeathMidTurnKeepsWorkAndRestarts(t *testing.T) {
 	_, rc := m.Update(SessionReadyMsg{Client: f2, Model: "mock-model"})
 	settle(t, m, rc)
 	m.Update(msg)
-	if m.ServerDead() {
+	if m.State().ServerDead {
 		t.Fatal("still dead after a successful restart")
 	}
 	v = viewText(m)
@@ -77,10 +77,10 @@ func TestServerDeathMidTurnKeepsWorkAndRestarts(t *testing.T) {
 	if n := strings.Count(v, "first question"); n != 1 {
 		t.Errorf("%q shown %d times after resume; want once:\n%s", "first question", n, v)
 	}
-	if got := len(m.Cells()); got != cellsBefore+1 {
+	if got := len(m.State().Cells); got != cellsBefore+1 {
 		t.Errorf("cells: %d before, %d after restart; want only the restart banner added", cellsBefore, got)
 	}
-	if got := m.Composer(); got != "my draft" {
+	if got := m.State().Composer; got != "my draft" {
 		t.Fatalf("composer = %q after restart", got)
 	}
 
@@ -155,13 +155,13 @@ func TestTurnTimeoutOffersInterrupt(t *testing.T) {
 	press(t, m, tea.KeyEnter, 0)
 	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
 	now = now.Add(29 * time.Minute)
-	m.Update(tickMsg{seq: m.frame.tickSeq})
+	m.Update(m.stat.NextTick())
 	if v := viewText(m); strings.Contains(v, "interrupt it") {
 		t.Fatalf("offered to interrupt before the timeout:\n%s", v)
 	}
 	now = now.Add(2 * time.Minute)
-	m.Update(tickMsg{seq: m.frame.tickSeq})
-	m.Update(tickMsg{seq: m.frame.tickSeq})
+	m.Update(m.stat.NextTick())
+	m.Update(m.stat.NextTick())
 	v := viewText(m)
 	if n := strings.Count(v, "press esc to interrupt it"); n != 1 {
 		t.Fatalf("timeout offer shown %d times; want 1:\n%s", n, v)
@@ -224,7 +224,7 @@ func TestEnterWithoutServerSaysWhy(t *testing.T) {
 			tc.setup(m)
 			typeText(t, m, "keep me")
 			press(t, m, tea.KeyEnter, 0)
-			if got := m.Composer(); got != "keep me" {
+			if got := m.State().Composer; got != "keep me" {
 				t.Fatalf("composer = %q; the draft must stay", got)
 			}
 			if !strings.Contains(noticeText(m), tc.want) {

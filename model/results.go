@@ -20,7 +20,7 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		m.out.Want(act.OpenThread{Response: msg.Response, How: msg.How, Note: note})
 	case transcript.OutputDone:
 		if msg.Err != nil {
-			m.setNotice(noticeInfo, "pager: "+msg.Err.Error())
+			m.out.Notice(act.NoticeInfo, "pager: "+msg.Err.Error())
 		}
 	default:
 		return nil, false

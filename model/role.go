@@ -37,10 +37,10 @@ func (m *Model) roleFilter(msg tea.Msg) (cmd tea.Cmd, done bool) {
 			// scrolling, the transcript pager and mouse capture
 			return nil, false
 		}
-		m.setNotice(noticeInfo, watcherReadOnlyHint)
+		m.out.Notice(act.NoticeInfo, watcherReadOnlyHint)
 		return nil, true
 	case tea.PasteMsg:
-		m.setNotice(noticeInfo, watcherReadOnlyHint)
+		m.out.Notice(act.NoticeInfo, watcherReadOnlyHint)
 		return nil, true
 	}
 	return nil, false

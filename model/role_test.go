@@ -57,8 +57,8 @@ func TestWatcherCannotTypeStartTurnsOrAnswer(t *testing.T) {
 	_, cmd := enterNow(m)
 	runCmd(m, cmd)
 	m.Update(tea.PasteMsg{Content: "pasted"})
-	if m.Composer() != "" || d.turns != 0 {
-		t.Fatalf("composer %q, turns %d", m.Composer(), d.turns)
+	if m.State().Composer != "" || d.turns != 0 {
+		t.Fatalf("composer %q, turns %d", m.State().Composer, d.turns)
 	}
 	if !strings.Contains(screenText(m), "you are watching") {
 		t.Fatal("no read-only hint")

@@ -38,7 +38,7 @@ func BenchmarkDeltaToFrameInline(b *testing.B) {
 		for i, ev := range evs {
 			frame(m, ev)
 			if i%64 == 63 {
-				frame(m, tickMsg{seq: m.frame.tickSeq})
+				frame(m, m.stat.NextTick())
 			}
 		}
 		frame(m, backend.ItemCompletedEvent{Item: backend.Item{Type: "agentMessage", ID: "msg-1", Text: text}})

@@ -10,6 +10,7 @@ import (
 
 	"tandem/backend"
 	"tandem/model/act"
+	"tandem/model/status"
 	"tandem/ui"
 )
 
@@ -119,7 +120,7 @@ func TestScrollbackPrintsEachFinishedCellOnceInOrder(t *testing.T) {
 	}{
 		{
 			name:  "a streaming answer waits in the live area",
-			steps: []sbStep{ev(turnStarted), ev(agentStarted("a")), ev(agentDelta("a", "Streaming words")), ev(tickMsg{})},
+			steps: []sbStep{ev(turnStarted), ev(agentStarted("a")), ev(agentDelta("a", "Streaming words")), ev(status.Tick{})},
 			live:  []string{"Streaming words"},
 		},
 		{
@@ -248,7 +249,7 @@ func TestScrollbackLiveAreaBounded(t *testing.T) {
 		fmt.Fprintf(&b, "line %d\n\n", i)
 	}
 	in.Update(agentDelta("a", b.String()))
-	in.Update(tickMsg{})
+	in.Update(status.Tick{})
 	screen := viewText(in.Model)
 	if n := strings.Count(screen, "\n") + 1; n > 12 {
 		t.Fatalf("the frame is %d rows on a 12-row window:\n%s", n, screen)
@@ -269,7 +270,7 @@ func TestScrollbackHoldsWhileFullScreen(t *testing.T) {
 	in.Update(turnStarted)
 	in.Update(agentStarted("a"))
 	in.Update(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
-	if !in.PagerOpen() || !in.View().AltScreen {
+	if !in.State().PagerOpen || !in.View().AltScreen {
 		t.Fatal("ctrl+t did not open the pager in the alternate screen")
 	}
 	in.Update(agentDone("a", "Done behind the pager."))

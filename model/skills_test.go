@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"tandem/model/status"
 	"testing"
 	"time"
 
@@ -89,7 +90,7 @@ func calm(t *testing.T, m *Model, cmds ...tea.Cmd) {
 	update := func(msg tea.Msg) tea.Cmd { _, next := m.Update(msg); return next }
 	skip := func(msg tea.Msg) bool {
 		switch msg.(type) {
-		case overlay.FocusMsg, tickMsg, spinner.TickMsg:
+		case overlay.FocusMsg, status.Msg, spinner.TickMsg:
 			return true
 		}
 		return false
@@ -210,8 +211,8 @@ func TestChosenSkillIsSent(t *testing.T) {
 		t.Fatalf("popup %v, want both deploys", got)
 	}
 	hit(t, m, tea.KeyEnter, 0)
-	if m.Composer() != "run $deploy " {
-		t.Fatalf("draft %q after choosing", m.Composer())
+	if m.State().Composer != "run $deploy " {
+		t.Fatalf("draft %q after choosing", m.State().Composer)
 	}
 	if _, _, open := m.composer.Popup(); open {
 		t.Fatal("popup still open after choosing")

@@ -22,7 +22,7 @@ type sideEffects struct {
 }
 
 func effectsOf(m *Model, f *fakeDriver) sideEffects {
-	return sideEffects{calls: f.called(), turns: f.turnCount(), cells: len(m.Cells())}
+	return sideEffects{calls: f.called(), turns: f.turnCount(), cells: len(m.State().Cells)}
 }
 
 // assertNothingRan checks that Enter on draft ran and sent nothing: no
@@ -122,8 +122,8 @@ func isCommand(m *Model, name string) bool {
 
 // lastBannerLines is the detail of the transcript's last banner.
 func lastBannerLines(m *Model) string {
-	for i := len(m.Cells()) - 1; i >= 0; i-- {
-		if b, ok := m.Cells()[i].(*ui.BannerCell); ok {
+	for i := len(m.State().Cells) - 1; i >= 0; i-- {
+		if b, ok := m.State().Cells[i].(*ui.BannerCell); ok {
 			return strings.Join(b.Detail, "\n")
 		}
 	}
@@ -321,8 +321,8 @@ func TestStopMidTurnAsksFirst(t *testing.T) {
 	if v := viewText(m); !strings.Contains(strings.Join(strings.Fields(v), " "), stopQ) {
 		t.Fatalf("no question on the screen:\n%s", v)
 	}
-	if m.composer.Value() != "/stop" || !m.Running() {
-		t.Fatalf("draft %q running %v", m.composer.Value(), m.Running())
+	if m.composer.Value() != "/stop" || !m.State().Running {
+		t.Fatalf("draft %q running %v", m.composer.Value(), m.State().Running)
 	}
 	// Keys in flight, a held Enter: too soon to be an answer, and each
 	// one restarts the wait.
@@ -370,8 +370,8 @@ func TestStopQuestionCancels(t *testing.T) {
 			if m.commands.Question() != "" || strings.Contains(viewText(m), "Enter again to confirm") {
 				t.Fatalf("the question is still up:\n%s", viewText(m))
 			}
-			if !m.Running() || m.turn.Interrupting() {
-				t.Errorf("the turn was interrupted (running %v)", m.Running())
+			if !m.State().Running || m.turn.Interrupting() {
+				t.Errorf("the turn was interrupted (running %v)", m.State().Running)
 			}
 			if got := m.composer.Value(); got != tt.draft {
 				t.Errorf("draft %q, want %q", got, tt.draft)
@@ -397,7 +397,7 @@ func TestStopQuestionFollowsTheTurn(t *testing.T) {
 	}
 	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-2"}})
 	*now = now.Add(time.Minute)
-	if !m.Running() {
+	if !m.State().Running {
 		t.Fatal("turn-2 is not running")
 	}
 	if _, cmd := enterNow(m); cmd != nil || m.commands.Question() == "" {

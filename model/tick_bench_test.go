@@ -9,6 +9,6 @@ func BenchmarkTickFrame(b *testing.B) {
 	m := benchModel(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		frame(m, tickMsg{seq: m.frame.tickSeq})
+		frame(m, m.stat.NextTick())
 	}
 }

@@ -6,6 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"tandem/model/act"
+	"tandem/model/status"
 	"tandem/ui"
 )
 
@@ -32,17 +34,17 @@ func (m *Model) View() tea.View {
 		return m.inlineView()
 	}
 	if m.panes.PagerOpen() {
-		return m.finishView(m.panes.PagerView())
+		return m.finishView(tea.NewView(m.panes.PagerView()), true)
 	}
 	if f, ok := m.overlay.FullView(); ok { // model/overlay: the form full screen
-		return m.finishView(f)
+		return m.finishView(tea.NewView(f), true)
 	}
 	// A streaming delta that changes nothing drawn yet (its cell re-renders
 	// on the next frame tick) reuses the last frame: a delta then costs
 	// O(1), not a frame. So does a key of a paste burst, but for a redraw
 	// every BurstFrameEvery (model/composer).
 	if f, at, ok := m.panes.Frame(m.width, m.height); ok && (m.drawn.deltaOnly || m.composer.BurstFrame(at)) {
-		return m.finishView(f)
+		return m.finishView(tea.NewView(f), true)
 	}
 	bottom := m.bottom()
 	h := max(1, m.height-len(bottom))
@@ -58,20 +60,24 @@ func (m *Model) View() tea.View {
 	}
 	frame := strings.Join(screen, "\n")
 	m.panes.KeepFrame(frame, m.width, m.height)
-	return m.finishView(frame)
+	return m.finishView(tea.NewView(frame), true)
 }
 
-// finishView wraps the screen text in a view: alt screen, title, and the
-// mouse captured unless the user released it (the keymap's Mouse).
-func (m *Model) finishView(s string) tea.View {
-	v := tea.NewView(s)
-	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
-	if m.panes.MouseReleased() {
-		v.MouseMode = tea.MouseModeNone
+// finishView finishes v: with alt, the alternate screen and the mouse
+// captured unless the user released it (the keymap's Mouse); always the
+// window title (model/status) and focus reports (tea.FocusMsg and
+// tea.BlurMsg, for notifications).
+func (m *Model) finishView(v tea.View, alt bool) tea.View {
+	if alt {
+		v.AltScreen = true
+		v.MouseMode = tea.MouseModeCellMotion
+		if m.panes.MouseReleased() {
+			v.MouseMode = tea.MouseModeNone
+		}
 	}
-	v.WindowTitle = m.windowTitle()
-	v.ReportFocus = true // tea.FocusMsg / tea.BlurMsg, for notifications
+	v.WindowTitle = m.stat.Title(status.TitleFacts{Label: m.stat.Label(m.panes.Name(), m.panes.Thread()),
+		Waiting: m.overlay.Waiting(), Running: m.turn.Running()})
+	v.ReportFocus = true
 	return v
 }
 
@@ -130,7 +136,7 @@ func (m *Model) statusInfo() ui.StatusInfo {
 	s := m.stat.Info()
 	kind, text := m.stat.Notice()
 	s.Notice = text
-	if d := m.turn.DetachNotice(); d != "" && kind != noticeQuit {
+	if d := m.turn.DetachNotice(); d != "" && kind != act.NoticeQuit {
 		s.Notice = d // model/turn: while the link to the daemon is down
 		s.NoInterrupt = true
 	}
@@ -183,11 +189,8 @@ func (m *Model) inlineView() tea.View {
 		v = tea.NewView(frame)
 	}
 	// No alternate screen, no mouse capture (the wheel scrolls the
-	// terminal, selection is the terminal's); the title and focus
-	// reporting as in the alternate screen.
-	v.WindowTitle = m.windowTitle()
-	v.ReportFocus = true
-	return v
+	// terminal, selection is the terminal's).
+	return m.finishView(v, false)
 }
 
 // rule is the line above the form, a picker or the login form, and the

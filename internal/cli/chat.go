@@ -175,16 +175,17 @@ func shutdown(owner *sessionOwner, m *model.Model, log *slog.Logger) {
 	sess := owner.current(65 * time.Second)
 	if m != nil {
 		m.Close() // spilled command output, also after a signal
-		if m.Durable() {
+		st := m.State()
+		if st.Durable {
 			// The daemon keeps them waiting for the next attach: nothing
 			// is answered on the user's behalf.
-			log.Info("leaving the daemon's requests pending", "n", len(m.Pending()))
+			log.Info("leaving the daemon's requests pending", "n", len(st.Pending))
 			if sess != nil {
 				_ = sess.Close() // the link only: the daemon goes on
 			}
 			return
 		}
-		for _, r := range m.Pending() {
+		for _, r := range st.Pending {
 			if !r.Answered() {
 				log.Info("refusing pending request on exit", "method", r.Method())
 				_ = r.Refuse()
@@ -201,17 +202,18 @@ func shutdown(owner *sessionOwner, m *model.Model, log *slog.Logger) {
 // that goes on without it (a turn running or a request waiting): how to
 // come back, with resume. "" otherwise.
 func leftRunning(m *model.Model, resume string) string {
-	if !m.Durable() || (!m.Running() && len(m.Pending()) == 0 && !m.Detached()) {
+	st := m.State()
+	if !st.Durable || (!st.Running && len(st.Pending) == 0 && !st.Detached) {
 		return ""
 	}
 	where := "the codex daemon"
-	if h := m.Host(); h != "" {
+	if h := st.Host; h != "" {
 		where += " on " + h
 	}
 	what := "the turn continues on " + where
-	if !m.Running() {
+	if !st.Running {
 		what = "the thread stays on " + where
-		if len(m.Pending()) > 0 {
+		if len(st.Pending) > 0 {
 			what += ", waiting for your answer"
 		}
 	}

@@ -133,12 +133,12 @@ func (r replayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case sessions.PlayerStatus:
 		*r.peer = msg.String()
-		r.SetPeer(*r.peer)
+		r.Model.Update(model.PeerMsg{Peer: *r.peer})
 		return r, nil
 	}
 	_, cmd := r.Model.Update(msg)
 	if _, ok := msg.(model.SessionReadyMsg); ok && *r.peer != "" {
-		r.SetPeer(*r.peer)
+		r.Model.Update(model.PeerMsg{Peer: *r.peer})
 	}
 	return r, cmd
 }

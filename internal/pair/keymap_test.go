@@ -37,7 +37,7 @@ func TestViewersShareTheKeymap(t *testing.T) {
 					m := srv.newModel(v.role, v.guest)
 					m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 					m.Update(k)
-					if got, want := m.PagerOpen(), k == tc.opens; got != want {
+					if got, want := m.State().PagerOpen, k == tc.opens; got != want {
 						t.Errorf("%s: pager open %v, want %v", k, got, want)
 					}
 					m.Close()

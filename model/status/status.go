@@ -47,6 +47,10 @@ type Status struct {
 	// loggedOut that /logout ran and no login followed.
 	present   []hub.Participant
 	loggedOut bool
+	// frame is the frame ticks' pace and state; quitAt when the quit
+	// window opened (zero: closed) (frames.go).
+	frame  frames
+	quitAt time.Time
 }
 
 // notice is the status line's transient message.
@@ -121,17 +125,6 @@ func (s *Status) SpinID() int { return s.spin.ID() }
 
 // SpinFPS is how often the spinner steps by its own ticks.
 func (s *Status) SpinFPS() time.Duration { return s.spin.Spinner.FPS }
-
-// OnSpin takes the spinner's own tick; running says a turn runs (the
-// spinner goes on only then).
-func (s *Status) OnSpin(msg spinner.TickMsg, running bool) tea.Cmd {
-	var cmd tea.Cmd
-	s.spin, cmd = s.spin.Update(msg)
-	if running {
-		return cmd
-	}
-	return nil
-}
 
 // Line draws the status line at width w from now's values: the settled
 // ones with what the root adds (the turn, the thread's usage, the notice

@@ -60,7 +60,7 @@ func approvalThroughModel(t *testing.T, e *Env, seen func(view string), keys ...
 	if !req.Answered() {
 		t.Fatalf("the form did not answer:\n%s", ansi.Strip(m.View().Content))
 	}
-	if len(m.Pending()) != 0 {
+	if len(m.State().Pending) != 0 {
 		t.Fatal("the request is still pending in the model")
 	}
 	return ch, req

@@ -51,8 +51,8 @@ func (p Probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return p, nil
 	}
 	if s, ok := msg.(PastingMsg); ok {
-		pm, _ := p.Model.(interface{ Pasting() bool })
-		s.Reply <- pm != nil && pm.Pasting()
+		pm, _ := p.Model.(interface{ State() model.State })
+		s.Reply <- pm != nil && pm.State().Pasting
 		return p, nil
 	}
 	if _, ok := msg.(spinner.TickMsg); ok && p.Freeze {

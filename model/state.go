@@ -1,0 +1,59 @@
+package model
+
+import (
+	"tandem/backend"
+	"tandem/ui"
+)
+
+// State is what a program around the model (internal/cli, internal/pair,
+// the e2e harness) and the tests read of it: a snapshot, copied when
+// State is called; the slices are the model's own and must not be
+// changed.
+type State struct {
+	// Pending are the server requests still waiting for an answer, the
+	// shown one first; the program refuses them before it exits.
+	Pending []backend.ServerRequest
+	// Running: a turn is in progress.
+	Running bool
+	// Composer is the composer's text, large pastes expanded (what Enter
+	// would send); Pasting: keys that read as a paste typed without
+	// bracketed paste are being held (model/composer).
+	Composer string
+	Pasting  bool
+	// Cells are the session thread's transcript cells.
+	Cells []ui.Cell
+	// Queued are the prompts queued for the next turns (Tab while a
+	// turn runs), first to be sent first.
+	Queued []string
+	// TurnOptions are the overrides /model and /approvals set for the
+	// next turns.
+	TurnOptions backend.TurnOptions
+	// LastDiff is the thread's last `turn/diff/updated` diff ("" when
+	// none came yet): what /diff shows.
+	LastDiff string
+	// ServerDead: the app-server exited and was not restarted.
+	ServerDead bool
+	// LoginOpen: the login form is shown; PagerOpen: the transcript
+	// pager; MouseReleased: mouse capture is off (terminal selection
+	// works).
+	LoginOpen, PagerOpen, MouseReleased bool
+	// Durable: the session is on the codex daemon (it outlives tandem:
+	// quitting leaves its turn running and its requests waiting); Host
+	// the machine the daemon runs on ("" when not known); Detached: the
+	// link to the daemon is down.
+	Durable  bool
+	Host     string
+	Detached bool
+}
+
+// State returns the model's state as a program around it reads it.
+func (m *Model) State() State {
+	return State{
+		Pending: m.overlay.Requests(), Running: m.turn.Running(),
+		Composer: m.composer.Text(), Pasting: m.composer.Pasting(),
+		Cells: m.panes.Cells(), Queued: m.turn.Queued(), TurnOptions: m.turn.TurnOptions(),
+		LastDiff: m.panes.Thread().Diff, ServerDead: m.turn.Dead(),
+		LoginOpen: m.overlay.LoginOpen(), PagerOpen: m.panes.PagerOpen(), MouseReleased: m.panes.MouseReleased(),
+		Durable: m.turn.Durable(), Host: m.turn.Host(), Detached: m.turn.Detached(),
+	}
+}

@@ -1,0 +1,151 @@
+package status
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/model/act"
+)
+
+// The frames of a running turn and the quit window: when the screen of a
+// running turn is drawn again (the frame ticks), how the spinner steps
+// (its own ticks, or on the frames when they come slower), and the
+// window in which a second Ctrl+C quits.
+
+// DefaultFrame is how often a running turn's frame is drawn: the text
+// streamed since the last one, the spinner's next step (30 a second).
+const DefaultFrame = 33 * time.Millisecond
+
+// QuitWindow is how soon a second Ctrl+C must follow the first to quit.
+const QuitWindow = 3 * time.Second
+
+// Msg is a message of the status's own timers (a frame tick, the end of
+// the quit window): the root hands it to Update.
+type Msg interface{ statusMsg() }
+
+// Tick is a running turn's frame tick (StartFrames).
+type Tick struct{ seq int }
+
+func (Tick) statusMsg() {}
+
+// quitEnds ends the quit window armed at at.
+type quitEnds struct{ at time.Time }
+
+func (quitEnds) statusMsg() {}
+
+// frames is the frame interval SetFrameRate set (0: DefaultFrame), and
+// the frame tick of a running turn.
+type frames struct {
+	every   time.Duration
+	seq     int
+	ticking bool
+	tickSeq int
+}
+
+// StartFrames starts the frame ticks of a running turn (nil when they
+// run already).
+func (s *Status) StartFrames() tea.Cmd {
+	if s.frame.ticking {
+		return nil
+	}
+	s.frame.ticking = true
+	s.frame.tickSeq++
+	t := Tick{seq: s.frame.tickSeq}
+	return tea.Tick(s.FrameEvery(), func(time.Time) tea.Msg { return t })
+}
+
+// Ticking reports whether the frame ticks run (a running turn's): a
+// change is then drawn on the next one.
+func (s *Status) Ticking() bool { return s.frame.ticking }
+
+// NextTick is the tick the running frame timer will deliver: a
+// benchmark, or a driver that paces the frames itself, delivers it at
+// once.
+func (s *Status) NextTick() Tick { return Tick{seq: s.frame.tickSeq} }
+
+// FrameEvery is how often a running turn's frame is drawn.
+func (s *Status) FrameEvery() time.Duration {
+	if s.frame.every > 0 {
+		return s.frame.every
+	}
+	return DefaultFrame
+}
+
+// slowFrames reports whether the frames come no faster than the
+// spinner's own steps: it then steps on the frames.
+func (s *Status) slowFrames() bool { return s.FrameEvery() >= s.SpinFPS() }
+
+// SetFrameRate makes every the frame interval (0: DefaultFrame), unless
+// seq is older than the last rate set (the pairing server's watchers,
+// #17). Frames fast again give a running turn's spinner (running) its
+// own ticks back: the command starts them.
+func (s *Status) SetFrameRate(every time.Duration, seq int, running bool) tea.Cmd {
+	if seq < s.frame.seq {
+		return nil
+	}
+	wasSlow := s.slowFrames()
+	s.frame.seq, s.frame.every = seq, every
+	if wasSlow && !s.slowFrames() && running {
+		return s.SpinTick
+	}
+	return nil
+}
+
+// OnSpin takes the spinner's own tick; running says a turn runs (the
+// spinner goes on only then, and not by its own ticks while the frames
+// are slow: it steps on them).
+func (s *Status) OnSpin(msg spinner.TickMsg, running bool) tea.Cmd {
+	if s.slowFrames() {
+		return nil
+	}
+	var cmd tea.Cmd
+	s.spin, cmd = s.spin.Update(msg)
+	if running {
+		return cmd
+	}
+	return nil
+}
+
+// ArmQuit opens the quit window at now: a Ctrl+C before it closes quits
+// (Quitting). The command closes it after QuitWindow, clearing the quit
+// notice unless another window opened since.
+func (s *Status) ArmQuit(now time.Time) tea.Cmd {
+	s.quitAt = now
+	return tea.Tick(QuitWindow, func(time.Time) tea.Msg { return quitEnds{at: now} })
+}
+
+// DisarmQuit closes the quit window (a Ctrl+C that discarded the draft,
+// a key typed).
+func (s *Status) DisarmQuit() { s.quitAt = time.Time{} }
+
+// Quitting reports whether a Ctrl+C at now falls in the quit window.
+func (s *Status) Quitting(now time.Time) bool {
+	return !s.quitAt.IsZero() && now.Sub(s.quitAt) < QuitWindow
+}
+
+// Update takes a message of the status's own timers: a frame tick (the
+// next one while running, the spinner stepping on slow frames), or the
+// end of a quit window.
+func (s *Status) Update(msg Msg, running bool) tea.Cmd {
+	switch msg := msg.(type) {
+	case Tick:
+		if msg.seq != s.frame.tickSeq {
+			return nil
+		}
+		s.frame.ticking = false
+		if running {
+			if s.slowFrames() {
+				s.Step()
+			}
+			return s.StartFrames()
+		}
+	case quitEnds:
+		if s.quitAt.Equal(msg.at) {
+			s.quitAt = time.Time{}
+			s.Apply(act.ClearNotice{Kinds: []act.NoticeKind{act.NoticeQuit}})
+		}
+	}
+	return nil
+}
