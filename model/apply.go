@@ -34,7 +34,7 @@ func (m *Model) apply() tea.Cmd {
 			m.panes.Banner(i)
 		// The composer's asks for code still in the root: Enter (the slash
 		// commands first, then the turn machine), the pickers' and the
-		// form's (HistorySearch, YieldKeys), the paste routing (PasteText).
+		// form's (YieldKeys), the paste routing (PasteText).
 		case act.Submit:
 			if strings.TrimSpace(i.Raw) == "" {
 				break
@@ -42,8 +42,6 @@ func (m *Model) apply() tea.Cmd {
 			if !m.commands.Enter(i.Raw) { // model/commands: a command by its whole name
 				m.turn.Enter(i) // model/turn
 			}
-		case act.HistorySearch:
-			m.openHistorySearch(i) // pickers.go
 		case act.YieldKeys:
 			m.overlay.Yield() // model/overlay
 		case act.PasteText:
@@ -59,9 +57,24 @@ func (m *Model) apply() tea.Cmd {
 			m.overlay.Drop()
 		case act.PickThread:
 			m.overlay.PickThread(i.Fresh, i.Durable)
+		// The slash commands' asks of the rewind, the overlay and the
+		// composer (model/commands).
+		case act.Undo:
+			if why := m.rewind.Undo(); why != "" { // model/rewind; the command checked UndoBlocked
+				m.out.Notice(act.NoticeInfo, why)
+			}
+		case act.PickModel:
+			m.overlay.PickModel(i.Current) // model/overlay
+		case act.PickPolicy:
+			m.overlay.PickPolicy(i.Approval, i.Sandbox)
+		case act.CheckAccount:
+			m.overlay.CheckAccount()
+		case act.ClosePopup:
+			m.composer.ClosePopup() // model/composer
+		case act.ReopenPopup:
+			m.composer.ReopenPopup()
 		default:
-			if m.composer.Apply(i) || m.turn.Apply(i) || m.rewind.Apply(i) || m.panes.Apply(i, m.doneFacts) ||
-				m.applyCommands(i) { // commands.go: the slash commands' intents
+			if m.composer.Apply(i) || m.turn.Apply(i) || m.rewind.Apply(i) || m.panes.Apply(i, m.doneFacts) {
 				break
 			}
 			if cmd, ok := m.applyOverlay(i); ok { // overlay.go: the overlay's intents

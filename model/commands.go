@@ -1,7 +1,6 @@
 package model
 
 import (
-	"tandem/model/act"
 	"tandem/model/commands"
 )
 
@@ -10,7 +9,7 @@ import (
 // The root builds them, hands them Enter on the draft (apply.go: act.Submit),
 // the keys while a question waits (keys.go) and the answers to their
 // calls (model.go), draws the question (view.go), and carries out the
-// intents no component takes (applyCommands). What they ask of the turn
+// intents no component takes (apply.go). What they ask of the turn
 // machine (a thread, a turn, /goal, /plan, /stop) model/turn takes.
 
 // newCommands builds m's slash commands.
@@ -67,28 +66,3 @@ func (w commandsWorld) Diff() string                  { return w.m.panes.Thread(
 func (w commandsWorld) LastAnswer() string            { return w.m.panes.LastAnswer() }
 func (w commandsWorld) McpStartup() map[string]string { return w.m.stat.McpStartup() }
 func (w commandsWorld) UndoBlocked() string           { return w.m.rewind.UndoBlocked() } // model/rewind
-
-// applyCommands carries out an intent of the slash commands' that goes to
-// the rewind, the overlay or the composer (act's intents_commands.go); ok
-// is false for any other.
-func (m *Model) applyCommands(i act.Intent) (ok bool) {
-	switch i := i.(type) {
-	case act.Undo:
-		if why := m.rewind.Undo(); why != "" { // model/rewind; the command checked UndoBlocked
-			m.out.Notice(act.NoticeInfo, why)
-		}
-	case act.PickModel:
-		m.overlay.PickModel(i.Current) // model/overlay
-	case act.PickPolicy:
-		m.overlay.PickPolicy(i.Approval, i.Sandbox)
-	case act.CheckAccount:
-		m.overlay.CheckAccount()
-	case act.ClosePopup:
-		m.composer.ClosePopup() // model/composer
-	case act.ReopenPopup:
-		m.composer.ReopenPopup()
-	default:
-		return false
-	}
-	return true
-}

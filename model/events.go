@@ -19,7 +19,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 	switch e := ev.(type) {
 	case backend.RequestResolvedEvent:
 		if e.By != "" { // a shared session says who answered and what
-			m.banner(ui.BannerQuiet, e.By+" "+e.Answer+" "+backend.DescribeRequest(e.Method), nil)
+			m.panes.Banner(act.Banner{Kind: ui.BannerQuiet, Text: e.By + " " + e.Answer + " " + backend.DescribeRequest(e.Method)})
 		}
 		m.overlay.Resolved(e.RequestID) // model/overlay
 		return nil
@@ -29,7 +29,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 				m.seenUnknown = map[string]bool{}
 			}
 			m.seenUnknown[e.Method] = true
-			m.banner(ui.BannerQuiet, "codex sent "+e.Method+", which tandem does not show yet (noted once)", nil)
+			m.panes.Banner(act.Banner{Kind: ui.BannerQuiet, Text: "codex sent " + e.Method + ", which tandem does not show yet (noted once)"})
 		}
 		return nil
 	case backend.ThreadNameEvent:
@@ -43,13 +43,13 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		return nil
 	case backend.McpLoginEvent:
 		if e.Success {
-			m.banner(ui.BannerInfo, "MCP server "+e.Name+": signed in", nil)
+			m.panes.Banner(act.Banner{Kind: ui.BannerInfo, Text: "MCP server " + e.Name + ": signed in"})
 		} else {
 			why := "no reason given"
 			if e.Error != nil && *e.Error != "" {
 				why = *e.Error
 			}
-			m.banner(ui.BannerError, "MCP server "+e.Name+": sign-in failed: "+why, nil)
+			m.panes.Banner(act.Banner{Kind: ui.BannerError, Text: "MCP server " + e.Name + ": sign-in failed: " + why})
 		}
 		return nil
 	}

@@ -117,7 +117,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(k, km.QuitEmpty) && m.composer.Value() == "":
-		return m.quit()
+		return m.Quit()
 	case key.Matches(k, km.Clipboard): // a form that did not take it: the composer's
 		m.composer.ReadClipboard()
 		return nil
@@ -153,7 +153,7 @@ func (m *Model) ctrlC() tea.Cmd {
 		return nil
 	}
 	if m.stat.Quitting(m.now()) {
-		return m.quit()
+		return m.Quit()
 	}
 	if m.turn.Running() && m.turn.Interrupting() {
 		m.out.Notice(act.NoticeQuit, "interrupt not confirmed — "+quitHint)
@@ -174,7 +174,10 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		if m.overlay.OpenFull() { // model/overlay: a form too long for the window
 			return nil, true
 		}
-		return m.openPager(), true
+		// The transcript pager; with an approval up it ends with all the
+		// approval asks about, uncut: its detail, then its whole diff.
+		detail, diff := m.overlay.PagerTail() // model/overlay
+		return m.panes.OpenPager(transcript.PagerTail{Detail: detail, Diff: diff}), true
 	case key.Matches(k, km.Expand):
 		if m.opts.ReadOnly {
 			return nil, false

@@ -279,7 +279,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		m.turn.OnFailed(msg.Err) // model/turn
 		return m, nil
 	case InfoMsg:
-		m.banner(ui.BannerInfo, msg.Text, nil)
+		m.panes.Banner(act.Banner{Kind: ui.BannerInfo, Text: msg.Text})
 		return m, nil
 	case backend.RetryNotice:
 		m.turn.OnRetry(msg) // model/turn
@@ -389,27 +389,19 @@ func (m *Model) onWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
 // Quit returns the command that ends the program as /quit does (the
 // replay's Ctrl+C): with NoAltScreen every cell not printed yet is
 // printed first, as it is now.
-func (m *Model) Quit() tea.Cmd { return m.quit() }
-
 // quit ends the program: a prompt never sent is kept in the history, and
 // spilled output is removed.
-func (m *Model) quit() tea.Cmd {
+func (m *Model) Quit() tea.Cmd {
 	if held := m.turn.TakeHeld(); held != "" {
 		// The command line's prompt was never sent (quit at the login
 		// form): keep it in the history, where Up finds it next time.
 		m.composer.AddHistory(held)
 	}
 	if note := m.turn.QuitNote(len(m.overlay.Requests())); note != "" && m.panes.Inline() && !m.quitting {
-		m.banner(ui.BannerQuiet, note, nil) // model/turn: the scrollback says what was cut short
+		m.panes.Banner(act.Banner{Kind: ui.BannerQuiet, Text: note}) // model/turn: the scrollback says what was cut short
 	}
 	quit := m.panes.Quit(tea.Quit, m.printFacts()) // model/transcript: what is live is printed first
 	m.quitting = true
 	m.Close()
 	return quit
 }
-
-func (m *Model) banner(kind ui.BannerKind, text string, detail []string) {
-	m.panes.Banner(act.Banner{Kind: kind, Text: text, Detail: detail})
-}
-
-func (m *Model) contentWidth() int { return max(20, m.width) }

@@ -30,7 +30,7 @@ type overlayWorld struct{ m *Model }
 // Room: a form lies above the rule, the composer and the status line.
 func (w overlayWorld) Room() overlay.Room {
 	m := w.m
-	return overlay.Room{Width: m.contentWidth(), Height: m.height, Below: m.composer.Height() + 2}
+	return overlay.Room{Width: max(20, m.width), Height: m.height, Below: m.composer.Height() + 2}
 }
 func (w overlayWorld) Draft() string                    { return w.m.composer.Value() }
 func (w overlayWorld) ThreadOf(id string) *thread.State { return w.m.panes.ThreadOf(id) }
@@ -61,7 +61,7 @@ func (m *Model) applyOverlay(i act.Intent) (cmd tea.Cmd, ok bool) {
 	case act.ShowAgent:
 		m.panes.ShowAgent(i.ID)
 	case act.Quit:
-		return m.quit(), true
+		return m.Quit(), true
 	case act.RequestNotify:
 		return m.stat.Notify(status.Request, i.Summary, 0, (m.turn.Client() != nil || !m.opts.Shared)), true // model/status
 	case act.Follow:

@@ -6,27 +6,18 @@ import (
 	"tandem/model/transcript"
 )
 
-// openPager opens the transcript pager (model/transcript). With an
-// approval up it ends with everything the approval asks about, uncut:
-// its detail, then its whole diff.
-func (m *Model) openPager() tea.Cmd {
-	detail, diff := m.overlay.PagerTail() // model/overlay
-	return m.panes.OpenPager(transcript.PagerTail{Detail: detail, Diff: diff})
-}
-
-// closePager closes the pager.
-func (m *Model) closePager() { m.panes.ClosePager(m.transcriptHeight(), m.turn.Client() != nil) }
-
-// pagerKey handles every key while the pager is open.
+// pagerKey handles every key while the pager (model/transcript) is
+// open: it closes, or gives way to a command's output.
 func (m *Model) pagerKey(k tea.KeyPressMsg) tea.Cmd {
-	switch m.panes.PagerKey(k, m.keys) {
-	case transcript.PagerClose:
-		m.closePager()
-	case transcript.PagerOutput:
-		if !m.opts.ReadOnly {
-			m.closePager()
-			return m.panes.OpenOutput()
-		}
+	do := m.panes.PagerKey(k, m.keys)
+	if do == transcript.PagerOutput && m.opts.ReadOnly {
+		return nil
+	}
+	if do == transcript.PagerClose || do == transcript.PagerOutput {
+		m.panes.ClosePager(m.transcriptHeight(), m.turn.Client() != nil)
+	}
+	if do == transcript.PagerOutput {
+		return m.panes.OpenOutput()
 	}
 	return nil
 }

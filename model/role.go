@@ -32,7 +32,7 @@ func (m *Model) roleFilter(msg tea.Msg) (cmd tea.Cmd, done bool) {
 			m.pagerKey(msg) // q, esc and Ctrl+C close the pager
 			return nil, true
 		case key.Matches(msg, km.Leave):
-			return m.quit(), true
+			return m.Quit(), true
 		case key.Matches(msg, km.ScrollUp, km.ScrollDown, km.Pager, km.Mouse):
 			// scrolling, the transcript pager and mouse capture
 			return nil, false

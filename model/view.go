@@ -89,7 +89,10 @@ func (m *Model) bottom() []string {
 	// A frame tick changes nothing below the transcript but the turn's
 	// elapsed seconds: a shared session's every guest ticks, so the
 	// bottom drawn a moment ago serves until the second turns.
-	sec := m.elapsedSecond()
+	sec := int64(-1) // the running turn's elapsed whole seconds, as the status line shows them
+	if m.turn.Running() {
+		sec = int64(m.now().Sub(m.turn.Started()) / time.Second)
+	}
 	if (d.deltaOnly || d.tickOnly && sec == d.bottomSec) && d.bottom != nil && d.bottomW == m.width {
 		return d.bottom
 	}
@@ -97,18 +100,9 @@ func (m *Model) bottom() []string {
 	return d.bottom
 }
 
-// elapsedSecond is the running turn's elapsed whole seconds, as the
-// status line shows them (-1 when none runs).
-func (m *Model) elapsedSecond() int64 {
-	if !m.turn.Running() {
-		return -1
-	}
-	return int64(m.now().Sub(m.turn.Started()) / time.Second)
-}
-
 // drawBottom draws everything below the transcript (bottom caches it).
 func (m *Model) drawBottom() []string {
-	w := m.contentWidth()
+	w := max(20, m.width)
 	var out []string
 	form := m.overlay.FormView() // model/overlay: never drawn cut
 	if l := m.overlay.WaitingLine(); l != "" {
@@ -118,7 +112,16 @@ func (m *Model) drawBottom() []string {
 		out = append(out, h)
 	}
 	out = append(out, m.aboveComposer(w)...)
-	out = append(out, m.rule(w))
+	// The rule above the form, a picker or the login form, and the
+	// composer: a dim rule across the window, or with --no-alt-screen a
+	// blank line — a line as wide as the window in the live area is left
+	// behind in the scrollback when a narrowing terminal (tmux, most
+	// others) reflows it into two rows above the cursor.
+	rule := ""
+	if !m.panes.Inline() {
+		rule = m.styles.Dim.Render(strings.Repeat("─", w))
+	}
+	out = append(out, rule)
 	out = append(out, strings.Split(m.composer.View(), "\n")...)
 	out = append(out, m.stat.Line(m.styles, m.statusInfo(), w))
 	if over := len(form) + len(out) - m.height; over > 0 && m.height > 0 && len(form) > 0 {
@@ -191,16 +194,4 @@ func (m *Model) inlineView() tea.View {
 	// No alternate screen, no mouse capture (the wheel scrolls the
 	// terminal, selection is the terminal's).
 	return m.finishView(v, false)
-}
-
-// rule is the line above the form, a picker or the login form, and the
-// composer: a dim rule across the window, or with --no-alt-screen a blank
-// line — a line as wide as the window in the live area is left behind
-// in the scrollback when a narrowing terminal (tmux, most others) reflows
-// it into two rows above the cursor.
-func (m *Model) rule(w int) string {
-	if m.panes.Inline() {
-		return ""
-	}
-	return m.styles.Dim.Render(strings.Repeat("─", w))
 }

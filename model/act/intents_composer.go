@@ -1,8 +1,8 @@
 package act
 
 // The composer's intents: what it asks of others (Submit, Queue,
-// HistorySearch, YieldKeys, PasteText, CheckImages), and what others ask
-// of it (SetDraft, RestoreDraft, AddHistory).
+// YieldKeys, PasteText, CheckImages; Ctrl+R's history search is a Pick),
+// and what others ask of it (SetDraft, RestoreDraft, AddHistory).
 
 // Submit is Enter on the draft (the root, for the turn machine and the
 // slash commands): Raw is the draft as typed, placeholder tokens
@@ -13,14 +13,6 @@ type Submit struct{ Raw, Text, Hist string }
 // Queue is Tab while a turn runs (the root, for the turn machine): Raw,
 // the draft as typed, is queued for the next turn and the draft emptied.
 type Queue struct{ Raw string }
-
-// HistorySearch is Ctrl+R (the root, for the pickers): a fuzzy search
-// over Entries (the workspace's prompts, oldest first) starting from
-// Query; the entry chosen comes back as SetDraft.
-type HistorySearch struct {
-	Entries []string
-	Query   string
-}
 
 // YieldKeys asks the shown form that has the keys to give them up (the
 // root, for the overlay): keys it did not want went to the composer as a

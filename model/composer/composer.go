@@ -12,7 +12,7 @@
 // pasted path's check) to Update, the results of its calls (the skills,
 // the file search) to Result. What it wants of others goes into the Out
 // of its act.Env: Enter is act.Submit, Tab while a turn runs act.Queue,
-// Ctrl+R act.HistorySearch, and so on; others ask it act.SetDraft,
+// Ctrl+R act.Pick, and so on; others ask it act.SetDraft,
 // act.RestoreDraft and act.AddHistory (Apply). It never imports the root
 // model or another component.
 package composer

@@ -1,7 +1,6 @@
 package composer
 
 import (
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -29,7 +28,7 @@ const (
 // pager, login form or picker has it): a paste burst under way takes it
 // (burst.go); the open popup takes its keys; Enter submits (act.Submit),
 // Tab while a turn runs queues (act.Queue), Up and Down walk the history,
-// Ctrl+R searches it (act.HistorySearch), Ctrl+G opens $EDITOR, Ctrl+V
+// Ctrl+R searches it (act.Pick), Ctrl+G opens $EDITOR, Ctrl+V
 // reads the clipboard. Any other key goes back to the root (Route).
 func (c *Composer) Key(k tea.KeyPressMsg) Route {
 	if r, done := c.burstKey(k); done { // burst.go: a paste typed as keys
@@ -62,7 +61,7 @@ func (c *Composer) Key(k tea.KeyPressMsg) Route {
 			return Handled
 		}
 	case key.Matches(k, km.HistorySearch):
-		c.out().Want(act.HistorySearch{Entries: slices.Clone(c.History()), Query: c.Value()})
+		c.out().Want(historySearch(c.History(), c.Value()))
 		return Handled
 	case key.Matches(k, km.Editor):
 		c.openEditor()
@@ -163,4 +162,16 @@ func (c *Composer) popupDraft() string {
 	}
 	last := c.buf.Line(c.buf.Lines() - 1)
 	return " " + last[strings.LastIndexAny(last, " \t")+1:]
+}
+
+// historySearch is Ctrl+R's picker (act.Pick, the overlay's): a fuzzy
+// search over entries (the workspace's prompts, oldest first), newest
+// first, from query; the entry chosen comes back as act.SetDraft.
+func historySearch(entries []string, query string) act.Pick {
+	items := make([]act.PickItem, 0, len(entries))
+	for i := len(entries) - 1; i >= 0; i-- {
+		items = append(items, act.PickItem{Label: strings.ReplaceAll(entries[i], "\n", " ⏎ "), Choose: act.SetDraft{Text: entries[i]}})
+	}
+	return act.Pick{Title: "History", Hint: "type to search · enter to use · esc to close",
+		Empty: "no history in this workspace yet", Query: query, Items: items}
 }
