@@ -4,6 +4,7 @@
 package layers
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -23,7 +24,8 @@ const module = "tandem"
 var rendering = []string{"charm.land/"}
 
 // forbidden maps a package (its path below the module; "" is main) to the
-// import path prefixes it must not use: docs/ARCHITECTURE.md's table.
+// import path prefixes it must not use: docs/ARCHITECTURE.md's table. Its
+// rows hold the package's non-test files.
 var forbidden = map[string][]string{
 	"": {"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
 		"tandem/config", "tandem/internal/pair", "tandem/internal/hub", "charm.land/"},
@@ -48,9 +50,6 @@ var forbidden = map[string][]string{
 	"internal/tunnel": append([]string{"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
 		"tandem/internal/"}, rendering...),
 	"internal/frames": {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/picture", "tandem/config"},
-	// A component of the model imports no other component, nor the root
-	// model: it speaks model/act (allowed below).
-	"model/composer": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
 
 	// textedit is the composer's text buffer: no tandem, no rendering.
 	"internal/lib/textedit": append([]string{"tandem/"}, rendering...),
@@ -62,30 +61,14 @@ var forbidden = map[string][]string{
 	// unidiff is the one unified-diff reader: no tandem, no rendering.
 	"internal/lib/unidiff": append([]string{"tandem/"}, rendering...),
 
-	// overlay is a component of the model: never the root, nor another
-	// component (allowed: act and keys).
-	"model/overlay": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
-	// rewind is a component of the model: never the root, nor another
-	// component (allowed: act and keys).
-	"model/rewind": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
-
-	// turn is a component of the model: never the root, nor another
-	// component (allowed: act and keys).
-	"model/turn": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
-	// commands is a component of the model: never the root, nor another
-	// component (allowed: act and keys).
-	"model/commands": {"tandem/model", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"},
+	// The model's components (model/NAME) have no rows: components_test.go
+	// finds them in the tree and holds each to one rule (componentImport).
 }
 
 // allowed are imports a package may use although forbidden's prefixes
 // cover them.
 var allowed = map[string][]string{
 	"internal/tunnel": {"tandem/internal/lib/procgroup"},
-	"model/composer":  {"tandem/model/act", "tandem/model/keys"},
-	"model/overlay":   {"tandem/model/act", "tandem/model/keys"},
-	"model/rewind":    {"tandem/model/act", "tandem/model/keys"},
-	"model/turn":      {"tandem/model/act", "tandem/model/keys"},
-	"model/commands":  {"tandem/model/act", "tandem/model/keys"},
 }
 
 // protocolMethod matches a string literal that is an app-server method
@@ -127,25 +110,82 @@ func TestLayers(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatal("not at the module root:", err)
 	}
-	checked := map[string]bool{}
+	r, err := scan(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.components) == 0 {
+		t.Error("no component found under model/: is the tree where the test thinks?")
+	}
+	t.Logf("the model's components: %s", strings.Join(r.components, ", "))
+	for _, v := range r.violations {
+		t.Error(v)
+	}
+	for pkg := range forbidden {
+		if !r.seen[pkg] {
+			t.Errorf("no Go files found for %q: the table names a package that moved", pkg)
+		}
+	}
+	for _, pkg := range shared {
+		if !r.seen[pkg] {
+			t.Errorf("no Go files found for the shared %q: the shared list names a package that moved", pkg)
+		}
+	}
+	for pkg := range componentAllowed {
+		if !slices.Contains(r.components, pkg) {
+			t.Errorf("componentAllowed names %q, which is no component of the model", pkg)
+		}
+	}
+}
+
+// report is what scan found in a tree.
+type report struct {
+	// components are the model's components scan held to componentImport,
+	// sorted ("model/composer", …).
+	components []string
+	// violations are the broken rules, one a line, each starting with the
+	// file's position.
+	violations []string
+	// seen are the packages (paths below the module, "" for main) with at
+	// least one non-test Go file.
+	seen map[string]bool
+}
+
+// scan reads every Go file below root (a module's root; hidden
+// directories, testdata and node_modules skipped) and checks it: a
+// non-test file against forbidden, componentImport, the protocol method
+// names and the key names; a test file of the model's components and
+// shared packages against componentImport, so a component's tests import
+// neither the root model nor another component. An error is one reading
+// the tree or parsing a file.
+func scan(root string) (report, error) {
+	comps, err := discoverComponents(root)
+	if err != nil {
+		return report{}, err
+	}
+	r := report{components: comps, seen: map[string]bool{}}
 	fset := token.NewFileSet()
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules") {
+			if path != root && skippedDir(d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
+		test := strings.HasSuffix(path, "_test.go")
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
 		pkg := filepath.ToSlash(rel)
 		if pkg == "." {
 			pkg = ""
+		}
+		if test && modelPart(pkg) == "" {
+			return nil
 		}
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly|parser.ParseComments)
 		if err != nil {
@@ -153,18 +193,22 @@ func TestLayers(t *testing.T) {
 		}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			if why := componentImport(pkg, p); why != "" {
-				t.Errorf("%s imports %s: %s (docs/ARCHITECTURE.md)", fset.Position(imp.Pos()), p, why)
+			if why := componentImport(pkg, p, comps); why != "" {
+				r.violations = append(r.violations, fmt.Sprintf("%s imports %s: %s (docs/ARCHITECTURE.md)", fset.Position(imp.Pos()), p, why))
+			}
+			if test {
+				continue
 			}
 			for _, bad := range forbidden[pkg] {
 				if strings.HasPrefix(p, bad) && p != module+"/"+pkg && !slices.Contains(allowed[pkg], p) {
-					t.Errorf("%s imports %s, which its layer may not (docs/ARCHITECTURE.md)", fset.Position(imp.Pos()), p)
+					r.violations = append(r.violations, fmt.Sprintf("%s imports %s, which its layer may not (docs/ARCHITECTURE.md)", fset.Position(imp.Pos()), p))
 				}
 			}
 		}
-		if _, ok := forbidden[pkg]; ok {
-			checked[pkg] = true
+		if test {
+			return nil
 		}
+		r.seen[pkg] = true
 		if allowedMethods(pkg) {
 			return nil
 		}
@@ -182,47 +226,22 @@ func TestLayers(t *testing.T) {
 				return true
 			}
 			if protocolMethod.MatchString(s) {
-				t.Errorf("%s spells the protocol method %q: only backend may (use its typed client)", fset.Position(lit.Pos()), s)
+				r.violations = append(r.violations, fmt.Sprintf("%s spells the protocol method %q: only backend may (use its typed client)", fset.Position(lit.Pos()), s))
 			}
 			if keyName.MatchString(s) && keysChecked(pkg) {
-				t.Errorf("%s spells the key %q: only the keymap (model/keys) may (use its bindings)", fset.Position(lit.Pos()), s)
+				r.violations = append(r.violations, fmt.Sprintf("%s spells the key %q: only the keymap (model/keys) may (use its bindings)", fset.Position(lit.Pos()), s))
 			}
 			return true
 		})
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for pkg := range forbidden {
-		if !checked[pkg] {
-			t.Errorf("no Go files found for %q: the table names a package that moved", pkg)
-		}
-	}
+	return r, err
 }
 
-// shared are the model's packages every component may import: the
-// vocabulary (act) and the keymap (keys).
-var shared = []string{"model/act", "model/keys"}
-
-// componentImport says why pkg may not import p ("" when it may): a
-// component of the model (model/NAME) imports neither the root model nor
-// another component, only the shared packages; the shared packages
-// import no other package of the model.
-func componentImport(pkg, p string) string {
-	if !strings.HasPrefix(pkg, "model/") || !strings.HasPrefix(p, module+"/model") {
-		return ""
-	}
-	imported := strings.TrimPrefix(p, module+"/")
-	switch {
-	case imported == "model":
-		return "a component never imports the root model"
-	case slices.Contains(shared, pkg):
-		return "the shared packages import no other package of the model"
-	case !slices.Contains(shared, imported) && imported != pkg:
-		return "a component imports no other component (ask the root through model/act)"
-	}
-	return ""
+// skippedDir reports whether the walk skips a directory named name:
+// hidden ones, testdata and node_modules.
+func skippedDir(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules"
 }
 
 func allowedMethods(pkg string) bool {
