@@ -3,6 +3,7 @@ package model
 import (
 	"slices"
 	"strings"
+	"tandem/model/act"
 	"tandem/model/composer"
 	"testing"
 	"time"
@@ -49,7 +50,7 @@ func steps(parts ...[]keyStep) []keyStep { return slices.Concat(parts...) }
 func runKeys(t *testing.T, f *fakeDriver, script []keyStep) *Model {
 	t.Helper()
 	now := time.Unix(1_000_000, 0)
-	m := ready(t, f, Options{KeyNow: func() time.Time { return now }})
+	m := ready(t, f, Options{Clock: act.FuncClock(func() time.Time { return now })})
 	var cmds []tea.Cmd
 	for _, s := range script {
 		now = now.Add(s.gap)
@@ -151,7 +152,7 @@ func TestPasteBurst(t *testing.T) {
 // every burstFrameEvery, and at once when it ends.
 func TestPasteBurstRedraws(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	m := ready(t, newFake(), Options{KeyNow: func() time.Time { return now }})
+	m := ready(t, newFake(), Options{Clock: act.FuncClock(func() time.Time { return now })})
 	m.View()
 	for _, s := range typed("abcdef", pasteGap) { // a frame after each, as Bubble Tea draws
 		now = now.Add(s.gap)

@@ -14,9 +14,7 @@ import (
 
 // newCommands builds m's slash commands.
 func newCommands(m *Model) *commands.Commands {
-	env := m.env
-	env.Clock = graceClock(m.opts.GraceNow) // a question's grace is a form's
-	return commands.New(env, commands.Options{Keys: m.keys, Grace: m.opts.FormGrace, Quiet: m.opts.FormQuiet,
+	return commands.New(m.env, commands.Options{Keys: m.keys, Grace: m.opts.FormGrace, Quiet: m.opts.FormQuiet,
 		Workspace: m.opts.Workspace, World: commandsWorld{m}})
 }
 

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 )
 
 // benchWords is the text the typing benchmarks type, one rune a key.
@@ -24,7 +25,7 @@ func benchKeys(n int) []tea.KeyPressMsg {
 	return keys
 }
 
-// humanClock returns a clock for Options.KeyNow that moves 100 ms on every
+// humanClock returns a clock for Options.Clock that moves 100 ms on every
 // reading: keys typed at a person's pace, never a paste burst.
 func humanClock() func() time.Time {
 	t := time.Unix(0, 0)
@@ -47,7 +48,7 @@ func BenchmarkComposerTyping(b *testing.B) {
 			typed := 0
 			for b.Loop() {
 				b.StopTimer()
-				m := benchModelOpts(b, Options{KeyNow: humanClock()})
+				m := benchModelOpts(b, Options{Clock: act.FuncClock(humanClock())})
 				b.StartTimer()
 				for _, k := range keys {
 					frame(m, k)
@@ -69,7 +70,7 @@ func BenchmarkComposerKeyAt(b *testing.B) {
 		keys := benchKeys(64)
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.ReportAllocs()
-			m := benchModelOpts(b, Options{KeyNow: humanClock()})
+			m := benchModelOpts(b, Options{Clock: act.FuncClock(humanClock())})
 			m.composer.SetDraft(draft)
 			m.View()
 			i := 0
@@ -114,7 +115,7 @@ func BenchmarkPasteBurstKeys(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		now := time.Unix(0, 0)
-		m := benchModelOpts(b, Options{KeyNow: func() time.Time { return now }})
+		m := benchModelOpts(b, Options{Clock: act.FuncClock(func() time.Time { return now })})
 		b.StartTimer()
 		for _, k := range keys {
 			now = now.Add(50 * time.Microsecond)

@@ -413,6 +413,7 @@ func typeText(t *testing.T, m *Model, s string) {
 	t.Helper()
 	var cmds []tea.Cmd
 	for _, r := range s {
+		pace(m)
 		_, cmd := m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 		cmds = append(cmds, cmd)
 	}
@@ -430,6 +431,7 @@ func typeSlow(t *testing.T, m *Model, s string) {
 
 func press(t *testing.T, m *Model, code rune, mod tea.KeyMod) {
 	t.Helper()
+	pace(m)
 	_, cmd := m.Update(tea.KeyPressMsg{Code: code, Mod: mod})
 	settle(t, m, cmd)
 }
@@ -980,5 +982,53 @@ func TestSteerAfterLocalTurnEndIsQueued(t *testing.T) {
 	}
 	if strings.Contains(viewText(m), "could not steer") {
 		t.Fatalf("an error banner for a lost race:\n%s", viewText(m))
+	}
+}
+
+// pacedClock is a clock the test moves (Add), and typeText, press,
+// hitKey and keyNow move on by keyGap before each key, as a person
+// types; a timer fires as Bubble Tea's do, after d, and moves the clock
+// on to its time: the composer's hold and burst timers settle as they
+// would for a person typing. Safe for the timers' goroutines.
+type pacedClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newPacedClock(at time.Time) *pacedClock { return &pacedClock{now: at} }
+
+func (c *pacedClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Add moves the clock on by d.
+func (c *pacedClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+func (c *pacedClock) After(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
+	at := c.Now().Add(d)
+	return tea.Tick(d, func(time.Time) tea.Msg {
+		c.mu.Lock()
+		if c.now.Before(at) {
+			c.now = at
+		}
+		c.mu.Unlock()
+		return f(at)
+	})
+}
+
+// keyGap is how far apart a person's keys are: typeText and press move
+// a pacedClock on by it before each key.
+const keyGap = 150 * time.Millisecond
+
+// pace moves m's clock on by keyGap when it is a pacedClock.
+func pace(m *Model) {
+	if c, ok := m.env.Clock.(*pacedClock); ok {
+		c.Add(keyGap)
 	}
 }

@@ -24,16 +24,15 @@ func (d *interruptCounter) StartTurn(context.Context, backend.TurnInput) (backen
 func (d *interruptCounter) Interrupt(context.Context) error { d.n.Add(1); return nil }
 
 // graceModel is a model with a running turn and a clock the test moves.
-func graceModel(t *testing.T) (*Model, *time.Time, *interruptCounter) {
+func graceModel(t *testing.T) (*Model, *pacedClock, *interruptCounter) {
 	t.Helper()
-	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	now := newPacedClock(time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC))
 	d := &interruptCounter{}
-	clock := func() time.Time { return now }
-	m := New(Options{NoColor: true, Now: clock, GraceNow: clock})
+	m := New(Options{NoColor: true, Now: now.Now, Clock: now})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.Update(SessionReadyMsg{Client: d, Model: "m", Cwd: "/w"})
 	startTurn(m)
-	return m, &now, d
+	return m, now, d
 }
 
 // Someone typing a message at 50 ms a key while an approval arrives: the
@@ -52,13 +51,13 @@ func TestFormWaitsUntilTypingStops(t *testing.T) {
 			drive(t, m, cmd)
 			m.View() // the form is on screen
 		}
-		*now = now.Add(50 * time.Millisecond)
+		now.Add(50 * time.Millisecond)
 		hitKey(t, m, r, 0)
 		if m.overlay.HasKeys() {
 			t.Fatalf("form took focus after %q while typing went on", text[:i+1])
 		}
 	}
-	*now = now.Add(50 * time.Millisecond)
+	now.Add(50 * time.Millisecond)
 	hitKey(t, m, tea.KeyEnter, 0)
 	if m.overlay.HasKeys() || !m.overlay.HasForm() {
 		t.Fatal("the Enter typed for the message answered the form")
@@ -73,7 +72,7 @@ func TestFormWaitsUntilTypingStops(t *testing.T) {
 	for range len(text) {
 		m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace}) // key() would give it text
 	}
-	*now = now.Add(600 * time.Millisecond)
+	now.Add(600 * time.Millisecond)
 	hitKey(t, m, tea.KeyEnter, 0)
 	if got := rep.All(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
 		t.Fatalf("replies %q after answering the focused form", got)
@@ -89,7 +88,7 @@ func TestEscDuringGraceDoesNotInterrupt(t *testing.T) {
 	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
 	drive(t, m, cmd)
 	m.View()
-	*now = now.Add(100 * time.Millisecond)
+	now.Add(100 * time.Millisecond)
 	hitKey(t, m, tea.KeyEscape, 0)
 	if n := d.n.Load(); n != 0 {
 		t.Fatalf("Esc during the grace period interrupted the turn (%d interrupts)", n)
@@ -106,7 +105,7 @@ func TestEscDuringGraceDoesNotInterrupt(t *testing.T) {
 	// Once focused (the first key after a pause, the draft older than the
 	// form), Esc is the form's: it cancels the request, and still does not
 	// interrupt through the composer.
-	*now = now.Add(time.Second)
+	now.Add(time.Second)
 	hitKey(t, m, tea.KeyEscape, 0)
 	if got := rep.All(); len(got) != 1 || got[0] != `{"result":{"decision":"cancel"}}` {
 		t.Fatalf("replies %q after Esc on the focused form", got)
@@ -123,7 +122,7 @@ func TestFormWithoutTickTakesKeyAfterPause(t *testing.T) {
 	rep := &replies{}
 	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `1`, cmdReq, rep))
 	drive(t, m, cmd)
-	*now = now.Add(time.Second + 100*time.Millisecond)
+	now.Add(time.Second + 100*time.Millisecond)
 	hitKey(t, m, tea.KeyEnter, 0)
 	if got := rep.All(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
 		t.Fatalf("replies %q; want the Enter after the pause to answer", got)

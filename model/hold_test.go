@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/model/overlay"
 )
 
@@ -15,6 +16,7 @@ import (
 // gate), lets the hold's time pass at once: the key acts as one a person
 // pressed alone.
 func keyNow(m *Model, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	pace(m)
 	_, cmd := m.Update(k)
 	if m.composer.Holding() {
 		_, cmd = m.Update(m.composer.Due())
@@ -58,7 +60,7 @@ func TestHeldKeyJoinsAPaste(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFake()
 			now := time.Unix(1_000_000, 0)
-			m := ready(t, f, Options{KeyNow: func() time.Time { return now }, GraceNow: func() time.Time { return now }})
+			m := ready(t, f, Options{Clock: act.FuncClock(func() time.Time { return now })})
 			rep := &replies{}
 			if tt.form {
 				m.Update(decodeReq(t, backend.MethodCommandApproval, `"r1"`, cmdReq, rep))

@@ -421,7 +421,7 @@ func TestImagePathTypedAsKeysBecomesChip(t *testing.T) {
 	p := writeImage(t, dir, "shot.png", 2000)
 	f := newImgFake()
 	now := time.Unix(1_000_000, 0)
-	m := readyImg(t, f, Options{Workspace: dir, KeyNow: func() time.Time { return now }}, "local", dir)
+	m := readyImg(t, f, Options{Workspace: dir, Clock: act.FuncClock(func() time.Time { return now })}, "local", dir)
 	for _, s := range typed("'"+p+"'", pasteGap) {
 		now = now.Add(s.gap)
 		m.Update(s.k) // its tick stands in for below

@@ -137,7 +137,7 @@ func (m *Model) ctrlC() tea.Cmd {
 		// second Ctrl+C quits, as anywhere else.
 		m.turn.Interrupt(true)                                   // model/turn
 		m.out.Notice(act.NoticeQuit, "interrupting — "+quitHint) // after the turn's own
-		return m.stat.ArmQuit(m.now())                           // model/status: the quit window
+		return m.stat.ArmQuit(m.env.Clock.Now())                 // model/status: the quit window
 	}
 	if m.composer.Discard() { // into the history: Up brings it back
 		m.out.Clear(act.NoticeInfo) // "image attached", "large paste …": of the draft
@@ -152,7 +152,7 @@ func (m *Model) ctrlC() tea.Cmd {
 		m.turn.Interrupt(false)
 		return nil
 	}
-	if m.stat.Quitting(m.now()) {
+	if m.stat.Quitting(m.env.Clock.Now()) {
 		return m.Quit()
 	}
 	if m.turn.Running() && m.turn.Interrupting() {
@@ -160,7 +160,7 @@ func (m *Model) ctrlC() tea.Cmd {
 	} else {
 		m.out.Notice(act.NoticeQuit, quitHint)
 	}
-	return m.stat.ArmQuit(m.now()) // model/status: the quit window
+	return m.stat.ArmQuit(m.env.Clock.Now()) // model/status: the quit window
 }
 
 // viewKey handles the transcript view's keys.

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"tandem/model/act"
 	"tandem/model/status"
 )
 
@@ -16,7 +17,7 @@ import (
 // TestQuitWindow).
 func TestQuitHintEndsWithItsWindow(t *testing.T) {
 	now := time.Unix(1000, 0)
-	m := ready(t, newFake(), Options{Now: func() time.Time { return now }})
+	m := ready(t, newFake(), Options{Clock: act.FuncClock(func() time.Time { return now })})
 	ctrlC := tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	_, cmd := m.Update(ctrlC)
 	if cmd == nil || !strings.Contains(viewText(m), quitHint) {

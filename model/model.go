@@ -39,16 +39,18 @@ type Options struct {
 	// FormGrace is how long a new form ignores keys at least (0 = 400 ms),
 	// and FormQuiet how long no key must have been pressed before it takes
 	// them (0 = 500 ms, or FormGrace when that is set), so typing in
-	// flight never answers it (model/overlay). GraceNow is the clock they
-	// are measured by (nil: time.Now; Now may be pinned for drawing).
+	// flight never answers it (model/overlay).
 	FormGrace, FormQuiet time.Duration
-	GraceNow             func() time.Time
-	// Now returns the time; nil means time.Now (tests pin it).
+	// Clock is the one clock every timer reads (act.Env.Clock; nil:
+	// act.RealClock): the keys' hold and a paste typed as keys
+	// (model/composer), a form's and a command question's grace, Esc Esc,
+	// the quit window, the frame ticks, the re-attach's backoff.
+	Clock act.Clock
+	// Now is the time the screen shows (nil: time.Now; tests pin it for
+	// golden screens): a turn's elapsed seconds, and the turn timeout
+	// measured on them (model/turn), threads' ages in the resume picker.
+	// It times no key and no form.
 	Now func() time.Time
-	// KeyNow is the clock key presses are timed by to tell a paste that
-	// arrives as keys from typing (model/composer); nil means time.Now.
-	// When set, the components' one clock (act.Env.Clock) reads it.
-	KeyNow func() time.Time
 	// ReadOnly makes a watcher's model for `tandem serve` (role.go): it
 	// only scrolls, opens the pager and leaves; it starts no turn and
 	// answers no server request.
@@ -145,9 +147,6 @@ type Model struct {
 // New returns a model.
 func New(opts Options) *Model {
 	opts.FormGrace, opts.FormQuiet = overlay.Periods(opts.FormGrace, opts.FormQuiet) // tests shorten both at once
-	if opts.GraceNow == nil {
-		opts.GraceNow = time.Now
-	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -157,11 +156,10 @@ func New(opts Options) *Model {
 		km = keys.Default()
 	}
 	m := &Model{opts: opts, now: now, keys: km}
-	var clock act.Clock = act.RealClock{}
-	if opts.KeyNow != nil {
-		clock = act.FuncClock(opts.KeyNow)
+	if opts.Clock == nil {
+		opts.Clock = act.RealClock{}
 	}
-	m.env = act.Env{Out: &m.out, Clock: clock, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
+	m.env = act.Env{Out: &m.out, Clock: opts.Clock, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
 	m.stat = status.New(m.env, status.Options{Info: opts.Status, Notifications: opts.Notifications, Getenv: opts.Getenv})
 	m.panes = transcript.New(m.env, transcript.Look{}, transcript.Options{NoAltScreen: opts.NoAltScreen, NoColor: opts.NoColor})
 	m.overlay = newOverlay(m)   // overlay.go

@@ -1,8 +1,6 @@
 package model
 
 import (
-	"time"
-
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/model/act"
@@ -18,9 +16,7 @@ import (
 
 // newOverlay builds m's overlay.
 func newOverlay(m *Model) *overlay.Overlay {
-	env := m.env
-	env.Clock = graceClock(m.opts.GraceNow) // a form's grace is measured by Options.GraceNow
-	return overlay.New(env, overlay.Options{Keys: m.keys, Grace: m.opts.FormGrace, Quiet: m.opts.FormQuiet,
+	return overlay.New(m.env, overlay.Options{Keys: m.keys, Grace: m.opts.FormGrace, Quiet: m.opts.FormQuiet,
 		Now: m.now, Workspace: m.opts.Workspace, World: overlayWorld{m}})
 }
 
@@ -37,15 +33,6 @@ func (w overlayWorld) ThreadOf(id string) *thread.State { return w.m.panes.Threa
 func (w overlayWorld) ThreadCwd() string                { return w.m.panes.Cwd() }
 func (w overlayWorld) AskerOf(id string) string         { return w.m.panes.AskerOf(id) }
 func (w overlayWorld) Drivers() string                  { return w.m.stat.Drivers() }
-
-// graceClock is a clock read from a function (Options.GraceNow), with
-// Bubble Tea's timers.
-type graceClock func() time.Time
-
-func (c graceClock) Now() time.Time { return c() }
-func (graceClock) After(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
-	return tea.Tick(d, f)
-}
 
 // rootIntent is a picker's choice for root code not yet in a component
 // (the history search, a rewind, a thread with unfinished tool calls):

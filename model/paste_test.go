@@ -156,9 +156,9 @@ func TestCtrlCDraftGoesToHistory(t *testing.T) {
 // sends turn/interrupt, the second arms quit (with the hint), the third
 // quits. A turn/completed in between starts over.
 func TestCtrlCQuitsWhenInterruptHangs(t *testing.T) {
-	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	now := newPacedClock(time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC))
 	f := newFake()
-	m := ready(t, f, Options{Now: func() time.Time { return now }})
+	m := ready(t, f, Options{Now: now.Now, Clock: now})
 	typeText(t, m, "long job")
 	press(t, m, tea.KeyEnter, 0)
 	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
@@ -180,7 +180,7 @@ func TestCtrlCQuitsWhenInterruptHangs(t *testing.T) {
 	if !m.turn.Interrupting() {
 		t.Fatal("first Ctrl+C sent no interrupt")
 	}
-	now = now.Add(time.Second)
+	now.Add(time.Second)
 	ctrlC() // its command ends the quit window later: not run here
 	if noticeKindOf(m) != act.NoticeQuit {
 		t.Fatalf("second Ctrl+C sent another interrupt, or did not arm quit: notice %q", noticeText(m))
@@ -188,7 +188,7 @@ func TestCtrlCQuitsWhenInterruptHangs(t *testing.T) {
 	if v := viewText(m); !strings.Contains(v, "press Ctrl+C again to quit") {
 		t.Fatalf("no quit hint:\n%s", v)
 	}
-	now = now.Add(time.Second)
+	now.Add(time.Second)
 	if cmd := ctrlC(); !isQuit(cmd) {
 		t.Fatal("third Ctrl+C did not quit")
 	}

@@ -210,8 +210,8 @@ func TestDetachAndStop(t *testing.T) {
 		t.Error("/detach did not quit a session on the daemon")
 	}
 
-	now := time.Unix(1000, 0)
-	s := ready(t, newFake(), Options{GraceNow: func() time.Time { return now }})
+	now := newPacedClock(time.Unix(1000, 0))
+	s := ready(t, newFake(), Options{Clock: now})
 	typeText(t, s, "go")
 	press(t, s, tea.KeyEnter, 0)
 	s.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
@@ -219,7 +219,7 @@ func TestDetachAndStop(t *testing.T) {
 	if _, cmd = enterNow(s); cmd != nil || !strings.Contains(viewText(s), "Enter again to confirm") {
 		t.Fatalf("/stop mid-turn did not ask first (cmd %v):\n%s", cmd != nil, viewText(s))
 	}
-	now = now.Add(time.Second) // the question read
+	now.Add(time.Second) // the question read
 	_, cmd = enterNow(s)
 	msg := cmd()
 	if d, ok := msg.(act.Done); !ok || d.Msg != (act.Interrupted{Stop: true}) {

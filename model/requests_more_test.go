@@ -41,6 +41,7 @@ func drive(t *testing.T, m *Model, cmds ...tea.Cmd) {
 // hitKey presses a key (a rune, or a tea.Key* code) and runs what follows.
 func hitKey(t *testing.T, m *Model, code rune, mod tea.KeyMod) {
 	t.Helper()
+	pace(m)
 	msg := tea.KeyPressMsg{Code: code, Mod: mod}
 	if code >= ' ' && code < tea.KeyExtended && mod == 0 {
 		msg.Text = string(code)
@@ -140,11 +141,11 @@ func TestTypedTextNeverAnswersAChoiceForm(t *testing.T) {
 
 // clockedReqModel is a model whose forms' grace and quiet periods (100 ms
 // each) run on the returned clock.
-func clockedReqModel() (*Model, *time.Time) {
-	now := time.Unix(1000, 0)
-	m := New(Options{NoColor: true, FormGrace: 100 * time.Millisecond, FormQuiet: 100 * time.Millisecond, GraceNow: func() time.Time { return now }})
+func clockedReqModel() (*Model, *pacedClock) {
+	now := newPacedClock(time.Unix(1000, 0))
+	m := New(Options{NoColor: true, FormGrace: 100 * time.Millisecond, FormQuiet: 100 * time.Millisecond, Clock: now})
 	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
-	return m, &now
+	return m, now
 }
 
 // A message typed while a form is up keeps the keyboard however long the
@@ -158,8 +159,8 @@ func TestDraftKeepsKeysFromForm(t *testing.T) {
 	_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `"id-1"`, cmdReq, rep))
 	drive(t, m, cmd)
 	typeKeys(t, m, "no, wait, dont")
-	*clk = clk.Add(2 * time.Second) // a long pause
-	hitKey(t, m, tea.KeyEnter, 0)   // meant for the message
+	clk.Add(2 * time.Second)      // a long pause
+	hitKey(t, m, tea.KeyEnter, 0) // meant for the message
 	if m.overlay.HasKeys() {
 		t.Fatal("the form took the keys from a message being typed")
 	}
@@ -173,7 +174,7 @@ func TestDraftKeepsKeysFromForm(t *testing.T) {
 	if m.composer.Value() != "" {
 		t.Fatalf("backspace left %q", m.composer.Value())
 	}
-	*clk = clk.Add(time.Second)
+	clk.Add(time.Second)
 	hitKey(t, m, tea.KeyEscape, 0) // the first key after the pause is the form's
 	if !m.overlay.HasForm() && len(rep.All()) == 0 {
 		t.Fatal("the form closed unanswered")

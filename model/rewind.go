@@ -13,7 +13,7 @@ import (
 
 // newRewind builds m's rewind.
 func newRewind(m *Model) *rewind.Rewind {
-	return rewind.New(m.env, rewind.Options{Now: m.now, World: rewindWorld{m}})
+	return rewind.New(m.env, rewind.Options{World: rewindWorld{m}})
 }
 
 // rewindWorld is what the rewind reads of the model (rewind.World).

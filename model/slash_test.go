@@ -298,15 +298,15 @@ func TestRefusedCommandKeepsTheDraft(t *testing.T) {
 
 // runningStop is a model with a turn running and "/stop" typed, on a
 // clock the test moves.
-func runningStop(t *testing.T) (*Model, *time.Time) {
+func runningStop(t *testing.T) (*Model, *pacedClock) {
 	t.Helper()
-	now := time.Unix(1000, 0)
-	m := ready(t, newFake(), Options{GraceNow: func() time.Time { return now }})
+	now := newPacedClock(time.Unix(1000, 0))
+	m := ready(t, newFake(), Options{Clock: now})
 	typeText(t, m, "go")
 	press(t, m, tea.KeyEnter, 0)
 	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
 	typeText(t, m, "/stop")
-	return m, &now
+	return m, now
 }
 
 const stopQ = "a turn is running: /stop interrupts it and quits — Enter again to confirm, Esc to keep it"
@@ -327,7 +327,7 @@ func TestStopMidTurnAsksFirst(t *testing.T) {
 	// Keys in flight, a held Enter: too soon to be an answer, and each
 	// one restarts the wait.
 	for range 3 {
-		*now = now.Add(m.opts.FormQuiet / 2)
+		now.Add(m.opts.FormQuiet / 2)
 		if _, cmd := enterNow(m); cmd != nil {
 			t.Fatal("an Enter right after the question confirmed it")
 		}
@@ -335,7 +335,7 @@ func TestStopMidTurnAsksFirst(t *testing.T) {
 	if m.commands.Question() == "" {
 		t.Fatal("the early Enters dropped the question")
 	}
-	*now = now.Add(m.opts.FormQuiet)
+	now.Add(m.opts.FormQuiet)
 	_, cmd := enterNow(m)
 	if cmd == nil {
 		t.Fatal("Enter after the question did not confirm")
@@ -364,7 +364,7 @@ func TestStopQuestionCancels(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m, now := runningStop(t)
 			enterNow(m)
-			*now = now.Add(time.Minute)
+			now.Add(time.Minute)
 			_, cmd := keyNow(m, tt.key)
 			settle(t, m, cmd)
 			if m.commands.Question() != "" || strings.Contains(viewText(m), "Enter again to confirm") {
@@ -396,7 +396,7 @@ func TestStopQuestionFollowsTheTurn(t *testing.T) {
 		t.Fatal("the question outlived its turn")
 	}
 	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-2"}})
-	*now = now.Add(time.Minute)
+	now.Add(time.Minute)
 	if !m.State().Running {
 		t.Fatal("turn-2 is not running")
 	}

@@ -17,6 +17,7 @@ import (
 	"tandem/backend"
 	"tandem/internal/lib/screen"
 	"tandem/model"
+	"tandem/model/act"
 	"tandem/sessions"
 	"tandem/ui"
 )
@@ -100,7 +101,7 @@ func Recording(rec *sessions.Recording, o Options, sink Sink) error {
 	clock := func() time.Time { return now }
 	status := Status(rec)
 	status.Notice = "" // a picture has no "waiting to start"
-	m := model.New(model.Options{Dark: o.Dark, Status: status, Shared: true, Now: clock, GraceNow: clock})
+	m := model.New(model.Options{Dark: o.Dark, Status: status, Shared: true, Now: clock, Clock: act.FuncClock(clock)})
 	defer m.Close()
 	scr := screen.New(o.Cols, o.Rows)
 	defer scr.Close()

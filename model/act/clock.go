@@ -7,8 +7,8 @@ import (
 )
 
 // Clock is the one clock every timer of the model reads (Env.Clock;
-// model.New reads model.Options.KeyNow through it when that is set): key
-// timing, the forms' grace, frame ticks, retries and re-attaches.
+// model.Options.Clock): key timing, the forms' grace, Esc Esc, the quit
+// window, frame ticks, retries and re-attaches.
 type Clock interface {
 	// Now is the time.
 	Now() time.Time
@@ -26,7 +26,7 @@ func (RealClock) Now() time.Time { return time.Now() }
 func (RealClock) After(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd { return tea.Tick(d, f) }
 
 // FuncClock is a clock that reads the time from a function (a pinned or
-// stepped clock: model.Options.KeyNow), with Bubble Tea's timers.
+// stepped clock, for model.Options.Clock), with Bubble Tea's timers.
 type FuncClock func() time.Time
 
 // Now implements Clock.

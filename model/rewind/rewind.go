@@ -35,8 +35,6 @@ const escTwice = time.Second
 
 // Options configure a Rewind.
 type Options struct {
-	// Now is the time two Escs are told apart by (nil: time.Now).
-	Now func() time.Time
 	// World is what the rewind reads of the rest of the model.
 	World World
 }
@@ -93,9 +91,6 @@ type Rewind struct {
 
 // New returns a rewind with nothing chosen.
 func New(env act.Env, opts Options) *Rewind {
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
 	return &Rewind{env: env, opts: opts}
 }
 
@@ -107,7 +102,7 @@ func (r *Rewind) Esc() {
 		r.cancel("rewind cancelled")
 		return
 	}
-	now := r.opts.Now()
+	now := r.env.Clock.Now()
 	if r.escAt.IsZero() || now.Sub(r.escAt) > escTwice {
 		r.escAt = now
 		if r.blocked() == "" && len(editable(r.turns())) > 0 {
@@ -123,7 +118,7 @@ func (r *Rewind) Esc() {
 // EscEsc is two Escs in one read (tmux, a slow link: they arrive as one
 // key) on an empty composer with no turn running: as Esc twice.
 func (r *Rewind) EscEsc() {
-	r.escAt = r.opts.Now()
+	r.escAt = r.env.Clock.Now()
 	r.Esc()
 }
 

@@ -37,7 +37,7 @@ func newRig(t *testing.T, role act.Role, turns []backend.Turn) *rig {
 		now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
 	g.w.thread.SetThread("t-first")
 	g.w.thread.Load(turns)
-	g.r = New(act.Env{Out: &g.out, Role: role}, Options{Now: func() time.Time { return g.now }, World: g.w})
+	g.r = New(act.Env{Out: &g.out, Clock: act.FuncClock(func() time.Time { return g.now }), Role: role}, Options{World: g.w})
 	return g
 }
 

@@ -53,7 +53,7 @@ func (s *Status) StartFrames() tea.Cmd {
 	s.frame.ticking = true
 	s.frame.tickSeq++
 	t := Tick{seq: s.frame.tickSeq}
-	return tea.Tick(s.FrameEvery(), func(time.Time) tea.Msg { return t })
+	return s.env.Clock.After(s.FrameEvery(), func(time.Time) tea.Msg { return t })
 }
 
 // Ticking reports whether the frame ticks run (a running turn's): a
@@ -113,7 +113,7 @@ func (s *Status) OnSpin(msg spinner.TickMsg, running bool) tea.Cmd {
 // notice unless another window opened since.
 func (s *Status) ArmQuit(now time.Time) tea.Cmd {
 	s.quitAt = now
-	return tea.Tick(QuitWindow, func(time.Time) tea.Msg { return quitEnds{at: now} })
+	return s.env.Clock.After(QuitWindow, func(time.Time) tea.Msg { return quitEnds{at: now} })
 }
 
 // DisarmQuit closes the quit window (a Ctrl+C that discarded the draft,
