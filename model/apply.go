@@ -21,10 +21,10 @@ const maxIntents = 1000
 // the commands.
 func (m *Model) apply() tea.Cmd {
 	var cmds []tea.Cmd
-	for n := 0; len(m.out.Intents) > 0 && n < maxIntents; n++ {
-		i := m.out.Intents[0]
-		rest := m.out.Intents[1:]
-		m.out.Intents = nil
+	for n := 0; len(m.env.Out.Intents) > 0 && n < maxIntents; n++ {
+		i := m.env.Out.Intents[0]
+		rest := m.env.Out.Intents[1:]
+		m.env.Out.Intents = nil
 		switch i := i.(type) {
 		case act.Request:
 			if c := m.turn.Client(); c != nil { // model/turn: the session's client
@@ -50,7 +50,7 @@ func (m *Model) apply() tea.Cmd {
 		case act.StartFrames:
 			cmds = append(cmds, m.stat.StartFrames(), m.stat.SpinTick) // model/status
 		case act.TurnEnded: // the title and a notification (model/status)
-			cmds = append(cmds, m.stat.TurnEnded(i.Turn, i.Took, m.stat.Label(m.panes.Name(), m.panes.Thread()), (m.turn.Client() != nil || !m.opts.Shared)))
+			cmds = append(cmds, m.stat.TurnEnded(i.Turn, i.Took, m.stat.Label(m.panes.Name(), m.panes.Thread()), (m.turn.Client() != nil || !m.env.Role.Shared())))
 		case act.RefuseRequests: // the refusals are written before what follows them
 			cmds = append(cmds, inOrder(m.overlay.RefuseAll(), i.Then))
 		case act.DropRequests:
@@ -61,7 +61,7 @@ func (m *Model) apply() tea.Cmd {
 		// composer (model/commands).
 		case act.Undo:
 			if why := m.rewind.Undo(); why != "" { // model/rewind; the command checked UndoBlocked
-				m.out.Notice(act.NoticeInfo, why)
+				m.env.Out.Notice(act.NoticeInfo, why)
 			}
 		case act.PickModel:
 			m.overlay.PickModel(i.Current) // model/overlay
@@ -83,10 +83,10 @@ func (m *Model) apply() tea.Cmd {
 				m.stat.Apply(i)
 			}
 		}
-		m.out.Intents = append(m.out.Intents, rest...) // what i asked for goes first
+		m.env.Out.Intents = append(m.env.Out.Intents, rest...) // what i asked for goes first
 	}
-	m.out.Intents = nil
-	cmds = append(cmds, m.out.Cmds...)
-	m.out.Cmds = nil
+	m.env.Out.Intents = nil
+	cmds = append(cmds, m.env.Out.Cmds...)
+	m.env.Out.Cmds = nil
 	return tea.Batch(cmds...)
 }

@@ -43,7 +43,7 @@ func newComposer(m *Model) *composer.Composer {
 			return composer.Facts{Queued: m.turn.Queued(), Busy: m.turn.Busy(), Online: m.turn.Client() != nil, Ready: m.turn.Ready(),
 				Remote: m.turn.Remote(), ThreadCwd: m.panes.Cwd()}
 		}}
-	if m.opts.ReadOnly {
+	if m.env.Role.Watches() {
 		opts.Placeholder = "watching (read-only) — PgUp/PgDn scroll, Ctrl+T pager, q leaves"
 	}
 	for _, c := range m.commands.Entries() { // model/commands: the / popup lists them
@@ -56,7 +56,7 @@ func newComposer(m *Model) *composer.Composer {
 // waits to see whether a paste follows it, a key right after it makes
 // both a paste, and every other key acts now (onKey).
 func (m *Model) keyIn(k tea.KeyPressMsg) tea.Cmd {
-	g := composer.Gate{Elsewhere: m.opts.ReadOnly || m.panes.PagerOpen() || m.overlay.Open(),
+	g := composer.Gate{Elsewhere: m.env.Role.Watches() || m.panes.PagerOpen() || m.overlay.Open(),
 		Form: m.overlay.HasKeys()}
 	g.FormWants = g.Form && m.overlay.Wants(k)
 	switch v := m.composer.KeyIn(k, g); v.Do {

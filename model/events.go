@@ -24,13 +24,7 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 		m.overlay.Resolved(e.RequestID) // model/overlay
 		return nil
 	case backend.UnknownEvent:
-		if !m.seenUnknown[e.Method] {
-			if m.seenUnknown == nil {
-				m.seenUnknown = map[string]bool{}
-			}
-			m.seenUnknown[e.Method] = true
-			m.panes.Banner(act.Banner{Kind: ui.BannerQuiet, Text: "codex sent " + e.Method + ", which tandem does not show yet (noted once)"})
-		}
+		m.panes.OnUnknown(e) // model/transcript: noted once per method
 		return nil
 	case backend.ThreadNameEvent:
 		m.panes.OnName(e) // model/transcript

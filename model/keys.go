@@ -23,7 +23,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.commands.Key(k) { // model/commands: a command's confirmation
 		return nil
 	}
-	if key.Matches(k, m.keys.Restart) && m.turn.Dead() && !m.opts.ReadOnly {
+	if key.Matches(k, m.keys.Restart) && m.turn.Dead() && !m.env.Role.Watches() {
 		m.turn.Restart() // model/turn
 		return nil
 	}
@@ -39,7 +39,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case m.overlay.Takes(k): // model/overlay: a picker or the login form
 		m.overlay.Key(k)
 		return nil
-	case !m.overlay.HasKeys() && !m.opts.ReadOnly:
+	case !m.overlay.HasKeys() && !m.env.Role.Watches():
 		return m.composerKey(k)
 	}
 	return m.globalKey(k)
@@ -86,7 +86,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.scroll(0, 1)
 	}
 	if k, _ := m.stat.Notice(); k == act.NoticeQuit {
-		m.out.Clear(act.NoticeQuit)
+		m.env.Out.Clear(act.NoticeQuit)
 		m.stat.DisarmQuit()
 	}
 	if m.overlay.FormKey(k) { // model/overlay: the form's, or an Esc meant for it
@@ -135,12 +135,12 @@ func (m *Model) ctrlC() tea.Cmd {
 		// Mid-turn with a question or approval up: refuse it (never
 		// accept) and interrupt the turn once refused; the draft stays. A
 		// second Ctrl+C quits, as anywhere else.
-		m.turn.Interrupt(true)                                   // model/turn
-		m.out.Notice(act.NoticeQuit, "interrupting — "+quitHint) // after the turn's own
-		return m.stat.ArmQuit(m.env.Clock.Now())                 // model/status: the quit window
+		m.turn.Interrupt(true)                                       // model/turn
+		m.env.Out.Notice(act.NoticeQuit, "interrupting — "+quitHint) // after the turn's own
+		return m.stat.ArmQuit(m.env.Clock.Now())                     // model/status: the quit window
 	}
 	if m.composer.Discard() { // into the history: Up brings it back
-		m.out.Clear(act.NoticeInfo) // "image attached", "large paste …": of the draft
+		m.env.Out.Clear(act.NoticeInfo) // "image attached", "large paste …": of the draft
 		m.stat.DisarmQuit()
 		m.rewind.Cancel() // model/rewind: a rewind chosen goes with its draft
 		return nil
@@ -156,9 +156,9 @@ func (m *Model) ctrlC() tea.Cmd {
 		return m.Quit()
 	}
 	if m.turn.Running() && m.turn.Interrupting() {
-		m.out.Notice(act.NoticeQuit, "interrupt not confirmed — "+quitHint)
+		m.env.Out.Notice(act.NoticeQuit, "interrupt not confirmed — "+quitHint)
 	} else {
-		m.out.Notice(act.NoticeQuit, quitHint)
+		m.env.Out.Notice(act.NoticeQuit, quitHint)
 	}
 	return m.stat.ArmQuit(m.env.Clock.Now()) // model/status: the quit window
 }
@@ -179,20 +179,20 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		detail, diff := m.overlay.PagerTail() // model/overlay
 		return m.panes.OpenPager(transcript.PagerTail{Detail: detail, Diff: diff}), true
 	case key.Matches(k, km.Expand):
-		if m.opts.ReadOnly {
+		if m.env.Role.Watches() {
 			return nil, false
 		}
 		m.panes.ToggleLastCommand()
 		return nil, true
 	case key.Matches(k, km.Mouse):
 		if m.panes.ToggleMouse() {
-			m.out.Notice(act.NoticeInfo, "mouse released: select text with the terminal; "+km.Mouse.Help().Key+" captures it again")
+			m.env.Out.Notice(act.NoticeInfo, "mouse released: select text with the terminal; "+km.Mouse.Help().Key+" captures it again")
 		} else {
-			m.out.Clear()
+			m.env.Out.Clear()
 		}
 		return nil, true
 	case key.Matches(k, km.Copy):
-		if m.opts.ReadOnly {
+		if m.env.Role.Watches() {
 			return nil, false
 		}
 		m.commands.Copy() // model/commands: /copy
@@ -208,7 +208,7 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 // terminal scrolls its own scrollback instead, and a notice says so.
 func (m *Model) scroll(lines, pages int) tea.Cmd {
 	if m.panes.Inline() && !m.panes.FullScreen() {
-		m.out.Notice(act.NoticeInfo, transcript.ScrollbackHint)
+		m.env.Out.Notice(act.NoticeInfo, transcript.ScrollbackHint)
 		return nil
 	}
 	m.panes.Scroll(lines, pages, m.transcriptHeight(), m.turn.Client() != nil)

@@ -6,7 +6,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
@@ -105,14 +104,11 @@ type Options struct {
 // composer, the request queue and its form, the pager, the pickers, the
 // login form and the recovery state.
 type Model struct {
-	opts Options
-	now  func() time.Time
+	opts Options // Now and Clock set (New)
 	keys *keys.Map
 
 	width, height int
-	styles        ui.Styles
-	theme         huh.Theme
-	markdown      *ui.Markdown
+	styles        ui.Styles // the palette's (setPalette; the components have theirs)
 
 	// panes are the threads' folds and their drawing: the session's
 	// thread and its sub-agents, the pager, the scrollback
@@ -131,14 +127,11 @@ type Model struct {
 	// commands are the slash commands and the question one asks before
 	// it runs (model/commands).
 	commands *commands.Commands
-	// seenUnknown the unknown notification methods noted (events.go).
-	seenUnknown map[string]bool
 	// stat is the status line, the notice, notifications and the title
-	// (model/status); out is what the components asked for during the
-	// message being handled (model/act), carried out by apply; env is
-	// what they are built with.
+	// (model/status); env is what the components are built with: its
+	// Out is what they asked for during the message being handled
+	// (model/act), carried out by apply.
 	stat *status.Status
-	out  act.Out
 	env  act.Env
 
 	quitting bool
@@ -147,19 +140,18 @@ type Model struct {
 // New returns a model.
 func New(opts Options) *Model {
 	opts.FormGrace, opts.FormQuiet = overlay.Periods(opts.FormGrace, opts.FormQuiet) // tests shorten both at once
-	now := opts.Now
-	if now == nil {
-		now = time.Now
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Clock == nil {
+		opts.Clock = act.RealClock{}
 	}
 	km := opts.Keys
 	if km == nil {
 		km = keys.Default()
 	}
-	m := &Model{opts: opts, now: now, keys: km}
-	if opts.Clock == nil {
-		opts.Clock = act.RealClock{}
-	}
-	m.env = act.Env{Out: &m.out, Clock: opts.Clock, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
+	m := &Model{opts: opts, keys: km}
+	m.env = act.Env{Out: &act.Out{}, Clock: opts.Clock, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
 	m.stat = status.New(m.env, status.Options{Info: opts.Status, Notifications: opts.Notifications, Getenv: opts.Getenv})
 	m.panes = transcript.New(m.env, transcript.Look{}, transcript.Options{NoAltScreen: opts.NoAltScreen, NoColor: opts.NoColor})
 	m.overlay = newOverlay(m)   // overlay.go
@@ -183,10 +175,8 @@ func (m *Model) setPalette(dark bool) {
 	}
 	// NoColor keeps the dark style's layout (borders, bullets); Bubble
 	// Tea's colour profile strips the colours themselves.
-	m.markdown = ui.NewMarkdown(style)
-	m.theme = forms.Theme(dark, m.opts.NoColor)
-	m.panes.SetLook(transcript.Look{Styles: m.styles, Markdown: m.markdown})
-	m.overlay.SetLook(overlay.Look{Styles: m.styles, Theme: m.theme, Inline: m.panes.Inline()})
+	m.panes.SetLook(transcript.Look{Styles: m.styles, Markdown: ui.NewMarkdown(style)})
+	m.overlay.SetLook(overlay.Look{Styles: m.styles, Theme: forms.Theme(dark, m.opts.NoColor), Inline: m.panes.Inline()})
 }
 
 // Init implements tea.Model.
@@ -248,7 +238,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	case tea.MouseWheelMsg:
 		return m, m.onWheel(msg)
 	case tea.BackgroundColorMsg:
-		if msg.IsDark() != m.styles.Dark || m.markdown == nil {
+		if msg.IsDark() != m.styles.Dark || m.panes.Look().Markdown == nil {
 			m.setPalette(msg.IsDark()) // the panes draw everything again
 			m.drawn.bottom = nil
 		}

@@ -17,7 +17,7 @@ import (
 // newOverlay builds m's overlay.
 func newOverlay(m *Model) *overlay.Overlay {
 	return overlay.New(m.env, overlay.Options{Keys: m.keys, Grace: m.opts.FormGrace, Quiet: m.opts.FormQuiet,
-		Now: m.now, Workspace: m.opts.Workspace, World: overlayWorld{m}})
+		Now: m.opts.Now, Workspace: m.opts.Workspace, World: overlayWorld{m}})
 }
 
 // overlayWorld is what the overlay reads of the model (overlay.World).
@@ -50,7 +50,7 @@ func (m *Model) applyOverlay(i act.Intent) (cmd tea.Cmd, ok bool) {
 	case act.Quit:
 		return m.Quit(), true
 	case act.RequestNotify:
-		return m.stat.Notify(status.Request, i.Summary, 0, (m.turn.Client() != nil || !m.opts.Shared)), true // model/status
+		return m.stat.Notify(status.Request, i.Summary, 0, (m.turn.Client() != nil || !m.env.Role.Shared())), true // model/status
 	case act.Follow:
 		m.panes.Follow()
 	case rootIntent:

@@ -10,7 +10,7 @@ import (
 // open: it closes, or gives way to a command's output.
 func (m *Model) pagerKey(k tea.KeyPressMsg) tea.Cmd {
 	do := m.panes.PagerKey(k, m.keys)
-	if do == transcript.PagerOutput && m.opts.ReadOnly {
+	if do == transcript.PagerOutput && m.env.Role.Watches() {
 		return nil
 	}
 	if do == transcript.PagerClose || do == transcript.PagerOutput {

@@ -17,10 +17,10 @@ func (m *Model) onResult(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		if msg.How == act.HowRewound {
 			note = m.rewind.Note(msg.BeforeTurn) // model/rewind: from the thread left
 		}
-		m.out.Want(act.OpenThread{Response: msg.Response, How: msg.How, Note: note})
+		m.env.Out.Want(act.OpenThread{Response: msg.Response, How: msg.How, Note: note})
 	case transcript.OutputDone:
 		if msg.Err != nil {
-			m.out.Notice(act.NoticeInfo, "pager: "+msg.Err.Error())
+			m.env.Out.Notice(act.NoticeInfo, "pager: "+msg.Err.Error())
 		}
 	default:
 		return nil, false

@@ -21,7 +21,7 @@ const watcherReadOnlyHint = "you are watching — PgUp/PgDn scroll, Ctrl+T pager
 // the pager is open its keys go straight to it (q, Esc and Ctrl+C close
 // it). Drivers pass through untouched.
 func (m *Model) roleFilter(msg tea.Msg) (cmd tea.Cmd, done bool) {
-	if !m.opts.ReadOnly {
+	if !m.env.Role.Watches() {
 		return nil, false
 	}
 	switch msg := msg.(type) {
@@ -37,10 +37,10 @@ func (m *Model) roleFilter(msg tea.Msg) (cmd tea.Cmd, done bool) {
 			// scrolling, the transcript pager and mouse capture
 			return nil, false
 		}
-		m.out.Notice(act.NoticeInfo, watcherReadOnlyHint)
+		m.env.Out.Notice(act.NoticeInfo, watcherReadOnlyHint)
 		return nil, true
 	case tea.PasteMsg:
-		m.out.Notice(act.NoticeInfo, watcherReadOnlyHint)
+		m.env.Out.Notice(act.NoticeInfo, watcherReadOnlyHint)
 		return nil, true
 	}
 	return nil, false

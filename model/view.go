@@ -91,7 +91,7 @@ func (m *Model) bottom() []string {
 	// bottom drawn a moment ago serves until the second turns.
 	sec := int64(-1) // the running turn's elapsed whole seconds, as the status line shows them
 	if m.turn.Running() {
-		sec = int64(m.now().Sub(m.turn.Started()) / time.Second)
+		sec = int64(m.opts.Now().Sub(m.turn.Started()) / time.Second)
 	}
 	if (d.deltaOnly || d.tickOnly && sec == d.bottomSec) && d.bottom != nil && d.bottomW == m.width {
 		return d.bottom
@@ -146,7 +146,7 @@ func (m *Model) statusInfo() ui.StatusInfo {
 	s.Running = m.turn.Running()
 	s.Spinner = m.stat.Spinner()
 	if m.turn.Running() {
-		s.Elapsed = m.now().Sub(m.turn.Started())
+		s.Elapsed = m.opts.Now().Sub(m.turn.Started())
 		s.Header = m.panes.Header()
 	}
 	u := m.panes.Thread().Usage

@@ -62,6 +62,9 @@ type Panes struct {
 	sb     scrollback
 	// mouseOff: the mouse is released for the terminal's own selection.
 	mouseOff bool
+	// unknown are the notification methods tandem does not show that
+	// were noted (OnUnknown).
+	unknown map[string]bool
 }
 
 // New returns the panes of a viewer, the session's thread shown.
@@ -164,6 +167,19 @@ func (p *Panes) OnName(e backend.ThreadNameEvent) {
 		p.name = *e.Name
 		p.main.v.add(&ui.BannerCell{Kind: ui.BannerQuiet, Text: "thread renamed “" + *e.Name + "”"})
 	}
+}
+
+// OnUnknown notes a notification tandem does not show yet, once per
+// method: a quiet banner names it.
+func (p *Panes) OnUnknown(e backend.UnknownEvent) {
+	if p.unknown[e.Method] {
+		return
+	}
+	if p.unknown == nil {
+		p.unknown = map[string]bool{}
+	}
+	p.unknown[e.Method] = true
+	p.Banner(act.Banner{Kind: ui.BannerQuiet, Text: "codex sent " + e.Method + ", which tandem does not show yet (noted once)"})
 }
 
 // Header is the running turn's "working" header: the reasoning
