@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
@@ -61,6 +63,7 @@ func newReplayCmd() *cobra.Command {
 		return runReplay(cmd.Context(), opts, cmd.CommandPath(), stdioOf(cmd))
 	})
 	opts.register(cmd)
+	cmd.Long += playbackKeysHelp()
 	return cmd
 }
 
@@ -70,7 +73,19 @@ func newDemoCmd() *cobra.Command {
 		return runReplay(cmd.Context(), opts, cmd.CommandPath(), stdioOf(cmd))
 	})
 	opts.register(cmd)
+	cmd.Long += playbackKeysHelp()
 	return cmd
+}
+
+// playbackKeysHelp is the playback keys' paragraph of replay's and demo's
+// --help: the keymap's Replay bindings, their default keys.
+func playbackKeysHelp() string {
+	var b strings.Builder
+	b.WriteString("\n\nKeys while playing (the defaults; [keys] in the config rebinds them, docs/KEYS.md):")
+	for _, l := range keys.Default().HelpLines(keys.Replay, 8) {
+		b.WriteString("\n  " + l)
+	}
+	return b.String()
 }
 
 // runReplay plays the recording (or the demo) in the TUI on std, which
@@ -101,11 +116,21 @@ func runReplay(ctx context.Context, opts ReplayOptions, command string, std stdi
 	return play(ctx, p, replayOptions(frames.Status(rec), opts.NoAltScreen, km))
 }
 
-// replayModel wraps the ordinary model with the playback keys; everything
+// playback is what the playback keys drive: a sessions.Player.
+type playback interface {
+	Toggle()
+	Step()
+	Faster()
+	Slower()
+}
+
+// replayModel wraps the ordinary model with the playback keys (the
+// keymap's Replay bindings, km's own, so [keys] rebinds them); everything
 // else goes to the model unchanged, so the screen is drawn exactly as live.
 type replayModel struct {
 	*model.Model
-	player *sessions.Player
+	player playback
+	keys   *keys.Map
 	peer   *string // the playback state shown in the status line
 }
 
@@ -113,21 +138,22 @@ type replayModel struct {
 func (r replayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		switch msg.String() {
-		case "ctrl+c":
+		km := r.keys
+		switch {
+		case key.Matches(msg, km.ReplayQuit):
 			// A replayed turn can't be interrupted, so quit at once
 			// (inline, what is live is printed first).
 			return r, r.Quit()
-		case "space":
+		case key.Matches(msg, km.ReplayPause):
 			r.player.Toggle()
 			return r, nil
-		case "right":
+		case key.Matches(msg, km.ReplayStep):
 			r.player.Step()
 			return r, nil
-		case "+", "=":
+		case key.Matches(msg, km.ReplayFaster):
 			r.player.Faster()
 			return r, nil
-		case "-", "_", "−":
+		case key.Matches(msg, km.ReplaySlower):
 			r.player.Slower()
 			return r, nil
 		}
@@ -177,7 +203,11 @@ func play(ctx context.Context, p *sessions.Player, opts model.Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := model.New(opts)
-	prog := tea.NewProgram(replayModel{Model: m, player: p, peer: new(string)}, tea.WithContext(ctx))
+	km := opts.Keys
+	if km == nil {
+		km = keys.Default()
+	}
+	prog := tea.NewProgram(replayModel{Model: m, player: p, keys: km, peer: new(string)}, tea.WithContext(ctx))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -1,6 +1,7 @@
 // Package layers holds the test that keeps tandem's packages in their
-// layers (docs/ARCHITECTURE.md): what each may import, and that protocol
-// method names stay inside backend.
+// layers (docs/ARCHITECTURE.md): what each may import, that protocol
+// method names stay inside backend and key names inside the keymap
+// (model/keys).
 package layers
 
 import (
@@ -75,28 +76,6 @@ var allowed = map[string][]string{
 // name ("thread/start", "item/agentMessage/delta", …).
 var protocolMethod = regexp.MustCompile(`^(thread|turn|item|account|model|review|mcpServer|config|command|fuzzyFileSearch|feedback|skills|app)/[A-Za-z/]+$`)
 
-// keyName matches a string literal that is a key as Bubble Tea names it
-// ("ctrl+t", "enter", "f5"): only the keymap (model/keys) may spell one.
-var keyName = regexp.MustCompile(`^((ctrl|alt|shift)\+\S+|enter|esc|tab|f[0-9]{1,2}|pgup|pgdown|backspace|delete|space)$`)
-
-// keyPackages are the packages (and those below them) whose keys must
-// come from the keymap.
-var keyPackages = []string{"model", "ui", "forms"}
-
-// keysChecked reports whether pkg's key strings must come from the
-// keymap: model, ui and forms, but the keymap itself.
-func keysChecked(pkg string) bool {
-	if pkg == "model/keys" {
-		return false
-	}
-	for _, p := range keyPackages {
-		if pkg == p || strings.HasPrefix(pkg, p+"/") {
-			return true
-		}
-	}
-	return false
-}
-
 // methodsAllowed are the packages that may spell protocol methods: the
 // protocol client itself, and the scripted mock and trivial client that
 // stand in for the far ends in tests and benchmarks.
@@ -131,6 +110,11 @@ func TestLayers(t *testing.T) {
 			t.Errorf("no Go files found for the shared %q: the shared list names a package that moved", pkg)
 		}
 	}
+	for pkg := range keyWordsAllowed {
+		if !r.seen[pkg] {
+			t.Errorf("no Go files found for %q: keyWordsAllowed names a package that moved", pkg)
+		}
+	}
 	for pkg := range componentAllowed {
 		if !slices.Contains(r.components, pkg) {
 			t.Errorf("componentAllowed names %q, which is no component of the model", pkg)
@@ -154,7 +138,8 @@ type report struct {
 // scan reads every Go file below root (a module's root; hidden
 // directories, testdata and node_modules skipped) and checks it: a
 // non-test file against forbidden, componentImport, the protocol method
-// names and the key names; a test file of the model's components and
+// names (outside methodsAllowed) and the key strings (keyStrings, in every
+// package but the keymap); a test file of the model's components and
 // shared packages against componentImport, so a component's tests import
 // neither the root model nor another component. An error is one reading
 // the tree or parsing a file.
@@ -209,27 +194,21 @@ func scan(root string) (report, error) {
 			return nil
 		}
 		r.seen[pkg] = true
-		if allowedMethods(pkg) {
-			return nil
-		}
 		full, err := parser.ParseFile(fset, path, nil, 0)
 		if err != nil {
 			return err
 		}
+		r.violations = append(r.violations, keyStrings(fset, full, pkg)...) // keys_test.go
+		if allowedMethods(pkg) {
+			return nil
+		}
 		ast.Inspect(full, func(n ast.Node) bool {
 			lit, ok := n.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
+			if !ok {
 				return true
 			}
-			s, err := strconv.Unquote(lit.Value)
-			if err != nil {
-				return true
-			}
-			if protocolMethod.MatchString(s) {
+			if _, s, ok := stringLit(lit); ok && protocolMethod.MatchString(s) {
 				r.violations = append(r.violations, fmt.Sprintf("%s spells the protocol method %q: only backend may (use its typed client)", fset.Position(lit.Pos()), s))
-			}
-			if keyName.MatchString(s) && keysChecked(pkg) {
-				r.violations = append(r.violations, fmt.Sprintf("%s spells the key %q: only the keymap (model/keys) may (use its bindings)", fset.Position(lit.Pos()), s))
 			}
 			return true
 		})

@@ -38,9 +38,21 @@ const (
 	Form
 	// Watch: a watcher of a shared session.
 	Watch
+	// Replay: the playback of `tandem replay` and `tandem demo`, ahead of
+	// the session's keys (the wrapper around the model takes them first).
+	Replay
 )
 
-var scopeNames = [...]string{"the session", "editing the message", "lists", "the pager", "forms", "watching"}
+var scopeNames = [...]string{"the session", "editing the message", "lists", "the pager", "forms", "watching", "replaying"}
+
+// scopes is every scope, in the order /help and docs/KEYS.md list them.
+func scopes() []Scope {
+	out := make([]Scope, len(scopeNames))
+	for i := range out {
+		out[i] = Scope(i)
+	}
+	return out
+}
 
 // String names the scope as /help and docs/KEYS.md head its table.
 func (s Scope) String() string { return scopeNames[s] }
@@ -68,6 +80,8 @@ type Map struct {
 	FullScreen key.Binding
 	// A watcher's leave key.
 	Leave key.Binding
+	// Replaying a recording (tandem replay, tandem demo).
+	ReplayPause, ReplayStep, ReplayFaster, ReplaySlower, ReplayQuit key.Binding
 
 	actions []Action
 }
@@ -175,6 +189,13 @@ func Default() *Map {
 	m.def(&m.FullScreen, "full_screen", Form, "the request full screen, and back", "ctrl+t")
 	// Watching.
 	m.def(&m.Leave, "leave", Watch, "leave the shared session", "q", "ctrl+c", "ctrl+d")
+	// Replaying.
+	m.def(&m.ReplayPause, "replay_pause", Replay, "pause or resume the playback", "space")
+	m.def(&m.ReplayStep, "replay_step", Replay, "the next event at once (also while paused)", "right")
+	m.ReplayStep.SetHelp("→", m.ReplayStep.Help().Desc)
+	m.def(&m.ReplayFaster, "replay_faster", Replay, "play faster (the next speed)", "+", "=")
+	m.def(&m.ReplaySlower, "replay_slower", Replay, "play slower (the previous speed)", "-", "_", "−")
+	m.def(&m.ReplayQuit, "replay_quit", Replay, "quit the replay at once (a replayed turn can't be interrupted)", "ctrl+c")
 	return m
 }
 
@@ -310,7 +331,7 @@ type Group struct {
 // Groups returns the map's actions by scope, in scope order.
 func (m *Map) Groups() []Group {
 	var out []Group
-	for s := Compose; s <= Watch; s++ {
+	for _, s := range scopes() {
 		g := Group{Scope: s}
 		for _, a := range m.actions {
 			if a.Scope == s {
@@ -340,17 +361,21 @@ var keyNames = map[string]string{
 }
 
 func displayKey(k string) string {
+	if utf8.RuneCountInString(k) == 1 { // a character key as is: q, G, +, −
+		return k
+	}
 	parts := strings.Split(k, "+")
 	for i, p := range parts {
 		switch n, ok := keyNames[p]; {
 		case ok:
 			parts[i] = n
-		case len(p) == 1 && i > 0: // a letter after a modifier: Ctrl+T
+		case utf8.RuneCountInString(p) == 1 && i > 0: // a letter after a modifier: Ctrl+T
 			parts[i] = strings.ToUpper(p)
 		case len(p) > 1 && p[0] == 'f' && p[1] >= '0' && p[1] <= '9':
 			parts[i] = strings.ToUpper(p)
-		case len(p) > 1:
-			parts[i] = strings.ToUpper(p[:1]) + p[1:]
+		case utf8.RuneCountInString(p) > 1:
+			r, size := utf8.DecodeRuneInString(p)
+			parts[i] = strings.ToUpper(string(r)) + p[size:]
 		}
 	}
 	return strings.Join(parts, "+")
@@ -426,7 +451,7 @@ func mdCell(s string) string {
 // what the scope is.
 func (m *Map) Markdown() string {
 	var b strings.Builder
-	for s := Compose; s <= Watch; s++ {
+	for _, s := range scopes() {
 		fmt.Fprintf(&b, "### %s%s\n\n%s\n", strings.ToUpper(s.String()[:1]), s.String()[1:], m.Table(s))
 	}
 	return b.String()

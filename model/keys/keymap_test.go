@@ -149,6 +149,10 @@ func TestDisplay(t *testing.T) {
 		{[]string{"q"}, "q"},
 		{[]string{"G"}, "G"},
 		{[]string{"alt+<"}, "Alt+<"},
+		{[]string{"space"}, "Space"},
+		{[]string{"right"}, "→"},
+		{[]string{"+", "="}, "+, ="},
+		{[]string{"-", "_", "−"}, "-, _, −"},
 	} {
 		if got := Display(key.NewBinding(key.WithKeys(tc.keys...))); got != tc.want {
 			t.Errorf("Display(%v) = %q, want %q", tc.keys, got, tc.want)
