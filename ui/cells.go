@@ -17,6 +17,33 @@ type Cell interface {
 	Version() int
 }
 
+// ItemCell is implemented by the cells that draw a thread item (an agent
+// message, reasoning, a command, a file change, a plan, a tool call):
+// ThreadItem returns it. The cells of a viewer's own (a user message, a
+// banner, a diff) do not.
+type ItemCell interface {
+	Cell
+	ThreadItem() *thread.Item
+}
+
+// ThreadItem implements ItemCell.
+func (c *AgentCell) ThreadItem() *thread.Item { return c.Item }
+
+// ThreadItem implements ItemCell.
+func (c *ReasoningCell) ThreadItem() *thread.Item { return c.Item }
+
+// ThreadItem implements ItemCell.
+func (c *CommandCell) ThreadItem() *thread.Item { return c.Item }
+
+// ThreadItem implements ItemCell.
+func (c *FileChangeCell) ThreadItem() *thread.Item { return c.Item }
+
+// ThreadItem implements ItemCell.
+func (c *PlanCell) ThreadItem() *thread.Item { return c.Item }
+
+// ThreadItem implements ItemCell.
+func (c *ToolCell) ThreadItem() *thread.Item { return c.Item }
+
 // RenderContext carries what cells need to draw: styles and the Markdown
 // renderer. Expanded asks cells for their full content (the transcript
 // pager) instead of the collapsed form shown inline.

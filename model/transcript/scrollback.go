@@ -342,19 +342,8 @@ func finished(c ui.Cell, last, running bool) bool {
 // cellItem returns the thread item c draws (nil for a cell of this
 // viewer's own).
 func cellItem(c ui.Cell) *thread.Item {
-	switch c := c.(type) {
-	case *ui.AgentCell:
-		return c.Item
-	case *ui.ReasoningCell:
-		return c.Item
-	case *ui.CommandCell:
-		return c.Item
-	case *ui.FileChangeCell:
-		return c.Item
-	case *ui.PlanCell:
-		return c.Item
-	case *ui.ToolCell:
-		return c.Item
+	if ic, ok := c.(ui.ItemCell); ok {
+		return ic.ThreadItem()
 	}
 	return nil
 }

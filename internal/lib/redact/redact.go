@@ -152,71 +152,73 @@ const (
 	hintPEM   // "-----BEGIN": a private key block
 )
 
-// scan is a cheap pre-filter: every pattern contains one of a few needles
-// (case-insensitively), so text without any skips the finders.
+// hintWord is a word scan looks for and the hint it gives: a fold word
+// is lower-case and matches in any case, another only as written.
+type hintWord struct {
+	word string
+	fold bool
+	hint int
+}
+
+// hintWords are scan's words besides the needles (hintKey): every pattern
+// of the finders holds one of them or a needle.
+var hintWords = [...]hintWord{
+	{"authorization", true, hintAuth},
+	{"bearer", true, hintBearer},
+	{"sk-", true, hintPrefix}, {"AKIA", false, hintPrefix}, {"ASIA", false, hintPrefix},
+	{"sk_", false, hintToken}, {"rk_", false, hintToken}, {"AIza", false, hintToken},
+	{"gh", false, hintToken}, {"github_pat_", false, hintToken},
+	{"xox", false, hintToken}, {"eyJ", false, hintToken},
+	{"://", false, hintURL},
+	{pemBegin, false, hintPEM},
+}
+
+// hintsAt holds the needles and hintWords by the byte they start with (a
+// fold word's under its upper case too): scan tries only those.
+var hintsAt = func() (at [256][]hintWord) {
+	add := func(w hintWord) {
+		c := w.word[0]
+		at[c] = append(at[c], w)
+		if w.fold && 'a' <= c && c <= 'z' {
+			at[c-'a'+'A'] = append(at[c-'a'+'A'], w)
+		}
+	}
+	for _, n := range needles {
+		add(hintWord{n, true, hintKey})
+	}
+	for _, w := range hintWords {
+		add(w)
+	}
+	return at
+}()
+
+// at reports whether s starts with w.
+func (w hintWord) at(s string) bool {
+	if len(s) < len(w.word) || lower(s[1], w.fold) != w.word[1] {
+		return false // the second byte turns most text away cheaply
+	}
+	if w.fold {
+		return hasFold(s, w.word)
+	}
+	return strings.HasPrefix(s, w.word)
+}
+
+// lower returns c in lower case when fold is set and c is an ASCII letter.
+func lower(c byte, fold bool) byte {
+	if fold && 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// scan is a cheap pre-filter: every pattern contains one of a few words
+// (hintsAt), so text without any skips the finders.
 func scan(s string) int {
 	h := 0
 	for i := 0; i < len(s); i++ {
-		switch s[i] | 0x20 {
-		case 'k':
-			if hasFold(s[i:], "key") {
-				h |= hintKey
-			}
-		case 't':
-			if hasFold(s[i:], "token") {
-				h |= hintKey
-			}
-		case 's':
-			if hasFold(s[i:], "secret") {
-				h |= hintKey
-			} else if hasFold(s[i:], "sk-") {
-				h |= hintPrefix
-			} else if strings.HasPrefix(s[i:], "sk_") {
-				h |= hintToken
-			}
-		case 'p':
-			if hasFold(s[i:], "pass") || hasFold(s[i:], "pwd") {
-				h |= hintKey
-			}
-		case 'c':
-			if hasFold(s[i:], "credential") {
-				h |= hintKey
-			}
-		case 'a':
-			if hasFold(s[i:], "authorization") {
-				h |= hintAuth
-			} else if s[i] == 'A' && (strings.HasPrefix(s[i:], "AKIA") || strings.HasPrefix(s[i:], "ASIA")) {
-				h |= hintPrefix
-			} else if strings.HasPrefix(s[i:], "AIza") {
-				h |= hintToken
-			}
-		case 'b':
-			if hasFold(s[i:], "bearer") {
-				h |= hintBearer
-			}
-		case 'g':
-			if strings.HasPrefix(s[i:], "gh") || strings.HasPrefix(s[i:], "github_pat_") {
-				h |= hintToken
-			}
-		case 'x':
-			if strings.HasPrefix(s[i:], "xox") {
-				h |= hintToken
-			}
-		case 'r':
-			if strings.HasPrefix(s[i:], "rk_") {
-				h |= hintToken
-			}
-		case 'e':
-			if strings.HasPrefix(s[i:], "eyJ") {
-				h |= hintToken
-			}
-		case ':':
-			if strings.HasPrefix(s[i:], "://") {
-				h |= hintURL
-			}
-		case '-':
-			if strings.HasPrefix(s[i:], pemBegin) {
-				h |= hintPEM
+		for _, w := range hintsAt[s[i]] {
+			if h&w.hint == 0 && w.at(s[i:]) {
+				h |= w.hint
 			}
 		}
 	}
