@@ -154,7 +154,7 @@ func TestLogoutCommand(t *testing.T) {
 	typeText(t, m2, "/logout")
 	_, cmd = enterNow(m2)
 	run(t, m2, cmd)
-	if got := lastBanner(m2); !strings.Contains(got, "/logout: account/logout: boom") || loggedOut(m2) {
+	if got := lastBanner(m2); !strings.Contains(got, "/logout: boom") || loggedOut(m2) {
 		t.Errorf("error banner %q, logged out %v", got, loggedOut(m2))
 	}
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -126,7 +125,7 @@ func (o *sessionOwner) restart(lastTurn string) (model.RestartInfo, error) {
 		// has no gap.
 		resp, err := sess.ResumeThread(sctx, threadID)
 		if err != nil {
-			return model.RestartInfo{}, fmt.Errorf("thread/resume: %w", err)
+			return model.RestartInfo{}, err
 		}
 		resp.Thread.Turns, resp.Older = backend.ReadBackTo(sctx, sess, threadID, resp.Thread.Turns, resp.Older, lastTurn, reattachTurns)
 		msg := o.env.durable(readyMsg(sess, resp)) // setup.go
@@ -137,7 +136,7 @@ func (o *sessionOwner) restart(lastTurn string) (model.RestartInfo, error) {
 	// The model keeps its transcript, so the history is not fetched.
 	resp, err := sess.RejoinThread(sctx, threadID)
 	if err != nil {
-		return model.RestartInfo{}, fmt.Errorf("thread/resume: %w", err)
+		return model.RestartInfo{}, err
 	}
 	send(readyMsg(sess, resp)) // setup.go
 	return model.RestartInfo{ThreadID: resp.Thread.ID}, nil

@@ -273,7 +273,7 @@ func (e *runEnv) startSession(ctx context.Context, resume *model.ResumeRequest, 
 func (e *runEnv) newThread(ctx context.Context, sess *backend.Session, send func(tea.Msg)) (backend.ThreadResponse, error) {
 	resp, err := sess.StartThread(ctx)
 	if err != nil {
-		return resp, fmt.Errorf("thread/start: %w", err)
+		return resp, err
 	}
 	send(e.durable(readyMsg(sess, resp)))
 	if len(e.cfg.addDirs) > 0 && resp.Sandbox.Type == "readOnly" {

@@ -26,7 +26,7 @@ type ThreadRenamed struct {
 
 func (a RenameThread) run(ctx context.Context, c backend.Client) tea.Msg {
 	if err := c.RenameThread(ctx, a.Name); err != nil {
-		return ThreadRenamed{Name: a.Name, Err: fmt.Errorf("thread/name/set: %w", err)}
+		return ThreadRenamed{Name: a.Name, Err: err}
 	}
 	return ThreadRenamed{Name: a.Name}
 }
@@ -41,7 +41,7 @@ type CompactStarted struct{ Err error }
 
 func (CompactThread) run(ctx context.Context, c backend.Client) tea.Msg {
 	if err := c.Compact(ctx); err != nil {
-		return CompactStarted{Err: fmt.Errorf("thread/compact/start: %w", err)}
+		return CompactStarted{Err: err}
 	}
 	return CompactStarted{}
 }
@@ -59,7 +59,7 @@ type McpServersListed struct {
 func (ListMcpServers) run(ctx context.Context, c backend.Client) tea.Msg {
 	servers, err := c.McpServers(ctx)
 	if err != nil {
-		return McpServersListed{Err: fmt.Errorf("mcpServerStatus/list: %w", err)}
+		return McpServersListed{Err: err}
 	}
 	return McpServersListed{Servers: servers}
 }
@@ -95,7 +95,7 @@ type HooksListed struct {
 func (ListHooks) run(ctx context.Context, c backend.Client) tea.Msg {
 	hooks, err := c.ListHooks(ctx)
 	if err != nil {
-		return HooksListed{Err: fmt.Errorf("hooks/list: %w", err)}
+		return HooksListed{Err: err}
 	}
 	return HooksListed{Hooks: hooks}
 }
@@ -153,7 +153,7 @@ type LoggedOut struct {
 func (Logout) run(ctx context.Context, c backend.Client) tea.Msg {
 	before, _ := c.ReadAccount(ctx) // only to say what was logged out of
 	if err := c.Logout(ctx); err != nil {
-		return LoggedOut{Err: fmt.Errorf("account/logout: %w", err)}
+		return LoggedOut{Err: err}
 	}
 	return LoggedOut{Was: before.Account}
 }

@@ -2,7 +2,6 @@ package act
 
 import (
 	"context"
-	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -25,7 +24,7 @@ type ModelsListed struct {
 func (ListModels) run(ctx context.Context, c backend.Client) tea.Msg {
 	models, err := c.ListModels(ctx)
 	if err != nil {
-		return ModelsListed{Err: fmt.Errorf("model/list: %w", err)}
+		return ModelsListed{Err: err}
 	}
 	return ModelsListed{Models: models}
 }

@@ -3,7 +3,6 @@ package act
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 
 	tea "charm.land/bubbletea/v2"
@@ -84,7 +83,7 @@ func (a RewindThread) run(ctx context.Context, c backend.Client) tea.Msg {
 	}
 	resp, err := c.ForkThread(ctx, a.Thread, a.Turn)
 	if err != nil {
-		return ThreadRewound{Err: fmt.Errorf("thread/fork: %w", err)}
+		return ThreadRewound{Err: err}
 	}
 	done := ThreadRewound{Response: resp, Forked: true}
 	if plan != nil {

@@ -92,7 +92,7 @@ func TestRewindThread(t *testing.T) {
 		{"edited since", "# notes\nmine\n", nil, RewindThread{Thread: "t", Turn: "turn-3", Code: true, Changes: notes, Expect: left},
 			[]string{"read /w/notes.md"}, false, 0, "files changed since"},
 		{"fork fails", "# notes\n", errors.New("no rollout"), RewindThread{Thread: "t", Turn: "turn-3", Code: true, Changes: notes, Expect: left},
-			[]string{"read /w/notes.md", "fork t turn-3"}, false, 0, "thread/fork: no rollout"},
+			[]string{"read /w/notes.md", "fork t turn-3"}, false, 0, "no rollout"}, // backend names the method
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

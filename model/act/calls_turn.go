@@ -61,11 +61,7 @@ func (a StartTurn) run(ctx context.Context, c backend.Client) tea.Msg {
 type StartReview struct{}
 
 func (StartReview) run(ctx context.Context, c backend.Client) tea.Msg {
-	err := c.Review(ctx, backend.ReviewTarget{Type: "uncommittedChanges"})
-	if err != nil {
-		err = fmt.Errorf("review/start: %w", err)
-	}
-	return TurnStarted{Err: err}
+	return TurnStarted{Err: c.Review(ctx, backend.ReviewTarget{Type: "uncommittedChanges"})}
 }
 
 // Steer adds Input to the running turn (`turn/steer`), after copying
@@ -226,7 +222,7 @@ type ForkThread struct{ ID string }
 func (a ForkThread) run(ctx context.Context, c backend.Client) tea.Msg {
 	resp, err := c.ForkThread(ctx, a.ID, "")
 	if err != nil {
-		return ThreadSwitched{Err: fmt.Errorf("thread/fork: %w", err), How: HowForked}
+		return ThreadSwitched{Err: err, How: HowForked}
 	}
 	return ThreadSwitched{Response: resp, How: HowForked, From: a.ID}
 }
@@ -237,7 +233,7 @@ type ArchiveThread struct{ ID string }
 
 func (a ArchiveThread) run(ctx context.Context, c backend.Client) tea.Msg {
 	if err := c.ArchiveThread(ctx); err != nil {
-		return ThreadSwitched{Err: fmt.Errorf("thread/archive: %w", err)}
+		return ThreadSwitched{Err: err}
 	}
 	resp, err := c.StartThread(ctx)
 	return ThreadSwitched{Response: resp, How: HowNew, Notice: "Archived thread " + ShortID(a.ID) + "; this is a new thread", Err: err}
