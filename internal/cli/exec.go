@@ -119,7 +119,7 @@ func runExec(ctx context.Context, f *Factory, opts ExecOptions, eio execIO) (err
 	out := &execOutput{io: eio, jsonl: opts.JSON, dark: cfg.settings.Dark()}
 	thread, err := sess.StartThread(sctx)
 	if err != nil {
-		return fmt.Errorf("thread/start: %s", redact.String(err.Error()))
+		return errors.New(redact.String(err.Error())) // backend names the method
 	}
 	out.emit(execEvent{Type: "thread.started", ThreadID: thread.Thread.ID, Model: thread.Model})
 	images, err = execImages(sctx, sess, thread.Model, thread.Cwd, images) // images.go
@@ -128,7 +128,7 @@ func runExec(ctx context.Context, f *Factory, opts ExecOptions, eio execIO) (err
 	}
 	turn, err := sess.StartTurn(sctx, backend.TurnInput{Text: prompt, Images: images})
 	if err != nil {
-		return fmt.Errorf("turn/start: %s", redact.String(err.Error()))
+		return errors.New(redact.String(err.Error())) // backend names the method
 	}
 	cancel()
 

@@ -73,8 +73,10 @@ var allowed = map[string][]string{
 }
 
 // protocolMethod matches a string literal that is an app-server method
-// name ("thread/start", "item/agentMessage/delta", …).
-var protocolMethod = regexp.MustCompile(`^(thread|turn|item|account|model|review|mcpServer|config|command|fuzzyFileSearch|feedback|skills|app)/[A-Za-z/]+$`)
+// name ("thread/start", "item/agentMessage/delta", …), also when it
+// leads a message ("thread/fork: %w": backend names the method of a
+// failed call already).
+var protocolMethod = regexp.MustCompile(`^(thread|turn|item|account|model|review|mcpServer|mcpServerStatus|hooks|config|command|fuzzyFileSearch|feedback|skills|app)/[A-Za-z/]+(: .*)?$`)
 
 // methodsAllowed are the packages that may spell protocol methods: the
 // protocol client itself, and the scripted mock and trivial client that

@@ -307,7 +307,7 @@ func (a FindLastThread) run(ctx context.Context, c backend.Client) tea.Msg {
 	if err != nil || len(list.Data) == 0 {
 		why := "no earlier thread in this workspace"
 		if err != nil {
-			why = "thread/list: " + OneLine(err)
+			why = OneLine(err) // backend names the method
 		}
 		resp, nerr := c.StartThread(ctx)
 		return ThreadSwitched{Response: resp, How: HowNew, Notice: why + " — started a new thread", Err: nerr}

@@ -101,7 +101,7 @@ func startSession(t testing.TB, timeout time.Duration, tr backend.Transport, cwd
 	t.Cleanup(func() { s.Close() })
 	resp, err := s.StartThread(ctx)
 	if err != nil {
-		t.Fatalf("thread/start: %v", err)
+		t.Fatalf("starting a thread: %v", err)
 	}
 	return s, resp
 }
