@@ -3,7 +3,7 @@
 //
 // The transcript is a fold over events: backend.Event values go through
 // thread.State.Apply (events.go), and what changed is drawn as ui cells
-// (transcript.go). Nothing else writes the transcript's items. What one
+// (model/transcript). Nothing else writes the transcript's items. What one
 // viewer owns is its components (model/status: the status line;
 // model/composer: the draft, its history, pastes, images and popups, and
 // the timing of keys, compose.go wires it; model/overlay: the server

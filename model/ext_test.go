@@ -400,8 +400,14 @@ func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 	}
 }
 
+// ready is a model with its session ready, at 100×30; with no Clock in
+// opts it runs on a pacedClock, so typeText and press type at a person's
+// pace whatever the machine's load.
 func ready(t *testing.T, f *fakeDriver, opts Options) *Model {
 	t.Helper()
+	if opts.Clock == nil {
+		opts.Clock = newPacedClock(time.Unix(1_000_000, 0))
+	}
 	m := New(opts)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	_, cmd := m.Update(SessionReadyMsg{Client: f, Model: "mock-model", Cwd: "~/w"})

@@ -80,7 +80,7 @@ type Options struct {
 	// TurnTimeout, when > 0, is how long a turn runs before tandem offers
 	// to interrupt it.
 	TurnTimeout time.Duration
-	// Notifications is when a desktop notification is sent (notify.go):
+	// Notifications is when a desktop notification is sent (model/status):
 	// "unfocused" ("" too), "always" or "off". Getenv describes the
 	// terminal for it (nil: os.Getenv).
 	Notifications string
@@ -91,7 +91,7 @@ type Options struct {
 	// NoAltScreen (--no-alt-screen) runs inline instead of in the
 	// alternate screen: finished cells are printed into the terminal's
 	// scrollback once each, and only the live area is redrawn
-	// (scrollback.go). The pager and a sub-agent's view still take the
+	// (model/transcript). The pager and a sub-agent's view still take the
 	// alternate screen while open.
 	NoAltScreen bool
 }
@@ -100,7 +100,7 @@ type Options struct {
 // components one viewer drives. Use New; it is used by pointer.
 //
 // The transcript is the fold of backend events (thread.State) drawn as ui
-// cells (transcript.go); everything else here belongs to this viewer: the
+// cells (model/transcript); everything else here belongs to this viewer: the
 // composer, the request queue and its form, the pager, the pickers, the
 // login form and the recovery state.
 type Model struct {
@@ -191,7 +191,7 @@ func (m *Model) Close() { m.panes.Close() }
 // belongs to: a watcher's keys to the role filter, input to the form, the
 // pager, a picker, the login form or the composer, events to the fold,
 // replies and results to the component that asked. With NoAltScreen it
-// then prints what finished into the scrollback (scrollback.go).
+// then prints what finished into the scrollback (model/transcript).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !m.panes.Inline() {
 		return m.update(msg)
@@ -375,10 +375,9 @@ func (m *Model) onWindowSize(msg tea.WindowSizeMsg) tea.Cmd {
 }
 
 // Quit returns the command that ends the program as /quit does (the
-// replay's Ctrl+C): with NoAltScreen every cell not printed yet is
-// printed first, as it is now.
-// quit ends the program: a prompt never sent is kept in the history, and
-// spilled output is removed.
+// replay's Ctrl+C): a prompt never sent is kept in the history, with
+// NoAltScreen every cell not printed yet is printed first, and spilled
+// output is removed.
 func (m *Model) Quit() tea.Cmd {
 	if held := m.turn.TakeHeld(); held != "" {
 		// The command line's prompt was never sent (quit at the login

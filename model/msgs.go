@@ -69,11 +69,3 @@ type ThreadOpenedMsg struct {
 // runs none of the model's commands (the picture exporter) sends it where
 // the ticks of a live turn would have come.
 type FrameMsg struct{}
-
-// replySent is the outcome of a reply to a server request, sent by a
-// command (never inside Update).
-type replySent struct {
-	req    backend.ServerRequest
-	method string
-	err    error
-}

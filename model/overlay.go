@@ -34,13 +34,8 @@ func (w overlayWorld) ThreadCwd() string                { return w.m.panes.Cwd()
 func (w overlayWorld) AskerOf(id string) string         { return w.m.panes.AskerOf(id) }
 func (w overlayWorld) Drivers() string                  { return w.m.stat.Drivers() }
 
-// rootIntent is a picker's choice for root code not yet in a component
-// (the history search, a rewind, a thread with unfinished tool calls):
-// apply runs it.
-type rootIntent interface{ run(m *Model) tea.Cmd }
-
 // applyOverlay carries out an intent of the overlay's (act's
-// intents_overlay.go) or a rootIntent; ok is false for any other.
+// intents_overlay.go); ok is false for any other.
 func (m *Model) applyOverlay(i act.Intent) (cmd tea.Cmd, ok bool) {
 	switch i := i.(type) {
 	case act.Pick:
@@ -53,8 +48,6 @@ func (m *Model) applyOverlay(i act.Intent) (cmd tea.Cmd, ok bool) {
 		return m.stat.Notify(status.Request, i.Summary, 0, (m.turn.Client() != nil || !m.env.Role.Shared())), true // model/status
 	case act.Follow:
 		m.panes.Follow()
-	case rootIntent:
-		return i.run(m), true
 	default:
 		return nil, false
 	}

@@ -7,9 +7,10 @@ import (
 
 // The rewind (model/rewind): Esc Esc on an empty composer, /undo, and the
 // snapshots of the files the agent changed. The root builds it, routes
-// Esc and Enter to it (keys.go, turn.go), the items the fold changed
-// (events.go) and its calls' results (model.go), and carries out what it
-// asks of the turn machine (apply.go).
+// Esc to it (keys.go), Enter through the turn machine (act.RunRewind),
+// the items the fold changed (events.go) and its calls' results
+// (model.go), and carries out what it asks of the turn machine
+// (apply.go).
 
 // newRewind builds m's rewind.
 func newRewind(m *Model) *rewind.Rewind {
