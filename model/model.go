@@ -157,8 +157,8 @@ func New(opts Options) *Model {
 	m.overlay = newOverlay(m)   // overlay.go
 	m.rewind = newRewind(m)     // rewind.go
 	m.commands = newCommands(m) // commands.go
+	m.composer = newComposer(m) // compose.go
 	m.setPalette(opts.Dark)
-	m.composer = newComposer(m)                                        // compose.go
 	m.opts.Prompt = m.composer.AttachStart(opts.Images, m.opts.Prompt) // -i: the images lead the prompt, or start the draft
 	m.turn = newTurns(m)                                               // turns.go
 	return m
@@ -175,6 +175,7 @@ func (m *Model) setPalette(dark bool) {
 	}
 	// NoColor keeps the dark style's layout (borders, bullets); Bubble
 	// Tea's colour profile strips the colours themselves.
+	m.composer.SetDark(dark)
 	m.panes.SetLook(transcript.Look{Styles: m.styles, Markdown: ui.NewMarkdown(style)})
 	m.overlay.SetLook(overlay.Look{Styles: m.styles, Theme: forms.Theme(dark, m.opts.NoColor), Inline: m.panes.Inline()})
 }

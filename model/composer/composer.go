@@ -24,6 +24,7 @@ import (
 	"charm.land/bubbles/v2/cursor"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/internal/lib/textedit"
@@ -149,6 +150,18 @@ func New(env act.Env, opts Options) *Composer {
 	cur.Focus()
 	return &Composer{env: env, opts: opts, keys: opts.Keys, buf: textedit.New(1), ta: ta, cur: cur,
 		st: newStyles(ta.Styles().Focused)}
+}
+
+// SetDark draws the draft for a dark background, or a light one: the
+// textarea's styles for it (the row under the cursor, the placeholder),
+// and on a light one a prompt dark enough to read.
+func (c *Composer) SetDark(dark bool) {
+	st := textarea.DefaultStyles(dark)
+	if !dark {
+		st.Focused.Prompt = st.Focused.Prompt.Foreground(lipgloss.Color("240"))
+	}
+	c.ta.SetStyles(st)
+	c.st = newStyles(st.Focused)
 }
 
 // facts reads the rest of the model (Options.Facts).

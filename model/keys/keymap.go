@@ -176,7 +176,7 @@ func Default() *Map {
 	m.def(&m.FormTop, "form_top", Form, "the first choice", "home")
 	m.def(&m.FormBottom, "form_bottom", Form, "the last choice", "end")
 	m.def(&m.FormChoose, "form_choose", Form, "answer with the highlighted choice (or go to the next field)", "enter")
-	m.def(&m.FormAbort, "form_abort", Form, "refuse (decline a command, cancel a question)", "esc")
+	m.def(&m.FormAbort, "form_abort", Form, "refuse: cancel (an approval also stops the turn)", "esc")
 	m.def(&m.FormToggle, "form_toggle", Form, "toggle an option of a multiple choice", "space")
 	m.def(&m.DiffLineUp, "diff_line_up", Form, "scroll the request's window a line up", "shift+up")
 	m.DiffLineUp.SetHelp("shift+↑", m.DiffLineUp.Help().Desc)
