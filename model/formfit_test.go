@@ -242,3 +242,26 @@ func TestQuestionFitsTinyTerminal(t *testing.T) {
 		}
 	}
 }
+
+// A window 3 rows or shorter with an approval up, opened so or resized
+// to it, draws (the one-line notice, or nothing of the form) and never
+// panics (the adversarial trial: a slice past the form's one line).
+func TestApprovalInATinyWindowDraws(t *testing.T) {
+	cmd := `{"threadId":"th","turnId":"tu","itemId":"c1","command":"touch typed.txt","cwd":"/w"}`
+	for _, h := range []int{3, 2, 1} {
+		for _, resized := range []bool{false, true} {
+			m := New(Options{NoColor: true, FormGrace: time.Hour})
+			first := h
+			if resized {
+				first = 30
+			}
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: first})
+			deliver(t, m, decodeReq(t, "item/commandExecution/requestApproval", `1`, cmd, &replies{}))
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: h})
+			screen := plain(m)
+			if n := strings.Count(screen, "\n") + 1; n > h {
+				t.Errorf("100x%d (resized %v): %d rows:\n%s", h, resized, n, screen)
+			}
+		}
+	}
+}

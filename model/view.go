@@ -128,7 +128,7 @@ func (m *Model) drawBottom() []string {
 		// A form taller than the screen (a very short terminal) loses its
 		// last rows, never its first: the question or command and the
 		// highlighted choice are at the top (forms/fit.go).
-		form = form[:max(2, len(form)-over)]
+		form = form[:min(len(form), max(2, len(form)-over))]
 	}
 	return append(form, out...)
 }

@@ -137,7 +137,8 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 			fmt.Fprintln(in.out, text)
 		}
 	}
-	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) && !errors.Is(runErr, context.Canceled) {
+	if runErr != nil && (errors.Is(runErr, tea.ErrProgramPanic) || // a panic is a failure, also when Bubble Tea calls it killed
+		!errors.Is(runErr, tea.ErrProgramKilled) && !errors.Is(runErr, context.Canceled)) {
 		return runErr
 	}
 	return sig.Status()
