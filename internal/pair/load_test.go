@@ -202,6 +202,9 @@ func TestServeLoad20Clients(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test")
 	}
+	if serveRaceEnabled {
+		t.Skip("the race detector makes 20 clients' drawing take minutes; the other TestServe tests cover the same paths")
+	}
 	fx := newPairFixture(t, 1, 19, "", "", []mockapi.Response{loadTurn(0), loadTurn(1)})
 	clients := fx.dialAll(t)
 	for i := range 2 {
