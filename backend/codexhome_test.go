@@ -226,7 +226,7 @@ func TestPrepareCodexHomeRefusesOddFiles(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 				t.Errorf("%s: %v, want not a regular file", odd, err)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(patience):
 			t.Fatalf("%s: PrepareCodexHome hangs", odd)
 		}
 		if entries, _ := os.ReadDir(filepath.Join(state, "homes")); len(entries) != 0 {

@@ -136,7 +136,7 @@ func TestDaemonLinkLossIsDetached(t *testing.T) {
 	tr := &backend.DaemonTransport{Socket: d.sock, Host: "devbox"}
 	start := func() (*backend.Session, chan any) {
 		ch := make(chan any, 100)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), backend.Patience)
 		defer cancel()
 		s, err := backend.StartSession(ctx, backend.SessionOptions{Transport: backend.RedactTransport(tr), Sink: func(m any) { ch <- m }})
 		if err != nil {
@@ -153,7 +153,7 @@ func TestDaemonLinkLossIsDetached(t *testing.T) {
 				if e, ok := m.(backend.ServerExitedEvent); ok {
 					return e
 				}
-			case <-time.After(10 * time.Second):
+			case <-time.After(backend.Patience):
 				t.Fatal("no ServerExitedEvent")
 			}
 		}
@@ -219,7 +219,7 @@ func TestDaemonTransportOddSockets(t *testing.T) {
 	if len(link) <= 108 {
 		t.Fatalf("the path is %d bytes: not long enough to prove anything", len(link))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), backend.Patience)
 	defer cancel()
 	s, err := backend.StartSession(ctx, backend.SessionOptions{Transport: &backend.DaemonTransport{Socket: link}, Sink: func(any) {}})
 	if err != nil {

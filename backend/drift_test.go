@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestProtocolDrift checks tandem's use of the app-server protocol against
@@ -403,7 +402,7 @@ func stringLit(e ast.Expr) (string, bool) {
 // codexVersion returns the version `codex --version` prints.
 func codexVersion(t *testing.T, bin string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, bin, "--version").Output()
 	if err != nil {
@@ -427,7 +426,7 @@ func generateSchema(t *testing.T, bin string) schemaFiles {
 	t.Helper()
 	home := t.TempDir()
 	out := filepath.Join(t.TempDir(), "schema")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "app-server", "generate-json-schema", "--experimental", "--out", out)
 	cmd.Env = append(os.Environ(), "HOME="+home, "CODEX_HOME="+home)

@@ -53,8 +53,8 @@ func (h *decodingHandler) next(t *testing.T) ServerRequest {
 		return r
 	case err := <-h.errs:
 		t.Fatalf("decode: %v", err)
-	case <-time.After(5 * time.Second):
-		t.Fatal("no request decoded within 5s")
+	case <-time.After(patience):
+		t.Fatal("no request decoded in time")
 	}
 	return nil
 }
@@ -84,8 +84,8 @@ func waitLine(t *testing.T, done <-chan string) string {
 	select {
 	case s := <-done:
 		return s
-	case <-time.After(5 * time.Second):
-		t.Fatal("no reply within 5s")
+	case <-time.After(patience):
+		t.Fatal("no reply")
 	}
 	return ""
 }

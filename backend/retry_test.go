@@ -54,7 +54,7 @@ func TestCallRetriesOverloaded(t *testing.T) {
 		if r.err != nil || r.v != "ok" {
 			t.Fatalf("Call = %q, %v; want ok, nil", r.v, r.err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("Call did not return")
 	}
 	if ids[0] == ids[1] || ids[1] == ids[2] {
@@ -86,7 +86,7 @@ func TestCallGivesUpAfterTries(t *testing.T) {
 		if !IsOverloaded(err) {
 			t.Fatalf("err = %v; want the -32001 error", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("Call did not return")
 	}
 }
@@ -122,7 +122,7 @@ func TestCallRetryBudget(t *testing.T) {
 		if !IsOverloaded(err) {
 			t.Fatalf("err = %v; want -32001 after the budget ran out", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("Call did not stop at the budget")
 	}
 }
@@ -177,7 +177,7 @@ func TestSessionStartTurnRetriesOverloaded(t *testing.T) {
 		t.Fatalf("turn id = %q", s.TurnID())
 	}
 	var notices []RetryNotice
-	deadline := time.After(2 * time.Second)
+	deadline := time.After(patience)
 	for len(notices) < 2 {
 		select {
 		case v := <-got:

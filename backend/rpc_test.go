@@ -133,7 +133,7 @@ func TestCallHonoursContextCancel(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("got %v, want deadline exceeded", err)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("Call did not return after its context ended")
 	}
 }
@@ -167,7 +167,7 @@ func TestMalformedLinesAreSkipped(t *testing.T) {
 	p.send(t, ``)
 	p.send(t, `{"foo":1}`)
 	p.send(t, `{"method":"warning","params":{"message":"still alive"}}`)
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(patience)
 	for time.Now().Before(deadline) {
 		p.h.mu.Lock()
 		n := len(p.h.notes)
@@ -189,7 +189,7 @@ func TestReadsA64MiBLine(t *testing.T) {
 	go func() {
 		_, _ = io.WriteString(p.toConn, `{"method":"warning","params":{"message":"`+big+`"}}`+"\n")
 	}()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for time.Now().Before(deadline) {
 		p.h.mu.Lock()
 		n := len(p.h.notes)
@@ -265,7 +265,7 @@ func TestPendingCallsFailWhenConnectionCloses(t *testing.T) {
 		if !errors.Is(err, ErrClosed) {
 			t.Fatalf("got %v, want ErrClosed", err)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("pending call hung after close")
 	}
 }

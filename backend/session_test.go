@@ -118,9 +118,10 @@ func startFakeSession(t *testing.T) (*Session, *pipeTransport, chan any) {
 		t.Fatalf("ask_user_question not registered: %v", tools)
 	}
 	pt.say(t, `{"id":`+string(mustJSON(ts["id"]))+`,"result":{"thread":{"id":"th-1"},"model":"m","cwd":"/w","approvalPolicy":"never","sandbox":{"type":"workspaceWrite"}}}`)
-	deadline := time.Now().Add(2 * time.Second)
-	for r.s.ThreadID() != "th-1" && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+	for deadline := time.Now().Add(patience); r.s.ThreadID() != "th-1"; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the session never took thread th-1")
+		}
 	}
 	return r.s, pt, got
 }
@@ -140,7 +141,7 @@ func TestSessionDropsOtherThreadsAndRefusesTheirRequests(t *testing.T) {
 		if !ok || d.Delta != "mine" {
 			t.Fatalf("first delivered value %#v, want the current thread's delta", v)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("delta for the current thread never arrived")
 	}
 }
@@ -155,7 +156,7 @@ func TestSessionDeliversTypedRequestsAndReportsExit(t *testing.T) {
 		if req, ok = v.(*ToolCallRequest); !ok {
 			t.Fatalf("got %#v, want *ToolCallRequest", v)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("request never arrived")
 	}
 	go func() { _ = req.Succeed(`{"a":["yes"]}`) }()
@@ -165,7 +166,7 @@ func TestSessionDeliversTypedRequestsAndReportsExit(t *testing.T) {
 		t.Fatalf("reply %v", reply)
 	}
 	pt.serverOut.Close() // the fake closes its output but lingers: the session must reap it
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(patience)
 	for {
 		select {
 		case v := <-got:

@@ -156,7 +156,7 @@ func newRemoteEnv(t *testing.T, responses ...mockapi.Response) *remoteEnv {
 	// Runs before the temp dirs are removed (cleanups run last-in first):
 	// a remote bootstrap whose connection just dropped may still be
 	// removing its per-run home, racing the removal of the state dir.
-	t.Cleanup(func() { sshtest.WaitRemoteHomes(e.state, 20*time.Second) })
+	t.Cleanup(func() { sshtest.WaitRemoteHomes(e.state, backend.Patience) })
 	return e
 }
 
@@ -174,7 +174,7 @@ func (e *remoteEnv) transport(srv *sshtest.Server) *backend.SSHTransport {
 func startSession(t *testing.T, tr backend.Transport, cwd string) (*backend.Session, chan any) {
 	t.Helper()
 	ch := make(chan any, 10000)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), backend.Patience)
 	defer cancel()
 	s, err := backend.StartSession(ctx, backend.SessionOptions{
 		Transport:      tr,
@@ -183,6 +183,7 @@ func startSession(t *testing.T, tr backend.Transport, cwd string) (*backend.Sess
 		ApprovalPolicy: "never",
 		Sandbox:        "workspace-write",
 		Sink:           func(msg any) { ch <- msg },
+		InitTimeout:    backend.Patience,
 	})
 	if err != nil {
 		t.Fatalf("starting session: %v", err)
@@ -191,8 +192,8 @@ func startSession(t *testing.T, tr backend.Transport, cwd string) (*backend.Sess
 	return s, ch
 }
 
-func ctx30(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+func waitCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), backend.Patience)
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -201,7 +202,7 @@ func ctx30(t *testing.T) context.Context {
 func awaitTurn(t *testing.T, ch <-chan any) string {
 	t.Helper()
 	var text strings.Builder
-	deadline := time.After(40 * time.Second)
+	deadline := time.After(backend.Patience)
 	for {
 		select {
 		case v := <-ch:
@@ -217,7 +218,7 @@ func awaitTurn(t *testing.T, ch <-chan any) string {
 				t.Fatalf("server exited mid-turn: %s %v", e.Status, e.Stderr)
 			}
 		case <-deadline:
-			t.Fatalf("no turn/completed after 40s (text so far %q)", text.String())
+			t.Fatalf("no turn/completed (text so far %q)", text.String())
 		}
 	}
 }
@@ -266,10 +267,10 @@ func TestSSHTurnThroughChattyLoginShell(t *testing.T) {
 	if got := s.Describe(); got != "ssh 127.0.0.1" {
 		t.Errorf("Describe() = %q, want %q", got, "ssh 127.0.0.1")
 	}
-	if _, err := s.StartThread(ctx30(t)); err != nil {
+	if _, err := s.StartThread(waitCtx(t)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.StartTurn(ctx30(t), backend.TurnInput{Text: "hi"}); err != nil {
+	if _, err := s.StartTurn(waitCtx(t), backend.TurnInput{Text: "hi"}); err != nil {
 		t.Fatal(err)
 	}
 	scan := make(chan []string, 1)
@@ -294,7 +295,7 @@ func TestSSHTurnThroughChattyLoginShell(t *testing.T) {
 
 	// The app-server runs in the workspace, with the MCP server configured.
 	var cfg json.RawMessage
-	if err := s.Call(ctx30(t), "config/read", map[string]any{"includeLayers": true}, &cfg); err != nil {
+	if err := s.Call(waitCtx(t), "config/read", map[string]any{"includeLayers": true}, &cfg); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(cfg), "secretive") {
@@ -324,7 +325,7 @@ func TestSSHTurnThroughChattyLoginShell(t *testing.T) {
 	}
 
 	s.Close()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(backend.Patience)
 	for {
 		if _, err := os.Stat(home); os.IsNotExist(err) {
 			break
@@ -345,7 +346,7 @@ func TestSSHTooMuchNoiseFails(t *testing.T) {
 	}
 	e := newRemoteEnv(t)
 	srv := e.sshd(t, banner...)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), backend.Patience)
 	defer cancel()
 	_, err := backend.StartSession(ctx, backend.SessionOptions{Transport: e.transport(srv), Sink: func(any) {}})
 	t.Log(err)
@@ -373,7 +374,7 @@ func TestSSHAuthFailureIsClear(t *testing.T) {
 	}
 	tr := e.transport(srv)
 	tr.ConfigFile = bad
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), backend.Patience)
 	defer cancel()
 	_, err = backend.StartSession(ctx, backend.SessionOptions{Transport: tr, Sink: func(any) {}})
 	t.Log(err)
@@ -389,7 +390,7 @@ func TestSSHMissingRemoteCodex(t *testing.T) {
 	srv := e.sshd(t)
 	tr := e.transport(srv)
 	tr.RemoteCodex = "/nonexistent/codex"
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), backend.Patience)
 	defer cancel()
 	_, err := backend.StartSession(ctx, backend.SessionOptions{Transport: tr, Sink: func(any) {}})
 	if err == nil || !strings.Contains(err.Error(), "remote setup failed: tandem: remote codex not found: /nonexistent/codex") {
@@ -409,18 +410,18 @@ func TestSSHDropMidTurnThenResume(t *testing.T) {
 	srv := e.sshd(t)
 	tr := e.transport(srv)
 	s, ch := startSession(t, tr, e.dir)
-	th, err := s.StartThread(ctx30(t))
+	th, err := s.StartThread(waitCtx(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.StartTurn(ctx30(t), backend.TurnInput{Text: "first question"}); err != nil {
+	if _, err := s.StartTurn(waitCtx(t), backend.TurnInput{Text: "first question"}); err != nil {
 		t.Fatal(err)
 	}
 	awaitTurn(t, ch)
-	if _, err := s.StartTurn(ctx30(t), backend.TurnInput{Text: "second question"}); err != nil {
+	if _, err := s.StartTurn(waitCtx(t), backend.TurnInput{Text: "second question"}); err != nil {
 		t.Fatal(err)
 	}
-	awaitDelta := time.After(30 * time.Second)
+	awaitDelta := time.After(backend.Patience)
 wait:
 	for {
 		select {
@@ -439,7 +440,7 @@ wait:
 	for _, pid := range pids {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(backend.Patience)
 	var exited backend.ServerExitedEvent
 loop:
 	for {
@@ -459,7 +460,7 @@ loop:
 
 	// Reconnect with the same transport and resume.
 	s2, _ := startSession(t, tr, e.dir)
-	resp, err := s2.ResumeThread(ctx30(t), th.Thread.ID)
+	resp, err := s2.ResumeThread(waitCtx(t), th.Thread.ID)
 	if err != nil {
 		t.Fatalf("thread/resume after reconnect: %v", err)
 	}
@@ -478,13 +479,13 @@ func TestSSHDroppedConnectionIsNamed(t *testing.T) {
 	e := newRemoteEnv(t)
 	srv := e.sshd(t)
 	s, ch := startSession(t, e.transport(srv), e.dir)
-	if _, err := s.StartThread(ctx30(t)); err != nil {
+	if _, err := s.StartThread(waitCtx(t)); err != nil {
 		t.Fatal(err)
 	}
 	if n := srv.DropConnections(); n == 0 {
 		t.Fatal("no sshd connection process to kill")
 	}
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(backend.Patience)
 	for {
 		select {
 		case v := <-ch:
@@ -537,14 +538,14 @@ func TestSSHTurnUnderLoginShells(t *testing.T) {
 			tr := e.transport(srv)
 			tr.Args = []string{"-c", `developer_instructions="tandem-marker: it's a \\' test"`}
 			s, ch := startSession(t, tr, e.dir)
-			th, err := s.StartThread(ctx30(t))
+			th, err := s.StartThread(waitCtx(t))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if th.Cwd != e.dir {
 				t.Errorf("thread cwd = %q, want %q", th.Cwd, e.dir)
 			}
-			if _, err := s.StartTurn(ctx30(t), backend.TurnInput{Text: "hi"}); err != nil {
+			if _, err := s.StartTurn(waitCtx(t), backend.TurnInput{Text: "hi"}); err != nil {
 				t.Fatal(err)
 			}
 			if got := awaitTurn(t, ch); got != "Hello from "+sh.name+"." {
@@ -633,7 +634,7 @@ func TestSSHNoInjectionUnderLoginShells(t *testing.T) {
 				tr := e.transport(srv)
 				tr.Args = []string{"-c", "developer_instructions=" + strconv.Quote(value)}
 				s, _ := startSession(t, tr, e.dir)
-				th, err := s.StartThread(ctx30(t))
+				th, err := s.StartThread(waitCtx(t))
 				if err != nil {
 					t.Fatal(err)
 				}

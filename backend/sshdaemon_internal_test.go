@@ -187,7 +187,7 @@ func TestAttachOverSSHNoReadyLine(t *testing.T) {
 	}
 	select {
 	case <-peer.closed:
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("the peer was left open")
 	}
 }

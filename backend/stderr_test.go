@@ -45,24 +45,27 @@ func TestStderrReason(t *testing.T) {
 
 // A peer that exits during initialize is summed up by its meaningful
 // stderr line, and its exit is not also fed to the sink; one that never
-// answers is named as such.
+// answers is named as such. The peers that exit get a wait that only
+// catches a hang (a slow machine may take long to start sh); the one
+// that never answers, a short one: it can only time out.
 func TestStartSessionFailureSummary(t *testing.T) {
 	cases := []struct {
 		name, script string
+		wait         time.Duration
 		want         string
 	}{
-		{"backtrace", `echo "Error: bad config" >&2; echo "Stack backtrace:" >&2; echo "   8: <unknown>" >&2; exit 1`,
+		{"backtrace", `echo "Error: bad config" >&2; echo "Stack backtrace:" >&2; echo "   8: <unknown>" >&2; exit 1`, patience,
 			"app-server exited with status 1: Error: bad config"},
-		{"trailing blank lines", `echo "no such profile: work" >&2; echo >&2; echo >&2; exit 1`,
+		{"trailing blank lines", `echo "no such profile: work" >&2; echo >&2; echo >&2; exit 1`, patience,
 			"app-server exited with status 1: no such profile: work"},
-		{"never answers", `exec sleep 30`, "codex app-server did not answer initialize within 300ms"},
+		{"never answers", `exec sleep 30`, 300 * time.Millisecond, "codex app-server did not answer initialize within 300ms"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []any
 			_, err := StartSession(context.Background(), SessionOptions{
 				Transport:   &ProcessTransport{Command: []string{"sh", "-c", tc.script}, Grace: 100 * time.Millisecond},
-				InitTimeout: 300 * time.Millisecond,
+				InitTimeout: tc.wait,
 				Sink:        func(msg any) { got = append(got, msg) },
 			})
 			if err == nil || err.Error() != tc.want {

@@ -59,7 +59,7 @@ func startWSServer(t *testing.T, e *remoteEnv) *wsServer {
 			<-exited
 		}
 	})
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(backend.Patience)
 	for {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err == nil {
@@ -72,7 +72,7 @@ func startWSServer(t *testing.T, e *remoteEnv) *wsServer {
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("codex ws app-server not listening on %s after 30s: %s", addr, strings.Join(stderr.Tail(20), "\n"))
+			t.Fatalf("codex ws app-server not listening on %s: %s", addr, strings.Join(stderr.Tail(20), "\n"))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -89,12 +89,12 @@ func TestWSAttachRunsTurn(t *testing.T) {
 	ws := startWSServer(t, e)
 	tr := &backend.WSTransport{URL: ws.url, TokenFile: ws.tokenFile}
 	ch := make(chan any, 10000)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), backend.Patience)
 	defer cancel()
 	s, err := backend.StartSession(ctx, backend.SessionOptions{
 		Transport: tr, ClientVersion: "test", Cwd: e.dir,
 		ApprovalPolicy: "untrusted", Sandbox: "workspace-write",
-		Sink: func(msg any) { ch <- msg },
+		Sink: func(msg any) { ch <- msg }, InitTimeout: backend.Patience,
 	})
 	if err != nil {
 		t.Fatalf("attach: %v", err)
@@ -111,7 +111,7 @@ func TestWSAttachRunsTurn(t *testing.T) {
 	}
 	var text strings.Builder
 	approved := false
-	deadline := time.After(40 * time.Second)
+	deadline := time.After(backend.Patience)
 	for done := false; !done; {
 		select {
 		case v := <-ch:

@@ -38,7 +38,7 @@ func TestReadSmallFileRefusesOddFiles(t *testing.T) {
 			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
 				t.Errorf("ReadSmallFile(%s) = %v, want %q", tt.path, err, tt.err)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(patience):
 			t.Fatalf("ReadSmallFile(%s) hangs", tt.path)
 		}
 	}

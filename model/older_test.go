@@ -195,7 +195,7 @@ func TestPeekDrawsNewestTurnsWhileResuming(t *testing.T) {
 		}
 	}
 	run(cmd)
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(patience)
 	run(pump(t, m, msgs, run, deadline, "a peek while the resume waits", func(msg tea.Msg) bool { d, ok := msg.(act.Done); _, peek := d.Msg.(act.ThreadPeek); return ok && peek }))
 	v := viewText(m)
 	if !strings.Contains(v, "answer 99") || !strings.Contains(v, "loading thread") || strings.Contains(v, "Resumed thread") {

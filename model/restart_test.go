@@ -107,7 +107,7 @@ func TestSlashRestart(t *testing.T) {
 	m.Update(backend.ServerExitedEvent{Status: "exited with status 1"})
 	typeText(t, m, "/restart")
 	_, cmd := enterNow(m)
-	deadline := time.After(2 * time.Second)
+	deadline := time.After(patience)
 	for restarts.Load() == 0 && cmd != nil {
 		done := make(chan tea.Msg, 1)
 		go func(c tea.Cmd) { done <- c() }(cmd)

@@ -131,7 +131,7 @@ func TestPlayerYieldsSessionStream(t *testing.T) {
 	}
 	p := NewPlayer(rec, PlayerOptions{Speed: 16, IdleLimit: 50 * time.Millisecond})
 	var got []any
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	p.Run(ctx, func(v any) { got = append(got, v) })
 	var kinds []string
@@ -193,7 +193,7 @@ func TestPlayerControls(t *testing.T) {
 	}
 	p := NewPlayer(rec, PlayerOptions{})
 	statuses := make(chan PlayerStatus, 100)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	done := make(chan struct{})
 	go func() {

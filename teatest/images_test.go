@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -36,7 +35,7 @@ func TestGoldenImageMessage(t *testing.T) {
 	u := newScreen(t)
 	u.TM.Send(tea.PasteMsg{Content: imageFile(t, "shot.png", 240_000) + " " + imageFile(t, "スクリーン📸.png", 3_400_000)})
 	u.TM.Type("compare them")
-	u.WaitScreen(t, 5*time.Second, "the chips", e2e.Contains("] compare them"))
+	u.WaitScreen(t, e2e.Patience, "the chips", e2e.Contains("] compare them"))
 	startTurn(t, u, "")
 	endTurn(t, u)
 	golden(t, u, "▌ ⎘ スクリーン📸.png · 3.4 MB")

@@ -45,7 +45,7 @@ func TestGoldenInlineTallCell(t *testing.T) {
 		fmt.Fprintf(&b, "%d. step number %d\n", i, i)
 	}
 	streamAnswer(t, u, "msg-1", b.String(), 40)
-	s := u.WaitScreen(t, 5*time.Second, "the tail", e2e.Contains("step number 40", "more lines"))
+	s := u.WaitScreen(t, e2e.Patience, "the tail", e2e.Contains("step number 40", "more lines"))
 	if n := strings.Count(s, "\n") + 1; n > 14 {
 		t.Fatalf("the frame has %d rows on a 14-row window:\n%s", n, s)
 	}

@@ -83,7 +83,7 @@ func TestGoldenCommandOutput(t *testing.T) {
 	golden(t, u, "No such file")
 	// Ctrl+O expands the last command; the first stays collapsed.
 	u.Key(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
-	u.WaitScreen(t, 5*time.Second, "expanded", e2e.Contains("(exit 0, 12ms)"))
+	u.WaitScreen(t, e2e.Patience, "expanded", e2e.Contains("(exit 0, 12ms)"))
 }
 
 // Command output and a tool's result are drawn as the model reads them:
@@ -163,7 +163,7 @@ func TestGoldenTableInPieces(t *testing.T) {
 	md := "Results:\n\n| name | value |\n|------|-------|\n| alpha | 1 |\n| beta | 22 |\n"
 	streamAnswer(t, u, "msg-1", md, 3)
 	// The table is still open: shown plainly.
-	u.WaitScreen(t, 5*time.Second, "plain open table", e2e.Contains("| beta | 22 |"))
+	u.WaitScreen(t, e2e.Patience, "plain open table", e2e.Contains("| beta | 22 |"))
 	notify(t, u, "item/agentMessage/delta", map[string]any{"turnId": "turn-1", "itemId": "msg-1", "delta": "\nThat's all."})
 	itemEvent(t, u, "item/completed", map[string]any{"type": "agentMessage", "id": "msg-1", "text": md + "\nThat's all."})
 	endTurn(t, u)
@@ -176,7 +176,7 @@ func TestGoldenCodeFenceInPieces(t *testing.T) {
 	md := "Here:\n\n```go\nfunc main() {\n\n\tfmt.Println(\"漢字 👩‍👩‍👧\")\n}\n"
 	streamAnswer(t, u, "msg-1", md, 2)
 	// Unclosed fence: the fence marker is still visible, plainly.
-	u.WaitScreen(t, 5*time.Second, "plain open fence", e2e.Contains("```go", "fmt.Println"))
+	u.WaitScreen(t, e2e.Patience, "plain open fence", e2e.Contains("```go", "fmt.Println"))
 	rest := "```\n\nDone.\n"
 	notify(t, u, "item/agentMessage/delta", map[string]any{"turnId": "turn-1", "itemId": "msg-1", "delta": rest})
 	itemEvent(t, u, "item/completed", map[string]any{"type": "agentMessage", "id": "msg-1", "text": md + rest})
@@ -201,7 +201,7 @@ func TestResizeDuringStream(t *testing.T) {
 	u.TM.Send(tea.WindowSizeMsg{Width: 70, Height: 40})
 	itemEvent(t, u, "item/completed", map[string]any{"type": "agentMessage", "id": "msg-1", "text": src})
 	endTurn(t, u)
-	s := u.WaitScreen(t, 5*time.Second, "the whole answer", e2e.Contains("line-12"))
+	s := u.WaitScreen(t, e2e.Patience, "the whole answer", e2e.Contains("line-12"))
 	for i := 1; i <= 12; i++ {
 		if n := strings.Count(s, fmt.Sprintf("line-%02d", i)); n != 1 {
 			t.Errorf("line-%02d appears %d times:\n%s", i, n, s)
@@ -243,9 +243,9 @@ func TestHugeOutputStillInterrupts(t *testing.T) {
 		u.TM.Send(ev)
 	}
 	u.Key(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	u.WaitScreen(t, 10*time.Second, "the interrupt", e2e.Contains("interrupting"))
+	u.WaitScreen(t, e2e.Patience, "the interrupt", e2e.Contains("interrupting"))
 	if d.interrupts.Load() == 0 {
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(e2e.Patience)
 		for d.interrupts.Load() == 0 && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}

@@ -23,7 +23,7 @@ import (
 func replayInto(t *testing.T, u *e2e.TUI, rec *sessions.Recording, speed float64) {
 	t.Helper()
 	p := sessions.NewPlayer(rec, sessions.PlayerOptions{Speed: speed, IdleLimit: 100 * time.Millisecond})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), e2e.Patience)
 	defer cancel()
 	p.Run(ctx, func(v any) {
 		switch x := v.(type) {
@@ -61,7 +61,7 @@ func TestReplayMatchesLive(t *testing.T) {
 	}
 	opts := model.Options{Now: func() time.Time { return time.Unix(0, 0) }, FormGrace: time.Millisecond}
 	live := e2e.NewFrozenTUI(t, opts, 90, 30)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), e2e.Patience)
 	defer cancel()
 	sess, err := backend.StartSession(ctx, backend.SessionOptions{
 		Transport: env.Transport(), ClientVersion: "test", Cwd: env.Dir,
@@ -78,7 +78,7 @@ func TestReplayMatchesLive(t *testing.T) {
 	}
 	live.TM.Send(model.SessionReadyMsg{Client: sess, ThreadID: resp.Thread.ID, Model: resp.Model, Cwd: "~/project", Approval: "never", Sandbox: "workspace-write"})
 	live.Submit("show a table and run a command")
-	liveScreen := live.WaitScreen(t, 30*time.Second, "the turn to finish", func(s string) bool {
+	liveScreen := live.WaitScreen(t, e2e.Patience, "the turn to finish", func(s string) bool {
 		return strings.Contains(s, "it printed") && !strings.Contains(s, "Working")
 	})
 	sess.Close()
@@ -94,7 +94,7 @@ func TestReplayMatchesLive(t *testing.T) {
 	ropts.Shared = true // as runReplay: prompts come from the recorded items
 	replay := e2e.NewFrozenTUI(t, ropts, 90, 30)
 	replayInto(t, replay, loaded, 16)
-	replayScreen := replay.WaitScreen(t, 10*time.Second, "the replay to finish", func(s string) bool {
+	replayScreen := replay.WaitScreen(t, e2e.Patience, "the replay to finish", func(s string) bool {
 		return strings.Contains(s, "it printed") && !strings.Contains(s, "Working")
 	})
 	if a, b := transcriptPart(liveScreen), transcriptPart(replayScreen); a != b {
@@ -111,7 +111,7 @@ func TestGoldenDemoFinalScreen(t *testing.T) {
 	}
 	u := e2e.NewFrozenTUI(t, model.Options{Now: func() time.Time { return time.Unix(0, 0) }, FormGrace: time.Millisecond, Shared: true}, 80, 24)
 	replayInto(t, u, rec, 16)
-	screen := u.WaitScreen(t, 10*time.Second, "the demo's end", func(s string) bool {
+	screen := u.WaitScreen(t, e2e.Patience, "the demo's end", func(s string) bool {
 		return strings.Contains(s, "greets like a pirate") && !strings.Contains(s, "Working") && !strings.Contains(s, "Apply these changes?")
 	})
 	teatest.RequireEqualOutput(t, []byte(screen))
@@ -149,7 +149,7 @@ func TestReplayShowsSteer(t *testing.T) {
 	}
 	u := e2e.NewFrozenTUI(t, model.Options{Now: func() time.Time { return time.Unix(0, 0) }, Shared: true}, 80, 24)
 	replayInto(t, u, loaded, 16)
-	s := u.WaitScreen(t, 10*time.Second, "the steered answer", e2e.Contains("Steered answer."))
+	s := u.WaitScreen(t, e2e.Patience, "the steered answer", e2e.Contains("Steered answer."))
 	for _, want := range []string{"▌ go", "▌ please steer now"} {
 		if n := strings.Count(s, want); n != 1 {
 			t.Errorf("%q shows %d times:\n%s", want, n, s)

@@ -46,7 +46,7 @@ func (threadDriver) ThreadID() string { return "thread-1" }
 // after it, and the highlighted one shown whole.
 func TestGoldenRewindPicker(t *testing.T) {
 	u := rewindScreen(t)
-	u.WaitScreen(t, 5*time.Second, "the history", e2e.Contains("Add notes and drop the old readme"))
+	u.WaitScreen(t, e2e.Patience, "the history", e2e.Contains("Add notes and drop the old readme"))
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
 	golden(t, u, "rewinding leaves behind")
@@ -56,10 +56,10 @@ func TestGoldenRewindPicker(t *testing.T) {
 // what taking the code back would do.
 func TestGoldenRewindCodeSummary(t *testing.T) {
 	u := rewindScreen(t)
-	u.WaitScreen(t, 5*time.Second, "the history", e2e.Contains("Add notes and drop the old readme"))
+	u.WaitScreen(t, e2e.Patience, "the history", e2e.Contains("Add notes and drop the old readme"))
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
-	u.WaitScreen(t, 5*time.Second, "the picker", e2e.Contains("Edit an earlier message"))
+	u.WaitScreen(t, e2e.Patience, "the picker", e2e.Contains("Edit an earlier message"))
 	u.Key(tea.KeyPressMsg{Code: tea.KeyDown})
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
 	golden(t, u, "their effects are not rewound")

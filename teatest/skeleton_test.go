@@ -35,7 +35,7 @@ func scoped(v any) any { return v }
 
 func golden(t *testing.T, u *e2e.TUI, want string) {
 	t.Helper()
-	screen := u.WaitScreen(t, 5*time.Second, want, e2e.Contains(want))
+	screen := u.WaitScreen(t, e2e.Patience, want, e2e.Contains(want))
 	teatest.RequireEqualOutput(t, []byte(screen))
 }
 

@@ -71,6 +71,6 @@ func TestGoldenPlanModeStatusLine(t *testing.T) {
 // of different calls, in no fixed order).
 func goldenAll(t *testing.T, u *e2e.TUI, wants ...string) {
 	t.Helper()
-	u.WaitScreen(t, 5*time.Second, strings.Join(wants, ", "), e2e.Contains(wants...))
+	u.WaitScreen(t, e2e.Patience, strings.Join(wants, ", "), e2e.Contains(wants...))
 	golden(t, u, wants[0])
 }

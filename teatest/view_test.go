@@ -3,7 +3,6 @@ package teatest
 import (
 	"image/color"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -17,11 +16,11 @@ func TestPagerOpensAndCloses(t *testing.T) {
 	startTurn(t, u, "think")
 	itemEvent(t, u, "item/completed", map[string]any{"type": "reasoning", "id": "rs-1", "summary": []any{"**Plan**\n\nFirst detail line."}, "content": []any{}})
 	endTurn(t, u)
-	u.WaitScreen(t, 5*time.Second, "collapsed reasoning", e2e.Contains("Thinking: Plan"))
+	u.WaitScreen(t, e2e.Patience, "collapsed reasoning", e2e.Contains("Thinking: Plan"))
 	u.Key(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
-	u.WaitScreen(t, 5*time.Second, "the pager", e2e.Contains("First detail line.", "q/esc close"))
+	u.WaitScreen(t, e2e.Patience, "the pager", e2e.Contains("First detail line.", "q/esc close"))
 	u.Key(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	s := u.WaitScreen(t, 5*time.Second, "the pager closed", e2e.Contains("Ask Codex to do anything"))
+	s := u.WaitScreen(t, e2e.Patience, "the pager closed", e2e.Contains("Ask Codex to do anything"))
 	if e2e.Contains("q/esc close")(s) {
 		t.Fatalf("pager still open:\n%s", s)
 	}
@@ -32,9 +31,9 @@ func TestPagerOpensAndCloses(t *testing.T) {
 func TestMouseToggle(t *testing.T) {
 	u := newScreen(t)
 	u.Key(tea.KeyPressMsg{Code: tea.KeyF2})
-	u.WaitScreen(t, 5*time.Second, "the notice", e2e.Contains("mouse released"))
+	u.WaitScreen(t, e2e.Patience, "the notice", e2e.Contains("mouse released"))
 	u.Key(tea.KeyPressMsg{Code: tea.KeyF2})
-	u.WaitScreen(t, 5*time.Second, "the notice gone", func(s string) bool { return !e2e.Contains("mouse released")(s) })
+	u.WaitScreen(t, e2e.Patience, "the notice gone", func(s string) bool { return !e2e.Contains("mouse released")(s) })
 }
 
 // TestCopyLastAnswer checks the copy key takes the last answer (the /copy
@@ -42,13 +41,13 @@ func TestMouseToggle(t *testing.T) {
 func TestCopyLastAnswer(t *testing.T) {
 	u := newScreen(t)
 	u.Key(tea.KeyPressMsg{Code: 'y', Mod: tea.ModAlt})
-	u.WaitScreen(t, 5*time.Second, "nothing to copy", e2e.Contains("nothing to copy yet"))
+	u.WaitScreen(t, e2e.Patience, "nothing to copy", e2e.Contains("nothing to copy yet"))
 	startTurn(t, u, "say hi")
 	streamAnswer(t, u, "msg-1", "Hello **there**.", 4)
 	itemEvent(t, u, "item/completed", map[string]any{"type": "agentMessage", "id": "msg-1", "text": "Hello **there**."})
 	endTurn(t, u)
 	u.Key(tea.KeyPressMsg{Code: 'y', Mod: tea.ModAlt})
-	u.WaitScreen(t, 5*time.Second, "the copy notice", e2e.Contains("copied the last answer"))
+	u.WaitScreen(t, e2e.Patience, "the copy notice", e2e.Contains("copied the last answer"))
 }
 
 // TestLightBackground checks the theme follows a light terminal
@@ -59,7 +58,7 @@ func TestLightBackground(t *testing.T) {
 	streamAnswer(t, u, "msg-1", "Some *text*.", 3)
 	itemEvent(t, u, "item/completed", map[string]any{"type": "agentMessage", "id": "msg-1", "text": "Some *text*."})
 	endTurn(t, u)
-	u.WaitScreen(t, 5*time.Second, "the answer", e2e.Contains("Some text."))
+	u.WaitScreen(t, e2e.Patience, "the answer", e2e.Contains("Some text."))
 	u.TM.Send(tea.BackgroundColorMsg{Color: color.White})
-	u.WaitScreen(t, 5*time.Second, "the answer, redrawn", e2e.Contains("Some text.", "▌ hi"))
+	u.WaitScreen(t, e2e.Patience, "the answer, redrawn", e2e.Contains("Some text.", "▌ hi"))
 }

@@ -93,7 +93,7 @@ func TestMarkdownCachePanicLeavesNothingInFlight(t *testing.T) {
 		if !slices.Equal(got, []string{"ok"}) {
 			t.Fatalf("got %q", got)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("a get after a panicking render hangs")
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"tandem/internal/testkit/mockapi"
 )
@@ -40,7 +39,7 @@ func TestSearchReachesProvider(t *testing.T) {
 	if _, errOut, err := runTandem(t, "", "exec", "--codex", env.Codex, "-C", env.Dir, "--search", "search"); err != nil {
 		t.Fatalf("exec --search: %v\n%s", err, errOut)
 	}
-	reqs, err := env.Mock.WaitRequests(2, 10*time.Second)
+	reqs, err := env.Mock.WaitRequests(2, patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +144,7 @@ func TestCodexProfileReachesProvider(t *testing.T) {
 	if _, errOut, err := runTandem(t, "", "exec", "--codex", env.Codex, "-C", env.Dir, "--profile", "work", "-m", "flag-model", "two"); err != nil {
 		t.Fatalf("exec --profile work -m: %v\n%s", err, errOut)
 	}
-	reqs, err := env.Mock.WaitRequests(2, 10*time.Second)
+	reqs, err := env.Mock.WaitRequests(2, patience)
 	if err != nil {
 		t.Fatal(err)
 	}

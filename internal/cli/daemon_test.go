@@ -46,7 +46,7 @@ func stopDaemonAtEnd(t *testing.T, env *e2e.Env) {
 				_ = os.Remove(s)
 			}
 		}()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), patience)
 		defer cancel()
 		if _, err := backend.DaemonCommand(ctx, env.Codex, env.Environ(), env.Home, "stop"); err != nil {
 			// A turn waiting for an approval can hold the stop up: end the
@@ -55,7 +55,7 @@ func stopDaemonAtEnd(t *testing.T, env *e2e.Env) {
 			killByPidFile(env.Home, "daemon.pid")
 		}
 		killByPidFile(env.Home, "daemon-updater.pid")
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := time.Now().Add(patience)
 		for {
 			left := daemonProcs(env.Home)
 			if len(left) == 0 {
@@ -136,10 +136,10 @@ func assertEachOnce(t *testing.T, lt *liveTandem, n int) {
 // the daemon (no app-server child to wait for).
 func (lt *liveTandem) waitDaemonReady() {
 	lt.t.Helper()
-	lt.waitTrace("thread/start answer", 90*time.Second, func(m tracedMsg) bool {
+	lt.waitTrace("thread/start answer", patience, func(m tracedMsg) bool {
 		return m.Dir == "recv" && strings.Contains(m.Raw, `"thread":{`) && len(m.ID) > 0
 	})
-	lt.waitScreen("Ask Codex to do anything", 10*time.Second)
+	lt.waitScreen("Ask Codex to do anything", patience)
 }
 
 // waitGoneQuietly waits for tandem to exit (its app-server is the daemon's:
@@ -166,17 +166,17 @@ func TestDaemonQuitMidTurnThenResume(t *testing.T) {
 	lt := startTandem(t, env, "--daemon")
 	lt.waitDaemonReady()
 	lt.keys("count for me\r")
-	lt.waitScreen("item 02 of", 20*time.Second)
+	lt.waitScreen("item 02 of", patience)
 	lt.keys(keyCtrlD)
-	lt.waitGoneQuietly(30 * time.Second)
-	lt.waitScreen("the turn continues on the codex daemon", 5*time.Second)
-	lt.waitScreen("tandem resume --last --daemon", time.Second)
+	lt.waitGoneQuietly(patience)
+	lt.waitScreen("the turn continues on the codex daemon", patience)
+	lt.waitScreen("tandem resume --last --daemon", patience)
 	if len(daemonProcs(env.Home)) == 0 {
 		t.Fatal("no daemon left running the turn")
 	}
 
 	// The turn ends on the daemon, with nobody attached.
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !responseDone(t, env.Home, 1) {
 		if time.Now().After(deadline) {
 			t.Fatal("the daemon did not finish the turn after tandem left")
@@ -185,14 +185,14 @@ func TestDaemonQuitMidTurnThenResume(t *testing.T) {
 	}
 
 	back := startTandem(t, env, "resume", "--last", "--daemon")
-	back.waitScreen("Resumed thread", 60*time.Second)
-	back.waitScreen("item 12 of the answer", 10*time.Second)
+	back.waitScreen("Resumed thread", patience)
+	back.waitScreen("item 12 of the answer", patience)
 	assertEachOnce(t, back, n)
 	if c := strings.Count(back.screen(), "▌ count for me"); c != 1 {
 		t.Errorf("the prompt shown %d times; want once:\n%s", c, back.screen())
 	}
 	back.keys(keyCtrlD)
-	back.waitGoneQuietly(30 * time.Second)
+	back.waitGoneQuietly(patience)
 	if strings.Contains(back.screen(), "the turn continues") {
 		t.Errorf("an idle thread said its turn continues:\n%s", back.screen())
 	}
@@ -303,7 +303,7 @@ func (r *relay) links() int {
 func startDaemon(t *testing.T, env *e2e.Env) string {
 	t.Helper()
 	stopDaemonAtEnd(t, env)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	info, err := backend.StartDaemon(ctx, env.Codex, env.Environ(), env.Home)
 	if err != nil {
@@ -326,27 +326,27 @@ func TestDaemonLinkDropReattaches(t *testing.T) {
 	lt := startTandem(t, env, "--remote", "unix://"+r.sock)
 	lt.waitDaemonReady()
 	lt.keys("count for me\r")
-	lt.waitScreen("item 03 of", 20*time.Second)
+	lt.waitScreen("item 03 of", patience)
 	r.setDown(true)
 	r.cut()
-	lt.waitScreen("disconnected — the agent keeps working on", 10*time.Second)
+	lt.waitScreen("disconnected — the agent keeps working on", patience)
 	lt.keys("my draft")
 	time.Sleep(1500 * time.Millisecond) // an attempt or two fails meanwhile
 	r.setDown(false)
-	lt.waitScreen("re-attached to the codex daemon", 40*time.Second)
-	lt.waitScreen("item 14 of the answer", 30*time.Second)
-	lt.waitGone("streamed while disconnected", 10*time.Second)
+	lt.waitScreen("re-attached to the codex daemon", patience)
+	lt.waitScreen("item 14 of the answer", patience)
+	lt.waitGone("streamed while disconnected", patience)
 	assertEachOnce(t, lt, n)
-	lt.waitScreen("› my draft", time.Second)
+	lt.waitScreen("› my draft", patience)
 	if r.links() < 2 {
 		t.Errorf("%d links to the daemon; want a second one", r.links())
 	}
-	lt.waitTrace("thread/resume after the drop", time.Second, func(m tracedMsg) bool {
+	lt.waitTrace("thread/resume after the drop", patience, func(m tracedMsg) bool {
 		return m.Dir == "send" && m.Method == "thread/resume"
 	})
 	lt.keys(keyCtrlC) // clears the draft
 	lt.keys(keyCtrlD)
-	lt.waitGoneQuietly(30 * time.Second)
+	lt.waitGoneQuietly(patience)
 }
 
 // TestDaemonApprovalWhileDisconnected: the approval is raised while no
@@ -365,10 +365,10 @@ func TestDaemonApprovalWhileDisconnected(t *testing.T) {
 	lt := startTandem(t, env, "--remote", "unix://"+r.sock, "-a", "untrusted", "-s", "workspace-write")
 	lt.waitDaemonReady()
 	lt.keys("run it\r")
-	lt.waitTrace("turn/started", 20*time.Second, func(m tracedMsg) bool { return m.Dir == "recv" && m.Method == "turn/started" })
+	lt.waitTrace("turn/started", patience, func(m tracedMsg) bool { return m.Dir == "recv" && m.Method == "turn/started" })
 	r.setDown(true)
 	r.cut()
-	lt.waitScreen("disconnected — the agent keeps working on", 10*time.Second)
+	lt.waitScreen("disconnected — the agent keeps working on", patience)
 	// The approval comes while the link is down.
 	time.Sleep(6 * time.Second)
 	for _, m := range lt.traced() {
@@ -380,18 +380,18 @@ func TestDaemonApprovalWhileDisconnected(t *testing.T) {
 		t.Fatal("the command ran before anyone approved it")
 	}
 	r.setDown(false)
-	lt.waitScreen("re-attached to the codex daemon", 40*time.Second)
-	lt.waitScreen("Run this command?", 20*time.Second)
-	lt.waitScreen("count.txt", time.Second)
+	lt.waitScreen("re-attached to the codex daemon", patience)
+	lt.waitScreen("Run this command?", patience)
+	lt.waitScreen("count.txt", patience)
 	time.Sleep(time.Second) // the form's grace
 	lt.keys("\r")
-	lt.waitScreen("The command ran.", 30*time.Second)
+	lt.waitScreen("The command ran.", patience)
 	b, err := os.ReadFile(filepath.Join(env.Dir, "count.txt"))
 	if err != nil || string(b) != "ran\n" {
 		t.Fatalf("count.txt = %q, %v; want the command run exactly once", b, err)
 	}
 	lt.keys(keyCtrlD)
-	lt.waitGoneQuietly(30 * time.Second)
+	lt.waitGoneQuietly(patience)
 }
 
 // sshArgs are tandem's flags for running on srv (the test sshd on this
@@ -437,27 +437,27 @@ func TestDaemonOverSSH(t *testing.T) {
 	lt := startTandem(t, env, args...)
 	lt.waitDaemonReady()
 	lt.keys("count for me\r")
-	lt.waitScreen("item 03 of", 30*time.Second)
+	lt.waitScreen("item 03 of", patience)
 	if err := syscall.Kill(lt.sshChild(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	lt.waitScreen("disconnected — the agent keeps working on 127.0.0.1", 20*time.Second)
-	lt.waitScreen("re-attached to the codex daemon on 127.0.0.1", 60*time.Second)
-	lt.waitScreen("item 12 of the answer", 30*time.Second)
-	lt.waitGone("streamed while disconnected", 10*time.Second)
+	lt.waitScreen("disconnected — the agent keeps working on 127.0.0.1", patience)
+	lt.waitScreen("re-attached to the codex daemon on 127.0.0.1", patience)
+	lt.waitScreen("item 12 of the answer", patience)
+	lt.waitGone("streamed while disconnected", patience)
 	assertEachOnce(t, lt, n)
 
 	lt.keys("count again\r")
-	lt.waitScreen("▌ count again", 10*time.Second)
-	lt.waitTrace("the second turn's first delta", 30*time.Second, func(m tracedMsg) bool {
+	lt.waitScreen("▌ count again", patience)
+	lt.waitTrace("the second turn's first delta", patience, func(m tracedMsg) bool {
 		return m.Dir == "recv" && m.Method == "item/agentMessage/delta" && strings.Count(lt.screen(), "item 01 of the answer") == 2
 	})
 	lt.keys(keyCtrlD)
-	lt.waitGoneQuietly(30 * time.Second)
-	lt.waitScreen("the turn continues on the codex daemon on 127.0.0.1", 5*time.Second)
-	lt.waitScreen("--daemon` to come back", time.Second)
+	lt.waitGoneQuietly(patience)
+	lt.waitScreen("the turn continues on the codex daemon on 127.0.0.1", patience)
+	lt.waitScreen("--daemon` to come back", patience)
 
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !responseDone(t, env.Home, 2) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the remote daemon did not finish the second turn after tandem left: %d model requests, daemon %v", len(env.Mock.Requests()), daemonProcs(env.Home))
@@ -465,8 +465,8 @@ func TestDaemonOverSSH(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	back := startTandem(t, env, append([]string{"resume", "--last"}, args...)...)
-	back.waitScreen("Resumed thread", 60*time.Second)
-	back.waitScreen("▌ count again", 10*time.Second)
+	back.waitScreen("Resumed thread", patience)
+	back.waitScreen("▌ count again", patience)
 	scr := back.screen()
 	_, second, _ := strings.Cut(scr, "▌ count again")
 	for i := 1; i <= n; i++ {
@@ -475,5 +475,5 @@ func TestDaemonOverSSH(t *testing.T) {
 		}
 	}
 	back.keys(keyCtrlD)
-	back.waitGoneQuietly(30 * time.Second)
+	back.waitGoneQuietly(patience)
 }

@@ -41,7 +41,7 @@ func runTandem(t *testing.T, stdin string, args ...string) (string, string, erro
 	cmd.SetIn(strings.NewReader(stdin))
 	cmd.SetOut(&stdout)
 	cmd.SetErr(&stderr)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	err := cmd.ExecuteContext(ctx)
 	return stdout.String(), stderr.String(), err
@@ -57,7 +57,7 @@ func TestExecText(t *testing.T) {
 	if want := "The answer is **42**.\n\n- one\n- two\n"; out != want {
 		t.Errorf("stdout %q, want %q", out, want)
 	}
-	reqs, err := env.Mock.WaitRequests(1, 5*time.Second)
+	reqs, err := env.Mock.WaitRequests(1, patience)
 	if err != nil || reqs[0].LastUserText() != "what is it?" {
 		t.Errorf("the prompt did not reach the model: %v", err)
 	}
@@ -69,7 +69,7 @@ func TestExecPromptFromStdin(t *testing.T) {
 	if err != nil || out != "ok\n" {
 		t.Fatalf("exec -: %q %v\nstderr: %s", out, err, errOut)
 	}
-	reqs, _ := env.Mock.WaitRequests(1, 5*time.Second)
+	reqs, _ := env.Mock.WaitRequests(1, patience)
 	if got := reqs[0].LastUserText(); !strings.Contains(got, "prompt from a pipe") {
 		t.Errorf("model got %q", got)
 	}
@@ -123,7 +123,7 @@ func TestExecJSONDeclinesApprovalByDefault(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(env.Dir, "out.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the declined command ran: %v", err)
 	}
-	reqs, err := env.Mock.WaitRequests(2, 5*time.Second)
+	reqs, err := env.Mock.WaitRequests(2, patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestExecAskUserQuestionIsDeclinedToolCall(t *testing.T) {
 	if !strings.Contains(errOut, "declined ask_user_question") {
 		t.Errorf("stderr %q does not say the question was declined", errOut)
 	}
-	reqs, err := env.Mock.WaitRequests(2, 5*time.Second)
+	reqs, err := env.Mock.WaitRequests(2, patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestExecMCPServerPerRunHome(t *testing.T) {
 	if err != nil || out != "ok\n" {
 		t.Fatalf("exec: %q %v\nstderr: %s", out, err, errOut)
 	}
-	reqs, err := env.Mock.WaitRequests(1, 5*time.Second)
+	reqs, err := env.Mock.WaitRequests(1, patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestExecBinaryExitStatus(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	run := func(args ...string) (string, string, int) {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), patience)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, bin, args...)
 		var stdout, stderr bytes.Buffer
@@ -265,13 +265,9 @@ func TestExecApprovalNeverRunsCommand(t *testing.T) {
 
 func TestExecTurnTimeout(t *testing.T) {
 	env := execEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text(strings.Repeat("slow ", 200))}, ChunkDelay: 50 * time.Millisecond})
-	start := time.Now()
 	out, _, err := runTandem(t, "", "exec", "--json", "--codex", env.Codex, "-C", env.Dir, "--turn-timeout", "500ms", "hi")
 	if err == nil || !strings.Contains(err.Error(), "turn timed out after 500ms") {
 		t.Fatalf("want a timeout error, got %v", err)
-	}
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("timeout took %v", d)
 	}
 	if !strings.Contains(out, `"type":"turn.failed"`) || !strings.Contains(out, "timed out") {
 		t.Errorf("no turn.failed event: %s", out)
@@ -294,7 +290,7 @@ func TestExecConfigPrecedence(t *testing.T) {
 	if _, errOut, err := runTandem(t, "", "exec", "--config", cfg, "--profile", "p", "-m", "flag-model", "two"); err != nil {
 		t.Fatalf("exec: %v\n%s", err, errOut)
 	}
-	reqs, err := env.Mock.WaitRequests(2, 5*time.Second)
+	reqs, err := env.Mock.WaitRequests(2, patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +364,7 @@ func TestExecIsolatedHomeKeepsThreads(t *testing.T) {
 		t.Errorf("per-run home left behind: %v", homes)
 	}
 	s, _ := env.Session(t, "", "")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	list, err := s.ListThreads(ctx, backend.ThreadListParams{})
 	if err != nil {

@@ -66,7 +66,7 @@ func TestExecSignalExitStatus(t *testing.T) {
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			// The answer streams for 6 s; signal once the turn is running.
-			if _, err := env.Mock.WaitRequests(1, 30*time.Second); err != nil {
+			if _, err := env.Mock.WaitRequests(1, patience); err != nil {
 				_ = cmd.Process.Kill()
 				t.Fatal(err)
 			}
@@ -74,7 +74,7 @@ func TestExecSignalExitStatus(t *testing.T) {
 			_ = cmd.Process.Signal(sig)
 			select {
 			case <-done:
-			case <-time.After(30 * time.Second):
+			case <-time.After(patience):
 				_ = cmd.Process.Kill()
 				t.Fatal("tandem exec did not exit")
 			}
@@ -120,7 +120,7 @@ func TestExecSecondSignalEndsIt(t *testing.T) {
 	_ = cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		_ = cmd.Process.Kill()
 		t.Fatal("a second SIGTERM did not end tandem exec")
 	}

@@ -204,9 +204,9 @@ func TestExportSVGInBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatalf("chromium: %v", err)
 		}
-	case <-time.After(90 * time.Second):
+	case <-time.After(patience):
 		_ = cmd.Process.Kill()
-		t.Fatal("chromium did not finish in 90 s")
+		t.Fatal("chromium did not finish")
 	}
 	img := decodePNG(t, png)
 	if b := img.Bounds(); b.Dx() != 864 || b.Dy() != 564 {
@@ -267,12 +267,12 @@ func TestRecordAndExportLiveSessionPictures(t *testing.T) {
 	svg, transcript := filepath.Join(dir, "live.svg"), filepath.Join(dir, "live.jsonl")
 	ptmx, cmd := startRecord(t, env.Environ(), svg, 100, 30,
 		"--codex", env.Codex, "-C", env.Dir, "-a", "never", "--record", transcript, "say hello")
-	waitFile(t, transcript, 60*time.Second, "the turn to complete", func(s string) bool { return strings.Contains(s, `"turn/completed"`) })
+	waitFile(t, transcript, patience, "the turn to complete", func(s string) bool { return strings.Contains(s, `"turn/completed"`) })
 	time.Sleep(500 * time.Millisecond)
 	_, _ = ptmx.Write([]byte{3})
 	time.Sleep(200 * time.Millisecond)
 	_, _ = ptmx.Write([]byte{3})
-	waitExit(t, cmd, 30*time.Second)
+	waitExit(t, cmd, patience)
 
 	left, _ := filepath.Glob(filepath.Join(dir, ".tandem-record-*"))
 	if len(left) != 0 {

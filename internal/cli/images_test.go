@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"tandem/internal/testkit/mockapi"
 )
@@ -40,7 +39,7 @@ func TestExecImage(t *testing.T) {
 	if err != nil || out != "A grey square.\n" {
 		t.Fatalf("exec -i: %q %v\nstderr: %s", out, err, errOut)
 	}
-	reqs, err := env.Mock.WaitRequests(1, 5*time.Second)
+	reqs, err := env.Mock.WaitRequests(1, patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +101,7 @@ func TestExecLocalDaemonImageAndAddDir(t *testing.T) {
 	if err != nil || out != "A grey square.\n" {
 		t.Fatalf("exec: %q %v\nstderr: %s", out, err, errOut)
 	}
-	reqs, err := env.Mock.WaitRequests(1, 5*time.Second)
+	reqs, err := env.Mock.WaitRequests(1, patience)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"tandem/internal/testkit/e2e"
 	"tandem/internal/testkit/mockapi"
@@ -27,25 +26,25 @@ func TestQueuedPromptsSentAfterRestart(t *testing.T) {
 	lt := startTandem(t, env)
 	lt.waitReady()
 	lt.keys("long question\r")
-	lt.waitScreen("slowly streaming", 15*time.Second)
+	lt.waitScreen("slowly streaming", patience)
 	for _, q := range []string{"queued one", "queued two"} {
 		lt.keys(q)
-		lt.waitScreen("› "+q, 5*time.Second)
+		lt.waitScreen("› "+q, patience)
 		lt.keys("\t")
-		lt.waitScreen("queued", 5*time.Second)
+		lt.waitScreen("queued", patience)
 	}
 	if err := syscall.Kill(lt.appServerPid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	lt.waitScreen("press F5 or type /restart", 10*time.Second)
+	lt.waitScreen("press F5 or type /restart", patience)
 	lt.keys(keyF5)
-	lt.waitScreen("Answer one.", 30*time.Second)
+	lt.waitScreen("Answer one.", patience)
 	// Typed once the queue has drained (earlier, Enter would steer the
 	// running queued turn — a different path, tested in model).
-	lt.waitScreen("Answer two.", 30*time.Second)
-	lt.waitGone("esc to interrupt", 10*time.Second)
+	lt.waitScreen("Answer two.", patience)
+	lt.waitGone("esc to interrupt", patience)
 	lt.keys("typed later\r")
-	lt.waitScreen("Answer three.", 30*time.Second)
+	lt.waitScreen("Answer three.", patience)
 	var got []string
 	for _, r := range env.Mock.Requests() {
 		got = append(got, r.LastUserText())
@@ -54,7 +53,7 @@ func TestQueuedPromptsSentAfterRestart(t *testing.T) {
 		t.Fatalf("model saw prompts %q, want %q", got, want)
 	}
 	lt.keys(keyCtrlD)
-	lt.waitExit(30 * time.Second)
+	lt.waitExit(patience)
 }
 
 // A bracketed paste of 11,000 lines shows as one placeholder and reaches
@@ -72,13 +71,13 @@ func TestLargePasteReachesModelWhole(t *testing.T) {
 	}
 	paste := b.String() + "end of paste"
 	lt.keys("\x1b[200~" + paste + "\x1b[201~")
-	lt.waitScreen("[Pasted text #1 · 11001 lines", 15*time.Second)
+	lt.waitScreen("[Pasted text #1 · 11001 lines", patience)
 	lt.keys("\r")
-	lt.waitScreen("Got the paste.", 30*time.Second)
+	lt.waitScreen("Got the paste.", patience)
 	reqs := env.Mock.Requests()
 	if got := reqs[len(reqs)-1].LastUserText(); got != paste {
 		t.Fatalf("model got %d bytes, want the %d-byte paste", len(got), len(paste))
 	}
 	lt.keys(keyCtrlD)
-	lt.waitExit(30 * time.Second)
+	lt.waitExit(patience)
 }

@@ -205,17 +205,17 @@ func (lt *liveTandem) waitTrace(what string, timeout time.Duration, cond func(tr
 // waitReady waits for the thread and the composer.
 func (lt *liveTandem) waitReady() {
 	lt.t.Helper()
-	lt.waitTrace("thread/start answer", 30*time.Second, func(m tracedMsg) bool {
+	lt.waitTrace("thread/start answer", patience, func(m tracedMsg) bool {
 		return m.Dir == "recv" && strings.Contains(m.Raw, `"thread":{`) && len(m.ID) > 0
 	})
-	lt.waitScreen("Ask Codex to do anything", 10*time.Second)
+	lt.waitScreen("Ask Codex to do anything", patience)
 	lt.waitDescendants(2) // node wrapper + native app-server
 }
 
 // waitDescendants waits until tandem has at least n descendants.
 func (lt *liveTandem) waitDescendants(n int) {
 	lt.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for len(descendants(lt.cmd.Process.Pid)) < n {
 		if time.Now().After(deadline) {
 			lt.t.Fatalf("tandem has %d descendants; want ≥ %d", len(descendants(lt.cmd.Process.Pid)), n)
@@ -269,7 +269,7 @@ func (lt *liveTandem) assertNoOrphans() {
 		groups[pgid] = true
 	}
 	// Reaping and group kills are asynchronous: allow a moment.
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		var left []string
 		for pid, st := range procfs.Table() {
@@ -349,64 +349,64 @@ func TestNoOrphans(t *testing.T) {
 		lt := startTandem(t, e2e.NewEnv(t))
 		lt.waitReady()
 		lt.keys(keyCtrlC)
-		lt.waitScreen("press Ctrl+C again to quit", 5*time.Second)
+		lt.waitScreen("press Ctrl+C again to quit", patience)
 		lt.keys(keyCtrlC)
-		lt.waitExit(30 * time.Second)
+		lt.waitExit(patience)
 	})
 	t.Run("ctrl+d", func(t *testing.T) {
 		lt := startTandem(t, e2e.NewEnv(t))
 		lt.waitReady()
 		lt.keys(keyCtrlD)
-		lt.waitExitStatus(30*time.Second, 0)
+		lt.waitExitStatus(patience, 0)
 	})
 	t.Run("ctrl+c during a turn then quit", func(t *testing.T) {
 		lt := startTandem(t, e2e.NewEnv(t, slowAnswer()))
 		lt.waitReady()
 		lt.keys("stream please\r")
-		lt.waitScreen("slowly streaming", 15*time.Second)
+		lt.waitScreen("slowly streaming", patience)
 		lt.keys(keyCtrlC)
-		lt.waitScreen("Turn interrupted", 10*time.Second)
+		lt.waitScreen("Turn interrupted", patience)
 		lt.keys(keyCtrlC)
 		lt.keys(keyCtrlC)
-		lt.waitExitStatus(30*time.Second, 0) // as Codex's TUI: a quit, not a kill
+		lt.waitExitStatus(patience, 0) // as Codex's TUI: a quit, not a kill
 	})
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String()+" during a turn", func(t *testing.T) {
 			lt := startTandem(t, e2e.NewEnv(t, slowAnswer()))
 			lt.waitReady()
 			lt.keys("stream please\r")
-			lt.waitScreen("slowly streaming", 15*time.Second)
+			lt.waitScreen("slowly streaming", patience)
 			if err := lt.cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
-			lt.waitExitStatus(30*time.Second, 128+int(sig)) // 143, 129
+			lt.waitExitStatus(patience, 128+int(sig)) // 143, 129
 		})
 	}
 	t.Run("terminal closed", func(t *testing.T) {
 		lt := startTandem(t, e2e.NewEnv(t, slowAnswer()))
 		lt.waitReady()
 		lt.keys("stream please\r")
-		lt.waitScreen("slowly streaming", 15*time.Second)
+		lt.waitScreen("slowly streaming", patience)
 		lt.ptmx.Close() // the kernel hangs up tandem's session
-		lt.waitExitStatus(30*time.Second, 129)
+		lt.waitExitStatus(patience, 129)
 	})
 	t.Run("kill -9 of the app-server, then quit", func(t *testing.T) {
 		lt := startTandem(t, e2e.NewEnv(t, slowAnswer()))
 		lt.waitReady()
 		lt.keys("stream please\r")
-		lt.waitScreen("slowly streaming", 15*time.Second)
+		lt.waitScreen("slowly streaming", patience)
 		if err := syscall.Kill(lt.appServerPid(), syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
-		lt.waitScreen("codex app-server killed by signal 9", 10*time.Second)
-		lt.waitScreen("press F5 or type /restart", time.Second)
+		lt.waitScreen("codex app-server killed by signal 9", patience)
+		lt.waitScreen("press F5 or type /restart", patience)
 		select {
 		case <-lt.exited:
 			t.Fatal("tandem exited with its app-server")
 		default:
 		}
 		// The whole app-server group is gone before tandem quits.
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(patience)
 		for len(descendants(lt.cmd.Process.Pid)) > 0 {
 			if time.Now().After(deadline) {
 				t.Fatalf("app-server descendants survive the kill: %v", descendants(lt.cmd.Process.Pid))
@@ -414,7 +414,7 @@ func TestNoOrphans(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 		lt.keys(keyCtrlD)
-		lt.waitExit(30 * time.Second)
+		lt.waitExit(patience)
 	})
 	// A command the agent started runs in a session of its own (setsid),
 	// out of reach of the app-server's group kill: tandem, a child
@@ -435,21 +435,21 @@ func TestNoOrphans(t *testing.T) {
 			lt := startTandem(t, env, "-a", "never", "-s", "danger-full-access")
 			lt.waitReady()
 			lt.keys("sleep please\r")
-			sleep := lt.waitSleep333(20 * time.Second)
+			sleep := lt.waitSleep333(patience)
 			lt.snapshot()
 			if err := syscall.Kill(tc.victim(lt), syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
-			lt.waitScreen("codex app-server", 10*time.Second)
-			lt.waitScreen("press F5 or type /restart", 10*time.Second)
+			lt.waitScreen("codex app-server", patience)
+			lt.waitScreen("press F5 or type /restart", patience)
 			if tc.then == "f5" {
 				lt.keys(keyF5)
-				lt.waitScreen("codex app-server restarted", 30*time.Second)
-				assertGone(t, sleep, 5*time.Second, "after F5")
+				lt.waitScreen("codex app-server restarted", patience)
+				assertGone(t, sleep, patience, "after F5")
 			}
 			lt.keys(keyCtrlD)
-			lt.waitExit(30 * time.Second)
-			assertGone(t, sleep, time.Second, "after tandem exited")
+			lt.waitExit(patience)
+			assertGone(t, sleep, patience, "after tandem exited")
 		})
 	}
 	t.Run("kill -9 of tandem", func(t *testing.T) {
@@ -457,7 +457,7 @@ func TestNoOrphans(t *testing.T) {
 		lt.waitReady()
 		_ = lt.cmd.Process.Kill()
 		<-lt.exited
-		lt.assertNoOrphansWithin(10 * time.Second)
+		lt.assertNoOrphansWithin(patience)
 	})
 }
 
@@ -494,10 +494,10 @@ func TestQuitWithApprovalPendingRefuses(t *testing.T) {
 			lt := startTandem(t, env, "-a", "untrusted", "-s", "workspace-write")
 			lt.waitReady()
 			lt.keys("write the file\r")
-			req := lt.waitTrace("approval request", 20*time.Second, func(m tracedMsg) bool {
+			req := lt.waitTrace("approval request", patience, func(m tracedMsg) bool {
 				return m.Dir == "recv" && m.Method == "item/commandExecution/requestApproval"
 			})
-			lt.waitScreen("out.txt", 5*time.Second) // the form is up
+			lt.waitScreen("out.txt", patience) // the form is up
 			switch way {
 			case "SIGTERM":
 				_ = lt.cmd.Process.Signal(syscall.SIGTERM)
@@ -509,7 +509,7 @@ func TestQuitWithApprovalPendingRefuses(t *testing.T) {
 				time.Sleep(100 * time.Millisecond)
 				lt.keys(keyCtrlC)
 			}
-			lt.waitExit(30 * time.Second)
+			lt.waitExit(patience)
 			var reply *tracedMsg
 			for _, m := range lt.traced() {
 				if m.Dir == "send" && string(m.ID) == string(req.ID) && m.Method == "" {
@@ -556,7 +556,7 @@ func TestKillMidTurnRestartResumes(t *testing.T) {
 	)
 	lt := startTandem(t, env)
 	lt.waitReady()
-	start := lt.waitTrace("thread/start answer", time.Second, func(m tracedMsg) bool {
+	start := lt.waitTrace("thread/start answer", patience, func(m tracedMsg) bool {
 		return m.Dir == "recv" && strings.Contains(m.Raw, `"thread":{`)
 	})
 	var started struct {
@@ -570,22 +570,22 @@ func TestKillMidTurnRestartResumes(t *testing.T) {
 	}
 
 	lt.keys("first question\r")
-	lt.waitScreen("First answer: alpha.", 15*time.Second)
+	lt.waitScreen("First answer: alpha.", patience)
 	lt.keys("second question\r")
-	lt.waitScreen("slowly streaming", 15*time.Second)
+	lt.waitScreen("slowly streaming", patience)
 	lt.keys("resend me")
-	lt.waitScreen("› resend me", 5*time.Second)
+	lt.waitScreen("› resend me", patience)
 	old := lt.appServerPid()
 	if err := syscall.Kill(old, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	lt.waitScreen("codex app-server killed by signal 9 (killed) during the turn", 10*time.Second)
-	lt.waitScreen("press F5 or type /restart", time.Second)
-	lt.waitScreen("› resend me", time.Second)
+	lt.waitScreen("codex app-server killed by signal 9 (killed) during the turn", patience)
+	lt.waitScreen("press F5 or type /restart", patience)
+	lt.waitScreen("› resend me", patience)
 
 	lt.keys(keyF5)
-	lt.waitScreen("resumed thread "+started.Thread.ID, 30*time.Second)
-	lt.waitTrace("thread/resume of the thread", time.Second, func(m tracedMsg) bool {
+	lt.waitScreen("resumed thread "+started.Thread.ID, patience)
+	lt.waitTrace("thread/resume of the thread", patience, func(m tracedMsg) bool {
 		return m.Dir == "send" && m.Method == "thread/resume" && strings.Contains(m.Raw, `"threadId":"`+started.Thread.ID+`"`)
 	})
 	if pid := lt.appServerPid(); pid == old {
@@ -600,7 +600,7 @@ func TestKillMidTurnRestartResumes(t *testing.T) {
 	}
 
 	lt.keys("\r")
-	lt.waitScreen("Answer after restart: omega.", 15*time.Second)
+	lt.waitScreen("Answer after restart: omega.", patience)
 	reqs := env.Mock.Requests()
 	last := reqs[len(reqs)-1]
 	if got := last.LastUserText(); got != "resend me" {
@@ -614,9 +614,9 @@ func TestKillMidTurnRestartResumes(t *testing.T) {
 	// "app-server exited" banner, and the thread is resumed again.
 	second := lt.appServerPid()
 	lt.keys("/restart")
-	lt.waitScreen("› /restart", 5*time.Second)
+	lt.waitScreen("› /restart", patience)
 	lt.keys("\r")
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(patience)
 	for strings.Count(e2e.Squash(lt.screen()), e2e.Squash("resumed thread "+started.Thread.ID)) < 2 {
 		if time.Now().After(deadline) {
 			t.Fatalf("/restart did not resume the thread; screen:\n%s", lt.screen())
@@ -631,7 +631,7 @@ func TestKillMidTurnRestartResumes(t *testing.T) {
 	}
 	lt.snapshot()
 	lt.keys(keyCtrlD)
-	lt.waitExit(30 * time.Second)
+	lt.waitExit(patience)
 }
 
 // nativeCodexPid is the native codex binary under the node wrapper.
@@ -702,7 +702,7 @@ func TestSignalRemovesSpilledOutput(t *testing.T) {
 				m, _ := filepath.Glob(filepath.Join(tmp, "tandem-output-*.log"))
 				return m
 			}
-			deadline := time.Now().Add(60 * time.Second)
+			deadline := time.Now().Add(patience)
 			for len(spills()) == 0 {
 				if time.Now().After(deadline) {
 					t.Fatalf("no spill file in %s; screen:\n%s", tmp, lt.screen())
@@ -710,7 +710,7 @@ func TestSignalRemovesSpilledOutput(t *testing.T) {
 				time.Sleep(50 * time.Millisecond)
 			}
 			_ = lt.cmd.Process.Signal(sig)
-			lt.waitExit(30 * time.Second)
+			lt.waitExit(patience)
 			if left := spills(); len(left) > 0 {
 				t.Fatalf("spill files left after %v: %q", sig, left)
 			}

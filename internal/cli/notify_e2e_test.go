@@ -76,9 +76,9 @@ func TestNotificationWhenUnfocused(t *testing.T) {
 		lt.waitReady()
 		lt.keys(focusOutReport)
 		lt.keys("fix the parser\r")
-		lt.waitScreen("First answer.", 30*time.Second)
-		lt.waitOutput(note+" — fix the parser\a", 10*time.Second)
-		deadline := time.Now().Add(5 * time.Second)
+		lt.waitScreen("First answer.", patience)
+		lt.waitOutput(note+" — fix the parser\a", patience)
+		deadline := time.Now().Add(patience)
 		for lt.title() != "tandem · fix the parser · done" && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -88,7 +88,7 @@ func TestNotificationWhenUnfocused(t *testing.T) {
 		lt.keys(focusInReport)
 		before := bytes.Count(lt.output(), []byte(note))
 		lt.keys("again\r")
-		lt.waitScreen("Second answer.", 30*time.Second)
+		lt.waitScreen("Second answer.", patience)
 		time.Sleep(500 * time.Millisecond)
 		if n := bytes.Count(lt.output(), []byte(note)); n != before {
 			t.Errorf("a focused terminal got a notification (%d before, %d after)", before, n)
@@ -100,7 +100,7 @@ func TestNotificationWhenUnfocused(t *testing.T) {
 		lt.waitReady()
 		lt.keys(focusOutReport)
 		lt.keys("hello\r")
-		lt.waitScreen("Quiet answer.", 30*time.Second)
+		lt.waitScreen("Quiet answer.", patience)
 		time.Sleep(500 * time.Millisecond)
 		if bytes.Contains(lt.output(), []byte("\x1b]9;")) {
 			t.Errorf("notifications = \"off\" still wrote a notification")

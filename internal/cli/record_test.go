@@ -148,16 +148,16 @@ func waitExit(t *testing.T, cmd *exec.Cmd, timeout time.Duration) {
 func TestRecordCastOfDemo(t *testing.T) {
 	cast := filepath.Join(t.TempDir(), "demo.cast")
 	ptmx, cmd := startRecord(t, os.Environ(), cast, 100, 30, "demo", "--speed", "4", "--idle-limit", "0.3")
-	waitFile(t, cast, 15*time.Second, "the first output", func(s string) bool { return strings.Contains(s, `"o"`) })
+	waitFile(t, cast, patience, "the first output", func(s string) bool { return strings.Contains(s, `"o"`) })
 	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: 72, Rows: 22}); err != nil {
 		t.Fatal(err)
 	}
-	waitFile(t, cast, 30*time.Second, "four turns", func(s string) bool { return strings.Count(s, `"turn completed"`) >= 4 })
+	waitFile(t, cast, patience, "four turns", func(s string) bool { return strings.Count(s, `"turn completed"`) >= 4 })
 	time.Sleep(300 * time.Millisecond)
 	if _, err := ptmx.Write([]byte{3}); err != nil { // ctrl+c quits a replay
 		t.Fatal(err)
 	}
-	waitExit(t, cmd, 10*time.Second)
+	waitExit(t, cmd, patience)
 
 	c := readCast(t, cast)
 	if c.header["width"] != 100.0 || c.header["height"] != 30.0 {
@@ -191,12 +191,12 @@ func TestRecordCastRedactsLiveSession(t *testing.T) {
 	cast := filepath.Join(t.TempDir(), "live.cast")
 	ptmx, cmd := startRecord(t, env.Environ(), cast, 110, 32,
 		"--codex", env.Codex, "-C", env.Dir, "-a", "never", "-s", "workspace-write", "show me the key")
-	waitFile(t, cast, 60*time.Second, "the turn to complete", func(s string) bool { return strings.Contains(s, `"turn completed"`) })
+	waitFile(t, cast, patience, "the turn to complete", func(s string) bool { return strings.Contains(s, `"turn completed"`) })
 	time.Sleep(500 * time.Millisecond)
 	_, _ = ptmx.Write([]byte{3})
 	time.Sleep(200 * time.Millisecond)
 	_, _ = ptmx.Write([]byte{3})
-	waitExit(t, cmd, 15*time.Second)
+	waitExit(t, cmd, patience)
 
 	raw, _ := os.ReadFile(cast)
 	for _, s := range []string{bearer, sk, apiKey} {
@@ -300,12 +300,12 @@ func TestRecordCastHidesTypedSecrets(t *testing.T) {
 	const cols = 72
 	ptmx, cmd := startRecord(t, env.Environ(), cast, cols, 24,
 		"--codex", env.Codex, "-C", env.Dir, "-a", "never", "-s", "read-only")
-	waitFile(t, cast, 60*time.Second, "the composer", func(s string) bool { return strings.Contains(castScreen(s), "Ask Codex to do anything") })
+	waitFile(t, cast, patience, "the composer", func(s string) bool { return strings.Contains(castScreen(s), "Ask Codex to do anything") })
 	time.Sleep(300 * time.Millisecond)
 	typeKeys(t, ptmx, "please keep "+typedSK+" safe", 25*time.Millisecond)
 	time.Sleep(200 * time.Millisecond)
 	_, _ = ptmx.Write([]byte("\r"))
-	waitFile(t, cast, 60*time.Second, "the turn to complete", func(s string) bool { return strings.Contains(s, `"turn completed"`) })
+	waitFile(t, cast, patience, "the turn to complete", func(s string) bool { return strings.Contains(s, `"turn completed"`) })
 	if len(wrapPAT) < cols+20 {
 		t.Fatal("the second secret must wrap, well past the edge")
 	}
@@ -323,7 +323,7 @@ func TestRecordCastHidesTypedSecrets(t *testing.T) {
 		_, _ = ptmx.Write([]byte{3})
 		time.Sleep(300 * time.Millisecond)
 	}
-	waitExit(t, cmd, 15*time.Second)
+	waitExit(t, cmd, patience)
 
 	raw, err := os.ReadFile(cast)
 	if err != nil {
@@ -399,7 +399,7 @@ func TestDemoRunsToEndInTmux(t *testing.T) {
 		t.Fatalf("tmux: %v %s", err, out)
 	}
 	t.Cleanup(func() { _, _ = tmux("kill-server") })
-	deadline := time.Now().Add(40 * time.Second)
+	deadline := time.Now().Add(patience)
 	var screen string
 	for time.Now().Before(deadline) {
 		screen, _ = tmux("capture-pane", "-p", "-t", name)

@@ -31,7 +31,7 @@ type guestTerm struct {
 func dialGuest(t *testing.T, addr string, k sshtest.Key) *guestTerm {
 	t.Helper()
 	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: k.Name, Auth: []gossh.AuthMethod{gossh.PublicKeys(k.Signer)},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second}) //nolint:gosec // test server
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: patience}) //nolint:gosec // test server
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestServeDaemonSurvivesARestart(t *testing.T) {
 				<-exited
 			}
 		})
-		deadline := time.Now().Add(60 * time.Second)
+		deadline := time.Now().Add(patience)
 		for {
 			if m := sharingOn.FindStringSubmatch(stderr.String()); m != nil {
 				addr = m[1]
@@ -134,7 +134,7 @@ func TestServeDaemonSurvivesARestart(t *testing.T) {
 			_ = cmd.Process.Signal(syscall.SIGTERM)
 			select {
 			case <-exited:
-			case <-time.After(30 * time.Second):
+			case <-time.After(patience):
 				t.Fatalf("serve did not stop:\n%s", stderr.String())
 			}
 			return stderr.String(), cmd.ProcessState.ExitCode()
@@ -143,12 +143,12 @@ func TestServeDaemonSurvivesARestart(t *testing.T) {
 
 	addr, stop := serve()
 	g := dialGuest(t, addr, alice)
-	g.waitFor(t, "Ask Codex to do anything", 90*time.Second)
-	g.waitFor(t, "mock-model", 90*time.Second) // the thread is open
+	g.waitFor(t, "Ask Codex to do anything", patience)
+	g.waitFor(t, "mock-model", patience) // the thread is open
 	fmt.Fprint(g.in, "count for me")
 	time.Sleep(300 * time.Millisecond) // a person's pause: not a paste burst
 	fmt.Fprint(g.in, "\r")
-	g.waitFor(t, "item 02 of", 30*time.Second)
+	g.waitFor(t, "item 02 of", patience)
 	out, code := stop()
 	if code != 143 || !strings.Contains(out, "stays on the codex daemon") {
 		t.Fatalf("serve: exit %d, stderr:\n%s", code, out)
@@ -159,10 +159,10 @@ func TestServeDaemonSurvivesARestart(t *testing.T) {
 
 	addr, stop = serve()
 	g2 := dialGuest(t, addr, alice)
-	g2.waitFor(t, "count for me", 90*time.Second)
-	g2.waitFor(t, fmt.Sprintf("item %02d of the answer", n), 60*time.Second)
+	g2.waitFor(t, "count for me", patience)
+	g2.waitFor(t, fmt.Sprintf("item %02d of the answer", n), patience)
 	// The item's completion brings what streamed while serve was away.
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(patience)
 	for strings.Contains(g2.screen(), "esc to interrupt") || !strings.Contains(g2.screen(), "item 01 of the answer") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the turn did not end with the whole answer:\n%s", g2.screen())

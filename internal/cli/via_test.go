@@ -71,7 +71,7 @@ func TestServeViaBastion(t *testing.T) {
 			_ = serve.Process.Signal(syscall.SIGINT)
 			select {
 			case <-exited:
-			case <-time.After(30 * time.Second):
+			case <-time.After(patience):
 				_ = syscall.Kill(-serve.Process.Pid, syscall.SIGKILL)
 				<-exited
 			}
@@ -81,7 +81,7 @@ func TestServeViaBastion(t *testing.T) {
 	serve, stderr, exited := start()
 	published := func(stderr *sshtest.LockedBuffer, n int) []string {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
+		deadline := time.Now().Add(patience)
 		for time.Now().Before(deadline) {
 			if m := viaPrinted.FindAllStringSubmatch(stderr.String(), -1); len(m) >= n {
 				return m[n-1]
@@ -118,7 +118,7 @@ func TestServeViaBastion(t *testing.T) {
 			}
 		}()
 		screen := func() string { mu.Lock(); defer mu.Unlock(); return emu.String() }
-		deadline := time.Now().Add(30 * time.Second)
+		deadline := time.Now().Add(patience)
 		for !strings.Contains(screen(), "joined as driver") {
 			if time.Now().After(deadline) {
 				t.Fatalf("the guest did not get the session with %q; its screen:\n%s", line, screen())
@@ -161,7 +161,7 @@ func TestServeViaBastion(t *testing.T) {
 	_ = serve.Process.Signal(syscall.SIGINT)
 	select {
 	case <-exited:
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("serve did not exit")
 	}
 	if code := serve.ProcessState.ExitCode(); code != 0 {
@@ -180,7 +180,7 @@ func TestServeViaBastion(t *testing.T) {
 	}
 	_ = killedServe.Process.Kill()
 	<-exited2
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for len(tunnels()) > 0 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -89,7 +89,7 @@ func TestClampStopsWhenRequestsEnd(t *testing.T) {
 	close(s.winch)
 	select {
 	case <-c.Context().Done():
-	case <-time.After(time.Second):
+	case <-time.After(patience):
 		t.Fatal("the session's context outlived its channel")
 	}
 	select {
@@ -99,38 +99,57 @@ func TestClampStopsWhenRequestsEnd(t *testing.T) {
 	}
 }
 
-// A flood of window changes is coalesced: the latest size arrives, and
-// far fewer than were sent.
+// A flood of window changes is coalesced: the latest size wins. While
+// nobody reads, a flood of 1,001 leaves at most three to read (one
+// buffered, one pending, one still on its way in), the last the latest;
+// while a reader takes them as they come, no more than one passes a
+// minResizeGap (a bound a slow machine only loosens).
 func TestClampCoalescesWindowChanges(t *testing.T) {
-	s, cancel := newFakeSession(80, 24)
-	defer cancel()
-	c := Clamp(s)
-	_, winch, _ := c.Pty()
-	<-winch
-	got := 0
-	var last ssh.Window
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	flood := func(s *fakeSession) {
+		for i := range 1000 {
+			s.winch <- ssh.Window{Width: 10 + i%100, Height: 5}
+		}
+		s.winch <- ssh.Window{Width: 123, Height: 45}
+	}
+	// readToLatest reads winch until 123x45 arrives and returns how many
+	// came, or -1 when it has not after patience.
+	readToLatest := func(winch <-chan ssh.Window) int {
+		n := 0
 		for {
 			select {
 			case w := <-winch:
-				got++
-				last = w
-			case <-time.After(300 * time.Millisecond):
-				return
+				n++
+				if w.Width == 123 && w.Height == 45 {
+					return n
+				}
+			case <-time.After(patience):
+				return -1
 			}
 		}
-	}()
-	for i := range 1000 {
-		s.winch <- ssh.Window{Width: 10 + i%100, Height: 5}
 	}
-	s.winch <- ssh.Window{Width: 123, Height: 45}
-	<-done
-	if last.Width != 123 || last.Height != 45 {
-		t.Fatalf("last size %dx%d, want 123x45", last.Width, last.Height)
+
+	s, cancel := newFakeSession(80, 24)
+	defer cancel()
+	_, winch, _ := Clamp(s).Pty()
+	<-winch
+	flood(s)
+	if got := readToLatest(winch); got < 0 || got > 3 {
+		t.Fatalf("%d window changes passed on for 1001 sent while nobody read (-1: not the latest), want 1 to 3", got)
 	}
-	if got > 100 {
-		t.Fatalf("%d window changes passed on for 1001 sent", got)
+
+	s, cancel = newFakeSession(80, 24)
+	defer cancel()
+	_, winch, _ = Clamp(s).Pty()
+	<-winch
+	got := make(chan int, 1)
+	start := time.Now()
+	go func() { got <- readToLatest(winch) }()
+	flood(s)
+	n := <-got
+	if n < 0 {
+		t.Fatal("the latest size (123x45) never arrived")
+	}
+	if most := 2 + int(time.Since(start)/minResizeGap); n > most {
+		t.Fatalf("%d window changes passed on for 1001 sent over %v, want at most %d (one a %v)", n, time.Since(start), most, minResizeGap)
 	}
 }

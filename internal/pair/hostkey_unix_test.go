@@ -22,7 +22,7 @@ func TestLoadHostKeyRefusesAFIFO(t *testing.T) {
 	var err error
 	select {
 	case err = <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("LoadHostKey blocked on a FIFO")
 	}
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {

@@ -40,10 +40,10 @@ func TestServeClampsHugeTerminals(t *testing.T) {
 		t.Fatalf("huge pty request: %v", err)
 	}
 	t.Cleanup(big.close)
-	big.waitFor(t, fmt.Sprintf("tandem serve draws at most %d×%d", MaxWidth, MaxHeight), 10*time.Second)
+	big.waitFor(t, fmt.Sprintf("tandem serve draws at most %d×%d", MaxWidth, MaxHeight))
 
 	later := fx.dial(t, fx.watchers[1], 80, 24)
-	later.waitFor(t, "watching", 10*time.Second)
+	later.waitFor(t, "watching")
 	if err := later.sess.WindowChange(65535, 65535); err != nil {
 		t.Fatalf("window-change: %v", err)
 	}
@@ -51,7 +51,7 @@ func TestServeClampsHugeTerminals(t *testing.T) {
 	later.mu.Lock()
 	later.emu.Resize(MaxWidth, MaxHeight)
 	later.mu.Unlock()
-	later.waitFor(t, fmt.Sprintf("draws at most %d×%d", MaxWidth, MaxHeight), 10*time.Second)
+	later.waitFor(t, fmt.Sprintf("draws at most %d×%d", MaxWidth, MaxHeight))
 	if err := later.sess.WindowChange(65535, 65535); err != nil { // again: no second notice
 		t.Fatalf("window-change: %v", err)
 	}
@@ -78,7 +78,7 @@ func TestServeRefusesNoPTYKeys(t *testing.T) {
 	ps, addr := servePairKeys(t, d.Line()+"restrict "+r.Line())
 	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
 		User: "restricted", Auth: []gossh.AuthMethod{gossh.PublicKeys(r.Signer)},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second, //nolint:gosec // test server
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: patience, //nolint:gosec // test server
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -148,20 +148,26 @@ func TestServeRecordAttributesPrompts(t *testing.T) {
 	d1.waitReady(t)
 	d2.waitReady(t)
 	d1.send(t, "prompt from the first driver\r")
-	d2.waitFor(t, "First answer.", 30*time.Second)
+	d2.waitFor(t, "First answer.")
 	d2.send(t, "prompt from the second driver\r")
-	d1.waitFor(t, "Second answer.", 30*time.Second)
+	d1.waitFor(t, "Second answer.")
 	// ! commands run between turns: the answer can be drawn before the
 	// turn has completed (the CI machine is slow), so wait for its end.
-	d1.waitGone(t, "esc to interrupt", 30*time.Second)
+	d1.waitGone(t, "esc to interrupt")
 	d1.send(t, "!echo shell-from-driver1\r")
-	d2.waitFor(t, "! echo shell-from-driver1", 30*time.Second)
+	d2.waitFor(t, "! echo shell-from-driver1")
 	// driver2 starts a slow turn and driver1 interrupts it.
 	d2.send(t, "a third prompt\r")
-	d1.waitFor(t, "a slow third answer", 30*time.Second)
+	d1.waitFor(t, "a slow third answer")
 	d1.send(t, "\x1b")
-	d2.waitFor(t, "driver1 interrupted the turn", 10*time.Second)
-	time.Sleep(500 * time.Millisecond) // it reaches the recording
+	d2.waitFor(t, "driver1 interrupted the turn")
+	for mark := ""; mark != "driver1 interrupted the turn"; { // it reaches the recording
+		select {
+		case mark = <-fx.marked:
+		case <-time.After(patience):
+			t.Fatal("the interrupt never reached the recording")
+		}
+	}
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +216,7 @@ func TestServeCertificateAuthority(t *testing.T) {
 		t.Fatalf("certificate login: %v", err)
 	}
 	defer c.close()
-	c.waitFor(t, "alice@corp joined as driver", 10*time.Second)
+	c.waitFor(t, "alice@corp joined as driver")
 	if _, err := dialPair(addr, ca, 80, 24); err == nil {
 		t.Fatal("the CA's own key logged in")
 	}
@@ -223,7 +229,7 @@ func TestServeSessionClosedConnectionKept(t *testing.T) {
 	fx := newPairFixture(t, 1, 1, "", "", nil)
 	conn, err := gossh.Dial("tcp", fx.addr, &gossh.ClientConfig{
 		User: "watcher1", Auth: []gossh.AuthMethod{gossh.PublicKeys(fx.watchers[0].Signer)},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second, //nolint:gosec // test server
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: patience, //nolint:gosec // test server
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -286,7 +292,7 @@ func dialConn(t *testing.T, addr string, k sshtest.Key) *gossh.Client {
 	t.Helper()
 	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
 		User: k.Name, Auth: []gossh.AuthMethod{gossh.PublicKeys(k.Signer)},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second, //nolint:gosec // test server
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: patience, //nolint:gosec // test server
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -328,7 +334,7 @@ func TestServeCapsSessions(t *testing.T) {
 	}
 
 	_ = held[0].Close()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		s, got, err := openTerminal(t, third)
 		if err == nil && !strings.Contains(got, "terminals open") {
@@ -382,14 +388,14 @@ func TestServeRefusedSessionsDoNotWedgeConnections(t *testing.T) {
 			}
 		}
 	}
-	if !waitFor(5*time.Second, func() bool { return fx.ps.guard.Logins() == 2 }) {
+	if !waitFor(func() bool { return fx.ps.guard.Logins() == 2 }) {
 		t.Fatalf("%d logins, want 2", fx.ps.guard.Logins())
 	}
 	win := gossh.Marshal(struct{ W, H, PW, PH uint32 }{80, 24, 0, 0})
 	for range 10 {
 		// A wedged connection never closes; with the fix each one is
 		// gone well before the key's connection cap (8) is reached.
-		if !waitFor(5*time.Second, func() bool { return fx.ps.guard.Logins() < 6 }) {
+		if !waitFor(func() bool { return fx.ps.guard.Logins() < 6 }) {
 			t.Fatalf("%d logins linger: refused sessions wedge their connections", fx.ps.guard.Logins())
 		}
 		conn := dialConn(t, fx.addr, w)
@@ -413,7 +419,7 @@ func TestServeRefusedSessionsDoNotWedgeConnections(t *testing.T) {
 		_ = ch.Close()
 		_ = conn.Close()
 	}
-	if !waitFor(10*time.Second, func() bool { return fx.ps.guard.Logins() == 2 }) {
+	if !waitFor(func() bool { return fx.ps.guard.Logins() == 2 }) {
 		t.Fatalf("%d logins after the refused clients left, want the 2 that hold terminals", fx.ps.guard.Logins())
 	}
 }

@@ -39,7 +39,7 @@ func dialLight(addr string, k sshtest.Key, w, h int) (*lightClient, error) {
 	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
 		User: k.Name, Auth: []gossh.AuthMethod{gossh.PublicKeys(k.Signer)},
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), //nolint:gosec // test server
-		Timeout:         30 * time.Second,
+		Timeout:         patience,
 	})
 	if err != nil {
 		return nil, err
@@ -149,6 +149,130 @@ func externalMock(t *testing.T, bin, script string) string {
 	return strings.TrimSpace(line)
 }
 
+// loadTurn is turn i of the load tests: a paced stream (400 deltas of
+// ~40 bytes, 2 ms apart at the SSE level), like a fast real model, then
+// its final words, which every client must end on.
+func loadTurn(i int) mockapi.Response {
+	r := mockapi.BigMarkdown(16<<10, 400)
+	r.Items = append(r.Items, mockapi.Text(fmt.Sprintf("Final words of turn %d.", i)))
+	r.ChunkDelay = 2 * time.Millisecond
+	return r
+}
+
+// runTurn starts a turn on the session with prompt and waits until the
+// session's own feed has its turn/completed; it returns the time from
+// the start (the session's pace) and fails tb after patience.
+func (fx *pairFixture) runTurn(tb testing.TB, prompt string) time.Duration {
+	tb.Helper()
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	defer cancel()
+	if _, err := fx.sess.StartTurn(ctx, backend.TurnInput{Text: prompt}); err != nil {
+		tb.Fatal(err)
+	}
+	select {
+	case <-fx.completed:
+	case <-ctx.Done():
+		tb.Fatalf("%s: turn did not complete", prompt)
+	}
+	return time.Since(start)
+}
+
+// dialAll connects every driver and watcher of fx, each at a terminal
+// size of its own (60+5i columns, 20+i rows), and waits until each has
+// the session.
+func (fx *pairFixture) dialAll(tb testing.TB) []*sshClient {
+	tb.Helper()
+	var clients []*sshClient
+	for i, k := range append(append([]sshtest.Key{}, fx.drivers...), fx.watchers...) {
+		clients = append(clients, fx.dial(tb, k, 60+i*5, 20+i))
+	}
+	for _, c := range clients {
+		c.waitReady(tb)
+	}
+	return clients
+}
+
+// TestServeLoad20Clients: a session shared with 20 clients (a driver and
+// 19 watchers, each at its own size) streams two turns to the end, every
+// client ends on each turn's final words (nothing lost, however slowly a
+// busy machine draws them), and all 20 are still connected. How fast the
+// session goes with them against alone is BenchmarkServeLoad20Clients.
+func TestServeLoad20Clients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test")
+	}
+	if serveRaceEnabled {
+		t.Skip("the race detector makes 20 clients' drawing take minutes; the other TestServe tests cover the same paths")
+	}
+	fx := newPairFixture(t, 1, 19, "", "", []mockapi.Response{loadTurn(0), loadTurn(1)})
+	clients := fx.dialAll(t)
+	for i := range 2 {
+		fx.runTurn(t, fmt.Sprint("stream ", i))
+		for _, c := range clients {
+			c.waitFor(t, fmt.Sprintf("Final words of turn %d.", i))
+		}
+	}
+	if n := len(fx.ps.hub.Present()); n != len(clients) {
+		t.Fatalf("%d of %d clients still connected", n, len(clients))
+	}
+	if n := len(fx.env.Mock.Requests()); n != 2 {
+		t.Fatalf("the mock saw %d model rounds, want 2", n)
+	}
+}
+
+// BenchmarkServeLoad20Clients is a session's pace shared with 20 clients
+// (a driver and 19 watchers in this process, each an SSH client with a
+// terminal emulator at its own size) against alone: the time from
+// turn/start to turn/completed on the session's own feed of the
+// loadTurn stream. It reports
+//
+//	alone-ms        the turn with no client (the better of two)
+//	shared-ms       the turn with the 20 clients (the mean; also ns/op)
+//	x-alone         shared-ms / alone-ms
+//	publish-max-µs  the longest one Publish to the hub made the session's
+//	                feed wait, with the 20 clients (publish-alone-µs: none)
+//	cpu-%           this process's CPU over the shared turns, of one core
+//	                (the 20 clients' emulators included, which on a real
+//	                host live elsewhere)
+//
+// -benchtime=60s keeps the 20 clients streaming turns for a minute (at
+// most 400 turns).
+func BenchmarkServeLoad20Clients(b *testing.B) {
+	if serveRaceEnabled {
+		b.Skip("the race detector slows rendering ~10x: the pace means nothing")
+	}
+	script := []mockapi.Response{loadTurn(0), loadTurn(1)}
+	for i := range 400 {
+		script = append(script, loadTurn(2+i))
+	}
+	fx := newPairFixture(b, 1, 19, "", "", script)
+	alone := min(fx.runTurn(b, "alone"), fx.runTurn(b, "alone again"))
+	aloneMax := time.Duration(fx.publishMax.Swap(0))
+	clients := fx.dialAll(b)
+	cpu0 := cpuTime()
+	turns := 0
+	for b.Loop() {
+		if turns == 400 {
+			b.Fatal("the script's 400 turns ran out: use a shorter -benchtime")
+		}
+		fx.runTurn(b, fmt.Sprint("shared ", turns))
+		turns++
+	}
+	wall, cpu := b.Elapsed(), cpuTime()-cpu0
+	shared := wall / time.Duration(turns)
+	if n := len(fx.ps.hub.Present()); n != len(clients) {
+		b.Fatalf("%d of %d clients still connected", n, len(clients))
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(alone), "alone-ms")
+	b.ReportMetric(ms(shared), "shared-ms")
+	b.ReportMetric(float64(shared)/float64(alone), "x-alone")
+	b.ReportMetric(float64(aloneMax)/float64(time.Microsecond), "publish-alone-µs")
+	b.ReportMetric(float64(fx.publishMax.Load())/float64(time.Microsecond), "publish-max-µs")
+	b.ReportMetric(100*cpu.Seconds()/wall.Seconds(), "cpu-%")
+}
+
 // TestServeLoadScale measures one streaming session (its provider, the
 // mock, in a process of its own) shared with each client count in
 // TANDEM_LOAD_CLIENTS (e.g. "1,10,50,100": 2 drivers, the rest watchers,
@@ -164,12 +288,6 @@ func TestServeLoadScale(t *testing.T) {
 	if spec == "" {
 		t.Skip("set TANDEM_LOAD_CLIENTS (scripts/load-pair.sh)")
 	}
-	turn := func(i int) mockapi.Response {
-		r := mockapi.BigMarkdown(16<<10, 400)
-		r.Items = append(r.Items, mockapi.Text(fmt.Sprintf("Final words of turn %d.", i)))
-		r.ChunkDelay = 2 * time.Millisecond
-		return r
-	}
 	mockBin := buildMockapi(t)
 	fmt.Printf("| clients | join (all) | turn time | CPU | RSS | frames/s a client |\n|---|---|---|---|---|---|\n")
 	for _, f := range strings.Split(spec, ",") {
@@ -184,24 +302,9 @@ func TestServeLoadScale(t *testing.T) {
 			// remote: in this one its pacing would wait among the guests'
 			// goroutines.
 			url := externalMock(t, mockBin, `{"responses":[`+turnScript(0)+`,`+turnScript(1)+`]}`)
-			fx := newPairFixtureOn(t, drivers, n-drivers, "", "", []mockapi.Response{turn(0), turn(1)}, nil, url)
+			fx := newPairFixtureOn(t, drivers, n-drivers, "", "", []mockapi.Response{loadTurn(0), loadTurn(1)}, nil, url)
 			keys := append(append([]sshtest.Key{}, fx.drivers...), fx.watchers[:n-drivers-slowN]...)
-			runTurn := func(label string) time.Duration {
-				t.Helper()
-				start := time.Now()
-				ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-				defer cancel()
-				if _, err := fx.sess.StartTurn(ctx, backend.TurnInput{Text: label}); err != nil {
-					t.Fatal(err)
-				}
-				select {
-				case <-fx.completed:
-				case <-ctx.Done():
-					t.Fatalf("%s: turn did not complete", label)
-				}
-				return time.Since(start)
-			}
-			alone := runTurn("alone")
+			alone := fx.runTurn(t, "alone")
 
 			t0 := time.Now()
 			clients := make([]*lightClient, len(keys))
@@ -224,7 +327,7 @@ func TestServeLoadScale(t *testing.T) {
 					clients[i] = c
 					select {
 					case <-c.ready:
-					case <-time.After(60 * time.Second):
+					case <-time.After(patience):
 						errs <- fmt.Errorf("client %d: no first frame", i)
 					}
 				}()
@@ -253,14 +356,14 @@ func TestServeLoadScale(t *testing.T) {
 				reads0[i] = c.reads.Load()
 			}
 			cpu0 := cpuTime()
-			shared := runTurn("shared")
+			shared := fx.runTurn(t, "shared")
 			cpu := cpuTime() - cpu0
 			var frames int64
 			for i, c := range clients {
 				frames += c.reads.Load() - reads0[i]
 			}
 			for _, c := range slow {
-				c.waitFor(t, "Final words of turn 1.", 30*time.Second)
+				c.waitFor(t, "Final words of turn 1.")
 			}
 			fps := float64(frames) / float64(len(clients)) / shared.Seconds()
 			fmt.Printf("| %d | %v | %v (%v alone) | %.0f%% of a core | %d MiB | %.1f |\n", n, join.Round(time.Millisecond),

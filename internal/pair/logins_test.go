@@ -12,9 +12,9 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// waitFor polls cond for up to d.
-func waitFor(d time.Duration, cond func() bool) bool {
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+// waitFor polls cond until it holds (true) or patience runs out (false).
+func waitFor(cond func() bool) bool {
+	for end := time.Now().Add(patience); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 		if cond() {
 			return true
 		}
@@ -26,7 +26,7 @@ func dialKey(addr string, s gossh.Signer) (*gossh.Client, error) {
 	return gossh.Dial("tcp", addr, &gossh.ClientConfig{
 		User: "driver", Auth: []gossh.AuthMethod{gossh.PublicKeys(s)},
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), //nolint:gosec // test server
-		Timeout:         5 * time.Second,
+		Timeout:         patience,
 	})
 }
 
@@ -48,7 +48,7 @@ func TestConnectionsPerKeyAreCapped(t *testing.T) {
 		t.Fatal("a fourth connection of one key logged in")
 	}
 	conns[0].Close()
-	if !waitFor(5*time.Second, func() bool { return g.Logins() == 2 }) {
+	if !waitFor(func() bool { return g.Logins() == 2 }) {
 		t.Fatalf("%d logins after one closed, want 2", g.Logins())
 	}
 	c, err := dialKey(addr, k)
@@ -75,7 +75,7 @@ func TestLoginWithoutTerminalIsClosed(t *testing.T) {
 	go func() { _ = c.Wait(); close(closed) }()
 	select {
 	case <-closed:
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("a login without a terminal was kept open")
 	}
 	if n := g.Logins(); n != 0 {
@@ -127,10 +127,13 @@ func (f *freezer) serve() {
 }
 
 // A connection holding a terminal whose client stops answering is closed
-// after three keepalives go unanswered, and its terminal ends.
+// after three keepalives go unanswered, and its terminal ends; one that
+// answers is kept past that. The client counts the keepalives it
+// answers, so the test waits for rounds, not for time; the interval is a
+// second, so a reply a busy machine delays is still in time (3 s).
 func TestKeepAliveClosesVanishedClient(t *testing.T) {
 	k := newSigner(t)
-	g := NewGuard(Limits{KeepAlive: 100 * time.Millisecond}, nil)
+	g := NewGuard(Limits{KeepAlive: time.Second}, nil)
 	addr := serveGuarded(t, k.PublicKey(), g, func(s ssh.Session) {
 		_, _ = io.WriteString(s, "ready\n")
 		<-s.Context().Done()
@@ -149,10 +152,27 @@ func TestKeepAliveClosesVanishedClient(t *testing.T) {
 		}
 		f.mu.Unlock()
 	}()
-	c, err := dialKey(ln.Addr().String(), k)
+	nc, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
+	cc, chans, reqs, err := gossh.NewClientConn(nc, ln.Addr().String(), &gossh.ClientConfig{
+		User: "driver", Auth: []gossh.AuthMethod{gossh.PublicKeys(k)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), //nolint:gosec // test server
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := make(chan struct{}, 100)
+	go func() {
+		for r := range reqs {
+			_ = r.Reply(false, nil) // as OpenSSH answers keepalive@openssh.com
+			if r.Type == "keepalive@openssh.com" {
+				answered <- struct{}{}
+			}
+		}
+	}()
+	c := gossh.NewClient(cc, chans, nil)
 	defer c.Close()
 	sess, err := c.NewSession()
 	if err != nil {
@@ -165,12 +185,20 @@ func TestKeepAliveClosesVanishedClient(t *testing.T) {
 	if _, err := io.ReadFull(out, make([]byte, 6)); err != nil { // "ready\n"
 		t.Fatal(err)
 	}
-	time.Sleep(350 * time.Millisecond) // keepalives answered meanwhile
+	// Four answered rounds: the fourth is asked for three intervals after
+	// the first, when a server that ignored the replies would have closed.
+	for i := range 4 {
+		select {
+		case <-answered:
+		case <-time.After(patience):
+			t.Fatalf("keepalive %d never came", i+1)
+		}
+	}
 	if g.Logins() != 1 {
 		t.Fatalf("%d logins while the client answers, want 1", g.Logins())
 	}
 	f.frozen.Store(true)
-	if !waitFor(5*time.Second, func() bool { return g.Logins() == 0 }) {
+	if !waitFor(func() bool { return g.Logins() == 0 }) {
 		t.Fatal("a client that stopped answering keepalives kept its login")
 	}
 }

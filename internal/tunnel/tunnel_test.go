@@ -67,7 +67,7 @@ esac
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("Run did not end")
 	}
 	if len(ports) != 2 || ports[0] != 4242 || ports[1] != 5353 {

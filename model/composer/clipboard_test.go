@@ -119,7 +119,8 @@ func TestClipboardRead(t *testing.T) {
 	}
 }
 
-// A tool that does not answer is given up on at the deadline.
+// A tool that does not answer is given up on at the deadline (one that
+// were not would hang the test).
 func TestClipboardToolTimesOut(t *testing.T) {
 	c := clipReader{goos: "linux", getenv: func(string) string { return "x" }, look: func(string) (string, error) { return "", nil },
 		run: func(ctx context.Context, name string, args ...string) ([]byte, error) {
@@ -128,21 +129,20 @@ func TestClipboardToolTimesOut(t *testing.T) {
 		}}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	got := c.read(ctx, t.TempDir())
-	if got.err == nil || !strings.Contains(got.err.Error(), "did not answer in time") || time.Since(start) > 2*time.Second {
-		t.Fatalf("got %+v after %v", got, time.Since(start))
+	if got.err == nil || !strings.Contains(got.err.Error(), "did not answer in time") {
+		t.Fatalf("got %+v", got)
 	}
 }
 
-// runTool kills a tool past its deadline and says so.
+// runTool kills a tool past its deadline and says so (a sleep 10 that
+// were not killed would end with no error).
 func TestRunToolDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	_, err := runTool(ctx, "sleep", "10")
-	if err == nil || !strings.Contains(err.Error(), "did not answer") || time.Since(start) > 3*time.Second {
-		t.Fatalf("err %v after %v", err, time.Since(start))
+	if err == nil || !strings.Contains(err.Error(), "did not answer") {
+		t.Fatalf("err %v", err)
 	}
 }
 

@@ -47,7 +47,7 @@ func recordSession(t *testing.T, path, workspace string, pause time.Duration, re
 	transport := env.Transport()
 	transport.Args = append(transport.Args, codexArgs...)
 	ch := make(chan any, 100000)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	sess, err := backend.StartSession(ctx, backend.SessionOptions{
 		Transport:      transport,

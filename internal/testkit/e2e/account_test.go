@@ -26,8 +26,8 @@ func TestInitOnRealServer(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("/init")
-	u.WaitScreen(t, 60*time.Second, "the /init turn", Contains("Wrote AGENTS.md."))
-	reqs, err := e.Mock.WaitRequests(1, 5*time.Second)
+	u.WaitScreen(t, Patience, "the /init turn", Contains("Wrote AGENTS.md."))
+	reqs, err := e.Mock.WaitRequests(1, Patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,9 +37,9 @@ func TestInitOnRealServer(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(e.Dir, "AGENTS.md")); err != nil || !strings.Contains(string(b), "Repository Guidelines") {
 		t.Fatalf("AGENTS.md: %q, %v", b, err)
 	}
-	u.WaitScreen(t, 10*time.Second, "the turn's end", func(s string) bool { return !strings.Contains(s, "esc to interrupt") })
+	u.WaitScreen(t, Patience, "the turn's end", func(s string) bool { return !strings.Contains(s, "esc to interrupt") })
 	u.Submit("/init")
-	u.WaitScreen(t, 10*time.Second, "the refusal", Contains("AGENTS.md already exists here"))
+	u.WaitScreen(t, Patience, "the refusal", Contains("AGENTS.md already exists here"))
 	time.Sleep(300 * time.Millisecond)
 	if n := len(e.Mock.Requests()); n != 2 {
 		t.Errorf("%d provider requests after the second /init; want 2 (no new turn)", n)
@@ -71,7 +71,7 @@ func TestLogoutOnRealServer(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
 	u.ConnectTraced(t, e, "never", "workspace-write", trace)
 	u.Submit("/logout")
-	u.WaitScreen(t, 20*time.Second, "the logout", Contains("Logged out", "logged out"))
+	u.WaitScreen(t, Patience, "the logout", Contains("Logged out", "logged out"))
 	mu.Lock()
 	defer mu.Unlock()
 	if !answered {

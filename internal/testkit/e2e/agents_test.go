@@ -36,30 +36,35 @@ func TestSubAgentOnRealServer(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("find the flaky test")
-	u.WaitScreen(t, 30*time.Second, "the spawn and the answer", func(s string) bool {
+	u.WaitScreen(t, Patience, "the spawn and the answer", func(s string) bool {
 		return strings.Contains(s, "Spawned sub-agent") && strings.Contains(s, "prompt: look at the tests") &&
 			strings.Contains(s, "A sub-agent is on it.") && !strings.Contains(s, "TestRace")
 	})
 	// The sub-agent's turn ran on its own thread: it is listed, done.
 	var s string
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(Patience); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		u.Key(tea.KeyPressMsg{Code: tea.KeyF3})
 		s = u.Screen(t)
 		if strings.Contains(s, "Sub-agents") && strings.Contains(s, "done · The flaky test is TestRace.") {
 			break
 		}
-		u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
+		// Esc closes the list, to open it afresh; only when it is open:
+		// before the spawn is known F3 only says so, and Esc would go to
+		// the composer (twice: the rewind picker).
+		if strings.Contains(s, "enter to open · esc to close") {
+			u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
+		}
 	}
 	if !strings.Contains(s, "done · The flaky test is TestRace.") {
 		t.Fatalf("no finished sub-agent in the list:\n%s", s)
 	}
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	u.WaitScreen(t, 5*time.Second, "the sub-agent's transcript", func(s string) bool {
+	u.WaitScreen(t, Patience, "the sub-agent's transcript", func(s string) bool {
 		return strings.Contains(s, "The flaky test is TestRace.") && strings.Contains(s, "esc back to the thread") &&
 			strings.Contains(s, "look at the tests") && !strings.Contains(s, "A sub-agent is on it.")
 	})
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
-	s = u.WaitScreen(t, 5*time.Second, "the thread again", func(s string) bool {
+	s = u.WaitScreen(t, Patience, "the thread again", func(s string) bool {
 		return strings.Contains(s, "A sub-agent is on it.") && !strings.Contains(s, "esc back to the thread")
 	})
 	// The spawn cell names the sub-agent by its nickname now.
@@ -76,15 +81,15 @@ func TestEarlierSubAgentAfterResume(t *testing.T) {
 	first := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
 	first.Connect(t, e, "never", "workspace-write")
 	first.Submit("find the flaky test")
-	first.WaitScreen(t, 30*time.Second, "the answer", Contains("A sub-agent is on it."))
+	first.WaitScreen(t, Patience, "the answer", Contains("A sub-agent is on it."))
 	id := first.Session.ThreadID()
 	time.Sleep(time.Second) // the sub-agent's turn ends and is saved
 	first.Session.Close()   // its app-server holds the thread
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
 	connectResume(t, u, e, &model.ResumeRequest{ID: id})
-	u.WaitScreen(t, 30*time.Second, "the resumed thread", Contains("Resumed thread", "A sub-agent is on it."))
+	u.WaitScreen(t, Patience, "the resumed thread", Contains("Resumed thread", "A sub-agent is on it."))
 	var s string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(Patience); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		u.Key(tea.KeyPressMsg{Code: tea.KeyF3})
 		if s = u.Screen(t); strings.Contains(s, "earlier") {
 			break
@@ -94,5 +99,5 @@ func TestEarlierSubAgentAfterResume(t *testing.T) {
 		t.Fatalf("no earlier sub-agent listed:\n%s", s)
 	}
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	u.WaitScreen(t, 10*time.Second, "its history", Contains("look at the tests", "The flaky test is TestRace.", "esc back to the thread"))
+	u.WaitScreen(t, Patience, "its history", Contains("look at the tests", "The flaky test is TestRace.", "esc back to the thread"))
 }

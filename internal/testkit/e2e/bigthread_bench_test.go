@@ -62,7 +62,7 @@ func growThread(t testing.TB, e *Env, n int) string {
 		if _, err := s.StartTurn(ctx, backend.TurnInput{Text: p}); err != nil {
 			t.Fatal(err)
 		}
-		Await[backend.TurnCompletedEvent](t, ch, 30*time.Second, nil)
+		Await[backend.TurnCompletedEvent](t, ch, Patience, nil)
 	}
 	id := s.ThreadID()
 	th, err := s.ReadThread(ctx, id)

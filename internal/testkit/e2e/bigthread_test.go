@@ -26,11 +26,11 @@ func TestResumeLongThreadReadsOlderTurns(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 100, 30)
 	connectResume(t, u, e, &model.ResumeRequest{ID: id})
 	newest := AnswerMark + "-" + strconv.Itoa(n)
-	s := u.WaitScreen(t, 30*time.Second, "the newest turns", Contains(newest, "Resumed thread"))
+	s := u.WaitScreen(t, Patience, "the newest turns", Contains(newest, "Resumed thread"))
 	if strings.Contains(s, "▌ the first question") || strings.Contains(strings.ToLower(s), "hydration") {
 		t.Fatalf("resume drew the whole history, or codex warned about it:\n%s", s)
 	}
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(Patience)
 	for {
 		s = u.Screen(t)
 		if strings.Contains(s, "▌ the first question") {

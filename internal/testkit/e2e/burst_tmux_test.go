@@ -52,10 +52,10 @@ func startTandemInTmux(t *testing.T, e *Env) *tmuxPane {
 	return p
 }
 
-// waitExited waits (up to 15 s) until no process runs the binary bin:
+// waitExited waits (up to Patience) until no process runs the binary bin:
 // tandem exits on tmux's hangup and writes its state on the way out.
 func waitExited(bin string) {
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(Patience); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		running := false
 		for _, pr := range sshtest.Processes() {
 			if len(pr.Argv) > 0 && pr.Argv[0] == bin {
@@ -105,7 +105,7 @@ func (p *tmuxPane) wait(timeout time.Duration, what string, cond func(string) bo
 func TestUnbracketedPasteIsOneTurnInTmux(t *testing.T) {
 	e := NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("Got all of the paste.")}})
 	p := startTandemInTmux(t, e)
-	p.wait(60*time.Second, "tandem ready", Contains("Ask Codex to do anything", "approval:never"))
+	p.wait(Patience, "tandem ready", Contains("Ask Codex to do anything", "approval:never"))
 
 	lines := make([]string, 3000)
 	for i := range lines {
@@ -118,14 +118,14 @@ func TestUnbracketedPasteIsOneTurnInTmux(t *testing.T) {
 	}
 	p.run("load-buffer", file)
 	p.run("paste-buffer", "-t", p.name) // no -p: no bracketed paste; tmux sends each LF as CR (Enter)
-	p.wait(30*time.Second, "the placeholder", Contains("[Pasted text #1 · 3000 lines"))
+	p.wait(Patience, "the placeholder", Contains("[Pasted text #1 · 3000 lines"))
 	time.Sleep(time.Second) // anything the paste's Enters might have sent has arrived by now
 	if reqs := e.Mock.Requests(); len(reqs) != 0 {
 		t.Fatalf("the paste alone reached the provider %d times; first with %q", len(reqs), reqs[0].LastUserText())
 	}
 
 	p.run("send-keys", "-t", p.name, "Enter")
-	p.wait(60*time.Second, "the answer", Contains("Got all of the paste."))
+	p.wait(Patience, "the answer", Contains("Got all of the paste."))
 	time.Sleep(500 * time.Millisecond)
 	reqs := e.Mock.Requests()
 	if len(reqs) != 1 {

@@ -48,15 +48,15 @@ func TestFileChangeApprovalShowsHostileLinesAndDeclines(t *testing.T) {
 	}
 	// The session's start is folded, its commands (the status line's
 	// ticks) left alone: events are folded inside Update.
-	m.Update(Await[model.SessionReadyMsg](t, ch, 10*time.Second, nil))
+	m.Update(Await[model.SessionReadyMsg](t, ch, Patience, nil))
 	fold := func(v any) { m.Update(v) }
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "add the tool"}); err != nil {
 		t.Fatal(err)
 	}
 	// The item (with the change's diff) comes first; the model folds it.
-	req := Await[*backend.FileChangeApprovalRequest](t, ch, 60*time.Second, fold)
+	req := Await[*backend.FileChangeApprovalRequest](t, ch, Patience, fold)
 	feed(req)
 	v := ansi.Strip(m.View().Content)
 	// The approval's window, not the transcript's cell: from its first
@@ -84,7 +84,7 @@ func TestFileChangeApprovalShowsHostileLinesAndDeclines(t *testing.T) {
 	if !req.Answered() {
 		t.Fatalf("the form did not answer:\n%s", ansi.Strip(m.View().Content))
 	}
-	Await[backend.TurnCompletedEvent](t, ch, 60*time.Second, nil)
+	Await[backend.TurnCompletedEvent](t, ch, Patience, nil)
 	if _, err := os.Stat(filepath.Join(e.Dir, "tool.py")); !os.IsNotExist(err) {
 		t.Errorf("declined, yet tool.py exists (%v)", err)
 	}
@@ -119,13 +119,13 @@ func TestFileChangeApprovalYesWaitsForTheWholeDiff(t *testing.T) {
 		_, cmd := m.Update(v)
 		driveModel(t, m, cmd)
 	}
-	m.Update(Await[model.SessionReadyMsg](t, ch, 10*time.Second, nil))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	m.Update(Await[model.SessionReadyMsg](t, ch, Patience, nil))
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "write long.txt"}); err != nil {
 		t.Fatal(err)
 	}
-	req := Await[*backend.FileChangeApprovalRequest](t, ch, 60*time.Second, func(v any) { m.Update(v) })
+	req := Await[*backend.FileChangeApprovalRequest](t, ch, Patience, func(v any) { m.Update(v) })
 	feed(req)
 	feed(tea.KeyPressMsg{Code: tea.KeyEnter}) // "Yes, apply them", with most of it below
 	if v := ansi.Strip(m.View().Content); req.Answered() || !strings.Contains(v, "read all of it first") {
@@ -138,7 +138,7 @@ func TestFileChangeApprovalYesWaitsForTheWholeDiff(t *testing.T) {
 	if !req.Answered() {
 		t.Fatalf("read to its end, the yes did not answer:\n%s", ansi.Strip(m.View().Content))
 	}
-	Await[backend.TurnCompletedEvent](t, ch, 60*time.Second, nil)
+	Await[backend.TurnCompletedEvent](t, ch, Patience, nil)
 	if b, err := os.ReadFile(filepath.Join(e.Dir, "long.txt")); err != nil || string(b) != want.String() {
 		t.Errorf("long.txt is %q (%v); want the 61 lines shown", b, err)
 	}

@@ -21,6 +21,14 @@ import (
 	"tandem/model"
 )
 
+// Patience is how long a test waits for what it expects (a screen, an
+// event, a request, an exit) before it calls it a hang and fails. It only
+// catches hangs: a slow or busy machine (the race detector, packages
+// tested in parallel, a loaded 2-core CI runner) makes a test slower,
+// never failing. No test asserts how fast something happened; speed lives
+// in the benchmarks (docs/PERFORMANCE.md).
+const Patience = 3 * time.Minute
+
 // Env is one test's world: the mock provider, a CODEX_HOME pointing codex
 // at it, and a workspace directory.
 type Env struct {
@@ -56,7 +64,7 @@ func (e *Env) Transport() *backend.ProcessTransport {
 func (e *Env) Session(t testing.TB, approval, sandbox string) (*backend.Session, <-chan any) {
 	t.Helper()
 	ch := make(chan any, 100000)
-	s, _ := startSession(t, 30*time.Second, e.Transport(), e.Dir, approval, sandbox, nil, func(msg any) { ch <- msg })
+	s, _ := startSession(t, Patience, e.Transport(), e.Dir, approval, sandbox, nil, func(msg any) { ch <- msg })
 	return s, ch
 }
 
@@ -67,7 +75,7 @@ func (e *Env) Session(t testing.TB, approval, sandbox string) (*backend.Session,
 // ready. The session is closed when t ends.
 func (e *Env) ReadySession(t testing.TB, approval, sandbox string, trace func(backend.Direction, []byte), send func(any)) *backend.Session {
 	t.Helper()
-	s, resp := startSession(t, 60*time.Second, e.Transport(), e.Dir, approval, sandbox, trace, send)
+	s, resp := startSession(t, Patience, e.Transport(), e.Dir, approval, sandbox, trace, send)
 	send(readyMsg(s, resp))
 	return s
 }
@@ -94,6 +102,7 @@ func startSession(t testing.TB, timeout time.Duration, tr backend.Transport, cwd
 		Sandbox:        sandbox,
 		Sink:           sink,
 		Trace:          trace,
+		InitTimeout:    timeout, // not the product's 30 s: a busy machine starts codex slowly
 	})
 	if err != nil {
 		t.Fatalf("starting session: %v", err)

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"tandem/internal/testkit/mockapi"
 	"tandem/model"
@@ -35,7 +34,7 @@ func TestHooksOnRealServer(t *testing.T) {
 	first := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
 	first.Connect(t, e, "never", "workspace-write")
 	first.Submit("/hooks")
-	first.WaitScreen(t, 20*time.Second, "the hooks list", Contains("Hooks (2)", "untrusted", "untrusted hooks don't run"))
+	first.WaitScreen(t, Patience, "the hooks list", Contains("Hooks (2)", "untrusted", "untrusted hooks don't run"))
 	hooks, err := first.Session.ListHooks(ctxT(t))
 	if err != nil || len(hooks) != 2 {
 		t.Fatalf("hooks/list: %v, %v", hooks, err)
@@ -46,7 +45,7 @@ func TestHooksOnRealServer(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
 	u.Connect(t, e, "never", "workspace-write") // a new app-server reads the trust
 	u.Submit("run it")
-	u.WaitScreen(t, 60*time.Second, "the hook cells", func(s string) bool {
+	u.WaitScreen(t, Patience, "the hook cells", func(s string) bool {
 		return strings.Contains(s, "Ran it.") && strings.Contains(s, "· hook preToolUse (command") && strings.Contains(s, "· hook postToolUse (command") &&
 			strings.Contains(s, "): completed")
 	})

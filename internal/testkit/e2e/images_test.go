@@ -55,9 +55,9 @@ func TestPastedImageReachesModel(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir, State: state}, 100, 30)
 	u.Connect(t, e, "never", "workspace-write")
 	u.TM.Send(tea.PasteMsg{Content: "'" + shot + "' "})
-	u.WaitScreen(t, 10*time.Second, "the chip", Contains("› [image 1 · my shot.png · "))
+	u.WaitScreen(t, Patience, "the chip", Contains("› [image 1 · my shot.png · "))
 	u.Submit("what is this?")
-	s := u.WaitScreen(t, 30*time.Second, "the answer", func(s string) bool {
+	s := u.WaitScreen(t, Patience, "the answer", func(s string) bool {
 		return strings.Contains(s, "It is a red square.") && !strings.Contains(s, "esc to interrupt")
 	})
 	if !strings.Contains(s, "▌ what is this?\n▌ ⎘ my shot.png · ") {
@@ -79,7 +79,7 @@ func TestPastedImageReachesModel(t *testing.T) {
 
 	u2 := NewTUI(t, model.Options{Workspace: e.Dir, State: state}, 100, 30)
 	connectResume(t, u2, e, &model.ResumeRequest{ID: first})
-	u2.WaitScreen(t, 20*time.Second, "the resumed message with its image", Contains("▌ what is this?\n▌ ⎘ my shot.png", "It is a red square.", "Resumed thread"))
+	u2.WaitScreen(t, Patience, "the resumed message with its image", Contains("▌ what is this?\n▌ ⎘ my shot.png", "It is a red square.", "Resumed thread"))
 }
 
 // A path that is not an image file stays text: nothing but the typed
@@ -90,9 +90,9 @@ func TestPastedMissingImageStaysText(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 30)
 	u.Connect(t, e, "never", "workspace-write")
 	u.TM.Send(tea.PasteMsg{Content: missing})
-	u.WaitScreen(t, 10*time.Second, "the notice", Contains("not attached, kept as text", "no such file", "› "+missing))
+	u.WaitScreen(t, Patience, "the notice", Contains("not attached, kept as text", "no such file", "› "+missing))
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	u.WaitScreen(t, 30*time.Second, "the answer", Contains("ok"))
+	u.WaitScreen(t, Patience, "the answer", Contains("ok"))
 	reqs := e.Mock.Requests()
 	if len(reqs) != 1 || len(reqs[0].InputImages()) != 0 || reqs[0].LastUserText() != missing {
 		t.Fatalf("requests: %d, images %d, last text %q", len(reqs), len(reqs[0].InputImages()), reqs[0].LastUserText())
@@ -107,7 +107,7 @@ func TestStartImagesReachModel(t *testing.T) {
 	writePNG(t, b, 16, 16)
 	u := NewTUI(t, model.Options{Workspace: e.Dir, Prompt: "compare", Images: []string{a, b}}, 100, 30)
 	u.Connect(t, e, "never", "workspace-write")
-	s := u.WaitScreen(t, 30*time.Second, "the answer", Contains("Two squares."))
+	s := u.WaitScreen(t, Patience, "the answer", Contains("Two squares."))
 	if !strings.Contains(s, "▌ compare\n▌ ⎘ a.png · ") || !strings.Contains(s, "▌ ⎘ b.png · ") {
 		t.Errorf("message cell:\n%s", s)
 	}
@@ -141,9 +141,9 @@ func TestModelWithoutImageInputKeepsDraft(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 140, 30)
 	u.Connect(t, e, "never", "workspace-write")
 	u.TM.Send(tea.PasteMsg{Content: shot})
-	u.WaitScreen(t, 10*time.Second, "the chip", Contains("[image 1 · shot.png"))
+	u.WaitScreen(t, Patience, "the chip", Contains("[image 1 · shot.png"))
 	u.Submit("what is it")
-	u.WaitScreen(t, 20*time.Second, "the refusal", Contains("does not take images", "› [image 1 · shot.png · ", "] what is it"))
+	u.WaitScreen(t, Patience, "the refusal", Contains("does not take images", "› [image 1 · shot.png · ", "] what is it"))
 	time.Sleep(300 * time.Millisecond)
 	if n := len(e.Mock.Requests()); n != 0 {
 		t.Fatalf("%d model requests, want none", n)
@@ -165,7 +165,7 @@ func TestSSHImages(t *testing.T) {
 	writePNG(t, remote, 8, 8)
 	u := NewTUI(t, model.Options{Prompt: "look", Images: []string{local}}, 110, 30)
 	u.ConnectWith(t, e.SSHTransport(srv), e.Dir, "never", "workspace-write")
-	s := u.WaitScreen(t, 30*time.Second, "the first answer", Contains("Uploaded one seen."))
+	s := u.WaitScreen(t, Patience, "the first answer", Contains("Uploaded one seen."))
 	if !strings.Contains(s, "▌ look\n▌ ⎘ local.png · ") {
 		t.Errorf("message cell:\n%s", s)
 	}
@@ -174,9 +174,9 @@ func TestSSHImages(t *testing.T) {
 		t.Fatalf("copies in the remote workspace: %q", copies)
 	}
 	u.TM.Send(tea.PasteMsg{Content: remote})
-	u.WaitScreen(t, 10*time.Second, "the remote chip", Contains("› [image 2 · remote.png] "))
+	u.WaitScreen(t, Patience, "the remote chip", Contains("› [image 2 · remote.png] "))
 	u.Submit("and this")
-	u.WaitScreen(t, 30*time.Second, "the second answer", Contains("Remote one seen."))
+	u.WaitScreen(t, Patience, "the second answer", Contains("Remote one seen."))
 	reqs := e.Mock.Requests()
 	if len(reqs) != 2 || len(reqs[0].InputImages()) != 1 || len(reqs[1].InputImages()) != 2 { // the second replays the first's
 		t.Fatalf("requests %d, images %d/%d", len(reqs), len(reqs[0].InputImages()), len(reqs[len(reqs)-1].InputImages()))

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"tandem/internal/testkit/mockapi"
 	"tandem/model"
@@ -37,7 +36,7 @@ func TestImageViewOnRealServer(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("what is in shot.png?")
-	u.WaitScreen(t, 30*time.Second, "the image cell", func(s string) bool {
+	u.WaitScreen(t, Patience, "the image cell", func(s string) bool {
 		return strings.Contains(s, "Viewed image") && strings.Contains(s, "shot.png") && strings.Contains(s, "A red square.")
 	})
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"tandem/internal/testkit/mockapi"
 	"tandem/model"
@@ -43,11 +42,11 @@ func TestMcpStartupOnRealServer(t *testing.T) {
 	f.Close()
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 140, 40)
 	u.Connect(t, e, "never", "workspace-write")
-	u.WaitScreen(t, 20*time.Second, "slow starting", Contains("MCP slow starting"))
+	u.WaitScreen(t, Patience, "slow starting", Contains("MCP slow starting"))
 	// Typing and sending are not blocked by the start-up.
 	u.Submit("hello")
-	u.WaitScreen(t, 20*time.Second, "the answer while slow starts", Contains("Answered while MCP starts."))
-	s := u.WaitScreen(t, 30*time.Second, "start-up over", func(s string) bool {
+	u.WaitScreen(t, Patience, "the answer while slow starts", Contains("Answered while MCP starts."))
+	s := u.WaitScreen(t, Patience, "start-up over", func(s string) bool {
 		return strings.Contains(s, "MCP server broken failed to start") && !strings.Contains(s, "MCP slow starting") && strings.Contains(s, "MCP broken failed")
 	})
 	if n := strings.Count(s, "MCP server broken failed to start"); n != 1 {
@@ -56,9 +55,9 @@ func TestMcpStartupOnRealServer(t *testing.T) {
 	// /mcp lists them; /mcp login reaches the server, which says a stdio
 	// server has no OAuth.
 	u.Submit("/mcp")
-	u.WaitScreen(t, 20*time.Second, "the /mcp list", Contains("MCP servers", "slow", "echo"))
+	u.WaitScreen(t, Patience, "the /mcp list", Contains("MCP servers", "slow", "echo"))
 	u.Submit("/mcp login slow")
-	u.WaitScreen(t, 20*time.Second, "the login's answer", func(s string) bool {
+	u.WaitScreen(t, Patience, "the login's answer", func(s string) bool {
 		return strings.Contains(s, "/mcp login: OAuth login is only supported for streamable HTTP servers")
 	})
 }

@@ -36,12 +36,12 @@ func driveModel(t *testing.T, m *model.Model, cmds ...tea.Cmd) {
 func approvalThroughModel(t *testing.T, e *Env, seen func(view string), keys ...tea.KeyPressMsg) (<-chan any, *backend.CommandApprovalRequest) {
 	t.Helper()
 	s, ch := e.Session(t, "untrusted", "workspace-write")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "make the file"}); err != nil {
 		t.Fatal(err)
 	}
-	req := Await[*backend.CommandApprovalRequest](t, ch, 60*time.Second, nil)
+	req := Await[*backend.CommandApprovalRequest](t, ch, Patience, nil)
 	m := model.New(model.Options{NoColor: true, FormGrace: time.Millisecond})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	_, cmd := m.Update(req)
@@ -73,17 +73,17 @@ func approvalThroughModel(t *testing.T, e *Env, seen func(view string), keys ...
 func TestCommandApprovalDecline(t *testing.T) {
 	e := NewEnv(t, approvalScript()...)
 	s, ch := e.Session(t, "untrusted", "workspace-write")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "make the file"}); err != nil {
 		t.Fatal(err)
 	}
-	req := Await[*backend.CommandApprovalRequest](t, ch, 60*time.Second, nil)
+	req := Await[*backend.CommandApprovalRequest](t, ch, Patience, nil)
 	if err := req.Answer(backend.Decline); err != nil {
 		t.Fatal(err)
 	}
 	var item backend.Item
-	Await[backend.TurnCompletedEvent](t, ch, 60*time.Second, func(v any) {
+	Await[backend.TurnCompletedEvent](t, ch, Patience, func(v any) {
 		if ev, ok := v.(backend.ItemCompletedEvent); ok && ev.Item.ID == req.Params.ItemID {
 			item = ev.Item
 		}
@@ -113,7 +113,7 @@ func TestCommandApprovalExecpolicyThroughModel(t *testing.T) {
 		}
 	}
 	var item backend.Item
-	Await[backend.TurnCompletedEvent](t, ch, 60*time.Second, func(v any) {
+	Await[backend.TurnCompletedEvent](t, ch, Patience, func(v any) {
 		if ev, ok := v.(backend.ItemCompletedEvent); ok && ev.Item.ID == req.Params.ItemID {
 			item = ev.Item
 		}
@@ -131,7 +131,7 @@ func TestCommandApprovalExecpolicyThroughModel(t *testing.T) {
 func TestCommandApprovalCancelEndsTurn(t *testing.T) {
 	e := NewEnv(t, approvalScript()...)
 	ch, _ := approvalThroughModel(t, e, nil, tea.KeyPressMsg{Code: tea.KeyEscape})
-	Await[backend.TurnCompletedEvent](t, ch, 60*time.Second, nil)
+	Await[backend.TurnCompletedEvent](t, ch, Patience, nil)
 	if _, err := os.Stat(filepath.Join(e.Dir, "made.txt")); !os.IsNotExist(err) {
 		t.Fatalf("cancelled command ran: made.txt exists (err=%v)", err)
 	}

@@ -52,7 +52,7 @@ func threeTurns(t *testing.T, u *TUI, e *Env) {
 	for i, p := range []string{"first prompt", "second prompt", "third prompt"} {
 		u.Submit(p)
 		want := []string{"Turn one done.", "Turn two done.", "Turn three done."}[i]
-		u.WaitScreen(t, 60*time.Second, want, func(s string) bool {
+		u.WaitScreen(t, Patience, want, func(s string) bool {
 			return strings.Contains(s, want) && !strings.Contains(s, "esc to interrupt")
 		})
 	}
@@ -72,12 +72,12 @@ func key(code rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: code} }
 func pickSecond(t *testing.T, u *TUI, choice int) {
 	t.Helper()
 	u.Key(key(tea.KeyEscape))
-	u.WaitScreen(t, 5*time.Second, "the Esc hint", Contains("esc again to edit an earlier message"))
+	u.WaitScreen(t, Patience, "the Esc hint", Contains("esc again to edit an earlier message"))
 	u.Key(key(tea.KeyEscape))
-	u.WaitScreen(t, 5*time.Second, "the picker", Contains("Edit an earlier message", "third prompt", "second prompt", "first prompt"))
+	u.WaitScreen(t, Patience, "the picker", Contains("Edit an earlier message", "third prompt", "second prompt", "first prompt"))
 	u.Key(key(tea.KeyDown))
 	u.Key(key(tea.KeyEnter))
-	u.WaitScreen(t, 5*time.Second, "the code choice", func(s string) bool {
+	u.WaitScreen(t, Patience, "the code choice", func(s string) bool {
 		return Contains("Rewind conversation and code", "notes.txt", "created → removed", "deleted → restored")(s) &&
 			strings.Contains(Squash(s), "new.txtcreated→removed") && strings.Contains(Squash(s), "keep.txtdeleted→restored")
 	})
@@ -85,7 +85,7 @@ func pickSecond(t *testing.T, u *TUI, choice int) {
 		u.Key(key(tea.KeyDown))
 	}
 	u.Key(key(tea.KeyEnter))
-	u.WaitScreen(t, 5*time.Second, "the prompt to edit", Contains("› second prompt"))
+	u.WaitScreen(t, Patience, "the prompt to edit", Contains("› second prompt"))
 }
 
 // Edit the second of three prompts and take the code back: the provider's
@@ -103,7 +103,7 @@ func TestRewindEditsPromptAndCode(t *testing.T) {
 	pickSecond(t, u, 1)
 	u.Type(" edited")
 	u.Key(key(tea.KeyEnter))
-	u.WaitScreen(t, 60*time.Second, "the edited answer", Contains("Rewound to “second prompt”", "The edited answer."))
+	u.WaitScreen(t, Patience, "the edited answer", Contains("Rewound to “second prompt”", "The edited answer."))
 	checkFiles(t, e.Dir, map[string]string{"notes.txt": "v1\n", "keep.txt": keepContent, "new.txt": ""})
 	reqs := e.Mock.Requests()
 	last := reqs[len(reqs)-1]
@@ -194,7 +194,7 @@ func TestRewindRefusesHandEditedFile(t *testing.T) {
 	pickSecond(t, u, 1)
 	u.Type("!")
 	u.Key(key(tea.KeyEnter))
-	u.WaitScreen(t, 20*time.Second, "the refusal", Contains("nothing was rewound", "notes.txt: edited since", "› second prompt!"))
+	u.WaitScreen(t, Patience, "the refusal", Contains("nothing was rewound", "notes.txt: edited since", "› second prompt!"))
 	checkFiles(t, e.Dir, map[string]string{"notes.txt": "v2\nmine\n", "new.txt": "brand new\n", "keep.txt": ""})
 	if u.Session.ThreadID() != orig || len(e.Mock.Requests()) != n {
 		t.Error("a refused rewind forked the thread or sent a turn")
@@ -211,7 +211,7 @@ func TestRewindOverSSH(t *testing.T) {
 	threeTurns(t, u, e)
 	pickSecond(t, u, 1)
 	u.Key(key(tea.KeyEnter))
-	u.WaitScreen(t, 60*time.Second, "the answer on the fork", Contains("Rewound to “second prompt”", "The edited answer."))
+	u.WaitScreen(t, Patience, "the answer on the fork", Contains("Rewound to “second prompt”", "The edited answer."))
 	checkFiles(t, e.Dir, map[string]string{"notes.txt": "v1\n", "keep.txt": keepContent, "new.txt": ""})
 }
 
@@ -223,7 +223,7 @@ func TestUndoOnRealServer(t *testing.T) {
 	u.Connect(t, e, "never", "workspace-write")
 	threeTurns(t, u, e)
 	u.Submit("/undo")
-	u.WaitScreen(t, 5*time.Second, "nothing to take back", Contains("the last turn changed no files: nothing to take back"))
+	u.WaitScreen(t, Patience, "nothing to take back", Contains("the last turn changed no files: nothing to take back"))
 	checkFiles(t, e.Dir, map[string]string{"notes.txt": "v2\n", "new.txt": "brand new\n", "keep.txt": ""})
 }
 
@@ -260,7 +260,7 @@ func TestRewindSeesEditOutsideTheHunk(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 120, 40)
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("edit line 5")
-	u.WaitScreen(t, 60*time.Second, "the edit", func(s string) bool { return strings.Contains(s, "Edited.") && !strings.Contains(s, "esc to interrupt") })
+	u.WaitScreen(t, Patience, "the edit", func(s string) bool { return strings.Contains(s, "Edited.") && !strings.Contains(s, "esc to interrupt") })
 	after, _ := os.ReadFile(big)
 	if !strings.Contains(string(after), "LINE FIVE") {
 		t.Fatalf("big.txt after the turn: %q", after)
@@ -271,9 +271,9 @@ func TestRewindSeesEditOutsideTheHunk(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.Submit("/undo")
-	u.WaitScreen(t, 5*time.Second, "the undo choice", Contains("Undo the last turn and its file changes", "big.txt  +1 −1"))
+	u.WaitScreen(t, Patience, "the undo choice", Contains("Undo the last turn and its file changes", "big.txt  +1 −1"))
 	u.Key(key(tea.KeyEnter))
-	u.WaitScreen(t, 20*time.Second, "the refusal", Contains("nothing was rewound", "big.txt: edited since"))
+	u.WaitScreen(t, Patience, "the refusal", Contains("nothing was rewound", "big.txt: edited since"))
 	if b, _ := os.ReadFile(big); string(b) != mine {
 		t.Errorf("big.txt changed: %q", b)
 	}
@@ -282,9 +282,9 @@ func TestRewindSeesEditOutsideTheHunk(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.Submit("/undo")
-	u.WaitScreen(t, 5*time.Second, "the undo choice", Contains("Undo the last turn and its file changes"))
+	u.WaitScreen(t, Patience, "the undo choice", Contains("Undo the last turn and its file changes"))
 	u.Key(key(tea.KeyEnter))
-	u.WaitScreen(t, 20*time.Second, "the undo", Contains("Rewound to “edit line 5”", "1 file put back", "› edit line 5"))
+	u.WaitScreen(t, Patience, "the undo", Contains("Rewound to “edit line 5”", "1 file put back", "› edit line 5"))
 	if b, _ := os.ReadFile(big); string(b) != strings.Join(lines, "\n")+"\n" {
 		t.Errorf("big.txt after /undo: %q", b)
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"tandem/backend"
 	"tandem/internal/testkit/mockapi"
@@ -37,7 +36,7 @@ func TestTurnSandboxKeepsConfigRoots(t *testing.T) {
 	f.Close()
 
 	ch := make(chan any, 1000)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	s, err := backend.StartSession(ctx, backend.SessionOptions{
 		Transport: e.Transport(), ClientVersion: "test", Cwd: e.Dir,
@@ -58,7 +57,7 @@ func TestTurnSandboxKeepsConfigRoots(t *testing.T) {
 	if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "write", TurnOptions: backend.TurnOptions{Sandbox: "workspace-write"}}); err != nil {
 		t.Fatal(err)
 	}
-	Await[backend.TurnCompletedEvent](t, ch, 60*time.Second, nil)
+	Await[backend.TurnCompletedEvent](t, ch, Patience, nil)
 	for _, p := range []string{filepath.Join(a, "x"), filepath.Join(b, "y")} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s was not written under the turn's workspace-write: %v", p, err)

@@ -189,7 +189,7 @@ func TestNoAltScreenScrollbackInTmux(t *testing.T) {
 	ready := func(s string) bool {
 		return strings.Contains(s, "Ask Codex") && !strings.Contains(s, "esc to interrupt") && !strings.Contains(s, "starting codex")
 	}
-	tm.wait(60*time.Second, "the composer", ready)
+	tm.wait(Patience, "the composer", ready)
 
 	sizes := [][2]int{{70, 30}, {130, 24}, {50, 40}, {110, 20}, {42, 30}, {100, 30}}
 	var wants []string
@@ -197,13 +197,13 @@ func TestNoAltScreenScrollbackInTmux(t *testing.T) {
 		prompt, answer := fmt.Sprintf("prompt %03d of the session", i), fmt.Sprintf("answer %03d, a short line", i)
 		wants = append(wants, "▌ "+prompt, answer) // the user cell (the thread's title quotes the first prompt too)
 		tm.keys(prompt, "Enter")
-		tm.wait(30*time.Second, "answer "+fmt.Sprint(i), func(s string) bool { return strings.Contains(s, answer) && ready(s) })
+		tm.wait(Patience, "answer "+fmt.Sprint(i), func(s string) bool { return strings.Contains(s, answer) && ready(s) })
 		if i%25 == 0 {
 			for _, wh := range sizes {
 				tm.resize(wh[0], wh[1])
 				time.Sleep(60 * time.Millisecond)
 			}
-			tm.wait(10*time.Second, "the composer after resizes", ready)
+			tm.wait(Patience, "the composer after resizes", ready)
 		}
 	}
 	if got := len(e.Mock.Requests()); got < turns {
@@ -214,9 +214,9 @@ func TestNoAltScreenScrollbackInTmux(t *testing.T) {
 	// Quit; the terminal keeps the conversation and loses the live area.
 	before := tm.screen()
 	tm.keys("", "C-c")
-	tm.wait(10*time.Second, "the quit hint", func(s string) bool { return strings.Contains(s, "Ctrl+C again to quit") })
+	tm.wait(Patience, "the quit hint", func(s string) bool { return strings.Contains(s, "Ctrl+C again to quit") })
 	tm.keys("", "C-c")
-	tm.waitDiag(30*time.Second, "tandem to exit", func(s string) bool { return strings.Contains(s, "exit-status=") },
+	tm.waitDiag(Patience, "tandem to exit", func(s string) bool { return strings.Contains(s, "exit-status=") },
 		func() string { return diagnose(bin, home) })
 	s := tm.screen()
 	if !strings.Contains(s, "exit-status=0") {
@@ -240,7 +240,7 @@ func TestNoAltScreenScrollbackInTmux(t *testing.T) {
 
 	// Resume it in a fresh terminal: the history is printed once, at open.
 	tr := newTmux(t, 90, 30, env+bin+" resume --last --no-alt-screen; sleep 600")
-	tr.wait(60*time.Second, "the resumed thread, printed", func(s string) bool {
+	tr.wait(Patience, "the resumed thread, printed", func(s string) bool {
 		return strings.Contains(s, "Resumed thread") && ready(s) && !strings.Contains(s, "more lines")
 	})
 	inOrderOnce(t, tr.all(), wants)

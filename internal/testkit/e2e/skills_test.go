@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -73,14 +72,14 @@ func TestSkillFromPopupReachesProvider(t *testing.T) {
 	u.ConnectTraced(t, e, "never", "workspace-write", sent.trace)
 
 	u.Submit("/skills")
-	u.WaitScreen(t, 20*time.Second, "the skills list", Contains("$deploy (user) — Ship the app to staging", path))
+	u.WaitScreen(t, Patience, "the skills list", Contains("$deploy (user) — Ship the app to staging", path))
 
 	u.TM.Type("use $depl")
-	u.WaitScreen(t, 20*time.Second, "the skill popup", Contains("› $deploy", "user · Ship the app to staging"))
+	u.WaitScreen(t, Patience, "the skill popup", Contains("› $deploy", "user · Ship the app to staging"))
 	u.Key(key(tea.KeyEnter))
-	u.WaitScreen(t, 5*time.Second, "the token in the draft", Contains("› use $deploy "))
+	u.WaitScreen(t, Patience, "the token in the draft", Contains("› use $deploy "))
 	u.Submit("now")
-	u.WaitScreen(t, 60*time.Second, "the answer", Contains("Deployed to staging."))
+	u.WaitScreen(t, Patience, "the answer", Contains("Deployed to staging."))
 
 	starts := sent.of("turn/start")
 	if len(starts) != 1 {
@@ -103,7 +102,7 @@ func TestSkillFromPopupReachesProvider(t *testing.T) {
 	// A new skill file: the server says skills/changed, tandem lists again.
 	writeSkill(t, filepath.Join(e.Home, "skills"), "release-notes", "Draft the release notes", "NOTES")
 	u.TM.Type("$release")
-	u.WaitScreen(t, 30*time.Second, "the new skill in the popup", Contains("› $release-notes", "user · Draft the release notes"))
+	u.WaitScreen(t, Patience, "the new skill in the popup", Contains("› $release-notes", "user · Draft the release notes"))
 	reloaded := false
 	for _, p := range sent.of("skills/list") {
 		reloaded = reloaded || strings.Contains(string(p), `"forceReload":true`)
@@ -126,17 +125,17 @@ func TestPlanModeOnRealServer(t *testing.T) {
 	var sent sentCalls
 	u.ConnectTraced(t, e, "never", "workspace-write", sent.trace)
 	u.Key(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
-	u.WaitScreen(t, 20*time.Second, "the plan badge", Contains("[plan mode]", "Plan mode for the next turns"))
+	u.WaitScreen(t, Patience, "the plan badge", Contains("[plan mode]", "Plan mode for the next turns"))
 	u.Submit("plan a cache")
-	u.WaitScreen(t, 60*time.Second, "the proposed plan", Contains("Add a cache", "Cache the lookups"))
-	u.WaitScreen(t, 20*time.Second, "the turn's end", func(s string) bool { return !strings.Contains(s, "esc to interrupt") })
+	u.WaitScreen(t, Patience, "the proposed plan", Contains("Add a cache", "Cache the lookups"))
+	u.WaitScreen(t, Patience, "the turn's end", func(s string) bool { return !strings.Contains(s, "esc to interrupt") })
 
 	u.Key(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
-	u.WaitScreen(t, 5*time.Second, "the default mode", func(s string) bool {
+	u.WaitScreen(t, Patience, "the default mode", func(s string) bool {
 		return strings.Contains(s, "Default mode") && !strings.Contains(s, "[plan mode]")
 	})
 	u.Submit("go ahead")
-	u.WaitScreen(t, 60*time.Second, "the second answer", Contains("Building it now."))
+	u.WaitScreen(t, Patience, "the second answer", Contains("Building it now."))
 
 	starts := sent.of("turn/start")
 	if len(starts) != 2 {
@@ -176,15 +175,15 @@ func TestGoalOnRealServer(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 140, 40)
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("/goal")
-	u.WaitScreen(t, 20*time.Second, "no goal yet", Contains("No goal for this thread"))
+	u.WaitScreen(t, Patience, "no goal yet", Contains("No goal for this thread"))
 	u.Submit("/goal make the tests pass")
-	u.WaitScreen(t, 20*time.Second, "the goal set", Contains("Goal set: make the tests pass"))
-	u.WaitScreen(t, 60*time.Second, "the goal completed by the agent", Contains("Goal complete: make the tests pass", "◎ goal: make the tests pass (complete)", "The tests pass now."))
-	u.WaitScreen(t, 20*time.Second, "the turn's end", func(s string) bool { return !strings.Contains(s, "esc to interrupt") })
+	u.WaitScreen(t, Patience, "the goal set", Contains("Goal set: make the tests pass"))
+	u.WaitScreen(t, Patience, "the goal completed by the agent", Contains("Goal complete: make the tests pass", "◎ goal: make the tests pass (complete)", "The tests pass now."))
+	u.WaitScreen(t, Patience, "the turn's end", func(s string) bool { return !strings.Contains(s, "esc to interrupt") })
 	u.Submit("/goal")
-	u.WaitScreen(t, 20*time.Second, "the goal shown", Contains("Goal: make the tests pass", "status:  complete"))
+	u.WaitScreen(t, Patience, "the goal shown", Contains("Goal: make the tests pass", "status:  complete"))
 	u.Submit("/goal clear")
-	u.WaitScreen(t, 20*time.Second, "the goal cleared", func(s string) bool {
+	u.WaitScreen(t, Patience, "the goal cleared", func(s string) bool {
 		return strings.Contains(s, "Goal cleared") && !strings.Contains(s, "◎ goal")
 	})
 	g, err := u.Session.ReadGoal(ctxT(t))
@@ -208,5 +207,5 @@ func TestGoalDisabledOnRealServer(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 140, 40)
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("/goal ship it")
-	u.WaitScreen(t, 20*time.Second, "the refusal", Contains("/goal: goals are not available on this server (thread/goal/set: goals feature is disabled"))
+	u.WaitScreen(t, Patience, "the refusal", Contains("/goal: goals are not available on this server (thread/goal/set: goals feature is disabled"))
 }

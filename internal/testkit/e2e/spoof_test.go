@@ -28,7 +28,7 @@ func TestControlCharsDrawnVisibly(t *testing.T) {
 		mockapi.Response{Items: []mockapi.Item{mockapi.Text("rm -rf important\rsafe text here \x1b]0;pwned\x07 \x1b[2J done")}},
 	)
 	s, ch := e.Session(t, "untrusted", "workspace-write")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "list files"}); err != nil {
 		t.Fatal(err)
@@ -38,7 +38,7 @@ func TestControlCharsDrawnVisibly(t *testing.T) {
 	// Commands (frame ticks, the form's focus tick) are not run: only
 	// what is drawn matters here.
 	feed := func(v any) { m.Update(v) }
-	req := Await[*backend.CommandApprovalRequest](t, ch, 60*time.Second, feed)
+	req := Await[*backend.CommandApprovalRequest](t, ch, Patience, feed)
 	feed(req)
 	raw := m.View().Content
 	v := ansi.Strip(raw)
@@ -52,7 +52,7 @@ func TestControlCharsDrawnVisibly(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Update(backend.RequestResolvedEvent{RequestID: req.ID()})
-	Await[backend.TurnCompletedEvent](t, ch, 60*time.Second, feed)
+	Await[backend.TurnCompletedEvent](t, ch, Patience, feed)
 	raw = m.View().Content
 	v = ansi.Strip(raw)
 	if !strings.Contains(v, "rm -rf important␍safe text here ␛]0;pwned␇ ␛[2J done") {
@@ -84,14 +84,14 @@ func TestCommandOutputEscapeShownAsModelReadsIt(t *testing.T) {
 		mockapi.Response{Items: []mockapi.Item{mockapi.Text("Printed it.")}},
 	)
 	s, ch := e.Session(t, "never", "danger-full-access")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "print a title"}); err != nil {
 		t.Fatal(err)
 	}
 	m := model.New(model.Options{NoColor: true})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	Await[backend.TurnCompletedEvent](t, ch, 60*time.Second, func(v any) { m.Update(v) })
+	Await[backend.TurnCompletedEvent](t, ch, Patience, func(v any) { m.Update(v) })
 
 	var told bool
 	for _, r := range e.Mock.Requests() {

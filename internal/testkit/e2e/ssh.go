@@ -25,7 +25,7 @@ func (e *Env) StartSSHD(t testing.TB, banner ...string) *sshtest.Server {
 func (e *Env) StartSSHDWith(t testing.TB, opts sshtest.Options) *sshtest.Server {
 	t.Helper()
 	state := t.TempDir()
-	t.Cleanup(func() { sshtest.WaitRemoteHomes(state, 20*time.Second) }) // before state is removed
+	t.Cleanup(func() { sshtest.WaitRemoteHomes(state, Patience) }) // before state is removed
 	opts.Env = append(opts.Env, "XDG_STATE_HOME="+state)
 	return sshtest.Start(t, opts)
 }
@@ -49,5 +49,5 @@ func (e *Env) SSHTransport(srv *sshtest.Server) *backend.SSHTransport {
 // events feed the TUI, opens a thread in cwd and sends SessionReadyMsg.
 func (u *TUI) ConnectWith(t testing.TB, tr backend.Transport, cwd, approval, sandbox string) {
 	t.Helper()
-	u.connect(t, 60*time.Second, tr, cwd, approval, sandbox) // tui.go
+	u.connect(t, Patience, tr, cwd, approval, sandbox) // tui.go
 }

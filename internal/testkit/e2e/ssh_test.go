@@ -28,12 +28,12 @@ func TestSSHApprovalTurnOnScreen(t *testing.T) {
 	srv := e.StartSSHD(t, "Welcome to the remote box", "Last login: never")
 	u := NewTUI(t, model.Options{FormGrace: 50 * time.Millisecond}, 110, 30)
 	u.ConnectWith(t, e.SSHTransport(srv), e.Dir, "untrusted", "workspace-write")
-	u.WaitScreen(t, 10*time.Second, "the remote host on the status line", Contains("ssh 127.0.0.1"))
+	u.WaitScreen(t, Patience, "the remote host on the status line", Contains("ssh 127.0.0.1"))
 	u.Submit("make the file")
-	u.WaitScreen(t, 30*time.Second, "the approval form", Contains("Run this command?", "made.txt"))
+	u.WaitScreen(t, Patience, "the approval form", Contains("Run this command?", "made.txt"))
 	time.Sleep(150 * time.Millisecond) // the form takes keys after its grace period
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	screen := u.WaitScreen(t, 30*time.Second, "the command output and answer", Contains("printed-by-command", "All done."))
+	screen := u.WaitScreen(t, Patience, "the command output and answer", Contains("printed-by-command", "All done."))
 	if strings.Contains(screen, "Welcome to the remote box") {
 		t.Errorf("login banner leaked onto the screen:\n%s", screen)
 	}
@@ -55,9 +55,9 @@ func TestSSHDropThenResumeShowsHistory(t *testing.T) {
 	u := NewTUI(t, model.Options{}, 110, 30)
 	u.ConnectWith(t, tr, e.Dir, "never", "workspace-write")
 	u.Submit("first question")
-	u.WaitScreen(t, 30*time.Second, "the first answer", Contains("The first answer."))
+	u.WaitScreen(t, Patience, "the first answer", Contains("The first answer."))
 	u.Submit("second question")
-	u.WaitScreen(t, 30*time.Second, "the second turn streaming", Contains("slow slow"))
+	u.WaitScreen(t, Patience, "the second turn streaming", Contains("slow slow"))
 	pids := srv.ClientPIDs()
 	if len(pids) == 0 {
 		t.Fatal("no ssh client process")
@@ -65,10 +65,10 @@ func TestSSHDropThenResumeShowsHistory(t *testing.T) {
 	for _, pid := range pids {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
-	u.WaitScreen(t, 20*time.Second, "the dropped-connection banner", Contains("ssh 127.0.0.1: connection lost"))
+	u.WaitScreen(t, Patience, "the dropped-connection banner", Contains("ssh 127.0.0.1: connection lost"))
 	threadID := u.Session.ThreadID()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	u2 := NewTUI(t, model.Options{}, 110, 30)
 	s, err := backend.StartSession(ctx, backend.SessionOptions{Transport: tr, ClientVersion: "test", Cwd: e.Dir, Sink: func(msg any) { u2.TM.Send(msg) }})
@@ -81,7 +81,7 @@ func TestSSHDropThenResumeShowsHistory(t *testing.T) {
 		t.Fatalf("thread/resume: %v", err)
 	}
 	u2.TM.Send(model.SessionReadyMsg{Client: s, Model: resp.Model, Cwd: resp.Cwd, Peer: s.Describe(), History: resp.Thread.Turns})
-	u2.WaitScreen(t, 10*time.Second, "the resumed history", Contains("first question", "The first answer.", "second question", "ssh 127.0.0.1"))
+	u2.WaitScreen(t, Patience, "the resumed history", Contains("first question", "The first answer.", "second question", "ssh 127.0.0.1"))
 }
 
 // The same approval turn when the remote login shell is fish (whose
@@ -96,12 +96,12 @@ func TestSSHApprovalTurnUnderFish(t *testing.T) {
 	tr.RemoteWorkspace = ws
 	u := NewTUI(t, model.Options{FormGrace: 50 * time.Millisecond}, 110, 30)
 	u.ConnectWith(t, tr, ws, "untrusted", "workspace-write")
-	u.WaitScreen(t, 10*time.Second, "the remote host on the status line", Contains("ssh 127.0.0.1"))
+	u.WaitScreen(t, Patience, "the remote host on the status line", Contains("ssh 127.0.0.1"))
 	u.Submit("make the file")
-	u.WaitScreen(t, 30*time.Second, "the approval form", Contains("Run this command?", "made.txt"))
+	u.WaitScreen(t, Patience, "the approval form", Contains("Run this command?", "made.txt"))
 	time.Sleep(150 * time.Millisecond) // the form takes keys after its grace period
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	u.WaitScreen(t, 30*time.Second, "the command output and answer", Contains("printed-by-command", "All done."))
+	u.WaitScreen(t, Patience, "the command output and answer", Contains("printed-by-command", "All done."))
 	if b, err := os.ReadFile(filepath.Join(ws, "made.txt")); err != nil || string(b) != "tandem\n" {
 		t.Fatalf("approved command did not run in the remote workspace %q: %q %v", ws, b, err)
 	}

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"testing"
-	"time"
 
 	"tandem/backend"
 	"tandem/internal/testkit/codextest"
@@ -21,13 +20,13 @@ func BenchmarkSessionStream(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		e := NewEnv(b, mockapi.BigMarkdown(mockapi.BigMarkdownBytes, 8500))
 		s, ch := e.Session(b, "never", "read-only")
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), Patience)
 		b.StartTimer()
 		if _, err := s.StartTurn(ctx, backend.TurnInput{Text: "go"}); err != nil {
 			b.Fatal(err)
 		}
 		n := 0
-		Await[backend.TurnCompletedEvent](b, ch, time.Minute, func(v any) {
+		Await[backend.TurnCompletedEvent](b, ch, Patience, func(v any) {
 			if _, ok := v.(backend.AgentMessageDeltaEvent); ok {
 				n++
 			}

@@ -23,7 +23,7 @@ import (
 // `tandem resume` does).
 func connectResume(t testing.TB, u *TUI, e *Env, req *model.ResumeRequest) *backend.Session {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	s, err := backend.StartSession(ctx, backend.SessionOptions{
 		Transport:      e.Transport(),
@@ -55,14 +55,14 @@ func TestResumeAfterRestartShowsHistory(t *testing.T) {
 	u1 := NewTUI(t, opts, 100, 30)
 	u1.Connect(t, e, "never", "workspace-write")
 	u1.Submit("what is the answer?")
-	u1.WaitScreen(t, 20*time.Second, "the answer", func(s string) bool {
+	u1.WaitScreen(t, Patience, "the answer", func(s string) bool {
 		return strings.Contains(s, "The answer is forty-two.") && !strings.Contains(s, "esc to interrupt")
 	})
 	first := u1.Session.ThreadID()
 	if got := state.LastThread(e.Dir); got != first {
 		t.Fatalf("last thread remembered = %q, want %q", got, first)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	th, err := u1.Session.ReadThread(ctx, first)
 	if err != nil || th.Path == nil {
@@ -96,7 +96,7 @@ func TestResumeAfterRestartShowsHistory(t *testing.T) {
 	// A new app-server on the same CODEX_HOME: `tandem resume --last`.
 	u2 := NewTUI(t, opts, 100, 30)
 	connectResume(t, u2, e, &model.ResumeRequest{Last: true})
-	u2.WaitScreen(t, 20*time.Second, "the resumed history", Contains("what is the answer?", "The answer is forty-two.", "Resumed thread"))
+	u2.WaitScreen(t, Patience, "the resumed history", Contains("what is the answer?", "The answer is forty-two.", "Resumed thread"))
 	if got := u2.Session.ThreadID(); got != first {
 		t.Fatalf("resumed thread %q, want %q", got, first)
 	}
@@ -105,9 +105,9 @@ func TestResumeAfterRestartShowsHistory(t *testing.T) {
 	// And the picker (`tandem resume`) lists it with its preview.
 	u3 := NewTUI(t, model.Options{Workspace: e.Dir}, 110, 35)
 	s3 := connectResume(t, u3, e, &model.ResumeRequest{})
-	u3.WaitScreen(t, 20*time.Second, "the resume picker", Contains("Resume a thread", "what is the answer?", "this workspace"))
+	u3.WaitScreen(t, Patience, "the resume picker", Contains("Resume a thread", "what is the answer?", "this workspace"))
 	u3.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	u3.WaitScreen(t, 20*time.Second, "the picked thread", Contains("The answer is forty-two.", "Resumed thread"))
+	u3.WaitScreen(t, Patience, "the picked thread", Contains("The answer is forty-two.", "Resumed thread"))
 	if got := s3.ThreadID(); got != first {
 		t.Fatalf("picked thread %q, want %q", got, first)
 	}
@@ -119,7 +119,7 @@ func TestResumeUnknownThreadStartsNew(t *testing.T) {
 	e := NewEnv(t)
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 100, 30)
 	s := connectResume(t, u, e, &model.ResumeRequest{ID: "019a0000-0000-7000-8000-00000000dead"})
-	u.WaitScreen(t, 20*time.Second, "the fallback notice", Contains("could not resume thread", "started a new thread"))
+	u.WaitScreen(t, Patience, "the fallback notice", Contains("could not resume thread", "started a new thread"))
 	if s.ThreadID() == "" || strings.HasSuffix(s.ThreadID(), "dead") {
 		t.Fatalf("no new thread: %q", s.ThreadID())
 	}
@@ -131,17 +131,17 @@ func TestForkKeepsHistory(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 100, 30)
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("original question")
-	u.WaitScreen(t, 20*time.Second, "the answer", func(s string) bool {
+	u.WaitScreen(t, Patience, "the answer", func(s string) bool {
 		return strings.Contains(s, "Original answer.") && !strings.Contains(s, "esc to interrupt")
 	})
 	orig := u.Session.ThreadID()
 	u.Submit("/fork")
-	u.WaitScreen(t, 20*time.Second, "the fork", Contains("Forked into thread", "original question", "Original answer."))
+	u.WaitScreen(t, Patience, "the fork", Contains("Forked into thread", "original question", "Original answer."))
 	forked := u.Session.ThreadID()
 	if forked == orig || forked == "" {
 		t.Fatalf("fork kept thread %q", forked)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	th, err := u.Session.ReadThreadTurns(ctx, forked)
 	if err != nil {
@@ -158,7 +158,7 @@ func TestModelCommandAgainstModelList(t *testing.T) {
 	e := NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("ok")}})
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 100, 30)
 	u.Connect(t, e, "never", "workspace-write")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	models, err := u.Session.ListModels(ctx)
 	if err != nil {
@@ -170,11 +170,11 @@ func TestModelCommandAgainstModelList(t *testing.T) {
 	efforts := models[0].SupportedReasoningEfforts
 	u.Submit("/model")
 	// The picker opens at once (loading); wait for model/list's entry.
-	u.WaitScreen(t, 10*time.Second, "the model picker", Contains("enter to choose", "("+mockapi.DefaultModel+") ✓"))
+	u.WaitScreen(t, Patience, "the model picker", Contains("enter to choose", "("+mockapi.DefaultModel+") ✓"))
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
 	want := models[0].DefaultReasoningEffort
 	if len(efforts) > 1 {
-		u.WaitScreen(t, 10*time.Second, "the effort picker", Contains("Reasoning effort for "+mockapi.DefaultModel))
+		u.WaitScreen(t, Patience, "the effort picker", Contains("Reasoning effort for "+mockapi.DefaultModel))
 		// Choose the first effort that isn't the default.
 		idx := slices.IndexFunc(efforts, func(o backend.ReasoningEffortOption) bool { return o.ReasoningEffort != want })
 		def := slices.IndexFunc(efforts, func(o backend.ReasoningEffortOption) bool { return o.ReasoningEffort == want })
@@ -187,9 +187,9 @@ func TestModelCommandAgainstModelList(t *testing.T) {
 		want = efforts[idx].ReasoningEffort
 		u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
 	}
-	u.WaitScreen(t, 10*time.Second, "the model notice", Contains("from the next turn"))
+	u.WaitScreen(t, Patience, "the model notice", Contains("from the next turn"))
 	u.Submit("hello")
-	reqs, err := e.Mock.WaitRequests(1, 20*time.Second)
+	reqs, err := e.Mock.WaitRequests(1, Patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,10 +219,10 @@ func TestSteerReachesMockInSameTurn(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 100, 30)
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("first prompt")
-	u.WaitScreen(t, 20*time.Second, "streaming to start", Contains("slow words", "esc to interrupt"))
+	u.WaitScreen(t, Patience, "streaming to start", Contains("slow words", "esc to interrupt"))
 	turn := u.Session.TurnID()
 	u.Submit("steer this way")
-	u.WaitScreen(t, 30*time.Second, "the steered answer", func(s string) bool {
+	u.WaitScreen(t, Patience, "the steered answer", func(s string) bool {
 		return strings.Contains(s, "Steered answer.") && !strings.Contains(s, "esc to interrupt")
 	})
 	close(turns)
@@ -264,52 +264,52 @@ func TestThreadCommandsOnRealServer(t *testing.T) {
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("hello")
 	idle := func(s string) bool { return !strings.Contains(s, "esc to interrupt") }
-	u.WaitScreen(t, 20*time.Second, "the answer", func(s string) bool { return strings.Contains(s, "First answer.") && idle(s) })
+	u.WaitScreen(t, Patience, "the answer", func(s string) bool { return strings.Contains(s, "First answer.") && idle(s) })
 	first := u.Session.ThreadID()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 
 	u.Submit("/rename Parser work")
-	u.WaitScreen(t, 10*time.Second, "the rename", Contains("Thread renamed to “Parser work”"))
+	u.WaitScreen(t, Patience, "the rename", Contains("Thread renamed to “Parser work”"))
 	th, err := u.Session.ReadThread(ctx, first)
 	if err != nil || th.Name == nil || *th.Name != "Parser work" {
 		t.Fatalf("thread/read after rename: name %v err %v", th.Name, err)
 	}
 
 	u.Submit("/mcp")
-	u.WaitScreen(t, 10*time.Second, "the MCP list", Contains("No MCP servers configured"))
+	u.WaitScreen(t, Patience, "the MCP list", Contains("No MCP servers configured"))
 
 	u.Submit("/diff")
-	u.WaitScreen(t, 10*time.Second, "the empty diff", Contains("No diff yet"))
+	u.WaitScreen(t, Patience, "the empty diff", Contains("No diff yet"))
 
 	u.Submit("/compact")
-	u.WaitScreen(t, 20*time.Second, "the compaction", func(s string) bool { return strings.Contains(s, "Context compacted") && idle(s) })
+	u.WaitScreen(t, Patience, "the compaction", func(s string) bool { return strings.Contains(s, "Context compacted") && idle(s) })
 	if n := len(e.Mock.AllRequests()) - len(e.Mock.Requests()); n != 1 {
 		t.Fatalf("%d compaction requests reached the provider, want 1", n)
 	}
 
 	u.Submit("/new")
-	u.WaitScreen(t, 10*time.Second, "a cleared transcript", func(s string) bool { return !strings.Contains(s, "First answer.") })
+	u.WaitScreen(t, Patience, "a cleared transcript", func(s string) bool { return !strings.Contains(s, "First answer.") })
 	second := u.Session.ThreadID()
 	if second == first || second == "" {
 		t.Fatalf("/new kept thread %q", second)
 	}
 
 	u.Submit("/resume")
-	u.WaitScreen(t, 10*time.Second, "the resume picker", Contains("Resume a thread", "Parser work"))
+	u.WaitScreen(t, Patience, "the resume picker", Contains("Resume a thread", "Parser work"))
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
-	u.WaitScreen(t, 10*time.Second, "the picker closed", func(s string) bool { return !strings.Contains(s, "Resume a thread") })
+	u.WaitScreen(t, Patience, "the picker closed", func(s string) bool { return !strings.Contains(s, "Resume a thread") })
 	if got := u.Session.ThreadID(); got != second {
 		t.Fatalf("esc in /resume changed the thread to %q", got)
 	}
 
 	// Archive the renamed thread: resume it, then /archive.
 	u.Submit("/resume")
-	u.WaitScreen(t, 10*time.Second, "the resume picker", Contains("Resume a thread", "Parser work"))
+	u.WaitScreen(t, Patience, "the resume picker", Contains("Resume a thread", "Parser work"))
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	u.WaitScreen(t, 20*time.Second, "the resumed thread", Contains("Resumed thread", "First answer."))
+	u.WaitScreen(t, Patience, "the resumed thread", Contains("Resumed thread", "First answer."))
 	u.Submit("/archive")
-	u.WaitScreen(t, 20*time.Second, "the archive notice", Contains("Archived thread"))
+	u.WaitScreen(t, Patience, "the archive notice", Contains("Archived thread"))
 	archived, err := u.Session.ListThreads(ctx, backend.ThreadListParams{Archived: true})
 	if err != nil {
 		t.Fatal(err)
@@ -337,10 +337,10 @@ func TestReviewUncommittedChanges(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir}, 100, 40)
 	u.Connect(t, e, "never", "workspace-write")
 	u.Submit("/review")
-	u.WaitScreen(t, 30*time.Second, "the review", func(s string) bool {
+	u.WaitScreen(t, Patience, "the review", func(s string) bool {
 		return strings.Contains(s, "Review started") && strings.Contains(s, "Review finished") && strings.Contains(s, "Looks fine.") && !strings.Contains(s, "esc to interrupt")
 	})
-	reqs, err := e.Mock.WaitRequests(1, 10*time.Second)
+	reqs, err := e.Mock.WaitRequests(1, Patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,12 +359,12 @@ func TestApprovalsCommandAppliesToNextTurn(t *testing.T) {
 	u := NewTUI(t, model.Options{Workspace: e.Dir, FormGrace: 50 * time.Millisecond}, 100, 30)
 	u.Connect(t, e, "never", "danger-full-access")
 	u.Submit("/approvals")
-	u.WaitScreen(t, 10*time.Second, "the approvals picker", Contains("Approvals and sandbox", "Untrusted"))
+	u.WaitScreen(t, Patience, "the approvals picker", Contains("Approvals and sandbox", "Untrusted"))
 	u.TM.Type("untrusted")
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEnter})
-	u.WaitScreen(t, 10*time.Second, "the notice", Contains("approvals untrusted, sandbox workspace-write from the next turn"))
+	u.WaitScreen(t, Patience, "the notice", Contains("approvals untrusted, sandbox workspace-write from the next turn"))
 	u.Submit("make the file")
-	u.WaitScreen(t, 20*time.Second, "the approval form", Contains("Run this command?", "made.txt"))
+	u.WaitScreen(t, Patience, "the approval form", Contains("Run this command?", "made.txt"))
 	if _, err := os.Stat(e.Dir + "/made.txt"); err == nil {
 		t.Fatal("the command ran before it was approved")
 	}

@@ -7,7 +7,6 @@ package e2e
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"tandem/internal/testkit/mockapi"
 	"tandem/model"
@@ -29,7 +28,7 @@ func TestTranscriptItemsFromRealServer(t *testing.T) {
 	u := NewTUI(t, model.Options{}, 200, 30) // wide: the status line holds a long temp cwd
 	u.Connect(t, e, "never", "danger-full-access")
 	u.Submit("count to 100")
-	s := u.WaitScreen(t, 30*time.Second, "the finished turn", Contains("Printed 100 lines.", "context left"))
+	s := u.WaitScreen(t, Patience, "the finished turn", Contains("Printed 100 lines.", "context left"))
 	for _, want := range []string{
 		"Thinking: Counting lines",                         // reasoning, collapsed
 		"seq 1 100",                                        // the command
@@ -58,7 +57,7 @@ func TestPlanChecklistFromRealServer(t *testing.T) {
 	u := NewTUI(t, model.Options{}, 120, 30)
 	u.Connect(t, e, "never", "danger-full-access")
 	u.Submit("plan it")
-	s := u.WaitScreen(t, 30*time.Second, "the plan and the answer", Contains("Plan made."))
+	s := u.WaitScreen(t, Patience, "the plan and the answer", Contains("Plan made."))
 	for _, want := range []string{"☰ Plan 1/3 done", "Three steps.", "✔ Read greet.sh", "◐ Make it a pirate", "○ Run it"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("missing %q on screen:\n%s", want, s)

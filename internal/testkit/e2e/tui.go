@@ -99,7 +99,7 @@ func newTUI(t testing.TB, opts model.Options, w, h int, freeze bool) *TUI {
 	// The initial size arrives twice: teatest sends it, and the program
 	// sends it again from a goroutine of its own (bubbletea's Run), which
 	// may land after a test's own WindowSizeMsg and undo it. Wait for both.
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(Patience)
 	for sizes.Load() < initialSizeMsgs {
 		if time.Now().After(deadline) {
 			t.Fatalf("the program saw %d of its %d initial window sizes", sizes.Load(), initialSizeMsgs)
@@ -117,14 +117,14 @@ const initialSizeMsgs = 2
 // TUI, opens a thread and sends SessionReadyMsg.
 func (u *TUI) Connect(t testing.TB, e *Env, approval, sandbox string) {
 	t.Helper()
-	u.connect(t, 30*time.Second, e.Transport(), e.Dir, approval, sandbox)
+	u.connect(t, Patience, e.Transport(), e.Dir, approval, sandbox)
 }
 
 // ConnectTraced is Connect with the protocol traced to trace (a
 // sessions.Recorder's Trace records the session as --record does).
 func (u *TUI) ConnectTraced(t testing.TB, e *Env, approval, sandbox string, trace func(backend.Direction, []byte)) {
 	t.Helper()
-	u.connectTraced(t, 30*time.Second, e.Transport(), e.Dir, approval, sandbox, trace)
+	u.connectTraced(t, Patience, e.Transport(), e.Dir, approval, sandbox, trace)
 }
 
 // connect starts a session over tr within timeout whose events feed the
@@ -142,14 +142,14 @@ func (u *TUI) connectTraced(t testing.TB, timeout time.Duration, tr backend.Tran
 }
 
 // ask sends the program the probe msg carrying reply and waits for its
-// answer; a program that does not answer within 10 s fails the test.
+// answer; a program that does not answer within Patience fails the test.
 func ask[T any](t testing.TB, u *TUI, what string, reply chan T, msg tea.Msg) T {
 	t.Helper()
 	u.TM.Send(msg)
 	select {
 	case v := <-reply:
 		return v
-	case <-time.After(10 * time.Second):
+	case <-time.After(Patience):
 		t.Fatalf("the program did not answer a %s probe", what)
 		var zero T
 		return zero
@@ -228,11 +228,11 @@ func (u *TUI) settled() {
 		select {
 		case p := <-reply:
 			return p
-		case <-time.After(10 * time.Second):
+		case <-time.After(Patience):
 			return false
 		}
 	}
-	for deadline := time.Now().Add(10 * time.Second); pasting() && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(Patience); pasting() && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -3,11 +3,10 @@ package e2e
 import (
 	"context"
 	"testing"
-	"time"
 )
 
 func ctxT(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	t.Cleanup(cancel)
 	return ctx
 }

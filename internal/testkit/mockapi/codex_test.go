@@ -15,11 +15,6 @@ import (
 	"tandem/internal/testkit/mockapi"
 )
 
-const (
-	callTimeout = 15 * time.Second
-	turnTimeout = 15 * time.Second
-)
-
 // startThread starts a thread in cwd and returns its id.
 func startThread(t *testing.T, a *appServer, cwd, policy, sandbox string, extra map[string]any) string {
 	t.Helper()
@@ -27,7 +22,7 @@ func startThread(t *testing.T, a *appServer, cwd, policy, sandbox string, extra 
 	for k, v := range extra {
 		params[k] = v
 	}
-	res := a.call("thread/start", params, callTimeout)
+	res := a.call("thread/start", params, patience)
 	id, _ := path(obj(t, res), "thread", "id").(string)
 	if id == "" {
 		t.Fatalf("thread/start: no thread id in %s", res)
@@ -41,7 +36,7 @@ func startTurn(t *testing.T, a *appServer, threadID, text string) {
 	a.call("turn/start", map[string]any{
 		"threadId": threadID,
 		"input":    []any{map[string]any{"type": "text", "text": text, "text_elements": []any{}}},
-	}, callTimeout)
+	}, patience)
 }
 
 // notesOf returns the params of the notifications with the given method.
@@ -97,7 +92,7 @@ func TestCodexStreamsText(t *testing.T) {
 
 	start := time.Now()
 	startTurn(t, a, tid, "hi")
-	notes := a.runTurn(turnTimeout, nil)
+	notes := a.runTurn(patience, nil)
 	t.Logf("turn took %v", time.Since(start))
 	if s := turnStatus(t, notes); s != "completed" {
 		t.Fatalf("turn status %q", s)
@@ -144,7 +139,7 @@ func TestCodexStreamsText(t *testing.T) {
 		t.Errorf("modelContextWindow = %d, want (0, %d]", w, mockapi.ModelContextWindow)
 	}
 
-	reqs, err := srv.WaitRequests(1, time.Second)
+	reqs, err := srv.WaitRequests(1, patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,12 +160,12 @@ func TestCodexStreamsText(t *testing.T) {
 	// The script is exhausted: the next turn gets the default answer, and
 	// codex replays the first answer as history.
 	startTurn(t, a, tid, "more")
-	notes = a.runTurn(turnTimeout, nil)
+	notes = a.runTurn(patience, nil)
 	msgs = completedItems(t, notes, "agentMessage")
 	if len(msgs) != 1 || msgs[0]["text"] != mockapi.ExhaustedText {
 		t.Errorf("second turn messages = %v, want %q", msgs, mockapi.ExhaustedText)
 	}
-	reqs, err = srv.WaitRequests(2, time.Second)
+	reqs, err = srv.WaitRequests(2, patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +208,7 @@ func TestCodexExecApproval(t *testing.T) {
 			tid := startThread(t, a, cwd, c.policy, "workspace-write", nil)
 			startTurn(t, a, tid, "write hi to out.txt")
 			var approvals []map[string]any
-			notes := a.runTurn(turnTimeout, func(m rpcMsg) {
+			notes := a.runTurn(patience, func(m rpcMsg) {
 				if m.Method != "item/commandExecution/requestApproval" {
 					t.Errorf("unexpected server request %s %s", m.Method, m.Params)
 					a.respond(m.ID, map[string]any{})
@@ -236,7 +231,7 @@ func TestCodexExecApproval(t *testing.T) {
 				t.Errorf("approval threadId %v, want %s", ap["threadId"], tid)
 			}
 
-			reqs, err := srv.WaitRequests(2, 5*time.Second)
+			reqs, err := srv.WaitRequests(2, patience)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -299,7 +294,7 @@ func TestCodexDynamicTool(t *testing.T) {
 	startTurn(t, a, tid, "pick a color")
 	const reply = "The user picked: blue 🔵"
 	var calls []map[string]any
-	notes := a.runTurn(turnTimeout, func(m rpcMsg) {
+	notes := a.runTurn(patience, func(m rpcMsg) {
 		if m.Method != "item/tool/call" {
 			t.Errorf("unexpected server request %s %s", m.Method, m.Params)
 			a.respond(m.ID, map[string]any{})
@@ -325,7 +320,7 @@ func TestCodexDynamicTool(t *testing.T) {
 		t.Errorf("arguments.question = %v (arguments %v)", q, c["arguments"])
 	}
 
-	reqs, err := srv.WaitRequests(2, 5*time.Second)
+	reqs, err := srv.WaitRequests(2, patience)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +347,7 @@ func TestCodexFailStatus(t *testing.T) {
 	tid := startThread(t, a, t.TempDir(), "never", "workspace-write", nil)
 	start := time.Now()
 	startTurn(t, a, tid, "hi")
-	notes := a.runTurn(turnTimeout, nil)
+	notes := a.runTurn(patience, nil)
 	t.Logf("failed turn took %v", time.Since(start))
 	if s := turnStatus(t, notes); s != "failed" {
 		t.Errorf("turn status %q, want failed", s)
@@ -367,7 +362,7 @@ func TestCodexFailStatus(t *testing.T) {
 	}
 	// The thread still works afterwards.
 	startTurn(t, a, tid, "again")
-	notes = a.runTurn(turnTimeout, nil)
+	notes = a.runTurn(patience, nil)
 	if msgs := completedItems(t, notes, "agentMessage"); len(msgs) != 1 || msgs[0]["text"] != "recovered" {
 		t.Errorf("second turn messages %v", msgs)
 	}
@@ -384,10 +379,10 @@ func TestCodexCompactionIsAux(t *testing.T) {
 	a := startCodex(t, srv)
 	tid := startThread(t, a, t.TempDir(), "never", "workspace-write", nil)
 	startTurn(t, a, tid, "one")
-	a.runTurn(turnTimeout, nil)
+	a.runTurn(patience, nil)
 
-	a.call("thread/compact/start", map[string]any{"threadId": tid}, callTimeout)
-	notes := a.runTurn(turnTimeout, nil)
+	a.call("thread/compact/start", map[string]any{"threadId": tid}, patience)
+	notes := a.runTurn(patience, nil)
 	if items := completedItems(t, notes, "contextCompaction"); len(items) != 1 {
 		t.Errorf("compaction turn: %d contextCompaction items, want 1", len(items))
 	}
@@ -397,7 +392,7 @@ func TestCodexCompactionIsAux(t *testing.T) {
 	}
 
 	startTurn(t, a, tid, "two")
-	notes = a.runTurn(turnTimeout, nil)
+	notes = a.runTurn(patience, nil)
 	if msgs := completedItems(t, notes, "agentMessage"); len(msgs) != 1 || msgs[0]["text"] != "second" {
 		t.Errorf("turn after compaction: %v, want \"second\"", msgs)
 	}
@@ -425,10 +420,10 @@ func TestCodexInterrupt(t *testing.T) {
 	res := a.call("turn/start", map[string]any{
 		"threadId": tid,
 		"input":    []any{map[string]any{"type": "text", "text": "go", "text_elements": []any{}}},
-	}, callTimeout)
+	}, patience)
 	turnID, _ := path(obj(t, res), "turn", "id").(string)
 
-	deadline := time.After(turnTimeout)
+	deadline := time.After(patience)
 	var notes []rpcMsg
 	deltas := 0
 	for deltas < 5 {
@@ -442,8 +437,8 @@ func TestCodexInterrupt(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	a.call("turn/interrupt", map[string]any{"threadId": tid, "turnId": turnID}, callTimeout)
-	notes = append(notes, a.runTurn(turnTimeout, nil)...)
+	a.call("turn/interrupt", map[string]any{"threadId": tid, "turnId": turnID}, patience)
+	notes = append(notes, a.runTurn(patience, nil)...)
 	t.Logf("interrupt took %v", time.Since(start))
 	if s := turnStatus(t, notes); s != "interrupted" {
 		t.Errorf("turn status %q, want interrupted", s)
@@ -469,7 +464,7 @@ func TestCodexBigMarkdown(t *testing.T) {
 	tid := startThread(t, a, t.TempDir(), "never", "workspace-write", nil)
 	start := time.Now()
 	startTurn(t, a, tid, "write a long report")
-	notes := a.runTurn(turnTimeout, nil)
+	notes := a.runTurn(patience, nil)
 	t.Logf("big markdown turn took %v", time.Since(start))
 	var b strings.Builder
 	n := 0
@@ -499,7 +494,7 @@ func TestCodexWithOverridesOnly(t *testing.T) {
 	a := startCodexConfigured(t, srv, true)
 	tid := startThread(t, a, t.TempDir(), "never", "read-only", nil)
 	startTurn(t, a, tid, "hi")
-	notes := a.runTurn(turnTimeout, nil)
+	notes := a.runTurn(patience, nil)
 	if s := turnStatus(t, notes); s != "completed" {
 		t.Fatalf("turn status %q", s)
 	}

@@ -302,12 +302,8 @@ func TestServerFailStatusAndAux(t *testing.T) {
 func TestWaitRequestsAndChunkDelay(t *testing.T) {
 	srv := mockapi.New()
 	defer srv.Close()
-	start := time.Now()
 	if _, err := srv.WaitRequests(1, 50*time.Millisecond); err == nil {
 		t.Fatal("WaitRequests succeeded with no request")
-	}
-	if time.Since(start) > 2*time.Second {
-		t.Fatal("WaitRequests overslept")
 	}
 	srv.Enqueue(mockapi.Response{Items: []mockapi.Item{mockapi.TextChunks("a", "b", "c")}, ChunkDelay: 30 * time.Millisecond})
 	done := make(chan struct{})
@@ -319,7 +315,7 @@ func TestWaitRequestsAndChunkDelay(t *testing.T) {
 			t.Errorf("%d events in %v: ChunkDelay not applied", len(evs), el)
 		}
 	}()
-	reqs, err := srv.WaitRequests(1, 5*time.Second)
+	reqs, err := srv.WaitRequests(1, patience)
 	if err != nil || len(reqs) != 1 {
 		t.Fatalf("WaitRequests: %v %d", err, len(reqs))
 	}
@@ -497,7 +493,7 @@ func TestCmdMockapi(t *testing.T) {
 	var url string
 	select {
 	case url = <-lines:
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("no URL on stdout")
 	}
 	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/v1") {
@@ -525,7 +521,7 @@ func TestCmdMockapi(t *testing.T) {
 		if err != nil {
 			t.Errorf("exit after SIGINT: %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		t.Error("runner did not exit on SIGINT")
 	}
 	if !strings.Contains(stderr.String(), "script[0]") {

@@ -150,7 +150,7 @@ func startCodexConfigured(t *testing.T, srv *mockapi.Server, overrides bool) *ap
 	a.call("initialize", map[string]any{
 		"clientInfo":   map[string]any{"name": "tandem-test", "title": nil, "version": "0"},
 		"capabilities": map[string]any{"experimentalApi": true},
-	}, 15*time.Second)
+	}, patience)
 	a.notify("initialized", nil)
 	return a
 }
