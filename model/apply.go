@@ -48,7 +48,7 @@ func (m *Model) apply() tea.Cmd {
 			cmds = append(cmds, m.onPaste(i.Text)) // compose.go
 		// The turn machine's asks of the root, the overlay and a rewind.
 		case act.StartFrames:
-			cmds = append(cmds, m.stat.StartFrames(), m.stat.SpinTick) // model/status
+			cmds = append(cmds, m.stat.StartFrames(), m.stat.SpinTick()) // model/status
 		case act.TurnEnded: // the title and a notification (model/status)
 			cmds = append(cmds, m.stat.TurnEnded(i.Turn, i.Took, m.stat.Label(m.panes.Name(), m.panes.Thread()), (m.turn.Client() != nil || !m.env.Role.Shared())))
 		case act.RefuseRequests: // the refusals are written before what follows them

@@ -88,7 +88,7 @@ func (s *Status) SetFrameRate(every time.Duration, seq int, running bool) tea.Cm
 	wasSlow := s.slowFrames()
 	s.frame.seq, s.frame.every = seq, every
 	if wasSlow && !s.slowFrames() && running {
-		return s.SpinTick
+		return s.SpinTick()
 	}
 	return nil
 }

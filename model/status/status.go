@@ -116,9 +116,13 @@ func (s *Status) Spinner() string { return s.spin.View() }
 // Step moves the spinner one frame (a frame tick stands in for its own).
 func (s *Status) Step() { s.spin, _ = s.spin.Update(s.spin.Tick()) }
 
-// SpinTick is the command that starts the spinner's own ticks (used as
-// a tea.Cmd: s.SpinTick).
-func (s *Status) SpinTick() tea.Msg { return s.spin.Tick() }
+// SpinTick is the command that starts the spinner's own ticks. Its tick
+// is made now, in Update: the command, run on another goroutine, reads
+// nothing of the status.
+func (s *Status) SpinTick() tea.Cmd {
+	tick := s.spin.Tick()
+	return func() tea.Msg { return tick }
+}
 
 // SpinID is the spinner's id, which its ticks carry.
 func (s *Status) SpinID() int { return s.spin.ID() }
