@@ -101,6 +101,8 @@ type Composer struct {
 	// placeholder) until the textarea changes: every frame of an idle
 	// composer, for every guest of a shared session, drew it anew.
 	placeholder string
+	// light: the draft is drawn for a light background (SetDark).
+	light bool
 
 	pastes   []pasted
 	pasteSeq int
@@ -152,16 +154,22 @@ func New(env act.Env, opts Options) *Composer {
 		st: newStyles(ta.Styles().Focused)}
 }
 
-// SetDark draws the draft for a dark background, or a light one: the
-// textarea's styles for it (the row under the cursor, the placeholder),
-// and on a light one a prompt dark enough to read.
+// SetDark draws the draft for a dark background (the textarea's own
+// styles, as New has them), or a light one: the textarea's light styles
+// (the row under the cursor, the placeholder) and a prompt dark enough to
+// read.
 func (c *Composer) SetDark(dark bool) {
+	if dark == !c.light {
+		return
+	}
+	c.light = !dark
 	st := textarea.DefaultStyles(dark)
 	if !dark {
 		st.Focused.Prompt = st.Focused.Prompt.Foreground(lipgloss.Color("240"))
 	}
 	c.ta.SetStyles(st)
 	c.st = newStyles(st.Focused)
+	c.placeholder = "" // drawn again in the new styles
 }
 
 // facts reads the rest of the model (Options.Facts).
