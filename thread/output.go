@@ -8,9 +8,10 @@ import (
 )
 
 // Output limits of a command's Output. Up to OutputMemCap bytes are kept in
-// memory; past that the whole output goes to a spill file (internal/lib/spill:
-// a temp file, redacted) and memory keeps only the first OutputHeadCap
-// and the last OutputTailCap bytes.
+// memory; past that the whole output goes to a spill file
+// (internal/lib/spill: a temp file, as the transcript shows it and
+// redacted) and memory keeps only the first OutputHeadCap and the last
+// OutputTailCap bytes.
 const (
 	OutputMemCap  = 2 << 20
 	OutputHeadCap = 64 << 10
@@ -93,9 +94,10 @@ func (o *Output) Lines() int64 {
 // MemBytes returns the bytes of output held in memory.
 func (o *Output) MemBytes() int { return cap(o.buf) + cap(o.tail) }
 
-// SpillPath is the temp file holding the full output, redacted, of a
-// command whose output outgrew memory ("" otherwise). Its unfinished last
-// line is written when FullPath is called.
+// SpillPath is the temp file holding the full output, made safe for a
+// terminal and redacted (internal/lib/spill), of a command whose output
+// outgrew memory ("" otherwise). Its unfinished last line is written
+// when FullPath is called.
 func (o *Output) SpillPath() string { return o.spillPath }
 
 // Close closes and removes the spill file.
@@ -157,11 +159,12 @@ func (o *Output) Tail(n int) []string {
 	return out
 }
 
-// FullPath returns a file holding the command's whole output, redacted:
-// the spill file when the output outgrew memory (its unfinished last line
-// written out first), else a new spill file with the output kept in
-// memory (temp is set: the caller removes that one). It is what the
-// output pager opens.
+// FullPath returns a file holding the command's whole output as the
+// transcript shows it (escape sequences and controls visible, colours
+// dropped: internal/lib/spill) and redacted: the spill file when the
+// output outgrew memory (its unfinished last line written out first),
+// else a new spill file with the output kept in memory (temp is set: the
+// caller removes that one). It is what the output pager ($PAGER) opens.
 func (o *Output) FullPath() (path string, temp bool, err error) {
 	if o.spillFile != nil && o.spillErr == nil {
 		if o.spillErr = o.spillFile.Flush(); o.spillErr == nil {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Fake secrets (none is a live credential).
@@ -139,4 +140,71 @@ func TestOutputBoundedAndSpilled(t *testing.T) {
 	if _, err := os.Stat(p); !os.IsNotExist(err) {
 		t.Fatalf("spill file not removed: %v", err)
 	}
+}
+
+// The file FullPath gives $PAGER holds the output as the transcript
+// shows it, whether it was kept in memory or spilled, and however the
+// chunks cut it: an escape sequence is its visible marker (colours
+// dropped), a lone "\r" is ␍, C0 and C1 controls, bidi controls and
+// invisible characters are visible; "\n" and tabs stay. So `less -R`,
+// `cat` or `bat` can't set the title, write the clipboard (OSC 52),
+// clear the screen or reorder a line, and what is redacted stays so.
+func TestOutputFullPathIsWhatTheScreenShows(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"title and clipboard write",
+			"start\x1b]0;PWNTITLE\x07 \x1b]52;c;cm0gLXJmIH4=\x07 mid\n",
+			"start␛]0;PWNTITLE␇ ␛]52;c;cm0gLXJmIH4=␇ mid\n"},
+		{"clear screen, colour dropped", "\x1b[2J\x1b[31mred\x1b[0m\n", "␛[2Jred\n"},
+		{"bracketed paste end", "\x1b[201~touch /tmp/PWNED\n", "␛[201~touch /tmp/PWNED\n"},
+		{"dcs", "\x1bP1$qm\x1b\\after\n", "␛P1$qm␛\\after\n"},
+		{"c1 csi", "a\u009b2Jb\n", "a<U+009B>2Jb\n"},
+		{"raw c1 byte", "a\x9bb\n", "a\ufffdb\n"},
+		{"lone cr", "mid\rOVER\n", "mid␍OVER\n"},
+		{"crlf", "a\r\nb\r\n", "a\nb\n"},
+		{"nul bel del, tab kept", "a\x00b\x07c\x7fd\te\n", "a␀b␇c␡d\te\n"},
+		{"bidi override", "\u202ebidi\n", "<U+202E>bidi\n"},
+		{"zero width", "rm\u200b -rf\n", "rm<U+200B> -rf\n"},
+		{"secret next to an escape", "\x1b[1mOPENAI_API_KEY=" + spillKey + "\x1b[0m ok\n", "OPENAI_API_KEY=[REDACTED] ok\n"},
+	}
+	for _, tt := range tests {
+		for _, spilled := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s spilled=%v", tt.name, spilled), func(t *testing.T) {
+				t.Setenv("TMPDIR", t.TempDir())
+				c := &Output{}
+				defer c.Close()
+				filler := strings.Repeat("filler line\n", 16<<10)
+				if spilled {
+					for c.Bytes() <= OutputMemCap {
+						c.Append(filler)
+					}
+				}
+				// the hostile text a byte at a time: every cut
+				for i := 0; i < len(tt.in); i++ {
+					c.Append(tt.in[i : i+1])
+				}
+				path, temp, err := c.FullPath()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if temp {
+					defer os.Remove(path)
+				}
+				got := strings.ReplaceAll(readSpill(t, path), filler, "")
+				if got != tt.want {
+					t.Errorf("file holds %q, want %q", got, tt.want)
+				}
+				if i := strings.IndexFunc(got, unsafeOnTerminal); i >= 0 || !utf8.ValidString(got) {
+					t.Errorf("%q keeps a raw control (at %d) or invalid UTF-8", got, i)
+				}
+			})
+		}
+	}
+}
+
+// unsafeOnTerminal reports a rune that must not reach a pager: a C0
+// control but "\n" and tab, DEL, a C1 control, a bidi control, a zero
+// width space.
+func unsafeOnTerminal(r rune) bool {
+	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f ||
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200b
 }

@@ -15,6 +15,8 @@ package commands
 import (
 	"time"
 
+	"github.com/atotto/clipboard"
+
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
@@ -37,6 +39,10 @@ type Options struct {
 	Workspace string
 	// World is what the commands read of the rest of the model.
 	World World
+	// Clipboard writes text to the native clipboard (/copy; nil: the
+	// system's, github.com/atotto/clipboard). An error means there is
+	// none: OSC 52 alone carries the copy.
+	Clipboard func(text string) error
 }
 
 // World is what the commands read of the rest of the model when a command
@@ -132,6 +138,9 @@ func New(env act.Env, opts Options) *Commands {
 	}
 	if opts.Quiet == 0 {
 		opts.Quiet = 500 * time.Millisecond
+	}
+	if opts.Clipboard == nil {
+		opts.Clipboard = clipboard.WriteAll
 	}
 	km := opts.Keys
 	if km == nil {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -213,6 +214,92 @@ func TestCopy(t *testing.T) {
 		}
 		r.take()
 	}
+}
+
+// /copy puts the answer on the clipboard as the screen shows it: an
+// escape sequence, a control, a bidi control or an invisible character
+// in the answer is its visible marker there, so a paste can't end a
+// terminal's bracketed paste ("\x1b[201~") and run what follows, set a
+// title or reorder the line. Both clipboards get the same text; "\n"
+// and tabs are kept, "\r\n" is a line break.
+func TestCopyIsWhatTheScreenShows(t *testing.T) {
+	tests := []struct {
+		name, answer string
+		want         string // the copied text; "" when it is the answer itself
+	}{
+		{"plain text unchanged", "Run:\n\n```\nls -la\n```\n\tdone ✓ 日本 👩\u200d💻", ""},
+		{"bracketed paste end", "```\nls\n```\n\x1b[201~touch /tmp/PWNED\n", "```\nls\n```\n␛[201~touch /tmp/PWNED\n"},
+		{"osc 52 clipboard write", "a\x1b]52;c;cm0gLXJmIH4=\x07b", "a␛]52;c;cm0gLXJmIH4=␇b"},
+		{"osc title st", "\x1b]0;pwned\x1b\\x", "␛]0;pwned␛\\x"},
+		{"dcs", "\x1bP1$qm\x1b\\after", "␛P1$qm␛\\after"},
+		{"sgr shown as on the screen", "\x1b[31mred\x1b[0m", "␛[31mred␛[0m"},
+		{"c1 csi", "a\u009b201~b", "a<U+009B>201~b"},
+		{"raw c1 byte", "a\x9bb", "a\ufffdb"},
+		{"lone cr", "echo safe\rrm -rf ~", "echo safe␍rm -rf ~"},
+		{"crlf is a line break", "a\r\nb", "a\nb"},
+		{"nul bel del", "a\x00b\x07c\x7fd", "a␀b␇c␡d"},
+		{"bidi override", "file\u202etxt.exe", "file<U+202E>txt.exe"},
+		{"bidi isolate", "\u2066a\u2069", "<U+2066>a<U+2069>"},
+		{"zero width space", "rm\u200b -rf", "rm<U+200B> -rf"},
+	}
+	for _, tt := range tests {
+		for _, guest := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s guest=%v", tt.name, guest), func(t *testing.T) {
+				var native []string
+				r := newRoleRig(t, act.NewRole(false, true, guest))
+				r.c.opts.Clipboard = func(s string) error { native = append(native, s); return nil }
+				r.w.answer = tt.answer
+				r.c.Copy()
+				if len(r.out.Cmds) != 1 {
+					t.Fatalf("%d commands", len(r.out.Cmds))
+				}
+				osc52 := clipboardWrites(t, r.out.Cmds[0])
+				want := tt.want
+				if want == "" {
+					want = tt.answer
+				}
+				if len(osc52) != 1 || osc52[0] != want {
+					t.Errorf("OSC 52 got %q, want %q", osc52, want)
+				}
+				if wantNative := !guest; len(native) != 1 && wantNative || len(native) > 0 && (!wantNative || native[0] != want) {
+					t.Errorf("native clipboard got %q, want %q (guest %v: none)", native, want, guest)
+				}
+				for _, got := range append(osc52, native...) {
+					if i := strings.IndexFunc(got, unsafeInClipboard); i >= 0 || !utf8.ValidString(got) {
+						t.Errorf("%q keeps a raw control (at %d) or invalid UTF-8", got, i)
+					}
+				}
+			})
+		}
+	}
+}
+
+// unsafeInClipboard reports a rune a clipboard must not hold: a C0
+// control but "\n" and tab, DEL, a C1 control, a bidi control, a zero
+// width space.
+func unsafeInClipboard(r rune) bool {
+	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f ||
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200b
+}
+
+// clipboardWrites runs cmd (a batch too) and returns the text of each
+// OSC 52 clipboard write it asks for (tea.SetClipboard's message is
+// unexported: a string kind named setClipboardMsg).
+func clipboardWrites(t *testing.T, cmd tea.Cmd) []string {
+	t.Helper()
+	var out []string
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			out = append(out, clipboardWrites(t, c)...)
+		}
+	case nil:
+	default:
+		if v := reflect.ValueOf(msg); v.Kind() == reflect.String && strings.HasSuffix(v.Type().Name(), "setClipboardMsg") {
+			out = append(out, v.String())
+		}
+	}
+	return out
 }
 
 func TestParseGoal(t *testing.T) {

@@ -1,10 +1,9 @@
 package commands
 
 import (
-	"github.com/atotto/clipboard"
-
 	tea "charm.land/bubbletea/v2"
 
+	"tandem/internal/lib/termsafe"
 	"tandem/model/act"
 )
 
@@ -61,8 +60,15 @@ func (c *Commands) Agents() {
 // Copy copies the last agent message to the clipboard (/copy and its
 // key): by OSC 52 (works over SSH) and, where one exists and the viewer
 // is no guest, the native clipboard. The status line says either way.
+//
+// What is copied is the text as the transcript shows it
+// (termsafe.Controls, tabs kept): an escape sequence, a control, a bidi
+// control or an invisible character in the answer is its visible marker
+// ("\x1b[201~" → "␛[201~"), so a paste can't end the terminal's
+// bracketed paste and run what follows, or do what the screen did not
+// show. "\n" and tabs are kept, "\r\n" becomes "\n".
 func (c *Commands) Copy() {
-	text := c.world.LastAnswer()
+	text := termsafe.Controls(c.world.LastAnswer())
 	if text == "" {
 		c.out().Notice(act.NoticeInfo, "nothing to copy yet")
 		return
@@ -73,7 +79,7 @@ func (c *Commands) Copy() {
 		return
 	}
 	native := func() tea.Msg {
-		_ = clipboard.WriteAll(text) // no native clipboard: OSC 52 alone
+		_ = c.opts.Clipboard(text) // no native clipboard: OSC 52 alone
 		return nil
 	}
 	c.out().Cmd(tea.Batch(tea.SetClipboard(text), native))

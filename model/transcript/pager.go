@@ -246,7 +246,9 @@ type OutputDone struct{ Err error }
 
 // OpenOutput shows the shown pane's last command's whole output in
 // $PAGER (less), the terminal handed over until it exits; it says why
-// not on the status line (nothing to show, a guest, a write error).
+// not on the status line (nothing to show, a guest, a write error). The
+// file it gives $PAGER holds the output as the transcript shows it and
+// redacted (thread.Output.FullPath): `less -R` or `cat` draws text only.
 func (p *Panes) OpenOutput() tea.Cmd {
 	if p.env.Role.Guest() {
 		p.env.Out.Notice(act.NoticeInfo, act.GuestNoHostProgram)

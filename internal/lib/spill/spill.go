@@ -9,6 +9,7 @@ import (
 
 	"tandem/internal/lib/procfs"
 	"tandem/internal/lib/redact"
+	"tandem/internal/lib/termsafe"
 )
 
 // Spill file names are prefix + pid + "-" + random + suffix.
@@ -34,12 +35,18 @@ func PromptPattern() string {
 	return promptPrefix + strconv.Itoa(os.Getpid()) + "-*" + promptSuffix
 }
 
-// File is an open spill file. Writes are redacted line by line
-// (redact.Writer): an unfinished last line reaches the disk at Flush or
-// Close. A File is not safe for concurrent use.
+// File is an open spill file. What is written to it is made safe to show
+// on a terminal first (termsafe.Writer: an escape sequence is its visible
+// marker, colours dropped; a control, a bidi control or an invisible
+// character is visible), as the transcript shows a command's output, and
+// then redacted line by line (redact.Writer), so a key a colour cut in
+// two is seen whole. A pager, `cat` or `less -R` given the file draws
+// text only. An unfinished last line reaches the disk at Flush or Close.
+// A File is not safe for concurrent use.
 type File struct {
 	f *os.File
-	w *redact.Writer
+	s *termsafe.Writer // → r
+	r *redact.Writer   // → f
 }
 
 // Create creates a new, empty spill file in os.TempDir(),
@@ -49,27 +56,38 @@ func Create() (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spill: %w", err)
 	}
-	return &File{f: f, w: redact.NewWriter(f)}, nil
+	r := redact.NewWriter(f)
+	return &File{f: f, s: termsafe.NewWriter(r), r: r}, nil
 }
 
 // Name returns the file's path.
 func (f *File) Name() string { return f.f.Name() }
 
-// Write writes p, redacted. It returns len(p) or the file's first write
-// error.
-func (f *File) Write(p []byte) (int, error) { return f.w.Write(p) }
+// Write writes p, made safe and redacted. It returns len(p) or the
+// file's first write error.
+func (f *File) Write(p []byte) (int, error) { return f.s.Write(p) }
 
 // WriteString is Write for a string.
-func (f *File) WriteString(s string) (int, error) { return f.w.Write([]byte(s)) }
+func (f *File) WriteString(s string) (int, error) { return f.s.Write([]byte(s)) }
 
-// Flush writes the unfinished last line held back so far, redacted, so a
-// reader of the file sees all the text written (see redact.Writer.Flush).
-func (f *File) Flush() error { return f.w.Flush() }
+// Flush writes what is held back so far (an unfinished line, escape
+// sequence or rune), made safe and redacted, so a reader of the file sees
+// all the text written (see termsafe.Writer.Flush, redact.Writer.Flush).
+func (f *File) Flush() error {
+	err := f.s.Flush()
+	if rerr := f.r.Flush(); err == nil {
+		err = rerr
+	}
+	return err
+}
 
 // Close writes what is held back and closes the file; the file stays on
 // disk. It returns the first write or close error.
 func (f *File) Close() error {
-	err := f.w.Close()
+	err := f.s.Flush()
+	if rerr := f.r.Close(); err == nil {
+		err = rerr
+	}
 	if cerr := f.f.Close(); err == nil {
 		err = cerr
 	}
@@ -82,7 +100,7 @@ func (f *File) Remove() error {
 	return os.Remove(f.f.Name())
 }
 
-// Save writes b, redacted, to a new spill file and closes it. It returns
+// Save writes b, made safe and redacted, to a new spill file and closes it. It returns
 // the file's path; the caller removes the file. On an error no file is
 // left.
 func Save(b []byte) (path string, err error) {

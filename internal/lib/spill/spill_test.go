@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"tandem/internal/lib/procfs"
 )
@@ -64,6 +66,43 @@ func TestSave(t *testing.T) {
 	b, _ := os.ReadFile(p)
 	if want := "a\ntoken=[REDACTED]\n-----BEGIN PRIVATE KEY-----[REDACTED]-----END PRIVATE KEY-----\nz"; string(b) != want {
 		t.Errorf("saved %q, want %q", b, want)
+	}
+}
+
+// A spill file holds the text as the transcript shows a command's output
+// (escape sequences and controls visible, colours dropped), and then
+// redacted: no byte of it drives a terminal, and no secret leaks, also
+// where an escape sequence touches it or a colour cuts its key in two.
+func TestSaveShowsControlsAndRedacts(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	tests := []struct{ name, in, want, secret string }{
+		{"osc 52 and title", "\x1b]52;c;cm0gLXJmIH4=\x07\x1b]0;x\x07ok\n", "␛]52;c;cm0gLXJmIH4=␇␛]0;x␇ok\n", ""},
+		{"bracketed paste end", "\x1b[201~touch x\r\n", "␛[201~touch x\n", ""},
+		{"c1, nul, lone cr, rlo, zero width", "\u009b2J\x00a\rb\u202ec\u200bd", "<U+009B>2J␀a␍b<U+202E>c<U+200B>d", ""},
+		{"key after a title", "\x1b]0;x\x07password=hunter2hunter2\n", "␛]0;x␇password=[REDACTED]\n", "hunter2"},
+		{"key cut by a colour", "pass\x1b[1mword=hunter2hunter2\n", "password=[REDACTED]\n", "hunter2"},
+		{"key in colour", "\x1b[31mOPENAI_API_KEY=" + projKey + "\x1b[0m rest\n", "OPENAI_API_KEY=[REDACTED] rest\n", projKey},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Save([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.Remove(p)
+			b, _ := os.ReadFile(p)
+			if string(b) != tt.want {
+				t.Errorf("saved %q, want %q", b, tt.want)
+			}
+			if tt.secret != "" && strings.Contains(string(b), tt.secret) {
+				t.Errorf("saved %q leaks %q", b, tt.secret)
+			}
+			for i, c := range string(b) {
+				if c < 0x20 && c != '\n' && c != '\t' || c >= 0x7f && c <= 0x9f || c == utf8.RuneError && !utf8.ValidString(string(b)) {
+					t.Errorf("saved %q: a raw control at %d", b, i)
+				}
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package termsafe
 
 import (
+	"io"
 	"strings"
 	"testing"
 )
@@ -36,5 +37,22 @@ func TestCleanDoesNotAllocate(t *testing.T) {
 		if n := testing.AllocsPerRun(20, func() { _ = f(benchClean) }); n != 0 {
 			t.Errorf("%s allocates %.0f times on clean text", name, n)
 		}
+	}
+}
+
+// BenchmarkWriter is a command's output through a Writer in 8 KiB
+// pieces, as a spill file takes it.
+func BenchmarkWriter(b *testing.B) {
+	src := []byte(benchClean + benchColour + benchEscapes)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		w := NewWriter(io.Discard)
+		for p := src; len(p) > 0; {
+			n := min(len(p), 8<<10)
+			w.Write(p[:n])
+			p = p[n:]
+		}
+		w.Flush()
 	}
 }

@@ -1,7 +1,7 @@
 // Package termsafe makes text from the server, tools and files safe to
 // write to a terminal. It is the one sanitizer: ui draws through it
-// (ui.Sanitize), exec and export write through it. It imports nothing of
-// tandem.
+// (ui.Sanitize); exec, export, /copy and the spill files $PAGER shows
+// write through it (Writer for a stream). It imports nothing of tandem.
 //
 // What is written is what the model reads: no byte is hidden. An escape
 // sequence a terminal would act on without drawing (a title, OSC 52, a
@@ -219,7 +219,6 @@ func writeMarker(b *strings.Builder, seq string) {
 // (it may begin "\r\n") and a trailing incomplete UTF-8 sequence. A
 // streamed text is sanitized piece by piece up to there.
 func Stable(s string) int {
-	n := len(s)
 	// An escape sequence ends at a line's end at the latest: only the
 	// last line can hold one still open.
 	line := strings.LastIndexByte(s, '\n') + 1
@@ -236,21 +235,5 @@ func Stable(s string) int {
 			i += k
 		}
 	}
-	// back up over at most 3 continuation/lead bytes of an unfinished rune
-	for k := 1; k <= 3 && k <= n; k++ {
-		c := s[n-k]
-		if c < utf8.RuneSelf {
-			break
-		}
-		if utf8.RuneStart(c) {
-			if !utf8.FullRuneInString(s[n-k:]) {
-				n -= k
-			}
-			break
-		}
-	}
-	if n > 0 && s[n-1] == '\r' {
-		n--
-	}
-	return n
+	return len(s) - unfinished(s)
 }
