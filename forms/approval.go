@@ -68,9 +68,11 @@ func NewApproval(spec ApprovalSpec, look Look, width int) *Approval {
 		// Theme's themes ignore huh's dark guess; true is any value.
 		a.diff.info = look.Theme.Theme(true).Focused.Description
 	}
-	a.sel = huh.NewSelect[int]().Value(&a.choice)
+	acc := huh.NewPointerAccessor(&a.choice)
+	a.sel = huh.NewSelect[int]().Accessor(acc)
+	a.addList(a.sel, len(spec.Choices), acc)
 	a.group = huh.NewGroup(a.sel)
-	a.form = newForm(look, width, a.group)
+	a.form = a.newForm(look, width, a.group)
 	a.form = a.form.WithShowHelp(a.layout(width))
 	return a
 }

@@ -105,8 +105,11 @@ func (a *Approval) Update(msg tea.Msg) tea.Cmd {
 		a.note = ""
 		return nil
 	}
-	if isKey && !a.settled && a.diff.keys.Huh != nil && key.Matches(k, a.diff.keys.Huh.Select.Next) &&
-		a.choice >= 0 && a.choice < len(a.spec.Choices) && a.spec.Choices[a.choice].Grants {
+	// The choosing keys are the ones huh's select answers with (Next, or
+	// Submit on the last field: one keymap, the form's), and the choice
+	// is the highlighted one, which is what huh answers with.
+	if i, ok := a.sel.Hovered(); isKey && !a.settled && ok && key.Matches(k, a.keys.Select.Next, a.keys.Select.Submit) &&
+		i >= 0 && i < len(a.spec.Choices) && a.spec.Choices[i].Grants {
 		if n := a.Unread(); n > 0 {
 			a.note = fmt.Sprintf("read all of it first: %d more %s below (%s, %s) — a no answers at once", n, plural(n, "line"),
 				a.diff.keys.PageDown.Help().Key, a.diff.keys.HalfDown.Help().Key)

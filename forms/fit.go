@@ -183,13 +183,35 @@ func capSections(secs []descSection, room, w int, hint string) []descSection {
 // wraps them, plus one row per option (labels are cut to one line). With
 // a row budget, options beyond it scroll and the description says so.
 
-// choiceFit is a select or multi-select laid out by tandem.
+// choiceFit is a select or multi-select laid out by tandem. A select
+// is over the options' indexes (choices.go); acc sets its answer.
 type choiceFit struct {
 	title, desc string
-	opts        []huh.Option[string] // labels as given
-	sel         *huh.Select[string]
+	opts        []huh.Option[string] // labels and values as given
+	sel         *huh.Select[int]
+	acc         *indexAccessor
 	ms          *huh.MultiSelect[string]
 	shown       []string // the labels last set on the field
+}
+
+// selectFit is a single choice among opts whose answer (an option's
+// value) goes to target; register it with the form (base.addChoices).
+func selectFit(title, desc string, opts []huh.Option[string], target *string) *choiceFit {
+	values := make([]string, len(opts))
+	for i, o := range opts {
+		values[i] = o.Value
+	}
+	acc := newIndexAccessor(values, target)
+	return &choiceFit{title: title, desc: desc, opts: opts, sel: huh.NewSelect[int]().Accessor(acc), acc: acc}
+}
+
+// addChoices registers the single choices among cs as the form's lists.
+func (b *base) addChoices(cs ...*choiceFit) {
+	for _, c := range cs {
+		if c != nil && c.sel != nil {
+			b.addList(c.sel, len(c.opts), c.acc)
+		}
+	}
 }
 
 // huhRows counts the rows s takes in a field of the given width, wrapped
@@ -208,10 +230,12 @@ func huhRows(s string, width int) int {
 func (c *choiceFit) fit(width, budget int) (cut bool) {
 	labels := make([]string, len(c.opts))
 	opts := make([]huh.Option[string], len(c.opts))
+	picks := make([]huh.Option[int], len(c.opts))
 	for i, o := range c.opts {
 		labels[i] = ansi.Truncate(o.Key, max(10, width-8), "…")
 		cut = cut || labels[i] != o.Key
 		opts[i] = huh.NewOption(labels[i], o.Value)
+		picks[i] = huh.NewOption(labels[i], i)
 	}
 	n := len(opts)
 	title, desc := c.title, c.desc
@@ -238,7 +262,7 @@ func (c *choiceFit) fit(width, budget int) (cut bool) {
 	case c.sel != nil:
 		c.sel.Title(title).Description(desc)
 		if changed {
-			c.sel.Options(opts...) // keeps the bound value highlighted
+			c.sel.Options(picks...) // keeps the bound value highlighted
 		}
 		c.sel.Height(h)
 	case c.ms != nil:
