@@ -118,8 +118,21 @@ func TestAnswerIsFixedByTheChoosingKey(t *testing.T) {
 		runCmds(a, a.Update(tea.KeyPressMsg{Code: after}))
 		runCmds(a, cmd)
 		if v, ok := a.Choice(); !ok || v != "cancel" {
-			t.Errorf("Enter on the refusal, then %v before it settled: answer %v %v", after, v, ok)
+			t.Errorf("Enter on the refusal, then %s before it settled: answer %v %v", tea.KeyPressMsg{Code: after}, v, ok)
 		}
+	}
+	// A question's select, then the next field, which takes keys again.
+	q := NewQuestions(QuestionsSpec{Questions: []Question{{ID: "e", Question: "Which env?", Options: opts("prod", "dev")},
+		{ID: "n", Question: "Name?"}}}, testLook(true, true), 100)
+	runCmds(q, q.Init())
+	press(q, tea.KeyDown)
+	cmd := q.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	runCmds(q, q.Update(tea.KeyPressMsg{Code: tea.KeyUp}))
+	runCmds(q, cmd)
+	q.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	press(q, tea.KeyEnter)
+	if got := fmt.Sprint(q.Answers()); !q.Done() || got != "map[e:[dev] n:[x]]" {
+		t.Fatalf("Enter on dev, Up before it settled, then a name: done %v, answers %s", q.Done(), got)
 	}
 }
 
