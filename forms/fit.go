@@ -44,10 +44,11 @@ type approvalLayout struct {
 	scrollDesc int
 }
 
-// fitApproval lays spec out at width within spec.MaxHeight rows. full
-// asks for the full-screen layout: what does not fit scrolls in the
-// window rather than being cut.
-func fitApproval(spec ApprovalSpec, width, diffH int, full bool) approvalLayout {
+// fitApproval lays spec out at width within spec.MaxHeight rows; its
+// diff takes diffRows rows at width (long lines broken). full asks for
+// the full-screen layout: what does not fit scrolls in the window rather
+// than being cut.
+func fitApproval(spec ApprovalSpec, diffRows, width, diffH int, full bool) approvalLayout {
 	w := max(8, width-3) // the field's border and padding
 	wrap := func(s string) []string {
 		var out []string
@@ -80,14 +81,14 @@ func fitApproval(spec ApprovalSpec, width, diffH int, full bool) approvalLayout 
 	// the first line of whatever is described) stays even when the
 	// choices must scroll for it.
 	minDesc := min(1, total)
-	diffRows := func() int {
+	diffShown := func() int {
 		if len(spec.Diff) == 0 || lay.diffH == 0 {
 			return 0
 		}
-		return min(len(spec.Diff), lay.diffH) + 1 // + the position line
+		return min(diffRows, lay.diffH) + 1 // + the position line
 	}
 	fixed := func() int {
-		h := 1 + lay.choiceRows + diffRows()
+		h := 1 + lay.choiceRows + diffShown()
 		if lay.showHelp {
 			h += helpRows
 		}
@@ -97,7 +98,7 @@ func fitApproval(spec ApprovalSpec, width, diffH int, full bool) approvalLayout 
 		if fixed()+total > b {
 			lay.showHelp = false
 		}
-		for fixed()+total > b && lay.diffH > 1 && len(spec.Diff) > 1 {
+		for fixed()+total > b && lay.diffH > 1 && diffRows > 1 {
 			lay.diffH--
 		}
 		if fixed()+minDesc > b && len(spec.Diff) > 0 {
