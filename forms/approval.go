@@ -62,15 +62,17 @@ type Approval struct {
 
 // NewApproval builds the approval form for spec at width.
 func NewApproval(spec ApprovalSpec, look Look, width int) *Approval {
-	a := &Approval{spec: spec, diff: diffView{lines: spec.Diff}, width: width}
+	a := &Approval{spec: spec, diff: diffView{src: spec.Diff}, width: width}
 	a.diff.keys = look.Keys
 	if look.Theme != nil {
 		// Theme's themes ignore huh's dark guess; true is any value.
 		a.diff.info = look.Theme.Theme(true).Focused.Description
 	}
-	a.sel = huh.NewSelect[int]().Value(&a.choice)
+	acc := huh.NewPointerAccessor(&a.choice)
+	a.sel = huh.NewSelect[int]().Accessor(acc)
+	a.addList(a.sel, len(spec.Choices), acc)
 	a.group = huh.NewGroup(a.sel)
-	a.form = newForm(look, width, a.group)
+	a.form = a.newForm(look, width, a.group)
 	a.form = a.form.WithShowHelp(a.layout(width))
 	return a
 }
@@ -85,18 +87,19 @@ func (a *Approval) layout(width int) (showHelp bool) {
 	if diffH <= 0 {
 		diffH = 12
 	}
-	a.lay = fitApproval(a.spec, width, diffH, a.full)
+	if sameLines(a.diff.src, a.spec.Diff) {
+		a.diff.wrap(width) // the diff's rows at this width, for the layout to count
+	}
+	a.lay = fitApproval(a.spec, a.diffRows(width), width, diffH, a.full)
 	lines := a.spec.Diff
 	if a.lay.scroll {
 		lines = a.lay.window
 	}
-	if !sameLines(a.diff.lines, lines) {
-		a.diff = diffView{lines: lines, info: a.diff.info, keys: a.diff.keys} // another window: read from its top
+	if !sameLines(a.diff.src, lines) {
+		a.diff = diffView{src: lines, info: a.diff.info, keys: a.diff.keys} // another window: read from its top
 	}
-	a.diff.width, a.diff.height = width, a.lay.diffH
+	a.diff.fit(width, a.lay.diffH)
 	a.diff.readOn = a.lay.scroll && a.lay.scrollDesc > 0
-	a.diff.top = max(0, min(a.diff.top, len(a.diff.lines)-a.diff.height))
-	a.diff.markSeen()
 	opts := make([]huh.Option[int], 0, len(a.spec.Choices))
 	for i, c := range a.spec.Choices {
 		label := ansi.Truncate(c.Label, max(10, width-8), "…")
@@ -115,6 +118,16 @@ func (a *Approval) layout(width int) (showHelp bool) {
 	a.form = a.form.WithShowHelp(a.lay.showHelp) // before the group measures its footer
 	fitGroup(a.group)                            // fit.go: the group's window follows the field
 	return a.lay.showHelp
+}
+
+// diffRows is how many rows the diff takes at width, its long lines
+// broken (wrapRows).
+func (a *Approval) diffRows(width int) int {
+	if sameLines(a.diff.src, a.spec.Diff) && a.diff.width == max(10, width) {
+		return len(a.diff.lines)
+	}
+	rows, _ := wrapRows(a.spec.Diff, max(10, width), a.diff.info)
+	return len(rows)
 }
 
 // sameLines reports whether a and b are the same slice of lines (the
@@ -161,14 +174,14 @@ func (a *Approval) Scroll(k tea.KeyPressMsg) bool {
 
 // ReadsOn reports whether the approval, full screen, waits for its text
 // to be read to the end (shift+↓, ctrl+d) before it is whole.
-func (a *Approval) ReadsOn() bool { return a.lay.scroll && a.diff.seen < a.lay.scrollDesc }
+func (a *Approval) ReadsOn() bool { return a.lay.scroll && a.diff.seenSrc() < a.lay.scrollDesc }
 
 // Whole implements Form: inline, the whole description and the
 // highlighted choice show (a diff may scroll); full screen with a window
 // over the description, its last line has been shown.
 func (a *Approval) Whole() bool {
 	if a.lay.scroll {
-		return a.lay.diffH > 0 && a.diff.seen >= a.lay.scrollDesc && !a.lay.cutLabel
+		return a.lay.diffH > 0 && a.diff.seenSrc() >= a.lay.scrollDesc && !a.lay.cutLabel
 	}
 	return a.lay.whole
 }

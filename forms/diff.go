@@ -2,6 +2,8 @@ package forms
 
 import (
 	"fmt"
+	"io"
+	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -13,12 +15,19 @@ import (
 // diffView is a fixed-height window over pre-rendered diff lines, scrolled
 // with shift+↑/↓ (a line) and ctrl+u/ctrl+d (half a window). It sits
 // above an approval's choices, whose own keys it leaves alone.
+//
+// The lines were rendered for the width the form opened at; at a
+// narrower width a line too long for it is broken into rows (wrapRows),
+// never cut, so every cell of it can be read, and what is unread counts
+// in rows.
 type diffView struct {
-	lines  []string
+	src    []string // the lines as given
+	lines  []string // rows at width: src, long lines broken
+	srcOf  []int    // the src line of each row
 	height int
-	top    int
+	top    int // first row shown
 	width  int
-	// seen is how many lines from the top have been in the window (the
+	// seen is how many rows from the top have been in the window (the
 	// deepest its bottom reached); readOn says the window holds the
 	// request's own text, which must be read to its end before answering.
 	seen   int
@@ -27,6 +36,72 @@ type diffView struct {
 	// colour measured for contrast (Faint's is the terminal's guess).
 	info lipgloss.Style
 	keys Keys // LineUp/Down and HalfUp/Down scroll it
+}
+
+// contMark starts each row of a line after its first.
+const contMark = "↪ "
+
+// wrapRows lays src out in rows at most w cells wide: a longer line is
+// broken into rows, every cell of it kept (spaces too) and its styles
+// carried on, each row after its first starting with mark. srcOf is the
+// src line of each row.
+func wrapRows(src []string, w int, mark lipgloss.Style) (rows []string, srcOf []int) {
+	rows, srcOf = make([]string, 0, len(src)), make([]int, 0, len(src))
+	markW := ansi.StringWidth(contMark)
+	for i, l := range src {
+		if ansi.StringWidth(l) <= w {
+			rows, srcOf = append(rows, l), append(srcOf, i)
+			continue
+		}
+		var b strings.Builder
+		ww := lipgloss.NewWrapWriter(&b) // each row closes its styles, the next opens them again
+		_, _ = io.WriteString(ww, ansi.Hardwrap(l, max(1, w-markW), true))
+		_ = ww.Close()
+		for j, r := range strings.Split(b.String(), "\n") {
+			if j > 0 {
+				r = mark.Render(contMark) + r
+			}
+			rows, srcOf = append(rows, r), append(srcOf, i)
+		}
+	}
+	return rows, srcOf
+}
+
+// fit lays the window out at width, height rows, and notes what it
+// shows as read.
+func (d *diffView) fit(width, height int) {
+	d.wrap(width)
+	d.height = height
+	d.top = max(0, min(d.top, len(d.lines)-d.height))
+	d.markSeen()
+}
+
+// wrap breaks the rows for width anew when it changed, the window
+// keeping its top line and the lines read whole (a line read in part is
+// unread again).
+func (d *diffView) wrap(width int) {
+	width = max(10, width)
+	if d.srcOf != nil && width == d.width {
+		return
+	}
+	topSrc, seenSrc := 0, 0
+	if d.srcOf != nil { // laid out before: keep the place and what was read
+		seenSrc = d.seenSrc()
+		if d.top < len(d.srcOf) {
+			topSrc = d.srcOf[d.top]
+		}
+	}
+	d.lines, d.srcOf = wrapRows(d.src, width, d.info)
+	d.top, d.seen = sort.SearchInts(d.srcOf, topSrc), sort.SearchInts(d.srcOf, seenSrc)
+	d.width = width
+}
+
+// seenSrc is how many src lines have been on screen whole.
+func (d *diffView) seenSrc() int {
+	if d.seen >= len(d.lines) {
+		return len(d.src)
+	}
+	return d.srcOf[d.seen]
 }
 
 // markSeen notes the window's bottom as read.
@@ -68,10 +143,8 @@ func (d *diffView) view(width int) string {
 	end := min(len(d.lines), d.top+d.height)
 	var b strings.Builder
 	for _, l := range d.lines[d.top:end] {
-		// Rendered for the width the form had when it opened: after a
-		// narrowing resize a line is cut rather than wrapped by the
-		// terminal.
-		b.WriteString(ansi.Truncate(l, max(10, width), ""))
+		// Rows fit the width (fit); should one not, it shows it is cut.
+		b.WriteString(ansi.Truncate(l, max(10, width), "…"))
 		b.WriteByte('\n')
 	}
 	info := fmt.Sprintf("lines %d–%d of %d", d.top+1, end, len(d.lines))
@@ -105,8 +178,11 @@ func (a *Approval) Update(msg tea.Msg) tea.Cmd {
 		a.note = ""
 		return nil
 	}
-	if isKey && !a.settled && a.diff.keys.Huh != nil && key.Matches(k, a.diff.keys.Huh.Select.Next) &&
-		a.choice >= 0 && a.choice < len(a.spec.Choices) && a.spec.Choices[a.choice].Grants {
+	// The choosing keys are the ones huh's select answers with (Next, or
+	// Submit on the last field: one keymap, the form's), and the choice
+	// is the highlighted one, which is what huh answers with.
+	if i, ok := a.sel.Hovered(); isKey && !a.settled && ok && key.Matches(k, a.keys.Select.Next, a.keys.Select.Submit) &&
+		i >= 0 && i < len(a.spec.Choices) && a.spec.Choices[i].Grants {
 		if n := a.Unread(); n > 0 {
 			a.note = fmt.Sprintf("read all of it first: %d more %s below (%s, %s) — a no answers at once", n, plural(n, "line"),
 				a.diff.keys.PageDown.Help().Key, a.diff.keys.HalfDown.Help().Key)

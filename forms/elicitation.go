@@ -89,14 +89,14 @@ func NewElicitation(spec ElicitationSpec, look Look, width int) *Elicitation {
 	case len(spec.Fields) == 0:
 		acceptLabel = "Accept"
 	}
-	act := huh.NewSelect[string]().Value(&e.action)
-	e.choices = append(e.choices, &choiceFit{title: title, desc: desc, sel: act, opts: []huh.Option[string]{
+	act := selectFit(title, desc, []huh.Option[string]{
 		huh.NewOption(acceptLabel, ActionAccept),
 		huh.NewOption("Decline", ActionDecline),
 		huh.NewOption("Cancel", ActionCancel),
-	}})
+	}, &e.action)
+	e.choices = append(e.choices, act)
 	e.choices[0].fit(width, 0)
-	groups := []*huh.Group{huh.NewGroup(act)}
+	groups := []*huh.Group{huh.NewGroup(act.sel)}
 	if spec.URL == "" && len(spec.Fields) > 0 {
 		var fields []huh.Field
 		for _, f := range spec.Fields {
@@ -109,7 +109,8 @@ func NewElicitation(spec ElicitationSpec, look Look, width int) *Elicitation {
 		}
 	}
 	e.groups = groups
-	e.form = newForm(look, width, groups...)
+	e.form = e.newForm(look, width, groups...)
+	e.addChoices(e.choices...)
 	e.layout(width)
 	return e
 }
@@ -162,11 +163,10 @@ func (e *Elicitation) field(f ElicitField) huh.Field {
 		for _, o := range f.Options {
 			opts = append(opts, huh.NewOption(optLabel(o), optValue(o)))
 		}
-		sel := huh.NewSelect[string]().Value(v)
-		c := &choiceFit{title: title, desc: f.Description, opts: opts, sel: sel}
+		c := selectFit(title, f.Description, opts, v)
 		c.fit(e.width, 0)
 		e.choices = append(e.choices, c)
-		return sel
+		return c.sel
 	case FieldMultiEnum:
 		v := new([]string)
 		if d, ok := f.Default.([]string); ok {

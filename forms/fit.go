@@ -44,10 +44,11 @@ type approvalLayout struct {
 	scrollDesc int
 }
 
-// fitApproval lays spec out at width within spec.MaxHeight rows. full
-// asks for the full-screen layout: what does not fit scrolls in the
-// window rather than being cut.
-func fitApproval(spec ApprovalSpec, width, diffH int, full bool) approvalLayout {
+// fitApproval lays spec out at width within spec.MaxHeight rows; its
+// diff takes diffRows rows at width (long lines broken). full asks for
+// the full-screen layout: what does not fit scrolls in the window rather
+// than being cut.
+func fitApproval(spec ApprovalSpec, diffRows, width, diffH int, full bool) approvalLayout {
 	w := max(8, width-3) // the field's border and padding
 	wrap := func(s string) []string {
 		var out []string
@@ -80,14 +81,14 @@ func fitApproval(spec ApprovalSpec, width, diffH int, full bool) approvalLayout 
 	// the first line of whatever is described) stays even when the
 	// choices must scroll for it.
 	minDesc := min(1, total)
-	diffRows := func() int {
+	diffShown := func() int {
 		if len(spec.Diff) == 0 || lay.diffH == 0 {
 			return 0
 		}
-		return min(len(spec.Diff), lay.diffH) + 1 // + the position line
+		return min(diffRows, lay.diffH) + 1 // + the position line
 	}
 	fixed := func() int {
-		h := 1 + lay.choiceRows + diffRows()
+		h := 1 + lay.choiceRows + diffShown()
 		if lay.showHelp {
 			h += helpRows
 		}
@@ -97,7 +98,7 @@ func fitApproval(spec ApprovalSpec, width, diffH int, full bool) approvalLayout 
 		if fixed()+total > b {
 			lay.showHelp = false
 		}
-		for fixed()+total > b && lay.diffH > 1 && len(spec.Diff) > 1 {
+		for fixed()+total > b && lay.diffH > 1 && diffRows > 1 {
 			lay.diffH--
 		}
 		if fixed()+minDesc > b && len(spec.Diff) > 0 {
@@ -183,13 +184,35 @@ func capSections(secs []descSection, room, w int, hint string) []descSection {
 // wraps them, plus one row per option (labels are cut to one line). With
 // a row budget, options beyond it scroll and the description says so.
 
-// choiceFit is a select or multi-select laid out by tandem.
+// choiceFit is a select or multi-select laid out by tandem. A select
+// is over the options' indexes (choices.go); acc sets its answer.
 type choiceFit struct {
 	title, desc string
-	opts        []huh.Option[string] // labels as given
-	sel         *huh.Select[string]
+	opts        []huh.Option[string] // labels and values as given
+	sel         *huh.Select[int]
+	acc         *indexAccessor
 	ms          *huh.MultiSelect[string]
 	shown       []string // the labels last set on the field
+}
+
+// selectFit is a single choice among opts whose answer (an option's
+// value) goes to target; register it with the form (base.addChoices).
+func selectFit(title, desc string, opts []huh.Option[string], target *string) *choiceFit {
+	values := make([]string, len(opts))
+	for i, o := range opts {
+		values[i] = o.Value
+	}
+	acc := newIndexAccessor(values, target)
+	return &choiceFit{title: title, desc: desc, opts: opts, sel: huh.NewSelect[int]().Accessor(acc), acc: acc}
+}
+
+// addChoices registers the single choices among cs as the form's lists.
+func (b *base) addChoices(cs ...*choiceFit) {
+	for _, c := range cs {
+		if c != nil && c.sel != nil {
+			b.addList(c.sel, len(c.opts), c.acc)
+		}
+	}
 }
 
 // huhRows counts the rows s takes in a field of the given width, wrapped
@@ -208,10 +231,12 @@ func huhRows(s string, width int) int {
 func (c *choiceFit) fit(width, budget int) (cut bool) {
 	labels := make([]string, len(c.opts))
 	opts := make([]huh.Option[string], len(c.opts))
+	picks := make([]huh.Option[int], len(c.opts))
 	for i, o := range c.opts {
 		labels[i] = ansi.Truncate(o.Key, max(10, width-8), "…")
 		cut = cut || labels[i] != o.Key
 		opts[i] = huh.NewOption(labels[i], o.Value)
+		picks[i] = huh.NewOption(labels[i], i)
 	}
 	n := len(opts)
 	title, desc := c.title, c.desc
@@ -238,7 +263,7 @@ func (c *choiceFit) fit(width, budget int) (cut bool) {
 	case c.sel != nil:
 		c.sel.Title(title).Description(desc)
 		if changed {
-			c.sel.Options(opts...) // keeps the bound value highlighted
+			c.sel.Options(picks...) // keeps the bound value highlighted
 		}
 		c.sel.Height(h)
 	case c.ms != nil:

@@ -39,7 +39,14 @@ type Form interface {
 
 // base wraps a *huh.Form with the Form bookkeeping.
 type base struct {
-	form    *huh.Form
+	form *huh.Form
+	// keys is the keymap the form was given (Look.Keys.Huh); lists are
+	// the single-choice lists tandem built (choices.go).
+	keys  *huh.KeyMap
+	lists map[*huh.Select[int]]choiceList
+	// hold is set by a choosing key until huh has acted on it: keys that
+	// come meanwhile are dropped (choices.go).
+	hold    bool
 	onDone  func()
 	settled bool
 	// cut is set by a layout that had to hide part of what is asked (a
@@ -57,13 +64,35 @@ func (b *base) SetFull(bool) {}
 
 func (b *base) Init() tea.Cmd { return b.form.Init() }
 
+// Update forwards msg to huh, but for what a choice list must not do
+// (choices.go): wrap round at an end, answer other than the highlighted
+// choice, or take a key while the choosing key is on its way.
 func (b *base) Update(msg tea.Msg) tea.Cmd {
 	if b.settled {
 		return nil
 	}
+	focused := b.form.GetFocusedField()
+	sel, list := b.list(focused)
+	_, isKey := msg.(tea.KeyPressMsg)
+	choosing := false
+	if k, ok := msg.(tea.KeyPressMsg); ok || isPaste(msg) {
+		if b.hold || (ok && list != nil && b.pastEnd(sel, *list, k)) {
+			return nil
+		}
+		choosing = ok && list != nil && key.Matches(k, b.keys.Select.Next, b.keys.Select.Submit)
+	}
 	m, cmd := b.form.Update(msg)
 	if f, ok := m.(*huh.Form); ok {
 		b.form = f
+	}
+	if list != nil {
+		list.sync(sel)
+	}
+	switch {
+	case choosing:
+		b.hold = true
+	case b.hold && !isKey && (cmd == nil || b.form.GetFocusedField() != focused):
+		b.hold = false // huh moved on, or turned the choice down
 	}
 	if b.form.State != huh.StateNormal {
 		b.settled = true
@@ -145,8 +174,14 @@ type Keys struct {
 	LineUp, LineDown, HalfUp, HalfDown, PageUp, PageDown key.Binding
 }
 
-func newForm(look Look, width int, groups ...*huh.Group) *huh.Form {
-	f := huh.NewForm(groups...).WithKeyMap(look.Keys.Huh).WithShowHelp(true).WithWidth(width)
+// newForm builds the huh form of groups with look at width, and keeps
+// its keymap (Update asks it).
+func (b *base) newForm(look Look, width int, groups ...*huh.Group) *huh.Form {
+	b.keys = look.Keys.Huh
+	if b.keys == nil {
+		b.keys = huh.NewDefaultKeyMap()
+	}
+	f := huh.NewForm(groups...).WithKeyMap(b.keys).WithShowHelp(true).WithWidth(width)
 	if look.Theme != nil {
 		f = f.WithTheme(look.Theme)
 	}

@@ -97,9 +97,8 @@ func NewQuestions(spec QuestionsSpec, look Look, width int) *Questions {
 		case len(qu.Options) > 0:
 			v := new(string)
 			q.single[qu.ID] = v
-			sel := huh.NewSelect[string]().Value(v)
-			choice = &choiceFit{title: title, desc: desc, opts: options(qu), sel: sel}
-			fields = append(fields, sel)
+			choice = selectFit(title, desc, options(qu), v)
+			fields = append(fields, choice.sel)
 		default:
 			v := new(string)
 			q.single[qu.ID] = v
@@ -134,7 +133,10 @@ func NewQuestions(spec QuestionsSpec, look Look, width int) *Questions {
 		qgs = append(qgs, questionGroup{group: g, choice: choice, other: other})
 	}
 	q.groups = qgs
-	q.form = newForm(look, width, groups...)
+	q.form = q.newForm(look, width, groups...)
+	for _, g := range qgs {
+		q.addChoices(g.choice)
+	}
 	q.layout(width)
 	return q
 }

@@ -390,17 +390,35 @@ func Is(k string, b key.Binding) bool { return b.Enabled() && slices.Contains(b.
 // huh's own (whose help the forms show): no letter is a form key, so text
 // typed while a form is up never picks a choice and no filter opens; Tab
 // never submits a choice; and no half page moves a choice (Ctrl+D and
-// Ctrl+U scroll the request's window instead, DiffHalfDown/Up).
+// Ctrl+U scroll the request's window instead, DiffHalfDown/Up). Every
+// field's next and submit keys are FormChoose's (an input's next also
+// Tab), and the help names them: whatever key answers is the one the
+// forms check (an unread diff) and show.
 func (m *Map) Huh() *huh.KeyMap {
 	km := huh.NewDefaultKeyMap()
 	km.Quit.SetKeys(m.FormAbort.Keys()...)
-	for _, sel := range []struct{ next, up, down, top, bottom, filter, halfUp, halfDown *key.Binding }{
-		{&km.Select.Next, &km.Select.Up, &km.Select.Down, &km.Select.GotoTop, &km.Select.GotoBottom, &km.Select.Filter, &km.Select.HalfPageUp, &km.Select.HalfPageDown},
-		{&km.MultiSelect.Next, &km.MultiSelect.Up, &km.MultiSelect.Down, &km.MultiSelect.GotoTop, &km.MultiSelect.GotoBottom, &km.MultiSelect.Filter, &km.MultiSelect.HalfPageUp, &km.MultiSelect.HalfPageDown},
+	choose := m.FormChoose.Keys()
+	for _, b := range []*key.Binding{&km.Select.Next, &km.Select.Submit, &km.MultiSelect.Next, &km.MultiSelect.Submit,
+		&km.Input.Submit, &km.Confirm.Submit, &km.Text.Submit, &km.Note.Next, &km.Note.Submit} {
+		b.SetKeys(choose...)
+		b.SetHelp(m.FormChoose.Help().Key, b.Help().Desc)
+	}
+	for _, b := range []*key.Binding{&km.Input.Next, &km.Confirm.Next, &km.Text.Next} {
+		b.SetKeys(append(slices.Clone(choose), "tab")...)
+		b.SetHelp(m.FormChoose.Help().Key, b.Help().Desc)
+	}
+	for _, sel := range []struct{ up, down, top, bottom, filter, halfUp, halfDown *key.Binding }{
+		{&km.Select.Up, &km.Select.Down, &km.Select.GotoTop, &km.Select.GotoBottom, &km.Select.Filter, &km.Select.HalfPageUp, &km.Select.HalfPageDown},
+		{&km.MultiSelect.Up, &km.MultiSelect.Down, &km.MultiSelect.GotoTop, &km.MultiSelect.GotoBottom, &km.MultiSelect.Filter, &km.MultiSelect.HalfPageUp, &km.MultiSelect.HalfPageDown},
 	} {
-		sel.next.SetKeys(m.FormChoose.Keys()...)
 		sel.up.SetKeys(m.FormUp.Keys()...)
+		if !slices.Contains(m.FormUp.Keys(), "up") {
+			sel.up.SetHelp(m.FormUp.Help().Key, sel.up.Help().Desc)
+		}
 		sel.down.SetKeys(m.FormDown.Keys()...)
+		if !slices.Contains(m.FormDown.Keys(), "down") {
+			sel.down.SetHelp(m.FormDown.Help().Key, sel.down.Help().Desc)
+		}
 		sel.top.SetKeys(m.FormTop.Keys()...)
 		sel.top.SetHelp(m.FormTop.Help().Key, "go to start")
 		sel.bottom.SetKeys(m.FormBottom.Keys()...)

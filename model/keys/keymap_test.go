@@ -137,6 +137,25 @@ func TestHuhKeyMap(t *testing.T) {
 	}
 }
 
+// form_choose rebound is every field's choosing key, Enter none's, and
+// the help names it: a key that answers is the key the forms check.
+func TestHuhKeyMapFollowsFormChoose(t *testing.T) {
+	m := Default()
+	if err := m.Rebind(map[string][]string{"form_choose": {"ctrl+y"}}); err != nil {
+		t.Fatal(err)
+	}
+	km := m.Huh()
+	for name, b := range map[string]key.Binding{
+		"select next": km.Select.Next, "select submit": km.Select.Submit, "multi next": km.MultiSelect.Next,
+		"multi submit": km.MultiSelect.Submit, "input submit": km.Input.Submit, "confirm submit": km.Confirm.Submit,
+		"input next": km.Input.Next, "confirm next": km.Confirm.Next,
+	} {
+		if slices.Contains(b.Keys(), "enter") || !slices.Contains(b.Keys(), "ctrl+y") || b.Help().Key != "ctrl+y" {
+			t.Errorf("%s: keys %v, help %q; want ctrl+y", name, b.Keys(), b.Help().Key)
+		}
+	}
+}
+
 func TestDisplay(t *testing.T) {
 	for _, tc := range []struct {
 		keys []string

@@ -10,6 +10,7 @@ import (
 
 	"tandem/backend"
 	"tandem/model/act"
+	"tandem/model/keys"
 	"tandem/ui"
 )
 
@@ -68,7 +69,11 @@ func (o *Overlay) loginKey(k tea.KeyPressMsg) {
 	switch f.stage {
 	case loginChoose:
 		switch {
-		case key.Matches(k, km.FormUp, km.FormDown, km.ListComplete):
+		case key.Matches(k, km.FormUp):
+			f.choice = 0 // no wrapping round: the list stops at its ends
+		case key.Matches(k, km.FormDown):
+			f.choice = 1
+		case key.Matches(k, km.ListComplete):
 			f.choice = 1 - f.choice
 		case key.Matches(k, km.FormAbort):
 			o.login = nil
@@ -172,7 +177,8 @@ func (o *Overlay) LoginCompleted(e backend.LoginCompletedEvent) {
 }
 
 // view draws the form.
-func (f *loginForm) view(st ui.Styles, width int) []string {
+func (f *loginForm) view(st ui.Styles, km *keys.Map, width int) []string {
+	choose, abort := km.FormChoose.Help().Key, km.FormAbort.Help().Key
 	out := []string{st.Accent.Render("Log in to use Codex")}
 	switch f.stage {
 	case loginChoose:
@@ -183,11 +189,11 @@ func (f *loginForm) view(st ui.Styles, width int) []string {
 			}
 			out = append(out, mark+sty.Render(opt))
 		}
-		out = append(out, st.Dim.Render("↑/↓ choose · enter continue · esc skip"))
+		out = append(out, st.Dim.Render("↑/↓ choose · "+choose+" continue · "+abort+" skip"))
 	case loginAPIKey:
 		// Without a width the input shows one cell: the placeholder's "s".
 		f.input.SetWidth(max(8, width-lipgloss.Width(f.input.Prompt)-1))
-		out = append(out, f.input.View(), st.Dim.Render("enter log in · esc back"))
+		out = append(out, f.input.View(), st.Dim.Render(choose+" log in · "+abort+" back"))
 	case loginWaiting:
 		if f.url == "" {
 			out = append(out, st.Dim.Render("logging in…"))

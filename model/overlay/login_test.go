@@ -11,6 +11,7 @@ import (
 
 	"tandem/backend"
 	"tandem/model/act"
+	"tandem/model/keys"
 	"tandem/ui"
 )
 
@@ -154,13 +155,13 @@ func TestLoginFormFieldAndErrorFit(t *testing.T) {
 	st := ui.NewStyles(true)
 	f := newLoginForm()
 	f.stage = loginAPIKey
-	v := ansi.Strip(strings.Join(f.view(st, 60), "\n"))
+	v := ansi.Strip(strings.Join(f.view(st, keys.Default(), 60), "\n"))
 	if !strings.Contains(v, "API key: sk-…") {
 		t.Errorf("placeholder cut:\n%s", v)
 	}
 	f.stage = loginWaiting
 	f.err = "account/login/start: the device code flow is not enabled for this workspace: ask your admin to enable it"
-	lines := f.view(st, 40)
+	lines := f.view(st, keys.Default(), 40)
 	joined := strings.Join(strings.Fields(ansi.Strip(strings.Join(lines, " "))), " ")
 	if !strings.Contains(joined, "ask your admin to enable it") {
 		t.Errorf("error reason cut:\n%s", strings.Join(lines, "\n"))
@@ -169,5 +170,27 @@ func TestLoginFormFieldAndErrorFit(t *testing.T) {
 		if w := ansi.StringWidth(l); w > 40 {
 			t.Errorf("line %q is %d cells wide; want ≤ 40", ansi.Strip(l), w)
 		}
+	}
+}
+
+// The login form's two choices stop at the ends: Up on the first keeps
+// it, Down on the last keeps it (Tab still goes from one to the other).
+func TestLoginChoicesStopAtTheEnds(t *testing.T) {
+	r := reqRig(t)
+	needLogin(r)
+	r.hit(tea.KeyUp, 0)
+	r.hit(tea.KeyEnter, 0)
+	if got := calls(r); len(got) != 1 || !strings.Contains(r.view(), "API key: ") {
+		t.Fatalf("Up on the first choice, Enter: calls %v\n%s", got, r.view())
+	}
+
+	r = reqRig(t)
+	needLogin(r)
+	r.hit(tea.KeyDown, 0)
+	r.hit(tea.KeyDown, 0)
+	r.hit(tea.KeyEnter, 0)
+	want := act.StartLogin{Params: backend.LoginStartParams{Type: "chatgptDeviceCode"}}
+	if got := calls(r); len(got) != 2 || got[1] != want {
+		t.Fatalf("Down, Down, Enter: calls %v; want %v", got, want)
 	}
 }

@@ -243,7 +243,7 @@ func (o *Overlay) PanelView() []string {
 	w := o.opts.World.Room().Width
 	switch {
 	case o.login != nil:
-		return append([]string{o.rule(w)}, o.login.view(o.look.Styles, w)...)
+		return append([]string{o.rule(w)}, o.login.view(o.look.Styles, o.keys, w)...)
 	case o.pick != nil:
 		return append([]string{o.rule(w)}, o.pick.view(o.look.Styles, w)...)
 	}

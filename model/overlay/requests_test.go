@@ -44,6 +44,11 @@ func TestRequestFormsAnswerExactly(t *testing.T) {
 			`{"result":{"decision":{"applyNetworkPolicyAmendment":{"network_policy_amendment":{"host":"example.com","action":"allow"}}}}}`},
 		{"command decline", "item/commandExecution/requestApproval", reqtest.CmdReq, keySteps(down, down, down, down, enter), `{"result":{"decision":"decline"}}`},
 		{"command esc cancels", "item/commandExecution/requestApproval", reqtest.CmdReq, keySteps(esc), `{"result":{"decision":"cancel"}}`},
+		{"command list stops at its last choice", "item/commandExecution/requestApproval", reqtest.CmdReq,
+			keySteps(down, down, down, down, down, down, down, down, enter), `{"result":{"decision":"cancel"}}`},
+		{"command list stops at its first choice", "item/commandExecution/requestApproval", reqtest.CmdReq,
+			keySteps(down, tea.KeyUp, tea.KeyUp, enter), `{"result":{"decision":"accept"}}`},
+		{"command end answers the last choice", "item/commandExecution/requestApproval", reqtest.CmdReq, keySteps(tea.KeyEnd, enter), `{"result":{"decision":"cancel"}}`},
 		{"file change session", "item/fileChange/requestApproval", `{"threadId":"th","turnId":"tu","itemId":"f1"}`, keySteps(down, enter), `{"result":{"decision":"acceptForSession"}}`},
 		{"legacy exec denied", "execCommandApproval", reqtest.ExecReq, keySteps(down, down, enter), `{"result":{"decision":{"denied":{"rejection":"The user declined this request."}}}}`},
 		{"legacy exec esc aborts", "execCommandApproval", reqtest.ExecReq, keySteps(esc), `{"result":{"decision":"abort"}}`},
@@ -175,6 +180,29 @@ func TestFileChangeApprovalDiffScrolls(t *testing.T) {
 	r.hit(tea.KeyEnter, 0)
 	if got := r.rep.All(); len(got) != 1 || got[0] != `{"result":{"decision":"accept"}}` {
 		t.Fatalf("scrolling changed the answer: %q", got)
+	}
+}
+
+// End highlights a file change's last choice, and Enter answers it at
+// once though the diff is unread: the answer is the highlighted choice
+// (huh's go-to-end left the bound value on the yes, which the unread
+// check refused).
+func TestFileChangeApprovalEndAnswersTheHighlighted(t *testing.T) {
+	var diff strings.Builder
+	for i := 1; i <= 200; i++ {
+		fmt.Fprintf(&diff, "line number %d\n", i)
+	}
+	r := reqRig(t)
+	r.w.thread.Apply(backend.ItemStartedEvent{Item: backend.Item{Type: "fileChange", ID: "f1", Status: "inProgress",
+		Changes: []backend.FileChange{{Path: "big.txt", Kind: backend.PatchChangeKind{Type: "add"}, Diff: diff.String()}}}})
+	r.request(r.decode("item/fileChange/requestApproval", `9`, `{"threadId":"th","turnId":"tu","itemId":"f1"}`))
+	r.hit(tea.KeyEnd, 0)
+	if v := r.view(); !strings.Contains(v, "> No, and stop the turn") {
+		t.Fatalf("End did not highlight the last choice:\n%s", v)
+	}
+	r.hit(tea.KeyEnter, 0)
+	if got := r.rep.All(); len(got) != 1 || got[0] != `{"result":{"decision":"cancel"}}` {
+		t.Fatalf("End, Enter: replies %q\n%s", got, r.view())
 	}
 }
 

@@ -177,7 +177,8 @@ func (o *Overlay) FullView() (string, bool) {
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
-	feet := []string{" request · ↑/↓ choose · enter answer · " + full + " back", " enter answer · " + full + " back"}
+	choose := o.keys.FormChoose.Help().Key // the key that answers, as rebound
+	feet := []string{" request · ↑/↓ choose · " + choose + " answer · " + full + " back", " " + choose + " answer · " + full + " back"}
 	if r, ok := o.q.form.(interface{ ReadsOn() bool }); ok && r.ReadsOn() {
 		feet = []string{" read on (" + o.keys.DiffLineDown.Help().Key + ", " + down + ") to answer, or enlarge the window · " + full + " back",
 			" read on: " + down + " · " + full + " back", " " + down + " · " + full}
