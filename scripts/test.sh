@@ -8,7 +8,8 @@
 # the real codex app-server and the mock provider) and a bounded fuzz run
 # of the JSON-RPC line dispatcher; then runs the packages that drive the
 # real app-server again against CODEX_NEXT. TestProtocolDrift (backend)
-# compares tandem's protocol use with both codexes' schemas.
+# compares tandem's protocol use with both codexes' schemas. Each phase
+# prints how long it took, and the end the whole run's time.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -18,26 +19,43 @@ CODEX_NEXT=0.171.0
 # The packages whose tests start the real codex app-server.
 E2E_PACKAGES=(./backend ./internal/testkit/e2e ./internal/cli ./internal/pair ./internal/testkit/mockapi ./sessions/demo ./teatest)
 
-need=()
-command -v tmux >/dev/null || need+=(tmux)
-command -v fish >/dev/null || need+=(fish)
-[ -x /usr/sbin/sshd ] || need+=(openssh-server)
-command -v ssh >/dev/null || need+=(openssh-client)
-command -v ssh-keygen >/dev/null || need+=(openssh-client)
-command -v chromium >/dev/null || need+=(chromium)
-if [ ${#need[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "test.sh: installing ${need[*]}" >&2
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-  else
-    echo "test.sh: missing ${need[*]} (install them, or run as root on Debian)" >&2
-  fi
-fi
+# phase runs a phase of the run and prints how long it took (CI reads
+# them: the whole run must stay well inside its 90 minutes).
+phase() {
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  echo "test.sh: phase '$name' took $((SECONDS - start))s" >&2
+}
 
-TANDEM_CODEX="$(./scripts/install-codex.sh)"
-TANDEM_CODEX_NEXT="$(CODEX_VERSION="$CODEX_NEXT" ./scripts/install-codex.sh)"
-export TANDEM_CODEX TANDEM_CODEX_NEXT
+install_needs() {
+  need=()
+  command -v tmux >/dev/null || need+=(tmux)
+  command -v fish >/dev/null || need+=(fish)
+  [ -x /usr/sbin/sshd ] || need+=(openssh-server)
+  command -v ssh >/dev/null || need+=(openssh-client)
+  command -v ssh-keygen >/dev/null || need+=(openssh-client)
+  command -v chromium >/dev/null || need+=(chromium)
+  if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      echo "test.sh: installing ${need[*]}" >&2
+      apt-get update -qq >/dev/null
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+    else
+      echo "test.sh: missing ${need[*]} (install them, or run as root on Debian)" >&2
+    fi
+  fi
+}
+
+install_codexes() {
+  TANDEM_CODEX="$(./scripts/install-codex.sh)"
+  TANDEM_CODEX_NEXT="$(CODEX_VERSION="$CODEX_NEXT" ./scripts/install-codex.sh)"
+  export TANDEM_CODEX TANDEM_CODEX_NEXT
+}
+
+run_start=$SECONDS
+phase "system packages" install_needs
+phase "codex $CODEX_NEXT and the pinned one" install_codexes
 
 # Run the tests in a scratch HOME: tandem's state and config, and the login
 # shells codex starts for commands (bash -lc), then never read or write the
@@ -49,22 +67,25 @@ trap 'rm -rf "$TEST_HOME"' EXIT
 export HOME="$TEST_HOME"
 unset XDG_CONFIG_HOME XDG_STATE_HOME XDG_DATA_HOME CODEX_HOME
 
-unformatted="$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.codex-bin/*'))"
-if [ -n "$unformatted" ]; then
-  echo "gofmt needed on:" >&2; echo "$unformatted" >&2; exit 1
-fi
-go vet ./...
-go test -count=1 -timeout 25m ./...
-go test -count=1 -race -timeout 15m ./backend/... ./internal/hub ./internal/lib/shellwords ./internal/lib/redact ./internal/pair ./internal/lib/screen ./internal/lib/spill
+check_format() {
+  local unformatted
+  unformatted="$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.codex-bin/*'))"
+  if [ -n "$unformatted" ]; then
+    echo "gofmt needed on:" >&2; echo "$unformatted" >&2; return 1
+  fi
+}
+phase "gofmt" check_format
+phase "go vet" go vet ./...
+phase "every test" go test -count=1 -timeout 25m ./...
+phase "race" go test -count=1 -race -timeout 15m ./backend/... ./internal/hub ./internal/lib/shellwords ./internal/lib/redact ./internal/pair ./internal/lib/screen ./internal/lib/spill
 # The pairing server runs one program per SSH client at once: its tests
 # (real app-server, real SSH clients) run under the race detector too —
 # internal/pair's in the line above, the serve command's here.
-go test -count=1 -race -timeout 15m -run 'TestServe' ./internal/cli
+phase "race (tandem serve)" go test -count=1 -race -timeout 15m -run 'TestServe' ./internal/cli
 if grep -q "func FuzzDispatch" backend/*_test.go 2>/dev/null; then
-  go test -run='^$' -fuzz=FuzzDispatch -fuzztime="${FUZZTIME:-30s}" ./backend
+  phase "fuzz" go test -run='^$' -fuzz=FuzzDispatch -fuzztime="${FUZZTIME:-30s}" ./backend
 fi
 # The end-to-end packages once more, against the newest tested codex
 # (about 1.5 minutes on 2 cores).
-start=$SECONDS
-TANDEM_CODEX="$TANDEM_CODEX_NEXT" go test -count=1 -timeout 20m "${E2E_PACKAGES[@]}"
-echo "test.sh: end-to-end packages passed on codex $CODEX_NEXT in $((SECONDS - start))s" >&2
+TANDEM_CODEX="$TANDEM_CODEX_NEXT" phase "end-to-end on codex $CODEX_NEXT" go test -count=1 -timeout 20m "${E2E_PACKAGES[@]}"
+echo "test.sh: passed in $((SECONDS - run_start))s" >&2
