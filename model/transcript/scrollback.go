@@ -1,15 +1,12 @@
 package transcript
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"tandem/backend"
-	"tandem/model/act"
 	"tandem/thread"
 	"tandem/ui"
 )
@@ -383,24 +380,6 @@ func (p *Panes) flushPrint(f PrintFacts) tea.Cmd {
 	return tea.Sequence(s.print(text), func() tea.Msg { return scrollPrintedMsg{seq: seq} })
 }
 
-// liveReserve is how many rows of the window the live area leaves free
-// (a third): what one print may carry.
-func (p *Panes) liveReserve() int { return max(1, p.h/3) }
-
-// LiveRoom is how many rows the live area has for cells above a bottom
-// (form, composer, status line) of bottom rows.
-func (p *Panes) LiveRoom(bottom int) int { return p.h - p.liveReserve() - bottom }
-
-// printRows is how many rows the next print may carry: the reserve, less
-// what a bottom of bottom rows taller than the rest of the window takes
-// (quitting, the live area is gone: the reserve).
-func (p *Panes) printRows(bottom int, quitting bool) int {
-	if quitting {
-		return p.liveReserve()
-	}
-	return min(p.liveReserve(), p.h-bottom)
-}
-
 // colour converts styled text to the terminal's colour profile.
 func (s *scrollback) colour(text string) string {
 	if s.profile == colorprofile.TrueColor {
@@ -430,113 +409,6 @@ func (p *Panes) Quit(quit tea.Cmd, f PrintFacts) tea.Cmd {
 	}
 	s.quit = quit // scrollPrintedMsg sends the next print, and then quits
 	return p.flushPrint(f)
-}
-
-// Leave is called as a thread switch replaces the transcript: the old
-// thread's cells not printed yet are printed as they are, then a line
-// that names the new thread t (opened as how: "new", "resumed", "forked",
-// "rewound"; from is the thread a fork came from) — the scrollback above
-// is never erased.
-func (p *Panes) Leave(how string, t backend.Thread, from string, running bool) {
-	s := &p.sb
-	if !s.on {
-		return
-	}
-	s.left = p.main.state.ThreadID()
-	if p.w > 0 {
-		p.queueCells(true, running)
-	}
-	// The new transcript starts over; the old cells still to be printed
-	// are pending or in flight, and go out first.
-	s.state, s.plans, s.from = map[ui.Cell]cellState{}, map[ui.Cell]int{}, 0
-	title := t.Preview
-	if t.Name != nil && *t.Name != "" {
-		title = *t.Name
-	}
-	id := act.ShortID(t.ID)
-	var what string
-	switch {
-	case how == "rewound":
-		what = "rewound to an earlier message: thread " + id + " goes on from here"
-	case how == "forked" && from != "" && from == s.left:
-		what = "forked into thread " + id + ": the conversation above goes on here"
-	default:
-		what = how + " thread " + id + " " + act.QuoteTitle(title)
-	}
-	s.pending = append(s.pending, Separator(p.look.Styles, what, p.width()))
-}
-
-// Opened is called once a switched-to thread's history is loaded: the
-// history of a rewind, or of a fork of the thread shown, is in the
-// scrollback already (above the separator), so it is not printed again;
-// another thread's history is.
-func (p *Panes) Opened(how, from string) {
-	s := &p.sb
-	if !s.on || !(how == "rewound" || (how == "forked" && from != "" && from == s.left)) {
-		return
-	}
-	for _, c := range p.main.v.transcript.Cells {
-		if cellItem(c) != nil || isUserCell(c) {
-			s.state[c] = cellPrinted
-		}
-	}
-}
-
-func isUserCell(c ui.Cell) bool {
-	_, ok := c.(*ui.UserCell)
-	return ok
-}
-
-// Separator is a dim rule naming what follows: "── text ───…" at width.
-func Separator(st ui.Styles, text string, width int) string {
-	line := "── " + text + " "
-	if n := width - len([]rune(line)); n > 0 {
-		line += strings.Repeat("─", n)
-	}
-	return st.Dim.Render(ui.Truncate(line, width))
-}
-
-// LiveLines returns the live area's lines, at most room of them: when
-// the cells are taller, their last lines under a line saying how many
-// are above.
-func (p *Panes) LiveLines(room int, running bool) []string {
-	t := &p.main.v.transcript
-	from := p.sb.liveFrom(t.Cells)
-	if p.sb.bulk { // what is finished shows once printed (scrollback.bulk)
-		for from < len(t.Cells) && (p.sb.state[t.Cells[from]] != cellLive || finished(t.Cells[from], from == len(t.Cells)-1, running)) {
-			from++
-		}
-	}
-	if room <= 0 || from >= len(t.Cells) {
-		return nil
-	}
-	w := p.width()
-	total := t.Sync(p.renderContext(room), p.RenderWidth())
-	start := t.Start(from)
-	if total-start <= room {
-		return t.Window(start, total-start, w)
-	}
-	lines := t.Window(total-room, room, w)
-	if len(lines) > 0 {
-		hidden := total - room + 1 - start
-		lines[0] = p.look.Styles.Dim.Render(ui.Truncate("  ↑ "+strconv.Itoa(hidden)+" more lines: printed when done (ctrl+t shows all)", w))
-	}
-	return lines
-}
-
-// InlineFrame returns the last live area kept at w×h, if it is good.
-func (p *Panes) InlineFrame(w, h int) (string, bool) {
-	s := &p.sb
-	if s.frameOK && s.frameW == w && s.frameH == h && !p.main.v.transcript.Pending() {
-		return s.frame, true
-	}
-	return "", false
-}
-
-// KeepInlineFrame keeps the live area just drawn (a render cache).
-func (p *Panes) KeepInlineFrame(frame string, w, h int) {
-	s := &p.sb
-	s.frame, s.frameOK, s.frameW, s.frameH = frame, true, w, h
 }
 
 // The methods below let a driver stand in for the terminal and the clock
