@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"strconv"
+
 	"tandem/ui"
 )
 

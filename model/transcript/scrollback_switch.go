@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"strings"
+
 	"tandem/backend"
 	"tandem/model/act"
 	"tandem/ui"
