@@ -50,7 +50,7 @@ func (m *Model) apply() tea.Cmd {
 		case act.StartFrames:
 			cmds = append(cmds, m.stat.StartFrames(), m.stat.SpinTick()) // model/status
 		case act.TurnEnded: // the title and a notification (model/status)
-			cmds = append(cmds, m.stat.TurnEnded(i.Turn, i.Took, m.stat.Label(m.panes.Name(), m.panes.Thread()), (m.turn.Client() != nil || !m.env.Role.Shared())))
+			cmds = append(cmds, m.stat.TurnEnded(i.Turn, i.Took, m.stat.Label(m.panes.Name(), m.panes.Thread()), m.live()))
 		case act.RefuseRequests: // the refusals are written before what follows them
 			cmds = append(cmds, inOrder(m.overlay.RefuseAll(), i.Then))
 		case act.DropRequests:

@@ -45,7 +45,7 @@ func (m *Model) applyOverlay(i act.Intent) (cmd tea.Cmd, ok bool) {
 	case act.Quit:
 		return m.Quit(), true
 	case act.RequestNotify:
-		return m.stat.Notify(status.Request, i.Summary, 0, (m.turn.Client() != nil || !m.env.Role.Shared())), true // model/status
+		return m.stat.Notify(status.Request, i.Summary, 0, m.live()), true // model/status
 	case act.Follow:
 		m.panes.Follow()
 	default:

@@ -57,3 +57,7 @@ func (m *Model) State() State {
 		Durable: m.turn.Durable(), Host: m.turn.Host(), Detached: m.turn.Detached(),
 	}
 }
+
+// live reports a session as it happens, not a replay or an export (a
+// shared model with no client): only a live one notifies (model/status).
+func (m *Model) live() bool { return m.turn.Client() != nil || !m.env.Role.Shared() }
