@@ -35,8 +35,14 @@ type Item struct {
 	// …); "" for plans.
 	Type string
 	Rev  int
-	// Done is set once the item completed (item/completed, or history).
+	// Done is set once the item completed (item/completed, or history),
+	// or was cut (Cut).
 	Done bool
+	// Cut says that an agent message or reasoning summary never completed:
+	// its turn ended (an interrupt) or the user steered the turn while it
+	// streamed. Done is set too, and Text is what streamed; a late
+	// item/completed clears it.
+	Cut bool
 	// Status is the item's status as the server says it ("inProgress",
 	// "completed", "failed", "declined"; "" when it has none).
 	Status string

@@ -46,12 +46,14 @@ type RateLimit struct {
 }
 
 // Change says what one Apply did: Item is the item added or changed (nil
-// when none was), Added that it is new (append it to the transcript), and
-// Status that thread-level values changed (usage, rate limits, diff).
+// when none was), Added that it is new (append it to the transcript),
+// Status that thread-level values changed (usage, rate limits, diff), and
+// Cut the streaming items the event cut (Item.Cut: redraw them too).
 type Change struct {
 	Item   *Item
 	Added  bool
 	Status bool
+	Cut    []*Item
 }
 
 // Reset empties the state and makes it the state of thread id; events of
@@ -123,7 +125,17 @@ func (s *State) Apply(ev backend.Event) Change {
 	}
 	switch e := ev.(type) {
 	case backend.ItemStartedEvent:
-		return s.upsert(e.TurnID, e.Item, false)
+		var cut []*Item
+		if e.Item.Type == "userMessage" {
+			// The user steered the turn: what streamed until now is all
+			// there will be of it.
+			cut = s.cutOpen(e.TurnID)
+		}
+		ch := s.upsert(e.TurnID, e.Item, false)
+		ch.Cut = cut
+		return ch
+	case backend.TurnCompletedEvent:
+		return Change{Cut: s.cutOpen(e.Turn.ID)}
 	case backend.ItemCompletedEvent:
 		return s.upsert(e.TurnID, e.Item, true)
 	case backend.AgentMessageDeltaEvent:
@@ -307,6 +319,25 @@ func (s *State) Prepend(turns []backend.Turn) []*Item {
 	return out
 }
 
+// cutOpen marks the agent messages and reasoning summaries of turn that
+// are still streaming as cut (done, Cut) and returns them: the turn ended
+// or was steered before they completed.
+func (s *State) cutOpen(turn string) []*Item {
+	if turn == "" {
+		return nil
+	}
+	var out []*Item
+	for _, it := range s.items {
+		if it.Done || it.Key.Turn != turn || (it.Kind != Agent && it.Kind != Reasoning) {
+			continue
+		}
+		it.Done, it.Cut = true, true
+		it.Rev++
+		out = append(out, it)
+	}
+	return out
+}
+
 // stream applies a delta to the item at key, creating it (of kind) when
 // the delta comes first.
 func (s *State) stream(key Key, kind Kind, typ string, apply func(*Item)) Change {
@@ -352,6 +383,7 @@ func (s *State) upsert(turn string, it backend.Item, final bool) Change {
 	}
 	x := ch.Item
 	x.Done = x.Done || final
+	x.Cut = x.Cut && !final
 	switch kind {
 	case User:
 		x.setText(it.UserText())

@@ -32,6 +32,18 @@ func outputDelta(turn, id, delta string) backend.Event {
 	return e
 }
 
+func reasoningDelta(turn, id, delta string) backend.Event {
+	e := backend.ReasoningSummaryDeltaEvent{ItemID: id, Delta: delta}
+	e.ThreadID, e.TurnID = "th", turn
+	return e
+}
+
+func turnCompleted(turn string, status string) backend.Event {
+	e := backend.TurnCompletedEvent{Turn: backend.Turn{ID: turn, Status: status}}
+	e.ThreadID = "th"
+	return e
+}
+
 func agent(id, text string) backend.Item {
 	return backend.Item{Type: "agentMessage", ID: id, Text: text}
 }
@@ -59,6 +71,9 @@ func summary(s *State) string {
 		}
 		if it.Done {
 			b.WriteString(" done")
+		}
+		if it.Cut {
+			b.WriteString(" cut")
 		}
 		switch it.Kind {
 		case Command:
@@ -208,6 +223,37 @@ func TestApply(t *testing.T) {
 				}(),
 			},
 			want: "plan /plan a=completed b=pending\nfile turn-a/f [inProgress] update:/w/b.go\n",
+		},
+		{
+			name: "an interrupt cuts the turn's answer and summary still streaming, not another turn's",
+			events: []backend.Event{
+				agentDelta("th", turnB, "other", "other turn"),
+				reasoningDelta(turnA, "r", "**Plan**"),
+				agentDelta("th", turnA, "m", "## Half an ans"),
+				turnCompleted(turnA, backend.TurnInterrupted),
+			},
+			want: "agent turn-b/other \"other turn\"\nreasoning turn-a/r done cut \"**Plan**\"\nagent turn-a/m done cut \"## Half an ans\"\n",
+		},
+		{
+			name: "a steer (the user's message starts in the turn) cuts the answer streaming; the next answer is whole",
+			events: []backend.Event{
+				agentDelta("th", turnA, "m1", "Half an ans"),
+				started(turnA, backend.Item{Type: "userMessage", ID: "u2"}),
+				completed(turnA, backend.Item{Type: "userMessage", ID: "u2", Content: []backend.UserContent{{Type: "text", Text: "steer"}}}),
+				agentDelta("th", turnA, "m2", "Steered."),
+				completed(turnA, agent("m2", "Steered.")),
+				turnCompleted(turnA, backend.TurnCompleted),
+			},
+			want: "agent turn-a/m1 done cut \"Half an ans\"\nuser turn-a/u2 done \"steer\"\nagent turn-a/m2 done \"Steered.\"\n",
+		},
+		{
+			name: "an item that completes after all is whole again, not cut",
+			events: []backend.Event{
+				agentDelta("th", turnA, "m", "Half"),
+				turnCompleted(turnA, backend.TurnInterrupted),
+				completed(turnA, agent("m", "Half and the rest.")),
+			},
+			want: "agent turn-a/m done \"Half and the rest.\"\n",
 		},
 	}
 	for _, tc := range cases {

@@ -170,7 +170,30 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 		}
 		out = append(out, tailLines...)
 	}
+	if c.Item.Cut {
+		out = markCut(ctx.Styles, out, width)
+	}
 	return out
+}
+
+// CutMark ends an answer or summary that never completed (thread
+// Item.Cut: interrupted, or steered mid-answer), drawn dim.
+const CutMark = "(cut)"
+
+// markCut ends lines (a cell's, the first blank) with the dim CutMark: on
+// the last line when it fits, else on a line of its own.
+func markCut(st *Styles, lines []string, width int) []string {
+	mark := st.Dim.Render(CutMark)
+	if n := len(lines); n > 1 {
+		// glamour may pad a line with styled spaces: the mark follows
+		// the last visible character.
+		last := lines[n-1]
+		if w := ansi.StringWidth(strings.TrimRight(ansi.Strip(last), " ")); w > 0 && w+1+len(CutMark) <= width {
+			lines[n-1] = ansi.Truncate(last, w, "") + " " + mark
+			return lines
+		}
+	}
+	return append(lines, "  "+mark)
 }
 
 // plainBlock lays out stable block i plainly, for when it is off screen.

@@ -121,3 +121,44 @@ func BenchmarkLongLineNoSpaces(b *testing.B) {
 		c.Render(ctx, 100)
 	}
 }
+
+// TestCutAnswerIsMarkdownWithMark: an answer cut mid-stream (thread
+// Item.Cut: an interrupt, a steer) is drawn like a completed one, its
+// open last block styled as Markdown, and ends with the dim "(cut)".
+func TestCutAnswerIsMarkdownWithMark(t *testing.T) {
+	cases := []struct {
+		name, src string
+		width     int
+		last      string // the last line, stripped
+	}{
+		{"the mark follows the last word", "## Title\n\nsome **bold** and _more_ then a half-wri", 60, "  some bold and more then a half-wri (cut)"},
+		{"a full last line gets a line of its own", "**" + strings.Repeat("x", 34) + "**", 40, "  (cut)"},
+		{"a list cut mid-item", "- one\n- **two** thr", 40, "  • two thr (cut)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newTestAgent()
+			ctx := testCtx()
+			ctx.Markdown = NewMarkdown("dark") // notty keeps ** and `
+			c.Append(tc.src)
+			c.Render(ctx, tc.width)              // streaming: the tail is plain
+			c.Item.Done, c.Item.Cut = true, true // as thread.State's cut does
+			c.Item.Rev++
+			c.Touch()
+			lines := c.Render(ctx, tc.width)
+			got := ansi.Strip(strings.Join(lines, "\n"))
+			if c.Live() {
+				t.Error("a cut answer is still live")
+			}
+			if last := ansi.Strip(lines[len(lines)-1]); last != tc.last {
+				t.Errorf("last line %q, want %q\n%s", last, tc.last, got)
+			}
+			if strings.Contains(got, "**") || strings.Contains(got, "_") {
+				t.Errorf("the cut tail is raw Markdown:\n%s", got)
+			}
+			if !strings.Contains(lines[len(lines)-1], testCtx().Styles.Dim.Render(CutMark)) {
+				t.Errorf("the mark is not dim: %q", lines[len(lines)-1])
+			}
+		})
+	}
+}

@@ -249,7 +249,11 @@ func (c *ReasoningCell) Render(ctx *RenderContext, width int) []string {
 	for i := range lines {
 		lines[i] = st.Italic.Render(lines[i])
 	}
-	return append([]string{""}, Prefix(lines, st.Dim.Render("∴ "), "  ")...)
+	lines = append([]string{""}, Prefix(lines, st.Dim.Render("∴ "), "  ")...)
+	if c.Item.Cut {
+		lines = markCut(st, lines, width)
+	}
+	return lines
 }
 
 // BannerKind says how loud a banner is.

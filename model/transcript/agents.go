@@ -88,7 +88,11 @@ func (p *Panes) FoldAgent(e backend.SubAgentEvent) {
 	}
 	// Every item is drawn, its prompt too (the thread's own pane leaves
 	// out the user's prompt while the turn runs: drawn when sent).
-	switch ch := pane.state.Apply(e.Event); {
+	ch := pane.state.Apply(e.Event)
+	for _, cut := range ch.Cut {
+		pane.v.touch(cut)
+	}
+	switch {
 	case ch.Item == nil:
 	case ch.Added:
 		pane.v.addItem(ch.Item, p.cwd)

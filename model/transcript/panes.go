@@ -140,6 +140,9 @@ type FoldFacts struct{ OwnTurn bool }
 func (p *Panes) Fold(ev backend.Event, f FoldFacts) thread.Change {
 	m := p.main
 	ch := m.state.Apply(ev)
+	for _, cut := range ch.Cut {
+		m.v.touch(cut) // drawn whole now, with its mark
+	}
 	it := ch.Item
 	if it != nil {
 		p.nameAgents(it)

@@ -24,6 +24,7 @@ func (t *Turns) OnEvent(ev backend.Event) bool {
 			t.out().Want(act.TurnEnded{Turn: e.Turn, Took: d})
 		}
 		t.flushQueue() // send the next queued prompt
+		return false   // the fold too: what still streamed is cut
 	case backend.ErrorEvent:
 		if e.WillRetry {
 			t.banner(ui.BannerWarning, e.Error.Message+" (retrying)", nil)

@@ -157,3 +157,24 @@ func TestEscInterruptsSlowStream(t *testing.T) {
 		t.Fatalf("still running after interrupt:\n%s", s)
 	}
 }
+
+// (f) An answer cut by Esc is drawn as Markdown, as a completed one is,
+// and ends with a dim "(cut)": the server never completes its item, so the
+// fold cuts it when the turn completes interrupted.
+func TestEscCutAnswerIsMarkdownWithMark(t *testing.T) {
+	long := "## Cut heading\n\n" + strings.Repeat("a **strong** word, ", 400)
+	e := NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text(long)}, ChunkDelay: 20 * time.Millisecond})
+	u := NewTUI(t, model.Options{}, 100, 30)
+	u.Connect(t, e, "never", "workspace-write")
+	u.Submit("talk slowly")
+	// Streaming, the open paragraph is plain text: its ** shows.
+	u.WaitScreen(t, Patience, "the raw paragraph streaming", Contains("a **strong** word", "esc to interrupt"))
+	u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
+	s := u.WaitScreen(t, Patience, "the interrupted banner", Contains("Turn interrupted"))
+	if strings.Contains(s, "**") || !strings.Contains(s, "a strong word") {
+		t.Fatalf("the cut answer is not drawn as Markdown:\n%s", s)
+	}
+	if !strings.Contains(s, "(cut)") {
+		t.Fatalf("the cut answer has no (cut) mark:\n%s", s)
+	}
+}
