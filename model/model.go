@@ -168,7 +168,9 @@ func New(opts Options) *Model {
 // for a dark or light background.
 func (m *Model) setPalette(dark bool) {
 	m.opts.Dark = dark
+	width := m.styles.Width // the terminal's, not the palette's
 	m.styles = ui.NewStyles(dark)
+	m.styles.Width = width
 	style := "dark"
 	if !dark {
 		style = "light"
@@ -248,7 +250,12 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, m.panes.Update(msg, m.printFacts())
 	case tea.ModeReportMsg:
 		if graphemeTerminal(msg) {
+			// The renderer measures by cluster from now on; so do the
+			// composer, the transcript and the status line.
 			m.composer.SetWidthMethod(ansi.GraphemeWidth)
+			m.styles.Width = ansi.GraphemeWidth
+			m.setPalette(m.styles.Dark) // the panes draw everything again
+			m.drawn.bottom = nil
 		}
 		return m, nil
 	case tea.FocusMsg, tea.BlurMsg:

@@ -102,14 +102,14 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 	if strings.TrimSpace(tail) != "" {
 		if c.final && ctx.Tail < 0 && c.finalLines == nil {
 			// wholly above the screen: the last block waits too
-			tailLines, tailPlain = plainTail(tail, width), true
+			tailLines, tailPlain = plainTail(tail, width, ctx.Styles.Width), true
 		} else if c.final {
 			if c.finalLines == nil {
-				c.finalLines = fit(trimBlank(ctx.Markdown.Render(tail, width)), width)
+				c.finalLines = renderMarkdown(ctx, tail, width)
 			}
 			tailLines = c.finalLines
 		} else {
-			tailLines = plainTail(withholdPartialGrapheme(tail), width)
+			tailLines = plainTail(withholdPartialGrapheme(tail), width, ctx.Styles.Width)
 		}
 	}
 	for len(c.segs) < len(c.scan.segs) {
@@ -125,7 +125,7 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 			styleFrom--
 			b := &c.segs[styleFrom]
 			if b.lines == nil {
-				b.lines = c.plainBlock(src, styleFrom, width)
+				b.lines = c.plainBlock(ctx, src, styleFrom, width)
 			}
 			budget -= len(b.lines) + 1
 		}
@@ -141,7 +141,7 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 			break
 		}
 		r := c.scan.segs[i]
-		b.lines = fit(trimBlank(ctx.Markdown.Render(src[r[0]:r[1]], width)), width)
+		b.lines = renderMarkdown(ctx, src[r[0]:r[1]], width)
 		b.styled = true
 	}
 	c.partial = tailPlain
@@ -149,7 +149,7 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 	for i := range c.segs {
 		b := &c.segs[i]
 		if b.lines == nil {
-			b.lines = c.plainBlock(src, i, width)
+			b.lines = c.plainBlock(ctx, src, i, width)
 		}
 		if !b.styled {
 			c.partial = true
@@ -197,23 +197,13 @@ func markCut(st *Styles, lines []string, width int) []string {
 }
 
 // plainBlock lays out stable block i plainly, for when it is off screen.
-func (c *AgentCell) plainBlock(src string, i, width int) []string {
+func (c *AgentCell) plainBlock(ctx *RenderContext, src string, i, width int) []string {
 	r := c.scan.segs[i]
-	return plainTail(src[r[0]:r[1]], width)
+	return plainTail(src[r[0]:r[1]], width, ctx.Styles.Width)
 }
 
 // FitsWidth implements Fitted: Render cuts its lines to the width.
 func (c *AgentCell) FitsWidth() {}
-
-// fit cuts each line to width cells.
-func fit(lines []string, width int) []string {
-	for i, l := range lines {
-		if ansi.StringWidth(l) > width {
-			lines[i] = ansi.Truncate(l, width, "")
-		}
-	}
-	return lines
-}
 
 // trimBlank drops blank lines (spaces and escape codes only) at both ends.
 func trimBlank(lines []string) []string {
@@ -229,9 +219,9 @@ func trimBlank(lines []string) []string {
 
 // plainTail draws the open tail as plain text, indented like glamour's
 // document margin.
-func plainTail(tail string, width int) []string {
+func plainTail(tail string, width int, m ansi.Method) []string {
 	tail = strings.TrimRight(tail, "\n")
-	lines := Wrap(tail, width-4)
+	lines := WrapTo(tail, width-4, m)
 	for i, l := range lines {
 		lines[i] = "  " + l
 	}

@@ -348,7 +348,7 @@ func (c *ToolCell) Render(ctx *RenderContext, width int) []string {
 	}
 	if it.Markdown && strings.TrimSpace(it.Detail) != "" && ctx.Markdown != nil {
 		// glamour's own margin indents it like an answer
-		return append(lines, fit(trimBlank(ctx.Markdown.Render(Sanitize(it.Detail), width)), width)...)
+		return append(lines, renderMarkdown(ctx, Sanitize(it.Detail), width)...)
 	}
 	if it.Detail != "" {
 		d := strings.Split(strings.TrimRight(Sanitize(it.Detail), "\n"), "\n")

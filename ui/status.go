@@ -79,6 +79,7 @@ type StatusMemo struct {
 	text       string
 	room       int
 	dark       bool
+	m          ansi.Method
 	out        string
 	outW       int
 	hits, miss int
@@ -161,10 +162,10 @@ func statusLine(st Styles, s StatusInfo, width int, memo *StatusMemo) string {
 	if l == "" {
 		minGap = 1 // a margin
 	}
-	lw := ansi.StringWidth(l)
+	lw := Width(l, st.Width)
 	r, rw := rightSide(st, strings.Join(right, " · "), width-lw-minGap, memo)
 	if rw < 0 { // nothing left but the ellipsis
-		return Truncate(l, width)
+		return Cut(l, width, st.Width)
 	}
 	return l + strings.Repeat(" ", width-lw-rw) + r
 }
@@ -172,21 +173,21 @@ func statusLine(st Styles, s StatusInfo, width int, memo *StatusMemo) string {
 // rightSide styles text and cuts it to room cells; rw is its width, -1
 // when nothing but an ellipsis would be left (the side is dropped).
 func rightSide(st Styles, text string, room int, memo *StatusMemo) (r string, rw int) {
-	if memo != nil && memo.text == text && memo.room == room && memo.dark == st.Dark {
+	if memo != nil && memo.text == text && memo.room == room && memo.dark == st.Dark && memo.m == st.Width {
 		memo.hits++
 		return memo.out, memo.outW
 	}
 	r = st.Status.Render(text)
-	rw = ansi.StringWidth(r)
+	rw = Width(r, st.Width)
 	if rw > room {
-		r = Truncate(r, max(0, room))
-		if rw = ansi.StringWidth(r); rw <= 1 {
+		r = Cut(r, max(0, room), st.Width)
+		if rw = Width(r, st.Width); rw <= 1 {
 			r, rw = "", -1
 		}
 	}
 	if memo != nil {
 		memo.miss++
-		memo.text, memo.room, memo.dark, memo.out, memo.outW = text, room, st.Dark, r, rw
+		memo.text, memo.room, memo.dark, memo.m, memo.out, memo.outW = text, room, st.Dark, st.Width, r, rw
 	}
 	return r, rw
 }

@@ -15,6 +15,10 @@ import (
 // NO_COLOR) allows.
 type Styles struct {
 	Dark bool
+	// Width is how the terminal measures text: ansi.WcWidth (the zero
+	// value, Bubble Tea's default: a terminal without Unicode core mode,
+	// 2027) or ansi.GraphemeWidth (mode 2027 on). See Width and Fit.
+	Width ansi.Method
 
 	User, UserBar        lipgloss.Style
 	Dim, Italic          lipgloss.Style

@@ -399,6 +399,10 @@ func (t *Transcript) Window(top, h, width int) []string {
 	}
 	t.revive(top, h)
 	defer t.evict(top, h)
+	var m ansi.Method
+	if t.lastCtx.Styles != nil {
+		m = t.lastCtx.Styles.Width
+	}
 	t.stamp++
 	for i := t.cellAt(top); i < n && len(out) < h; i++ {
 		t.cache[i].used = t.stamp
@@ -409,8 +413,8 @@ func (t *Transcript) Window(top, h, width int) []string {
 		}
 		for j := skip; j < len(lines) && len(out) < h; j++ {
 			l := lines[j]
-			if t.cache[i].width > width && ansi.StringWidth(l) > width {
-				l = ansi.Truncate(l, width, "")
+			if t.cache[i].width > width && wider(l, width, m) {
+				l = Cut(l, width, m) // drawn wider: the next Sync lays it out again
 			}
 			out = append(out, l)
 		}
@@ -446,7 +450,7 @@ func RenderFitted(c Cell, ctx *RenderContext, width int) []string {
 	if _, ok := c.(Fitted); ok {
 		return lines
 	}
-	return fit(lines, width)
+	return Fit(lines, width, ctx.Styles.Width)
 }
 
 // PartialCells returns the indexes of the cells last drawn partially (see
