@@ -265,3 +265,37 @@ func TestApprovalInATinyWindowDraws(t *testing.T) {
 		}
 	}
 }
+
+// A form follows the window both ways: shrunk to 10×3 and grown back, an
+// approval is drawn as it was before, with no rows left blank by the
+// small layout (the adversarial trial: ten blank rows in the form).
+func TestApprovalRelaysOutAfterATinyResize(t *testing.T) {
+	cases := []struct {
+		name, method, params string
+	}{
+		{"command", "item/commandExecution/requestApproval", `{"threadId":"th","turnId":"tu","itemId":"c1","command":"touch made.txt && echo done","cwd":"/w","reason":"writes a file"}`},
+		{"command with a prefix rule", "item/commandExecution/requestApproval", cmdReq},
+		{"permissions", "item/permissions/requestApproval", permReq},
+		{"patch with a diff", "applyPatchApproval", `{"conversationId":"th","callId":"c1","fileChanges":{"a.txt":{"type":"add","content":"` +
+			strings.Repeat(`line\n`, 40) + `"}},"reason":"adds a file","grantRoot":null}`},
+		{"question", "item/tool/requestUserInput", inputReq},
+	}
+	for _, tc := range cases {
+		for _, tiny := range [][2]int{{10, 3}, {10, 12}, {30, 3}} {
+			t.Run(fmt.Sprintf("%s %dx%d", tc.name, tiny[0], tiny[1]), func(t *testing.T) {
+				m := New(Options{NoColor: true, FormGrace: time.Millisecond})
+				m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+				deliver(t, m, decodeReq(t, tc.method, `1`, tc.params, &replies{}))
+				m.Update(overlay.FocusMsg{})
+				before := plain(m)
+				m.Update(tea.WindowSizeMsg{Width: tiny[0], Height: tiny[1]})
+				_ = plain(m)
+				m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+				m.Update(overlay.FocusMsg{})
+				if after := plain(m); after != before {
+					t.Fatalf("after the resize and back the screen differs:\n%s\n--- was:\n%s", after, before)
+				}
+			})
+		}
+	}
+}
