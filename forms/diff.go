@@ -207,7 +207,7 @@ func (a *Approval) View() string {
 		return ""
 	}
 	if a.note != "" {
-		fv += "\n" + a.diff.info.Bold(true).MaxWidth(max(10, a.diff.width)).Render("  "+a.note)
+		fv += "\n" + a.diff.info.Bold(true).Render(ansi.Truncate("  "+a.note, max(10, a.diff.width), "…"))
 	}
 	if dv := a.diff.view(a.diff.width); dv != "" {
 		return dv + "\n" + fv

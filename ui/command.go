@@ -180,7 +180,14 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 	}
 	head = Prefix(head, mark+" ", "  ")
 	if len(meta) > 0 {
-		head[len(head)-1] += st.Dim.Render("  (" + strings.Join(meta, ", ") + ")")
+		// On the command's last row when it fits there, else on a row of
+		// its own (cut, ending in "…", when even that is too narrow).
+		m := "(" + strings.Join(meta, ", ") + ")"
+		if last := head[len(head)-1]; ansi.StringWidth(last)+2+ansi.StringWidth(m) <= width {
+			head[len(head)-1] += st.Dim.Render("  " + m)
+		} else {
+			head = append(head, "  "+st.Dim.Render(Truncate(m, width-2)))
+		}
 	}
 	lines := append([]string{""}, head...)
 	if it.Cwd != "" && (c.Expanded || ctx.Expanded) {

@@ -73,3 +73,40 @@ func TestLayoutMeasuresAsTheTerminalDraws(t *testing.T) {
 
 // Squash drops every blank, so words wrapped apart still read whole.
 func Squash(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// TestCutTextEndsInEllipsis: a line the transcript must cut (a narrow
+// command header with its state, a code line wider than the window) ends
+// in "…", never mid-word with no mark. (glamour wraps code lines.)
+func TestCutTextEndsInEllipsis(t *testing.T) {
+	cases := []struct {
+		name   string
+		render func(ctx *RenderContext, width int) []string
+		cut    string // a row that must be cut (it contains this)
+	}{
+		{"a narrow command header", func(ctx *RenderContext, width int) []string {
+			c := newTestCommand("touch made.txt && echo done", "inProgress")
+			c.awaiting = true
+			return RenderFitted(c, ctx, width)
+		}, "(a"},
+	}
+	for _, tc := range cases {
+		for _, width := range []int{12, 20, 24, 31} {
+			ctx := testCtx()
+			ctx.Markdown = NewMarkdown("dark")
+			found := false
+			for _, l := range tc.render(ctx, width) {
+				s := strings.TrimRight(ansi.Strip(l), " ")
+				if !strings.Contains(s, tc.cut) {
+					continue
+				}
+				found = true
+				if !strings.HasSuffix(s, Ellipsis) && !strings.HasSuffix(s, ")") {
+					t.Errorf("%s at %d: a cut row does not end in …: %q", tc.name, width, s)
+				}
+			}
+			if !found {
+				t.Errorf("%s at %d: no row holds %q", tc.name, width, tc.cut)
+			}
+		}
+	}
+}
