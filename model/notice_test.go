@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"tandem/backend"
 	"tandem/model/act"
 )
 
@@ -64,5 +65,79 @@ func TestResumeSaysLoading(t *testing.T) {
 	m.Update(switched(act.ThreadSwitched{How: act.HowResumed}))
 	if v := plain(m); strings.Contains(v, "loading thread") {
 		t.Fatalf("the loading notice stayed:\n%s", v)
+	}
+}
+
+// A notice that says why something was refused while a condition holds
+// is cleared when the condition ends (#27: "the turn is starting…" still
+// shown at Working 5s; "no sub-agents" after one appeared). Each case
+// reaches the condition and the notice, then ends the condition.
+func TestConditionNoticesClearWhenTheConditionEnds(t *testing.T) {
+	const child = "01a2aaaa-0000-0000-0000-00000000c210"
+	turnStarted := func(t *testing.T) tea.Msg {
+		return notif(t, "turn/started", `{"threadId":"t-first","turn":{"id":"turn-9","items":[],"status":"inProgress"}}`)
+	}
+	starting := func(t *testing.T, m *Model) {
+		// Another driver's turn runs, its id not known to the session
+		// yet: a steer is refused.
+		feed(t, m, turnStarted(t))
+		typeText(t, m, "early")
+		hitKey(t, m, tea.KeyEnter, 0)
+	}
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, m *Model)
+		end   func(t *testing.T, m *Model)
+		want  string
+	}{
+		{"the turn is starting, until turn/start answers", starting,
+			func(t *testing.T, m *Model) { feed(t, m, act.Done{For: act.ToTurn, Msg: act.TurnStarted{Text: "x"}}) },
+			"the turn is starting"},
+		{"the turn is starting, until turn/started", starting,
+			func(t *testing.T, m *Model) { feed(t, m, turnStarted(t)) },
+			"the turn is starting"},
+		{"the turn is starting, until the turn ends", starting,
+			func(t *testing.T, m *Model) {
+				feed(t, m, notif(t, "turn/completed", `{"threadId":"t-first","turn":{"id":"turn-9","items":[],"status":"completed"}}`))
+			},
+			"the turn is starting"},
+		{"no sub-agents, until one appears",
+			func(t *testing.T, m *Model) { press(t, m, tea.KeyF3, 0) },
+			func(t *testing.T, m *Model) {
+				feed(t, m, backend.SubAgentEvent{Event: notif(t, "turn/started", `{"threadId":"`+child+`","turn":{"id":"ct1","items":[],"status":"inProgress"}}`)})
+			},
+			"no sub-agents"},
+		{"a request is waiting, until it is withdrawn",
+			func(t *testing.T, m *Model) {
+				deliver(t, m, decodeReq(t, "item/commandExecution/requestApproval", `"r1"`,
+					`{"threadId":"t-first","turnId":"turn-1","itemId":"c9","command":"go test","cwd":"/w"}`, &replies{}))
+				press(t, m, tea.KeyF3, 0)
+			},
+			func(t *testing.T, m *Model) {
+				feed(t, m, notif(t, "serverRequest/resolved", `{"threadId":"t-first","requestId":"r1"}`))
+			},
+			"a request is waiting"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := ready(t, newFake(), Options{NoColor: true})
+			tc.setup(t, m)
+			if got := noticeText(m); !strings.Contains(got, tc.want) {
+				t.Fatalf("notice %q, want %q", got, tc.want)
+			}
+			tc.end(t, m)
+			if got := noticeText(m); strings.Contains(got, tc.want) {
+				t.Fatalf("notice %q stays after its condition ended", got)
+			}
+		})
+	}
+}
+
+// feed hands each message to the model and runs what it asks.
+func feed(t *testing.T, m *Model, msgs ...tea.Msg) {
+	t.Helper()
+	for _, msg := range msgs {
+		_, cmd := m.Update(msg)
+		settle(t, m, cmd)
 	}
 }

@@ -113,6 +113,11 @@ const (
 	NoticeHeld                    // Enter was refused until the server or thread is ready: "your message stays here"
 	NoticeOpening                 // a thread is being loaded (thread/resume)
 	NoticeImageCheck              // Enter waits for model/list: does the model take images
+	// The notices below say why something was refused while a condition
+	// holds, and are cleared when it ends.
+	NoticeTurnStarting   // a steer before the turn's id is known: cleared once the turn started (or failed, or ended)
+	NoticeNoAgents       // /agents with none: cleared when a sub-agent appears
+	NoticeRequestWaiting // /agents refused while a form waits: cleared when its request is answered or withdrawn
 )
 
 // SetNotice shows Text on the status line (status).

@@ -42,12 +42,12 @@ func (c *Commands) Agents() {
 	if c.world.FormShown() {
 		// The form has the keys: the list would look open while they
 		// answered the request.
-		c.out().Notice(act.NoticeInfo, "a request is waiting — answer it first (ctrl+t shows all of it)")
+		c.out().Notice(act.NoticeRequestWaiting, "a request is waiting — answer it first (ctrl+t shows all of it)")
 		return
 	}
 	agents := c.world.Agents()
 	if len(agents) == 0 {
-		c.out().Notice(act.NoticeInfo, "no sub-agents in this thread yet")
+		c.out().Notice(act.NoticeNoAgents, "no sub-agents in this thread yet")
 		return
 	}
 	items := make([]act.PickItem, 0, len(agents))

@@ -134,6 +134,7 @@ func (o *Overlay) isPending(req backend.ServerRequest) bool {
 // says (a refusal) and the next one comes up.
 func (o *Overlay) showNext() {
 	q := &o.q
+	o.out().Clear(act.NoticeRequestWaiting) // the form it waited on is gone
 	for len(q.pending) > 0 && q.pending[0].req != nil {
 		p := q.pending[0]
 		e := o.envFor(p.req)

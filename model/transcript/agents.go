@@ -56,6 +56,7 @@ func (p *Panes) addAgent(a *agentInfo) *Pane {
 	}
 	p.agents.byID[a.id] = pane
 	p.agents.list = append(p.agents.list, pane)
+	p.env.Out.Clear(act.NoticeNoAgents) // there is one now
 	return pane
 }
 

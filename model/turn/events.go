@@ -17,6 +17,7 @@ func (t *Turns) OnEvent(ev backend.Event) bool {
 	switch e := ev.(type) {
 	case backend.TurnStartedEvent:
 		t.followTurn() // machine.go: ours is running already
+		t.out().Clear(act.NoticeTurnStarting)
 	case backend.TurnCompletedEvent:
 		mine, d := t.t.busy(), t.now().Sub(t.t.started)
 		t.endTurn(e.Turn)

@@ -101,6 +101,7 @@ func (t *Turns) review() {
 
 func (t *Turns) onTurnStarted(msg act.TurnStarted) {
 	t.t.starting = false
+	t.out().Clear(act.NoticeTurnStarting) // started, or failed to: it is not starting any more
 	if msg.Err == nil {
 		return
 	}
@@ -277,7 +278,7 @@ func (t *Turns) Enter(s act.Submit) {
 // history keeps of it.
 func (t *Turns) steer(text, hist string) {
 	if t.client.TurnID() == "" {
-		t.notice(act.NoticeInfo, "the turn is starting — Tab queues your message for the next turn")
+		t.notice(act.NoticeTurnStarting, "the turn is starting — Tab queues your message for the next turn")
 		return
 	}
 	t.out().Want(act.AddHistory{Entry: hist})
