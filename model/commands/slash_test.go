@@ -184,9 +184,9 @@ func TestEnterRunsAWholeName(t *testing.T) {
 		{draft: "/mcp logout gh", want: []act.Intent{act.SetNotice{Kind: act.NoticeInfo, Text: "usage: /mcp, or /mcp login NAME"}}},
 		{draft: "/goal x", setup: func(w *world) { w.server.ThreadID = "" }, want: []act.Intent{act.SetNotice{Kind: act.NoticeInfo, Text: "/goal needs an open thread"}}},
 		{draft: "/init", setup: func(w *world) { w.cwd = "" }, want: []act.Intent{act.SetNotice{Kind: act.NoticeInfo, Text: "/init: the thread's workspace is not known yet"}}},
-		{draft: "/agents", want: []act.Intent{act.SetNotice{Kind: act.NoticeInfo, Text: "no sub-agents in this thread yet"}}},
+		{draft: "/agents", want: []act.Intent{act.SetNotice{Kind: act.NoticeNoAgents, Text: "no sub-agents in this thread yet"}}},
 		{draft: "/agents", setup: func(w *world) { w.form, w.agents = true, []Agent{{ID: "a1"}} },
-			want: []act.Intent{act.SetNotice{Kind: act.NoticeInfo, Text: "a request is waiting — answer it first (ctrl+t shows all of it)"}}},
+			want: []act.Intent{act.SetNotice{Kind: act.NoticeRequestWaiting, Text: "a request is waiting — answer it first (ctrl+t shows all of it)"}}},
 		{draft: "/copy", want: []act.Intent{act.SetNotice{Kind: act.NoticeInfo, Text: "nothing to copy yet"}}},
 	}
 	for _, tt := range tests {
