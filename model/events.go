@@ -63,11 +63,14 @@ func (m *Model) onEvent(ev backend.Event) tea.Cmd {
 // isDelta reports whether msg is a streaming delta, which is coalesced:
 // it changes a live cell without forcing a re-render, so a burst of
 // deltas costs one render per frame (the 33 ms tick, or the next other
-// message).
+// message). An answer's, a command's output and a reasoning summary's
+// deltas are, the thread's own or a sub-agent's.
 func isDelta(msg tea.Msg) bool {
-	switch msg.(type) {
-	case backend.AgentMessageDeltaEvent, backend.CommandOutputDeltaEvent:
+	switch e := msg.(type) {
+	case backend.AgentMessageDeltaEvent, backend.CommandOutputDeltaEvent, backend.ReasoningSummaryDeltaEvent:
 		return true
+	case backend.SubAgentEvent:
+		return isDelta(e.Event)
 	}
 	return false
 }

@@ -207,6 +207,10 @@ type ReasoningCell struct {
 // Version implements Cell.
 func (c *ReasoningCell) Version() int { return c.v + c.Item.Rev }
 
+// Live implements Live: a summary still streaming re-renders at most
+// once a frame.
+func (c *ReasoningCell) Live() bool { return !c.Item.Done }
+
 // Heading returns the summary's latest bold heading ("**Planning the
 // change**" → "Planning the change"), or "" when it has none.
 func (c *ReasoningCell) Heading() string { return ReasoningHeading(c.Item.Text()) }
