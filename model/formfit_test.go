@@ -281,12 +281,16 @@ func TestApprovalRelaysOutAfterATinyResize(t *testing.T) {
 		{"question", "item/tool/requestUserInput", inputReq},
 	}
 	for _, tc := range cases {
-		for _, tiny := range [][2]int{{10, 3}, {10, 12}, {30, 3}} {
-			t.Run(fmt.Sprintf("%s %dx%d", tc.name, tiny[0], tiny[1]), func(t *testing.T) {
+		for _, tiny := range [][3]int{{10, 3, 0}, {10, 12, 0}, {30, 3, 0}, {10, 3, 1}, {40, 8, 1}} {
+			full := tiny[2] == 1
+			t.Run(fmt.Sprintf("%s %dx%d full %v", tc.name, tiny[0], tiny[1], full), func(t *testing.T) {
 				m := New(Options{NoColor: true, FormGrace: time.Millisecond})
 				m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 				deliver(t, m, decodeReq(t, tc.method, `1`, tc.params, &replies{}))
 				m.Update(overlay.FocusMsg{})
+				if full {
+					hitKey(t, m, 't', tea.ModCtrl) // the form full screen
+				}
 				before := plain(m)
 				m.Update(tea.WindowSizeMsg{Width: tiny[0], Height: tiny[1]})
 				_ = plain(m)
