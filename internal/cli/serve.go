@@ -30,8 +30,11 @@ type ServeOptions struct {
 	AuthorizedKeys string        // --authorized-keys FILE: the drivers (required)
 	WatcherKeys    string        // --watcher-keys FILE: the watchers
 	IdleTimeout    time.Duration // --idle-timeout (0: never)
-	Attach         bool          // --attach: this terminal joins as a driver
-	HostKey        string        // --host-key ("": pair.DefaultHostKey)
+	// LoginGrace (--login-grace) is how long a guest whose ssh has the
+	// host key may take to log in (pair.Limits.LoginGrace).
+	LoginGrace time.Duration
+	Attach     bool   // --attach: this terminal joins as a driver
+	HostKey    string // --host-key ("": pair.DefaultHostKey)
 	// Via (--via [user@]host[:port]) publishes the pairing port on that
 	// bastion with ssh -N -R; ViaOptions (--via-option) are its -o options.
 	Via        string
@@ -53,6 +56,7 @@ func newServeCmd(f *Factory) *cobra.Command {
 	fs.StringVar(&opts.AuthorizedKeys, "authorized-keys", "", "authorized_keys file of the drivers (required)")
 	fs.StringVar(&opts.WatcherKeys, "watcher-keys", "", "authorized_keys file of the watchers (read-only)")
 	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", 0, "end the session after nobody has been connected for this long (0: never)")
+	fs.DurationVar(&opts.LoginGrace, "login-grace", pair.DefaultLoginGrace, "how long a guest whose ssh shows the host key may take to log in (reading the fingerprint, typing a passphrase), as sshd's LoginGraceTime")
 	fs.BoolVar(&opts.Attach, "attach", false, "also open this terminal on the session, as a driver")
 	fs.StringVar(&opts.HostKey, "host-key", "", "SSH host key (default: $XDG_DATA_HOME/tandem/host_ed25519, created if missing)")
 	fs.StringVar(&opts.Via, "via", "", "also publish the session on a jump host, [user@]bastion[:port], with the system ssh -N -R (your ssh config, agent and ProxyJump apply); prints the line a guest runs")
@@ -71,6 +75,9 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	}
 	if opts.AuthorizedKeys == "" {
 		return &usageError{"serve needs --authorized-keys FILE (the drivers' public keys)"}
+	}
+	if opts.LoginGrace <= 0 {
+		return &usageError{"--login-grace must be positive, e.g. 2m"}
 	}
 	var via *config.SSHTarget
 	if opts.Via != "" {
@@ -118,7 +125,9 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		}
 	}()
 
-	ps := pair.New(env.pairOptions(keys, opts.InsecureHostKey, stderr))
+	po := env.pairOptions(keys, opts.InsecureHostKey, stderr)
+	po.LoginGrace = opts.LoginGrace
+	ps := pair.New(po)
 	env.reportRecordErrors(ps.Publish)
 	srv, err := ps.SSHServer(hostKey)
 	if err != nil {
@@ -179,6 +188,7 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		select {
 		case <-ctx.Done():
 		case err = <-startErr:
+			ps.EndingBecause("the session ended: codex app-server could not start")
 		}
 	}
 	cancel()

@@ -103,6 +103,14 @@ func (ps *Server) attachRun(ctx context.Context, name, info string, opts ...tea.
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
 	v := ps.hub.Join(name, hub.Driver)
 	defer v.Leave()
+	ps.mu.Lock()
+	ps.host = p
+	ps.mu.Unlock()
+	defer func() {
+		ps.mu.Lock()
+		ps.host = nil
+		ps.mu.Unlock()
+	}()
 	if info != "" {
 		go p.Send(model.InfoMsg{Text: info}) // Send blocks until the program runs
 	}
