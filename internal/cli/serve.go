@@ -127,7 +127,20 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 
 	po := env.pairOptions(keys, opts.InsecureHostKey, stderr)
 	po.LoginGrace = opts.LoginGrace
+	// The session's owner (owner.go) starts the app-server, and restarts
+	// it when a driver asks; its context ends with the session.
+	octx, ocancel := context.WithCancel(ctx)
+	defer ocancel()
+	owner := newSessionOwner(octx, env, nil, nil)
+	owner.first = env.startServeSession // servedaemon.go
+	if !cfg.durable() {
+		// A driver's F5 or /restart restarts the app-server for everyone
+		// and resumes the thread; on the daemon the session re-attaches
+		// instead, which serve does not offer (yet).
+		po.Restart = func(who, lastTurn string) (model.RestartInfo, error) { return owner.restartBy(who, lastTurn) }
+	}
 	ps := pair.New(po)
+	owner.send = ps.Publish
 	env.reportRecordErrors(ps.Publish)
 	srv, err := ps.SSHServer(hostKey)
 	if err != nil {
@@ -167,13 +180,9 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	// The app-server starts in the background, so clients (and the
 	// host's --attach view) get their first frame at once; the ready (or
 	// failed) message reaches them through the hub's log.
-	sessCh := make(chan *backend.Session, 1)
 	startErr := make(chan error, 1)
 	go func() {
-		sess, err := env.startServeSession(ctx, ps.Publish) // servedaemon.go
-		sessCh <- sess
-		if err != nil {
-			ps.Publish(model.SessionFailedMsg{Err: err})
+		if err := owner.start(); err != nil {
 			startErr <- err
 		}
 	}()
@@ -192,7 +201,8 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		}
 	}
 	cancel()
-	sess := <-sessCh
+	ocancel()
+	sess := owner.current(65 * time.Second) // a restart under way ends first
 	durable := cfg.durable()
 	ps.Shutdown(srv, sess, durable)
 	if durable {

@@ -56,6 +56,13 @@ type Options struct {
 	// the guests' (the host's config's [keys]; nil: keys.Default()). The
 	// models only read it.
 	KeyMap *keys.Map
+	// Restart, when set, lets drivers restart the session's app-server for
+	// everyone (F5, /restart): it closes the session, starts a new
+	// app-server and resumes the thread on it, and its ready message
+	// (published through Publish) has RestartedBy = who, the driver who
+	// asked; lastTurn is that driver's newest turn. Concurrent asks share
+	// one restart (Server.restart).
+	Restart func(who, lastTurn string) (model.RestartInfo, error)
 	// LoginGrace is how long a guest whose ssh has the host key may take
 	// to log in (Limits.LoginGrace; 0: DefaultLoginGrace, 120 s). The
 	// host is told of each guest dropped for it (see Warn).
@@ -93,6 +100,10 @@ type Server struct {
 	// keyMap is Options.KeyMap; loginGrace Options.LoginGrace.
 	keyMap     *keys.Map
 	loginGrace time.Duration
+	// restartFn is Options.Restart; restarting the restart under way
+	// (under mu), which later asks wait for.
+	restartFn  func(who, lastTurn string) (model.RestartInfo, error)
+	restarting *restartCall
 	// told rations the host's lines about guests dropped before they
 	// logged in (hostLine).
 	told *rate.Limiter
@@ -168,7 +179,7 @@ func New(opts Options) *Server {
 	ps := &Server{
 		hub: hub.New(), keys: opts.Keys, status: opts.Status, log: log,
 		insecureHostKey: opts.InsecureHostKey, warn: opts.Warn, note: opts.Note, noteDid: opts.NoteDid, hostInline: opts.HostNoAltScreen,
-		keyMap: opts.KeyMap, loginGrace: opts.LoginGrace, clients: map[ssh.Session]clientState{},
+		keyMap: opts.KeyMap, loginGrace: opts.LoginGrace, restartFn: opts.Restart, clients: map[ssh.Session]clientState{},
 		told: rate.NewLimiter(rate.Every(time.Minute/hostLinesPerMinute), hostLinesPerMinute),
 	}
 	if ps.noteDid != nil {
@@ -307,11 +318,18 @@ func (ps *Server) gate(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// newModel returns a viewer's own model: shared transcript, read-only for
-// watchers; guest is set for SSH clients (model.Options.Guest: nothing
-// runs on the host for them), not for the host's own terminal.
-func (ps *Server) newModel(role hub.Role, guest bool) *model.Model {
+// newModel returns the model of the viewer name: shared transcript,
+// read-only for watchers; guest is set for SSH clients
+// (model.Options.Guest: nothing runs on the host for them), not for the
+// host's own terminal. A driver may restart the app-server for everyone
+// (Options.Restart).
+func (ps *Server) newModel(name string, role hub.Role, guest bool) *model.Model {
+	var restart func(string) (model.RestartInfo, error)
+	if ps.restartFn != nil && role == hub.Driver {
+		restart = func(lastTurn string) (model.RestartInfo, error) { return ps.restart(name, lastTurn) }
+	}
 	return model.New(model.Options{
+		Restart:  restart,
 		Dark:     true,
 		NoColor:  os.Getenv("NO_COLOR") != "",
 		Status:   ps.status,
@@ -335,7 +353,7 @@ func (ps *Server) program(sess ssh.Session) *tea.Program {
 	// 30 frames a second is plenty over a network and halves the render
 	// cost each client puts on the host.
 	opts := append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler(), tea.WithFPS(sshFPS))
-	cm := ps.newModel(m.Role, true)
+	cm := ps.newModel(m.Name, m.Role, true)
 	p := tea.NewProgram(cm, opts...)
 	v := ps.hub.Join(m.Name, m.Role)
 	ps.mu.Lock()

@@ -176,6 +176,25 @@ func (t *Turns) onRestartDone(msg restartDoneMsg) {
 	t.flushQueue()
 }
 
+// restartedBy takes a shared session's restart (SessionReady.RestartedBy)
+// that another driver asked for, or this viewer for itself: a viewer
+// that saw the server die and asked nothing gets its session back with a
+// line saying who restarted it; the one that asked says so when its
+// restart returns (onRestartDone), which may come before this ready
+// message or after it. Either way, prompts queued meanwhile go now.
+func (t *Turns) restartedBy(msg SessionReady) {
+	if t.rec.dead && !t.rec.restarting {
+		t.rec.dead = false
+		t.rec.noThread = false
+		text := "codex app-server restarted by " + msg.RestartedBy
+		if msg.ThreadID != "" {
+			text += " — the thread continues"
+		}
+		t.banner(ui.BannerInfo, text, nil)
+	}
+	t.flushQueue()
+}
+
 // CheckTimeout offers, once per turn, to interrupt a turn that has run
 // longer than Options.TurnTimeout (the root asks on every frame tick).
 func (t *Turns) CheckTimeout() {
