@@ -52,6 +52,14 @@ func TestSharedRestartReachesEveryViewer(t *testing.T) {
 		}
 	}
 
+	// A live server restarted by another driver (/restart): the line
+	// says so too.
+	r := ready(t, act.SharedDriver(), Options{Restart: restart})
+	r.tt.OnReady(SessionReady{Client: r.c, ThreadID: "t1", RestartedBy: "alice"})
+	if got := restarted(r.take()); !slices.Equal(got, []string{"codex app-server restarted by alice — the thread continues"}) {
+		t.Fatalf("a live server's restart by another driver: %q", got)
+	}
+
 	// The driver who asked: its restart's outcome first, then the hub's
 	// ready message; and the other order.
 	for _, readyFirst := range []bool{false, true} {
