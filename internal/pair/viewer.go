@@ -151,6 +151,8 @@ type restartCall struct {
 	done chan struct{}
 	info model.RestartInfo
 	err  error
+	// joined counts the drivers who asked while it ran (under ps.mu).
+	joined int
 }
 
 // restart runs Options.Restart for the driver who, unless one is under
@@ -159,6 +161,7 @@ type restartCall struct {
 func (ps *Server) restart(who, lastTurn string) (model.RestartInfo, error) {
 	ps.mu.Lock()
 	if c := ps.restarting; c != nil {
+		c.joined++
 		ps.mu.Unlock()
 		<-c.done
 		return c.info, c.err
@@ -170,7 +173,9 @@ func (ps *Server) restart(who, lastTurn string) (model.RestartInfo, error) {
 	c.info, c.err = ps.restartFn(who, lastTurn)
 	ps.mu.Lock()
 	ps.restarting = nil
+	joined := c.joined
 	ps.mu.Unlock()
 	close(c.done)
+	ps.log.Info("app-server restart ended", "by", who, "also asked", joined, "err", c.err)
 	return c.info, c.err
 }
