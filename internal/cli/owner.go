@@ -26,6 +26,9 @@ type sessionOwner struct {
 	// new thread); a restart before any thread is open asks again.
 	resume *model.ResumeRequest
 	send   func(tea.Msg)
+	// first, when set, starts the first session instead of
+	// env.startSession (tandem serve: startServeSession).
+	first func(ctx context.Context, send func(tea.Msg)) (*backend.Session, error)
 
 	mu   sync.Mutex
 	gen  int
@@ -56,13 +59,20 @@ func (o *sessionOwner) gate(gen int) func(tea.Msg) {
 	}
 }
 
-// start runs the first session (thread/start or the model's resume); it
-// is meant to run on its own goroutine.
-func (o *sessionOwner) start() {
+// start runs the first session (thread/start or the model's resume, or
+// first) and returns its error, which the model is told of too; it is
+// meant to run on its own goroutine.
+func (o *sessionOwner) start() error {
 	o.mu.Lock()
 	gen := o.gen
 	o.mu.Unlock()
-	sess, err := o.env.startSession(o.ctx, o.resume, o.gate(gen))
+	var sess *backend.Session
+	var err error
+	if o.first != nil {
+		sess, err = o.first(o.ctx, o.gate(gen))
+	} else {
+		sess, err = o.env.startSession(o.ctx, o.resume, o.gate(gen))
+	}
 	o.mu.Lock()
 	o.sess = sess
 	o.mu.Unlock()
@@ -70,6 +80,7 @@ func (o *sessionOwner) start() {
 	if err != nil {
 		o.gate(gen)(model.SessionFailedMsg{Err: err})
 	}
+	return err
 }
 
 // restart closes the current session, starts a new app-server and resumes
@@ -79,6 +90,13 @@ func (o *sessionOwner) start() {
 // model.Options.Restart: a re-attach to the daemon reads the history back
 // to lastTurn, the newest turn the model holds.
 func (o *sessionOwner) restart(lastTurn string) (model.RestartInfo, error) {
+	return o.restartBy("", lastTurn)
+}
+
+// restartBy is restart asked for by the driver who of a shared session
+// (tandem serve; "" otherwise): the new session's ready message says so
+// (RestartedBy), for every viewer.
+func (o *sessionOwner) restartBy(who, lastTurn string) (model.RestartInfo, error) {
 	select {
 	case <-o.started:
 	case <-o.ctx.Done():
@@ -103,6 +121,16 @@ func (o *sessionOwner) restart(lastTurn string) (model.RestartInfo, error) {
 	}
 	o.env.log.Info("restarting app-server", "thread", threadID)
 	send := o.gate(gen)
+	if who != "" {
+		gated := send
+		send = func(msg tea.Msg) {
+			if r, ok := msg.(model.SessionReadyMsg); ok {
+				r.RestartedBy = who
+				msg = r
+			}
+			gated(msg)
+		}
+	}
 	if threadID == "" {
 		sess, err := o.env.startSession(o.ctx, o.resume, send)
 		o.adopt(gen, sess)

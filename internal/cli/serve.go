@@ -30,8 +30,11 @@ type ServeOptions struct {
 	AuthorizedKeys string        // --authorized-keys FILE: the drivers (required)
 	WatcherKeys    string        // --watcher-keys FILE: the watchers
 	IdleTimeout    time.Duration // --idle-timeout (0: never)
-	Attach         bool          // --attach: this terminal joins as a driver
-	HostKey        string        // --host-key ("": pair.DefaultHostKey)
+	// LoginGrace (--login-grace) is how long a guest whose ssh has the
+	// host key may take to log in (pair.Limits.LoginGrace).
+	LoginGrace time.Duration
+	Attach     bool   // --attach: this terminal joins as a driver
+	HostKey    string // --host-key ("": pair.DefaultHostKey)
 	// Via (--via [user@]host[:port]) publishes the pairing port on that
 	// bastion with ssh -N -R; ViaOptions (--via-option) are its -o options.
 	Via        string
@@ -53,6 +56,7 @@ func newServeCmd(f *Factory) *cobra.Command {
 	fs.StringVar(&opts.AuthorizedKeys, "authorized-keys", "", "authorized_keys file of the drivers (required)")
 	fs.StringVar(&opts.WatcherKeys, "watcher-keys", "", "authorized_keys file of the watchers (read-only)")
 	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", 0, "end the session after nobody has been connected for this long (0: never)")
+	fs.DurationVar(&opts.LoginGrace, "login-grace", pair.DefaultLoginGrace, "how long a guest whose ssh shows the host key may take to log in (reading the fingerprint, typing a passphrase), as sshd's LoginGraceTime")
 	fs.BoolVar(&opts.Attach, "attach", false, "also open this terminal on the session, as a driver")
 	fs.StringVar(&opts.HostKey, "host-key", "", "SSH host key (default: $XDG_DATA_HOME/tandem/host_ed25519, created if missing)")
 	fs.StringVar(&opts.Via, "via", "", "also publish the session on a jump host, [user@]bastion[:port], with the system ssh -N -R (your ssh config, agent and ProxyJump apply); prints the line a guest runs")
@@ -71,6 +75,9 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	}
 	if opts.AuthorizedKeys == "" {
 		return &usageError{"serve needs --authorized-keys FILE (the drivers' public keys)"}
+	}
+	if opts.LoginGrace <= 0 {
+		return &usageError{"--login-grace must be positive, e.g. 2m"}
 	}
 	var via *config.SSHTarget
 	if opts.Via != "" {
@@ -118,7 +125,22 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		}
 	}()
 
-	ps := pair.New(env.pairOptions(keys, opts.InsecureHostKey, stderr))
+	po := env.pairOptions(keys, opts.InsecureHostKey, stderr)
+	po.LoginGrace = opts.LoginGrace
+	// The session's owner (owner.go) starts the app-server, and restarts
+	// it when a driver asks; its context ends with the session.
+	octx, ocancel := context.WithCancel(ctx)
+	defer ocancel()
+	owner := newSessionOwner(octx, env, nil, nil)
+	owner.first = env.startServeSession // servedaemon.go
+	if !cfg.durable() {
+		// A driver's F5 or /restart restarts the app-server for everyone
+		// and resumes the thread; on the daemon the session re-attaches
+		// instead, which serve does not offer (yet).
+		po.Restart = func(who, lastTurn string) (model.RestartInfo, error) { return owner.restartBy(who, lastTurn) }
+	}
+	ps := pair.New(po)
+	owner.send = ps.Publish
 	env.reportRecordErrors(ps.Publish)
 	srv, err := ps.SSHServer(hostKey)
 	if err != nil {
@@ -158,13 +180,9 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	// The app-server starts in the background, so clients (and the
 	// host's --attach view) get their first frame at once; the ready (or
 	// failed) message reaches them through the hub's log.
-	sessCh := make(chan *backend.Session, 1)
 	startErr := make(chan error, 1)
 	go func() {
-		sess, err := env.startServeSession(ctx, ps.Publish) // servedaemon.go
-		sessCh <- sess
-		if err != nil {
-			ps.Publish(model.SessionFailedMsg{Err: err})
+		if err := owner.start(); err != nil {
 			startErr <- err
 		}
 	}()
@@ -179,10 +197,12 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		select {
 		case <-ctx.Done():
 		case err = <-startErr:
+			ps.EndingBecause("the session ended: codex app-server could not start")
 		}
 	}
 	cancel()
-	sess := <-sessCh
+	ocancel()
+	sess := owner.current(65 * time.Second) // a restart under way ends first
 	durable := cfg.durable()
 	ps.Shutdown(srv, sess, durable)
 	if durable {

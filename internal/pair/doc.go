@@ -5,11 +5,14 @@
 //
 // Server (server.go, viewer.go) hosts the session: the wish server, one
 // program per client, the pump from the hub to each program, the host's
-// own --attach view, the idle timeout and the shutdown. Around it is the
+// own --attach view, the idle timeout, a restart of the app-server that
+// drivers share, and the shutdown that tells guests why. Around it is the
 // security edge: who may join (Keyring: authorized_keys files with the
 // OpenSSH options tandem honours, and certificate authorities), what an
-// unauthenticated connection may cost (Guard: handshake deadline, idle
-// timeout, caps on pending connections and a per-address rate), how large
+// unauthenticated connection may cost (Guard: a short deadline and idle
+// timeout until the client has sent its part of the key exchange, seen by
+// kexScan, then the login grace; caps on pending connections and a
+// per-address rate), how large
 // a guest's terminal may be (Clamp), and the host key (LoadHostKey).
 //
 // It starts no app-server and reads no flags: the serve command

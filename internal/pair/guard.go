@@ -15,12 +15,19 @@ import (
 // Limits bound what connections that have not authenticated yet may cost
 // the host. The zero value of a field means its default.
 type Limits struct {
-	// Handshake is how long a connection may take to authenticate
-	// (default 10 s); it is closed then.
+	// Handshake is how long a connection may take to send its part of
+	// the key exchange (default 10 s), and Idle how long it may send
+	// nothing before that (default 5 s); it is closed then. Those are the
+	// slow-loris limits: a socket that says nothing, or dribbles bytes
+	// that never make a key exchange, goes soon.
 	Handshake time.Duration
-	// Idle is how long an unauthenticated connection may send nothing
-	// (default 5 s).
-	Idle time.Duration
+	Idle      time.Duration
+	// LoginGrace is how long, from its accept, a connection that has sent
+	// its part of the key exchange may take to authenticate (default
+	// 120 s, OpenSSH's LoginGraceTime): its client has the host key and
+	// may be waiting for a person, who reads the fingerprint or types a
+	// passphrase. Such a connection is not closed for its silence.
+	LoginGrace time.Duration
 	// MaxPending caps unauthenticated connections in all (default 64) and
 	// MaxPendingPerSource those from one source (default 16). A new
 	// connection over the per-source cap closes that source's pending
@@ -48,9 +55,14 @@ type Limits struct {
 	LoginIdle, KeepAlive     time.Duration
 }
 
+// DefaultLoginGrace is Limits.LoginGrace's default: OpenSSH's
+// LoginGraceTime.
+const DefaultLoginGrace = 120 * time.Second
+
 func (l Limits) withDefaults() Limits {
 	orDuration(&l.Handshake, 10*time.Second)
 	orDuration(&l.Idle, 5*time.Second)
+	orDuration(&l.LoginGrace, DefaultLoginGrace)
 	orDuration(&l.LoginIdle, 30*time.Second)
 	orDuration(&l.KeepAlive, 15*time.Second)
 	orInt(&l.MaxPending, 64)
@@ -90,6 +102,9 @@ type Guard struct {
 	perKey  map[string]int      // open logins by key fingerprint
 	stop    chan struct{}
 	once    sync.Once
+	// late, when set, is told of each connection closed for not logging
+	// in within LoginGrace after it had the host key (OnLateLogin).
+	late func(addr string, after time.Duration)
 }
 
 // source is what the guard knows of one IP address.
@@ -108,6 +123,10 @@ type guardConn struct {
 	read     atomic.Int64 // bytes read before authentication
 	authed   atomic.Bool
 	closed   atomic.Bool
+	// kex follows the client's bytes (read by one goroutine) until it
+	// has sent its part of the key exchange; kexed says it has.
+	kex   kexScan
+	kexed atomic.Bool
 
 	// After login (logins.go), under g.mu: key is the fingerprint of the
 	// key last offered and accepted (the one that logged in, since the
@@ -132,11 +151,27 @@ func NewGuard(l Limits, log *slog.Logger) *Guard {
 
 type guardKey struct{}
 
-// Install hooks the guard into srv: the handshake timeout, the accept
-// check (ConnCallback) and the end of authentication (AuthLogCallback).
-// It must run before srv serves and replaces those hooks.
+// OnLateLogin sets f to be told (from the guard's goroutine) of each
+// connection closed because it had the host key but did not log in
+// within LoginGrace: most likely a person, whom the host may want to
+// hear of. addr is the source address.
+func (g *Guard) OnLateLogin(f func(addr string, after time.Duration)) {
+	g.mu.Lock()
+	g.late = f
+	g.mu.Unlock()
+}
+
+// backstop is added to the longest limit for the SSH library's own
+// handshake deadline: the guard's janitor closes a connection first, and
+// says why.
+const backstop = 10 * time.Second
+
+// Install hooks the guard into srv: the handshake deadline (a backstop:
+// the janitor enforces Handshake, Idle and LoginGrace), the accept check
+// (ConnCallback) and the end of authentication (AuthLogCallback). It
+// must run before srv serves and replaces those hooks.
 func (g *Guard) Install(srv *ssh.Server) {
-	srv.HandshakeTimeout = g.lim.Handshake
+	srv.HandshakeTimeout = max(g.lim.Handshake, g.lim.LoginGrace) + backstop
 	srv.ConnCallback = func(ctx ssh.Context, c net.Conn) net.Conn {
 		gc := g.admit(c)
 		if gc == nil {
@@ -280,25 +315,37 @@ func (g *Guard) Pending() int {
 	return len(g.pending)
 }
 
-// janitor closes pending connections that stayed silent for Idle (the
-// handshake timeout covers slow talkers) and forgets quiet sources.
+// janitor closes pending connections that overstay: one that has not
+// sent its part of the key exchange after Handshake, or has been silent
+// for Idle; one that has, after LoginGrace (the host is told). It also
+// forgets quiet sources and closes logins without a terminal.
 func (g *Guard) janitor() {
-	tick := time.NewTicker(min(g.lim.Idle/4, time.Second))
+	tick := time.NewTicker(min(g.lim.Idle/4, g.lim.Handshake/4, time.Second))
 	defer tick.Stop()
 	for {
 		select {
 		case <-g.stop:
 			return
 		case now := <-tick.C:
-			var idle []*guardConn
+			var idle, slow, late []*guardConn
 			g.mu.Lock()
 			for _, p := range g.pending {
-				if now.Sub(time.Unix(0, p.last.Load())) > g.lim.Idle {
+				age := now.Sub(p.accepted)
+				switch {
+				case p.kexed.Load():
+					if age > g.lim.LoginGrace {
+						late = append(late, p)
+					}
+				case now.Sub(time.Unix(0, p.last.Load())) > g.lim.Idle:
 					idle = append(idle, p)
+				case age > g.lim.Handshake:
+					slow = append(slow, p)
 				}
 			}
-			for _, p := range idle {
-				g.removeLocked(p)
+			for _, list := range [][]*guardConn{idle, slow, late} {
+				for _, p := range list {
+					g.removeLocked(p)
+				}
 			}
 			for ip, s := range g.sources {
 				if now.Sub(s.seen) > time.Minute {
@@ -306,10 +353,22 @@ func (g *Guard) janitor() {
 				}
 			}
 			bare := g.idleLoginsLocked(now)
+			tell := g.late
 			g.mu.Unlock()
 			for _, p := range idle {
 				g.log.Info("ssh: closing an idle unauthenticated connection", "addr", p.ip)
 				_ = p.Conn.Close()
+			}
+			for _, p := range slow {
+				g.log.Info("ssh: closing a connection that did not start the key exchange", "addr", p.ip, "after", g.lim.Handshake)
+				_ = p.Conn.Close()
+			}
+			for _, p := range late {
+				g.log.Warn("ssh: closing a connection that did not log in", "addr", p.ip, "after", g.lim.LoginGrace)
+				_ = p.Conn.Close()
+				if tell != nil {
+					tell(p.ip, g.lim.LoginGrace)
+				}
 			}
 			for _, p := range bare {
 				g.log.Info("ssh: closing a logged-in connection without a terminal", "addr", p.ip, "after", g.lim.LoginIdle)
@@ -328,6 +387,9 @@ func (c *guardConn) Read(b []byte) (int, error) {
 	if n > 0 && !c.authed.Load() {
 		c.last.Store(time.Now().UnixNano())
 		c.read.Add(int64(n))
+		if !c.kexed.Load() && c.kex.feed(b[:n]) {
+			c.kexed.Store(true)
+		}
 	}
 	return n, err
 }

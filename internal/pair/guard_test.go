@@ -27,8 +27,14 @@ func guardedServer(t *testing.T, key gossh.PublicKey, lim Limits) (string, *Guar
 // it); the test's end stops both.
 func serveGuarded(t *testing.T, key gossh.PublicKey, g *Guard, handle func(ssh.Session)) string {
 	t.Helper()
+	return serveGuardedKey(t, key, g, handle, mustHostKey(t))
+}
+
+// serveGuardedKey is serveGuarded with the host key hostPEM.
+func serveGuardedKey(t *testing.T, key gossh.PublicKey, g *Guard, handle func(ssh.Session), hostPEM []byte) string {
+	t.Helper()
 	srv, err := wish.NewServer(
-		wish.WithHostKeyPEM(mustHostKey(t)),
+		wish.WithHostKeyPEM(hostPEM),
 		wish.WithPublicKeyAuth(func(ctx ssh.Context, k ssh.PublicKey) bool { return ssh.KeysEqual(k, key) && g.Offered(ctx, k) }),
 		wish.WithMiddleware(func(ssh.Handler) ssh.Handler {
 			return func(s ssh.Session) {

@@ -25,7 +25,7 @@ func TestHostViewInlineGuestsAltScreen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := New(Options{HostNoAltScreen: tt.inline}).newModel(hub.Driver, tt.guest)
+			m := New(Options{HostNoAltScreen: tt.inline}).newModel("host", hub.Driver, tt.guest)
 			defer m.Close()
 			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 			if got := m.View().AltScreen; got != tt.alt {

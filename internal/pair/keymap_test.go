@@ -34,7 +34,7 @@ func TestViewersShareTheKeymap(t *testing.T) {
 		for _, v := range viewers {
 			t.Run(tc.name+"/"+v.name, func(t *testing.T) {
 				for _, k := range []tea.KeyPressMsg{tc.inert, tc.opens} {
-					m := srv.newModel(v.role, v.guest)
+					m := srv.newModel("viewer", v.role, v.guest)
 					m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 					m.Update(k)
 					if got, want := m.State().PagerOpen, k == tc.opens; got != want {

@@ -3,6 +3,7 @@ package pair
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"charm.land/wish/v2/activeterm"
 	"charm.land/wish/v2/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
 
 	"tandem/backend"
 	"tandem/internal/hub"
@@ -54,6 +56,17 @@ type Options struct {
 	// the guests' (the host's config's [keys]; nil: keys.Default()). The
 	// models only read it.
 	KeyMap *keys.Map
+	// Restart, when set, lets drivers restart the session's app-server for
+	// everyone (F5, /restart): it closes the session, starts a new
+	// app-server and resumes the thread on it, and its ready message
+	// (published through Publish) has RestartedBy = who, the driver who
+	// asked; lastTurn is that driver's newest turn. Concurrent asks share
+	// one restart (Server.restart).
+	Restart func(who, lastTurn string) (model.RestartInfo, error)
+	// LoginGrace is how long a guest whose ssh has the host key may take
+	// to log in (Limits.LoginGrace; 0: DefaultLoginGrace, 120 s). The
+	// host is told of each guest dropped for it (see Warn).
+	LoginGrace time.Duration
 }
 
 // Server hosts one agent session for many viewers over SSH: the hub that
@@ -84,8 +97,16 @@ type Server struct {
 	noteDid func(who, did string)
 	// hostInline is Options.HostNoAltScreen.
 	hostInline bool
-	// keyMap is Options.KeyMap.
-	keyMap *keys.Map
+	// keyMap is Options.KeyMap; loginGrace Options.LoginGrace.
+	keyMap     *keys.Map
+	loginGrace time.Duration
+	// restartFn is Options.Restart; restarting the restart under way
+	// (under mu), which later asks wait for.
+	restartFn  func(who, lastTurn string) (model.RestartInfo, error)
+	restarting *restartCall
+	// told rations the host's lines about guests dropped before they
+	// logged in (hostLine).
+	told *rate.Limiter
 
 	mu      sync.Mutex
 	clients map[ssh.Session]clientState
@@ -93,6 +114,12 @@ type Server struct {
 	// the first client), frameSeq the FrameRateMsg that said it.
 	frame    time.Duration
 	frameSeq int
+	// ending is why the session ends, once Shutdown began ("" before):
+	// each guest's leave says it on the guest's terminal.
+	ending string
+	// host is the host's own program while Attach runs (nil otherwise):
+	// lines for the host go there rather than to stderr.
+	host *tea.Program
 }
 
 // clientState is one connected SSH client: its program, its model and
@@ -152,7 +179,8 @@ func New(opts Options) *Server {
 	ps := &Server{
 		hub: hub.New(), keys: opts.Keys, status: opts.Status, log: log,
 		insecureHostKey: opts.InsecureHostKey, warn: opts.Warn, note: opts.Note, noteDid: opts.NoteDid, hostInline: opts.HostNoAltScreen,
-		keyMap: opts.KeyMap, clients: map[ssh.Session]clientState{},
+		keyMap: opts.KeyMap, loginGrace: opts.LoginGrace, restartFn: opts.Restart, clients: map[ssh.Session]clientState{},
+		told: rate.NewLimiter(rate.Every(time.Minute/hostLinesPerMinute), hostLinesPerMinute),
 	}
 	if ps.noteDid != nil {
 		ps.hub.OnAnswer(func(e backend.RequestResolvedEvent) {
@@ -219,7 +247,10 @@ func (ps *Server) SSHServer(hostKey string) (*ssh.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps.guard = NewGuard(Limits{}, ps.log)
+	ps.guard = NewGuard(Limits{LoginGrace: ps.loginGrace}, ps.log)
+	ps.guard.OnLateLogin(func(addr string, after time.Duration) {
+		ps.hostLine(fmt.Sprintf("a guest from %s had the host key but did not log in within %v — disconnected (--login-grace)", addr, after))
+	})
 	ps.guard.Install(srv)
 	ps.channels.Install(srv)
 	return srv, nil
@@ -229,6 +260,30 @@ func (ps *Server) SSHServer(hostKey string) (*ssh.Server, error) {
 // guests to check ssh's first-connection prompt against; empty until
 // SSHServer has loaded the key.
 func (ps *Server) Fingerprint() string { return ps.fingerprint }
+
+// hostLinesPerMinute bounds the host's lines about guests dropped before
+// logging in: a flood of them is in the log, not on the host's screen.
+const hostLinesPerMinute = 3
+
+// hostLine tells the host (only: guests don't see it) of something about
+// the pairing itself: in the host's own view when it is attached, else
+// through Options.Warn (serve's stderr). A line over hostLinesPerMinute
+// goes only to the log.
+func (ps *Server) hostLine(text string) {
+	ps.log.Info("told the host", "line", text)
+	if !ps.told.Allow() {
+		return
+	}
+	ps.mu.Lock()
+	host := ps.host
+	ps.mu.Unlock()
+	switch {
+	case host != nil:
+		go host.Send(model.InfoMsg{Text: text}) // Send waits for the program
+	case ps.warn != nil:
+		ps.warn(text)
+	}
+}
 
 // gate is the outermost middleware: a key whose authorized_keys line
 // forbids a terminal (no-pty, or restrict without pty), or that already
@@ -263,11 +318,18 @@ func (ps *Server) gate(next ssh.Handler) ssh.Handler {
 	}
 }
 
-// newModel returns a viewer's own model: shared transcript, read-only for
-// watchers; guest is set for SSH clients (model.Options.Guest: nothing
-// runs on the host for them), not for the host's own terminal.
-func (ps *Server) newModel(role hub.Role, guest bool) *model.Model {
+// newModel returns the model of the viewer name: shared transcript,
+// read-only for watchers; guest is set for SSH clients
+// (model.Options.Guest: nothing runs on the host for them), not for the
+// host's own terminal. A driver may restart the app-server for everyone
+// (Options.Restart).
+func (ps *Server) newModel(name string, role hub.Role, guest bool) *model.Model {
+	var restart func(string) (model.RestartInfo, error)
+	if ps.restartFn != nil && role == hub.Driver {
+		restart = func(lastTurn string) (model.RestartInfo, error) { return ps.restart(name, lastTurn) }
+	}
 	return model.New(model.Options{
+		Restart:  restart,
 		Dark:     true,
 		NoColor:  os.Getenv("NO_COLOR") != "",
 		Status:   ps.status,
@@ -291,7 +353,7 @@ func (ps *Server) program(sess ssh.Session) *tea.Program {
 	// 30 frames a second is plenty over a network and halves the render
 	// cost each client puts on the host.
 	opts := append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler(), tea.WithFPS(sshFPS))
-	cm := ps.newModel(m.Role, true)
+	cm := ps.newModel(m.Name, m.Role, true)
 	p := tea.NewProgram(cm, opts...)
 	v := ps.hub.Join(m.Name, m.Role)
 	ps.mu.Lock()
@@ -328,10 +390,16 @@ func (ps *Server) leave(next ssh.Handler) ssh.Handler {
 		c, ok := ps.clients[sess]
 		delete(ps.clients, sess)
 		_ = ps.retune()
+		why := ps.ending
 		ps.mu.Unlock()
 		if ok {
 			c.v.Leave()
 			c.m.Close() // its spilled command output
+		}
+		if why != "" {
+			// The program has left the alternate screen: the line stays
+			// on the guest's terminal, above ssh's own "closed".
+			_, _ = io.WriteString(sess.Stderr(), "\r\ntandem serve: "+why+"\r\n")
 		}
 		next(sess)
 	}
@@ -346,12 +414,36 @@ func (ps *Server) quitAll() {
 	}
 }
 
+// EndHost is what a guest is told when the host ends the session (quits
+// the attached view, Ctrl+C, a signal, --idle-timeout); EndDaemon when
+// the session's thread goes on on the codex daemon.
+const (
+	EndHost   = "the host ended the session"
+	EndDaemon = "the host ended the session (the shared thread goes on on the codex daemon)"
+)
+
+// EndingBecause sets what every guest is told, on their terminal, when
+// Shutdown disconnects them (default EndHost, or EndDaemon when
+// durable); the first reason given stays.
+func (ps *Server) EndingBecause(why string) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if ps.ending == "" {
+		ps.ending = why
+	}
+}
+
 // Shutdown ends the shared session: pending requests are refused (never
-// accepted), every client is disconnected, srv stops, then the
-// connection to the app-server (sess, which may be nil) closes. With
-// durable (the codex daemon) nothing is refused: the turn goes on there,
-// and its requests are asked again when the thread is resumed.
+// accepted), every client is told why (EndingBecause) and disconnected,
+// srv stops, then the connection to the app-server (sess, which may be
+// nil) closes. With durable (the codex daemon) nothing is refused: the
+// turn goes on there, and its requests are asked again when the thread
+// is resumed.
 func (ps *Server) Shutdown(srv *ssh.Server, sess *backend.Session, durable bool) {
+	if durable {
+		ps.EndingBecause(EndDaemon)
+	}
+	ps.EndingBecause(EndHost)
 	if durable {
 		ps.log.Info("leaving the shared session on the daemon")
 	} else if n := ps.hub.RefusePending(); n > 0 {

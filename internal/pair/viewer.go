@@ -98,11 +98,19 @@ func (ps *Server) Attach(ctx context.Context, name, info string, opts ...tea.Pro
 
 // attachRun is Attach, returning the program's final model.
 func (ps *Server) attachRun(ctx context.Context, name, info string, opts ...tea.ProgramOption) (tea.Model, error) {
-	m := ps.newModel(hub.Driver, false)
+	m := ps.newModel(name, hub.Driver, false)
 	defer m.Close() // its spilled command output
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
 	v := ps.hub.Join(name, hub.Driver)
 	defer v.Leave()
+	ps.mu.Lock()
+	ps.host = p
+	ps.mu.Unlock()
+	defer func() {
+		ps.mu.Lock()
+		ps.host = nil
+		ps.mu.Unlock()
+	}()
 	if info != "" {
 		go p.Send(model.InfoMsg{Text: info}) // Send blocks until the program runs
 	}
@@ -135,4 +143,39 @@ func (ps *Server) WatchIdle(ctx context.Context, d time.Duration, end func()) {
 			}
 		}
 	}
+}
+
+// restartCall is one restart of the app-server, which drivers who ask
+// while it runs wait for and share.
+type restartCall struct {
+	done chan struct{}
+	info model.RestartInfo
+	err  error
+	// joined counts the drivers who asked while it ran (under ps.mu).
+	joined int
+}
+
+// restart runs Options.Restart for the driver who, unless one is under
+// way: then it waits for that one and returns its outcome, so two
+// drivers pressing F5 at once start one app-server, not two.
+func (ps *Server) restart(who, lastTurn string) (model.RestartInfo, error) {
+	ps.mu.Lock()
+	if c := ps.restarting; c != nil {
+		c.joined++
+		ps.mu.Unlock()
+		<-c.done
+		return c.info, c.err
+	}
+	c := &restartCall{done: make(chan struct{})}
+	ps.restarting = c
+	ps.mu.Unlock()
+	ps.log.Info("restarting the app-server for everyone", "by", who)
+	c.info, c.err = ps.restartFn(who, lastTurn)
+	ps.mu.Lock()
+	ps.restarting = nil
+	joined := c.joined
+	ps.mu.Unlock()
+	close(c.done)
+	ps.log.Info("app-server restart ended", "by", who, "also asked", joined, "err", c.err)
+	return c.info, c.err
 }

@@ -137,6 +137,16 @@ func TestEnterOnNoCommand(t *testing.T) {
 	}
 }
 
+// A driver of a shared session (tandem serve) may /restart: serve
+// restarts the app-server for every viewer, on the same thread.
+func TestSharedDriverMayRestart(t *testing.T) {
+	r := newRoleRig(t, act.SharedDriver())
+	ok, is := r.enter("/restart")
+	if !ok || len(only[act.Restart](is)) != 1 {
+		t.Fatalf("/restart by a shared driver: taken %v, asked for %v, notice %q", ok, kinds(is), notice(is))
+	}
+}
+
 // Enter on a whole name runs it: the draft is emptied, the notice
 // cleared, and the command asks for what it does.
 func TestEnterRunsAWholeName(t *testing.T) {
@@ -223,7 +233,7 @@ func TestRefusedCommandKeepsTheDraft(t *testing.T) {
 		{"/stop", act.Role{}, func(w *world) { w.agentShown = true; w.turn.Running = true }, "a sub-agent is shown"},
 		{"/approvals", act.NewRole(false, true, true), nil, "/approvals is the host's"},
 		{"/new", act.NewRole(false, true, false), nil, "/new is not available in a shared session"},
-		{"/restart", act.SharedDriver(), nil, "/restart is not available in a shared session"},
+		{"/undo", act.SharedDriver(), nil, "/undo is not available in a shared session"},
 		{"/detach", act.Role{}, nil, "/detach is for a session on the codex daemon"},
 		{"/detach", act.NewRole(false, true, true), func(w *world) { w.server.Durable = true }, "/detach is not available in a shared session"},
 		{"/stop", act.NewRole(false, true, false), nil, "/stop is not available in a shared session"},

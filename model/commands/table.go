@@ -104,11 +104,12 @@ func find(name string) *command {
 // the guest's turns.
 var guestBlocked = map[string]bool{"approvals": true}
 
-// sharedBlocked are the slash commands that would switch or restart the
-// one thread every viewer of a shared session folds: they are refused
-// there, since the other viewers' models would not follow.
+// sharedBlocked are the slash commands that would switch the one thread
+// every viewer of a shared session folds: they are refused there, since
+// the other viewers' models would not follow. (/restart is not: tandem
+// serve restarts the app-server for everyone, on the same thread.)
 var sharedBlocked = map[string]bool{
-	"new": true, "resume": true, "fork": true, "archive": true, "restart": true, "undo": true,
+	"new": true, "resume": true, "fork": true, "archive": true, "undo": true,
 }
 
 // refusal says why cmd can't run now ("" when it can): the role (a

@@ -21,8 +21,12 @@ const restartHint = "press F5 or type /restart to restart it and resume this thr
 type recovery struct {
 	// dead is set from ServerExitedEvent until a restart succeeds.
 	dead bool
-	// restarting is set while Options.Restart runs.
+	// restarting is set while Options.Restart runs; asked from Restart
+	// until the restarted session's ready message came (a shared
+	// session's, which says who restarted it: restartedBy) or the
+	// restart failed.
 	restarting bool
+	asked      bool
 	// timeoutFor is the start of the turn whose timeout was already
 	// offered, so each turn is offered once.
 	timeoutFor time.Time
@@ -144,6 +148,7 @@ func (t *Turns) Restart() {
 		return restartDoneMsg{info: info, err: err}
 	}})
 	t.rec.restarting = true
+	t.rec.asked = true
 	t.ready = false
 	t.notice(act.NoticeStarting, "restarting codex app-server…")
 }
@@ -155,6 +160,7 @@ func (t *Turns) onRestartDone(msg restartDoneMsg) {
 	}
 	t.rec.restarting = false
 	if msg.err != nil {
+		t.rec.asked = false
 		t.rec.dead = true
 		t.out().Clear()
 		hint := restartHint
@@ -173,6 +179,27 @@ func (t *Turns) onRestartDone(msg restartDoneMsg) {
 	}
 	t.banner(ui.BannerInfo, text, nil)
 	// Prompts queued before the server died go first, in order.
+	t.flushQueue()
+}
+
+// restartedBy takes a shared session's restart (SessionReady.RestartedBy)
+// that another driver asked for, or this viewer itself: a viewer that
+// asked nothing gets its session back (if it saw the server die) with a
+// line saying who restarted it; one that asked says so when its restart
+// returns (onRestartDone), which may come before this ready message or
+// after it. Either way, prompts queued meanwhile go now.
+func (t *Turns) restartedBy(msg SessionReady) {
+	if t.rec.asked {
+		t.rec.asked = false
+	} else {
+		t.rec.dead = false
+		t.rec.noThread = false
+		text := "codex app-server restarted by " + msg.RestartedBy
+		if msg.ThreadID != "" {
+			text += " — the thread continues"
+		}
+		t.banner(ui.BannerInfo, text, nil)
+	}
 	t.flushQueue()
 }
 

@@ -39,6 +39,11 @@ type SessionReady struct {
 	// Reattached says this session re-attached to the thread the model
 	// shows: History (the whole thread) is merged, not drawn again.
 	Reattached bool
+	// RestartedBy, in a shared session (tandem serve), names the driver
+	// whose F5 or /restart started this app-server and resumed the
+	// thread every viewer shows: each viewer's dead session comes back,
+	// and says who brought it back.
+	RestartedBy string
 }
 
 // RestartInfo describes a restarted session: the thread resumed with
@@ -98,4 +103,7 @@ func (t *Turns) OnReady(msg SessionReady) {
 		t.rememberThread(t.client.ThreadID())
 	}
 	t.threadExtras() // goal.go: the goal, the skills
+	if msg.RestartedBy != "" {
+		t.restartedBy(msg) // recovery.go
+	}
 }

@@ -3,6 +3,9 @@ package sshtest
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/pem"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,6 +18,8 @@ import (
 type Key struct {
 	Name   string
 	Signer gossh.Signer
+	// Private is the private key (nil for a key made of a Signer only).
+	Private ed25519.PrivateKey
 }
 
 // NewKey generates a key named name; a failure fails the test.
@@ -28,7 +33,26 @@ func NewKey(t testing.TB, name string) Key {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Key{Name: name, Signer: s}
+	return Key{Name: name, Signer: s, Private: priv}
+}
+
+// File writes the private key in OpenSSH's format to a file of its own
+// (mode 0600) under a temp dir of t, for the system ssh's -i, and returns
+// its path; a failure (or a key without Private) fails the test.
+func (k Key) File(t testing.TB) string {
+	t.Helper()
+	if k.Private == nil {
+		t.Fatal("sshtest: key " + k.Name + " has no private key to write")
+	}
+	block, err := gossh.MarshalPrivateKey(k.Private, k.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "id_ed25519")
+	if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // Line is the key's authorized_keys line: "ssh-ed25519 AAAA… NAME\n".
