@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // JSON-RPC 2.0 error codes used by tandem and the app-server.
@@ -148,6 +149,19 @@ func (r *IncomingRequest) Answered() bool { return r.done.Load() }
 // closes.
 var ErrClosed = errors.New("app-server connection closed")
 
+// MaybeSent reports whether a call that failed with err may still have
+// been carried out by the server: it gave up waiting (its context ended)
+// or the connection ended while it waited, so no answer says either way.
+// An error the server answered with (*RPCError) or one before any
+// request was written is not such a failure.
+func MaybeSent(err error) bool {
+	var rpcErr *RPCError
+	if err == nil || errors.As(err, &rpcErr) {
+		return false
+	}
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || errors.Is(err, ErrClosed)
+}
+
 // Conn is a JSON-RPC 2.0 client over newline-delimited JSON (one message
 // per line, any length). Outgoing writes are serialized; requests are
 // correlated by a numeric id. Create one with NewConn and start its read
@@ -181,6 +195,12 @@ type Conn struct {
 	closed  bool
 	doneCh  chan struct{}
 	err     error
+	// owed is when each request still owed an answer was sent: the calls
+	// waiting, and those given up on (their context ended) until the
+	// server answers them or a request sent after them; heard is when
+	// the last line came from the server (Unanswered).
+	owed  map[int64]time.Time
+	heard time.Time
 }
 
 // NewConn returns a connection reading server messages from r and writing
@@ -195,7 +215,42 @@ func NewConn(r io.Reader, w io.Writer, h Handler, log *slog.Logger) *Conn {
 		handler: h,
 		log:     log,
 		pending: map[int64]chan *Message{},
+		owed:    map[int64]time.Time{},
 		doneCh:  make(chan struct{}),
+	}
+}
+
+// Unanswered is the time since which the server has owed an answer and
+// said nothing: the later of when the oldest request still unanswered was
+// sent (also one whose call gave up waiting) and when the last message of
+// any kind came from it. It is the zero time when no request is owed, or
+// once the connection ended. Times are the wall clock's (time.Now).
+func (c *Conn) Unanswered() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed || len(c.owed) == 0 {
+		return time.Time{}
+	}
+	var oldest time.Time
+	for _, t := range c.owed {
+		if oldest.IsZero() || t.Before(oldest) {
+			oldest = t
+		}
+	}
+	if c.heard.After(oldest) {
+		return c.heard
+	}
+	return oldest
+}
+
+// answered records the server's answer to request id: it and every
+// request sent before it are no longer owed (a server that answers a
+// later request is not stuck on an earlier one it dropped).
+func (c *Conn) answered(id int64) {
+	for i := range c.owed {
+		if i <= id { // ids grow in the order requests are sent
+			delete(c.owed, i)
+		}
 	}
 }
 
@@ -234,6 +289,7 @@ func (c *Conn) Serve() error {
 	c.mu.Lock()
 	c.closed = true
 	c.err = err
+	clear(c.owed)
 	for id, ch := range c.pending {
 		close(ch)
 		delete(c.pending, id)
@@ -268,6 +324,9 @@ func (c *Conn) dispatch(line []byte) error {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
+	c.mu.Lock()
+	c.heard = time.Now()
+	c.mu.Unlock()
 	if c.Trace != nil {
 		c.Trace(Received, line)
 	}
@@ -289,6 +348,7 @@ func (c *Conn) dispatch(line []byte) error {
 		c.mu.Lock()
 		ch, ok := c.pending[id]
 		delete(c.pending, id)
+		c.answered(id)
 		c.mu.Unlock()
 		if !ok {
 			c.log.Warn("response to no pending request", "id", id)
@@ -390,6 +450,7 @@ func (c *Conn) callOnce(ctx context.Context, method string, params, result any) 
 		return fmt.Errorf("%s: %w", method, ErrClosed)
 	}
 	c.pending[id] = ch
+	c.owed[id] = time.Now()
 	c.mu.Unlock()
 
 	m := &Message{ID: RequestID(strconv.AppendInt(nil, id, 10)), Method: method}
@@ -407,7 +468,7 @@ func (c *Conn) callOnce(ctx context.Context, method string, params, result any) 
 	}
 	select {
 	case <-ctx.Done():
-		c.forget(id)
+		c.giveUp(id) // still owed: a server that never answers is not answering
 		return fmt.Errorf("%s: %w", method, ctx.Err())
 	case resp, ok := <-ch:
 		if !ok {
@@ -425,7 +486,17 @@ func (c *Conn) callOnce(ctx context.Context, method string, params, result any) 
 	}
 }
 
+// forget drops request id, never sent whole: nothing is owed for it.
 func (c *Conn) forget(id int64) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	delete(c.owed, id)
+	c.mu.Unlock()
+}
+
+// giveUp drops the call waiting for request id; the request stays owed
+// (Unanswered) until the server answers it or a later one.
+func (c *Conn) giveUp(id int64) {
 	c.mu.Lock()
 	delete(c.pending, id)
 	c.mu.Unlock()

@@ -296,6 +296,8 @@ func (f *fakeDriver) TurnID() string {
 
 func (f *fakeDriver) UserAgent() string { return "codex_cli_rs/0.169.0" }
 
+func (f *fakeDriver) Unanswered() time.Time { return time.Time{} } // it answers at once
+
 func (f *fakeDriver) Review(_ context.Context, target backend.ReviewTarget) error {
 	return f.answer("review/start", backend.ReviewStartParams{ThreadID: f.ThreadID(), Target: target}, nil)
 }

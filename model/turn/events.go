@@ -16,6 +16,9 @@ import (
 func (t *Turns) OnEvent(ev backend.Event) bool {
 	switch e := ev.(type) {
 	case backend.TurnStartedEvent:
+		if t.t.starting || t.t.check != nil {
+			t.confirmStart() // truth.go: the server started our turn/start
+		}
 		t.followTurn() // machine.go: ours is running already
 	case backend.TurnCompletedEvent:
 		mine, d := t.t.busy(), t.now().Sub(t.t.started)
