@@ -78,7 +78,7 @@ func (t *Turns) beginCheck(c *check) {
 // no server to ask yet (OnReady asks again).
 func (t *Turns) askCheck() {
 	c := t.t.check
-	if c == nil || c.asking || t.client == nil || !t.ready || t.rec.restarting {
+	if c == nil || c.asking || t.client == nil || !t.ready {
 		return
 	}
 	c.asking = true
