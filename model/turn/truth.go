@@ -36,10 +36,16 @@ type check struct {
 	// holds); draft the text given back when the server says no.
 	sent, draft string
 	// asking is set while a read is in flight; seq tells the retry timer
-	// still wanted.
-	asking bool
-	seq    int
+	// still wanted; refused counts the answered reads that said no.
+	asking  bool
+	seq     int
+	refused int
 }
+
+// checkRefusals is how many answered reads without the turn or steer
+// (or refused: the thread's turns cannot be listed yet) mean it did not
+// happen.
+const checkRefusals = 2
 
 // checkRetry is the wait before asking again a server that did not say
 // (its read failed or timed out).
@@ -92,14 +98,30 @@ func (t *Turns) onCheckTick(msg checkTickMsg) {
 }
 
 // onTurnsRead takes the server's word on the check: the turn (or the
-// steer) is there, or it is not.
+// steer) is there, or it is not. A "no" is asked again once after
+// checkRetry before it counts (what the server just did may not be
+// written yet: a fresh thread's turns cannot be listed, -32601, until its
+// first turn is on disk); a read with no answer is asked again and again,
+// never a "no".
 func (t *Turns) onTurnsRead(r act.TurnsRead) {
 	c := t.t.check
 	if c == nil || r.Thread != c.thread {
 		return
 	}
 	c.asking = false
-	if r.Err != nil {
+	var tu backend.Turn
+	yes := false
+	if r.Err == nil {
+		if c.steer {
+			yes = steered(r.Turns, c.turn, c.sent)
+		} else {
+			tu, yes = started(r.Turns, c.before, c.sent)
+		}
+	}
+	if !yes && (backend.MaybeSent(r.Err) || c.refused+1 < checkRefusals) {
+		if !backend.MaybeSent(r.Err) {
+			c.refused++
+		}
 		c.seq++
 		seq := c.seq
 		t.notice(act.NoticeChecking, "codex has not said whether it got your message — asking again (F5 restarts it if it is stuck)")
@@ -108,18 +130,16 @@ func (t *Turns) onTurnsRead(r act.TurnsRead) {
 	}
 	t.t.check = nil
 	t.out().Clear(act.NoticeChecking)
-	if c.steer {
-		t.steerChecked(c, steered(r.Turns, c.turn, c.sent))
-		return
-	}
-	tu, ok := started(r.Turns, c.before, c.sent)
-	if !ok {
+	switch {
+	case c.steer:
+		t.steerChecked(c, yes)
+	case yes:
+		t.followChecked(tu)
+		t.flushQueue()
+	default:
 		t.startRefused(c.draft, "codex did not answer turn/start, and the thread has no such turn")
 		t.flushQueue()
-		return
 	}
-	t.followChecked(tu)
-	t.flushQueue()
 }
 
 // followChecked follows tu, the turn the server did start: still running,
@@ -177,12 +197,16 @@ func (t *Turns) confirmStart() {
 }
 
 // started finds, among the thread's turns after before, the one whose
-// user message is text.
+// user message is text, or one still running that has no item yet (a
+// turn just started lists none: its user message is not written yet).
 func started(turns []backend.Turn, before, text string) (backend.Turn, bool) {
 	for i := len(turns) - 1; i >= 0; i-- {
 		tu := turns[i]
 		if before != "" && tu.ID == before {
 			break
+		}
+		if len(tu.Items) == 0 && tu.Status == backend.TurnInProgress {
+			return tu, true
 		}
 		for _, it := range tu.Items {
 			if it.Type == "userMessage" && strings.TrimSpace(it.UserText()) == strings.TrimSpace(text) {

@@ -22,6 +22,25 @@ func userTurn(id, status string, texts ...string) backend.Turn {
 	return tu
 }
 
+// answer hands the check's read its answer, turns; a "no" is asked again
+// once after checkRetry, and answered alike. It returns what the last
+// answer asked for.
+func answer(t *testing.T, r *rig, turns []backend.Turn) []act.Intent {
+	t.Helper()
+	r.tt.Result(act.TurnsRead{Thread: "t-first", Turns: turns})
+	is := r.take()
+	if !r.tt.Checking() {
+		return is
+	}
+	if len(r.timers) == 0 || r.timers[len(r.timers)-1].d != checkRetry || len(all[act.SetDraft](is))+len(all[act.RestoreDraft](is)) != 0 {
+		t.Fatalf("a first no: %v, timers %+v", kinds(is), r.timers)
+	}
+	r.fire()
+	call[act.ReadTurns](t, r.take())
+	r.tt.Result(act.TurnsRead{Thread: "t-first", Turns: turns})
+	return r.take()
+}
+
 // noAnswer is a call that gave up waiting: the server may have carried
 // it out.
 var noAnswer = fmt.Errorf("turn/start: %w", context.DeadlineExceeded)
@@ -51,6 +70,7 @@ func TestUnansweredStartAsksTheServer(t *testing.T) {
 		banner  string // a banner begins so ("" none)
 	}{
 		{"the server started it", []backend.Turn{userTurn("turn-1", backend.TurnCompleted, "earlier"), userTurn("turn-2", backend.TurnInProgress, "fix it")}, true, false, ""},
+		{"just started, no item written yet", []backend.Turn{userTurn("turn-1", backend.TurnCompleted, "earlier"), {ID: "turn-2", Status: backend.TurnInProgress}}, true, false, ""},
 		{"it ran and ended", []backend.Turn{userTurn("turn-1", backend.TurnCompleted, "earlier"), userTurn("turn-2", backend.TurnInterrupted, "fix it")}, false, false, "Turn interrupted"},
 		{"no such turn", []backend.Turn{userTurn("turn-1", backend.TurnCompleted, "earlier")}, false, true, "could not start the turn: codex did not answer turn/start, and the thread has no such turn"},
 		{"the same words before turn-1 are not it", []backend.Turn{userTurn("turn-0", backend.TurnCompleted, "fix it"), userTurn("turn-1", backend.TurnCompleted, "earlier")}, false, true, "could not start the turn"},
@@ -73,8 +93,7 @@ func TestUnansweredStartAsksTheServer(t *testing.T) {
 			if got := calls(r.take()); len(got) != 0 {
 				t.Fatalf("Enter while asking called %v", got)
 			}
-			r.tt.Result(act.TurnsRead{Thread: "t-first", Turns: tc.turns})
-			is = r.take()
+			is = answer(t, r, tc.turns)
 			back := all[act.SetDraft](is)
 			if tc.back != (len(back) == 1 && back[0].Text == "fix it") {
 				t.Errorf("the prompt given back: %+v; want %v", back, tc.back)
@@ -122,6 +141,25 @@ func TestUnansweredStartWaitsForTheServer(t *testing.T) {
 	}
 }
 
+// A thread whose turns cannot be listed (a fresh thread: -32601 until
+// its first turn is written) is asked again; refused twice, with no
+// turn/started meanwhile, the turn did not start.
+func TestRefusedReadsMeanNoTurn(t *testing.T) {
+	r := ready(t, act.Role{}, Options{})
+	startUnanswered(t, r)
+	refused := fmt.Errorf("thread/read: %w", &backend.RPCError{Code: -32601, Message: "list_turns is not supported yet"})
+	r.tt.Result(act.TurnsRead{Thread: "t-first", Err: refused})
+	if is := r.take(); len(all[act.SetDraft](is)) != 0 || !r.tt.Checking() {
+		t.Fatalf("one refusal: %v", kinds(is))
+	}
+	r.fire()
+	call[act.ReadTurns](t, r.take())
+	r.tt.Result(act.TurnsRead{Thread: "t-first", Err: refused})
+	if is := r.take(); len(all[act.SetDraft](is)) != 1 || r.tt.Checking() || r.tt.Running() {
+		t.Errorf("two refusals: %v, checking %v", kinds(is), r.tt.Checking())
+	}
+}
+
 // turn/started before turn/start's timeout: the error is no failure and
 // nothing is asked. An error the server answered with is a failure at
 // once.
@@ -164,8 +202,7 @@ func TestUnansweredStartAskedAfterRestart(t *testing.T) {
 	call[act.ReadTurns](t, r.take())
 	r.tt.Update(msg.(Msg))
 	r.take()
-	r.tt.Result(act.TurnsRead{Thread: "t-first", Turns: []backend.Turn{userTurn("turn-1", backend.TurnCompleted, "earlier")}})
-	is = r.take()
+	is = answer(t, r, []backend.Turn{userTurn("turn-1", backend.TurnCompleted, "earlier")})
 	if back := all[act.SetDraft](is); len(back) != 1 || back[0].Text != "fix it" || r.tt.Checking() || r.tt.Busy() {
 		t.Errorf("after the restart: %v, checking %v", kinds(is), r.tt.Checking())
 	}
@@ -191,8 +228,7 @@ func TestUnansweredSteerAsksTheServer(t *testing.T) {
 		if !there {
 			tu = userTurn("turn-1", backend.TurnInProgress, "also this") // its prompt, not the steer
 		}
-		r.tt.Result(act.TurnsRead{Thread: "t-first", Turns: []backend.Turn{tu}})
-		is = r.take()
+		is = answer(t, r, []backend.Turn{tu})
 		if there != (len(all[act.Echo](is)) == 1) || there == (len(all[act.RestoreDraft](is)) == 1) {
 			t.Errorf("there %v: %v", there, kinds(is))
 		}
