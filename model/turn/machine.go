@@ -192,6 +192,7 @@ func (t *Turns) clearTurn() {
 	t.t.seq++
 	t.t.running, t.t.starting, t.t.foreign = false, false, false
 	t.t.interruptSent = time.Time{}
+	t.rec.silent = 0
 }
 
 // endTurn ends the running turn as tu says, with a banner when it was

@@ -260,12 +260,13 @@ func (t *Turns) silence() time.Duration {
 // on.
 func (t *Turns) checkSilence() { t.rec.silent = t.silence() }
 
-// SilenceNotice is the status line while the server has not answered
-// for Options.UnresponsiveAfter ("" while it answers).
+// SilenceNotice is the status line while a turn runs (or is started or
+// checked) and the server has not answered for Options.UnresponsiveAfter
+// ("" while it answers).
 func (t *Turns) SilenceNotice() string {
 	d := t.rec.silent
-	if d <= 0 || t.client == nil {
-		return ""
+	if d <= 0 || t.client == nil || !t.t.busy() {
+		return "" // measured on the frames of a turn: stale without one
 	}
 	s := fmt.Sprintf("codex has not answered for %d s", int(d.Seconds()))
 	if t.opts.Restart != nil && !t.env.Role.Watches() {
