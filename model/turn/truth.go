@@ -296,6 +296,10 @@ func (t *Turns) F5() {
 			t.notice(act.NoticeStarting, fmt.Sprintf("codex had not answered for %d s — killing it and restarting…", int(d.Seconds())))
 			return
 		}
-		t.notice(act.NoticeInfo, fmt.Sprintf("codex app-server is answering — F5 restarts it once it is gone or silent for %s; /restart restarts it now", t.opts.UnresponsiveAfter))
+		when := "once it is gone"
+		if limit := t.opts.UnresponsiveAfter; limit > 0 {
+			when += fmt.Sprintf(" or silent for %d s", int(limit.Seconds()))
+		}
+		t.notice(act.NoticeInfo, "codex app-server is answering — F5 restarts it "+when+"; /restart restarts it now")
 	}
 }
