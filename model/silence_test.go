@@ -78,3 +78,17 @@ func TestDeadServerEndsOpenCells(t *testing.T) {
 	m.Update(msg)
 	check("after F5")
 }
+
+// A turn that ends interrupted (Esc, or Ctrl+C refusing its approval
+// first) with a command never completed: the command reads interrupted,
+// not running.
+func TestInterruptedTurnEndsOpenCells(t *testing.T) {
+	m := ready(t, newFake(), Options{})
+	m.Update(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
+	m.Update(notif(t, "item/started", `{"turnId":"turn-1","item":{"type":"commandExecution","id":"cmd-1","command":"rm -rf build","status":"inProgress"}}`))
+	m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnInterrupted}})
+	v := viewText(m)
+	if strings.Contains(v, "(running") || !strings.Contains(v, "rm -rf build  (interrupted)") {
+		t.Errorf("the command of the interrupted turn:\n%s", v)
+	}
+}
