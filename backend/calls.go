@@ -3,7 +3,6 @@ package backend
 import (
 	"context"
 	"fmt"
-	"time"
 )
 
 // This file is Session's side of Client: each method sends one request of
@@ -14,9 +13,6 @@ var _ Client = (*Session)(nil)
 
 // UserAgent implements Client: the `initialize` userAgent.
 func (s *Session) UserAgent() string { return s.Init.UserAgent }
-
-// Unanswered implements Client (Conn.Unanswered).
-func (s *Session) Unanswered() time.Time { return s.conn.Unanswered() }
 
 // StartTurn implements Client: `turn/start` with in's text and overrides.
 // The turn's id becomes the running turn at once, before `turn/started`.

@@ -262,25 +262,6 @@ func (s *Session) Close() error {
 	return err
 }
 
-// Kill is Close for a peer that does not answer: a process peer is sent
-// SIGKILL at once, its whole process group with it (no grace for a
-// server that reads nothing, such as one stopped with SIGSTOP); a peer
-// that is no process is closed. It waits as Close does.
-func (s *Session) Kill() error {
-	var err error
-	s.once.Do(func() {
-		s.closing.Store(true)
-		if k, ok := s.stream.(interface{ Kill() error }); ok {
-			err = k.Kill()
-		} else {
-			err = s.stream.Close()
-		}
-		<-s.conn.Done()
-		<-s.closed
-	})
-	return err
-}
-
 // Done is closed once the connection has ended and its last event was fed.
 func (s *Session) Done() <-chan struct{} { return s.closed }
 
