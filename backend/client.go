@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // Client is the app-server as the rest of tandem sees it: one typed method
@@ -24,6 +25,10 @@ type Client interface {
 	// UserAgent is the server's `initialize` userAgent
 	// ("codex_cli_rs/0.169.0 (…)").
 	UserAgent() string
+	// Unanswered is the time since which the server has owed tandem an
+	// answer and said nothing at all (the zero time when nothing is
+	// owed): see Conn.Unanswered. A turn that streams is answering.
+	Unanswered() time.Time
 
 	// StartTurn runs `turn/start` with in on the current thread.
 	StartTurn(ctx context.Context, in TurnInput) (Turn, error)
@@ -177,6 +182,9 @@ func (Unavailable) TurnID() string { return "" }
 
 // UserAgent implements Client.
 func (Unavailable) UserAgent() string { return "" }
+
+// Unanswered implements Client: nothing is owed.
+func (Unavailable) Unanswered() time.Time { return time.Time{} }
 
 // StartTurn implements Client.
 func (u Unavailable) StartTurn(context.Context, TurnInput) (Turn, error) { return Turn{}, u.err() }

@@ -18,11 +18,11 @@
 //     and requests with their answers (requests.go, approvals.go,
 //     questions.go, answers.go, autoreply.go); recorded calls
 //     (recorded.go). It imports no I/O package and nothing of tandem.
-//   - conn: JSON-RPC over any byte stream (rpc.go, retry.go): Conn reads
+//   - conn: JSON-RPC over any byte stream (rpc.go, retry.go, silence.go): Conn reads
 //     and writes lines, and starts or dials nothing.
 //   - client: Session, the typed Client over one Conn (session.go,
 //     client.go, calls.go, fs.go, sandbox.go, skills.go, turns.go,
-//     images.go). It reaches the peer through the Transport and Stream
+//     images.go, stuck.go). It reaches the peer through the Transport and Stream
 //     interfaces only.
 //   - transport: starting and reaching the app-server and what goes with
 //     it — a local process (process.go), SSH through the system ssh

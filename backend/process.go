@@ -163,6 +163,18 @@ func (p *process) Close() error {
 	return nil
 }
 
+// Kill sends SIGKILL to the whole process group at once, skipping
+// Close's ladder (a stopped or wedged peer reads no EOF and takes no
+// SIGTERM), and waits for the leader to be reaped.
+func (p *process) Kill() error {
+	p.once.Do(func() {
+		_ = p.stdin.Close()
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		<-p.exited
+	})
+	return nil
+}
+
 // ExitDescription turns a Wait error into a short phrase such as
 // "exited with status 1" or "killed by signal 9".
 func ExitDescription(err error) string {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // JSON-RPC 2.0 error codes used by tandem and the app-server.
@@ -181,6 +182,12 @@ type Conn struct {
 	closed  bool
 	doneCh  chan struct{}
 	err     error
+	// owed is when each request still owed an answer was sent: the calls
+	// waiting, and those given up on (their context ended) until the
+	// server answers them or a request sent after them; heard is when
+	// the last line came from the server (Unanswered).
+	owed  map[int64]time.Time
+	heard time.Time
 }
 
 // NewConn returns a connection reading server messages from r and writing
@@ -195,6 +202,7 @@ func NewConn(r io.Reader, w io.Writer, h Handler, log *slog.Logger) *Conn {
 		handler: h,
 		log:     log,
 		pending: map[int64]chan *Message{},
+		owed:    map[int64]time.Time{},
 		doneCh:  make(chan struct{}),
 	}
 }
@@ -234,6 +242,7 @@ func (c *Conn) Serve() error {
 	c.mu.Lock()
 	c.closed = true
 	c.err = err
+	clear(c.owed)
 	for id, ch := range c.pending {
 		close(ch)
 		delete(c.pending, id)
@@ -268,6 +277,9 @@ func (c *Conn) dispatch(line []byte) error {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
+	c.mu.Lock()
+	c.heard = time.Now()
+	c.mu.Unlock()
 	if c.Trace != nil {
 		c.Trace(Received, line)
 	}
@@ -289,6 +301,7 @@ func (c *Conn) dispatch(line []byte) error {
 		c.mu.Lock()
 		ch, ok := c.pending[id]
 		delete(c.pending, id)
+		c.answered(id)
 		c.mu.Unlock()
 		if !ok {
 			c.log.Warn("response to no pending request", "id", id)
@@ -390,6 +403,7 @@ func (c *Conn) callOnce(ctx context.Context, method string, params, result any) 
 		return fmt.Errorf("%s: %w", method, ErrClosed)
 	}
 	c.pending[id] = ch
+	c.owed[id] = time.Now()
 	c.mu.Unlock()
 
 	m := &Message{ID: RequestID(strconv.AppendInt(nil, id, 10)), Method: method}
@@ -407,7 +421,7 @@ func (c *Conn) callOnce(ctx context.Context, method string, params, result any) 
 	}
 	select {
 	case <-ctx.Done():
-		c.forget(id)
+		c.giveUp(id) // still owed: a server that never answers is not answering
 		return fmt.Errorf("%s: %w", method, ctx.Err())
 	case resp, ok := <-ch:
 		if !ok {
@@ -425,8 +439,10 @@ func (c *Conn) callOnce(ctx context.Context, method string, params, result any) 
 	}
 }
 
+// forget drops request id, never sent whole: nothing is owed for it.
 func (c *Conn) forget(id int64) {
 	c.mu.Lock()
 	delete(c.pending, id)
+	delete(c.owed, id)
 	c.mu.Unlock()
 }

@@ -74,20 +74,34 @@ type configReadResponse struct {
 	} `json:"config"`
 }
 
-// WorkspaceWrite runs `config/read` for the session's workspace and
-// returns the effective workspace-write settings with the session's
-// AddDirs added to the writable roots. A config without the table gives
-// the defaults (no extra roots, no network, /tmp writable).
+// WorkspaceWrite returns the effective workspace-write settings of the
+// session's workspace with the session's AddDirs added to the writable
+// roots, read with `config/read` once per session: not before every
+// turn/start (a round trip, and one more request a stuck server would
+// leave unanswered); an edit of config.toml applies from the next
+// session (a restart), as the thread's own settings do. A config without
+// the table gives the defaults (no extra roots, no network, /tmp
+// writable).
 func (s *Session) WorkspaceWrite(ctx context.Context) (WorkspaceWrite, error) {
+	s.mu.Lock()
+	w := s.workspaceWrite
+	s.mu.Unlock()
+	if w != nil {
+		return *w, nil
+	}
 	r, err := ConfigRead.Call(ctx, s.conn, ConfigReadParams{Cwd: s.opts.Cwd})
 	if err != nil {
 		return WorkspaceWrite{}, fmt.Errorf("%s: %w", ConfigRead.Name(), err)
 	}
-	var w WorkspaceWrite
+	var read WorkspaceWrite
 	if r.Config.SandboxWorkspaceWrite != nil {
-		w = *r.Config.SandboxWorkspaceWrite
+		read = *r.Config.SandboxWorkspaceWrite
 	}
-	return w.WithRoots(s.opts.AddDirs), nil
+	read = read.WithRoots(s.opts.AddDirs)
+	s.mu.Lock()
+	s.workspaceWrite = &read
+	s.mu.Unlock()
+	return read, nil
 }
 
 // threadConfig is the `config` override sent with thread/start,

@@ -1,8 +1,10 @@
 package backend
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -62,5 +64,40 @@ func TestConfigReadResponseDecodes(t *testing.T) {
 	var none configReadResponse
 	if err := json.Unmarshal([]byte(`{"config":{"sandbox_workspace_write":null}}`), &none); err != nil || none.Config.SandboxWorkspaceWrite != nil {
 		t.Errorf("null table: %+v, %v", none.Config.SandboxWorkspaceWrite, err)
+	}
+}
+
+// A workspace-write turn reads the config's sandbox settings once per
+// session, not before every turn/start.
+func TestWorkspaceWriteTurnsReadTheConfigOnce(t *testing.T) {
+	s, pt, _ := startFakeSession(t)
+	var methods []string
+	for i := range 2 {
+		errc := make(chan error, 1)
+		go func() {
+			_, err := s.StartTurn(context.Background(), TurnInput{Text: "go", TurnOptions: TurnOptions{Sandbox: "workspace-write"}})
+			errc <- err
+		}()
+		for {
+			req := pt.next(t)
+			methods = append(methods, req["method"].(string))
+			id := string(mustJSON(req["id"]))
+			if req["method"] == "config/read" {
+				pt.say(t, `{"id":`+id+`,"result":{"config":{"sandbox_workspace_write":{"network_access":true}}}}`)
+				continue
+			}
+			sb, _ := json.Marshal(req["params"].(map[string]any)["sandboxPolicy"])
+			if !strings.Contains(string(sb), `"networkAccess":true`) {
+				t.Errorf("turn %d: sandboxPolicy %s lacks the config's network access", i, sb)
+			}
+			pt.say(t, `{"id":`+id+`,"result":{"turn":{"id":"turn-`+string(rune('1'+i))+`","items":[],"status":"inProgress"}}}`)
+			break
+		}
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := strings.Join(methods, " "); got != "config/read turn/start turn/start" {
+		t.Errorf("requests %q; want one config/read", got)
 	}
 }

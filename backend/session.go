@@ -48,9 +48,12 @@ type Session struct {
 	mu       sync.Mutex
 	threadID string
 	turnID   string
-	unknown  map[string]bool    // notification methods not known, seen so far
-	agents   map[string]bool    // the sub-agents' threads (named by our items, or thread/started with a parent of ours)
-	held     map[string][]Event // events of threads not known yet (otherThread)
+	// workspaceWrite is config/read's workspace-write settings, once read
+	// (sandbox.go).
+	workspaceWrite *WorkspaceWrite
+	unknown        map[string]bool    // notification methods not known, seen so far
+	agents         map[string]bool    // the sub-agents' threads (named by our items, or thread/started with a parent of ours)
+	held           map[string][]Event // events of threads not known yet (otherThread)
 
 	queue  *queue
 	closed chan struct{}

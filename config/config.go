@@ -153,22 +153,25 @@ func ValidateMCPServer(name string, s *MCPServer) (key string, err error) {
 // Layer is what the file's top level and each [profiles.NAME] table may
 // set. A nil field is not set at that level.
 type Layer struct {
-	Codex           *CodexCommand        `toml:"codex"`
-	Model           *string              `toml:"model"`
-	ApprovalPolicy  *string              `toml:"approval_policy"`
-	Sandbox         *string              `toml:"sandbox"`
-	Workspace       *string              `toml:"workspace"`
-	Theme           *string              `toml:"theme"`
-	AltScreen       *bool                `toml:"alt_screen"`
-	TurnTimeout     *string              `toml:"turn_timeout"`
-	CodexHome       *string              `toml:"codex_home"`
-	SSH             *string              `toml:"ssh"`
-	SSHOptions      *[]string            `toml:"ssh_options"`
-	RemoteCodex     *string              `toml:"remote_codex"`
-	RemoteWorkspace *string              `toml:"remote_workspace"`
-	Notifications   *string              `toml:"notifications"`
-	Daemon          *bool                `toml:"daemon"`
-	MCPServers      map[string]MCPServer `toml:"mcp_servers"`
+	Codex          *CodexCommand `toml:"codex"`
+	Model          *string       `toml:"model"`
+	ApprovalPolicy *string       `toml:"approval_policy"`
+	Sandbox        *string       `toml:"sandbox"`
+	Workspace      *string       `toml:"workspace"`
+	Theme          *string       `toml:"theme"`
+	AltScreen      *bool         `toml:"alt_screen"`
+	TurnTimeout    *string       `toml:"turn_timeout"`
+	// UnresponsiveAfterSecs is unresponsive_after_secs: whole seconds,
+	// 0 turns the check off, never negative.
+	UnresponsiveAfterSecs *int64               `toml:"unresponsive_after_secs"`
+	CodexHome             *string              `toml:"codex_home"`
+	SSH                   *string              `toml:"ssh"`
+	SSHOptions            *[]string            `toml:"ssh_options"`
+	RemoteCodex           *string              `toml:"remote_codex"`
+	RemoteWorkspace       *string              `toml:"remote_workspace"`
+	Notifications         *string              `toml:"notifications"`
+	Daemon                *bool                `toml:"daemon"`
+	MCPServers            map[string]MCPServer `toml:"mcp_servers"`
 }
 
 // rawFile is the whole document. [keys] is the file's top level only: a
@@ -281,7 +284,7 @@ func (f *File) unknownKeys(keys []toml.Key) error {
 
 // layerKeys are the keys a layer may set, for the unknown-keys message.
 var layerKeys = []string{"codex.command", "codex.args", "codex.env", "model", "approval_policy", "sandbox",
-	"workspace", "theme", "alt_screen", "turn_timeout", "codex_home", "ssh", "ssh_options", "remote_codex", "remote_workspace", "notifications", "daemon"}
+	"workspace", "theme", "alt_screen", "turn_timeout", "unresponsive_after_secs", "codex_home", "ssh", "ssh_options", "remote_codex", "remote_workspace", "notifications", "daemon"}
 
 // errAt builds an *Error for the dotted key path.
 func (f *File) errAt(key []string, format string, args ...any) *Error {
@@ -318,6 +321,9 @@ func (f *File) validateLayer(prefix []string, l *Layer) error {
 		if _, err := ParseTurnTimeout(*l.TurnTimeout); err != nil {
 			return f.errAt(key("turn_timeout"), "%v", err)
 		}
+	}
+	if v := l.UnresponsiveAfterSecs; v != nil && (*v < 0 || *v > maxUnresponsiveSecs) {
+		return f.errAt(key("unresponsive_after_secs"), "must be a whole number of seconds from 0 (off) to %d", maxUnresponsiveSecs)
 	}
 	for _, k := range []struct {
 		name string

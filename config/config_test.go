@@ -20,6 +20,7 @@ workspace = "WORKSPACE"
 theme = "dark"
 alt_screen = false
 turn_timeout = "10m"
+unresponsive_after_secs = 42
 codex_home = "shared"
 ssh = "me@devbox:2222"
 ssh_options = ["-o", "ConnectTimeout=5"]
@@ -54,6 +55,7 @@ approval_policy = "untrusted"
 theme = "light"
 alt_screen = true
 turn_timeout = "90s"
+unresponsive_after_secs = 0
 
 [profiles.work.codex]
 env = { A = "work" }
@@ -104,6 +106,9 @@ func TestResolvePrecedence(t *testing.T) {
 			if s.TurnTimeout != 10*time.Minute {
 				t.Errorf("turn timeout %v", s.TurnTimeout)
 			}
+			if s.UnresponsiveAfter != 42*time.Second {
+				t.Errorf("unresponsive after %v", s.UnresponsiveAfter)
+			}
 			if s.AltScreen {
 				t.Error("alt_screen = false left the alternate screen on")
 			}
@@ -129,6 +134,9 @@ func TestResolvePrecedence(t *testing.T) {
 			}
 			if !s.AltScreen {
 				t.Error("the profile's alt_screen = true lost to the top level's false")
+			}
+			if s.UnresponsiveAfter != 0 {
+				t.Errorf("the profile's unresponsive_after_secs = 0 lost: %v", s.UnresponsiveAfter)
 			}
 			if s.CodexEnv["A"] != "work" || s.CodexEnv["RUST_LOG"] != "warn" {
 				t.Errorf("env merge %v", s.CodexEnv)
@@ -242,6 +250,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad theme", "theme = 'neon'\n", 1, "theme", "allowed values are auto, dark, light"},
 		{"bad codex_home", "\n\ncodex_home = \"tmp\"\n", 3, "codex_home", "allowed values are shared, per-run"},
 		{"bad duration", "turn_timeout = \"10 minutes\"\n", 1, "turn_timeout", `invalid duration "10 minutes"`},
+		{"negative unresponsive_after_secs", "unresponsive_after_secs = -5\n", 1, "unresponsive_after_secs", "from 0 (off)"},
+		{"unresponsive_after_secs as string", "unresponsive_after_secs = \"30s\"\n", 1, "unresponsive_after_secs", "expected an integer, got a string"},
 		{"bad ssh", "ssh = \"me@\"\n", 1, "ssh", "expected [user@]host[:port]"},
 		{"empty model", "model = \"\"\n", 1, "model", "empty value"},
 		{"mcp neither", "[mcp_servers.x]\nenabled = true\n", 1, "mcp_servers.x", "set either command"},

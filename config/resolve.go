@@ -16,6 +16,14 @@ import (
 // sets one.
 const DefaultTurnTimeout = 30 * time.Minute
 
+// DefaultUnresponsiveAfter is how long the app-server may leave a request
+// unanswered, with nothing else heard from it, before the status line
+// says it is not answering (unresponsive_after_secs).
+const DefaultUnresponsiveAfter = 30 * time.Second
+
+// maxUnresponsiveSecs bounds unresponsive_after_secs (a day).
+const maxUnresponsiveSecs = 24 * 60 * 60
+
 // Flags are the command-line values that take part in resolution. An
 // empty string (or false, or nil) means "not given on the command line".
 type Flags struct {
@@ -72,6 +80,12 @@ type Settings struct {
 	// interrupt it (exec interrupts it and fails); 0 means no limit.
 	// Default DefaultTurnTimeout.
 	TurnTimeout time.Duration
+	// UnresponsiveAfter is how long the app-server may leave a request
+	// unanswered, with no message from it since, before the status line
+	// names it as not answering and F5 kills and restarts it
+	// (unresponsive_after_secs); 0 turns the check off. Default
+	// DefaultUnresponsiveAfter.
+	UnresponsiveAfter time.Duration
 
 	// CodexHome is "shared" or "per-run". It is "per-run" when asked for
 	// (codex_home, --isolated-home) or when MCP servers are configured,
@@ -134,7 +148,7 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 	if file == nil {
 		file = &File{}
 	}
-	s := Settings{ConfigFile: file.Path, Theme: "auto", AltScreen: true, CodexHome: "shared", TurnTimeout: DefaultTurnTimeout, Notifications: "unfocused"}
+	s := Settings{ConfigFile: file.Path, Theme: "auto", AltScreen: true, CodexHome: "shared", TurnTimeout: DefaultTurnTimeout, UnresponsiveAfter: DefaultUnresponsiveAfter, Notifications: "unfocused"}
 	layers := []*Layer{&file.Top}
 	if profile != "" {
 		p, ok := file.Profiles[profile]
@@ -162,6 +176,9 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 			s.AltScreen = *l.AltScreen
 		}
 		setStr(&timeout, l.TurnTimeout)
+		if v := l.UnresponsiveAfterSecs; v != nil {
+			s.UnresponsiveAfter = time.Duration(*v) * time.Second // validated by Parse
+		}
 		setStr(&s.CodexHome, l.CodexHome)
 		setStr(&s.RemoteCodex, l.RemoteCodex)
 		setStr(&s.RemoteWorkspace, l.RemoteWorkspace)

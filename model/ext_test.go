@@ -50,6 +50,8 @@ type fakeDriver struct {
 	resumeGate chan struct{}
 	// listCursors are the params of each call, by its index in calls.
 	listCursors map[int]any
+	// since is what Unanswered says (zero: it answers at once).
+	since time.Time
 }
 
 var _ backend.Client = (*fakeDriver)(nil)
@@ -295,6 +297,12 @@ func (f *fakeDriver) TurnID() string {
 }
 
 func (f *fakeDriver) UserAgent() string { return "codex_cli_rs/0.169.0" }
+
+func (f *fakeDriver) Unanswered() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.since
+}
 
 func (f *fakeDriver) Review(_ context.Context, target backend.ReviewTarget) error {
 	return f.answer("review/start", backend.ReviewStartParams{ThreadID: f.ThreadID(), Target: target}, nil)

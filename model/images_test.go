@@ -236,7 +236,7 @@ func TestImagesSteerQueueAndFailure(t *testing.T) {
 	if q := m.State().Queued; len(q) != 1 || !strings.HasPrefix(q[0], "[image 2 · shot.png") {
 		t.Fatalf("queued %q", q)
 	}
-	f.errs["turn/start"] = context.DeadlineExceeded
+	f.errs["turn/start"] = &backend.RPCError{Code: backend.CodeInvalidRequest, Message: "refused"} // a timeout is checked first (model/turn/truth.go)
 	_, cmd := m.Update(backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}})
 	settle(t, m, cmd)
 	if len(f.turnImages) != 2 || !reflect.DeepEqual(f.turnImages[1], []string{p}) || f.turns[1] != "later" {

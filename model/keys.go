@@ -14,7 +14,7 @@ import (
 const quitHint = "press Ctrl+C again to quit"
 
 // onKey routes a key press: a command's confirmation first (model/commands),
-// then F5 on a dead server; then a full-screen form; then the pager; then
+// then F5; then a full-screen form; then the pager; then
 // the overlay when the key is its (an open picker or login form while the
 // form does not have the keyboard); then, unless the form has the
 // keyboard, the composer's side (popup, Enter, Tab, history); then the
@@ -23,8 +23,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.commands.Key(k) { // model/commands: a command's confirmation
 		return nil
 	}
-	if key.Matches(k, m.keys.Restart) && m.turn.Dead() && !m.env.Role.Watches() {
-		m.turn.Restart() // model/turn
+	if key.Matches(k, m.keys.Restart) && !m.env.Role.Watches() {
+		m.turn.F5() // model/turn: a restart of a server gone or not answering, or why not
 		return nil
 	}
 	if m.overlay.FullScreen() { // model/overlay: every key but Ctrl+C

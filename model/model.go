@@ -80,6 +80,11 @@ type Options struct {
 	// TurnTimeout, when > 0, is how long a turn runs before tandem offers
 	// to interrupt it.
 	TurnTimeout time.Duration
+	// UnresponsiveAfter, when > 0, is how long the app-server may owe an
+	// answer and say nothing before the status line names it ("codex
+	// has not answered for 42 s") and F5 kills and restarts it
+	// (model/turn; the config's unresponsive_after_secs).
+	UnresponsiveAfter time.Duration
 	// Notifications is when a desktop notification is sent (model/status):
 	// "unfocused" ("" too), "always" or "off". Getenv describes the
 	// terminal for it (nil: os.Getenv).

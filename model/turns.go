@@ -16,7 +16,7 @@ import (
 // newTurns builds m's turn machine.
 func newTurns(m *Model) *turn.Turns {
 	return turn.New(m.env, turn.Options{Prompt: m.opts.Prompt, Model: m.opts.Status.Model, State: m.opts.State,
-		Workspace: m.opts.Workspace, Restart: m.opts.Restart, TurnTimeout: m.opts.TurnTimeout, Now: m.opts.Now,
+		Workspace: m.opts.Workspace, Restart: m.opts.Restart, TurnTimeout: m.opts.TurnTimeout, UnresponsiveAfter: m.opts.UnresponsiveAfter, Now: m.opts.Now,
 		Keys: m.keys, World: turnWorld{m}})
 }
 

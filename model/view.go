@@ -143,6 +143,9 @@ func (m *Model) statusInfo() ui.StatusInfo {
 		s.Notice = d // model/turn: while the link to the daemon is down
 		s.NoInterrupt = true
 	}
+	if d := m.turn.SilenceNotice(); d != "" && kind != act.NoticeQuit {
+		s.Notice = d // model/turn: the server owes an answer and says nothing
+	}
 	s.Running = m.turn.Running()
 	s.Spinner = m.stat.Spinner()
 	if m.turn.Running() {

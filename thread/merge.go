@@ -72,3 +72,40 @@ func (s *State) EndGaps() []*Item {
 	}
 	return out
 }
+
+// The statuses EndOpen gives items that will never complete.
+const (
+	// StatusInterrupted: the turn was interrupted or abandoned while the
+	// item ran (or waited for its approval).
+	StatusInterrupted = "interrupted"
+	// StatusUnknown: the app-server went away while the item ran; what
+	// became of it is not known.
+	StatusUnknown = "unknown"
+)
+
+// EndOpen ends every command, file change and tool call of turn ("" for
+// every turn) that has not completed — running, or waiting for its
+// approval — with status (StatusInterrupted, StatusUnknown), marks them
+// done, and returns them. Call it when the server that runs them is gone
+// or their turn ended: nothing will complete them, and they must not
+// read "running". Messages and reasoning are left as they are.
+func (s *State) EndOpen(turn, status string) []*Item {
+	var out []*Item
+	for _, it := range s.items {
+		if it.Done || (turn != "" && it.Key.Turn != turn) {
+			continue
+		}
+		switch it.Kind {
+		case Command, FileChange, Tool:
+		default:
+			continue
+		}
+		if it.Status != "" && it.Status != "inProgress" {
+			continue // the server said how it ended
+		}
+		it.Status, it.Done = status, true
+		it.Rev++
+		out = append(out, it)
+	}
+	return out
+}

@@ -85,3 +85,37 @@ func TestEndGaps(t *testing.T) {
 		t.Errorf("a second EndGaps changed %d items", len(again))
 	}
 }
+
+// EndOpen ends the commands, file changes and tool calls still open —
+// of one turn, or of every turn — and leaves what completed, what the
+// server gave a status, and messages alone.
+func TestEndOpen(t *testing.T) {
+	var s State
+	s.Reset("th")
+	s.Apply(started("t1", backend.Item{ID: "c1", Type: "commandExecution", Command: "make", Status: "inProgress"}))
+	s.Apply(started("t1", backend.Item{ID: "f1", Type: "fileChange", Status: "inProgress"}))
+	s.Apply(started("t1", backend.Item{ID: "m1", Type: "mcpToolCall", Server: "docs", Tool: "search", Status: "inProgress"}))
+	s.Apply(completed("t1", backend.Item{ID: "c2", Type: "commandExecution", Command: "ls", Status: "completed"}))
+	s.Apply(agentDelta("th", "t1", "a1", "half"))
+	s.Apply(started("t2", backend.Item{ID: "c3", Type: "commandExecution", Command: "sleep 9", Status: "inProgress"}))
+
+	ended := func(items []*Item) string {
+		var ids []string
+		for _, it := range items {
+			ids = append(ids, it.Key.Item+"="+it.Status)
+		}
+		return strings.Join(ids, ",")
+	}
+	if got := ended(s.EndOpen("t2", StatusInterrupted)); got != "c3=interrupted" {
+		t.Errorf("t2's: %s", got)
+	}
+	if got := ended(s.EndOpen("", StatusUnknown)); got != "c1=unknown,f1=unknown,m1=unknown" {
+		t.Errorf("every turn's: %s", got)
+	}
+	if got := ended(s.EndOpen("", StatusUnknown)); got != "" {
+		t.Errorf("ended twice: %s", got)
+	}
+	if it := s.Find("t1", "a1"); it.Done {
+		t.Error("a message was ended")
+	}
+}

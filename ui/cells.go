@@ -172,6 +172,10 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 		verb = "Declined edit of"
 	case "failed":
 		verb = "Failed to edit"
+	case thread.StatusInterrupted:
+		verb = "Interrupted edit of"
+	case thread.StatusUnknown:
+		verb = "Edit (outcome unknown) of"
 	}
 	lines := []string{""}
 	for _, f := range c.Files() {
@@ -330,6 +334,8 @@ func (c *ToolCell) Render(ctx *RenderContext, width int) []string {
 		mark = st.OK.Render("✓")
 	case "failed", "declined":
 		mark = st.Fail.Render("✗")
+	case thread.StatusInterrupted, thread.StatusUnknown:
+		mark = st.Fail.Render("⊘")
 	}
 	if it.Quiet {
 		// A hook, or a kind tandem does not know: one dim line, and the
@@ -346,7 +352,16 @@ func (c *ToolCell) Render(ctx *RenderContext, width int) []string {
 		}
 		return lines
 	}
-	lines := []string{"", mark + " " + st.Command.Render(Truncate(SanitizeLine(it.Title), width-2))}
+	title := Truncate(SanitizeLine(it.Title), width-2)
+	switch it.Status {
+	case thread.StatusInterrupted:
+		title = st.Command.Render(Truncate(SanitizeLine(it.Title), max(1, width-16))) + st.Dim.Render(" (interrupted)")
+	case thread.StatusUnknown:
+		title = st.Command.Render(Truncate(SanitizeLine(it.Title), max(1, width-20))) + st.Dim.Render(" (outcome unknown)")
+	default:
+		title = st.Command.Render(title)
+	}
+	lines := []string{"", mark + " " + title}
 	if it.Progress != "" && !it.Done {
 		lines = append(lines, st.Dim.Render(Truncate("  ⋯ "+SanitizeLine(it.Progress), width)))
 	}

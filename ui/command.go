@@ -139,6 +139,12 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 	case "declined":
 		mark = st.Fail.Render("⊘")
 		state = "declined"
+	case thread.StatusInterrupted:
+		mark = st.Fail.Render("⊘")
+		state = "interrupted"
+	case thread.StatusUnknown:
+		mark = st.Dim.Render("?")
+		state = "outcome unknown: codex app-server went away"
 	default:
 		mark = st.Running.Render("•")
 		state = "running"

@@ -161,6 +161,9 @@ func (e *runEnv) modelOptions(in interactive, restart func(lastTurn string) (mod
 		Workspace:   e.cwd,
 		Restart:     restart,
 		TurnTimeout: s.TurnTimeout,
+		// unresponsive_after_secs: the status line names a silent server,
+		// F5 kills and restarts it (owner.go).
+		UnresponsiveAfter: s.UnresponsiveAfter,
 		// notify.go: desktop notifications (the config's notifications).
 		Notifications: s.Notifications,
 		NoAltScreen:   !s.AltScreen,

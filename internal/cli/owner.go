@@ -117,7 +117,7 @@ func (o *sessionOwner) restartBy(who, lastTurn string) (model.RestartInfo, error
 
 	threadID := o.lastThread(old)
 	if old != nil {
-		_ = old.Close()
+		o.stop(old)
 	}
 	o.env.log.Info("restarting app-server", "thread", threadID)
 	send := o.gate(gen)
@@ -168,6 +168,21 @@ func (o *sessionOwner) restartBy(who, lastTurn string) (model.RestartInfo, error
 	}
 	send(readyMsg(sess, resp)) // setup.go
 	return model.RestartInfo{ThreadID: resp.Thread.ID}, nil
+}
+
+// stop ends old for a restart: closed, or — when it has owed an answer
+// and said nothing for unresponsive_after_secs (the model's F5 on a
+// server not answering, such as one stopped with SIGSTOP) — killed at
+// once with its whole process group, since it would read no EOF and
+// take no SIGTERM.
+func (o *sessionOwner) stop(old *backend.Session) {
+	limit := o.env.cfg.settings.UnresponsiveAfter
+	if since := old.Unanswered(); limit > 0 && !since.IsZero() && time.Since(since) >= limit {
+		o.env.log.Info("killing the app-server: it has not answered", "for", time.Since(since).Round(time.Second))
+		_ = old.Kill()
+		return
+	}
+	_ = old.Close()
 }
 
 // lastThread is old's thread, or — when a failed restart left no session

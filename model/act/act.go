@@ -113,6 +113,7 @@ const (
 	NoticeHeld                    // Enter was refused until the server or thread is ready: "your message stays here"
 	NoticeOpening                 // a thread is being loaded (thread/resume)
 	NoticeImageCheck              // Enter waits for model/list: does the model take images
+	NoticeChecking                // a turn/start or turn/steer got no answer: the server is asked what happened
 	// The notices below say why something was refused while a condition
 	// holds, and are cleared when it ends.
 	NoticeTurnStarting   // a steer before the turn's id is known: cleared once the turn started (or failed, or ended)

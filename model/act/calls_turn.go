@@ -56,6 +56,25 @@ func (a StartTurn) run(ctx context.Context, c backend.Client) tea.Msg {
 	return TurnStarted{Text: a.Shown, Err: err}
 }
 
+// ReadTurns reads Thread's turns, every item with them (`thread/read`
+// with turns), without opening it: what the server says happened to a
+// turn/start or turn/steer whose answer never came. The result is
+// TurnsRead.
+type ReadTurns struct{ Thread string }
+
+// TurnsRead is the answer to ReadTurns: the thread's turns, oldest first,
+// or Err when the server did not say.
+type TurnsRead struct {
+	Thread string
+	Turns  []backend.Turn
+	Err    error
+}
+
+func (a ReadTurns) run(ctx context.Context, c backend.Client) tea.Msg {
+	th, err := c.ReadThreadTurns(ctx, a.Thread)
+	return TurnsRead{Thread: a.Thread, Turns: th.Turns, Err: err}
+}
+
 // StartReview starts a review of the uncommitted changes as a turn
 // (`review/start`); the result is TurnStarted.
 type StartReview struct{}

@@ -184,3 +184,13 @@ type DropRewind struct{}
 // StartFrames starts the frame ticks and the spinner of a running turn
 // (the root).
 type StartFrames struct{}
+
+// EndOpen ends the open commands, file changes and tool calls (running,
+// or waiting for their approval) with Status (thread.StatusInterrupted,
+// thread.StatusUnknown) so none reads "running" once nothing can complete
+// it: of Turn ("" every turn), or with All of every pane, the
+// sub-agents' too (the app-server went away) (panes).
+type EndOpen struct {
+	Turn, Status string
+	All          bool
+}

@@ -17,6 +17,8 @@ func (p *Panes) Apply(i act.Intent, facts func() DoneFacts) bool {
 		p.MarkGaps()
 	case act.EndGaps:
 		p.EndGaps()
+	case act.EndOpen:
+		p.EndOpen(i.Turn, i.Status, i.All)
 	case act.MergeHistory:
 		p.Merge(i.Turns, i.Dropped, i.Shared)
 	case act.LoadHistory:

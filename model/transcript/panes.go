@@ -279,6 +279,23 @@ func (p *Panes) EndGaps() {
 	}
 }
 
+// EndOpen ends the open commands, file changes and tool calls of turn
+// ("" every turn) with status (thread.EndOpen); all ends the sub-agents'
+// too, every turn of theirs.
+func (p *Panes) EndOpen(turn, status string, all bool) {
+	for _, it := range p.main.state.EndOpen(turn, status) {
+		p.main.v.touch(it)
+	}
+	if !all {
+		return
+	}
+	for _, a := range p.agents.list {
+		for _, it := range a.state.EndOpen("", status) {
+			a.v.touch(it)
+		}
+	}
+}
+
 // MarkGaps marks the messages streaming when the link dropped.
 func (p *Panes) MarkGaps() {
 	for _, it := range p.main.state.MarkGaps() {

@@ -16,6 +16,9 @@ import (
 func (t *Turns) OnEvent(ev backend.Event) bool {
 	switch e := ev.(type) {
 	case backend.TurnStartedEvent:
+		if t.t.starting || t.t.check != nil {
+			t.confirmStart() // truth.go: the server started our turn/start
+		}
 		t.followTurn() // machine.go: ours is running already
 		t.out().Clear(act.NoticeTurnStarting)
 	case backend.TurnCompletedEvent:

@@ -2,6 +2,7 @@ package turn
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 
 	"tandem/backend"
 	"tandem/model/act"
+	"tandem/thread"
 	"tandem/ui"
 )
 
@@ -44,10 +46,24 @@ type state struct {
 	// client of the daemon, such as Codex's own TUI, or one found running
 	// on resume): its user messages are drawn from the thread's items.
 	foreign bool
+	// sent, before and thread are the last turn/start's input text, the
+	// newest turn known when it was sent and its thread (truth.go);
+	// confirmed is set once its turn/started came. check is a turn/start
+	// or turn/steer whose answer never came, until the server says what
+	// became of it; steers are the steers awaiting their answer.
+	sent, before, thread string
+	confirmed            bool
+	check                *check
+	steers               []pendingSteer
 }
 
-// busy reports whether a turn runs or is being started.
-func (s *state) busy() bool { return s.running || s.starting }
+// pendingSteer is a turn/steer on its way: the draft it came from, the
+// input's text, and the turn and thread it steers.
+type pendingSteer struct{ draft, sent, turn, thread string }
+
+// busy reports whether a turn runs or is being started, or a turn/start
+// waits for the server to say whether it happened.
+func (s *state) busy() bool { return s.running || s.starting || s.check != nil }
 
 // idleGrace is how long after the thread went idle a turn without
 // turn/completed is ended.
@@ -82,6 +98,7 @@ func (t *Turns) submitShown(shown, text string) {
 	}
 	t.out().Want(act.Follow{})
 	t.beginTurn()
+	t.sentAt(in.Text) // truth.go: what a check looks for
 	t.out().Clear()
 	in.TurnOptions = t.t.overrides
 	in.Skills, in.Collaboration = t.w.SkillRefs(text), t.collabFor() // collab.go
@@ -95,23 +112,29 @@ func (t *Turns) review() {
 		return
 	}
 	t.beginTurn()
+	t.t.sent = "" // a review is not checked
 	t.out().Call(act.ToTurn, act.StartReview{})
 	t.out().Want(act.StartFrames{})
 }
 
+// onTurnStarted takes turn/start's answer. An error the server answered
+// with gives the prompt back; a call that got no answer (it timed out, or
+// the connection ended) asks the server first (truth.go), unless the
+// turn's turn/started came meanwhile.
 func (t *Turns) onTurnStarted(msg act.TurnStarted) {
 	t.t.starting = false
 	t.out().Clear(act.NoticeTurnStarting) // started, or failed to: it is not starting any more
 	if msg.Err == nil {
 		return
 	}
-	t.clearTurn()
-	t.banner(ui.BannerError, "could not start the turn: "+msg.Err.Error(), nil)
-	// The prompt is never lost: put it back unless the user typed
-	// something new meanwhile.
-	if strings.TrimSpace(t.w.Draft()) == "" {
-		t.out().Want(act.SetDraft{Text: msg.Text}) // a large one comes back as a placeholder
+	if backend.MaybeSent(msg.Err) && t.t.sent != "" {
+		if t.t.confirmed {
+			return // turn/started came: the turn runs
+		}
+		t.beginCheck(&check{thread: t.t.thread, before: t.t.before, sent: t.t.sent, draft: msg.Text})
+		return
 	}
+	t.startRefused(msg.Text, msg.Err.Error())
 }
 
 // Interrupt sends turn/interrupt for the running turn (Esc, Ctrl+C).
@@ -164,11 +187,13 @@ func (t *Turns) beginTurn() {
 }
 
 // clearTurn forgets the running turn, if any: the running flags, an
-// interrupt sent for it, and any idle check pending for it.
+// interrupt sent for it, and any idle check pending for it (a check of
+// its turn/start stays: the server is still to say).
 func (t *Turns) clearTurn() {
 	t.t.seq++
 	t.t.running, t.t.starting, t.t.foreign = false, false, false
 	t.t.interruptSent = time.Time{}
+	t.rec.silent = 0
 }
 
 // endTurn ends the running turn as tu says, with a banner when it was
@@ -181,6 +206,12 @@ func (t *Turns) endTurn(tu backend.Turn) {
 	t.clearTurn()
 	t.out().Clear()
 	t.out().Want(act.ClearHeader{})
+	// Nothing completes what is still open once its turn is over.
+	open := thread.StatusUnknown
+	if tu.Status == backend.TurnInterrupted {
+		open = thread.StatusInterrupted
+	}
+	t.out().Want(act.EndOpen{Turn: tu.ID, Status: open})
 	switch tu.Status {
 	case backend.TurnInterrupted:
 		t.banner(ui.BannerWarning, "Turn interrupted", nil)
@@ -287,6 +318,7 @@ func (t *Turns) steer(text, hist string) {
 	t.notice(act.NoticeSteering, "steering the turn…")
 	in, ups, _ := t.turnInput(text)
 	in.Skills = t.w.SkillRefs(text)
+	t.t.steers = append(t.t.steers, pendingSteer{draft: text, sent: in.Text, turn: t.client.TurnID(), thread: t.client.ThreadID()})
 	t.out().Call(act.ToTurn, act.Steer{Input: in, Uploads: ups, Text: text})
 }
 
@@ -298,8 +330,17 @@ func (t *Turns) steer(text, hist string) {
 // other failure puts the text back in the composer.
 func (t *Turns) onSteered(r act.Steered) {
 	t.out().Clear(act.NoticeSteering)
+	var ps pendingSteer
+	if i := slices.IndexFunc(t.t.steers, func(p pendingSteer) bool { return p.draft == r.Text }); i >= 0 {
+		ps = t.t.steers[i]
+		t.t.steers = slices.Delete(t.t.steers, i, i+1)
+	}
 	var rpcErr *backend.RPCError
 	switch {
+	case backend.MaybeSent(r.Err) && ps.turn != "" && t.t.check == nil:
+		// No answer: the turn may have it. Ask (truth.go).
+		t.beginCheck(&check{steer: true, thread: ps.thread, turn: ps.turn, sent: ps.sent, draft: r.Text})
+		return
 	case r.Err == nil:
 		if !t.shared() { // shared sessions draw prompts from the thread's items
 			text, ims := t.w.StripImages(r.Text)

@@ -10,6 +10,7 @@ import (
 	"tandem/backend"
 	"tandem/internal/lib/redact"
 	"tandem/model/act"
+	"tandem/thread"
 	"tandem/ui"
 )
 
@@ -33,6 +34,9 @@ type recovery struct {
 	// noThread is set when the first start failed, so no thread exists
 	// for a restart to resume; a restart that succeeds clears it.
 	noThread bool
+	// silent is how long the server has owed an answer and said nothing,
+	// as the last frame measured it (0: it answers; truth.go).
+	silent time.Duration
 	// warned holds the server-wide warnings (no thread id, such as
 	// configWarning) already shown: a restarted server sends them again.
 	warned map[string]bool
@@ -92,11 +96,14 @@ func (t *Turns) OnRetry(n backend.RetryNotice) {
 // the composer's draft are kept; a running turn ends; requests of the
 // dead server are dropped (nothing can answer them any more).
 func (t *Turns) onServerExited(e backend.ServerExitedEvent) {
-	wasRunning := t.t.busy()
+	wasRunning := t.t.running
 	t.clearTurn()
 	t.ready = false
 	t.client = nil
+	t.rec.silent = 0
 	t.out().Want(act.DropRequests{})
+	// What ran (or waited for its approval) will never complete.
+	t.out().Want(act.EndOpen{Status: thread.StatusUnknown, All: true})
 	t.rec.dead = true
 	var detail []string
 	for _, l := range backend.MeaningfulStderr(e.Stderr) { // no blank lines, no backtrace frames
@@ -150,6 +157,14 @@ func (t *Turns) Restart() {
 	t.rec.restarting = true
 	t.rec.asked = true
 	t.ready = false
+	t.rec.silent = 0
+	if t.t.running {
+		// The old server goes, and its turn with it (a check of a
+		// turn/start stays: the new server is asked).
+		t.clearTurn()
+		t.out().Want(act.ClearHeader{})
+	}
+	t.out().Want(act.EndOpen{Status: thread.StatusInterrupted, All: true})
 	t.notice(act.NoticeStarting, "restarting codex app-server…")
 }
 
@@ -178,6 +193,7 @@ func (t *Turns) onRestartDone(msg restartDoneMsg) {
 		text += " — resumed thread " + msg.info.ThreadID + "; resend your message if the last turn was cut off"
 	}
 	t.banner(ui.BannerInfo, text, nil)
+	t.askCheck() // truth.go: the new server says what became of a turn/start
 	// Prompts queued before the server died go first, in order.
 	t.flushQueue()
 }
@@ -203,9 +219,11 @@ func (t *Turns) restartedBy(msg SessionReady) {
 	t.flushQueue()
 }
 
-// CheckTimeout offers, once per turn, to interrupt a turn that has run
-// longer than Options.TurnTimeout (the root asks on every frame tick).
+// CheckTimeout measures the server's silence (truth.go) and offers, once
+// per turn, to interrupt a turn that has run longer than
+// Options.TurnTimeout (the root asks on every frame tick).
 func (t *Turns) CheckTimeout() {
+	t.checkSilence()
 	limit := t.opts.TurnTimeout
 	s := &t.t
 	if limit <= 0 || !s.running || s.started.IsZero() || t.rec.timeoutFor.Equal(s.started) {

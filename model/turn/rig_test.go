@@ -87,11 +87,15 @@ func (c clock) After(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
 type client struct {
 	backend.Unavailable
 	thread, turn string
+	// since is what Unanswered says: when the server last owed an
+	// answer and said nothing (zero: nothing is owed).
+	since time.Time
 }
 
-func (c *client) ThreadID() string  { return c.thread }
-func (c *client) TurnID() string    { return c.turn }
-func (c *client) UserAgent() string { return "codex_cli_rs/0.169.0" }
+func (c *client) ThreadID() string      { return c.thread }
+func (c *client) TurnID() string        { return c.turn }
+func (c *client) UserAgent() string     { return "codex_cli_rs/0.169.0" }
+func (c *client) Unanswered() time.Time { return c.since }
 
 // rig drives Turns as the root does, keeping what it asks for.
 type rig struct {

@@ -103,6 +103,8 @@ func (t *Turns) OnReady(msg SessionReady) {
 		t.rememberThread(t.client.ThreadID())
 	}
 	t.threadExtras() // goal.go: the goal, the skills
+	t.rec.silent = 0
+	t.askCheck() // truth.go: a turn/start the old server never answered
 	if msg.RestartedBy != "" {
 		t.restartedBy(msg) // recovery.go
 	}

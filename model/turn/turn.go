@@ -47,6 +47,10 @@ type Options struct {
 	// TurnTimeout, when > 0, is how long a turn runs before an interrupt
 	// is offered.
 	TurnTimeout time.Duration
+	// UnresponsiveAfter, when > 0, is how long the server may owe an
+	// answer and say nothing before the status line names it and F5
+	// kills and restarts it (truth.go).
+	UnresponsiveAfter time.Duration
 	// Now is the time turns are timed by (nil: time.Now): the status
 	// line's elapsed time is told from Started by the same clock.
 	Now func() time.Time
@@ -222,6 +226,8 @@ func (t *Turns) Update(msg Msg) {
 		t.onReattachTick(msg)
 	case scannedMsg:
 		t.onScanned(msg)
+	case checkTickMsg:
+		t.onCheckTick(msg)
 	case lastThreadMsg:
 		t.onLastThreadID(msg)
 	}
@@ -235,6 +241,8 @@ func (t *Turns) Result(msg tea.Msg) {
 		t.onTurnStarted(msg)
 	case act.Steered:
 		t.onSteered(msg)
+	case act.TurnsRead:
+		t.onTurnsRead(msg) // truth.go
 	case act.Interrupted:
 		t.onInterrupted(msg)
 	case act.ShellRan:
