@@ -22,7 +22,7 @@
 //     and writes lines, and starts or dials nothing.
 //   - client: Session, the typed Client over one Conn (session.go,
 //     client.go, calls.go, fs.go, sandbox.go, skills.go, turns.go,
-//     images.go). It reaches the peer through the Transport and Stream
+//     images.go, resumecwd.go). It reaches the peer through the Transport and Stream
 //     interfaces only.
 //   - transport: starting and reaching the app-server and what goes with
 //     it — a local process (process.go), SSH through the system ssh

@@ -23,6 +23,10 @@ type SessionOptions struct {
 	// server's machine: added to the config's own writable roots, never
 	// replacing them (sandbox.go).
 	AddDirs []string
+	// ResumeCwd is where `thread/resume` and `thread/fork` run the thread
+	// (config resume_cwd): ResumeCwdSession ("" too) in the directory
+	// recorded for it, ResumeCwdCurrent in Cwd.
+	ResumeCwd ResumeCwd
 	// Sink receives, in wire order and from one goroutine, every Event and
 	// ServerRequest for the session's thread (others are dropped, and
 	// their requests refused), RetryNotices while a call is retried after
@@ -208,9 +212,20 @@ func (s *Session) opened(resp ThreadResponse, err error) (ThreadResponse, error)
 // and makes it current. The response's Thread.Turns holds the newest
 // ResumeTurns turns (excludeTurns with an initialTurnsPage: the server
 // neither sends nor builds the whole history), and Older the cursor of
-// the turns before them, for ListTurns.
+// the turns before them, for ListTurns. The thread runs where ResumeCwd
+// says; Elsewhere is set when that is not the session's Cwd (session) or
+// the thread was recorded elsewhere (current: read first, `thread/read`).
 func (s *Session) ResumeThread(ctx context.Context, id string) (ThreadResponse, error) {
+	recorded := ""
+	if s.opts.ResumeCwd == ResumeCwdCurrent && s.opts.Cwd != "" {
+		if th, err := s.ReadThread(ctx, id); err == nil {
+			recorded = th.Cwd
+		}
+	}
 	resp, err := s.resume(ctx, id, &TurnsPageParams{Limit: ResumeTurns, SortDirection: "desc", ItemsView: "full"})
+	if err == nil {
+		resp.Elsewhere = s.elsewhere(recorded, resp.Cwd)
+	}
 	if err == nil && !resp.paged && len(resp.Thread.Turns) == 0 {
 		// A server that left the turns out but sent no page: read it.
 		if turns, older, lerr := s.ListTurns(ctx, id, "", ResumeTurns); lerr == nil {
@@ -237,7 +252,7 @@ func (s *Session) resume(ctx context.Context, id string, page *TurnsPageParams) 
 	return s.opened(ThreadResume.Call(ctx, s.conn, ThreadResumeParams{
 		ThreadID:         id,
 		Model:            s.opts.Model,
-		Cwd:              s.opts.Cwd,
+		Cwd:              s.openCwd(),
 		ApprovalPolicy:   s.opts.ApprovalPolicy,
 		Sandbox:          s.opts.Sandbox,
 		Config:           cfg,

@@ -167,6 +167,7 @@ type Layer struct {
 	RemoteCodex     *string              `toml:"remote_codex"`
 	RemoteWorkspace *string              `toml:"remote_workspace"`
 	Notifications   *string              `toml:"notifications"`
+	ResumeCwd       *string              `toml:"resume_cwd"`
 	Daemon          *bool                `toml:"daemon"`
 	MCPServers      map[string]MCPServer `toml:"mcp_servers"`
 }
@@ -281,7 +282,7 @@ func (f *File) unknownKeys(keys []toml.Key) error {
 
 // layerKeys are the keys a layer may set, for the unknown-keys message.
 var layerKeys = []string{"codex.command", "codex.args", "codex.env", "model", "approval_policy", "sandbox",
-	"workspace", "theme", "alt_screen", "turn_timeout", "codex_home", "ssh", "ssh_options", "remote_codex", "remote_workspace", "notifications", "daemon"}
+	"workspace", "theme", "alt_screen", "turn_timeout", "codex_home", "ssh", "ssh_options", "remote_codex", "remote_workspace", "notifications", "resume_cwd", "daemon"}
 
 // errAt builds an *Error for the dotted key path.
 func (f *File) errAt(key []string, format string, args ...any) *Error {
@@ -306,7 +307,7 @@ func (f *File) validateLayer(prefix []string, l *Layer) error {
 	for _, e := range []struct {
 		enum Enum
 		v    *string
-	}{{ApprovalPolicies, l.ApprovalPolicy}, {SandboxModes, l.Sandbox}, {Themes, l.Theme}, {CodexHomeModes, l.CodexHome}, {NotificationModes, l.Notifications}} {
+	}{{ApprovalPolicies, l.ApprovalPolicy}, {SandboxModes, l.Sandbox}, {Themes, l.Theme}, {CodexHomeModes, l.CodexHome}, {NotificationModes, l.Notifications}, {ResumeCwdModes, l.ResumeCwd}} {
 		if e.v == nil {
 			continue
 		}

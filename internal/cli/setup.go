@@ -244,6 +244,7 @@ func (e *runEnv) sessionOptions(send func(tea.Msg)) backend.SessionOptions {
 		ApprovalPolicy: s.ApprovalPolicy,
 		Sandbox:        s.Sandbox,
 		AddDirs:        e.cfg.addDirs,
+		ResumeCwd:      backend.ResumeCwd(s.ResumeCwd),
 		Sink:           func(msg any) { send(msg) },
 		Trace:          e.trace,
 		Log:            e.log,
