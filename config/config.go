@@ -358,7 +358,8 @@ func (f *File) validateLayer(prefix []string, l *Layer) error {
 }
 
 // ParseTurnTimeout parses a turn_timeout value: a Go duration such as
-// "90s", "10m" or "1h30m"; "0" or "off" mean no timeout.
+// "90s", "10m" or "1h30m", at least MinTurnTimeout; "0" or "off" mean no
+// timeout.
 func ParseTurnTimeout(s string) (time.Duration, error) {
 	switch strings.TrimSpace(s) {
 	case "0", "off", "none":
@@ -368,8 +369,15 @@ func ParseTurnTimeout(s string) (time.Duration, error) {
 	if err != nil {
 		return 0, fmt.Errorf("invalid duration %q: use a number with a unit (s, m, h), e.g. \"90s\" or \"10m\", or \"off\"", s)
 	}
-	if d < 0 {
-		return 0, fmt.Errorf("invalid duration %q: must not be negative", s)
+	if d == 0 {
+		return 0, nil
+	}
+	if d < MinTurnTimeout {
+		return 0, fmt.Errorf("invalid duration %q: want 0 or off, or %s or more", s, MinTurnTimeout)
 	}
 	return d, nil
 }
+
+// MinTurnTimeout is the shortest turn_timeout: a shorter one would offer
+// to interrupt every turn as it starts.
+const MinTurnTimeout = time.Second

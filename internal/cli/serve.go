@@ -52,7 +52,7 @@ func newServeCmd(f *Factory) *cobra.Command {
 	fs.StringVar(&opts.Listen, "listen", "127.0.0.1:2222", "address the SSH server listens on")
 	fs.StringVar(&opts.AuthorizedKeys, "authorized-keys", "", "authorized_keys file of the drivers (required)")
 	fs.StringVar(&opts.WatcherKeys, "watcher-keys", "", "authorized_keys file of the watchers (read-only)")
-	fs.DurationVar(&opts.IdleTimeout, "idle-timeout", 0, "end the session after nobody has been connected for this long (0: never)")
+	durationFlag(fs, &opts.IdleTimeout, "idle-timeout", 0, true, time.Second, 365*24*time.Hour, "end the session after nobody has been connected for this long (0: never)")
 	fs.BoolVar(&opts.Attach, "attach", false, "also open this terminal on the session, as a driver")
 	fs.StringVar(&opts.HostKey, "host-key", "", "SSH host key (default: $XDG_DATA_HOME/tandem/host_ed25519, created if missing)")
 	fs.StringVar(&opts.Via, "via", "", "also publish the session on a jump host, [user@]bastion[:port], with the system ssh -N -R (your ssh config, agent and ProxyJump apply); prints the line a guest runs")
