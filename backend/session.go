@@ -35,6 +35,9 @@ type SessionOptions struct {
 	// InitTimeout bounds the wait for the answer to `initialize`; 0 means
 	// DefaultInitTimeout.
 	InitTimeout time.Duration
+	// LoginShellTimeout bounds the remote login shell's run over ssh
+	// (StepLoginShell); 0 means LoginShellPatience.
+	LoginShellTimeout time.Duration
 	// Trace, if set, sees every JSON-RPC line in both directions.
 	Trace func(dir Direction, line []byte)
 	Log   *slog.Logger
@@ -106,13 +109,23 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < limit {
 		limit = time.Until(dl).Round(time.Second)
 	}
-	ictx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
+	// Each step of the peer's start has its own wait (startsteps.go): a
+	// slow remote login shell gets LoginShellPatience, the rest limit.
+	ictx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	login := opts.LoginShellTimeout
+	if login <= 0 {
+		login = LoginShellPatience
+	}
+	go watchStart(ictx, cancel, stream, limit, login)
 	init, err := Initialize.Call(ictx, s.conn, InitializeParams{
 		ClientInfo:   ClientInfo{Name: "tandem", Version: opts.ClientVersion},
 		Capabilities: InitializeCapabilities{ExperimentalAPI: true},
 	})
-	if errors.Is(err, context.DeadlineExceeded) {
+	var timeout *StartTimeout
+	if err != nil && errors.As(context.Cause(ictx), &timeout) {
+		err = timeout
+	} else if errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("codex app-server did not answer initialize within %s", limit)
 	}
 	if err == nil {
@@ -124,6 +137,9 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 		close(s.initDone)
 		s.Close()
 		tail := stream.StderrTail(50) // complete once the peer is gone
+		if timeout != nil {
+			return nil, timeout // the step that did not answer, not how the peer was stopped
+		}
 		var remote *RemoteError
 		if errors.As(stream.Wait(), &remote) {
 			return nil, remote
@@ -144,7 +160,9 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 
 // DefaultInitTimeout is how long StartSession waits for the answer to
 // `initialize`: codex answers in well under a second, but a cold start
-// over SSH or on a loaded machine can take several.
+// over SSH or on a loaded machine can take several. Over ssh each step of
+// the start (StartStep) has this long, the login shell
+// LoginShellPatience.
 const DefaultInitTimeout = 30 * time.Second
 
 // Describe names the peer: PeerLocal, PeerDaemon, "ssh HOST", a

@@ -109,11 +109,16 @@ func (t *SSHTransport) Argv() ([]string, error) {
 	// --ssh-option BatchMode=no still works. BatchMode: a password prompt
 	// would fight the TUI for the terminal. Keepalives turn a dead network
 	// into an exit within ~45 s instead of a hang.
+	// LocalCommand runs here, on ssh's stdout, once ssh has connected
+	// and authenticated, before the remote command: the first step
+	// marker (stepMarker).
 	argv = append(argv,
 		"-o", "BatchMode=yes",
 		"-o", "ServerAliveInterval=15",
 		"-o", "ServerAliveCountMax=3",
 		"-o", "LogLevel=ERROR",
+		"-o", "PermitLocalCommand=yes",
+		"-o", "LocalCommand=echo "+stepMarker+"login-shell",
 	)
 	if target.Port != 0 {
 		argv = append(argv, "-p", strconv.Itoa(target.Port))
@@ -212,6 +217,7 @@ const (
 // bash is gone (pid file check).
 const bootstrapScript = `{
 set -u
+echo tandem-step start
 unset s
 line() { IFS= read -r l || { echo "tandem: stdin closed before the bootstrap line" >&2; exit 96; }; }
 param() { line; v=$(printf %s "$l" | base64 -d && echo .) || { echo "tandem: bad bootstrap line" >&2; exit 96; }; v=${v%.}; }
@@ -288,6 +294,7 @@ fi
 [ -f "$home/config.toml" ] && chmod 600 -- "$home/config.toml"
 unset mcp
 export CODEX_HOME=$home
+echo tandem-step initialize
 "$codex" app-server --listen stdio:// "$@" <&0 &
 pid=$!
 trap 'kill -TERM "$pid" 2>/dev/null' HUP INT TERM
@@ -367,6 +374,52 @@ type sshStream struct {
 	skipped  int
 	protoErr error
 	closing  bool // Close was called: a signal exit is tandem's own doing
+	step     StartStep
+	stepDone chan struct{} // closed when step ends
+}
+
+// stepMarker starts the lines that say a step of the start has begun
+// (StartStep): "tandem-step login-shell" from ssh's LocalCommand once
+// connected, "tandem-step start" from the bootstrap's first line,
+// "tandem-step initialize" as it starts codex. They come before the
+// app-server's first message and are not noise.
+const stepMarker = "tandem-step "
+
+// stepsByMarker are the steps the markers begin.
+var stepsByMarker = map[string]StartStep{"login-shell": StepLoginShell, "start": StepStart, "initialize": StepInitialize}
+
+// markerStep reads a step marker line: the step it begins, ok false for
+// any other line.
+func markerStep(line []byte) (StartStep, bool) {
+	name, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte(stepMarker))
+	if !ok {
+		return 0, false
+	}
+	step, ok := stepsByMarker[string(name)]
+	return step, ok
+}
+
+// Step implements startStepper: the step of the start under way, and a
+// channel closed when it ends.
+func (s *sshStream) Step() (StartStep, <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stepDone == nil {
+		s.stepDone = make(chan struct{})
+	}
+	return s.step, s.stepDone
+}
+
+// reach moves the start on to step (never back); s.mu is held.
+func (s *sshStream) reach(step StartStep) {
+	if step <= s.step {
+		return
+	}
+	s.step = step
+	if s.stepDone != nil {
+		close(s.stepDone)
+	}
+	s.stepDone = make(chan struct{})
 }
 
 // Close notes that the end is wanted, then runs the shutdown ladder.
@@ -397,6 +450,12 @@ func (s *sshStream) Filter(line []byte) bool {
 	if len(trimmed) == 0 {
 		return false
 	}
+	if step, ok := markerStep(trimmed); ok {
+		s.reach(step)
+		return false
+	}
+	// Output from the remote: ssh is connected, whatever ran first.
+	s.reach(StepLoginShell)
 	if s.skipped >= MaxNoiseLines {
 		return true
 	}
@@ -441,6 +500,7 @@ func (s *sshStream) Wait() error {
 	err := s.Stream.Wait()
 	s.mu.Lock()
 	protoErr, started, closing := s.protoErr, s.started, s.closing
+	connected := started || s.step >= StepLoginShell
 	s.mu.Unlock()
 	if protoErr != nil {
 		return protoErr
@@ -466,15 +526,17 @@ func (s *sshStream) Wait() error {
 	}
 	switch code {
 	case 255:
-		return &RemoteError{Peer: peer, Reason: sshFailure(s.StderrTail(20), started), Detail: detail}
+		return &RemoteError{Peer: peer, Reason: sshFailure(s.StderrTail(20), connected), Detail: detail}
 	case bootstrapNoPrelude, bootstrapSetup, bootstrapNoCodex:
 		return &RemoteError{Peer: peer, Reason: "remote setup failed", Detail: detail}
 	}
 	return err
 }
 
-// sshFailure names what an ssh exit 255 most likely was, from its stderr.
-func sshFailure(stderr []string, started bool) string {
+// sshFailure names what an ssh exit 255 most likely was, from its stderr
+// and whether ssh had connected (a step marker or the app-server's
+// first message came).
+func sshFailure(stderr []string, connected bool) string {
 	all := strings.ToLower(strings.Join(stderr, "\n"))
 	switch {
 	case strings.Contains(all, "permission denied") || strings.Contains(all, "authentication"):
@@ -483,7 +545,7 @@ func sshFailure(stderr []string, started bool) string {
 		return "host key verification failed (exit 255; check known_hosts)"
 	case strings.Contains(all, "could not resolve"):
 		return "unknown host (exit 255)"
-	case started:
+	case connected:
 		return "connection lost (exit 255)"
 	}
 	return "could not connect (exit 255)"
