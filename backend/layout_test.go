@@ -30,7 +30,7 @@ var fileGroups = map[string]string{
 	"daemon.go": "transport", "daemonhome.go": "transport", "codexhome.go": "transport",
 	"locate.go": "transport", "versions.go": "transport", "peer.go": "transport", "stderr.go": "transport",
 	"ring.go": "transport", "redact.go": "transport", "reaper.go": "transport",
-	"reaper_linux.go": "transport", "reaper_other.go": "transport", "startsteps.go": "transport",
+	"reaper_linux.go": "transport", "reaper_other.go": "transport", "startsteps.go": "transport", "sshstart.go": "transport",
 }
 
 // groupForbids is the imports (prefixes) each part may not use: the wire
