@@ -69,7 +69,8 @@ func (s *Session) ShellCommand(ctx context.Context, command string) error {
 
 // ForkThread implements Client: `thread/fork` for id with the session's
 // settings (and beforeTurnId when beforeTurn is set); the fork becomes
-// current and its Thread.Turns holds the copied history.
+// current and its Thread.Turns holds the copied history. It runs where
+// ResumeCwd says: by default in the source thread's directory.
 func (s *Session) ForkThread(ctx context.Context, id, beforeTurn string) (ThreadResponse, error) {
 	cfg, err := s.threadConfig(ctx)
 	if err != nil {
@@ -78,7 +79,7 @@ func (s *Session) ForkThread(ctx context.Context, id, beforeTurn string) (Thread
 	return s.opened(ThreadFork.Call(ctx, s.conn, ThreadForkParams{
 		ThreadID:       id,
 		BeforeTurnID:   beforeTurn,
-		Cwd:            s.opts.Cwd,
+		Cwd:            s.openCwd(),
 		ApprovalPolicy: s.opts.ApprovalPolicy,
 		Sandbox:        s.opts.Sandbox,
 		Config:         cfg,

@@ -22,12 +22,13 @@
 //     and writes lines, and starts or dials nothing.
 //   - client: Session, the typed Client over one Conn (session.go,
 //     client.go, calls.go, fs.go, sandbox.go, skills.go, turns.go,
-//     images.go, stuck.go). It reaches the peer through the Transport and Stream
-//     interfaces only.
+//     images.go, stuck.go, resumecwd.go). It reaches the peer through the
+//     Transport and Stream interfaces only.
 //   - transport: starting and reaching the app-server and what goes with
 //     it — a local process (process.go), SSH through the system ssh
-//     client (ssh.go, sshdaemon.go), a websocket (ws.go), the daemon
-//     (daemon.go, daemonhome.go), finding codex and its version
+//     client (ssh.go, sshstart.go, sshdaemon.go), a websocket (ws.go),
+//     the daemon (daemon.go, daemonhome.go), the steps of a start and
+//     their waits (startsteps.go), finding codex and its version
 //     (locate.go, versions.go), CODEX_HOME (codexhome.go), the peer's
 //     stderr (stderr.go, ring.go), orphan reaping (reaper*.go), the
 //     redacting wrapper (redact.go) and peer names (peer.go). Transports

@@ -24,13 +24,13 @@ var fileGroups = map[string]string{
 	"rpc.go": "conn", "retry.go": "conn", "silence.go": "conn",
 	// client: the Session and its typed Client methods.
 	"session.go": "client", "client.go": "client", "calls.go": "client", "fs.go": "client",
-	"sandbox.go": "client", "skills.go": "client", "turns.go": "client", "images.go": "client", "stuck.go": "client",
+	"sandbox.go": "client", "skills.go": "client", "turns.go": "client", "images.go": "client", "stuck.go": "client", "resumecwd.go": "client",
 	// transport: starting and reaching the app-server.
 	"process.go": "transport", "ssh.go": "transport", "sshdaemon.go": "transport", "ws.go": "transport",
 	"daemon.go": "transport", "daemonhome.go": "transport", "codexhome.go": "transport",
 	"locate.go": "transport", "versions.go": "transport", "peer.go": "transport", "stderr.go": "transport",
 	"ring.go": "transport", "redact.go": "transport", "reaper.go": "transport",
-	"reaper_linux.go": "transport", "reaper_other.go": "transport",
+	"reaper_linux.go": "transport", "reaper_other.go": "transport", "startsteps.go": "transport", "sshstart.go": "transport",
 }
 
 // groupForbids is the imports (prefixes) each part may not use: the wire

@@ -150,6 +150,10 @@ type ThreadResponse struct {
 	// Client.ListTurns: "" when Thread.Turns begins the thread (a whole
 	// history, or a page that reached its first turn). Not on the wire.
 	Older string `json:"-"`
+	// Elsewhere is set by Session.ResumeThread when the thread was
+	// recorded in another directory than the session's Cwd (nil when the
+	// same, or either is unknown). Not on the wire.
+	Elsewhere *Elsewhere `json:"-"`
 	// paged says the answer had an InitialTurnsPage (takePage).
 	paged bool
 }

@@ -23,6 +23,10 @@ type SessionOptions struct {
 	// server's machine: added to the config's own writable roots, never
 	// replacing them (sandbox.go).
 	AddDirs []string
+	// ResumeCwd is where `thread/resume` and `thread/fork` run the thread
+	// (config resume_cwd): ResumeCwdSession ("" too) in the directory
+	// recorded for it, ResumeCwdCurrent in Cwd.
+	ResumeCwd ResumeCwd
 	// Sink receives, in wire order and from one goroutine, every Event and
 	// ServerRequest for the session's thread (others are dropped, and
 	// their requests refused), RetryNotices while a call is retried after
@@ -31,6 +35,9 @@ type SessionOptions struct {
 	// InitTimeout bounds the wait for the answer to `initialize`; 0 means
 	// DefaultInitTimeout.
 	InitTimeout time.Duration
+	// LoginShellTimeout bounds the remote login shell's run over ssh
+	// (StepLoginShell); 0 means LoginShellPatience.
+	LoginShellTimeout time.Duration
 	// Trace, if set, sees every JSON-RPC line in both directions.
 	Trace func(dir Direction, line []byte)
 	Log   *slog.Logger
@@ -105,13 +112,23 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < limit {
 		limit = time.Until(dl).Round(time.Second)
 	}
-	ictx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
+	// Each step of the peer's start has its own wait (startsteps.go): a
+	// slow remote login shell gets LoginShellPatience, the rest limit.
+	ictx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	login := opts.LoginShellTimeout
+	if login <= 0 {
+		login = LoginShellPatience
+	}
+	go watchStart(ictx, cancel, stream, limit, login)
 	init, err := Initialize.Call(ictx, s.conn, InitializeParams{
 		ClientInfo:   ClientInfo{Name: "tandem", Version: opts.ClientVersion},
 		Capabilities: InitializeCapabilities{ExperimentalAPI: true},
 	})
-	if errors.Is(err, context.DeadlineExceeded) {
+	var timeout *StartTimeout
+	if err != nil && errors.As(context.Cause(ictx), &timeout) {
+		err = timeout
+	} else if errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("codex app-server did not answer initialize within %s", limit)
 	}
 	if err == nil {
@@ -123,6 +140,9 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 		close(s.initDone)
 		s.Close()
 		tail := stream.StderrTail(50) // complete once the peer is gone
+		if timeout != nil {
+			return nil, timeout // the step that did not answer, not how the peer was stopped
+		}
 		var remote *RemoteError
 		if errors.As(stream.Wait(), &remote) {
 			return nil, remote
@@ -143,7 +163,9 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 
 // DefaultInitTimeout is how long StartSession waits for the answer to
 // `initialize`: codex answers in well under a second, but a cold start
-// over SSH or on a loaded machine can take several.
+// over SSH or on a loaded machine can take several. Over ssh each step of
+// the start (StartStep) has this long, the login shell
+// LoginShellPatience.
 const DefaultInitTimeout = 30 * time.Second
 
 // Describe names the peer: PeerLocal, PeerDaemon, "ssh HOST", a
@@ -211,9 +233,20 @@ func (s *Session) opened(resp ThreadResponse, err error) (ThreadResponse, error)
 // and makes it current. The response's Thread.Turns holds the newest
 // ResumeTurns turns (excludeTurns with an initialTurnsPage: the server
 // neither sends nor builds the whole history), and Older the cursor of
-// the turns before them, for ListTurns.
+// the turns before them, for ListTurns. The thread runs where ResumeCwd
+// says; Elsewhere is set when that is not the session's Cwd (session) or
+// the thread was recorded elsewhere (current: read first, `thread/read`).
 func (s *Session) ResumeThread(ctx context.Context, id string) (ThreadResponse, error) {
+	recorded := ""
+	if s.opts.ResumeCwd == ResumeCwdCurrent && s.opts.Cwd != "" {
+		if th, err := s.ReadThread(ctx, id); err == nil {
+			recorded = th.Cwd
+		}
+	}
 	resp, err := s.resume(ctx, id, &TurnsPageParams{Limit: ResumeTurns, SortDirection: "desc", ItemsView: "full"})
+	if err == nil {
+		resp.Elsewhere = s.elsewhere(recorded, resp.Cwd)
+	}
 	if err == nil && !resp.paged && len(resp.Thread.Turns) == 0 {
 		// A server that left the turns out but sent no page: read it.
 		if turns, older, lerr := s.ListTurns(ctx, id, "", ResumeTurns); lerr == nil {
@@ -240,7 +273,7 @@ func (s *Session) resume(ctx context.Context, id string, page *TurnsPageParams) 
 	return s.opened(ThreadResume.Call(ctx, s.conn, ThreadResumeParams{
 		ThreadID:         id,
 		Model:            s.opts.Model,
-		Cwd:              s.opts.Cwd,
+		Cwd:              s.openCwd(),
 		ApprovalPolicy:   s.opts.ApprovalPolicy,
 		Sandbox:          s.opts.Sandbox,
 		Config:           cfg,

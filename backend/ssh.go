@@ -109,11 +109,16 @@ func (t *SSHTransport) Argv() ([]string, error) {
 	// --ssh-option BatchMode=no still works. BatchMode: a password prompt
 	// would fight the TUI for the terminal. Keepalives turn a dead network
 	// into an exit within ~45 s instead of a hang.
+	// LocalCommand runs here, on ssh's stdout, once ssh has connected
+	// and authenticated, before the remote command: the first step
+	// marker (stepMarker).
 	argv = append(argv,
 		"-o", "BatchMode=yes",
 		"-o", "ServerAliveInterval=15",
 		"-o", "ServerAliveCountMax=3",
 		"-o", "LogLevel=ERROR",
+		"-o", "PermitLocalCommand=yes",
+		"-o", "LocalCommand=echo "+stepMarker+"login-shell",
 	)
 	if target.Port != 0 {
 		argv = append(argv, "-p", strconv.Itoa(target.Port))
@@ -212,6 +217,7 @@ const (
 // bash is gone (pid file check).
 const bootstrapScript = `{
 set -u
+echo tandem-step start
 unset s
 line() { IFS= read -r l || { echo "tandem: stdin closed before the bootstrap line" >&2; exit 96; }; }
 param() { line; v=$(printf %s "$l" | base64 -d && echo .) || { echo "tandem: bad bootstrap line" >&2; exit 96; }; v=${v%.}; }
@@ -288,6 +294,7 @@ fi
 [ -f "$home/config.toml" ] && chmod 600 -- "$home/config.toml"
 unset mcp
 export CODEX_HOME=$home
+echo tandem-step initialize
 "$codex" app-server --listen stdio:// "$@" <&0 &
 pid=$!
 trap 'kill -TERM "$pid" 2>/dev/null' HUP INT TERM
@@ -367,6 +374,8 @@ type sshStream struct {
 	skipped  int
 	protoErr error
 	closing  bool // Close was called: a signal exit is tandem's own doing
+	step     StartStep
+	stepDone chan struct{} // closed when step ends
 }
 
 // Close notes that the end is wanted, then runs the shutdown ladder.
@@ -397,6 +406,12 @@ func (s *sshStream) Filter(line []byte) bool {
 	if len(trimmed) == 0 {
 		return false
 	}
+	if step, ok := markerStep(trimmed); ok {
+		s.reach(step)
+		return false
+	}
+	// Output from the remote: ssh is connected, whatever ran first.
+	s.reach(StepLoginShell)
 	if s.skipped >= MaxNoiseLines {
 		return true
 	}
@@ -441,6 +456,7 @@ func (s *sshStream) Wait() error {
 	err := s.Stream.Wait()
 	s.mu.Lock()
 	protoErr, started, closing := s.protoErr, s.started, s.closing
+	connected := started || s.step >= StepLoginShell
 	s.mu.Unlock()
 	if protoErr != nil {
 		return protoErr
@@ -466,27 +482,11 @@ func (s *sshStream) Wait() error {
 	}
 	switch code {
 	case 255:
-		return &RemoteError{Peer: peer, Reason: sshFailure(s.StderrTail(20), started), Detail: detail}
+		return &RemoteError{Peer: peer, Reason: sshFailure(s.StderrTail(20), connected), Detail: detail}
 	case bootstrapNoPrelude, bootstrapSetup, bootstrapNoCodex:
 		return &RemoteError{Peer: peer, Reason: "remote setup failed", Detail: detail}
 	}
 	return err
-}
-
-// sshFailure names what an ssh exit 255 most likely was, from its stderr.
-func sshFailure(stderr []string, started bool) string {
-	all := strings.ToLower(strings.Join(stderr, "\n"))
-	switch {
-	case strings.Contains(all, "permission denied") || strings.Contains(all, "authentication"):
-		return "authentication failed (exit 255; check the key, the agent or --ssh-option)"
-	case strings.Contains(all, "host key verification failed") || strings.Contains(all, "remote host identification has changed"):
-		return "host key verification failed (exit 255; check known_hosts)"
-	case strings.Contains(all, "could not resolve"):
-		return "unknown host (exit 255)"
-	case started:
-		return "connection lost (exit 255)"
-	}
-	return "could not connect (exit 255)"
 }
 
 // redactLine masks secrets in a line of remote output before it is logged

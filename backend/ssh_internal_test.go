@@ -136,7 +136,8 @@ func newBootstrapEnv(t *testing.T) bootstrapEnv {
 }
 
 // run runs SSHRemoteCommand under sh, as a remote login shell would, with
-// stdin, in dir; it returns stdout, stderr and the exit code.
+// stdin, in dir; it returns stdout after the step markers (which must
+// come first, "start" before "initialize"), stderr and the exit code.
 func (e bootstrapEnv) run(t *testing.T, dir string, stdin []byte) (string, string, int) {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", SSHRemoteCommand)
@@ -152,7 +153,19 @@ func (e bootstrapEnv) run(t *testing.T, dir string, stdin []byte) (string, strin
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return stdout.String(), stderr.String(), code
+	out, last := stdout.String(), StartStep(-1)
+	for strings.HasPrefix(out, stepMarker) {
+		line, rest, _ := strings.Cut(out, "\n")
+		step, ok := markerStep([]byte(line))
+		if !ok || step <= last {
+			t.Fatalf("step marker %q out of order (after %d)", line, last)
+		}
+		out, last = rest, step
+	}
+	if code == 0 && last < StepStart {
+		t.Errorf("the bootstrap printed no step marker: %q", stdout.String())
+	}
+	return out, stderr.String(), code
 }
 
 // TestSSHBootstrapParameters runs the real remote command and bootstrap

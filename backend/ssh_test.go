@@ -38,7 +38,7 @@ func TestSSHArgv(t *testing.T) {
 		t.Fatal(err)
 	}
 	joined := strings.Join(argv[:len(argv)-1], " ")
-	want := "ssh -T -F /tmp/cfg -o BatchMode=no -o ProxyJump=bastion -o BatchMode=yes -o ServerAliveInterval=15 -o ServerAliveCountMax=3 -o LogLevel=ERROR -p 2222 -- me@dev"
+	want := "ssh -T -F /tmp/cfg -o BatchMode=no -o ProxyJump=bastion -o BatchMode=yes -o ServerAliveInterval=15 -o ServerAliveCountMax=3 -o LogLevel=ERROR -o PermitLocalCommand=yes -o LocalCommand=echo tandem-step login-shell -p 2222 -- me@dev"
 	if joined != want {
 		t.Fatalf("argv = %s\nwant    %s", joined, want)
 	}

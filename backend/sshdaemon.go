@@ -89,7 +89,9 @@ func readReady(br *bufio.Reader, ss *sshStream) (DaemonInfo, error) {
 			}
 			return info, nil
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
+		if _, marker := markerStep(line); marker {
+			n-- // a step of the start, not noise
+		} else if len(bytes.TrimSpace(line)) > 0 {
 			ss.log.Info("skipping remote login-shell output", "line", redactLine(truncate(line, 200)))
 		}
 		if err != nil {

@@ -170,6 +170,7 @@ type Layer struct {
 	RemoteCodex           *string              `toml:"remote_codex"`
 	RemoteWorkspace       *string              `toml:"remote_workspace"`
 	Notifications         *string              `toml:"notifications"`
+	ResumeCwd             *string              `toml:"resume_cwd"`
 	Daemon                *bool                `toml:"daemon"`
 	MCPServers            map[string]MCPServer `toml:"mcp_servers"`
 }
@@ -284,7 +285,7 @@ func (f *File) unknownKeys(keys []toml.Key) error {
 
 // layerKeys are the keys a layer may set, for the unknown-keys message.
 var layerKeys = []string{"codex.command", "codex.args", "codex.env", "model", "approval_policy", "sandbox",
-	"workspace", "theme", "alt_screen", "turn_timeout", "unresponsive_after_secs", "codex_home", "ssh", "ssh_options", "remote_codex", "remote_workspace", "notifications", "daemon"}
+	"workspace", "theme", "alt_screen", "turn_timeout", "unresponsive_after_secs", "codex_home", "ssh", "ssh_options", "remote_codex", "remote_workspace", "notifications", "resume_cwd", "daemon"}
 
 // errAt builds an *Error for the dotted key path.
 func (f *File) errAt(key []string, format string, args ...any) *Error {
@@ -309,7 +310,7 @@ func (f *File) validateLayer(prefix []string, l *Layer) error {
 	for _, e := range []struct {
 		enum Enum
 		v    *string
-	}{{ApprovalPolicies, l.ApprovalPolicy}, {SandboxModes, l.Sandbox}, {Themes, l.Theme}, {CodexHomeModes, l.CodexHome}, {NotificationModes, l.Notifications}} {
+	}{{ApprovalPolicies, l.ApprovalPolicy}, {SandboxModes, l.Sandbox}, {Themes, l.Theme}, {CodexHomeModes, l.CodexHome}, {NotificationModes, l.Notifications}, {ResumeCwdModes, l.ResumeCwd}} {
 		if e.v == nil {
 			continue
 		}
@@ -363,7 +364,8 @@ func (f *File) validateLayer(prefix []string, l *Layer) error {
 }
 
 // ParseTurnTimeout parses a turn_timeout value: a Go duration such as
-// "90s", "10m" or "1h30m"; "0" or "off" mean no timeout.
+// "90s", "10m" or "1h30m", at least MinTurnTimeout; "0" or "off" mean no
+// timeout.
 func ParseTurnTimeout(s string) (time.Duration, error) {
 	switch strings.TrimSpace(s) {
 	case "0", "off", "none":
@@ -373,8 +375,15 @@ func ParseTurnTimeout(s string) (time.Duration, error) {
 	if err != nil {
 		return 0, fmt.Errorf("invalid duration %q: use a number with a unit (s, m, h), e.g. \"90s\" or \"10m\", or \"off\"", s)
 	}
-	if d < 0 {
-		return 0, fmt.Errorf("invalid duration %q: must not be negative", s)
+	if d == 0 {
+		return 0, nil
+	}
+	if d < MinTurnTimeout {
+		return 0, fmt.Errorf("invalid duration %q: want 0 or off, or %s or more", s, MinTurnTimeout)
 	}
 	return d, nil
 }
+
+// MinTurnTimeout is the shortest turn_timeout: a shorter one would offer
+// to interrupt every turn as it starts.
+const MinTurnTimeout = time.Second

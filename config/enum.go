@@ -41,6 +41,12 @@ var (
 	// notification "always", only while the terminal is "unfocused" (the
 	// default; see model/notify.go), or never ("off"). No flag sets it.
 	NotificationModes = Enum{Key: "notifications", Values: []string{"unfocused", "always", "off"}}
+	// ResumeCwdModes are the values of resume_cwd, codex's own key and
+	// values (its [tui] resume_cwd, `ResumeCwdMode`): where a resumed or
+	// forked thread runs, in the working directory recorded for the
+	// thread ("session", the default) or in this run's workspace
+	// ("current"). No flag sets it.
+	ResumeCwdModes = Enum{Key: "resume_cwd", Values: []string{"session", "current"}}
 )
 
 // Allowed is the list of values as help and errors show it:

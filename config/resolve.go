@@ -94,6 +94,9 @@ type Settings struct {
 	// Notifications is when desktop notifications are sent: one of
 	// NotificationModes (default "unfocused").
 	Notifications string
+	// ResumeCwd is where a resumed or forked thread runs: one of
+	// ResumeCwdModes (default "session", the thread's own workspace).
+	ResumeCwd string
 	// MCPServers are the managed MCP servers by name (profile entries
 	// replace top-level entries of the same name).
 	MCPServers map[string]MCPServer
@@ -148,7 +151,7 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 	if file == nil {
 		file = &File{}
 	}
-	s := Settings{ConfigFile: file.Path, Theme: "auto", AltScreen: true, CodexHome: "shared", TurnTimeout: DefaultTurnTimeout, UnresponsiveAfter: DefaultUnresponsiveAfter, Notifications: "unfocused"}
+	s := Settings{ConfigFile: file.Path, Theme: "auto", AltScreen: true, CodexHome: "shared", TurnTimeout: DefaultTurnTimeout, UnresponsiveAfter: DefaultUnresponsiveAfter, Notifications: "unfocused", ResumeCwd: "session"}
 	layers := []*Layer{&file.Top}
 	if profile != "" {
 		p, ok := file.Profiles[profile]
@@ -183,6 +186,7 @@ func Resolve(file *File, profile string, flags Flags) (Settings, error) {
 		setStr(&s.RemoteCodex, l.RemoteCodex)
 		setStr(&s.RemoteWorkspace, l.RemoteWorkspace)
 		setStr(&s.Notifications, l.Notifications)
+		setStr(&s.ResumeCwd, l.ResumeCwd)
 		if l.SSHOptions != nil {
 			s.SSHOptions = slices.Clone(*l.SSHOptions)
 		}

@@ -133,6 +133,11 @@ func (o *SessionOptions) resolve() (runConfig, error) {
 	if o.Remote.RemoteWorkspace != "" {
 		c.remoteWorkspace = o.Remote.RemoteWorkspace
 	}
+	if o.Cd != "" || o.Remote.RemoteWorkspace != "" {
+		// A directory asked for on the command line is where a resumed
+		// thread runs, as codex's --cd overrides its resume_cwd.
+		c.settings.ResumeCwd = "current"
+	}
 	// Where the app-server runs is decided: the local daemon (--daemon,
 	// --remote unix://) reads this machine's profiles and directories.
 	remote := c.isRemote()

@@ -107,14 +107,16 @@ func runExec(ctx context.Context, f *Factory, opts ExecOptions, eio execIO) (err
 	defer env.closeInto(&err) // a recording cut short is reported, never lost silently
 
 	events := make(chan any, 1024)
-	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
 	sink := func(msg tea.Msg) { events <- msg }
-	sess, err := backend.StartSession(sctx, env.sessionOptions(sink))
+	// StartSession bounds each step of the start itself (a slow remote
+	// login shell has minutes); the 60 s are for what follows.
+	sess, err := backend.StartSession(ctx, env.sessionOptions(sink))
 	if err != nil {
 		return fmt.Errorf("starting the app-server: %s", redact.String(err.Error()))
 	}
 	defer sess.Close()
+	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
 
 	out := &execOutput{io: eio, jsonl: opts.JSON, dark: cfg.settings.Dark()}
 	thread, err := sess.StartThread(sctx)

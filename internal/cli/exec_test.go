@@ -265,8 +265,8 @@ func TestExecApprovalNeverRunsCommand(t *testing.T) {
 
 func TestExecTurnTimeout(t *testing.T) {
 	env := execEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text(strings.Repeat("slow ", 200))}, ChunkDelay: 50 * time.Millisecond})
-	out, _, err := runTandem(t, "", "exec", "--json", "--codex", env.Codex, "-C", env.Dir, "--turn-timeout", "500ms", "hi")
-	if err == nil || !strings.Contains(err.Error(), "turn timed out after 500ms") {
+	out, _, err := runTandem(t, "", "exec", "--json", "--codex", env.Codex, "-C", env.Dir, "--turn-timeout", "1s", "hi")
+	if err == nil || !strings.Contains(err.Error(), "turn timed out after 1s") {
 		t.Fatalf("want a timeout error, got %v", err)
 	}
 	if !strings.Contains(out, `"type":"turn.failed"`) || !strings.Contains(out, "timed out") {

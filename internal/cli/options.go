@@ -232,6 +232,12 @@ func (v turnTimeoutValue) String() string {
 // Type implements pflag.Value; it is the value name in --help.
 func (v turnTimeoutValue) Type() string { return "duration" }
 
+// Range implements rangedFlag (numflags.go): Set takes what
+// config.ParseTurnTimeout does.
+func (v turnTimeoutValue) Range() string {
+	return "0 or off, or " + config.MinTurnTimeout.String() + " or more"
+}
+
 // unixSocketPath reads --remote unix://PATH: ok is false for any other
 // scheme; path is "" for unix:// alone (the daemon of $CODEX_HOME).
 func unixSocketPath(remote string) (path string, ok bool) {

@@ -136,12 +136,14 @@ func (o *sessionOwner) restartBy(who, lastTurn string) (model.RestartInfo, error
 		o.adopt(gen, sess)
 		return model.RestartInfo{}, err
 	}
-	sctx, cancel := context.WithTimeout(o.ctx, 60*time.Second)
-	defer cancel()
-	sess, err := backend.StartSession(sctx, o.env.sessionOptions(send))
+	// StartSession bounds each step of the start itself (a slow remote
+	// login shell has minutes); the 60 s are for what follows.
+	sess, err := backend.StartSession(o.ctx, o.env.sessionOptions(send))
 	if err != nil {
 		return model.RestartInfo{}, err
 	}
+	sctx, cancel := context.WithTimeout(o.ctx, 60*time.Second)
+	defer cancel()
 	if !o.adopt(gen, sess) {
 		return model.RestartInfo{}, errors.New("tandem is quitting")
 	}

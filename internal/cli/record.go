@@ -42,9 +42,9 @@ func newRecordCmd() *cobra.Command {
 		return runRecord(cmd.Context(), opts)
 	})
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "file to write: an asciicast (.cast), or an animated picture (.svg, .gif)")
-	cmd.Flags().Float64Var(&opts.IdleTimeLimit, "idle-limit", 2, "cap pauses at this many seconds: the cast's idle_time_limit (players cap at it), a picture's pauses")
+	idleLimitFlag(cmd.Flags(), &opts.IdleTimeLimit, "idle-limit", "cap pauses at this many seconds: the cast's idle_time_limit (players cap at it), a picture's pauses")
 	// asciinema's name for it, which this flag had first.
-	cmd.Flags().Float64Var(&opts.IdleTimeLimit, "idle-time-limit", 2, "the same as --idle-limit")
+	idleLimitFlag(cmd.Flags(), &opts.IdleTimeLimit, "idle-time-limit", "the same as --idle-limit")
 	return cmd
 }
 

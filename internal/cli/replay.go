@@ -38,8 +38,8 @@ type ReplayOptions struct {
 }
 
 func (o *ReplayOptions) register(cmd *cobra.Command) {
-	cmd.Flags().Float64Var(&o.Speed, "speed", 1, "playback rate (2 = twice as fast)")
-	cmd.Flags().Float64Var(&o.IdleLimit, "idle-limit", 2, "cap every pause between events at this many seconds (0 = no cap)")
+	speedFlag(cmd.Flags(), &o.Speed, "playback rate (2 = twice as fast)")
+	idleLimitFlag(cmd.Flags(), &o.IdleLimit, "idle-limit", "cap every pause between events at this many seconds (0 = no cap)")
 	cmd.Flags().BoolVar(&o.NoAltScreen, "no-alt-screen", false, "play inline, not in the alternate screen: finished output goes into the terminal's scrollback")
 }
 

@@ -27,8 +27,19 @@ func NewRootCmd(version string) *cobra.Command {
 	root.AddCommand(newExecCmd(f))
 	root.AddCommand(newResumeCmd(f))
 	root.AddCommand(newReplayCmd(), newDemoCmd(), newExportCmd(), newRecordCmd())
+	root.SetHelpTemplate(helpTemplate) // the subcommands inherit it
 	return root
 }
+
+// helpTemplate is every command's --help: its one-line summary, cobra's
+// usage (the usage lines, the commands, the flags), and then the prose
+// (help/NAME.txt's long text), so the usage is never below a screenful
+// of text. The details live in docs/ (docs/CLI.md).
+const helpTemplate = `{{with .Short}}{{. | trimTrailingWhitespaces}}
+
+{{end}}{{if or .Runnable .HasSubCommands}}{{.UsageString}}{{end}}{{with .Long}}
+{{. | trimTrailingWhitespaces}}
+{{end}}`
 
 // Execute runs root (from NewRootCmd) on the process's arguments and
 // returns the exit status: 0, 2 for bad usage (a usage error, an unknown

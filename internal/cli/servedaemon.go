@@ -25,12 +25,14 @@ func (e *runEnv) startServeSession(ctx context.Context, send func(tea.Msg)) (*ba
 	}
 	state := sessions.Open("")
 	last := state.LastThread(e.cwd)
-	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	sess, err := backend.StartSession(sctx, e.sessionOptions(send))
+	// StartSession bounds each step of the start itself (a slow remote
+	// login shell has minutes); the 60 s are for what follows.
+	sess, err := backend.StartSession(ctx, e.sessionOptions(send))
 	if err != nil {
 		return nil, err
 	}
+	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
 	if last != "" && e.resumeShared(sctx, sess, last, send) {
 		return sess, nil
 	}

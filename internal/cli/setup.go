@@ -244,6 +244,7 @@ func (e *runEnv) sessionOptions(send func(tea.Msg)) backend.SessionOptions {
 		ApprovalPolicy: s.ApprovalPolicy,
 		Sandbox:        s.Sandbox,
 		AddDirs:        e.cfg.addDirs,
+		ResumeCwd:      backend.ResumeCwd(s.ResumeCwd),
 		Sink:           func(msg any) { send(msg) },
 		Trace:          e.trace,
 		Log:            e.log,
@@ -254,12 +255,14 @@ func (e *runEnv) sessionOptions(send func(tea.Msg)) backend.SessionOptions {
 // set the model resumes the thread (or opens the picker) itself, else a
 // thread is started here and the model gets its ready message.
 func (e *runEnv) startSession(ctx context.Context, resume *model.ResumeRequest, send func(tea.Msg)) (*backend.Session, error) {
-	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	sess, err := backend.StartSession(sctx, e.sessionOptions(send))
+	// StartSession bounds each step of the start itself (a slow remote
+	// login shell has minutes); the 60 s are for what follows.
+	sess, err := backend.StartSession(ctx, e.sessionOptions(send))
 	if err != nil {
 		return nil, err
 	}
+	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
 	if resume != nil {
 		send(e.durable(model.SessionReadyMsg{Client: sess, Peer: sess.Describe(), Resume: resume}))
 		return sess, nil

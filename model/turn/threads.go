@@ -209,6 +209,9 @@ func (t *Turns) onThreadSwitched(msg act.ThreadSwitched, note string) {
 	switch msg.How {
 	case act.HowResumed:
 		t.banner(ui.BannerInfo, fmt.Sprintf("Resumed thread %s %s", act.ShortID(r.Thread.ID), act.QuoteTitle(title)), nil)
+		if w := whereResumed(r.Elsewhere); w != "" {
+			t.banner(ui.BannerInfo, w, nil)
+		}
 	case act.HowForked:
 		t.banner(ui.BannerInfo, fmt.Sprintf("Forked into thread %s %s", act.ShortID(r.Thread.ID), act.QuoteTitle(title)), nil)
 	case act.HowRewound:
@@ -227,6 +230,19 @@ func (t *Turns) onThreadSwitched(msg act.ThreadSwitched, note string) {
 		t.out().Want(act.ReadEarlier{Thread: r.Thread.ID}) // its sub-agents, its earlier turns
 		t.resumedRunning(r.Thread)
 	}
+}
+
+// whereResumed is the one line that says a thread resumed from another
+// directory than the session's runs in its own (resume_cwd "session"),
+// or here although it was started there ("current"); "" for none.
+func whereResumed(e *backend.Elsewhere) string {
+	switch {
+	case e == nil:
+		return ""
+	case e.Mode == backend.ResumeCwdCurrent:
+		return fmt.Sprintf("this thread was started in %s; it runs here, in %s (resume_cwd = \"current\")", ui.ShortHome(e.Recorded), ui.ShortHome(e.Current))
+	}
+	return fmt.Sprintf("resumed in %s (the thread's workspace)", ui.ShortHome(e.Recorded))
 }
 
 // rememberThread records id as the workspace's last thread.
