@@ -23,7 +23,7 @@ type SessionFailedMsg struct{ Err error }
 type InfoMsg struct{ Text string }
 
 // PeerMsg replaces the peer part of the status line with Peer (the
-// replay's "replay 2× · space pause …").
+// replay's "replay playing at 2× · space pause …").
 type PeerMsg struct{ Peer string }
 
 // RestartInfo describes a restarted session (turn.RestartInfo): the

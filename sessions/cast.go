@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -42,11 +43,15 @@ const castSyncHold = 250 * time.Millisecond
 // hidden like any other. The first "o" event, and the first after a
 // resize, clears the screen and draws all of it; each later one redraws
 // only the rows that changed, then sets the cursor and its visibility.
-// Output is gathered for castHold before it is drawn, and always drawn
+// Entering and leaving the alternate screen are kept (DEC mode 1049), and
+// the frame after either is drawn whole: a player shows the main screen
+// again when a full-screen program quits, and a picture drawn from the
+// cast ends on the program's last full-screen frame (frames.Cast), which
+// is written before the program leaves that screen. Output is gathered for castHold before it is drawn, and always drawn
 // before a resize or a marker and on Flush and Close; an event is timed
 // at the last output it shows. Colours and text attributes are kept, and
 // the window title is written redacted (OSC 0); everything else the
-// program sent (modes, bells, clipboard, hyperlinks, queries) is dropped.
+// program sent (other modes, bells, clipboard, hyperlinks, queries) is dropped.
 // Input is never written. Times never decrease. Methods are safe for
 // concurrent use.
 type CastWriter struct {
@@ -58,6 +63,7 @@ type CastWriter struct {
 	cur    *screen.Frame // the frame being built, reused
 	prev   *screen.Frame // the frame last written; nil: draw all
 	dirty  bool          // output since prev
+	alt    bool          // the cast is on the alternate screen
 	outAt  float64       // when the last output came, in seconds
 	since  time.Time     // when the first output since prev came
 	armed  bool          // the hold timer is running
@@ -94,6 +100,23 @@ func (c *CastWriter) Output(p []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
+		return
+	}
+	if i := leaveAltScreen(p); i >= 0 && c.scr.Alt() {
+		// The program's last frame on the alternate screen is written
+		// before it leaves it (unless it is half drawn).
+		c.writeLocked(p[:i])
+		if !c.scr.Synchronized() {
+			c.flushLocked()
+		}
+		p = p[i:]
+	}
+	c.writeLocked(p)
+}
+
+// writeLocked feeds p to the screen and arms the hold.
+func (c *CastWriter) writeLocked(p []byte) {
+	if len(p) == 0 {
 		return
 	}
 	_, _ = c.scr.Write(p)
@@ -172,11 +195,40 @@ func (c *CastWriter) flushLocked() {
 	}
 	c.dirty = false
 	c.cur = c.scr.Snapshot(c.cur)
-	c.buf = screen.AppendDiff(c.buf[:0], c.prev, c.cur)
+	c.buf = c.buf[:0]
+	if alt := c.scr.Alt(); alt != c.alt {
+		c.alt = alt
+		c.buf = append(c.buf, altScreenMode(alt)...)
+		c.prev = nil // the other screen is drawn whole
+	}
+	c.buf = screen.AppendDiff(c.buf, c.prev, c.cur)
 	c.prev, c.cur = c.cur, c.prev
 	if len(c.buf) > 0 {
 		c.eventAtLocked(c.outAt, "o", string(c.buf))
 	}
+}
+
+// altScreenMode is the sequence that enters (on) or leaves the alternate
+// screen, as Bubble Tea writes it.
+func altScreenMode(on bool) string {
+	if on {
+		return "\x1b[?1049h"
+	}
+	return "\x1b[?1049l"
+}
+
+// leaveAltScreen is the index in p of a sequence that leaves the
+// alternate screen (modes 1049, 1047 or 47), or -1. A sequence split
+// across two writes is not found: the frame before it is then the last
+// one the hold wrote.
+func leaveAltScreen(p []byte) int {
+	i := -1
+	for _, seq := range []string{"\x1b[?1049l", "\x1b[?1047l", "\x1b[?47l"} {
+		if j := bytes.Index(p, []byte(seq)); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
+	}
+	return i
 }
 
 func (c *CastWriter) eventLocked(code, data string) {

@@ -235,3 +235,44 @@ func (l *lockedBuffer) Bytes() []byte {
 // squashSpaces folds runs of spaces (a frame's cursor moves between the
 // parts of a row drawn twice) into one.
 func squashSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// A full-screen program's alternate screen is kept in the cast: entering
+// and leaving it are written, and the last frame it drew there — even one
+// written in the same burst as the sequence that leaves it — is an event
+// of its own before the main screen comes back, drawn whole.
+func TestCastWriterKeepsTheAlternateScreen(t *testing.T) {
+	var buf lockedBuffer
+	c, err := NewCastWriter(&buf, CastHeader{Width: 40, Height: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Output([]byte("$ tandem\r\n\x1b[?1049h\x1b[Hworking"))
+	c.Flush()
+	c.Output([]byte("\x1b[H\x1b[2Kthe last answer\x1b[?1049lgoodbye"))
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(buf.Bytes())), "\n")[1:]
+	play := screen.New(40, 5)
+	defer play.Close()
+	var altShots, mainShots []string
+	for _, l := range lines {
+		var ev [3]any
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = play.Write([]byte(ev[2].(string)))
+		f := play.Snapshot(nil)
+		if play.Alt() {
+			altShots = append(altShots, f.Text(0))
+		} else {
+			mainShots = append(mainShots, f.Text(0)+"|"+f.Text(1))
+		}
+	}
+	if len(altShots) == 0 || altShots[len(altShots)-1] != "the last answer" {
+		t.Errorf("frames on the alternate screen %q; want them to end on the last answer", altShots)
+	}
+	if n := len(mainShots); n == 0 || !play.LeftAltScreen() || !strings.Contains(mainShots[n-1], "goodbye") || !strings.Contains(mainShots[n-1], "$ tandem") {
+		t.Errorf("the main screen after the program left the alternate one: %q (left: %v)", mainShots, play.LeftAltScreen())
+	}
+}

@@ -39,18 +39,19 @@ type PlayerStatus struct {
 	Step, Steps  int
 }
 
-// String is the status line text, e.g. "replay 2× · ctrl+c quits · space
-// pause · → step · +/- speed": how to quit first, as a narrow status line
-// cuts from the end.
+// String is the status line text: what the playback is doing (playing or
+// paused, at its speed, or finished), then how to quit first, as a narrow
+// status line cuts from the end — e.g. "replay playing at 2× · ctrl+c
+// quits · space pause · → step · +/- speed".
 func (s PlayerStatus) String() string {
-	speed := fmt.Sprintf("%g×", s.Speed)
+	speed := fmt.Sprintf("at %g×", s.Speed)
 	switch {
 	case s.Done:
 		return "replay finished · ctrl+c quits"
 	case s.Paused:
 		return "replay paused " + speed + " · ctrl+c quits · space resume · → step · +/- speed"
 	}
-	return "replay " + speed + " · ctrl+c quits · space pause · → step · +/- speed"
+	return "replay playing " + speed + " · ctrl+c quits · space pause · → step · +/- speed"
 }
 
 // Speeds are the playback rates + and - step through.

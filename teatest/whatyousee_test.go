@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// What you see (README): a turn that spawns two sub-agents, waits for
+// What you see (docs/USAGE.md): a turn that spawns two sub-agents, waits for
 // them, calls a slow MCP tool while a server is still starting, runs a
 // hook, types into a command waiting for input and gets a kind tandem
 // does not know — each is drawn as it happens.
@@ -36,9 +36,9 @@ func TestGoldenWhatYouSee(t *testing.T) {
 	golden(t, u, "somethingNewer")
 }
 
-// The README's "What you see" picture is this golden.
-func TestReadmeShowsWhatYouSee(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// The "What you see" picture of docs/USAGE.md is this golden.
+func TestDocsShowWhatYouSee(t *testing.T) {
+	readme, err := os.ReadFile("../docs/USAGE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestReadmeShowsWhatYouSee(t *testing.T) {
 	_, after, ok := strings.Cut(string(readme), "<!-- what-you-see -->\n```\n")
 	got, _, ok2 := strings.Cut(after, "\n```\n<!-- /what-you-see -->")
 	if !ok || !ok2 || got != body {
-		t.Errorf("README's What you see block differs from the golden; paste testdata/TestGoldenWhatYouSee.golden (trailing spaces and blank top lines trimmed)")
+		t.Errorf("docs/USAGE.md's What you see block differs from the golden; paste testdata/TestGoldenWhatYouSee.golden (trailing spaces and blank top lines trimmed)")
 	}
 }
 

@@ -13,10 +13,10 @@ import (
 )
 
 // TestDaemonDocumented: the daemon's flag, its config key, the unix://
-// form of --remote and /detach and /stop are in the README and in
+// form of --remote and /detach and /stop are in docs/REMOTE.md and in
 // tandem --help.
 func TestDaemonDocumented(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/REMOTE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,17 +29,17 @@ func TestDaemonDocumented(t *testing.T) {
 	}
 	for _, want := range []string{"--daemon", "--remote unix://PATH", "/detach", "/stop"} {
 		if !strings.Contains(string(readme), want) {
-			t.Errorf("the README does not mention %s", want)
+			t.Errorf("docs/REMOTE.md does not mention %s", want)
 		}
 		if !strings.Contains(help.String(), want) {
 			t.Errorf("tandem --help does not mention %s", want)
 		}
 	}
 	if !strings.Contains(string(readme), "daemon = true") {
-		t.Error("the README does not show daemon = true")
+		t.Error("docs/REMOTE.md does not show daemon = true")
 	}
 	if !strings.Contains(string(readme), "codex --remote unix://") {
-		t.Error("the README does not say how Codex's own TUI joins the thread")
+		t.Error("docs/REMOTE.md does not say how Codex's own TUI joins the thread")
 	}
 }
 

@@ -1,15 +1,21 @@
 package cli
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	"tandem/backend"
+	"tandem/internal/frames"
 	"tandem/model"
 	"tandem/model/keys"
+	"tandem/sessions"
+	"tandem/sessions/demo"
 )
 
 // fakePlayback records the playback calls the keys make.
@@ -104,6 +110,59 @@ func TestReplayHelpListsThePlaybackKeys(t *testing.T) {
 			if !strings.Contains(cmd.Long, h.Key) || !strings.Contains(cmd.Long, h.Desc) {
 				t.Errorf("%s --help lacks %s (%q %q):\n%s", name, a.Name, h.Key, h.Desc, cmd.Long)
 			}
+		}
+	}
+}
+
+// TestReplayStatusFollowsThePlayback: the replay's status line says what
+// the playback is doing — waiting for the recorded session only until it
+// opens, then playing at its speed, paused, faster, and finished — and
+// never "waiting" once the session streams.
+func TestReplayStatusFollowsThePlayback(t *testing.T) {
+	rec, err := sessions.ReadRecording(bytes.NewReader(demo.Transcript))
+	if err != nil {
+		t.Fatal(err)
+	}
+	km := keys.Default()
+	m := model.New(replayOptions(frames.Status(rec), false, km))
+	defer m.Close()
+	var r tea.Model = replayModel{Model: m, player: &fakePlayback{}, keys: km, peer: new(string)}
+	r, _ = r.Update(tea.WindowSizeMsg{Width: 160, Height: 20})
+	line := func() string {
+		v := strings.TrimRight(ansi.Strip(r.View().Content), "\n")
+		return v[strings.LastIndex(v, "\n")+1:]
+	}
+	var started any // the demo's first turn, as the player delivers it
+	for _, e := range sessions.Timeline(rec, 0) {
+		if _, ok := e.Value.(backend.TurnStartedEvent); ok && started == nil {
+			started = e.Value
+		}
+	}
+	if started == nil {
+		t.Fatal("the demo starts no turn")
+	}
+	const waiting = "waiting for the recorded session"
+	steps := []struct {
+		name    string
+		msg     tea.Msg
+		want    string // on the status line
+		waiting bool   // the line still says it waits for the session
+	}{
+		{"before the session opens", sessions.PlayerStatus{Speed: 1, Steps: 9}, "replay playing at 1×", true},
+		{"the session opened", frames.Ready(sessions.ThreadReady{ThreadID: "th", Model: "mock-model", Cwd: "/w"}), "replay playing at 1×", false},
+		{"streaming", started, "replay playing at 1×", false},
+		{"paused", sessions.PlayerStatus{Paused: true, Speed: 1, Step: 3, Steps: 9}, "replay paused at 1×", false},
+		{"faster", sessions.PlayerStatus{Speed: 2, Step: 4, Steps: 9}, "replay playing at 2×", false},
+		{"finished", sessions.PlayerStatus{Done: true, Speed: 2, Step: 9, Steps: 9}, "replay finished", false},
+	}
+	for _, s := range steps {
+		r, _ = r.Update(s.msg)
+		got := line()
+		if !strings.Contains(got, s.want) {
+			t.Errorf("%s: status line %q lacks %q", s.name, got, s.want)
+		}
+		if strings.Contains(got, waiting) != s.waiting {
+			t.Errorf("%s: status line %q; says %q: %v, want %v", s.name, got, waiting, !s.waiting, s.waiting)
 		}
 	}
 }

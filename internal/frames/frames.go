@@ -185,8 +185,12 @@ func Recording(rec *sessions.Recording, o Options, sink Sink) error {
 // output was drawn for that size) and sends sink the screen after every
 // output event, and its markers as they come. A frame the program was
 // still drawing (synchronized output) waits for the next event, and
-// once a full-screen program left the alternate screen (it quit) no
-// frame follows. Only o.Progress is used.
+// once a full-screen program left the alternate screen (it quit, or was
+// suspended until it enters it again) no frame follows: the picture ends
+// on its last full-screen frame, not on the main screen it left behind.
+// A program that drew on the main screen first (tandem --no-alt-screen,
+// whose pager takes the alternate screen for a while) is drawn
+// throughout. Only o.Progress is used.
 func Cast(c *sessions.Cast, o Options, sink Sink) error {
 	cols, rows := c.Header.Width, c.Header.Height
 	if cols < 1 || rows < 1 {
@@ -195,14 +199,16 @@ func Cast(c *sessions.Cast, o Options, sink Sink) error {
 	scr := screen.New(cols, rows)
 	defer scr.Close()
 	var f *screen.Frame
+	inline := false // the program drew on the main screen before the alternate one
 	for i, ev := range c.Events {
 		switch ev.Code {
 		case "o":
 			_, _ = scr.Write([]byte(ev.Data))
 			// A full-screen program that quit leaves the main screen (often
 			// blank): the session ended on its last full-screen frame.
-			if !scr.Synchronized() && !scr.LeftAltScreen() {
+			if !scr.Synchronized() && (inline || !scr.LeftAltScreen()) {
 				f = scr.Snapshot(f)
+				inline = inline || (!scr.Alt() && !scr.LeftAltScreen() && drawn(f))
 				sink.Frame(ev.At, f)
 			}
 		case "r":
@@ -216,9 +222,19 @@ func Cast(c *sessions.Cast, o Options, sink Sink) error {
 			o.Progress(i+1, len(c.Events))
 		}
 	}
-	if scr.Synchronized() && !scr.LeftAltScreen() && len(c.Events) > 0 {
+	if scr.Synchronized() && (inline || !scr.LeftAltScreen()) && len(c.Events) > 0 {
 		f = scr.Snapshot(f)
 		sink.Frame(c.Events[len(c.Events)-1].At, f)
 	}
 	return nil
+}
+
+// drawn reports whether f shows any text.
+func drawn(f *screen.Frame) bool {
+	for y := 0; y < f.Rows; y++ {
+		if f.Text(y) != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -140,3 +140,44 @@ func TestTitle(t *testing.T) {
 		t.Errorf("Title = %q", got)
 	}
 }
+
+// Which frames of a cast are drawn: a full-screen program's end on its
+// last frame on the alternate screen (leaving it is its quit, or a
+// suspend until it comes back), an inline program's (one that drew on the
+// main screen first) go on after its pager closed.
+func TestCastEndsOnTheProgramsLastFrame(t *testing.T) {
+	ev := func(ms int, data string) sessions.CastEvent {
+		return sessions.CastEvent{At: time.Duration(ms) * time.Millisecond, Code: "o", Data: data}
+	}
+	cases := []struct {
+		name   string
+		events []sessions.CastEvent
+		want   []string // the first row of every frame drawn
+	}{
+		{"a full-screen program that quit", []sessions.CastEvent{
+			ev(0, "\x1b[?1049h\x1b[Hworking"), ev(10, "\x1b[H\x1b[2Kdone"), ev(20, "\x1b[?1049l\x1b[H\x1b[2J")},
+			[]string{"working", "done"}},
+		{"suspended and back", []sessions.CastEvent{
+			ev(0, "\x1b[?1049h\x1b[Hworking"), ev(10, "\x1b[?1049l\x1b[H\x1b[2J$ fg"), ev(20, "\x1b[?1049h\x1b[Hback")},
+			[]string{"working", "back"}},
+		{"inline, with the pager", []sessions.CastEvent{
+			ev(0, "\x1b[Hanswer"), ev(10, "\x1b[?1049h\x1b[Hpager"), ev(20, "\x1b[?1049l"), ev(30, "\x1b[Hnext answer")},
+			[]string{"answer", "pager", "answer", "next answer"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &collect{}
+			if err := Cast(&sessions.Cast{Header: sessions.CastHeader{Width: 20, Height: 3}, Events: tc.events}, Options{}, c); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range c.text {
+				first, _, _ := strings.Cut(s, "\n")
+				got = append(got, first)
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("frames %q; want %q", got, tc.want)
+			}
+		})
+	}
+}

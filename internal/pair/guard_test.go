@@ -238,7 +238,7 @@ func TestRateLimitPerSource(t *testing.T) {
 // (within three tries, mostly at the first): a socket that has sent only
 // a banner is closed before a handshake in progress. (A flood that replaces every socket faster than the caps
 // turn over can still delay logins from its own address: see the
-// README's security model.)
+// security model in docs/SECURITY.md.)
 func TestDriverLogsInWhileSocketsAreRenewed(t *testing.T) {
 	driver := newSigner(t)
 	// Handshake and Idle are an hour: only the caps close sockets here,

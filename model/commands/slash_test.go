@@ -43,10 +43,10 @@ func TestTable(t *testing.T) {
 	}
 }
 
-// Every slash command is in the README (as `/name`) and in /help, which
-// names the destructive ones.
-func TestReadmeNamesEveryCommand(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// Every slash command is in docs/USAGE.md (as `/name`) and in /help,
+// which names the destructive ones.
+func TestDocsNameEveryCommand(t *testing.T) {
+	readme, err := os.ReadFile("../../docs/USAGE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestReadmeNamesEveryCommand(t *testing.T) {
 		_, help := banner(t, is)
 		for _, cmd := range table {
 			if !strings.Contains(string(readme), "`/"+cmd.name) {
-				t.Errorf("README.md does not name /%s", cmd.name)
+				t.Errorf("docs/USAGE.md does not name /%s", cmd.name)
 			}
 			if !strings.Contains(help, "/"+cmd.name+" ") {
 				t.Errorf("/help does not list /%s", cmd.name)
@@ -69,7 +69,7 @@ func TestReadmeNamesEveryCommand(t *testing.T) {
 	}
 	for _, k := range []string{"Shift+Tab", "`$name`"} {
 		if !strings.Contains(string(readme), k) {
-			t.Errorf("README.md does not name %s", k)
+			t.Errorf("docs/USAGE.md does not name %s", k)
 		}
 	}
 }

@@ -60,13 +60,15 @@ type notice struct {
 }
 
 // New returns the status of a viewer: its first notice is the replay's
-// (Options.Info.Notice) or "starting codex app-server…".
+// (Options.Info.Notice) or "starting codex app-server…". Either is a
+// NoticeStarting, which the session's start clears (a replay's, once the
+// recorded session opens: the playback state is the line's peer then).
 func New(env act.Env, opts Options) *Status {
 	s := &Status{env: env, opts: opts, info: opts.Info}
 	s.info.NoInterrupt = s.info.NoInterrupt || env.Role.Watches() // a watcher cannot interrupt
 	s.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
 	if s.info.Notice != "" {
-		s.notice = notice{kind: act.NoticeInfo, text: s.info.Notice}
+		s.notice = notice{kind: act.NoticeStarting, text: s.info.Notice}
 	} else {
 		s.notice = notice{kind: act.NoticeStarting, text: "starting codex app-server…"}
 	}

@@ -148,6 +148,9 @@ func (s *Screen) Size() (cols, rows int) { return s.emu.Width(), s.emu.Height() 
 // end of a synchronized update (DEC mode 2026): the picture is half drawn.
 func (s *Screen) Synchronized() bool { return s.sync }
 
+// Alt reports whether the program is on the alternate screen now.
+func (s *Screen) Alt() bool { return s.alt }
+
 // LeftAltScreen reports whether the program used the alternate screen
 // and has left it: a full-screen program that quit, whose last picture
 // is the main screen it left behind.
