@@ -50,6 +50,9 @@ type fakeDriver struct {
 	resumeGate chan struct{}
 	// listCursors are the params of each call, by its index in calls.
 	listCursors map[int]any
+	// noTurnID: TurnID is "" (the turn is starting: turn/start's answer
+	// not in yet).
+	noTurnID bool
 }
 
 var _ backend.Client = (*fakeDriver)(nil)
@@ -288,7 +291,7 @@ func (f *fakeDriver) ReadThread(_ context.Context, id string) (backend.Thread, e
 func (f *fakeDriver) TurnID() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.turns) == 0 {
+	if len(f.turns) == 0 || f.noTurnID {
 		return ""
 	}
 	return "turn-1"

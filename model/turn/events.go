@@ -16,7 +16,8 @@ import (
 func (t *Turns) OnEvent(ev backend.Event) bool {
 	switch e := ev.(type) {
 	case backend.TurnStartedEvent:
-		t.followTurn() // machine.go: ours is running already
+		t.followTurn()  // machine.go: ours is running already
+		t.steerQueued() // queue.go: what Enter queued while it started
 	case backend.TurnCompletedEvent:
 		mine, d := t.t.busy(), t.now().Sub(t.t.started)
 		t.endTurn(e.Turn)
