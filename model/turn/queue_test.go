@@ -212,3 +212,18 @@ func TestQueuedCommandRunsAsCommand(t *testing.T) {
 		t.Fatalf("next turn %q", st.Input.Text)
 	}
 }
+
+// /goal TEXT refused by the server gives the objective back to the
+// composer, with a notice; a failed read gives nothing back.
+func TestFailedGoalSetComesBack(t *testing.T) {
+	r := ready(t, act.Role{}, Options{})
+	r.tt.Result(act.GoalChanged{Action: act.GoalSet, Objective: "ship it", Err: errors.New("thread/goal/set: boom")})
+	is := r.take()
+	if back := one[act.RestoreDraft](t, is); back.Text != "/goal ship it" || !strings.Contains(notice(is), "back in the composer") {
+		t.Fatalf("given back %q, notice %q", back.Text, notice(is))
+	}
+	r.tt.Result(act.GoalChanged{Action: act.GoalShow, Err: errors.New("thread/goal/get: boom")})
+	if is := r.take(); len(all[act.RestoreDraft](is)) != 0 {
+		t.Fatalf("a failed read gave back %v", kinds(is))
+	}
+}
