@@ -206,8 +206,10 @@ func (t *Turns) endTurn(tu backend.Turn) {
 
 // Enter submits the draft s (act.Submit: the composer's Enter, once the
 // slash commands did not take it): a `!` shell command, a new turn, or —
-// while a turn runs — a steer of that turn; when nothing can be sent it
-// says why and the draft stays.
+// while a turn runs — a steer of that turn. Before the session is ready,
+// or while the turn is starting, it is queued (queue.go); text over the
+// server's limit, or when nothing can be sent, it says why and the draft
+// stays.
 func (t *Turns) Enter(s act.Submit) {
 	raw := s.Raw
 	if strings.TrimSpace(raw) == "" || t.tooLong(s.Text) { // queue.go: over the server's limit
@@ -285,8 +287,12 @@ func (t *Turns) Enter(s act.Submit) {
 // hist is what the history keeps of it. While the turn is starting, or
 // earlier prompts wait to steer it, it is queued behind them (queue.go).
 func (t *Turns) steer(raw, text, hist string) {
-	if t.client.TurnID() == "" || t.steersQueued() {
+	if t.client.TurnID() == "" {
 		t.enqueue(raw, waitStart, "the turn is starting — queued: sends when the turn has started")
+		return
+	}
+	if t.steersQueued() {
+		t.enqueue(raw, waitStart, "queued: steers the turn after the messages before it")
 		return
 	}
 	t.out().Want(act.SetDraft{})

@@ -176,7 +176,13 @@ func (t *Turns) restoreQueue() {
 	if len(t.t.queued) == 0 {
 		return
 	}
-	text := strings.Join(t.queuedRaws(), "\n")
+	// Their pastes expanded: a long text comes back as one placeholder
+	// of its own, never one holding others.
+	texts := t.queuedRaws()
+	for i, raw := range texts {
+		texts[i] = t.w.Expand(raw)
+	}
+	text := strings.Join(texts, "\n")
 	t.t.queued = nil
 	t.out().Want(act.RestoreDraft{Text: text})
 	t.notice(act.NoticeInfo, "the turn was interrupted — your queued messages are back in the composer")
