@@ -127,6 +127,14 @@ type Client interface {
 	Logout(ctx context.Context) error
 }
 
+// MaxUserInputChars is the most characters (Unicode scalar values, as
+// Rust's chars() counts them) the app-server takes as the text of one
+// user input, TurnInput.Text of turn/start or turn/steer: codex's
+// MAX_USER_INPUT_TEXT_CHARS (1 << 20, codex-rs/protocol/src/user_input.rs).
+// The server refuses a longer text with an error; tandem refuses it
+// before sending.
+const MaxUserInputChars = 1 << 20
+
 // TurnInput is what the user sends as a turn or a steer: the text and,
 // for `turn/start`, overrides of the thread's settings from this turn on.
 type TurnInput struct {

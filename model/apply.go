@@ -42,6 +42,10 @@ func (m *Model) apply() tea.Cmd {
 			if !m.commands.Enter(i.Raw) { // model/commands: a command by its whole name
 				m.turn.Enter(i) // model/turn
 			}
+		case act.RunQueued: // a queued line that reads as a command, its turn come
+			if !m.commands.Queued(i.Raw) { // model/commands
+				m.turn.SendQueued(i.Raw) // model/turn: it only read as one
+			}
 		case act.YieldKeys:
 			m.overlay.Yield() // model/overlay
 		case act.PasteText:

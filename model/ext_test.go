@@ -52,6 +52,9 @@ type fakeDriver struct {
 	listCursors map[int]any
 	// since is what Unanswered says (zero: it answers at once).
 	since time.Time
+	// noTurnID: TurnID is "" (the turn is starting: turn/start's answer
+	// not in yet).
+	noTurnID bool
 }
 
 var _ backend.Client = (*fakeDriver)(nil)
@@ -290,7 +293,7 @@ func (f *fakeDriver) ReadThread(_ context.Context, id string) (backend.Thread, e
 func (f *fakeDriver) TurnID() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.turns) == 0 {
+	if len(f.turns) == 0 || f.noTurnID {
 		return ""
 	}
 	return "turn-1"

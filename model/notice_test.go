@@ -20,10 +20,6 @@ func TestHeldNoticeClearsWhenReady(t *testing.T) {
 		ready func(m *Model)
 		want  string
 	}{
-		{"server not ready, then ready",
-			func(m *Model) {},
-			func(m *Model) { m.Update(SessionReadyMsg{Client: newFake(), Model: "mock-model", Cwd: "~/w"}) },
-			"not ready yet"},
 		{"thread opening, then opened",
 			func(m *Model) {
 				// A resume asked for: the thread is being opened.

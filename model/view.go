@@ -163,9 +163,13 @@ func (m *Model) statusInfo() ui.StatusInfo {
 func (m *Model) aboveComposer(w int) []string {
 	st := m.styles
 	var out []string
-	for i, q := range m.turn.Queued() {
-		first, _, _ := strings.Cut(q, "\n")
-		out = append(out, st.Dim.Render(ui.Truncate("  ⏳ queued "+itoa(i+1)+": "+first, w)))
+	for i, q := range m.turn.Pending() { // model/turn: each with what it waits for
+		first, _, _ := strings.Cut(q.Raw, "\n")
+		label := "  ⏳ queued " + itoa(i+1)
+		if q.Note != "" {
+			label += " (" + q.Note + ")" // before the text, so a cut keeps it
+		}
+		out = append(out, st.Dim.Render(ui.Truncate(label+": "+first, w)))
 	}
 	out = append(out, m.commands.View(st, w)...) // model/commands: a command's question
 	if p := m.overlay.PanelView(); p != nil {    // model/overlay: the login form or a picker

@@ -164,16 +164,18 @@ type ChangeGoal struct{ Action, Objective string }
 
 // GoalChanged is the answer to ChangeGoal: the goal the thread has now
 // (nil: none; for GoalClear, Cleared says whether there was one), or Err
-// (the backend names the method).
+// (the backend names the method); Objective is GoalSet's, given back to
+// the composer when it fails.
 type GoalChanged struct {
-	Action  string
-	Goal    *backend.ThreadGoal
-	Cleared bool
-	Err     error
+	Action    string
+	Objective string
+	Goal      *backend.ThreadGoal
+	Cleared   bool
+	Err       error
 }
 
 func (a ChangeGoal) run(ctx context.Context, c backend.Client) tea.Msg {
-	r := GoalChanged{Action: a.Action}
+	r := GoalChanged{Action: a.Action, Objective: a.Objective}
 	switch a.Action {
 	case GoalClear:
 		r.Cleared, r.Err = c.ClearGoal(ctx)

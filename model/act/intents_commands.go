@@ -33,3 +33,9 @@ type ClosePopup struct{}
 // an Esc closed it: a refused command names its matches, Tab completes
 // (the root, for the composer).
 type ReopenPopup struct{}
+
+// RunQueued is a queued line that reads as a slash command, its turn come
+// (the turn machine asks; the root hands it to the commands, and to the
+// turn machine as a message when it is none): it runs as the command, as
+// Codex's TUI runs a queued slash command, never as text for the model.
+type RunQueued struct{ Raw string }

@@ -51,6 +51,10 @@ type Goal struct{ Action, Objective string }
 // (Codex's prompt, drawn "/init"), or a rewind's edited message (turn).
 type Send struct{ Shown, Text string }
 
+// FlushQueue sends the next queued prompt if a turn may start now: after
+// a queued command ran (turn).
+type FlushQueue struct{}
+
 // Switching says a thread is being opened by another component (a
 // rewind's fork): while On, turns and thread commands wait (turn).
 type Switching struct{ On bool }

@@ -13,6 +13,7 @@
 package commands
 
 import (
+	"strings"
 	"time"
 
 	"github.com/atotto/clipboard"
@@ -129,6 +130,17 @@ type Commands struct {
 	// the server's part came back.
 	seq    int
 	status map[int][]string
+	// cur is the command running now; drafts the line each command ran
+	// from last, by its name, given back if its call fails.
+	cur    running
+	drafts map[string]string
+}
+
+// running is a command as it runs: its name, the line it ran from, and
+// whether that was a queued line (not the draft).
+type running struct {
+	name, raw string
+	queued    bool
 }
 
 // New returns the slash commands.
@@ -146,7 +158,7 @@ func New(env act.Env, opts Options) *Commands {
 	if km == nil {
 		km = keys.Default()
 	}
-	return &Commands{env: env, opts: opts, keys: km, world: opts.World, status: map[int][]string{}}
+	return &Commands{env: env, opts: opts, keys: km, world: opts.World, status: map[int][]string{}, drafts: map[string]string{}}
 }
 
 func (c *Commands) out() *act.Out { return c.env.Out }
@@ -188,9 +200,26 @@ func (c *Commands) Result(msg tea.Msg) {
 	}
 }
 
-// failed shows a command's call that failed as an error banner.
+// failed shows a command's call that failed as an error banner, and
+// gives back the line the command ran from (keep); name is the command's
+// name, then what it did ("mcp login").
 func (c *Commands) failed(name string, err error) {
 	c.out().Banner(ui.BannerError, "/"+name+": "+act.OneLine(err), nil)
+	c.giveBack(name, "/"+name+" failed")
+}
+
+// giveBack keeps the line the command name ran from (its first word),
+// once, saying why: a refusal decided after its call came back. It
+// reports false when no line is known (nothing is said).
+func (c *Commands) giveBack(name, why string) bool {
+	cmd, _, _ := strings.Cut(name, " ")
+	raw := c.drafts[cmd]
+	if raw == "" {
+		return false
+	}
+	delete(c.drafts, cmd)
+	c.keep(raw, why)
+	return true
 }
 
 // info shows a command's outcome as an info banner.

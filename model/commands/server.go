@@ -118,7 +118,7 @@ func orDash(s string) string {
 func (c *Commands) mcp(args string) {
 	if f := strings.Fields(args); len(f) > 0 {
 		if f[0] != "login" || len(f) != 2 {
-			c.out().Notice(act.NoticeInfo, "usage: /mcp, or /mcp login NAME")
+			c.refuse("usage: /mcp, or /mcp login NAME")
 			return
 		}
 		c.out().Call(act.ToCommands, act.LoginMcp{Name: f[1]})

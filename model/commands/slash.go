@@ -127,7 +127,65 @@ func (c *Commands) runDraft(cmd *command, args, raw string) {
 	}
 	c.out().Want(act.SetDraft{})
 	c.out().Clear()
+	c.run(cmd, args, raw, false)
+}
+
+// run runs cmd with args, from raw (a draft, or a queued line): raw is
+// kept while it runs (cur) and until its call's answer (drafts), so a
+// refusal decided then gives it back (refuse, failed).
+func (c *Commands) run(cmd *command, args, raw string, queued bool) {
+	c.cur = running{name: cmd.name, raw: raw, queued: queued}
+	c.drafts[cmd.name] = raw
 	cmd.run(c, args)
+	c.cur = running{}
+}
+
+// Queued runs raw, a line queued with Tab whose turn came that reads as
+// a command (act.RunQueued), as Codex's TUI runs a queued slash command:
+// the command named whole runs, the draft untouched; one refused now, or
+// a line that only reads as a command, is kept (keep) with a notice. It
+// reports false for a line that is a message after all.
+func (c *Commands) Queued(raw string) (handled bool) {
+	cmd, args, ok := parse(raw)
+	if !ok {
+		name, slash := slashWord(raw)
+		if !slash {
+			return false
+		}
+		c.keep(raw, "queued "+ui.Truncate("/"+name, 24)+" is not a command — not run")
+		return true
+	}
+	if why := c.refusal(cmd); why != "" {
+		c.keep(raw, "queued /"+cmd.name+" not run: "+why)
+		return true
+	}
+	c.out().Clear()
+	c.run(cmd, c.world.Expand(args), raw, true)
+	return true
+}
+
+// keep gives back raw, a command that was not run or failed, with a
+// notice (why): as the draft when the composer is empty, else in the
+// history (↑, Ctrl+R), so nothing typed since is lost.
+func (c *Commands) keep(raw, why string) {
+	if strings.TrimSpace(c.world.Draft()) == "" {
+		c.out().Want(act.SetDraft{Text: raw})
+		c.out().Notice(act.NoticeInfo, why+" — the command is back in the composer")
+		return
+	}
+	c.out().Want(act.AddHistory{Entry: raw})
+	c.out().Notice(act.NoticeInfo, why+" — the command is in the history (↑, ctrl+r)")
+}
+
+// refuse is a running command's refusal (a usage, a state it can't run
+// in): the notice, and its draft back (a queued line is kept).
+func (c *Commands) refuse(why string) {
+	if c.cur.queued {
+		c.keep(c.cur.raw, why)
+		return
+	}
+	c.out().Notice(act.NoticeInfo, why)
+	c.out().Want(act.SetDraft{Text: c.cur.raw})
 }
 
 // refuseSlash says why Enter on raw (read as the command name) ran

@@ -63,7 +63,7 @@ const agentsFile = "AGENTS.md"
 func (c *Commands) initAgents(string) {
 	cwd := c.world.ThreadCwd()
 	if cwd == "" {
-		c.out().Notice(act.NoticeInfo, "/init: the thread's workspace is not known yet")
+		c.refuse("/init: the thread's workspace is not known yet")
 		return
 	}
 	c.out().Call(act.ToCommands, act.ReadFile{Path: path.Join(cwd, agentsFile)})
@@ -78,8 +78,11 @@ func (c *Commands) onInitCheck(r act.FileRead) {
 		c.info(agentsFile+" already exists here: /init leaves it as it is (edit it, or remove it and /init again)", []string{r.Path})
 	case !errors.Is(r.Err, fs.ErrNotExist):
 		c.out().Banner(ui.BannerError, "/init: could not check for "+agentsFile+": "+act.OneLine(r.Err), nil)
+		c.giveBack("init", "/init not run")
 	case t.Busy || t.Switching || !s.Ready:
-		c.out().Notice(act.NoticeInfo, "/init: a turn started meanwhile — /init again once it ends")
+		if why := "/init: a turn started meanwhile — /init again once it ends"; !c.giveBack("init", why) {
+			c.out().Notice(act.NoticeInfo, why)
+		}
 	default:
 		c.out().Want(act.Send{Shown: "/init", Text: act.InitPrompt})
 	}
@@ -106,7 +109,7 @@ func parseGoal(args string) (action, objective string) {
 // goal is /goal [TEXT | clear].
 func (c *Commands) goal(args string) {
 	if c.world.Server().ThreadID == "" {
-		c.out().Notice(act.NoticeInfo, "/goal needs an open thread")
+		c.refuse("/goal needs an open thread")
 		return
 	}
 	action, objective := parseGoal(args)

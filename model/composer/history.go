@@ -145,16 +145,24 @@ func (c *Composer) openEditor() {
 	c.out().Cmd(tea.ExecProcess(cmd, func(err error) tea.Msg { return editorDoneMsg{path: path, err: err} }))
 }
 
+// onEditorDone puts the saved file in the draft. The draft is never lost
+// to the editor: one that failed (exited non-zero) or saved an empty file
+// leaves the draft as it was, and says so.
 func (c *Composer) onEditorDone(msg editorDoneMsg) {
 	defer os.Remove(msg.path)
 	if msg.err != nil {
-		c.out().Banner(ui.BannerError, "editor: "+msg.err.Error(), nil)
+		c.out().Banner(ui.BannerError, "editor: "+msg.err.Error()+" — your draft is kept as it was", nil)
 		return
 	}
 	b, err := os.ReadFile(msg.path)
 	if err != nil {
-		c.out().Banner(ui.BannerError, "editor: "+err.Error(), nil)
+		c.out().Banner(ui.BannerError, "editor: "+err.Error()+" — your draft is kept as it was", nil)
 		return
 	}
-	c.SetDraft(strings.TrimRight(string(b), "\n"))
+	text := strings.TrimRight(string(b), "\n")
+	if strings.TrimSpace(text) == "" && strings.TrimSpace(c.Value()) != "" {
+		c.out().Notice(act.NoticeInfo, "the editor saved an empty file — your draft is kept (ctrl+c clears it)")
+		return
+	}
+	c.SetDraft(text)
 }

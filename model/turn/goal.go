@@ -48,6 +48,11 @@ func (t *Turns) onGoalChanged(msg act.GoalChanged) {
 			line = "goals are not available on this server (" + first + ")"
 		}
 		t.banner(ui.BannerError, "/goal: "+ui.SanitizeLine(line), nil)
+		if msg.Action == act.GoalSet && msg.Objective != "" {
+			// The objective typed is never lost: back ahead of the draft.
+			t.out().Want(act.RestoreDraft{Text: "/goal " + msg.Objective})
+			t.notice(act.NoticeInfo, "/goal not set — it is back in the composer")
+		}
 		return
 	}
 	var title string

@@ -31,8 +31,11 @@ type state struct {
 	// notification), so turn/completed with status failed does not
 	// repeat it.
 	err string
-	// queued prompts, sent one per turn when the running turn ends.
-	queued []string
+	// queued prompts, sent one per turn when the running turn ends
+	// (queue.go); steering: one of them steers the turn, its answer
+	// awaited.
+	queued   []queued
+	steering bool
 	// held is Options.Prompt, kept until `account/read` says no login is
 	// needed, or the login form completes or is skipped.
 	held string
@@ -125,6 +128,7 @@ func (t *Turns) onTurnStarted(msg act.TurnStarted) {
 	t.t.starting = false
 	t.out().Clear(act.NoticeTurnStarting) // started, or failed to: it is not starting any more
 	if msg.Err == nil {
+		t.steerQueued() // queue.go: what Enter queued while it started
 		return
 	}
 	if backend.MaybeSent(msg.Err) && t.t.sent != "" {
@@ -203,6 +207,7 @@ func (t *Turns) endTurn(tu backend.Turn) {
 		t.t.err = ""
 		return
 	}
+	interrupted := !t.t.interruptSent.IsZero()
 	t.clearTurn()
 	t.out().Clear()
 	t.out().Want(act.ClearHeader{})
@@ -215,6 +220,9 @@ func (t *Turns) endTurn(tu backend.Turn) {
 	switch tu.Status {
 	case backend.TurnInterrupted:
 		t.banner(ui.BannerWarning, "Turn interrupted", nil)
+		if interrupted {
+			t.restoreQueue() // queue.go: Esc puts the queue back in the composer
+		}
 	case backend.TurnFailed:
 		shown := t.t.err != "" && (tu.Error == nil || tu.Error.Message == "" || tu.Error.Message == t.t.err)
 		if !shown {
@@ -230,11 +238,13 @@ func (t *Turns) endTurn(tu backend.Turn) {
 
 // Enter submits the draft s (act.Submit: the composer's Enter, once the
 // slash commands did not take it): a `!` shell command, a new turn, or —
-// while a turn runs — a steer of that turn; when nothing can be sent it
-// says why and the draft stays.
+// while a turn runs — a steer of that turn. Before the session is ready,
+// or while the turn is starting, it is queued (queue.go); text over the
+// server's limit, or when nothing can be sent, it says why and the draft
+// stays.
 func (t *Turns) Enter(s act.Submit) {
 	raw := s.Raw
-	if strings.TrimSpace(raw) == "" {
+	if strings.TrimSpace(raw) == "" || t.tooLong(s.Text) { // queue.go: over the server's limit
 		return
 	}
 	if !t.ready || t.client == nil {
@@ -242,7 +252,7 @@ func (t *Turns) Enter(s act.Submit) {
 		case t.detach.detached:
 			t.banner(ui.BannerQuiet, "not sent: the link to the daemon is down — your message stays here (Tab queues it for after the re-attach)", nil)
 		case t.rec.restarting:
-			t.notice(act.NoticeHeld, "restarting codex app-server — your message stays here")
+			t.enqueue(raw, waitReady, "restarting codex app-server — queued: sends when the session is ready")
 		case (t.rec.dead || t.rec.noThread) && t.opts.Restart != nil && !t.env.Role.Watches():
 			t.notice(act.NoticeHeld, "codex app-server is not running — F5 or /restart; your message stays here")
 		case t.rec.dead || t.rec.noThread:
@@ -250,7 +260,7 @@ func (t *Turns) Enter(s act.Submit) {
 		case t.shared() && t.ready:
 			t.notice(act.NoticeHeld, "nothing can be sent here — your message stays here")
 		default:
-			t.notice(act.NoticeHeld, "codex app-server is not ready yet — your message stays here")
+			t.enqueue(raw, waitReady, "codex app-server is not ready yet — queued: sends when the session is ready")
 		}
 		return
 	}
@@ -283,12 +293,12 @@ func (t *Turns) Enter(s act.Submit) {
 		return
 	}
 	if t.t.busy() {
-		t.steer(text, hist)
+		t.steer(raw, text, hist)
 		return
 	}
 	if len(t.t.queued) > 0 {
 		// Prompts still queued (e.g. from before a restart) go first.
-		t.t.queued = append(t.t.queued, raw)
+		t.t.queued = append(t.t.queued, queued{raw: raw})
 		t.out().Want(act.SetDraft{})
 		t.notice(act.NoticeInfo, "queued after the earlier prompts")
 		t.flushQueue()
@@ -305,15 +315,26 @@ func (t *Turns) Enter(s act.Submit) {
 	t.submit(text)
 }
 
-// steer adds text to the running turn with `turn/steer`; hist is what the
-// history keeps of it.
-func (t *Turns) steer(text, hist string) {
+// steer adds text (raw as typed) to the running turn with `turn/steer`;
+// hist is what the history keeps of it. While the turn is starting, or
+// earlier prompts wait to steer it, it is queued behind them (queue.go).
+func (t *Turns) steer(raw, text, hist string) {
 	if t.client.TurnID() == "" {
-		t.notice(act.NoticeTurnStarting, "the turn is starting — Tab queues your message for the next turn")
+		t.enqueue(raw, waitStart, "the turn is starting — queued: sends when the turn has started")
 		return
 	}
-	t.out().Want(act.AddHistory{Entry: hist})
+	if t.steersQueued() {
+		t.enqueue(raw, waitStart, "queued: steers the turn after the messages before it")
+		return
+	}
 	t.out().Want(act.SetDraft{})
+	t.sendSteer(text, hist)
+}
+
+// sendSteer sends text to the running turn with `turn/steer`, hist
+// recorded in the history.
+func (t *Turns) sendSteer(text, hist string) {
+	t.out().Want(act.AddHistory{Entry: hist})
 	t.out().Want(act.Follow{})
 	t.notice(act.NoticeSteering, "steering the turn…")
 	in, ups, _ := t.turnInput(text)
@@ -335,6 +356,9 @@ func (t *Turns) onSteered(r act.Steered) {
 		ps = t.t.steers[i]
 		t.t.steers = slices.Delete(t.t.steers, i, i+1)
 	}
+	fromQueue := t.t.steering
+	t.t.steering = false
+	defer t.steerQueued() // queue.go: the next one queued while the turn started
 	var rpcErr *backend.RPCError
 	switch {
 	case backend.MaybeSent(r.Err) && ps.turn != "" && t.t.check == nil:
@@ -348,7 +372,11 @@ func (t *Turns) onSteered(r act.Steered) {
 		}
 		return
 	case errors.Is(r.Err, backend.ErrNoActiveTurn), errors.As(r.Err, &rpcErr) && rpcErr.Code == backend.CodeInvalidRequest:
-		t.t.queued = append(t.t.queued, t.w.LargeAsPaste(r.Text))
+		if q := (queued{raw: t.w.LargeAsPaste(r.Text)}); fromQueue {
+			t.t.queued = append([]queued{q}, t.t.queued...) // what was queued after it stays after it
+		} else {
+			t.t.queued = append(t.t.queued, q)
+		}
 		t.notice(act.NoticeInfo, "the turn had ended — your message is sent as the next turn")
 		t.flushQueue()
 		return
@@ -361,31 +389,34 @@ func (t *Turns) onSteered(r act.Steered) {
 // a turn runs), to the queue sent when the turn ends; it is queued with
 // its placeholders, expanded when sent.
 func (t *Turns) queueDraft(text string) {
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(text) == "" || t.tooLong(t.w.Expand(text)) {
 		return
 	}
-	t.t.queued = append(t.t.queued, text)
-	t.out().Want(act.SetDraft{})
-	t.notice(act.NoticeInfo, "queued for the next turn")
+	t.enqueue(text, waitTurnEnd, "queued for the next turn")
 }
 
-// flushQueue sends the first queued prompt once no turn runs.
+// flushQueue sends the first queued prompt once no turn runs; one that
+// reads as a slash command runs as the command, then the next is sent
+// (queue.go).
 func (t *Turns) flushQueue() {
 	if len(t.t.queued) == 0 || !t.CanStart() {
 		return
 	}
-	raw := t.t.queued[0]
+	raw := t.t.queued[0].raw
 	t.t.queued = t.t.queued[1:]
-	text := t.w.Expand(raw)
-	t.out().Want(act.AddHistory{Entry: t.w.HistEntry(raw, text)})
-	t.out().Want(act.PrunePastes{})
-	t.submit(text)
+	if readsAsCommand(raw) {
+		t.out().Want(act.RunQueued{Raw: raw})
+		t.out().Want(act.FlushQueue{})
+		return
+	}
+	t.sendQueued(raw)
 }
 
 // holdPrompt keeps the command line's prompt until the login check is
 // done (releasePrompt); without a client nothing is checked and it is
 // sent at once.
 func (t *Turns) holdPrompt(p string) {
+	t.out().Want(act.AddHistory{Entry: p}) // ↑ and Ctrl+R find it as a typed one
 	if t.client == nil {
 		t.submit(p)
 		return
@@ -413,8 +444,12 @@ func (t *Turns) releasePrompt() {
 	}
 	t.t.held = ""
 	t.out().Clear(act.NoticeLoginCheck)
+	if t.tooLong(p) { // queue.go: kept in the composer instead
+		t.out().Want(act.SetDraft{Text: p})
+		return
+	}
 	if !t.CanStart() {
-		t.t.queued = append([]string{p}, t.t.queued...)
+		t.t.queued = append([]queued{{raw: p}}, t.t.queued...)
 		t.flushQueue()
 		return
 	}

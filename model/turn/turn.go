@@ -185,7 +185,7 @@ func (t *Turns) Seq() int { return t.t.seq }
 
 // Queued returns the prompts queued for the next turns, first to be sent
 // first.
-func (t *Turns) Queued() []string { return t.t.queued }
+func (t *Turns) Queued() []string { return t.queuedRaws() }
 
 // TurnOptions returns the overrides /model and /approvals set for the
 // next turns.
@@ -297,6 +297,11 @@ func (t *Turns) Apply(i act.Intent) bool {
 		}
 	case act.LoginChecked:
 		t.releasePrompt()
+		if t.waitsForReady() {
+			t.flushQueue() // queue.go: what Enter queued before the session was ready
+		}
+	case act.FlushQueue:
+		t.flushQueue()
 	case act.NewThread:
 		t.startThread()
 	case act.Fork:

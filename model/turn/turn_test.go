@@ -76,10 +76,8 @@ func TestEnterSaysWhyNothingIsSent(t *testing.T) {
 		setup func(r *rig)
 		want  string
 	}{
-		{"starting", act.Role{}, Options{}, func(*rig) {}, "not ready yet"},
 		{"dead, restartable", act.Role{}, Options{Restart: restart}, func(r *rig) { r.tt.OnFailed(errors.New("x")) }, "F5 or /restart; your message"},
 		{"dead", act.Role{}, Options{}, func(r *rig) { r.tt.OnFailed(errors.New("x")) }, "not running — your message"},
-		{"restarting", act.Role{}, Options{Restart: restart}, func(r *rig) { r.tt.OnFailed(errors.New("x")); r.tt.Restart() }, "restarting codex app-server"},
 		{"a replay", act.NewRole(false, true, false), Options{}, func(r *rig) { r.tt.OnReady(SessionReady{}) }, "nothing can be sent here"},
 		{"opening a thread", act.Role{}, Options{}, func(r *rig) {
 			r.tt.OnReady(SessionReady{Client: r.c, Resume: &ResumeRequest{ID: "t-old"}})
@@ -118,6 +116,12 @@ func TestSteer(t *testing.T) {
 		t.Fatalf("a steer before the turn's id: %v, notice %q", kinds(is), notice(is))
 	}
 	r.c.turn = "turn-1"
+	r.tt.OnEvent(backend.TurnStartedEvent{}) // what was queued while it started steers it now
+	if st := call[act.Steer](t, r.take()); st.Text != "early" {
+		t.Errorf("turn/steer %+v", st)
+	}
+	r.tt.Result(act.Steered{Text: "early"})
+	r.take()
 	r.tt.Enter(act.Submit{Raw: "also this", Text: "also this", Hist: "also this"})
 	is := r.take()
 	if st := call[act.Steer](t, is); st.Input.Text != "also this" || st.Text != "also this" {
