@@ -172,6 +172,16 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	if opts.IdleTimeout > 0 {
 		go ps.WatchIdle(ctx, opts.IdleTimeout, func() { close(idled); cancel() })
 	}
+	// A SIGTSTP would freeze every guest with the host: refused, and said
+	// (suspend.go; the host's Ctrl+Z says so in its view).
+	go refuseTSTP(ctx, func() {
+		log.Info("signal", "sig", "SIGTSTP", "refused", true)
+		if opts.Attach {
+			ps.Publish(backend.WarningEvent{Message: serveTSTPRefused})
+			return
+		}
+		fmt.Fprintln(stderr, "tandem serve: "+serveTSTPRefused)
+	})
 	if opts.Attach {
 		// The attached view hides the terminal: the line goes in it.
 		err = ps.Attach(ctx, pair.HostName(), sharing)

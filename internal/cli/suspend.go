@@ -118,3 +118,25 @@ func (r *tstpRouter) Stop() {
 		close(r.stop)
 	})
 }
+
+// serveTSTPRefused is what tandem serve says of a SIGTSTP it refused.
+const serveTSTPRefused = "SIGTSTP refused: stopping tandem serve would freeze every guest — Ctrl+C ends the session"
+
+// refuseTSTP catches SIGTSTP until ctx ends, calling say for each one:
+// tandem serve does not stop (the guests' links run in its process).
+func refuseTSTP(ctx context.Context, say func()) {
+	if signal.Ignored(syscall.SIGTSTP) {
+		return
+	}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTSTP)
+	defer signal.Stop(ch)
+	for {
+		select {
+		case <-ch:
+			say()
+		case <-ctx.Done():
+			return
+		}
+	}
+}
