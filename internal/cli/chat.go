@@ -111,6 +111,7 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 	owner = newSessionOwner(ctx, env, in.resume, p.Send)
 	go owner.start()
 	env.reportRecordErrors(p.Send)
+	env.warn.attach(p.Send) // warn.go: a log, trace or state file that can't be written
 	for _, n := range env.notes {
 		go p.Send(backend.WarningEvent{Message: n})
 	}
@@ -160,7 +161,7 @@ func (e *runEnv) modelOptions(in interactive, restart func(lastTurn string) (mod
 		NoColor: os.Getenv("NO_COLOR") != "",
 		Status:  e.status(),
 		// The last thread and prompt history per workspace.
-		State:       sessions.Open(""),
+		State:       e.state(),
 		Workspace:   e.cwd,
 		Restart:     restart,
 		TurnTimeout: s.TurnTimeout,
@@ -170,6 +171,16 @@ func (e *runEnv) modelOptions(in interactive, restart func(lastTurn string) (mod
 		Keys:          e.cfg.keys,
 		Suspend:       jobControl(), // suspend.go: Ctrl+Z
 	}
+}
+
+// state is the state file (the workspace's last thread and prompt
+// history): a change that can't be saved is told once (warn.go).
+func (e *runEnv) state() *sessions.Store {
+	st := sessions.Open("")
+	st.OnError(func(err error) {
+		e.warn.cantWrite("the state file "+st.Path(), err, "the prompt history and the last thread are not kept")
+	})
+	return st
 }
 
 // shutdown refuses every pending server request (never accepting), then

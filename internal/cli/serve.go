@@ -93,7 +93,7 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	// The same setup as an interactive run: local codex with the
 	// config's args and env, or over --ssh / --remote; --record and
 	// --trace-protocol record the one shared session.
-	env, err := f.setup(cfg, setupHooks{})
+	env, err := f.setup(cfg, setupHooks{stderr: stderr})
 	if err != nil {
 		return err
 	}
@@ -120,6 +120,9 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 
 	ps := pair.New(env.pairOptions(keys, opts.InsecureHostKey, stderr))
 	env.reportRecordErrors(ps.Publish)
+	if opts.Attach { // the attached view hides the terminal (warn.go)
+		env.warn.attach(ps.Publish)
+	}
 	srv, err := ps.SSHServer(hostKey)
 	if err != nil {
 		return fmt.Errorf("ssh server: %w", err)
