@@ -3,6 +3,7 @@ package backend
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Event is a decoded server notification, or a change in the connection
@@ -159,6 +160,15 @@ func (e WarningEvent) Text() string {
 		return e.Message
 	}
 	return e.Summary
+}
+
+// Advisory reports a server-wide warning about the machine, not the
+// session, that codex repeats at every start until the machine changes:
+// "Codex could not find bubblewrap on PATH … Codex will use the bundled
+// bubblewrap in the meantime". A client may show it once per machine.
+func (e WarningEvent) Advisory() bool {
+	t := e.Text()
+	return e.Thread() == "" && strings.Contains(t, "could not find bubblewrap") && strings.Contains(t, "bundled")
 }
 
 // RequestResolvedEvent follows `serverRequest/resolved`: the server no

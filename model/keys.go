@@ -13,13 +13,17 @@ import (
 // quitHint ends the status notice while Ctrl+C is armed to quit.
 const quitHint = "press Ctrl+C again to quit"
 
-// onKey routes a key press: a command's confirmation first (model/commands),
-// then F5; then a full-screen form; then the pager; then
+// onKey routes a key press: Ctrl+Z first, then a command's confirmation
+// (model/commands), then F5; then a full-screen form; then the pager; then
 // the overlay when the key is its (an open picker or login form while the
 // form does not have the keyboard); then, unless the form has the
 // keyboard, the composer's side (popup, Enter, Tab, history); then the
 // global keys, the form and the composer's text (globalKey).
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(k, m.keys.Suspend) { // anywhere: the pager, a form, a question
+		m.commands.Suspend() // model/commands: tea.Suspend, or why not
+		return nil
+	}
 	if m.commands.Key(k) { // model/commands: a command's confirmation
 		return nil
 	}
@@ -118,6 +122,7 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, km.QuitEmpty) && m.composer.Value() == "":
 		return m.Quit()
+
 	case key.Matches(k, km.Clipboard): // a form that did not take it: the composer's
 		m.composer.ReadClipboard()
 		return nil

@@ -99,6 +99,10 @@ type Options struct {
 	// (model/transcript). The pager and a sub-agent's view still take the
 	// alternate screen while open.
 	NoAltScreen bool
+	// Suspend says Ctrl+Z may stop tandem (model/commands' Suspend): the
+	// terminal is tandem's own and a shell with job control started it.
+	// Left false, Ctrl+Z only says why it does not suspend.
+	Suspend bool
 }
 
 // Model is the Bubble Tea model: a router over the thread's fold and the
@@ -278,6 +282,9 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, nil
 	case SessionFailedMsg:
 		m.turn.OnFailed(msg.Err) // model/turn
+		return m, nil
+	case SuspendMsg:
+		m.commands.Suspend() // model/commands: Ctrl+Z's, for an outside SIGTSTP
 		return m, nil
 	case InfoMsg:
 		m.panes.Banner(act.Banner{Kind: ui.BannerInfo, Text: msg.Text})

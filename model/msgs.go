@@ -22,6 +22,12 @@ type SessionFailedMsg struct{ Err error }
 // (e.g. how guests join, for the host of `tandem serve --attach`).
 type InfoMsg struct{ Text string }
 
+// SuspendMsg asks the model to suspend tandem as Ctrl+Z does: the chat
+// sends it for a SIGTSTP from outside (kill -TSTP), so the terminal is
+// given back sane and fg redraws. A model that may not suspend
+// (Options.Suspend unset, a viewer of tandem serve) says why instead.
+type SuspendMsg struct{}
+
 // PeerMsg replaces the peer part of the status line with Peer (the
 // replay's "replay playing at 2× · space pause …").
 type PeerMsg struct{ Peer string }

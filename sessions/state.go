@@ -29,6 +29,17 @@ type Workspace struct {
 type Store struct {
 	path string
 	mu   sync.Mutex
+	// onErr, when set, is told of a change that could not be saved.
+	onErr func(error)
+}
+
+// OnError has f told of every change that could not be saved (an
+// unwritable state directory, a full disk), with the saving caller's
+// goroutine: f must not block. The change itself still reports its error.
+func (s *Store) OnError(f func(error)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onErr = f
 }
 
 // Open returns the store kept in dir/workspaces.json; the file is created on
@@ -102,6 +113,9 @@ func (s *Store) update(cwd string, f func(*Workspace)) error {
 	f(&w)
 	all[cwd] = w
 	if err := s.save(all); err != nil {
+		if s.onErr != nil {
+			s.onErr(err)
+		}
 		return fmt.Errorf("saving %s: %w", s.path, err)
 	}
 	return nil

@@ -101,13 +101,17 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 	var owner *sessionOwner // set before the program runs
 	// owner.go: F5 and /restart start a new app-server on the thread.
 	m := model.New(env.modelOptions(in, func(lastTurn string) (model.RestartInfo, error) { return owner.restart(lastTurn) }))
-	p := tea.NewProgram(m, tea.WithContext(ctx), themeFilter(s))
+	tstp := newTSTPRouter() // suspend.go: kill -TSTP suspends as Ctrl+Z does
+	defer tstp.Stop()
+	p := tea.NewProgram(m, tea.WithContext(ctx), programFilter(s, tstp))
+	tstp.Start(ctx, p.Send)
 
 	// The session is owned here (owner.go); every exit path below closes
 	// the current one, which kills the app-server's whole process group.
 	owner = newSessionOwner(ctx, env, in.resume, p.Send)
 	go owner.start()
 	env.reportRecordErrors(p.Send)
+	env.warn.attach(p.Send) // warn.go: a log, trace or state file that can't be written
 	for _, n := range env.notes {
 		go p.Send(backend.WarningEvent{Message: n})
 	}
@@ -157,7 +161,7 @@ func (e *runEnv) modelOptions(in interactive, restart func(lastTurn string) (mod
 		NoColor: os.Getenv("NO_COLOR") != "",
 		Status:  e.status(),
 		// The last thread and prompt history per workspace.
-		State:       sessions.Open(""),
+		State:       e.state(),
 		Workspace:   e.cwd,
 		Restart:     restart,
 		TurnTimeout: s.TurnTimeout,
@@ -168,7 +172,18 @@ func (e *runEnv) modelOptions(in interactive, restart func(lastTurn string) (mod
 		Notifications: s.Notifications,
 		NoAltScreen:   !s.AltScreen,
 		Keys:          e.cfg.keys,
+		Suspend:       jobControl(), // suspend.go: Ctrl+Z
 	}
+}
+
+// state is the state file (the workspace's last thread and prompt
+// history): a change that can't be saved is told once (warn.go).
+func (e *runEnv) state() *sessions.Store {
+	st := sessions.Open("")
+	st.OnError(func(err error) {
+		e.warn.cantWrite("the state file "+st.Path(), err, "the prompt history and the last thread are not kept")
+	})
+	return st
 }
 
 // shutdown refuses every pending server request (never accepting), then
@@ -243,16 +258,17 @@ func resumeCommand(cfg runConfig) string {
 	return shellwords.Join(argv)
 }
 
-// themeFilter returns a program option that keeps the configured theme:
-// with theme "dark" or "light" the terminal's background report is
-// dropped, so the model never switches palettes on its own.
-func themeFilter(s config.Settings) tea.ProgramOption {
+// programFilter returns the chat's program filter. It keeps the
+// configured theme: with theme "dark" or "light" the terminal's background
+// report is dropped, so the model never switches palettes on its own. And
+// it shows tstp Bubble Tea's suspend and resume (suspend.go).
+func programFilter(s config.Settings, tstp *tstpRouter) tea.ProgramOption {
 	fixed := s.Theme == "dark" || s.Theme == "light"
 	return tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 		if _, ok := msg.(tea.BackgroundColorMsg); ok && fixed {
 			return nil
 		}
-		return msg
+		return tstp.Filter(msg)
 	})
 }
 

@@ -100,7 +100,7 @@ func runExec(ctx context.Context, f *Factory, opts ExecOptions, eio execIO) (err
 	if err != nil {
 		return err
 	}
-	env, err := f.setup(cfg, setupHooks{})
+	env, err := f.setup(cfg, setupHooks{stderr: eio.Stderr})
 	if err != nil {
 		return err
 	}

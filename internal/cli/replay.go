@@ -192,7 +192,8 @@ func replaySink(send func(tea.Msg)) func(any) {
 // status line, shared (the prompts come from the recorded items), inline
 // with --no-alt-screen, and the keymap km.
 func replayOptions(status ui.StatusInfo, inline bool, km *keys.Map) model.Options {
-	return model.Options{Dark: true, NoColor: os.Getenv("NO_COLOR") != "", Status: status, Shared: true, NoAltScreen: inline, Keys: km}
+	return model.Options{Dark: true, NoColor: os.Getenv("NO_COLOR") != "", Status: status, Shared: true, NoAltScreen: inline, Keys: km,
+		Suspend: jobControl()} // suspend.go: Ctrl+Z
 }
 
 // play plays p in the TUI, a model built with opts, until the user quits.
@@ -207,7 +208,11 @@ func play(ctx context.Context, p *sessions.Player, opts model.Options) error {
 	if km == nil {
 		km = keys.Default()
 	}
-	prog := tea.NewProgram(replayModel{Model: m, player: p, keys: km, peer: new(string)}, tea.WithContext(ctx))
+	tstp := newTSTPRouter() // suspend.go: kill -TSTP suspends as Ctrl+Z does
+	defer tstp.Stop()
+	filter := tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg { return tstp.Filter(msg) })
+	prog := tea.NewProgram(replayModel{Model: m, player: p, keys: km, peer: new(string)}, tea.WithContext(ctx), filter)
+	tstp.Start(ctx, prog.Send)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -100,7 +100,7 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	// The same setup as an interactive run: local codex with the
 	// config's args and env, or over --ssh / --remote; --record and
 	// --trace-protocol record the one shared session.
-	env, err := f.setup(cfg, setupHooks{})
+	env, err := f.setup(cfg, setupHooks{stderr: stderr})
 	if err != nil {
 		return err
 	}
@@ -142,6 +142,9 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	ps := pair.New(po)
 	owner.send = ps.Publish
 	env.reportRecordErrors(ps.Publish)
+	if opts.Attach { // the attached view hides the terminal (warn.go)
+		env.warn.attach(ps.Publish)
+	}
 	srv, err := ps.SSHServer(hostKey)
 	if err != nil {
 		return fmt.Errorf("ssh server: %w", err)
@@ -190,6 +193,16 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	if opts.IdleTimeout > 0 {
 		go ps.WatchIdle(ctx, opts.IdleTimeout, func() { close(idled); cancel() })
 	}
+	// A SIGTSTP would freeze every guest with the host: refused, and said
+	// (suspend.go; the host's Ctrl+Z says so in its view).
+	go refuseTSTP(ctx, func() {
+		log.Info("signal", "sig", "SIGTSTP", "refused", true)
+		if opts.Attach {
+			ps.Publish(backend.WarningEvent{Message: serveTSTPRefused})
+			return
+		}
+		fmt.Fprintln(stderr, "tandem serve: "+serveTSTPRefused)
+	})
 	if opts.Attach {
 		// The attached view hides the terminal: the line goes in it.
 		err = ps.Attach(ctx, pair.HostName(), sharing)

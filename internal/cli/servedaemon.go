@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
-	"tandem/sessions"
 )
 
 // startServeSession starts the shared session of `tandem serve`. On the
@@ -23,7 +22,7 @@ func (e *runEnv) startServeSession(ctx context.Context, send func(tea.Msg)) (*ba
 	if !e.cfg.durable() {
 		return e.startSession(ctx, nil, send)
 	}
-	state := sessions.Open("")
+	state := e.state() // chat.go: a change that can't be saved is told once
 	last := state.LastThread(e.cwd)
 	// StartSession bounds each step of the start itself (a slow remote
 	// login shell has minutes); the 60 s are for what follows.

@@ -38,6 +38,9 @@ type setupHooks struct {
 	// interactive commands check for a terminal there, so that a missing
 	// codex is told first).
 	check func() error
+	// stderr is where a non-interactive command's warnings go (nil:
+	// os.Stderr): a log or trace file that can't be written (warn.go).
+	stderr io.Writer
 	// display says the run draws the session on this terminal: under
 	// `tandem record` (sessions.MarkerFDEnv, backend.RedactDisplayEnv)
 	// turn boundaries become cast markers and no secret is drawn.
@@ -66,7 +69,10 @@ type runEnv struct {
 	transport backend.Transport
 	// notes are warnings about the run's set-up for the user (shown as
 	// banners by the interactive commands).
-	notes    []string
+	notes []string
+	// warn tells, once per file, of a log, trace or state file that can't
+	// be written (warn.go).
+	warn     *warner
 	cleanups []func() error // run by close, last first
 }
 
@@ -117,7 +123,14 @@ func (f *Factory) setup(cfg runConfig, hooks setupHooks) (_ *runEnv, err error) 
 			_ = e.close()
 		}
 	}()
-	log, closeLog := openLog(cfg.logFile)
+	// warn.go: a log, trace or state file that can't be written is told
+	// once (in the TUI for the interactive commands, else on stderr).
+	stderr := hooks.stderr
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	e.warn = newWarner(stderr, hooks.display)
+	log, closeLog := openLog(cfg.logFile, e.warn)
 	e.log = log
 	e.logOut = io.Discard
 	if w, ok := closeLog.(io.Writer); ok {
@@ -151,6 +164,9 @@ func (f *Factory) setup(cfg runConfig, hooks setupHooks) (_ *runEnv, err error) 
 		tr, err := openTrace(cfg.traceProtocol)
 		if err != nil {
 			return nil, &usageError{err.Error()} // a bad --trace-protocol value
+		}
+		tr.onErr = func(err error) {
+			e.warn.cantWrite("--trace-protocol "+cfg.traceProtocol, err, "the protocol trace is incomplete")
 		}
 		e.cleanups = append(e.cleanups, tr.Close)
 		traces = append(traces, tr.Trace)
@@ -199,21 +215,29 @@ func (e *runEnv) closeInto(err *error) {
 
 // openLog opens the log file (flag, or tandem.log in backend.StateDir:
 // $XDG_STATE_HOME/tandem or ~/.local/state/tandem). A log that cannot be
-// opened is discarded rather than failing the run.
-func openLog(path string) (*slog.Logger, io.Closer) {
+// opened is discarded rather than failing the run; warn tells so once,
+// and once of the first write that fails (a full disk, /dev/full).
+func openLog(path string, warn *warner) (*slog.Logger, io.Closer) {
+	what := "the log " + path
 	if path == "" {
 		path = filepath.Join(backend.StateDir(), "tandem.log")
+		what = "the log " + path
 		// Only the default folder is created; an explicit --log-file was
 		// checked by checkLogFile (options.go).
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			warn.cantWrite(what, err, "tandem runs without a log")
 			return slog.New(slog.DiscardHandler), io.NopCloser(nil)
 		}
+	} else {
+		what = "--log-file " + path
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
+		warn.cantWrite(what, err, "tandem runs without a log")
 		return slog.New(slog.DiscardHandler), io.NopCloser(nil)
 	}
-	return slog.New(redact.Handler(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))), f
+	w := failWriter{w: f, warn: func(err error) { warn.cantWrite(what, err, "the log is incomplete") }}
+	return slog.New(redact.Handler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))), f
 }
 
 // enableSubreaper makes tandem the child subreaper of the commands the

@@ -30,6 +30,9 @@ type protocolTracer struct {
 	// red redacts like --record does: a secret streamed across several
 	// deltas never reaches the file in pieces.
 	red *backend.StreamRedactor
+	// onErr, when set, is told of every write that fails (setup's warns
+	// once).
+	onErr func(error)
 }
 
 // openTrace creates (truncating) the --trace-protocol file.
@@ -41,8 +44,8 @@ func openTrace(path string) (*protocolTracer, error) {
 	return &protocolTracer{w: f, now: time.Now, red: backend.NewStreamRedactor()}, nil
 }
 
-// Trace writes one message. Errors are dropped: tracing never stops the
-// session.
+// Trace writes one message. Errors go to onErr only: tracing never stops
+// the session.
 func (t *protocolTracer) Trace(dir backend.Direction, line []byte) {
 	if t == nil {
 		return
@@ -61,7 +64,9 @@ func (t *protocolTracer) Trace(dir backend.Direction, line []byte) {
 	b = append(b, '\n')
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	_, _ = t.w.Write(b)
+	if _, err := t.w.Write(b); err != nil && t.onErr != nil {
+		t.onErr(err)
+	}
 }
 
 // Close closes the file.

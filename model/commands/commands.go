@@ -44,6 +44,10 @@ type Options struct {
 	// system's, github.com/atotto/clipboard). An error means there is
 	// none: OSC 52 alone carries the copy.
 	Clipboard func(text string) error
+	// Suspend says the terminal tandem runs on has job control, so Ctrl+Z
+	// (and an outside SIGTSTP) may stop it: a shell will resume it
+	// (Suspend, suspend.go). False for every viewer of tandem serve.
+	Suspend bool
 }
 
 // World is what the commands read of the rest of the model when a command

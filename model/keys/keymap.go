@@ -63,7 +63,7 @@ type Map struct {
 	// The composer and the session.
 	Submit, Newline, Queue, Interrupt, Quit, QuitEmpty, ScrollUp, ScrollDown,
 	Pager, Expand, Output, Copy, Mouse, Restart, Agents, Editor, Clipboard,
-	Collab, HistorySearch, HistoryPrev, HistoryNext, RewindEsc key.Binding
+	Collab, HistorySearch, HistoryPrev, HistoryNext, RewindEsc, Suspend key.Binding
 	// Editing the draft.
 	DeleteBack, DeleteForward, DeleteWordBack, DeleteWordForward, KillToEnd,
 	KillToStart, Left, Right, Up, Down, WordLeft, WordRight, LineStart, LineEnd,
@@ -115,6 +115,7 @@ func Default() *Map {
 	m.def(&m.RewindEsc, "rewind_esc", Compose, "Esc Esc arriving as one key (tmux, a slow link): on an empty input, edit an earlier message", "alt+esc")
 	m.def(&m.Quit, "quit", Compose, "clear the input; on an empty input twice to quit; mid-turn with a request up: refuse it and interrupt", "ctrl+c")
 	m.def(&m.QuitEmpty, "quit_empty", Compose, "quit (on an empty input)", "ctrl+d")
+	m.def(&m.Suspend, "suspend", Compose, "suspend tandem to the shell; fg resumes it (not under tandem serve)", "ctrl+z")
 	m.def(&m.ScrollUp, "scroll_up", Compose, "scroll the transcript up (at the top: read earlier turns)", "pgup")
 	m.def(&m.ScrollDown, "scroll_down", Compose, "scroll the transcript down", "pgdown")
 	m.def(&m.Pager, "pager", Compose, "the whole transcript in a pager; a request too large for its room, full screen", "ctrl+t")

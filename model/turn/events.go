@@ -41,6 +41,9 @@ func (t *Turns) OnEvent(ev backend.Event) bool {
 		if e.Thread() == "" && !t.rec.firstWarning(e.Text()) {
 			return true // a restarted server says its server-wide warnings again
 		}
+		if e.Advisory() && t.opts.State != nil && !t.opts.State.Once("warning: "+e.Text()) {
+			return true // about the machine (no bubblewrap): shown once per machine
+		}
 		t.banner(ui.BannerWarning, e.Text(), nil)
 	case backend.ThreadStatusEvent:
 		if e.Status.Type == "idle" {
