@@ -108,10 +108,10 @@ var shared = [][2]string{
 func Default() *Map {
 	m := &Map{}
 	// The composer and the session.
-	m.def(&m.Submit, "submit", Compose, "send the message · while a turn runs: steer it", "enter")
+	m.def(&m.Submit, "submit", Compose, "send the message · while a turn runs: steer it · before the session is ready or while the turn starts: queued, sent once in order", "enter")
 	m.def(&m.Newline, "newline", Edit, "new line", "shift+enter", "ctrl+j", "alt+enter")
 	m.def(&m.Queue, "queue", Compose, "while a turn runs: queue the message for the next turn", "tab")
-	m.def(&m.Interrupt, "interrupt", Compose, "interrupt the running turn", "esc")
+	m.def(&m.Interrupt, "interrupt", Compose, "interrupt the running turn (queued messages come back to the input)", "esc")
 	m.def(&m.RewindEsc, "rewind_esc", Compose, "Esc Esc arriving as one key (tmux, a slow link): on an empty input, edit an earlier message", "alt+esc")
 	m.def(&m.Quit, "quit", Compose, "clear the input; on an empty input twice to quit; mid-turn with a request up: refuse it and interrupt", "ctrl+c")
 	m.def(&m.QuitEmpty, "quit_empty", Compose, "quit (on an empty input)", "ctrl+d")
@@ -123,7 +123,7 @@ func Default() *Map {
 	m.def(&m.Output, "output", Compose, "the last command's whole output in $PAGER", "alt+o")
 	m.def(&m.Copy, "copy", Compose, "copy the last answer (also /copy)", "alt+y")
 	m.def(&m.Mouse, "mouse", Compose, "release or capture the mouse (the terminal's own selection)", "f2")
-	m.def(&m.Restart, "restart", Compose, "restart a dead app-server and resume the thread (also /restart)", "f5")
+	m.def(&m.Restart, "restart", Compose, "restart an app-server that is gone or not answering (killed first) and resume the thread; /restart restarts a live one", "f5")
 	m.def(&m.Agents, "agents", Compose, "the sub-agents; open one, esc comes back (also /agents)", "f3")
 	m.def(&m.Editor, "editor", Compose, "edit the message in $VISUAL or $EDITOR", "ctrl+g")
 	m.def(&m.Clipboard, "clipboard", Compose, "attach the clipboard's image", "ctrl+v")
