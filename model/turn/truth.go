@@ -168,10 +168,26 @@ func (t *Turns) followChecked(tu backend.Turn) {
 func (t *Turns) startRefused(prompt, why string) {
 	t.clearTurn()
 	t.banner(ui.BannerError, "could not start the turn: "+why, nil)
-	// The prompt is never lost: put it back unless the user typed
-	// something new meanwhile.
-	if prompt != "" && strings.TrimSpace(t.w.Draft()) == "" {
-		t.out().Want(act.SetDraft{Text: prompt}) // a large one comes back as a placeholder
+	// The prompt is never lost, and lines queued behind it are not sent
+	// ahead of it: all of them come back, the prompt first, ahead of
+	// anything typed since.
+	texts := t.queuedRaws()
+	for i, raw := range texts {
+		texts[i] = t.w.Expand(raw)
+	}
+	t.t.queued = nil
+	if prompt != "" {
+		texts = append([]string{prompt}, texts...)
+	}
+	switch {
+	case len(texts) == 0:
+	case len(texts) == 1 && strings.TrimSpace(t.w.Draft()) == "":
+		t.out().Want(act.SetDraft{Text: texts[0]}) // a large one comes back as a placeholder
+	default:
+		t.out().Want(act.RestoreDraft{Text: strings.Join(texts, "\n")})
+		if len(texts) > 1 {
+			t.notice(act.NoticeInfo, "the turn did not start — your message and the ones queued after it are back in the composer")
+		}
 	}
 }
 

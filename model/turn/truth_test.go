@@ -88,18 +88,48 @@ func TestUnansweredStartAsksTheServer(t *testing.T) {
 			if !r.tt.Running() || !r.tt.Checking() || !strings.Contains(notice(is), "asking it whether the turn started") {
 				t.Fatalf("while asking: running %v checking %v notice %q", r.tt.Running(), r.tt.Checking(), notice(is))
 			}
-			// Enter meanwhile sends nothing: the turn may be running.
+			// Enter meanwhile sends nothing: the turn may be running. The
+			// line is queued behind the prompt.
 			r.tt.Enter(act.Submit{Raw: "again", Text: "again", Hist: "again"})
 			if got := calls(r.take()); len(got) != 0 {
 				t.Fatalf("Enter while asking called %v", got)
 			}
 			is = answer(t, r, tc.turns)
-			back := all[act.SetDraft](is)
-			if tc.back != (len(back) == 1 && back[0].Text == "fix it") {
+			// Not started: the prompt comes back with the line queued
+			// behind it, in the order typed; nothing is sent.
+			back := all[act.RestoreDraft](is)
+			if tc.back != (len(back) == 1 && back[0].Text == "fix it\nagain") {
 				t.Errorf("the prompt given back: %+v; want %v", back, tc.back)
 			}
-			if r.tt.Running() != tc.running || r.tt.Checking() {
-				t.Errorf("running %v checking %v; want running %v", r.tt.Running(), r.tt.Checking(), tc.running)
+			sent := func(is []act.Intent) int {
+				n := 0
+				for _, c := range calls(is) {
+					switch c.(type) {
+					case act.Steer, act.StartTurn:
+						n++
+					}
+				}
+				return n
+			}
+			if tc.back && sent(is) != 0 {
+				t.Errorf("the queued line was sent though the prompt ahead of it came back: %v", kinds(is))
+			}
+			// Started: the queued line goes once: it steers the running
+			// turn when its turn/started names it, or starts the next
+			// turn after one that ended.
+			if !tc.back {
+				n := sent(is)
+				if tc.running {
+					r.c.turn = "turn-2"
+					r.tt.OnEvent(backend.TurnStartedEvent{})
+					n += sent(r.take())
+				}
+				if n != 1 {
+					t.Errorf("the queued line was sent %d times", n)
+				}
+			}
+			if r.tt.Running() != (tc.running || !tc.back) || r.tt.Checking() {
+				t.Errorf("running %v checking %v; want running %v", r.tt.Running(), r.tt.Checking(), tc.running || !tc.back)
 			}
 			bs := banners(is)
 			if tc.banner == "" && len(bs) > 0 || tc.banner != "" && !slices.ContainsFunc(bs, func(s string) bool { return strings.HasPrefix(s, tc.banner) }) {
