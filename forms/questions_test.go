@@ -9,21 +9,31 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"tandem/internal/testkit/teadrive"
 )
 
 // runCmds feeds what cmd produces back into f the way a program would,
-// batches and sequences included; commands that take longer than a moment
-// (cursor blinks) are dropped.
+// batches and sequences included; timers that don't fire within a moment
+// (cursor blinks: teadrive.IsTimer) are dropped, every other command is
+// waited for however slow the machine (a hang fails after patience).
 func runCmds(f Form, cmd tea.Cmd) {
 	if cmd == nil {
 		return
 	}
 	ch := make(chan tea.Msg, 1)
 	go func() { ch <- cmd() }()
+	wait := teadrive.Patience
+	if teadrive.IsTimer(cmd) {
+		wait = 50 * time.Millisecond
+	}
 	var msg tea.Msg
 	select {
 	case msg = <-ch:
-	case <-time.After(50 * time.Millisecond):
+	case <-time.After(wait):
+		if wait == teadrive.Patience {
+			panic("runCmds: a command hung")
+		}
 		return
 	}
 	if msg == nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
+	"tandem/internal/testkit/teadrive"
 	"tandem/model/act"
 	"tandem/model/composer"
 	"tandem/model/overlay"
@@ -370,35 +371,57 @@ func (f *fakeDriver) CancelLogin(_ context.Context, id string) error {
 }
 
 // settle runs cmd and feeds the messages it yields back into m, until
-// nothing of interest is left. Commands run concurrently; timers (frame
-// ticks, spinner, cursor blink) are abandoned once nothing else arrived for
-// a short while, so settle never waits on them.
+// nothing of interest is left. Commands run concurrently. Every command
+// that is not a timer is waited for, however slow the machine (a hang
+// fails after patience); timers (frame ticks, spinner, cursor blink:
+// teadrive.IsTimer) are abandoned once only they are left and nothing
+// arrived for a short while, so settle never waits on them.
 func settle(t *testing.T, m *Model, cmds ...tea.Cmd) {
 	t.Helper()
-	ch := make(chan tea.Msg, 64)
-	pending := 0
+	type result struct {
+		msg   tea.Msg
+		timer bool
+	}
+	ch := make(chan result, 64)
+	work, timers := 0, 0
 	run := func(c tea.Cmd) {
 		if c == nil {
 			return
 		}
-		pending++
-		go func() { ch <- c() }()
+		timer := teadrive.IsTimer(c)
+		if timer {
+			timers++
+		} else {
+			work++
+		}
+		go func() { ch <- result{c(), timer} }()
 	}
 	for _, c := range cmds {
 		run(c)
 	}
-	for steps := 0; pending > 0; steps++ {
+	for steps := 0; work+timers > 0; steps++ {
 		if steps > 500 {
 			t.Fatal("settle: too many steps")
 		}
-		var msg tea.Msg
+		wait := 150 * time.Millisecond
+		if work > 0 {
+			wait = patience
+		}
+		var r result
 		select {
-		case msg = <-ch:
-			pending--
-		case <-time.After(150 * time.Millisecond):
+		case r = <-ch:
+			if r.timer {
+				timers--
+			} else {
+				work--
+			}
+		case <-time.After(wait):
+			if work > 0 {
+				t.Fatalf("settle: %d commands hung for %v", work, wait)
+			}
 			return // only timers are left
 		}
-		switch msg := msg.(type) {
+		switch msg := r.msg.(type) {
 		case tea.BatchMsg:
 			for _, c := range msg {
 				run(c)
@@ -1006,10 +1029,14 @@ func TestSteerAfterLocalTurnEndIsQueued(t *testing.T) {
 // hitKey and keyNow move on by keyGap before each key, as a person
 // types; a timer fires as Bubble Tea's do, after d, and moves the clock
 // on to its time: the composer's hold and burst timers settle as they
-// would for a person typing. Safe for the timers' goroutines.
+// would for a person typing. Only a timer set since the test last moved
+// the clock may move it: one that a drive abandoned (teadrive) and that
+// fires later, while a slow machine is still running the test, leaves
+// the test's time alone. Safe for the timers' goroutines.
 type pacedClock struct {
-	mu  sync.Mutex
-	now time.Time
+	mu    sync.Mutex
+	now   time.Time
+	moves int // how many times the test moved the clock (Add)
 }
 
 func newPacedClock(at time.Time) *pacedClock { return &pacedClock{now: at} }
@@ -1020,18 +1047,21 @@ func (c *pacedClock) Now() time.Time {
 	return c.now
 }
 
-// Add moves the clock on by d.
+// Add moves the clock on by d; the timers set before no longer move it.
 func (c *pacedClock) Add(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
+	c.moves++
 }
 
 func (c *pacedClock) After(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
-	at := c.Now().Add(d)
+	c.mu.Lock()
+	at, moves := c.now.Add(d), c.moves
+	c.mu.Unlock()
 	return tea.Tick(d, func(time.Time) tea.Msg {
 		c.mu.Lock()
-		if c.now.Before(at) {
+		if c.moves == moves && c.now.Before(at) {
 			c.now = at
 		}
 		c.mu.Unlock()

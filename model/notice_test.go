@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -30,7 +31,9 @@ func TestHeldNoticeClearsWhenReady(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := New(Options{NoColor: true})
+			// Typed at a person's pace (pacedClock), whatever the load:
+			// keys at machine speed would be a paste, its Enter a newline.
+			m := New(Options{NoColor: true, Clock: newPacedClock(time.Unix(1_000_000, 0))})
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			tt.setup(m)
 			typeText(t, m, "keep me")

@@ -28,8 +28,8 @@ func decodeReq(t *testing.T, method, id, params string, rep *replies) backend.Se
 }
 
 // drive runs cmds the way the program would, feeding their messages back
-// into m; commands that don't finish within 60 ms (blinks, ticks) are
-// dropped. It never blocks for long.
+// into m; timers that don't fire within 60 ms (blinks, ticks) are
+// dropped, every other command is waited for (teadrive.Drive).
 func drive(t *testing.T, m *Model, cmds ...tea.Cmd) {
 	t.Helper()
 	update := func(msg tea.Msg) tea.Cmd { _, next := m.Update(msg); return next }
@@ -209,10 +209,14 @@ func hasRaw(cmd tea.Cmd, want string) bool {
 	}
 	ch := make(chan tea.Msg, 1)
 	go func() { ch <- cmd() }()
+	wait := patience // a command that answers is never dropped for being slow
+	if teadrive.IsTimer(cmd) {
+		wait = 30 * time.Millisecond
+	}
 	var msg tea.Msg
 	select {
 	case msg = <-ch:
-	case <-time.After(30 * time.Millisecond):
+	case <-time.After(wait):
 		return false
 	}
 	switch msg := msg.(type) {

@@ -52,11 +52,14 @@ func TestGoldenSkillPopup(t *testing.T) {
 	goldenAll(t, u, "$imagegen", "(active)")
 }
 
-// Typing after `$` filters the skills fuzzily.
+// Typing after `$` filters the skills fuzzily. The screen is golden once
+// the filter is applied to the listed skills: the one row left, its
+// column as wide as its own name (a frame drawn earlier, before the list
+// arrived or with "$d" only, shows no popup or $db-migrate too).
 func TestGoldenSkillPopupFiltered(t *testing.T) {
 	u := skillsScreen(t)
 	u.TM.Type("use $dp")
-	goldenAll(t, u, "› use $dp ", "(active)")
+	goldenAll(t, u, "› $deploy  repo ·", "› use $dp ", "(active)")
 }
 
 // Plan mode on (Shift+Tab): the badge leads the status line, and the

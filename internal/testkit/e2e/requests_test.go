@@ -20,8 +20,8 @@ import (
 )
 
 // driveModel runs cmds the way the program would, feeding their messages
-// back into m; commands that take longer than 200 ms (cursor blinks) are
-// dropped, so it never blocks for long.
+// back into m; timers that don't fire within 200 ms (cursor blinks) are
+// dropped, every other command is waited for (teadrive.Drive).
 func driveModel(t *testing.T, m *model.Model, cmds ...tea.Cmd) {
 	t.Helper()
 	update := func(msg tea.Msg) tea.Cmd { _, next := m.Update(msg); return next }
