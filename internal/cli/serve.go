@@ -140,7 +140,7 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		po.Restart = func(who, lastTurn string) (model.RestartInfo, error) { return owner.restartBy(who, lastTurn) }
 	}
 	ps := pair.New(po)
-	owner.send = ps.Publish
+	owner.send = onceAdvisories(env.state(), ps.Publish)
 	env.reportRecordErrors(ps.Publish)
 	if opts.Attach { // the attached view hides the terminal (warn.go)
 		env.warn.attach(ps.Publish)
@@ -251,4 +251,17 @@ func (e *runEnv) pairOptions(keyring *pair.Keyring, insecureHostKey bool, stderr
 		o.NoteDid = func(who, did string) { rec.Mark("author", sessions.Author{Who: who, Did: did}) }
 	}
 	return o
+}
+
+// onceAdvisories is publish without the advisories codex repeats at every
+// start (backend.WarningEvent.Advisory: the bubblewrap note) after their
+// first showing on this machine, as the chat's turn machine does with its
+// own state (st.Once); st nil shows them always.
+func onceAdvisories(st *sessions.Store, publish func(tea.Msg)) func(tea.Msg) {
+	return func(msg tea.Msg) {
+		if w, ok := msg.(backend.WarningEvent); ok && w.Advisory() && st != nil && !st.Once("warning: "+w.Text()) {
+			return
+		}
+		publish(msg)
+	}
 }
