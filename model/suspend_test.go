@@ -43,7 +43,7 @@ func TestSuspend(t *testing.T) {
 		{"host, pager open", Options{Suspend: true}, true, true, ""},
 		{"replay", Options{Suspend: true, Shared: true}, false, true, ""},
 		{"no job control", Options{}, false, false, "no job control"},
-		{"serve host", Options{Shared: true}, false, false, "guests of tandem serve would freeze"},
+		{"serve host", Options{Shared: true}, false, false, "the guests would freeze"},
 		{"guest", Options{Shared: true, Guest: true, Suspend: true}, false, false, "it would stop the host"},
 	}
 	for _, c := range cases {

@@ -10,11 +10,11 @@ import (
 const (
 	// suspendGuest: a guest's program runs inside the host's tandem serve;
 	// stopping it would stop the host and every other guest.
-	suspendGuest = "Ctrl+Z: not over tandem serve (it would stop the host) — ssh's Enter ~ Ctrl+Z suspends ssh"
+	suspendGuest = "not suspended (it would stop the host) — ssh's Enter ~ Ctrl+Z suspends ssh"
 	// suspendServe: the host of tandem serve carries the guests' links.
-	suspendServe = "not suspended: the guests of tandem serve would freeze with it — /quit ends the session"
+	suspendServe = "not suspended: the guests would freeze — /quit ends the session"
 	// suspendNoJobs: no shell with job control would resume tandem.
-	suspendNoJobs = "not suspended: no job control here (no shell would resume tandem) — start it from an interactive shell"
+	suspendNoJobs = "not suspended: no job control (start tandem from an interactive shell)"
 )
 
 // Suspend is Ctrl+Z (and an outside SIGTSTP, model.SuspendMsg): Bubble
