@@ -357,9 +357,10 @@ func (c *Composer) Result(msg tea.Msg) {
 }
 
 // Submission is what Enter submits now: the draft as typed, expanded,
-// and as the history keeps it.
+// and as the history keeps it; the newlines that end the draft (a paste
+// typed as keys, its Enter kept as a newline) are not part of it.
 func (c *Composer) Submission() act.Submit {
-	raw := c.buf.Text()
+	raw := strings.TrimRight(c.buf.Text(), "\r\n")
 	text := c.Expand(raw) // placeholders → the pasted text (image chips stay)
 	return act.Submit{Raw: raw, Text: text, Hist: c.HistEntry(raw, text)}
 }

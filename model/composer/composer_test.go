@@ -170,3 +170,21 @@ func TestSmallPasteIsInline(t *testing.T) {
 		t.Fatalf("draft %q, %d pastes", got, len(r.c.pastes))
 	}
 }
+
+// TestSubmissionDropsTrailingNewlines: a draft that ends in newlines (a
+// line typed at machine speed reads as a paste, and its Enter stays as a
+// newline) is submitted without them; newlines inside it stay.
+func TestSubmissionDropsTrailingNewlines(t *testing.T) {
+	for _, tc := range []struct{ draft, want string }{
+		{"hello\n", "hello"},
+		{"hello\r\n\n", "hello"},
+		{"one\ntwo\n", "one\ntwo"},
+		{"one\ntwo", "one\ntwo"},
+	} {
+		r := newRig(t, Options{})
+		r.c.SetDraft(tc.draft)
+		if s := r.c.Submission(); s.Text != tc.want || s.Raw != tc.want || s.Hist != tc.want {
+			t.Errorf("draft %q submits %+v; want %q", tc.draft, s, tc.want)
+		}
+	}
+}
