@@ -21,7 +21,9 @@ func (t *Turns) OnEvent(ev backend.Event) bool {
 		}
 		t.followTurn() // machine.go: ours is running already
 		t.out().Clear(act.NoticeTurnStarting)
-		t.steerQueued() // queue.go: what Enter queued while it started
+		if !t.interruptNow() { // Esc came before the turn's id
+			t.steerQueued() // queue.go: what Enter queued while it started
+		}
 	case backend.TurnCompletedEvent:
 		mine, d := t.t.busy(), t.now().Sub(t.t.started)
 		t.endTurn(e.Turn)

@@ -27,6 +27,9 @@ type state struct {
 	// interruptSent is when turn/interrupt was sent for the running turn
 	// (zero: none); a further Ctrl+C arms quit instead of resending.
 	interruptSent time.Time
+	// interruptLater: Esc came while turn/start had no answer; the
+	// interrupt goes once the turn's id is known (interruptNow).
+	interruptLater bool
 	// err is the turn error already shown this turn (an `error`
 	// notification), so turn/completed with status failed does not
 	// repeat it.
@@ -128,7 +131,9 @@ func (t *Turns) onTurnStarted(msg act.TurnStarted) {
 	t.t.starting = false
 	t.out().Clear(act.NoticeTurnStarting) // started, or failed to: it is not starting any more
 	if msg.Err == nil {
-		t.steerQueued() // queue.go: what Enter queued while it started
+		if !t.interruptNow() {
+			t.steerQueued() // queue.go: what Enter queued while it started
+		}
 		return
 	}
 	if backend.MaybeSent(msg.Err) && t.t.sent != "" {
@@ -155,6 +160,17 @@ func (t *Turns) Interrupt(refuseFirst bool) {
 	}
 	t.notice(act.NoticeInterrupting, "interrupting…")
 	t.t.interruptSent = t.now()
+	if c.TurnID() == "" && (t.t.starting || t.t.check != nil) {
+		// turn/start has no answer yet: the turn is interrupted as soon
+		// as its id is known (interruptNow), and the lines queued for it
+		// come back now.
+		t.t.interruptLater = true
+		t.restoreQueue()
+		if refuseFirst {
+			t.out().Want(act.RefuseRequests{})
+		}
+		return
+	}
 	if refuseFirst {
 		t.out().Want(act.RefuseRequests{Then: act.Run(c, act.Request{For: act.ToTurn, Do: act.Interrupt{}})})
 		return
@@ -197,7 +213,19 @@ func (t *Turns) clearTurn() {
 	t.t.seq++
 	t.t.running, t.t.starting, t.t.foreign = false, false, false
 	t.t.interruptSent = time.Time{}
+	t.t.interruptLater = false
 	t.rec.silent = 0
+}
+
+// interruptNow sends the interrupt Esc asked for before the turn's id was
+// known (Interrupt), once it is; it reports whether it did.
+func (t *Turns) interruptNow() bool {
+	if !t.t.interruptLater || t.client == nil || t.client.TurnID() == "" {
+		return false
+	}
+	t.t.interruptLater = false
+	t.out().Call(act.ToTurn, act.Interrupt{})
+	return true
 }
 
 // endTurn ends the running turn as tu says, with a banner when it was
@@ -323,7 +351,10 @@ func (t *Turns) steer(raw, text, hist string) {
 		t.enqueue(raw, waitStart, "the turn is starting — queued: sends when the turn has started")
 		return
 	}
-	if t.steersQueued() {
+	if t.steersQueued() || len(t.t.steers) > 0 || t.t.check != nil {
+		// One steer at a time: a steer whose answer is not in (or is
+		// being checked with the server) goes first, so none is sent
+		// twice, glued or out of order.
 		t.enqueue(raw, waitStart, "queued: steers the turn after the messages before it")
 		return
 	}

@@ -142,7 +142,7 @@ func thousands(n int) string {
 // it was starting, once it has started and no queued steer is on its way
 // (onSteered sends the next): one at a time, so they arrive in order.
 func (t *Turns) steerQueued() {
-	if t.t.steering || t.t.check != nil || !t.t.busy() || t.client == nil || t.client.TurnID() == "" {
+	if t.t.steering || len(t.t.steers) > 0 || t.t.check != nil || t.t.interruptLater || !t.t.busy() || t.client == nil || t.client.TurnID() == "" {
 		return
 	}
 	for i, q := range t.t.queued {

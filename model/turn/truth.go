@@ -199,7 +199,19 @@ func (t *Turns) steerChecked(c *check, delivered bool) {
 		return
 	}
 	t.banner(ui.BannerError, "could not steer the turn: codex did not answer turn/steer, and the turn has no such message", nil)
-	t.out().Want(act.RestoreDraft{Text: c.draft})
+	// The lines queued to steer after it come back with it, in order:
+	// none is sent ahead of it.
+	texts := []string{c.draft}
+	rest := t.t.queued[:0:0]
+	for _, q := range t.t.queued {
+		if q.until == waitStart {
+			texts = append(texts, t.w.Expand(q.raw))
+		} else {
+			rest = append(rest, q)
+		}
+	}
+	t.t.queued = rest
+	t.out().Want(act.RestoreDraft{Text: strings.Join(texts, "\n")})
 }
 
 // confirmStart takes turn/started while a turn/start's answer is awaited
