@@ -22,7 +22,9 @@ import (
 // the draft stays, and the status line says what it matches (Tab
 // completes the highlighted one, as in Codex's TUI). A draft whose first
 // word holds another "/" (a path) or that starts with "/ " is a message,
-// and a space before the "/" sends any draft as one.
+// and a space before the "/" sends any draft as one. A command that takes
+// no arguments, given some ("/restart keep this"), runs nothing: the line
+// stays (a queued one is kept), so no text after it is dropped.
 //
 // A command that asks first (command.ask: /stop during a turn) keeps its
 // draft and shows its question above the composer; Enter again confirms,
@@ -101,6 +103,11 @@ func (c *Commands) Enter(raw string) (handled bool) {
 		c.refuseSlash(raw, name)
 		return true
 	}
+	if why := argsRefusal(cmd, args); why != "" {
+		c.out().Notice(act.NoticeInfo, why+" — the line stays")
+		c.out().Want(act.SetDraft{Text: raw})
+		return true
+	}
 	args = c.world.Expand(args) // a pasted goal or name is its text, not its placeholder
 	// (With a sub-agent shown the command is refused: nothing to ask.)
 	if cmd.ask != nil && (!c.world.AgentShown() || cmd.agentSafe) {
@@ -155,7 +162,11 @@ func (c *Commands) Queued(raw string) (handled bool) {
 		c.keep(raw, "queued "+ui.Truncate("/"+name, 24)+" is not a command — not run")
 		return true
 	}
-	if why := c.refusal(cmd); why != "" {
+	why := argsRefusal(cmd, args)
+	if why == "" {
+		why = c.refusal(cmd)
+	}
+	if why != "" {
 		c.keep(raw, "queued /"+cmd.name+" not run: "+why)
 		return true
 	}

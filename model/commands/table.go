@@ -15,8 +15,11 @@ import (
 // shown in the popup and by /help, and when it may run: idleOnly not
 // while a turn runs or a thread opens; server only with a ready
 // app-server; agentSafe also while a sub-agent is shown; blocked says
-// why it can't run now for reasons of its own. ask is the question it
-// asks first (slash.go), run what it does (args is the rest of the line).
+// why it can't run now for reasons of its own. args: it takes arguments
+// (the rest of the line); one that takes none, given some, is refused
+// and its line kept (argsRefusal), never run with the text dropped. ask
+// is the question it asks first (slash.go), run what it does (args is
+// the rest of the line).
 //
 // A destructive command quits, interrupts, discards or rewinds. Like
 // every command it runs only by its whole name or when picked by moving
@@ -28,6 +31,7 @@ type command struct {
 	destructive bool
 	server      bool
 	agentSafe   bool
+	args        bool
 	// key, when set, is the binding that does the same: its keys fill
 	// the description's %s ("(f3)").
 	key     func(*keys.Map) key.Binding
@@ -50,7 +54,7 @@ func init() {
 		{name: "fork", desc: "fork this thread into a new one", idleOnly: true, server: true, run: want(act.Fork{})},
 		{name: "agents", desc: "the thread's sub-agents: open one to watch it (%s)", agentSafe: true, key: func(k *keys.Map) key.Binding { return k.Agents }, run: func(c *Commands, _ string) { c.Agents() }},
 		{name: "undo", destructive: true, desc: "take back the last turn and its file changes", idleOnly: true, blocked: func(c *Commands) string { return c.world.UndoBlocked() }, run: want(act.Undo{})},
-		{name: "rename", desc: "rename this thread: /rename NAME", server: true, run: (*Commands).rename},
+		{name: "rename", args: true, desc: "rename this thread: /rename NAME", server: true, run: (*Commands).rename},
 		{name: "archive", destructive: true, desc: "archive this thread and start a new one", idleOnly: true, server: true, run: want(act.Archive{})},
 		{name: "compact", destructive: true, desc: "summarize the thread to free context", idleOnly: true, server: true, run: call(act.CompactThread{})},
 		{name: "review", desc: "review the uncommitted changes", idleOnly: true, server: true, run: want(act.Review{})},
@@ -59,8 +63,8 @@ func init() {
 		{name: "hooks", desc: "list the thread's hooks and whether they are trusted", server: true, run: call(act.ListHooks{})},
 		{name: "skills", desc: "list the workspace's skills (type $ to use one)", server: true, run: (*Commands).skills},
 		{name: "plan", desc: "plan mode on or off for the next turns (%s switches modes)", key: func(k *keys.Map) key.Binding { return k.Collab }, run: want(act.SwitchMode{Plan: true})},
-		{name: "goal", desc: "the thread's goal: /goal TEXT sets it, /goal clear clears it", server: true, run: (*Commands).goal},
-		{name: "mcp", desc: "list MCP servers and their tools; /mcp login NAME signs in (OAuth)", server: true, run: (*Commands).mcp},
+		{name: "goal", args: true, desc: "the thread's goal: /goal TEXT sets it, /goal clear clears it", server: true, run: (*Commands).goal},
+		{name: "mcp", args: true, desc: "list MCP servers and their tools; /mcp login NAME signs in (OAuth)", server: true, run: (*Commands).mcp},
 		{name: "copy", desc: "copy the last answer to the clipboard", agentSafe: true, run: func(c *Commands, _ string) { c.Copy() }},
 		{name: "restart", destructive: true, desc: "restart the codex app-server", idleOnly: true, run: want(act.Restart{})},
 		{name: "help", desc: "list the commands and keys", agentSafe: true, run: (*Commands).help},
@@ -110,6 +114,16 @@ var guestBlocked = map[string]bool{"approvals": true}
 // serve restarts the app-server for everyone, on the same thread.)
 var sharedBlocked = map[string]bool{
 	"new": true, "resume": true, "fork": true, "archive": true, "undo": true,
+}
+
+// argsRefusal says why cmd won't run with args ("" when it will): a
+// command that takes no arguments refuses any, so the text after it is
+// kept (the caller gives the line back) instead of dropped.
+func argsRefusal(cmd *command, args string) string {
+	if cmd.args || args == "" {
+		return ""
+	}
+	return "/" + cmd.name + " takes no arguments"
 }
 
 // refusal says why cmd can't run now ("" when it can): the role (a

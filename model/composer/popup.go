@@ -158,7 +158,8 @@ func inGitDir(path string) bool {
 }
 
 // popupKey handles the popup's keys: Up/Down (Ctrl+P/N) move, Tab
-// completes, Enter submits the command picked by moving onto it or the
+// completes (a command's whole name, while a turn runs, it queues as
+// any draft: act.Queue), Enter submits the command picked by moving onto it or the
 // draft as it is (the root runs a command named whole, never the first
 // fuzzy match by itself), or inserts the file or skill; Esc closes it.
 func (c *Composer) popupKey(k tea.KeyPressMsg) {
@@ -189,6 +190,12 @@ func (c *Composer) popupKey(k tea.KeyPressMsg) {
 	switch p.kind {
 	case popupSlash:
 		if key.Matches(k, km.ListComplete) {
+			if draft := c.Value(); c.facts().Busy && key.Matches(k, km.Queue) && c.isCommand(draft) {
+				// A whole name has nothing to complete: the Tab queues
+				// it, as it does any draft while a turn runs.
+				c.out().Want(act.Queue{Raw: draft})
+				return
+			}
 			c.SetDraft("/" + it.name + " ")
 			return
 		}
@@ -209,6 +216,16 @@ func (c *Composer) popupKey(k tea.KeyPressMsg) {
 	case popupSkill:
 		c.insertSkill(it) // skills.go
 	}
+}
+
+// isCommand reports whether draft is "/" and a command's whole name.
+func (c *Composer) isCommand(draft string) bool {
+	for _, x := range c.opts.Commands {
+		if draft == "/"+x.Name {
+			return true
+		}
+	}
+	return false
 }
 
 // ClosePopup closes the popup (a command's question took its place).

@@ -85,3 +85,38 @@ func TestFilePopupShowsControlsVisibly(t *testing.T) {
 		t.Fatalf("popup: %q", out)
 	}
 }
+
+// Tab on the slash popup completes the highlighted command; on a
+// command's whole name while a turn runs it has nothing to complete and
+// queues the draft, as Tab does any draft then (so what is typed next
+// never becomes the command's arguments).
+func TestSlashPopupTabOnAWholeName(t *testing.T) {
+	cmds := []Command{{"quit", "quit tandem"}, {"goal", "the thread's goal"}}
+	for _, tc := range []struct {
+		name  string
+		busy  bool
+		typed string
+		draft string // after Tab
+		queue bool
+	}{
+		{"whole name, turn running", true, "/quit", "/quit", true},
+		{"prefix, turn running", true, "/qu", "/quit ", false},
+		{"whole name, idle", false, "/goal", "/goal ", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, Options{Commands: cmds})
+			r.facts.Busy = tc.busy
+			r.typeText(tc.typed)
+			if _, _, open := r.c.Popup(); !open {
+				t.Fatal("no popup")
+			}
+			r.take()
+			r.press(tea.KeyPressMsg{Code: tea.KeyTab})
+			is := r.take()
+			queued := reflect.DeepEqual(is, []act.Intent{act.Queue{Raw: tc.typed}})
+			if queued != tc.queue || r.c.Value() != tc.draft {
+				t.Errorf("Tab on %q: %#v, draft %q; want queued %v, draft %q", tc.typed, is, r.c.Value(), tc.queue, tc.draft)
+			}
+		})
+	}
+}
