@@ -3,8 +3,12 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -110,7 +114,7 @@ func TestExecSecondSignalEndsIt(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	time.Sleep(500 * time.Millisecond) // reading stdin by now
+	waitReadingStdin(t, cmd.Process.Pid) // its signal handler is up by then
 	_ = cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-done:
@@ -126,5 +130,39 @@ func TestExecSecondSignalEndsIt(t *testing.T) {
 	}
 	if got := cmd.ProcessState.ExitCode(); got != 143 {
 		t.Errorf("exit status %d, want 143; stderr %q", got, stderr.String())
+	}
+}
+
+// readSyscall is the number of read(2) in /proc/<pid>/task/<tid>/syscall.
+var readSyscall = map[string]string{"amd64": "0", "arm64": "63"}[runtime.GOARCH]
+
+// waitReadingStdin waits until a thread of pid is blocked in read(2) on
+// its standard input (fd 0), as /proc shows it; it skips the test where
+// /proc can't tell.
+func waitReadingStdin(t *testing.T, pid int) {
+	t.Helper()
+	if readSyscall == "" {
+		t.Skipf("no read(2) number known for %s", runtime.GOARCH)
+	}
+	task := fmt.Sprintf("/proc/%d/task", pid)
+	deadline := time.Now().Add(patience)
+	for {
+		tids, err := os.ReadDir(task)
+		if err != nil {
+			t.Skipf("can't see tandem's threads: %v", err)
+		}
+		for _, tid := range tids {
+			b, err := os.ReadFile(filepath.Join(task, tid.Name(), "syscall"))
+			if err != nil && errors.Is(err, fs.ErrPermission) {
+				t.Skipf("can't see tandem's system calls: %v", err)
+			}
+			if f := strings.Fields(string(b)); len(f) > 1 && f[0] == readSyscall && f[1] == "0x0" {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tandem exec never read its standard input within %v", patience)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -105,12 +105,23 @@ func (lt *liveTandem) screen() string {
 }
 
 // keys types s on tandem's terminal. A final "\r" after text goes on its
-// own after a pause, as a person's Enter: in the same write it would be
-// part of a paste burst, a new line in the draft (model/burst.go).
+// own, as a person's Enter: only once the text is drawn (tandem has taken
+// every key of it, however busy the machine) and then a pause longer than
+// a paste burst's idle; sooner it would be part of the burst, a new line
+// in the draft (model/composer/burst.go). The pause is the test's input:
+// a slow machine makes it slower, never wrong.
 func (lt *liveTandem) keys(s string) {
 	lt.t.Helper()
 	if text, ok := strings.CutSuffix(s, "\r"); ok && text != "" {
+		before := strings.Count(e2e.Squash(lt.screen()), e2e.Squash(text))
 		lt.write(text)
+		deadline := time.Now().Add(patience)
+		for strings.Count(e2e.Squash(lt.screen()), e2e.Squash(text)) <= before {
+			if time.Now().After(deadline) {
+				lt.t.Fatalf("typed %q, never drawn after %v; screen:\n%s", text, patience, lt.screen())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 		time.Sleep(model.PasteBurstLinesIdle + 100*time.Millisecond)
 		s = "\r"
 	}

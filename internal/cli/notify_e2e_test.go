@@ -39,6 +39,18 @@ func (lt *liveTandem) waitOutput(want string, timeout time.Duration) {
 	}
 }
 
+// waitTitle waits until the last window title tandem set is want.
+func (lt *liveTandem) waitTitle(want string, timeout time.Duration) {
+	lt.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for lt.title() != want {
+		if time.Now().After(deadline) {
+			lt.t.Fatalf("title %q, want %q", lt.title(), want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 var titleRE = regexp.MustCompile("\x1b\\][02];([^\x07\x1b]*)(?:\x07|\x1b\\\\)")
 
 // title is the last window title tandem set.
@@ -78,18 +90,13 @@ func TestNotificationWhenUnfocused(t *testing.T) {
 		lt.keys("fix the parser\r")
 		lt.waitScreen("First answer.", patience)
 		lt.waitOutput(note+" — fix the parser\a", patience)
-		deadline := time.Now().Add(patience)
-		for lt.title() != "tandem · fix the parser · done" && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if got := lt.title(); got != "tandem · fix the parser · done" {
-			t.Errorf("title %q", got)
-		}
+		lt.waitTitle("tandem · fix the parser · done", patience)
 		lt.keys(focusInReport)
 		before := bytes.Count(lt.output(), []byte(note))
 		lt.keys("again\r")
 		lt.waitScreen("Second answer.", patience)
-		time.Sleep(500 * time.Millisecond)
+		lt.waitTitle("tandem · fix the parser · done", patience) // the second turn's end is taken
+		time.Sleep(500 * time.Millisecond)                       // room for a wrong notification to show
 		if n := bytes.Count(lt.output(), []byte(note)); n != before {
 			t.Errorf("a focused terminal got a notification (%d before, %d after)", before, n)
 		}
@@ -101,7 +108,8 @@ func TestNotificationWhenUnfocused(t *testing.T) {
 		lt.keys(focusOutReport)
 		lt.keys("hello\r")
 		lt.waitScreen("Quiet answer.", patience)
-		time.Sleep(500 * time.Millisecond)
+		lt.waitTitle("tandem · hello · done", patience) // the turn's end is taken
+		time.Sleep(500 * time.Millisecond)              // room for a wrong notification to show
 		if bytes.Contains(lt.output(), []byte("\x1b]9;")) {
 			t.Errorf("notifications = \"off\" still wrote a notification")
 		}

@@ -19,6 +19,7 @@ import (
 	"tandem/internal/lib/screen"
 	"tandem/internal/testkit/e2e"
 	"tandem/internal/testkit/mockapi"
+	"tandem/model"
 )
 
 // tandemBinary builds tandem into a directory of its own that holds
@@ -303,14 +304,18 @@ func TestRecordCastHidesTypedSecrets(t *testing.T) {
 	waitFile(t, cast, patience, "the composer", func(s string) bool { return strings.Contains(castScreen(s), "Ask Codex to do anything") })
 	time.Sleep(300 * time.Millisecond)
 	typeKeys(t, ptmx, "please keep "+typedSK+" safe", 25*time.Millisecond)
-	time.Sleep(200 * time.Millisecond)
+	// Enter once the draft is drawn and a burst's idle has passed: on a
+	// busy machine the keys may reach tandem bunched, as a paste, and an
+	// Enter inside the burst would be a new line, not a send.
+	waitFile(t, cast, patience, "the typed draft", func(s string) bool { return strings.Contains(castScreen(s), "safe") })
+	time.Sleep(model.PasteBurstLinesIdle + 100*time.Millisecond)
 	_, _ = ptmx.Write([]byte("\r"))
 	waitFile(t, cast, patience, "the turn to complete", func(s string) bool { return strings.Contains(s, `"turn completed"`) })
 	if len(wrapPAT) < cols+20 {
 		t.Fatal("the second secret must wrap, well past the edge")
 	}
 	typeKeys(t, ptmx, "and "+wrapPAT+" wraps", 15*time.Millisecond)
-	time.Sleep(500 * time.Millisecond)
+	waitFile(t, cast, patience, "the wrapped draft", func(s string) bool { return strings.Contains(castScreen(s), "wraps") })
 	// The cast, played, shows the prompt sent and the draft, masked.
 	b, _ := os.ReadFile(cast)
 	shown := castScreen(string(b))
@@ -319,10 +324,12 @@ func TestRecordCastHidesTypedSecrets(t *testing.T) {
 			t.Errorf("the cast's screen lacks %q:\n%s", want, shown)
 		}
 	}
-	for range 3 { // the first Ctrl+C clears the draft, two more quit
-		_, _ = ptmx.Write([]byte{3})
-		time.Sleep(300 * time.Millisecond)
-	}
+	// The first Ctrl+C clears the draft, two more quit.
+	_, _ = ptmx.Write([]byte{3})
+	waitFile(t, cast, patience, "the draft cleared", func(s string) bool { return !strings.Contains(castScreen(s), "wraps") })
+	_, _ = ptmx.Write([]byte{3})
+	waitFile(t, cast, patience, "the quit hint", func(s string) bool { return strings.Contains(castScreen(s), "Ctrl+C again") })
+	_, _ = ptmx.Write([]byte{3})
 	waitExit(t, cmd, patience)
 
 	raw, err := os.ReadFile(cast)

@@ -156,6 +156,9 @@ func TestServeRecordAttributesPrompts(t *testing.T) {
 	d1.waitGone(t, "esc to interrupt")
 	d1.send(t, "!echo shell-from-driver1\r")
 	d2.waitFor(t, "! echo shell-from-driver1")
+	// codex runs a ! command as a turn of its own: a prompt sent before
+	// that turn has ended would go into it (a steer), not start one.
+	d2.waitGone(t, "esc to interrupt")
 	// driver2 starts a slow turn and driver1 interrupts it.
 	d2.send(t, "a third prompt\r")
 	d1.waitFor(t, "a slow third answer")

@@ -244,7 +244,18 @@ func (c *sshClient) screen() string {
 func (c *sshClient) send(t testing.TB, s string) {
 	t.Helper()
 	if text, ok := strings.CutSuffix(s, "\r"); ok && text != "" {
+		// Enter only once the text is drawn (the host has taken every key,
+		// however busy the machine), then after a pause longer than a
+		// paste burst's idle: sooner it would be a new line of the burst.
+		before := strings.Count(e2e.Squash(c.screen()), e2e.Squash(text))
 		c.write(t, text)
+		deadline := time.Now().Add(patience)
+		for strings.Count(e2e.Squash(c.screen()), e2e.Squash(text)) <= before {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: typed %q, never drawn after %v; screen:\n%s", c.name, text, patience, c.screen())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 		time.Sleep(model.PasteBurstLinesIdle + 100*time.Millisecond)
 		s = "\r"
 	}
