@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
@@ -107,7 +109,7 @@ func (t *Turns) onServerExited(e backend.ServerExitedEvent) {
 	t.rec.dead = true
 	var detail []string
 	for _, l := range backend.MeaningfulStderr(e.Stderr) { // no blank lines, no backtrace frames
-		detail = append(detail, redact.String(l))
+		detail = append(detail, redact.String(ansi.Strip(l))) // codex colours its log lines
 	}
 	if len(detail) > 0 {
 		detail = append([]string{"last stderr lines:"}, detail...)

@@ -53,7 +53,7 @@ func TestServerDeathAndRestart(t *testing.T) {
 	r.tt.OnEvent(backend.TurnStartedEvent{})
 	r.tt.Apply(act.Queue{Raw: "queued"})
 	r.take()
-	r.tt.OnEvent(backend.ServerExitedEvent{Status: "killed by signal 9", Stderr: []string{"token=sk-abcdefghijklmnopqrstuvwxyz0123", "", "last words"}})
+	r.tt.OnEvent(backend.ServerExitedEvent{Status: "killed by signal 9", Stderr: []string{"token=sk-abcdefghijklmnopqrstuvwxyz0123", "", "\x1b[2mlast\x1b[0m words"}})
 	is := r.take()
 	one[act.DropRequests](t, is)
 	b := one[act.Banner](t, is)
