@@ -189,7 +189,10 @@ func (t *Turns) onRestartDone(msg restartDoneMsg) {
 	t.rec.noThread = false
 	t.out().Clear()
 	text := "codex app-server restarted"
-	if msg.info.ThreadID != "" {
+	switch {
+	case msg.info.NewThread:
+		text += " — the thread had no turn yet — a new thread was started"
+	case msg.info.ThreadID != "":
 		text += " — resumed thread " + msg.info.ThreadID + "; resend your message if the last turn was cut off"
 	}
 	t.banner(ui.BannerInfo, text, nil)

@@ -50,6 +50,11 @@ type SessionReady struct {
 // `thread/resume` ("" when a new thread was started instead).
 type RestartInfo struct {
 	ThreadID string
+	// NewThread is set when the thread to resume had no turn yet (codex
+	// writes a thread's rollout with its first turn, so the new server
+	// cannot resume it) and a new thread was started instead: ThreadID
+	// is then the new thread's.
+	NewThread bool
 }
 
 // ResumeRequest asks the model, once the session is ready, to open a
