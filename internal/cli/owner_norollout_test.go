@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 
 	"tandem/backend"
+	"tandem/internal/testkit/e2e"
+	"tandem/internal/testkit/mockapi"
 )
 
 // fakeOpener answers a restart's thread/resume with rejoinErr and its
@@ -61,4 +64,37 @@ func TestRejoinOrStartStartsANewThreadWithoutARollout(t *testing.T) {
 			t.Errorf("%s: calls %q; want %q", tc.name, got, tc.calls)
 		}
 	}
+}
+
+// The app-server is killed (SIGKILL, its whole process group) before the
+// fresh thread's first turn: codex wrote no rollout of it, so F5 cannot
+// resume it. The restart starts a new thread, says so, and the session
+// goes on: a prompt typed then is answered.
+func TestF5AfterKillBeforeFirstTurnStartsANewThread(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	t.Parallel()
+	env := e2e.NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("Answer on the new thread: kappa.")}})
+	lt := startTandem(t, env)
+	lt.waitReady()
+	old := lt.appServerPid()
+	if err := syscall.Kill(-old, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	lt.waitScreen("F5 or /restart", patience)
+	assertPidGone(t, old, "the killed app-server")
+	lt.keys(keyF5)
+	lt.waitScreen("the thread had no turn yet — a new thread was started", patience)
+	if strings.Contains(e2e.Squash(lt.screen()), e2e.Squash("restart failed")) {
+		t.Errorf("the restart failed:\n%s", lt.screen())
+	}
+	lt.keys("hello again\r")
+	lt.waitScreen("Answer on the new thread: kappa.", patience)
+	reqs := env.Mock.Requests()
+	if len(reqs) == 0 || reqs[len(reqs)-1].LastUserText() != "hello again" {
+		t.Errorf("the model was not asked the prompt: %d requests", len(reqs))
+	}
+	lt.keys(keyCtrlD)
+	lt.waitExit(patience)
 }
