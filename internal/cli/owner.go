@@ -171,7 +171,9 @@ func (o *sessionOwner) restartBy(who, lastTurn string) (model.RestartInfo, error
 	if fresh {
 		o.env.log.Info("the thread had no rollout: started a new thread", "old", threadID, "thread", resp.Thread.ID)
 	}
-	send(readyMsg(sess, resp)) // setup.go
+	msg := readyMsg(sess, resp) // setup.go
+	msg.NewThread = fresh
+	send(msg)
 	return model.RestartInfo{ThreadID: resp.Thread.ID, NewThread: fresh}, nil
 }
 

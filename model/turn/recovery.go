@@ -214,7 +214,10 @@ func (t *Turns) restartedBy(msg SessionReady) {
 		t.rec.dead = false
 		t.rec.noThread = false
 		text := "codex app-server restarted by " + msg.RestartedBy
-		if msg.ThreadID != "" {
+		switch {
+		case msg.NewThread:
+			text += " — the thread had no turn yet — a new thread was started"
+		case msg.ThreadID != "":
 			text += " — the thread continues"
 		}
 		t.banner(ui.BannerInfo, text, nil)

@@ -44,6 +44,9 @@ type SessionReady struct {
 	// thread every viewer shows: each viewer's dead session comes back,
 	// and says who brought it back.
 	RestartedBy string
+	// NewThread, with RestartedBy, says the restart could not resume the
+	// thread (it had no turn yet, so no rollout) and started a new one.
+	NewThread bool
 }
 
 // RestartInfo describes a restarted session: the thread resumed with
