@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"time"
 )
 
@@ -51,6 +52,16 @@ func (p RetryPolicy) delay(attempt int) time.Duration {
 func IsOverloaded(err error) bool {
 	var re *RPCError
 	return errors.As(err, &re) && re.Code == CodeServerOverloaded
+}
+
+// IsNoRollout reports whether err is the server's refusal to open or
+// read a thread it has no rollout of (an *RPCError, code -32600, "no
+// rollout found for thread id …"): codex writes a thread's rollout with
+// its first turn, so a thread that never had one cannot be resumed by a
+// new app-server.
+func IsNoRollout(err error) bool {
+	var re *RPCError
+	return errors.As(err, &re) && re.Code == CodeInvalidRequest && strings.Contains(strings.ToLower(re.Message), "no rollout")
 }
 
 // Call sends a request and waits for its response, decoding the result

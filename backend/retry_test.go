@@ -192,3 +192,24 @@ func TestSessionStartTurnRetriesOverloaded(t *testing.T) {
 		t.Fatalf("notices = %+v", notices)
 	}
 }
+
+func TestIsNoRollout(t *testing.T) {
+	noRollout := &RPCError{Code: CodeInvalidRequest, Message: "no rollout found for thread id 019a-x"}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"the server's answer to thread/resume", fmt.Errorf("thread/resume: %w", noRollout), true},
+		{"bare", noRollout, true},
+		{"nil", nil, false},
+		{"another -32600", &RPCError{Code: CodeInvalidRequest, Message: "thread not found"}, false},
+		{"the words under another code", &RPCError{Code: CodeInternalError, Message: "no rollout found"}, false},
+		{"the words without an RPC error", errors.New("thread/resume: no rollout found for thread id x"), false},
+		{"closed", fmt.Errorf("thread/resume: %w", ErrClosed), false},
+	} {
+		if got := IsNoRollout(tc.err); got != tc.want {
+			t.Errorf("%s: IsNoRollout(%v) = %v; want %v", tc.name, tc.err, got, tc.want)
+		}
+	}
+}

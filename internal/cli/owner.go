@@ -164,12 +164,37 @@ func (o *sessionOwner) restartBy(who, lastTurn string) (model.RestartInfo, error
 		return model.RestartInfo{ThreadID: resp.Thread.ID}, nil
 	}
 	// The model keeps its transcript, so the history is not fetched.
-	resp, err := sess.RejoinThread(sctx, threadID)
+	resp, fresh, err := rejoinOrStart(sctx, sess, threadID)
 	if err != nil {
 		return model.RestartInfo{}, err
 	}
-	send(readyMsg(sess, resp)) // setup.go
-	return model.RestartInfo{ThreadID: resp.Thread.ID}, nil
+	if fresh {
+		o.env.log.Info("the thread had no rollout: started a new thread", "old", threadID, "thread", resp.Thread.ID)
+	}
+	msg := readyMsg(sess, resp) // setup.go
+	msg.NewThread = fresh
+	send(msg)
+	return model.RestartInfo{ThreadID: resp.Thread.ID, NewThread: fresh}, nil
+}
+
+// threadOpener is the part of *backend.Session a restart opens its
+// thread with.
+type threadOpener interface {
+	RejoinThread(ctx context.Context, id string) (backend.ThreadResponse, error)
+	StartThread(ctx context.Context) (backend.ThreadResponse, error)
+}
+
+// rejoinOrStart resumes the thread id on a restarted app-server or, when
+// the server has no rollout of it (a thread whose first turn never ran:
+// codex writes the rollout with it), starts a new thread as a fresh
+// session does; fresh reports the latter.
+func rejoinOrStart(ctx context.Context, s threadOpener, id string) (resp backend.ThreadResponse, fresh bool, err error) {
+	resp, err = s.RejoinThread(ctx, id)
+	if err == nil || !backend.IsNoRollout(err) {
+		return resp, false, err
+	}
+	resp, err = s.StartThread(ctx)
+	return resp, err == nil, err
 }
 
 // stop ends old for a restart: closed, or — when it has owed an answer

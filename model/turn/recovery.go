@@ -191,7 +191,10 @@ func (t *Turns) onRestartDone(msg restartDoneMsg) {
 	t.rec.noThread = false
 	t.out().Clear()
 	text := "codex app-server restarted"
-	if msg.info.ThreadID != "" {
+	switch {
+	case msg.info.NewThread:
+		text += " — the thread had no turn yet — a new thread was started"
+	case msg.info.ThreadID != "":
 		text += " — resumed thread " + msg.info.ThreadID + "; resend your message if the last turn was cut off"
 	}
 	t.banner(ui.BannerInfo, text, nil)
@@ -213,7 +216,10 @@ func (t *Turns) restartedBy(msg SessionReady) {
 		t.rec.dead = false
 		t.rec.noThread = false
 		text := "codex app-server restarted by " + msg.RestartedBy
-		if msg.ThreadID != "" {
+		switch {
+		case msg.NewThread:
+			text += " — the thread had no turn yet — a new thread was started"
+		case msg.ThreadID != "":
 			text += " — the thread continues"
 		}
 		t.banner(ui.BannerInfo, text, nil)

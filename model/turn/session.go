@@ -44,12 +44,20 @@ type SessionReady struct {
 	// thread every viewer shows: each viewer's dead session comes back,
 	// and says who brought it back.
 	RestartedBy string
+	// NewThread, with RestartedBy, says the restart could not resume the
+	// thread (it had no turn yet, so no rollout) and started a new one.
+	NewThread bool
 }
 
 // RestartInfo describes a restarted session: the thread resumed with
 // `thread/resume` ("" when a new thread was started instead).
 type RestartInfo struct {
 	ThreadID string
+	// NewThread is set when the thread to resume had no turn yet (codex
+	// writes a thread's rollout with its first turn, so the new server
+	// cannot resume it) and a new thread was started instead: ThreadID
+	// is then the new thread's.
+	NewThread bool
 }
 
 // ResumeRequest asks the model, once the session is ready, to open a

@@ -90,3 +90,22 @@ func TestSharedRestartReachesEveryViewer(t *testing.T) {
 		}
 	}
 }
+
+// A shared restart that could not resume the thread (no turn yet) and
+// started a new one says so to a viewer that asked nothing, and the
+// prompt it queued goes out.
+func TestSharedRestartWithANewThread(t *testing.T) {
+	r := ready(t, act.SharedDriver(), Options{Restart: func(string) (RestartInfo, error) { return RestartInfo{}, nil }})
+	r.tt.Apply(act.Queue{Raw: "queued"})
+	r.tt.OnEvent(backend.ServerExitedEvent{Status: "killed by signal 9"})
+	r.take()
+	r.c.thread = "t-new"
+	r.tt.OnReady(SessionReady{Client: r.c, ThreadID: "t-new", RestartedBy: "alice", NewThread: true})
+	is := r.take()
+	if b := strings.Join(banners(is), "|"); !strings.Contains(b, "codex app-server restarted by alice — the thread had no turn yet — a new thread was started") || strings.Contains(b, "continues") {
+		t.Errorf("banners %q", b)
+	}
+	if st := call[act.StartTurn](t, is); st.Input.Text != "queued" {
+		t.Errorf("after the restart sent %+v", st.Input)
+	}
+}

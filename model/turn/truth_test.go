@@ -329,3 +329,43 @@ func TestOpenCellsEnd(t *testing.T) {
 		t.Errorf("a dead server ended its cells %+v", e)
 	}
 }
+
+// The server dies before a fresh thread's first turn/start is answered;
+// its restart finds no rollout of the thread and starts a new one. The
+// restart says so, and the check of the turn/start (asked of the old
+// thread, which the new server refuses) ends: the prompt comes back.
+func TestRestartWithANewThreadEndsTheCheck(t *testing.T) {
+	r := ready(t, act.Role{}, Options{Restart: func(string) (RestartInfo, error) {
+		return RestartInfo{ThreadID: "t-new", NewThread: true}, nil
+	}})
+	r.tt.Enter(act.Submit{Raw: "fix it", Text: "fix it", Hist: "fix it"})
+	r.take()
+	r.tt.OnEvent(backend.ServerExitedEvent{Status: "killed by signal 9"})
+	r.tt.Result(act.TurnStarted{Text: "fix it", Err: fmt.Errorf("turn/start: %w", backend.ErrClosed)})
+	r.take()
+	if !r.tt.Checking() {
+		t.Fatal("a dead server's turn/start is not checked")
+	}
+	r.tt.F5()
+	msg := restartCmd(t, r, r.take())()
+	r.c.thread = "t-new"
+	r.tt.OnReady(SessionReady{Client: r.c, ThreadID: "t-new"})
+	call[act.ReadTurns](t, r.take())
+	r.tt.Update(msg.(Msg))
+	is := r.take()
+	if b := strings.Join(banners(is), "|"); !strings.Contains(b, "the thread had no turn yet — a new thread was started") || strings.Contains(b, "resumed thread") {
+		t.Errorf("the restart's banner: %q", b)
+	}
+	refused := &backend.RPCError{Code: backend.CodeInvalidRequest, Message: "no rollout found for thread id t-first"}
+	for i := 0; i < checkRefusals && r.tt.Checking(); i++ {
+		r.tt.Result(act.TurnsRead{Thread: "t-first", Err: fmt.Errorf("thread/read: %w", refused)})
+		is = r.take()
+		if r.tt.Checking() {
+			r.fire()
+			call[act.ReadTurns](t, r.take())
+		}
+	}
+	if back := all[act.SetDraft](is); len(back) != 1 || back[0].Text != "fix it" || r.tt.Checking() || r.tt.Busy() {
+		t.Errorf("after the restart: %v, checking %v, busy %v", kinds(is), r.tt.Checking(), r.tt.Busy())
+	}
+}
