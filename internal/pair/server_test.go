@@ -243,7 +243,10 @@ func (c *sshClient) screen() string {
 // (model/burst.go).
 func (c *sshClient) send(t testing.TB, s string) {
 	t.Helper()
-	if text, ok := strings.CutSuffix(s, "\r"); ok && text != "" {
+	// A watcher's keys are never drawn (the tests check they do
+	// nothing): they go at once.
+	watching := strings.Contains(e2e.Squash(c.screen()), e2e.Squash("watching (read-only)"))
+	if text, ok := strings.CutSuffix(s, "\r"); ok && text != "" && !watching {
 		// Enter only once the text is drawn (the host has taken every key,
 		// however busy the machine), then after a pause longer than a
 		// paste burst's idle: sooner it would be a new line of the burst.
