@@ -37,9 +37,10 @@ func (s *Store) Once(key string) bool {
 	return true
 }
 
-// writeAtomic writes b to path through a temporary file and a rename.
+// writeAtomic writes b to path through a temporary file beside it and a
+// rename, so a reader sees the old file or the new one, never a part.
 func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".shown-*.json")
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}

@@ -78,20 +78,7 @@ func (s *Store) save(all map[string]Workspace) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".workspaces-*.json")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), s.path)
+	return writeAtomic(s.path, b)
 }
 
 // Get returns what is remembered for cwd (zero when nothing is, or the file
