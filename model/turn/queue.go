@@ -179,15 +179,7 @@ func (t *Turns) restoreQueue() {
 	if len(t.t.queued) == 0 {
 		return
 	}
-	// Their pastes expanded: a long text comes back as one placeholder
-	// of its own, never one holding others.
-	texts := t.queuedRaws()
-	for i, raw := range texts {
-		texts[i] = t.w.Expand(raw)
-	}
-	text := strings.Join(texts, "\n")
-	t.t.queued = nil
-	t.out().Want(act.RestoreDraft{Text: text})
+	t.out().Want(act.RestoreDraft{Text: strings.Join(t.takeQueued(func(queued) bool { return true }), "\n")})
 	t.notice(act.NoticeInfo, "the turn was interrupted — your queued messages are back in the composer")
 }
 
@@ -208,4 +200,21 @@ func (t *Turns) SendQueued(raw string) {
 		return
 	}
 	t.sendQueued(raw)
+}
+
+// takeQueued removes the queued prompts which returns true for, and
+// returns their texts in order, pastes expanded: a long text comes back as
+// one placeholder of its own, never one holding others.
+func (t *Turns) takeQueued(which func(queued) bool) []string {
+	var texts []string
+	rest := t.t.queued[:0:0]
+	for _, q := range t.t.queued {
+		if which(q) {
+			texts = append(texts, t.w.Expand(q.raw))
+		} else {
+			rest = append(rest, q)
+		}
+	}
+	t.t.queued = rest
+	return texts
 }

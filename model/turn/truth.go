@@ -171,11 +171,7 @@ func (t *Turns) startRefused(prompt, why string) {
 	// The prompt is never lost, and lines queued behind it are not sent
 	// ahead of it: all of them come back, the prompt first, ahead of
 	// anything typed since.
-	texts := t.queuedRaws()
-	for i, raw := range texts {
-		texts[i] = t.w.Expand(raw)
-	}
-	t.t.queued = nil
+	texts := t.takeQueued(func(queued) bool { return true })
 	if prompt != "" {
 		texts = append([]string{prompt}, texts...)
 	}
@@ -201,16 +197,7 @@ func (t *Turns) steerChecked(c *check, delivered bool) {
 	t.banner(ui.BannerError, "could not steer the turn: codex did not answer turn/steer, and the turn has no such message", nil)
 	// The lines queued to steer after it come back with it, in order:
 	// none is sent ahead of it.
-	texts := []string{c.draft}
-	rest := t.t.queued[:0:0]
-	for _, q := range t.t.queued {
-		if q.until == waitStart {
-			texts = append(texts, t.w.Expand(q.raw))
-		} else {
-			rest = append(rest, q)
-		}
-	}
-	t.t.queued = rest
+	texts := append([]string{c.draft}, t.takeQueued(func(q queued) bool { return q.until == waitStart })...)
 	t.out().Want(act.RestoreDraft{Text: strings.Join(texts, "\n")})
 }
 
