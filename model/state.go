@@ -44,6 +44,8 @@ type State struct {
 	Durable  bool
 	Host     string
 	Detached bool
+	// Summary is the thread at a glance, for the command center.
+	Summary Summary
 }
 
 // State returns the model's state as a program around it reads it.
