@@ -143,6 +143,12 @@ var (
 	ThreadCompactStart = request[ThreadIDParams, Empty]("thread/compact/start")
 	// ThreadShellCommand is `thread/shellCommand`: the user's `!command`.
 	ThreadShellCommand = request[ThreadShellCommandParams, Empty]("thread/shellCommand")
+	// ThreadUnsubscribe is `thread/unsubscribe`: this connection no longer
+	// follows the thread (a lane's Close).
+	ThreadUnsubscribe = request[ThreadIDParams, ThreadUnsubscribeResponse]("thread/unsubscribe")
+	// ThreadLoadedList is `thread/loaded/list`: one page of the ids of the
+	// threads the server has loaded.
+	ThreadLoadedList = request[ThreadLoadedListParams, ThreadLoadedListResponse]("thread/loaded/list")
 )
 
 // Turns on the current thread.

@@ -72,6 +72,12 @@ func IsNoRollout(err error) bool {
 // one after retries), ctx.Err() when ctx ends first, and ErrClosed when
 // the connection closes before an answer arrives.
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	return c.call(ctx, method, params, result, c.OnRetry)
+}
+
+// call is Call telling onRetry (nil: no one) about the retries: a
+// session on a shared connection hears of its own calls' only (lanes.go).
+func (c *Conn) call(ctx context.Context, method string, params, result any, onRetry func(RetryNotice)) error {
 	p := c.Retry
 	if p.Tries == 0 {
 		p = DefaultRetry
@@ -79,8 +85,8 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	var spent time.Duration
 	retried := false
 	done := func() {
-		if retried && c.OnRetry != nil {
-			c.OnRetry(RetryNotice{Method: method, Tries: p.Tries, Done: true})
+		if retried && onRetry != nil {
+			onRetry(RetryNotice{Method: method, Tries: p.Tries, Done: true})
 		}
 	}
 	for attempt := 1; ; attempt++ {
@@ -97,8 +103,8 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 		spent += d
 		retried = true
 		c.log.Info("server overloaded, retrying", "method", method, "attempt", attempt, "delay", d)
-		if c.OnRetry != nil {
-			c.OnRetry(RetryNotice{Method: method, Attempt: attempt, Tries: p.Tries, Delay: d})
+		if onRetry != nil {
+			onRetry(RetryNotice{Method: method, Attempt: attempt, Tries: p.Tries, Delay: d})
 		}
 		t := time.NewTimer(d)
 		select {

@@ -28,9 +28,12 @@ type SessionOptions struct {
 	// recorded for it, ResumeCwdCurrent in Cwd.
 	ResumeCwd ResumeCwd
 	// Sink receives, in wire order and from one goroutine, every Event and
-	// ServerRequest for the session's thread (others are dropped, and
-	// their requests refused), RetryNotices while a call is retried after
-	// -32001 (retry.go), and finally a ServerExitedEvent.
+	// ServerRequest for the session's thread and its sub-agents (those of
+	// threads no session on the connection has are dropped, and their
+	// requests refused), the connection's thread-less events,
+	// RetryNotices while one of its calls is retried after -32001
+	// (retry.go), and finally a ServerExitedEvent. A lane (Open) has a
+	// Sink of its own.
 	Sink func(msg any)
 	// InitTimeout bounds the wait for the answer to `initialize`; 0 means
 	// DefaultInitTimeout.
@@ -44,13 +47,20 @@ type SessionOptions struct {
 }
 
 // Session is one connection to an app-server: it owns the peer process,
-// the JSON-RPC connection and the feed of typed values to the UI.
+// the JSON-RPC connection and the feed of typed values to the UI. The
+// session StartSession returns is the root; Open gives more sessions on
+// the same connection, lanes, one thread each (lanes.go).
 type Session struct {
 	opts   SessionOptions
 	stream Stream
-	conn   *Conn
+	conn   *sessionConn
 	log    *slog.Logger
 	Init   InitializeResponse
+	// lanes is shared by the root and its lanes: which session gets
+	// which thread's events (lanes.go); lane is set on a session Open
+	// made, whose Close leaves the connection open.
+	lanes *lanes
+	lane  bool
 
 	mu       sync.Mutex
 	threadID string
@@ -58,9 +68,8 @@ type Session struct {
 	// workspaceWrite is config/read's workspace-write settings, once read
 	// (sandbox.go).
 	workspaceWrite *WorkspaceWrite
-	unknown        map[string]bool    // notification methods not known, seen so far
-	agents         map[string]bool    // the sub-agents' threads (named by our items, or thread/started with a parent of ours)
-	held           map[string][]Event // events of threads not known yet (otherThread)
+	unknown        map[string]bool // notification methods not known, seen so far
+	agents         map[string]bool // the sub-agents' threads (named by our items, or thread/started with a parent of ours)
 
 	queue  *queue
 	closed chan struct{}
@@ -87,9 +96,9 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{opts: opts, stream: stream, log: log, queue: newQueue(), closed: make(chan struct{}), initDone: make(chan struct{})}
-	s.conn = NewConn(stream.Stdout(), stream.Stdin(), s, log)
+	s.lanes = &lanes{all: []*Session{s}}
+	s.conn = &sessionConn{Conn: NewConn(stream.Stdout(), stream.Stdin(), s, log), onRetry: s.retried}
 	s.conn.Trace = opts.Trace
-	s.conn.OnRetry = func(n RetryNotice) { s.queue.push(n) }
 	if h, ok := stream.(LineHooks); ok {
 		s.conn.Filter, s.conn.Malformed = h.Filter, h.Malformed
 	}
@@ -102,8 +111,7 @@ func StartSession(ctx context.Context, opts SessionOptions) (*Session, error) {
 		if host, ok := IsDurable(opts.Transport); ok && durable(stream) && !s.closing.Load() {
 			ev.Detached, ev.Host = true, host
 		}
-		s.queue.push(ev)
-		s.queue.close()
+		s.lanes.end(ev) // the root's feed and every lane's
 	}()
 	limit := opts.InitTimeout
 	if limit <= 0 {
@@ -186,12 +194,19 @@ func (s *Session) TurnID() string {
 	return s.turnID
 }
 
-// SetThread makes id the thread whose events are delivered.
+// SetThread makes id the thread whose events are delivered, with what
+// the connection held of it (events that came before the answer that
+// opened it).
 func (s *Session) SetThread(id string) {
+	s.lanes.mu.Lock()
+	defer s.lanes.mu.Unlock()
 	s.mu.Lock()
 	s.threadID = id
 	s.turnID = ""
 	s.mu.Unlock()
+	for _, ev := range s.lanes.take(id) {
+		s.own(ev)
+	}
 }
 
 // StartThread runs `thread/start` with the session's settings and the
@@ -283,8 +298,13 @@ func (s *Session) resume(ctx context.Context, id string, page *TurnsPageParams) 
 }
 
 // Close shuts the peer down (see Stream.Close) and waits for the feed to
-// drain its last event.
+// drain its last event; every lane gets the ServerExitedEvent. On a lane
+// it closes only the lane (Session.leave): the connection stays.
 func (s *Session) Close() error {
+	if s.lane {
+		s.leave(true)
+		return nil
+	}
 	var err error
 	s.once.Do(func() {
 		s.closing.Store(true)
@@ -298,7 +318,10 @@ func (s *Session) Close() error {
 // Done is closed once the connection has ended and its last event was fed.
 func (s *Session) Done() <-chan struct{} { return s.closed }
 
-// HandleNotification implements Handler.
+// HandleNotification implements Handler, on the root only: it hands the
+// event to the session whose thread it is (own), to the one whose
+// sub-agent it is or holds it (otherThread), or, thread-less, to every
+// session on the connection.
 func (s *Session) HandleNotification(method string, params json.RawMessage) {
 	ev, err := DecodeNotification(method, params)
 	if err != nil {
@@ -308,10 +331,27 @@ func (s *Session) HandleNotification(method string, params json.RawMessage) {
 	if ev == nil {
 		return
 	}
-	if t := ev.Thread(); t != "" && t != s.ThreadID() {
-		s.otherThread(t, ev)
+	l := s.lanes
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t := ev.Thread()
+	if t == "" {
+		for _, ln := range l.all {
+			ln.own(ev)
+		}
 		return
 	}
+	if ln, thread := l.owner(t); thread {
+		ln.own(ev)
+		return
+	}
+	s.otherThread(t, ev)
+}
+
+// own queues ev, an event of the session's thread or a thread-less one,
+// noting the sub-agents its items name and the turn it starts or ends.
+// The caller holds s.lanes.mu.
+func (s *Session) own(ev Event) {
 	s.noteAgents(ev)
 	switch e := ev.(type) {
 	case UnknownEvent:
@@ -325,7 +365,9 @@ func (s *Session) HandleNotification(method string, params json.RawMessage) {
 		if seen {
 			return // shown and logged once per method
 		}
-		s.log.Info("notification tandem does not know", "method", method)
+		if !s.lane {
+			s.log.Info("notification tandem does not know", "method", e.Method)
+		}
 	case TurnStartedEvent:
 		s.mu.Lock()
 		s.turnID = e.Turn.ID
@@ -344,29 +386,24 @@ func (s *Session) HandleNotification(method string, params json.RawMessage) {
 // sub-agent (its events can come before the spawn's item names it).
 const maxHeldEvents = 500
 
-// otherThread handles an event of another thread than the session's: a
-// sub-agent's comes wrapped (SubAgentEvent); one of a thread not known
-// yet is held (up to maxHeldEvents, for a few threads) until an item
-// names it as a sub-agent, and dropped if none ever does.
+// otherThread handles, on the root, an event of a thread that is no
+// session's own: a sub-agent's goes wrapped (SubAgentEvent) to the
+// session that spawned it (a thread/started naming a session's thread
+// or sub-agent as parent makes it one); one of a thread not known yet is
+// held (lanes.hold) until a spawn names it or a session opens it. The
+// caller holds s.lanes.mu.
 func (s *Session) otherThread(t string, ev Event) {
-	if st, ok := ev.(ThreadStartedEvent); ok && st.Started.ParentThreadID != nil && s.isOurs(*st.Started.ParentThreadID) {
-		s.addAgents(t)
+	l := s.lanes
+	if st, ok := ev.(ThreadStartedEvent); ok && st.Started.ParentThreadID != nil {
+		if parent, _ := l.owner(*st.Started.ParentThreadID); parent != nil {
+			parent.addAgents(t)
+		}
 	}
-	if s.isOurs(t) {
-		s.queue.push(SubAgentEvent{ev})
+	if ln, _ := l.owner(t); ln != nil {
+		ln.queue.push(SubAgentEvent{ev})
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.held == nil {
-		s.held = map[string][]Event{}
-	}
-	if _, ok := s.held[t]; !ok && len(s.held) >= 16 {
-		return
-	}
-	if len(s.held[t]) < maxHeldEvents {
-		s.held[t] = append(s.held[t], ev)
-	}
+	l.hold(t, ev)
 }
 
 // noteAgents learns sub-agents from the session's own items: a collab
@@ -390,36 +427,25 @@ func (s *Session) noteAgents(ev Event) {
 }
 
 // addAgents makes ids sub-agents of the session and delivers what was
-// held of them.
+// held of them. The caller holds s.lanes.mu.
 func (s *Session) addAgents(ids ...string) {
-	s.mu.Lock()
-	var flush []Event
 	for _, id := range ids {
-		if id == "" || s.agents[id] {
+		s.mu.Lock()
+		known := id == "" || s.agents[id]
+		if !known {
+			if s.agents == nil {
+				s.agents = map[string]bool{}
+			}
+			s.agents[id] = true
+		}
+		s.mu.Unlock()
+		if known {
 			continue
 		}
-		if s.agents == nil {
-			s.agents = map[string]bool{}
+		for _, ev := range s.lanes.take(id) {
+			s.queue.push(SubAgentEvent{ev})
 		}
-		s.agents[id] = true
-		flush = append(flush, s.held[id]...)
-		delete(s.held, id)
 	}
-	s.mu.Unlock()
-	for _, ev := range flush {
-		s.queue.push(SubAgentEvent{ev})
-	}
-}
-
-// isOurs reports whether thread id is the session's thread or one of its
-// sub-agents (spawned by it, or by one of them).
-func (s *Session) isOurs(id string) bool {
-	if id == s.ThreadID() {
-		return true
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.agents[id]
 }
 
 // HandleRequest implements Handler.
@@ -433,12 +459,21 @@ func (s *Session) HandleRequest(in *IncomingRequest) bool {
 	if req == nil {
 		return false
 	}
-	if t := req.Thread(); t != "" && t != s.ThreadID() && !s.isOurs(t) {
+	// A request goes to the session whose thread or sub-agent asks; a
+	// thread-less one to the root.
+	to, t := s, req.Thread()
+	s.lanes.mu.Lock()
+	if t != "" {
+		to, _ = s.lanes.owner(t)
+	}
+	if to != nil {
+		to.queue.push(req)
+	}
+	s.lanes.mu.Unlock()
+	if to == nil {
 		s.log.Info("refusing request for another thread", "method", in.Method, "thread", t)
 		_ = req.Refuse()
-		return true
 	}
-	s.queue.push(req)
 	return true
 }
 
@@ -451,38 +486,4 @@ func decodeIncoming(in *IncomingRequest) (ServerRequest, error) {
 		}
 		return in.Respond(result)
 	})
-}
-
-// feed delivers queued values to the sink, in order, on one goroutine.
-func (s *Session) feed() {
-	defer close(s.closed)
-	for {
-		v, ok := s.queue.pop()
-		if !ok {
-			return
-		}
-		if _, exited := v.(ServerExitedEvent); exited {
-			<-s.initDone // StartSession decides whether the exit is news
-			if s.quiet.Load() {
-				continue
-			}
-		}
-		if s.opts.Sink != nil {
-			s.opts.Sink(v)
-		}
-	}
-}
-
-// waitOrKill waits for the peer to exit after its output closed; a peer
-// that lingers longer than grace is shut down so nothing is orphaned.
-func waitOrKill(stream Stream, grace time.Duration) error {
-	done := make(chan error, 1)
-	go func() { done <- stream.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(grace):
-		_ = stream.Close()
-		return <-done
-	}
 }

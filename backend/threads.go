@@ -77,6 +77,26 @@ type ThreadIDParams struct {
 	ThreadID string `json:"threadId"`
 }
 
+// ThreadUnsubscribeResponse is the result of `thread/unsubscribe`:
+// Status is "unsubscribed", "notSubscribed" or "notLoaded".
+type ThreadUnsubscribeResponse struct {
+	Status string `json:"status"`
+}
+
+// ThreadLoadedListParams are the params of `thread/loaded/list`: the
+// page after Cursor (nil: the first), of up to Limit ids (nil: all).
+type ThreadLoadedListParams struct {
+	Cursor *string `json:"cursor,omitempty"`
+	Limit  *uint32 `json:"limit,omitempty"`
+}
+
+// ThreadLoadedListResponse is one page of `thread/loaded/list`: the
+// loaded threads' ids, and the cursor of the next page (nil: none).
+type ThreadLoadedListResponse struct {
+	Data       []string `json:"data"`
+	NextCursor *string  `json:"nextCursor"`
+}
+
 // ThreadSetNameParams are the params of `thread/name/set`.
 type ThreadSetNameParams struct {
 	ThreadID string `json:"threadId"`

@@ -1,0 +1,209 @@
+package backend
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// One connection, many threads. The Session StartSession returns is the
+// root: it owns the peer and the connection, and is the connection's one
+// Handler. Open gives a lane: another Session on the same connection and
+// peer, with a thread, turn, sub-agents, queue, feed and Sink of its own.
+// Every thread call of a lane (StartThread, ResumeThread, ForkThread,
+// StartTurn, Steer, Interrupt, …) works on its own thread, as the root's
+// on the root's. The root routes each notification and server request to
+// the session whose thread or sub-agent it is (HandleNotification,
+// otherThread, HandleRequest in session.go); the state they route by is
+// lanes.
+
+// lanes is what the sessions on one connection share: which they are
+// (the root first) and what was held of threads none of them knows yet.
+// Routing runs under mu, and so does a session's change of thread
+// (SetThread), so an event is never lost between the answer that opens a
+// thread and the events of that thread.
+type lanes struct {
+	mu   sync.Mutex
+	all  []*Session
+	held map[string][]Event // events of threads not known yet (otherThread)
+	// exit is set once the connection ended: a lane opened after it gets
+	// it at once.
+	exit *ServerExitedEvent
+}
+
+// maxHeldThreads bounds how many threads not known yet are held
+// (maxHeldEvents each).
+const maxHeldThreads = 16
+
+// laneUnsubscribeWait bounds how long a lane's Close waits for the
+// answer to its `thread/unsubscribe`.
+const laneUnsubscribeWait = 5 * time.Second
+
+// owner returns the session whose thread t is (thread true), else the
+// one t is a sub-agent of, else nil. The caller holds l.mu.
+func (l *lanes) owner(t string) (s *Session, thread bool) {
+	for _, s := range l.all {
+		if s.ThreadID() == t {
+			return s, true
+		}
+	}
+	for _, s := range l.all {
+		s.mu.Lock()
+		agent := s.agents[t]
+		s.mu.Unlock()
+		if agent {
+			return s, false
+		}
+	}
+	return nil, false
+}
+
+// hold keeps ev of thread t, not known yet: up to maxHeldEvents for each
+// of maxHeldThreads threads, the rest dropped. The caller holds l.mu.
+func (l *lanes) hold(t string, ev Event) {
+	if l.held == nil {
+		l.held = map[string][]Event{}
+	}
+	if _, ok := l.held[t]; !ok && len(l.held) >= maxHeldThreads {
+		return
+	}
+	if len(l.held[t]) < maxHeldEvents {
+		l.held[t] = append(l.held[t], ev)
+	}
+}
+
+// take returns and forgets what was held of thread t. The caller holds
+// l.mu.
+func (l *lanes) take(t string) []Event {
+	evs := l.held[t]
+	delete(l.held, t)
+	return evs
+}
+
+// end gives every session ev, the connection's end, and ends their
+// feeds.
+func (l *lanes) end(ev ServerExitedEvent) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.exit = &ev
+	for _, s := range l.all {
+		s.queue.push(ev)
+		s.queue.close()
+	}
+}
+
+// sessionConn is the connection as one session calls on it: the shared
+// Conn, with the RetryNotices of the session's own calls going to its
+// own feed.
+type sessionConn struct {
+	*Conn
+	onRetry func(RetryNotice)
+}
+
+// Call is Conn.Call with the session's retry notices.
+func (c *sessionConn) Call(ctx context.Context, method string, params, result any) error {
+	return c.call(ctx, method, params, result, c.onRetry)
+}
+
+// retried queues n, a retry of one of the session's calls, for its Sink.
+func (s *Session) retried(n RetryNotice) { s.queue.push(n) }
+
+// Open returns a lane: another Session on s's connection and peer, with
+// sink its Sink, and no thread yet (StartThread, ResumeThread or
+// ForkThread opens one). It shares s's transport, settings and Init, and
+// has its own thread, running turn, sub-agents, queue and feed. Its Sink
+// gets its thread's events and requests, its sub-agents' (wrapped as
+// SubAgentEvent), the connection's thread-less events, its own calls'
+// RetryNotices, and the ServerExitedEvent when the connection ends. A
+// thread is one session's: while two have the same one, the first opened
+// gets its events. Closing the lane (Close, Kill) leaves the connection
+// and the other sessions as they are. Open on a connection that has
+// ended gives a lane whose Sink gets only the ServerExitedEvent.
+func (s *Session) Open(sink func(msg any)) *Session {
+	opts := s.opts
+	opts.Sink = sink
+	ln := &Session{
+		opts: opts, stream: s.stream, log: s.log, Init: s.Init, lanes: s.lanes, lane: true,
+		queue: newQueue(), closed: make(chan struct{}), initDone: make(chan struct{}),
+	}
+	close(ln.initDone)
+	ln.conn = &sessionConn{Conn: s.conn.Conn, onRetry: ln.retried}
+	l := s.lanes
+	l.mu.Lock()
+	if l.exit != nil {
+		ln.queue.push(*l.exit)
+		ln.queue.close()
+	} else {
+		l.all = append(l.all, ln)
+	}
+	l.mu.Unlock()
+	go ln.feed()
+	return ln
+}
+
+// leave closes lane s: it is taken off the connection (the events of
+// its thread are held from then on, as a thread no session knows), the
+// server is told with `thread/unsubscribe` when no other session has its
+// thread (wait: the answer is waited for, up to laneUnsubscribeWait;
+// else it is sent and not waited for), and its feed ends once it has
+// delivered what was queued, with no ServerExitedEvent.
+func (s *Session) leave(wait bool) {
+	s.once.Do(func() {
+		l := s.lanes
+		l.mu.Lock()
+		on := false
+		for i, ln := range l.all {
+			if ln == s {
+				l.all = append(l.all[:i:i], l.all[i+1:]...)
+				on = true
+				break
+			}
+		}
+		id := s.ThreadID()
+		shared := false
+		for _, ln := range l.all {
+			shared = shared || id != "" && ln.ThreadID() == id
+		}
+		s.queue.close()
+		l.mu.Unlock()
+		if on && id != "" && !shared {
+			unsubscribe := func() {
+				ctx, cancel := context.WithTimeout(context.Background(), laneUnsubscribeWait)
+				defer cancel()
+				resp, err := ThreadUnsubscribe.Call(ctx, s.conn, ThreadIDParams{ThreadID: id})
+				s.log.Info("lane closed", "thread", id, "unsubscribe", resp.Status, "err", err)
+			}
+			if wait {
+				unsubscribe()
+			} else {
+				go unsubscribe()
+			}
+		}
+		<-s.closed
+	})
+}
+
+// LoadedThreads runs `thread/loaded/list`, every page: the ids of the
+// threads the app-server has loaded in memory (by this connection or
+// another: the daemon's other clients, this server's sub-agents), in the
+// server's order.
+func (s *Session) LoadedThreads(ctx context.Context) ([]string, error) {
+	var ids []string
+	var cursor *string
+	for range maxLoadedPages {
+		resp, err := ThreadLoadedList.Call(ctx, s.conn, ThreadLoadedListParams{Cursor: cursor})
+		if err != nil {
+			return ids, err
+		}
+		ids = append(ids, resp.Data...)
+		if resp.NextCursor == nil || *resp.NextCursor == "" {
+			break
+		}
+		cursor = resp.NextCursor
+	}
+	return ids, nil
+}
+
+// maxLoadedPages bounds the pages LoadedThreads reads (the server sends
+// one page when no limit is asked for).
+const maxLoadedPages = 20
