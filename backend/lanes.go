@@ -2,6 +2,8 @@ package backend
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -207,3 +209,43 @@ func (s *Session) LoadedThreads(ctx context.Context) ([]string, error) {
 // maxLoadedPages bounds the pages LoadedThreads reads (the server sends
 // one page when no limit is asked for).
 const maxLoadedPages = 20
+
+// ErrNoReadState is MarkRead's error for a thread whose read state the
+// server does not keep (`thread/read` gave no readState), or no thread.
+var ErrNoReadState = errors.New("the server keeps no read state for this thread")
+
+// ReadState runs `thread/read` (no turns) for the session's thread and
+// returns its read state: nil, with no error, when the server keeps
+// none.
+func (s *Session) ReadState(ctx context.Context) (*ThreadReadState, error) {
+	id := s.ThreadID()
+	if id == "" {
+		return nil, nil
+	}
+	resp, err := ThreadRead.Call(ctx, s.conn, ThreadReadParams{ThreadID: id})
+	return resp.ReadState, err
+}
+
+// MarkRead marks the session's thread read for every client of the
+// server: `thread/read` for the revision of its read state, then
+// `thread/readState/update` (operation "read") on that revision. It is
+// meant for a thread on screen: what came between the two calls is
+// marked read too, and a change the server saw as made on an older
+// revision is refused (an *RPCError). ErrNoReadState when the server
+// keeps none for it; nothing is sent for a thread already read.
+func (s *Session) MarkRead(ctx context.Context) error {
+	rs, err := s.ReadState(ctx)
+	if err != nil {
+		return err
+	}
+	if rs == nil {
+		return fmt.Errorf("%s: %w", ThreadReadStateUpdate.Name(), ErrNoReadState)
+	}
+	if rs.FirstUnread == nil {
+		return nil
+	}
+	_, err = ThreadReadStateUpdate.Call(ctx, s.conn, ThreadReadStateUpdateParams{
+		ThreadID: s.ThreadID(), ExpectedRevision: rs.Revision, Operation: ThreadReadStateOperation{Type: "read"},
+	})
+	return err
+}

@@ -149,6 +149,9 @@ var (
 	// ThreadLoadedList is `thread/loaded/list`: one page of the ids of the
 	// threads the server has loaded.
 	ThreadLoadedList = request[ThreadLoadedListParams, ThreadLoadedListResponse]("thread/loaded/list")
+	// ThreadReadStateUpdate is `thread/readState/update`: a thread marked
+	// read or unread, for every client of the server.
+	ThreadReadStateUpdate = request[ThreadReadStateUpdateParams, ThreadReadStateUpdateResponse]("thread/readState/update")
 )
 
 // Turns on the current thread.

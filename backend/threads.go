@@ -53,9 +53,48 @@ type ThreadReadParams struct {
 	IncludeTurns bool   `json:"includeTurns"`
 }
 
-// ThreadReadResponse is the result of `thread/read`.
+// ThreadReadResponse is the result of `thread/read`: the thread, and its
+// read state (nil: the server keeps none for it).
 type ThreadReadResponse struct {
-	Thread Thread `json:"thread"`
+	Thread    Thread           `json:"thread"`
+	ReadState *ThreadReadState `json:"readState"`
+}
+
+// ThreadReadState is where a thread's unread part begins, as the server
+// keeps it for every client: FirstUnread nil means read. Revision names
+// the state seen; a change asked with an older one is refused.
+type ThreadReadState struct {
+	FirstUnread *ThreadUnreadPosition `json:"firstUnread"`
+	Revision    string                `json:"revision"`
+}
+
+// ThreadUnreadPosition is the first unread place of a thread: Type
+// "turn" (the earliest completed turn needing attention, TurnID) or
+// "threadStart" (marked unread as a whole).
+type ThreadUnreadPosition struct {
+	Type   string `json:"type"`
+	TurnID string `json:"turnId,omitempty"`
+}
+
+// ThreadReadStateUpdateParams are the params of `thread/readState/update`:
+// Operation's Type is "read" or "unread", ExpectedRevision the revision
+// of the read state the change is made on.
+type ThreadReadStateUpdateParams struct {
+	ThreadID         string                   `json:"threadId"`
+	ExpectedRevision string                   `json:"expectedRevision"`
+	Operation        ThreadReadStateOperation `json:"operation"`
+}
+
+// ThreadReadStateOperation is a read-state change: Type "read" or
+// "unread".
+type ThreadReadStateOperation struct {
+	Type string `json:"type"`
+}
+
+// ThreadReadStateUpdateResponse is the result of
+// `thread/readState/update`: the read state after the change.
+type ThreadReadStateUpdateResponse struct {
+	ReadState ThreadReadState `json:"readState"`
 }
 
 // ThreadForkParams are the params of `thread/fork` (by thread id).

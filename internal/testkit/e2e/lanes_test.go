@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +16,8 @@ import (
 // root session's and a lane's (Session.Open). Both turns run at once (the
 // mock holds each model request until both have come, then streams them
 // slowly), and each sink gets its own answer's deltas and none of the
-// other thread's events.
+// other thread's events. Then both are loaded, each has its own read
+// state (MarkRead), and closing the lane leaves the root working.
 func TestLanesShareOneAppServer(t *testing.T) {
 	const (
 		askA, answerA = "question for the root", "Root answer: alpha beta gamma delta epsilon zeta eta theta."
@@ -90,6 +92,38 @@ func TestLanesShareOneAppServer(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+
+	// Both threads are loaded; each has its own read state: marking the
+	// lane's read leaves the root's unread.
+	ids, err := root.LoadedThreads(ctx)
+	if err != nil || !slices.Contains(ids, root.ThreadID()) || !slices.Contains(ids, lane.ThreadID()) {
+		t.Errorf("thread/loaded/list = %q, %v; want both threads", ids, err)
+	}
+	if err := lane.MarkRead(ctx); err != nil {
+		t.Fatalf("MarkRead: %v", err)
+	}
+	for _, c := range []struct {
+		s      *backend.Session
+		unread bool
+	}{{root, true}, {lane, false}} {
+		rs, err := c.s.ReadState(ctx)
+		if err != nil || rs == nil || (rs.FirstUnread != nil) != c.unread {
+			t.Errorf("thread %s's read state %+v, %v; want unread %v", c.s.ThreadID(), rs, err, c.unread)
+		}
+	}
+
+	// Closing the lane leaves the app-server to the root.
+	if err := lane.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := root.LoadedThreads(ctx); err != nil {
+		t.Errorf("after the lane's Close the root's call failed: %v", err)
+	}
+	select {
+	case <-root.Done():
+		t.Error("closing the lane ended the root's connection")
+	default:
+	}
 }
 
 // ownAnswer reads ch up to its thread's turn/completed and returns the
