@@ -28,6 +28,11 @@ type lanes struct {
 	mu   sync.Mutex
 	all  []*Session
 	held map[string][]Event // events of threads not known yet (otherThread)
+	// left are threads a session left (another thread opened, a lane
+	// closed) and none has since: their late events are dropped, not
+	// held, so none reaches a session that opens the thread later on
+	// top of the history it reads.
+	left map[string]bool
 	// exit is set once the connection ended: a lane opened after it gets
 	// it at once.
 	exit *ServerExitedEvent
@@ -63,6 +68,9 @@ func (l *lanes) owner(t string) (s *Session, thread bool) {
 // hold keeps ev of thread t, not known yet: up to maxHeldEvents for each
 // of maxHeldThreads threads, the rest dropped. The caller holds l.mu.
 func (l *lanes) hold(t string, ev Event) {
+	if l.left[t] {
+		return
+	}
 	if l.held == nil {
 		l.held = map[string][]Event{}
 	}
@@ -80,6 +88,25 @@ func (l *lanes) take(t string) []Event {
 	evs := l.held[t]
 	delete(l.held, t)
 	return evs
+}
+
+// leaving notes that a session leaves thread t: unless another session
+// has it, what comes of it from now on is dropped (left). The caller
+// holds l.mu.
+func (l *lanes) leaving(s *Session, t string) {
+	if t == "" {
+		return
+	}
+	for _, o := range l.all {
+		if o != s && o.ThreadID() == t {
+			return
+		}
+	}
+	if l.left == nil {
+		l.left = map[string]bool{}
+	}
+	l.left[t] = true
+	delete(l.held, t)
 }
 
 // end gives every session ev, the connection's end, and ends their
@@ -166,6 +193,7 @@ func (s *Session) leave(wait bool) {
 		for _, ln := range l.all {
 			shared = shared || id != "" && ln.ThreadID() == id
 		}
+		l.leaving(s, id)
 		s.queue.close()
 		l.mu.Unlock()
 		if on && id != "" && !shared {

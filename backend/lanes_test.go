@@ -182,23 +182,46 @@ func TestHeldEventsReachTheLaneThatResumesTheirThread(t *testing.T) {
 	if got := until(t, rootGot, "held"); len(got) != 0 {
 		t.Fatalf("root got %q of a thread it does not have", got)
 	}
-	errc := make(chan error, 1)
-	go func() {
-		_, err := lane.ResumeThread(context.Background(), "th-9")
-		errc <- err
-	}()
-	m := pt.next(t)
-	if m["method"] != "thread/resume" {
-		t.Fatalf("lane sent %v, want thread/resume", m)
-	}
-	pt.say(t, `{"id":`+string(mustJSON(m["id"]))+`,"result":{"thread":{"id":"th-9","turns":[]},"initialTurnsPage":{"data":[],"nextCursor":null},"model":"m","cwd":"/w","approvalPolicy":"never","sandbox":{"type":"workspaceWrite"}}}`)
-	if err := <-errc; err != nil {
-		t.Fatal(err)
-	}
+	resumeFake(t, lane, pt, "th-9")
 	pt.say(t, delta("th-9", "after"))
 	barrier(t, pt, "end")
 	if got, want := until(t, laneGot, "end"), []string{"delta th-9 before", "delta th-9 after"}; !slices.Equal(got, want) {
 		t.Errorf("lane got %q, want %q", got, want)
+	}
+	if got := until(t, rootGot, "end"); len(got) != 0 {
+		t.Errorf("root got %q", got)
+	}
+}
+
+// resumeFake has s resume thread id, the fake server answering.
+func resumeFake(t *testing.T, s *Session, pt *pipeTransport, id string) {
+	t.Helper()
+	errc := make(chan error, 1)
+	go func() {
+		_, err := s.ResumeThread(context.Background(), id)
+		errc <- err
+	}()
+	m := pt.next(t)
+	if m["method"] != "thread/resume" {
+		t.Fatalf("sent %v, want thread/resume", m)
+	}
+	pt.say(t, `{"id":`+string(mustJSON(m["id"]))+`,"result":{"thread":{"id":"`+id+`","turns":[]},"initialTurnsPage":{"data":[],"nextCursor":null},"model":"m","cwd":"/w","approvalPolicy":"never","sandbox":{"type":"workspaceWrite"}}}`)
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestALeftThreadsLateEventsAreNotHeld(t *testing.T) {
+	root, pt, rootGot := startFakeSession(t)
+	resumeFake(t, root, pt, "th-5") // the root leaves th-1
+	pt.say(t, delta("th-1", "late"))
+	laneGot := make(chan any, 100)
+	lane := root.Open(func(v any) { laneGot <- v })
+	resumeFake(t, lane, pt, "th-1")
+	pt.say(t, delta("th-1", "now"))
+	barrier(t, pt, "end")
+	if got, want := until(t, laneGot, "end"), []string{"delta th-1 now"}; !slices.Equal(got, want) {
+		t.Errorf("lane got %q, want %q (not what came after the root left it, before the lane read it)", got, want)
 	}
 	if got := until(t, rootGot, "end"); len(got) != 0 {
 		t.Errorf("root got %q", got)

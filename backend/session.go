@@ -198,13 +198,18 @@ func (s *Session) TurnID() string {
 // the connection held of it (events that came before the answer that
 // opened it).
 func (s *Session) SetThread(id string) {
-	s.lanes.mu.Lock()
-	defer s.lanes.mu.Unlock()
+	l := s.lanes
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if old := s.ThreadID(); old != id {
+		l.leaving(s, old)
+	}
+	delete(l.left, id)
 	s.mu.Lock()
 	s.threadID = id
 	s.turnID = ""
 	s.mu.Unlock()
-	for _, ev := range s.lanes.take(id) {
+	for _, ev := range l.take(id) {
 		s.own(ev)
 	}
 }
