@@ -125,7 +125,7 @@ func TestDeckInfoCountsTheOthersWaiting(t *testing.T) {
 	panes[1].set(func(s *model.State) { s.Summary.Phase = model.PhaseWaiting })
 	d.Update(LaneMsg{Lane: 2, Msg: ping(0)})
 	d.Update(LaneMsg{Lane: 2, Msg: ping(1)}) // nothing changes: nothing sent
-	want := []model.DeckInfo{{0, "f4"}, {1, "f4"}, {2, "f4"}}
+	want := []model.DeckInfo{{Waiting: 0, Key: "f4"}, {Waiting: 1, Key: "f4"}, {Waiting: 2, Key: "f4"}}
 	if got := infos(panes[0]); !slices.Equal(got, want) {
 		t.Errorf("lane a got %v, want %v", got, want)
 	}
@@ -134,7 +134,7 @@ func TestDeckInfoCountsTheOthersWaiting(t *testing.T) {
 	d.Update(keyOf(tea.KeyDown, 0))
 	d.Update(keyOf(tea.KeyDown, 0))
 	d.Update(keyOf(tea.KeyEnter, 0))
-	if got := infos(panes[2]); !slices.Equal(got, []model.DeckInfo{{1, "f4"}}) {
+	if got := infos(panes[2]); !slices.Equal(got, []model.DeckInfo{{Waiting: 1, Key: "f4"}}) {
 		t.Errorf("lane c, focused, got %v, want [{1 f4}]", got)
 	}
 	if got := infos(panes[1]); len(got) > 0 {
@@ -195,3 +195,40 @@ func TestBackgroundLaneIsNeverDrawn(t *testing.T) {
 
 // screen is the deck's screen as plain text.
 func screen(d *Model) string { return stripped(d.View().Content) }
+
+// Turns that end while a lane is not on screen are unread until it is
+// opened.
+func TestUnreadUntilOpened(t *testing.T) {
+	d, panes := newFakeDeck(t, Options{}, "a", "b")
+	d.Update(keyOf(tea.KeyF4, 0))
+	row := func() string {
+		for _, l := range strings.Split(screen(d), "\n") {
+			if strings.Contains(l, " b ") {
+				return l
+			}
+		}
+		return ""
+	}
+	if r := row(); !strings.Contains(r, "idle") {
+		t.Fatalf("b's row before: %q", r)
+	}
+	panes[1].set(func(s *model.State) { s.Summary.Turns = 1 })
+	d.Update(LaneMsg{Lane: 2, Msg: ping(0)})
+	if r := row(); !strings.Contains(r, "done · unread") {
+		t.Errorf("b's row after a turn ended unseen: %q", r)
+	}
+	d.Update(keyOf(tea.KeyDown, 0))
+	d.Update(keyOf(tea.KeyEnter, 0))
+	d.Update(keyOf(tea.KeyF4, 0))
+	if r := row(); !strings.Contains(r, "idle") {
+		t.Errorf("b's row once opened: %q", r)
+	}
+	// A turn ending while b is on screen is read.
+	d.Update(keyOf(tea.KeyEnter, 0))
+	panes[1].set(func(s *model.State) { s.Summary.Turns = 2 })
+	d.Update(LaneMsg{Lane: 2, Msg: ping(1)})
+	d.Update(keyOf(tea.KeyF4, 0))
+	if r := row(); !strings.Contains(r, "idle") {
+		t.Errorf("b's row after a turn it showed: %q", r)
+	}
+}

@@ -174,7 +174,7 @@ func (d *Model) listLines() []string {
 		if len(conf[l.ID]) > 0 {
 			mark = "!"
 		}
-		r := []string{oneLine(d.name(l)), d.where(l), oneLine(l.Branch), d.state(l), tokens(l.sum.Tokens), age(now, l.sum.Created), oneLine(l.sum.LastLine)}
+		r := []string{oneLine(d.name(l)), d.where(l), oneLine(l.Branch), d.narrow(d.state(l)), tokens(l.sum.Tokens), age(now, l.sum.Created), oneLine(l.sum.LastLine)}
 		lines = append(lines, line{lane: l, cells: r, marks: mark, isLane: true})
 		rows = append(rows, r)
 		for i, a := range l.sum.Agents {
@@ -186,7 +186,7 @@ func (d *Model) listLines() []string {
 			if i == len(l.sum.Agents)-1 {
 				branch = "└ "
 			}
-			r := []string{branch + oneLine(n), "", "", phaseWord(a.Phase), "", "", ""}
+			r := []string{branch + oneLine(n), "", "", d.narrow(phaseWord(a.Phase)), "", "", ""}
 			lines = append(lines, line{lane: l, cells: r, marks: " "})
 			rows = append(rows, r)
 		}
@@ -223,6 +223,21 @@ func (d *Model) listLines() []string {
 		body = append(body, fit("  no thread here · "+keys.Display(d.keys.DeckNew)+" starts one", d.width))
 	}
 	return d.frame(head, body, at, d.foot(d.listHelp()))
+}
+
+// narrow is a state's word on a narrow terminal (under 60 columns):
+// "waiting", "unread".
+func (d *Model) narrow(state string) string {
+	if d.width >= 60 {
+		return state
+	}
+	switch state {
+	case "waiting for you":
+		return "waiting"
+	case "done · unread":
+		return "unread"
+	}
+	return state
 }
 
 // inputLine is the filter, or the prompt or name the list asks.
