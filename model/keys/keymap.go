@@ -210,7 +210,7 @@ func Default() *Map {
 	m.def(&m.DeckUp, "deck_up", Deck, "the thread (or request) above", "up", "ctrl+p")
 	m.def(&m.DeckDown, "deck_down", Deck, "the thread (or request) below", "down", "ctrl+n")
 	m.def(&m.DeckOpen, "deck_open", Deck, "open the thread; in the inbox: answer the request there, back to the inbox once answered; asking a prompt or a name: done", "enter")
-	m.def(&m.DeckClose, "deck_close", Deck, "clear the filter (or drop the prompt asked); else back to the thread; answering from the inbox: back to the inbox unanswered (f4)", "esc", "f4")
+	m.def(&m.DeckClose, "deck_close", Deck, "clear the filter (or drop the prompt asked); else back to the thread (answering from the inbox, the `deck` key goes back to the inbox unanswered)", "esc", "f4")
 	m.def(&m.DeckInbox, "deck_inbox", Deck, "the inbox (every request waiting, oldest first) ↔ the list", "tab")
 	m.def(&m.DeckScope, "deck_scope", Deck, "this workspace's threads or all", "ctrl+a")
 	m.def(&m.DeckNew, "deck_new", Deck, "a new thread: asks its prompt", "alt+n")
