@@ -31,7 +31,7 @@ func BenchmarkBackgroundDelta(b *testing.B) {
 	var lanes []Lane
 	for i, v := range []*int{&fgViews, &bgViews} {
 		m := model.New(model.Options{Now: func() time.Time { return epoch }, NoColor: true})
-		lanes = append(lanes, Lane{ID: LaneID(i + 1), Model: counted{m, v}, Here: true})
+		lanes = append(lanes, Lane{ID: LaneID(i + 1), Model: counted{m, v}})
 	}
 	d := New(Options{Now: func() time.Time { return epoch }, Home: "/home/dev"}, lanes...)
 	d.Update(tea.WindowSizeMsg{Width: 100, Height: 30})

@@ -47,13 +47,13 @@ type Lane struct {
 	// row shows the thread's cwd); Branch that worktree's branch, or the
 	// checkout's ("" for none shown).
 	Worktree, Branch string
-	// Here: the thread belongs to this workspace (the list shows only
-	// those until the scope key shows all).
-	Here bool
+	// Elsewhere: the thread belongs to another workspace (the list
+	// shows it only once the scope key shows all threads).
+	Elsewhere bool
 }
 
 // AddLane adds a lane to the deck (or, for a lane it holds, replaces its
-// Title, Worktree, Branch and Here, and its Model when not nil): the
+// Title, Worktree, Branch and Elsewhere, and its Model when not nil): the
 // message a Host's New command gives back, or one the host sends.
 type AddLane struct{ Lane Lane }
 

@@ -23,13 +23,16 @@ type trigger struct{}
 func TestLaneCommandsComeBackToTheirLane(t *testing.T) {
 	d, panes := newFakeDeck(t, Options{}, "a", "b")
 	pong := func(n int) tea.Cmd { return func() tea.Msg { return ping(n) } }
-	panes[1].cmdFor = func(msg tea.Msg) tea.Cmd {
-		switch msg {
-		case trigger{}:
+	pings := 0
+	panes[1].cmdFor = func(msg tea.Msg) tea.Cmd { // on the program's goroutine
+		switch msg.(type) {
+		case trigger:
 			return tea.Batch(pong(1), tea.Sequence(pong(2), pong(3)),
 				tea.Tick(time.Millisecond, func(time.Time) tea.Msg { return ping(4) }))
-		case ping(4):
-			return tea.Quit
+		case ping:
+			if pings++; pings == 4 { // all back: quit
+				return tea.Quit
+			}
 		}
 		return nil
 	}

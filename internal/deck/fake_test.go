@@ -95,7 +95,7 @@ func newFakeDeck(t testing.TB, opts Options, names ...string) (*Model, []*fakePa
 		p := &fakePane{name: n}
 		p.state.Summary = model.Summary{ThreadID: "th-" + n, Name: n, Phase: model.PhaseIdle, Cwd: "/home/dev/src/" + n}
 		panes = append(panes, p)
-		lanes = append(lanes, Lane{ID: LaneID(i + 1), Model: p, Here: true})
+		lanes = append(lanes, Lane{ID: LaneID(i + 1), Model: p})
 	}
 	d := New(opts, lanes...)
 	d.Update(tea.WindowSizeMsg{Width: 100, Height: 30})

@@ -50,7 +50,7 @@ func fiveLanes(t *testing.T, w, h int) (*Model, []*fakePane, *time.Time) {
 		panes[i].set(f)
 		d.Update(LaneMsg{Lane: LaneID(i + 1), Msg: ping(0)})
 	}
-	d.add(Lane{ID: 1, Worktree: "/home/dev/src/tandem-wt/fix", Branch: "tandem/fix", Here: true})
+	d.add(Lane{ID: 1, Worktree: "/home/dev/src/tandem-wt/fix", Branch: "tandem/fix"})
 	d.Update(keyOf(tea.KeyF4, 0))
 	return d, panes, &now
 }

@@ -24,7 +24,7 @@ func (h *fakeHost) New(prompt string, worktree bool) tea.Cmd {
 	h.panes = append(h.panes, p)
 	id := 100 + h.next
 	return func() tea.Msg {
-		return AddLane{Lane: Lane{ID: id, Model: p, Title: prompt, Branch: "tandem/x", Here: true}}
+		return AddLane{Lane: Lane{ID: id, Model: p, Title: prompt, Branch: "tandem/x"}}
 	}
 }
 func (h *fakeHost) Rename(id LaneID, name string) tea.Cmd {
@@ -95,7 +95,7 @@ func TestActionsCallTheHost(t *testing.T) {
 // The scope key shows other workspaces' threads too.
 func TestScopeShowsAllThreads(t *testing.T) {
 	d, _ := newFakeDeck(t, Options{}, "a")
-	feed(d, AddLane{Lane: Lane{ID: 9, Model: &fakePane{name: "elsewhere"}, Title: "elsewhere"}})
+	feed(d, AddLane{Lane: Lane{ID: 9, Model: &fakePane{name: "elsewhere"}, Title: "elsewhere", Elsewhere: true}})
 	feed(d, keyOf(tea.KeyF4, 0))
 	if s := screen(d); strings.Contains(s, "elsewhere") {
 		t.Errorf("another workspace's thread is listed here:\n%s", s)
@@ -116,8 +116,8 @@ func TestConflictsFromThePluggedOverlaps(t *testing.T) {
 		return nil
 	}
 	d, _ := newFakeDeck(t, Options{Overlaps: same}, "a", "b", "c")
-	feed(d, AddLane{Lane: Lane{ID: 1, Branch: "main", Here: true}})
-	feed(d, AddLane{Lane: Lane{ID: 3, Branch: "main", Here: true}})
+	feed(d, AddLane{Lane: Lane{ID: 1, Branch: "main"}})
+	feed(d, AddLane{Lane: Lane{ID: 3, Branch: "main"}})
 	feed(d, keyOf(tea.KeyF4, 0))
 	s := screen(d)
 	for _, want := range []string{"same file: ~/src/x/go.mod (also c)", "same file: ~/src/x/go.mod (also a)"} {

@@ -32,7 +32,7 @@ func program(t *testing.T, names ...string) *teatest.TestModel {
 	var lanes []Lane
 	for i, n := range names {
 		m := model.New(model.Options{Now: func() time.Time { return epoch }, FormGrace: time.Millisecond, NoColor: true})
-		lanes = append(lanes, Lane{ID: LaneID(i + 1), Model: m, Title: n, Here: true})
+		lanes = append(lanes, Lane{ID: LaneID(i + 1), Model: m, Title: n})
 	}
 	d := New(Options{Now: func() time.Time { return epoch }, Home: "/home/dev"}, lanes...)
 	tm := teatest.NewTestModel(t, e2e.Probe{Model: d, Freeze: true}, teatest.WithInitialTermSize(100, 30),

@@ -20,7 +20,7 @@ import (
 func (d *Model) visible() []*lane {
 	var in []*lane
 	for _, l := range d.lanes {
-		if d.list.all || l.Here {
+		if d.list.all || !l.Elsewhere {
 			in = append(in, l)
 		}
 	}
