@@ -21,8 +21,9 @@ var shared = []string{"model/act", "model/keys"}
 
 // componentBans are the tandem import paths (and those below them) no
 // component may use, whatever it is: the commands, the pairing server, the
-// hub and the config file are the root's or its callers' business.
-var componentBans = []string{"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/config"}
+// hub, the command center and the config file are the root's or its
+// callers' business.
+var componentBans = []string{"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/deck", "tandem/config"}
 
 // componentAllowed are exact imports a component may use although
 // componentBans cover them. They never lift the rule about the root and

@@ -36,7 +36,7 @@ var forbidden = map[string][]string{
 		"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub"}, rendering...),
 	"ui":            {"tandem/backend", "tandem/model", "tandem/forms", "tandem/sessions", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "charm.land/bubbletea", "charm.land/huh"},
 	"forms":         {"tandem/"},
-	"model":         {"tandem/internal/cli", "tandem/internal/pair"},
+	"model":         {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/deck"},
 	"internal/hub":  append([]string{"tandem/model", "tandem/ui", "tandem/forms", "tandem/sessions", "tandem/internal/cli", "tandem/internal/pair"}, rendering...),
 	"sessions":      append([]string{"tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub"}, rendering...),
 	"config":        {"tandem/"},
@@ -50,6 +50,10 @@ var forbidden = map[string][]string{
 	// allowed below).
 	"internal/tunnel": append([]string{"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
 		"tandem/internal/"}, rendering...),
+	// deck is the command center around many models: the model never
+	// imports it, and it runs no command, shares no session and reads no
+	// config or recording of its own.
+	"internal/deck":   {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/sessions", "tandem/config"},
 	"internal/frames": {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/picture", "tandem/config"},
 
 	// textedit is the composer's text buffer: no tandem, no rendering.

@@ -41,9 +41,13 @@ const (
 	// Replay: the playback of `tandem replay` and `tandem demo`, ahead of
 	// the session's keys (the wrapper around the model takes them first).
 	Replay
+	// Deck: the command center (internal/deck): the list of threads and
+	// the inbox. Printable keys type into its filter (or the prompt it
+	// asks), so none of its actions is a plain letter.
+	Deck
 )
 
-var scopeNames = [...]string{"the session", "editing the message", "lists", "the pager", "forms", "watching", "replaying"}
+var scopeNames = [...]string{"the session", "editing the message", "lists", "the pager", "forms", "watching", "replaying", "the command center"}
 
 // scopes is every scope, in the order /help and docs/KEYS.md list them.
 func scopes() []Scope {
@@ -82,6 +86,10 @@ type Map struct {
 	Leave key.Binding
 	// Replaying a recording (tandem replay, tandem demo).
 	ReplayPause, ReplayStep, ReplayFaster, ReplaySlower, ReplayQuit key.Binding
+	// The command center (Deck opens it from a thread, in Compose).
+	Deck, DeckUp, DeckDown, DeckOpen, DeckClose, DeckInbox, DeckScope, DeckNew,
+	DeckNewWorktree, DeckRename, DeckArchive, DeckInterrupt, DeckStop, DeckErase,
+	DeckQuit key.Binding
 
 	actions []Action
 }
@@ -131,6 +139,7 @@ func Default() *Map {
 	m.def(&m.HistorySearch, "history_search", Compose, "search the prompt history", "ctrl+r")
 	m.def(&m.HistoryPrev, "history_prev", Compose, "the previous prompt (on an empty input or in the history)", "up")
 	m.def(&m.HistoryNext, "history_next", Compose, "the next prompt in the history", "down")
+	m.def(&m.Deck, "deck", Compose, "the command center: every thread, the inbox of what waits (docs/AGENTS.md); again: back to the thread", "f4")
 	// Editing the draft.
 	m.def(&m.DeleteBack, "delete_back", Edit, "delete the character before the cursor", "backspace", "ctrl+h")
 	m.def(&m.DeleteForward, "delete_forward", Edit, "delete the character after the cursor", "delete", "ctrl+d")
@@ -197,6 +206,21 @@ func Default() *Map {
 	m.def(&m.ReplayFaster, "replay_faster", Replay, "play faster (the next speed)", "+", "=")
 	m.def(&m.ReplaySlower, "replay_slower", Replay, "play slower (the previous speed)", "-", "_", "−")
 	m.def(&m.ReplayQuit, "replay_quit", Replay, "quit the replay at once (a replayed turn can't be interrupted)", "ctrl+c")
+	// The command center.
+	m.def(&m.DeckUp, "deck_up", Deck, "the thread (or request) above", "up", "ctrl+p")
+	m.def(&m.DeckDown, "deck_down", Deck, "the thread (or request) below", "down", "ctrl+n")
+	m.def(&m.DeckOpen, "deck_open", Deck, "open the thread; in the inbox: answer the request there, back to the inbox once answered; asking a prompt or a name: done", "enter")
+	m.def(&m.DeckClose, "deck_close", Deck, "clear the filter (or drop the prompt asked); else back to the thread (answering from the inbox, the `deck` key goes back to the inbox unanswered)", "esc", "f4")
+	m.def(&m.DeckInbox, "deck_inbox", Deck, "the inbox (every request waiting, oldest first) ↔ the list", "tab")
+	m.def(&m.DeckScope, "deck_scope", Deck, "this workspace's threads or all", "ctrl+a")
+	m.def(&m.DeckNew, "deck_new", Deck, "a new thread: asks its prompt", "alt+n")
+	m.def(&m.DeckNewWorktree, "deck_new_worktree", Deck, "a new thread in a new git worktree: asks its prompt", "alt+w")
+	m.def(&m.DeckRename, "deck_rename", Deck, "rename the thread: asks its name", "alt+r")
+	m.def(&m.DeckArchive, "deck_archive", Deck, "archive the thread", "alt+a")
+	m.def(&m.DeckInterrupt, "deck_interrupt", Deck, "interrupt the thread's running turn", "alt+i")
+	m.def(&m.DeckStop, "deck_stop", Deck, "stop the thread (unload it; it can be resumed)", "alt+x")
+	m.def(&m.DeckErase, "deck_erase", Deck, "erase the filter's (or the prompt's) last character", "backspace")
+	m.def(&m.DeckQuit, "deck_quit", Deck, "quit tandem (twice: every thread's requests are refused)", "ctrl+c")
 	return m
 }
 

@@ -1,0 +1,276 @@
+// Package deck is the command center: one Bubble Tea model over many
+// threads, each a lane holding its own *model.Model. It routes each
+// lane's messages (LaneMsg) to that lane's model and keys to the focused
+// one, and draws the focused lane, the list of every thread, or the inbox
+// of every request that waits. A lane not on screen costs its fold
+// (Update), never a View. docs/AGENTS.md says how it is used.
+package deck
+
+import (
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/model"
+	"tandem/model/act"
+	"tandem/model/keys"
+	"tandem/model/status"
+)
+
+// LaneID names a lane; the host picks it (unique in one deck) before it
+// builds the lane, so the lane's backend sink can tag its events.
+type LaneID int
+
+// LaneMsg is a message for one lane: a backend event of its thread, or
+// what a command its model returned produced (the deck tags those
+// itself).
+type LaneMsg struct {
+	Lane LaneID
+	Msg  tea.Msg
+}
+
+// Pane is what a lane holds: a *model.Model (tests may wrap one).
+type Pane interface {
+	tea.Model
+	State() model.State
+}
+
+// Lane is one thread as the host hands it to the deck.
+type Lane struct {
+	ID    LaneID
+	Model Pane
+	// Title names the thread until it has a name of its own (the prompt
+	// it was started with, say).
+	Title string
+	// Worktree is the git worktree the thread runs in ("" for none: the
+	// row shows the thread's cwd); Branch that worktree's branch, or the
+	// checkout's ("" for none shown).
+	Worktree, Branch string
+	// Elsewhere: the thread belongs to another workspace (the list
+	// shows it only once the scope key shows all threads).
+	Elsewhere bool
+}
+
+// AddLane adds a lane to the deck (or, for a lane it holds, replaces its
+// Title, Worktree, Branch and Elsewhere, and its Model when not nil): the
+// message a Host's New command gives back, or one the host sends.
+type AddLane struct{ Lane Lane }
+
+// DropLane takes a lane out of the deck (the host stopped or archived its
+// thread).
+type DropLane struct{ Lane LaneID }
+
+// Result is a host command's outcome the list shows as its notice: What
+// was done, or Err why not.
+type Result struct {
+	Lane LaneID
+	What string
+	Err  error
+}
+
+// Host carries out the list's actions; internal/cli implements it over
+// the backend's lanes and internal/worktree. Each returns a command
+// (nil: nothing to do) whose message is for the deck: AddLane, DropLane
+// or Result. None may block in the call itself.
+type Host interface {
+	// New starts a thread with prompt; with worktree true in a new git
+	// worktree on a new branch. Its command gives AddLane (or a Result
+	// with the error).
+	New(prompt string, worktree bool) tea.Cmd
+	// Rename names the thread of lane (thread/name/set).
+	Rename(lane LaneID, name string) tea.Cmd
+	// Archive archives the thread of lane; its command gives DropLane.
+	Archive(lane LaneID) tea.Cmd
+	// Interrupt interrupts the running turn of lane.
+	Interrupt(lane LaneID) tea.Cmd
+	// Stop unloads the thread of lane; its command gives DropLane.
+	Stop(lane LaneID) tea.Cmd
+}
+
+// Thread is one lane as an Overlaps function sees it.
+type Thread struct {
+	ID               LaneID
+	Summary          model.Summary
+	Worktree, Branch string
+}
+
+// Overlaps returns the paths both threads change in one repository
+// (nil: none).
+type Overlaps func(a, b Thread) []string
+
+// Options configure a deck.
+type Options struct {
+	// Host carries out the list's actions (nil: each says it can't).
+	Host Host
+	// Keys is the keymap (nil: keys.Default()).
+	Keys *keys.Map
+	// Overlaps finds the paths two threads both change (nil:
+	// SamePaths).
+	Overlaps Overlaps
+	// Now is the time ages are measured to (nil: time.Now).
+	Now func() time.Time
+	// Home shortens paths under it to "~" ("": the user's home).
+	Home string
+	// Notifications and Getenv are as model.Options' (the config's
+	// notifications): the deck notifies when a thread not on screen
+	// starts waiting, naming it.
+	Notifications string
+	Getenv        func(string) string
+	// List opens the deck on the list (`tandem agents`), not on the
+	// first lane.
+	List bool
+}
+
+// mode is what the deck draws.
+type mode int
+
+const (
+	modeLane  mode = iota // the focused lane's View
+	modeList              // the list of threads
+	modeInbox             // the requests that wait
+	modePeek              // a lane's View, answering a request from the inbox
+)
+
+// Model is the command center, a tea.Model. Use New.
+type Model struct {
+	opts   Options
+	keys   *keys.Map
+	lanes  []*lane
+	focus  LaneID // the lane shown in modeLane; noLane for none
+	mode   mode
+	width  int
+	height int
+	// list is the list's and the inbox's cursor, filter, scope and asked
+	// input (keys.go).
+	list listState
+	// peek is the request answered in modePeek.
+	peek peekState
+	// sentWaiting is the DeckInfo last sent, and to which lane.
+	sentInfo   model.DeckInfo
+	sentTo     LaneID
+	sentAny    bool
+	stat       *status.Status
+	quitArmed  bool
+	background bool // a background colour has been reported
+}
+
+// noLane is the focus of a deck without lanes.
+const noLane LaneID = -1 << 31
+
+// New returns a deck holding lanes, focused on the first of them (or on
+// the list with Options.List or no lane).
+func New(opts Options, lanes ...Lane) *Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Overlaps == nil {
+		opts.Overlaps = SamePaths
+	}
+	if opts.Home == "" {
+		opts.Home, _ = os.UserHomeDir()
+	}
+	km := opts.Keys
+	if km == nil {
+		km = keys.Default()
+	}
+	env := act.Env{Out: &act.Out{}, Clock: act.RealClock{}, Role: act.NewRole(false, false, false)}
+	d := &Model{opts: opts, keys: km, focus: noLane,
+		stat: status.New(env, status.Options{Notifications: opts.Notifications, Getenv: opts.Getenv})}
+	for _, l := range lanes {
+		d.add(l)
+	}
+	if len(d.lanes) > 0 && !opts.List {
+		d.focus = d.lanes[0].ID
+	} else {
+		d.mode = modeList
+	}
+	return d
+}
+
+// Init implements tea.Model: every lane's Init, each tagged to its lane.
+func (d *Model) Init() tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(d.lanes))
+	for _, l := range d.lanes {
+		cmds = append(cmds, wrap(l.ID, l.pane.Init()))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update implements tea.Model. A LaneMsg goes to its lane; a window size,
+// a background colour, a colour profile and focus reports go to every
+// lane; keys, pastes and mouse go to the deck's own view, else to the
+// lane on screen (the peeked one, or the focused one); any other
+// untagged message (an exec's callback) goes to the focused lane.
+func (d *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case LaneMsg:
+		cmds = append(cmds, d.toLane(msg.Lane, msg.Msg))
+	case AddLane:
+		cmds = append(cmds, d.addLane(msg.Lane))
+	case DropLane:
+		d.drop(msg.Lane)
+	case Result:
+		d.list.noticeOf(msg)
+	case tea.WindowSizeMsg:
+		d.width, d.height = msg.Width, msg.Height
+		for _, l := range d.lanes {
+			cmds = append(cmds, d.toLane(l.ID, d.sizeFor(l.ID)))
+		}
+	case tea.FocusMsg, tea.BlurMsg:
+		d.stat.OnFocus(isFocus(msg))
+		cmds = append(cmds, d.toAll(msg)...)
+	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
+		cmds = append(cmds, d.toAll(msg)...)
+	case tea.KeyPressMsg:
+		cmds = append(cmds, d.key(msg))
+	case tea.PasteMsg:
+		if d.ownsKeys() {
+			d.list.paste(msg.Content)
+		} else {
+			cmds = append(cmds, d.toLane(d.onScreen(), msg))
+		}
+	case tea.KeyReleaseMsg, tea.MouseMsg, tea.PasteStartMsg, tea.PasteEndMsg:
+		if !d.ownsKeys() {
+			cmds = append(cmds, d.toLane(d.onScreen(), msg))
+		}
+	default:
+		cmds = append(cmds, d.toLane(d.focus, msg))
+	}
+	cmds = append(cmds, d.settle()...)
+	return d, tea.Batch(cmds...)
+}
+
+func isFocus(msg tea.Msg) bool { _, ok := msg.(tea.FocusMsg); return ok }
+
+// toAll gives msg to every lane.
+func (d *Model) toAll(msg tea.Msg) []tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(d.lanes))
+	for _, l := range d.lanes {
+		cmds = append(cmds, d.toLane(l.ID, msg))
+	}
+	return cmds
+}
+
+// ownsKeys reports whether the deck's own view (the list, the inbox) has
+// the keys.
+func (d *Model) ownsKeys() bool { return d.mode == modeList || d.mode == modeInbox }
+
+// onScreen is the lane whose View is drawn: the peeked one, else the
+// focused one.
+func (d *Model) onScreen() LaneID {
+	if d.mode == modePeek {
+		return d.peek.lane
+	}
+	return d.focus
+}
+
+// sizeFor is the window size lane id is told: the peeked lane's leaves
+// the top line to the header naming it.
+func (d *Model) sizeFor(id LaneID) tea.WindowSizeMsg {
+	if d.mode == modePeek && id == d.peek.lane {
+		return tea.WindowSizeMsg{Width: d.width, Height: max(1, d.height-1)}
+	}
+	return tea.WindowSizeMsg{Width: d.width, Height: d.height}
+}

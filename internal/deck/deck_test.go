@@ -1,0 +1,237 @@
+package deck
+
+import (
+	"io"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/internal/testkit/reqtest"
+	"tandem/model"
+)
+
+type ping int
+
+type trigger struct{}
+
+// A lane's commands come back tagged to that lane through the real Bubble
+// Tea runtime: a batch, a sequence (in order) and a timer; Bubble Tea's
+// own quit passes through and ends the program.
+func TestLaneCommandsComeBackToTheirLane(t *testing.T) {
+	d, panes := newFakeDeck(t, Options{}, "a", "b")
+	pong := func(n int) tea.Cmd { return func() tea.Msg { return ping(n) } }
+	pings := 0
+	panes[1].cmdFor = func(msg tea.Msg) tea.Cmd { // on the program's goroutine
+		switch msg.(type) {
+		case trigger:
+			return tea.Batch(pong(1), tea.Sequence(pong(2), pong(3)),
+				tea.Tick(time.Millisecond, func(time.Time) tea.Msg { return ping(4) }))
+		case ping:
+			if pings++; pings == 4 { // all back: quit
+				return tea.Quit
+			}
+		}
+		return nil
+	}
+	p := tea.NewProgram(d, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutRenderer(), tea.WithoutSignals())
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	p.Send(LaneMsg{Lane: 2, Msg: trigger{}})
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Minute): // a hang: the quit did not pass through
+		p.Kill()
+		t.Fatalf("the program did not quit; lane b got %v", received[tea.Msg](panes[1]))
+	}
+	got := received[ping](panes[1])
+	for _, want := range []ping{1, 2, 3, 4} {
+		if !slices.Contains(got, want) {
+			t.Errorf("lane b got pings %v, not %d", got, want)
+		}
+	}
+	if i, j := slices.Index(got, 2), slices.Index(got, 3); i > j {
+		t.Errorf("the sequence came back out of order: %v", got)
+	}
+	if n := received[ping](panes[0]); len(n) > 0 {
+		t.Errorf("the focused lane a got lane b's pings %v", n)
+	}
+	if n := received[LaneMsg](panes[1]); len(n) > 0 {
+		t.Errorf("lane b got its messages still wrapped: %v", n)
+	}
+}
+
+type execDone struct{}
+
+// Keys, pastes and untagged messages go to the focused lane; a window
+// size to every lane; once the command center is open its keys are the
+// deck's (typing filters).
+func TestKeysGoToTheFocusedLane(t *testing.T) {
+	d, panes := newFakeDeck(t, Options{}, "a", "b")
+	for _, k := range text("hi") {
+		d.Update(k)
+	}
+	d.Update(tea.PasteMsg{Content: "pasted"})
+	d.Update(execDone{})
+	if got := received[tea.KeyPressMsg](panes[0]); len(got) != 2 {
+		t.Errorf("lane a got keys %v, want 2", got)
+	}
+	if len(received[tea.PasteMsg](panes[0])) != 1 || len(received[execDone](panes[0])) != 1 {
+		t.Errorf("lane a got no paste or no exec callback: %v", received[tea.Msg](panes[0]))
+	}
+	if got := received[tea.KeyPressMsg](panes[1]); len(got) > 0 {
+		t.Errorf("lane b, not focused, got keys %v", got)
+	}
+	for _, p := range panes {
+		if len(received[tea.WindowSizeMsg](p)) == 0 {
+			t.Errorf("lane %s got no window size", p.name)
+		}
+	}
+	d.Update(keyOf(tea.KeyF4, 0)) // the command center
+	for _, k := range text("b") {
+		d.Update(k)
+	}
+	if got := received[tea.KeyPressMsg](panes[0]); len(got) != 2 {
+		t.Errorf("lane a got the command center's keys: %v", got)
+	}
+	if s := screen(d); !strings.Contains(s, "filter: b") {
+		t.Errorf("typing did not filter:\n%s", s)
+	}
+	d.Update(keyOf(tea.KeyEnter, 0)) // opens b, the one row left
+	for _, k := range text("x") {
+		d.Update(k)
+	}
+	if got := received[tea.KeyPressMsg](panes[1]); len(got) != 1 {
+		t.Errorf("lane b, opened, got keys %v, want 1", got)
+	}
+	if s := screen(d); s != "the lane b" {
+		t.Errorf("the screen is %q, not lane b's view", s)
+	}
+}
+
+// The focused lane is told how many other threads wait (model.DeckInfo),
+// when that number changes or the focus moves, and only then.
+func TestDeckInfoCountsTheOthersWaiting(t *testing.T) {
+	d, panes := newFakeDeck(t, Options{}, "a", "b", "c")
+	infos := func(p *fakePane) []model.DeckInfo { return received[model.DeckInfo](p) }
+	if got := infos(panes[0]); len(got) != 1 || got[0] != (model.DeckInfo{Waiting: 0, Key: "f4"}) {
+		t.Fatalf("lane a got %v, want one DeckInfo{0 f4}", got)
+	}
+	rep := &reqtest.Replies{}
+	panes[2].set(func(s *model.State) { s.Pending = append(s.Pending, pendingReq(t, rep, "1")) })
+	d.Update(LaneMsg{Lane: 3, Msg: ping(0)})
+	panes[1].set(func(s *model.State) { s.Summary.Phase = model.PhaseWaiting })
+	d.Update(LaneMsg{Lane: 2, Msg: ping(0)})
+	d.Update(LaneMsg{Lane: 2, Msg: ping(1)}) // nothing changes: nothing sent
+	want := []model.DeckInfo{{Waiting: 0, Key: "f4"}, {Waiting: 1, Key: "f4"}, {Waiting: 2, Key: "f4"}}
+	if got := infos(panes[0]); !slices.Equal(got, want) {
+		t.Errorf("lane a got %v, want %v", got, want)
+	}
+	// Focus moves to c: it counts a and b (b waits).
+	d.Update(keyOf(tea.KeyF4, 0))
+	d.Update(keyOf(tea.KeyDown, 0))
+	d.Update(keyOf(tea.KeyDown, 0))
+	d.Update(keyOf(tea.KeyEnter, 0))
+	if got := infos(panes[2]); !slices.Equal(got, []model.DeckInfo{{Waiting: 1, Key: "f4"}}) {
+		t.Errorf("lane c, focused, got %v, want [{1 f4}]", got)
+	}
+	if got := infos(panes[1]); len(got) > 0 {
+		t.Errorf("lane b, never focused, got %v", got)
+	}
+}
+
+// A lane not on screen that starts waiting notifies, naming its thread;
+// the lane on screen does not (its own form is up).
+func TestNotifyNamesTheThreadThatWaits(t *testing.T) {
+	env := map[string]string{"TERM_PROGRAM": "iTerm.app"}
+	d, panes := newFakeDeck(t, Options{Notifications: "always", Getenv: func(k string) string { return env[k] }}, "a", "fix the tests")
+	rep := &reqtest.Replies{}
+	panes[0].set(func(s *model.State) { s.Pending = append(s.Pending, pendingReq(t, rep, "1")) })
+	_, cmd := d.Update(LaneMsg{Lane: 1, Msg: ping(0)})
+	if raws := rawOf(run(cmd)); len(raws) > 0 {
+		t.Errorf("the focused lane's request notified from the deck: %q", raws)
+	}
+	panes[1].set(func(s *model.State) { s.Pending = append(s.Pending, pendingReq(t, rep, "2")) })
+	_, cmd = d.Update(LaneMsg{Lane: 2, Msg: ping(0)})
+	raws := rawOf(run(cmd))
+	if len(raws) != 1 || !strings.Contains(raws[0], "waiting for you — fix the tests") {
+		t.Errorf("the background lane's wait notified %q", raws)
+	}
+	_, cmd = d.Update(LaneMsg{Lane: 2, Msg: ping(1)}) // still waiting: once
+	if raws := rawOf(run(cmd)); len(raws) > 0 {
+		t.Errorf("notified again: %q", raws)
+	}
+}
+
+func rawOf(msgs []tea.Msg) []string {
+	var out []string
+	for _, m := range msgs {
+		if r, ok := m.(tea.RawMsg); ok {
+			out = append(out, r.Msg.(string))
+		}
+	}
+	return out
+}
+
+// A lane not on screen folds its messages and is never drawn.
+func TestBackgroundLaneIsNeverDrawn(t *testing.T) {
+	d, panes := newFakeDeck(t, Options{}, "a", "b")
+	for i := range 50 {
+		d.Update(LaneMsg{Lane: 2, Msg: ping(i)})
+		d.View()
+	}
+	if n := panes[1].viewCount(); n != 0 {
+		t.Errorf("the background lane was drawn %d times", n)
+	}
+	if n := len(received[ping](panes[1])); n != 50 {
+		t.Errorf("the background lane folded %d of 50 messages", n)
+	}
+	if n := panes[0].viewCount(); n != 50 {
+		t.Errorf("the focused lane was drawn %d times, want 50", n)
+	}
+}
+
+// screen is the deck's screen as plain text.
+func screen(d *Model) string { return stripped(d.View().Content) }
+
+// Turns that end while a lane is not on screen are unread until it is
+// opened.
+func TestUnreadUntilOpened(t *testing.T) {
+	d, panes := newFakeDeck(t, Options{}, "a", "b")
+	d.Update(keyOf(tea.KeyF4, 0))
+	row := func() string {
+		for _, l := range strings.Split(screen(d), "\n") {
+			if strings.Contains(l, " b ") {
+				return l
+			}
+		}
+		return ""
+	}
+	if r := row(); !strings.Contains(r, "idle") {
+		t.Fatalf("b's row before: %q", r)
+	}
+	panes[1].set(func(s *model.State) { s.Summary.Turns = 1 })
+	d.Update(LaneMsg{Lane: 2, Msg: ping(0)})
+	if r := row(); !strings.Contains(r, "done · unread") {
+		t.Errorf("b's row after a turn ended unseen: %q", r)
+	}
+	d.Update(keyOf(tea.KeyDown, 0))
+	d.Update(keyOf(tea.KeyEnter, 0))
+	d.Update(keyOf(tea.KeyF4, 0))
+	if r := row(); !strings.Contains(r, "idle") {
+		t.Errorf("b's row once opened: %q", r)
+	}
+	// A turn ending while b is on screen is read.
+	d.Update(keyOf(tea.KeyEnter, 0))
+	panes[1].set(func(s *model.State) { s.Summary.Turns = 2 })
+	d.Update(LaneMsg{Lane: 2, Msg: ping(1)})
+	d.Update(keyOf(tea.KeyF4, 0))
+	if r := row(); !strings.Contains(r, "idle") {
+		t.Errorf("b's row after a turn it showed: %q", r)
+	}
+}

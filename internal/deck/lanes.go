@@ -1,0 +1,238 @@
+package deck
+
+import (
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/model"
+	"tandem/model/status"
+)
+
+// lane is one thread the deck holds: its model and what the deck knows of
+// it from the model's State after each of its messages.
+type lane struct {
+	Lane
+	pane Pane
+	// sum is the thread at a glance; running that a turn runs; pending
+	// the requests still unanswered.
+	sum     model.Summary
+	running bool
+	pending []backend.ServerRequest
+	// since is when the deck first saw each pending request (by reqKey).
+	since map[string]time.Time
+	// seenTurns is Summary.Turns when the lane was last on screen: more
+	// since is unread output.
+	seenTurns int
+	// wasWaiting: the lane waited at the last settle (a background lane
+	// that starts waiting notifies).
+	wasWaiting bool
+}
+
+// waiting reports whether the thread (or a sub-agent of it) waits for an
+// answer.
+func (l *lane) waiting() bool {
+	if len(l.pending) > 0 || l.sum.Phase == model.PhaseWaiting {
+		return true
+	}
+	for _, a := range l.sum.Agents {
+		if a.Phase == model.PhaseWaiting {
+			return true
+		}
+	}
+	return false
+}
+
+// reqKey identifies a request of one lane.
+func reqKey(r backend.ServerRequest) string { return r.Thread() + "\x00" + string(r.ID()) }
+
+func (d *Model) lane(id LaneID) *lane {
+	for _, l := range d.lanes {
+		if l.ID == id {
+			return l
+		}
+	}
+	return nil
+}
+
+// add takes l in (or updates the lane of its ID); it reports whether it
+// is new.
+func (d *Model) add(l Lane) bool {
+	if have := d.lane(l.ID); have != nil {
+		pane := have.pane
+		if l.Model != nil {
+			pane = l.Model
+		}
+		have.Lane, have.pane = l, pane
+		return false
+	}
+	if l.Model == nil {
+		return false
+	}
+	nl := &lane{Lane: l, pane: l.Model, since: map[string]time.Time{}}
+	d.lanes = append(d.lanes, nl)
+	d.refresh(nl)
+	nl.seenTurns = nl.sum.Turns
+	return true
+}
+
+// addLane is AddLane: a new lane is started (Init) at the deck's size
+// and selected in the list.
+func (d *Model) addLane(l Lane) tea.Cmd {
+	if !d.add(l) {
+		return nil
+	}
+	if d.focus == noLane {
+		d.focus = l.ID
+	}
+	d.list.selectLane(d, l.ID)
+	cmds := []tea.Cmd{wrap(l.ID, l.Model.Init())}
+	if d.width > 0 {
+		cmds = append(cmds, d.toLane(l.ID, d.sizeFor(l.ID)))
+	}
+	return tea.Batch(cmds...)
+}
+
+// drop is DropLane.
+func (d *Model) drop(id LaneID) {
+	i := slices.IndexFunc(d.lanes, func(l *lane) bool { return l.ID == id })
+	if i < 0 {
+		return
+	}
+	d.lanes = slices.Delete(d.lanes, i, i+1)
+	if d.mode == modePeek && d.peek.lane == id {
+		d.mode = modeInbox
+	}
+	if d.focus == id {
+		d.focus = noLane
+		if len(d.lanes) > 0 {
+			d.focus = d.lanes[0].ID
+		}
+		if d.mode == modeLane {
+			d.mode = modeList
+		}
+	}
+}
+
+// toLane runs lane id's Update on msg and returns its command, tagged to
+// the lane. The lane's View is not called.
+func (d *Model) toLane(id LaneID, msg tea.Msg) tea.Cmd {
+	l := d.lane(id)
+	if l == nil {
+		return nil
+	}
+	m, cmd := l.pane.Update(msg)
+	if p, ok := m.(Pane); ok && p != nil {
+		l.pane = p
+	}
+	d.refresh(l)
+	return wrap(id, cmd)
+}
+
+// refresh reads what the deck knows of l from its model.
+func (d *Model) refresh(l *lane) {
+	st := l.pane.State()
+	l.sum, l.running = st.Summary, st.Running
+	l.pending = l.pending[:0]
+	keep := make(map[string]bool, len(st.Pending))
+	for _, r := range st.Pending {
+		if r.Answered() {
+			continue
+		}
+		l.pending = append(l.pending, r)
+		k := reqKey(r)
+		keep[k] = true
+		if _, ok := l.since[k]; !ok {
+			l.since[k] = d.opts.Now()
+		}
+	}
+	for k := range l.since {
+		if !keep[k] {
+			delete(l.since, k)
+		}
+	}
+	if d.mode == modeLane && l.ID == d.focus {
+		l.seenTurns = l.sum.Turns
+	}
+}
+
+// settle follows what the last message changed: back to the inbox once a
+// peeked request is answered, a notification for a lane not on screen
+// that starts waiting, and the DeckInfo of the focused lane.
+func (d *Model) settle() []tea.Cmd {
+	var cmds []tea.Cmd
+	if d.mode == modePeek && !d.peek.open(d) {
+		d.endPeek()
+		cmds = append(cmds, d.toLane(d.peek.lane, d.sizeFor(d.peek.lane)))
+	}
+	for _, l := range d.lanes {
+		w := l.waiting()
+		if w && !l.wasWaiting && l.ID != d.onScreen() {
+			cmds = append(cmds, d.stat.Notify(status.Request, "tandem: waiting for you — "+d.name(l), 0, true))
+		}
+		l.wasWaiting = w
+	}
+	if d.focus == noLane {
+		return cmds
+	}
+	info := model.DeckInfo{Waiting: d.waitingBut(d.focus), Key: d.keys.Deck.Help().Key}
+	if !d.sentAny || info != d.sentInfo || d.sentTo != d.focus {
+		d.sentAny, d.sentInfo, d.sentTo = true, info, d.focus
+		cmds = append(cmds, d.toLane(d.focus, info))
+	}
+	return cmds
+}
+
+// waitingBut counts the lanes but id that wait for an answer.
+func (d *Model) waitingBut(id LaneID) int {
+	n := 0
+	for _, l := range d.lanes {
+		if l.ID != id && l.waiting() {
+			n++
+		}
+	}
+	return n
+}
+
+// name is how the deck names l's thread: its name, the host's title, or
+// its id.
+func (d *Model) name(l *lane) string {
+	switch {
+	case l.sum.Name != "":
+		return l.sum.Name
+	case l.Title != "":
+		return l.Title
+	case l.sum.ThreadID != "":
+		return "thread " + short(l.sum.ThreadID, 8)
+	}
+	return "new thread"
+}
+
+func short(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// SamePaths is the default Overlaps: the absolute paths both threads'
+// fileChange items touched (Summary.Changed, sorted).
+func SamePaths(a, b Thread) []string {
+	var out []string
+	x, y := a.Summary.Changed, b.Summary.Changed
+	for i, j := 0, 0; i < len(x) && j < len(y); {
+		switch {
+		case x[i] == y[j]:
+			out = append(out, x[i])
+			i++
+			j++
+		case x[i] < y[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return out
+}

@@ -1,0 +1,312 @@
+package deck
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"tandem/model/keys"
+)
+
+var (
+	boldStyle  = lipgloss.NewStyle().Bold(true)
+	faintStyle = lipgloss.NewStyle().Faint(true)
+	selStyle   = lipgloss.NewStyle().Reverse(true)
+)
+
+// View implements tea.Model: the focused lane's View (only that lane's:
+// a lane not on screen is never drawn), the list, the inbox, or the lane
+// a request is answered in under a header naming its thread. The title
+// counts the threads that wait.
+func (d *Model) View() tea.View {
+	if d.width == 0 || d.height == 0 {
+		return tea.NewView("")
+	}
+	waiting := d.waitingBut(noLane)
+	switch d.mode {
+	case modeLane:
+		if l := d.lane(d.focus); l != nil {
+			v := l.pane.View()
+			if waiting > 0 {
+				v.WindowTitle = fmt.Sprintf("tandem · %d waiting", waiting)
+			}
+			return v
+		}
+	case modePeek:
+		if l := d.lane(d.peek.lane); l != nil {
+			v := l.pane.View()
+			head := "answering " + oneLine(d.name(l)) + " from the inbox · " + keys.Display(d.keys.Deck) + " back to the inbox"
+			v.Content = boldStyle.Render(fit(head, d.width)) + "\n" + v.Content
+			v.WindowTitle = fmt.Sprintf("tandem · %d waiting", waiting)
+			return v
+		}
+	}
+	var lines []string
+	if d.mode == modeInbox {
+		lines = d.inboxLines()
+	} else {
+		lines = d.listLines()
+	}
+	v := tea.NewView(strings.Join(lines, "\n"))
+	v.AltScreen = true
+	v.ReportFocus = true
+	v.WindowTitle = "tandem · agents"
+	if waiting > 0 {
+		v.WindowTitle = fmt.Sprintf("tandem · %d waiting", waiting)
+	}
+	return v
+}
+
+// fit cuts s to w cells and pads it to them.
+func fit(s string, w int) string {
+	s = ansi.Truncate(s, w, "…")
+	if n := ansi.StringWidth(s); n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// frame lays out a screen of d.height lines: head lines, then body
+// scrolled so line sel shows, then the foot line.
+func (d *Model) frame(head, body []string, sel int, foot string) []string {
+	room := max(0, d.height-len(head)-1)
+	top := 0
+	if sel >= room {
+		top = sel - room + 1
+	}
+	out := append([]string(nil), head...)
+	for i := top; i < len(body) && i < top+room; i++ {
+		out = append(out, body[i])
+	}
+	for len(out) < d.height-1 {
+		out = append(out, "")
+	}
+	out = append(out, faintStyle.Render(fit(foot, d.width)))
+	return out[max(0, len(out)-d.height):]
+}
+
+// column is one column of the list: its head and its cells, row by row.
+type column struct {
+	head  string
+	width int
+}
+
+// layout picks the columns' widths for rows at width w: name, state and
+// the last line first; then age, tokens, where and branch while they fit.
+func layout(w int, rows [][]string, heads []string) []column {
+	cols := make([]column, len(heads))
+	for i, h := range heads {
+		cols[i] = column{head: h, width: ansi.StringWidth(h)}
+		for _, r := range rows {
+			cols[i].width = max(cols[i].width, ansi.StringWidth(r[i]))
+		}
+	}
+	caps := []int{24, 24, 18, 15, 6, 4, 0} // name, where, branch, state, tokens, age, last
+	for i, c := range caps {
+		if c > 0 {
+			cols[i].width = min(cols[i].width, c)
+		}
+	}
+	total := func() int {
+		n := 2 // the marks
+		for _, c := range cols[:len(cols)-1] {
+			if c.width > 0 {
+				n += c.width + 1
+			}
+		}
+		return n
+	}
+	for _, drop := range []int{2, 1, 4, 5} { // branch, where, tokens, age
+		if total()+12 <= w {
+			break
+		}
+		cols[drop].width = 0
+	}
+	cols[len(cols)-1].width = max(0, w-total())
+	if over := total() - w; over > 0 { // still too wide: the name gives
+		cols[0].width = max(1, cols[0].width-over)
+	}
+	return cols
+}
+
+// cells joins one row's cells in the columns.
+func cells(cols []column, row []string) string {
+	var b strings.Builder
+	for i, c := range cols {
+		if c.width == 0 {
+			continue
+		}
+		b.WriteString(fit(row[i], c.width))
+		if i < len(cols)-1 {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// listLines is the list: a title, the filter (or the prompt asked), the
+// rows (a thread, its sub-agents nested, its conflicts), a help line.
+func (d *Model) listLines() []string {
+	ls := d.visible()
+	scope := "this workspace"
+	if d.list.all {
+		scope = "all workspaces"
+	}
+	title := fmt.Sprintf("tandem agents · %d threads · %d waiting · %s", len(ls), d.waitingBut(noLane), scope)
+	head := []string{boldStyle.Render(fit(title, d.width)), fit(d.inputLine(), d.width)}
+	heads := []string{"NAME", "WHERE", "BRANCH", "STATE", "TOKENS", "AGE", "LAST"}
+	type line struct {
+		lane   *lane
+		cells  []string
+		marks  string
+		plain  string // a line that is no row (a conflict)
+		isLane bool
+	}
+	var lines []line
+	var rows [][]string
+	conf := d.conflicts()
+	now := d.opts.Now()
+	for _, l := range ls {
+		mark := " "
+		if len(conf[l.ID]) > 0 {
+			mark = "!"
+		}
+		r := []string{oneLine(d.name(l)), d.where(l), oneLine(l.Branch), d.narrow(d.state(l)), tokens(l.sum.Tokens), age(now, l.sum.Created), oneLine(l.sum.LastLine)}
+		lines = append(lines, line{lane: l, cells: r, marks: mark, isLane: true})
+		rows = append(rows, r)
+		for i, a := range l.sum.Agents {
+			n := a.Name
+			if n == "" {
+				n = short(a.ThreadID, 8)
+			}
+			branch := "├ "
+			if i == len(l.sum.Agents)-1 {
+				branch = "└ "
+			}
+			r := []string{branch + oneLine(n), "", "", d.narrow(phaseWord(a.Phase)), "", "", ""}
+			lines = append(lines, line{lane: l, cells: r, marks: " "})
+			rows = append(rows, r)
+		}
+		for _, c := range conf[l.ID] {
+			lines = append(lines, line{lane: l, plain: "   ! same file: " + c})
+		}
+	}
+	cols := layout(d.width-2, rows, heads)
+	if d.height >= 8 {
+		hs := make([]string, len(cols))
+		for i, c := range cols {
+			hs[i] = c.head
+		}
+		head = append(head, faintStyle.Render(fit("  "+cells(cols, hs), d.width)))
+	}
+	sel := d.selected()
+	var body []string
+	at := 0
+	for _, ln := range lines {
+		if ln.plain != "" {
+			body = append(body, fit(ln.plain, d.width))
+			continue
+		}
+		s := " " + ln.marks + cells(cols, ln.cells)
+		if ln.isLane && ln.lane == sel {
+			at = len(body)
+			s = "›" + ln.marks + cells(cols, ln.cells)
+			body = append(body, selStyle.Render(fit(s, d.width)))
+			continue
+		}
+		body = append(body, fit(s, d.width))
+	}
+	if len(ls) == 0 {
+		body = append(body, fit("  no thread here · "+keys.Display(d.keys.DeckNew)+" starts one", d.width))
+	}
+	return d.frame(head, body, at, d.foot(d.listHelp()))
+}
+
+// narrow is a state's word on a narrow terminal (under 60 columns):
+// "waiting", "unread".
+func (d *Model) narrow(state string) string {
+	if d.width >= 60 {
+		return state
+	}
+	switch state {
+	case "waiting for you":
+		return "waiting"
+	case "done · unread":
+		return "unread"
+	}
+	return state
+}
+
+// inputLine is the filter, or the prompt or name the list asks.
+func (d *Model) inputLine() string {
+	switch d.list.asking {
+	case askNew:
+		return "prompt for a new thread: " + d.list.input + "▏"
+	case askWorktree:
+		return "prompt for a new thread in a worktree: " + d.list.input + "▏"
+	case askRename:
+		return "new name: " + d.list.input + "▏"
+	}
+	if d.list.filter == "" {
+		return faintStyle.Render("filter: type to filter")
+	}
+	return "filter: " + d.list.filter + "▏"
+}
+
+// foot is the notice when there is one, else help.
+func (d *Model) foot(help string) string {
+	if d.list.notice != "" {
+		return d.list.notice
+	}
+	return help
+}
+
+func (d *Model) listHelp() string {
+	km := d.keys
+	if d.list.asking != askNone {
+		return keys.Display(km.DeckOpen) + " done · " + keys.Display(km.DeckClose) + " drop it"
+	}
+	parts := []string{
+		keys.Display(km.DeckOpen) + " open", keys.Display(km.DeckInbox) + " inbox",
+		keys.Display(km.DeckNew) + " new", keys.Display(km.DeckNewWorktree) + " in a worktree",
+		keys.Display(km.DeckRename) + " rename", keys.Display(km.DeckArchive) + " archive",
+		keys.Display(km.DeckInterrupt) + " interrupt", keys.Display(km.DeckStop) + " stop",
+		keys.Display(km.DeckScope) + " all/here", keys.Display(km.DeckClose) + " back",
+	}
+	return strings.Join(parts, " · ")
+}
+
+// inboxLines is the inbox: every request waiting, oldest first, with
+// who asks and what, and how long it has waited.
+func (d *Model) inboxLines() []string {
+	es := d.inbox()
+	title := fmt.Sprintf("inbox · %d requests waiting · oldest first", len(es))
+	head := []string{boldStyle.Render(fit(title, d.width))}
+	sel, _ := d.selectedEntry()
+	now := d.opts.Now()
+	var body []string
+	at := 0
+	w := 0
+	for _, e := range es {
+		w = max(w, ansi.StringWidth(oneLine(d.asker(e.lane, e.req))))
+	}
+	w = min(w, max(8, d.width/3))
+	for _, e := range es {
+		row := fit(oneLine(d.asker(e.lane, e.req)), w) + " " + fit(age(now, e.since), 4) + " " + what(e.req)
+		if e.key() == sel.key() {
+			at = len(body)
+			body = append(body, selStyle.Render(fit("› "+row, d.width)))
+			continue
+		}
+		body = append(body, fit("  "+row, d.width))
+	}
+	if len(es) == 0 {
+		body = append(body, fit("  nothing waits for you", d.width))
+	}
+	km := d.keys
+	help := keys.Display(km.DeckOpen) + " answer it here · " + keys.Display(km.DeckInbox) + " the list · " + keys.Display(km.DeckClose) + " back"
+	return d.frame(head, body, at, d.foot(help))
+}
