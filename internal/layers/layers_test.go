@@ -50,6 +50,10 @@ var forbidden = map[string][]string{
 	// allowed below).
 	"internal/tunnel": append([]string{"tandem/backend", "tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
 		"tandem/internal/"}, rendering...),
+	// worktree runs git through a Runner: backend's command/exec, or
+	// here; it draws nothing and knows no thread.
+	"internal/worktree": append([]string{"tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
+		"tandem/config", "tandem/internal/"}, rendering...),
 	"internal/frames": {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/picture", "tandem/config"},
 
 	// textedit is the composer's text buffer: no tandem, no rendering.
