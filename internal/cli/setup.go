@@ -72,7 +72,9 @@ type runEnv struct {
 	notes []string
 	// warn tells, once per file, of a log, trace or state file that can't
 	// be written (warn.go).
-	warn     *warner
+	warn *warner
+	// worktree is the chat's --worktree, or nil (worktree.go).
+	worktree *worktreeRun
 	cleanups []func() error // run by close, last first
 }
 
@@ -263,7 +265,7 @@ func (e *runEnv) sessionOptions(send func(tea.Msg)) backend.SessionOptions {
 	return backend.SessionOptions{
 		Transport:      e.transport,
 		ClientVersion:  e.version,
-		Cwd:            e.cfg.threadCwd(e.cwd),
+		Cwd:            e.threadDir(),
 		Model:          s.Model,
 		ApprovalPolicy: s.ApprovalPolicy,
 		Sandbox:        s.Sandbox,
@@ -281,6 +283,9 @@ func (e *runEnv) sessionOptions(send func(tea.Msg)) backend.SessionOptions {
 func (e *runEnv) startSession(ctx context.Context, resume *model.ResumeRequest, send func(tea.Msg)) (*backend.Session, error) {
 	// StartSession bounds each step of the start itself (a slow remote
 	// login shell has minutes); the 60 s are for what follows.
+	if e.worktree != nil {
+		send = e.worktree.watch(send) // worktree.go: the thread's attachment
+	}
 	sess, err := backend.StartSession(ctx, e.sessionOptions(send))
 	if err != nil {
 		return nil, err
@@ -291,14 +296,33 @@ func (e *runEnv) startSession(ctx context.Context, resume *model.ResumeRequest, 
 		send(e.durable(model.SessionReadyMsg{Client: sess, Peer: sess.Describe(), Resume: resume}))
 		return sess, nil
 	}
-	_, err = e.newThread(sctx, sess, send)
+	if e.worktree != nil {
+		// Made where the agent runs, before thread/start: the thread
+		// starts in it (newThread, threadDir).
+		if _, err := e.worktree.ensure(sctx, sess, e.cfg.threadCwd(e.cwd), send); err != nil {
+			return sess, err
+		}
+	}
+	resp, err := e.newThread(sctx, sess, send)
+	if err == nil && e.worktree != nil {
+		e.worktree.opened(sess, resp.Thread.ID)
+	}
 	return sess, err
+}
+
+// threadDir is the workspace sent with thread/start: --worktree's once
+// made, else the run's (threadCwd).
+func (e *runEnv) threadDir() string {
+	if p := e.worktree.path(); p != "" {
+		return p
+	}
+	return e.cfg.threadCwd(e.cwd)
 }
 
 // newThread starts a thread on sess (`thread/start`) and tells send it is
 // ready, warning when --add-dir can have no effect.
 func (e *runEnv) newThread(ctx context.Context, sess *backend.Session, send func(tea.Msg)) (backend.ThreadResponse, error) {
-	resp, err := sess.StartThread(ctx)
+	resp, err := sess.StartThreadIn(ctx, e.worktree.path()) // "": the session's Cwd
 	if err != nil {
 		return resp, err
 	}

@@ -51,11 +51,12 @@ type Execer interface {
 //
 // They run unsandboxed (danger-full-access), on purpose: they are
 // tandem's own fixed git commands, asked for by the user (--worktree,
-// merge, remove), never the model's. Under the user's default sandbox
-// they could not do their work: read-only writes nothing, and
-// workspace-write keeps the workspace's .git read-only (codex protects
-// it) and the repository's parent directory, where the worktree goes,
-// outside the writable roots — `git worktree add` would fail on both.
+// merge, remove), never the model's. Under the user's sandbox they could
+// not do their work: read-only (codex's default) writes nothing — `git
+// worktree add` fails to lock its new branch's ref (checked on 0.169.0)
+// — and workspace-write writes only inside its writable roots, where
+// codex keeps each root's .git read-only, while the worktree goes beside
+// the repository, in its parent directory, which is none of them.
 type Server struct{ Exec Execer }
 
 // Run implements Runner through Exec.
