@@ -10,13 +10,42 @@ import (
 
 	"tandem/internal/testkit/e2e"
 	"tandem/internal/testkit/mockapi"
+	"tandem/internal/testkit/sshtest"
 )
 
 // tandem --worktree NAME PROMPT makes the worktree through the
 // app-server's command/exec before thread/start, starts the thread in it
 // (the agent's pwd prints the worktree), names it in a notice and records
-// it as the thread's attachment once the turn has started.
+// it as the thread's attachment once the turn has started: with a local
+// app-server, on the daemon, and on the daemon over ssh.
 func TestWorktreeFlag(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args func(t *testing.T, env *e2e.Env) []string
+	}{
+		{"local", func(*testing.T, *e2e.Env) []string { return nil }},
+		{"daemon", func(t *testing.T, env *e2e.Env) []string {
+			stopDaemonAtEnd(t, env)
+			return []string{"--daemon"}
+		}},
+		{"ssh daemon", func(t *testing.T, env *e2e.Env) []string {
+			stopDaemonAtEnd(t, env)
+			srv := env.StartSSHDWith(t, sshtest.Options{Env: []string{"CODEX_HOME=" + env.Home}})
+			return append(sshArgs(srv, env), "--daemon")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if testing.Short() {
+				t.Skip("e2e")
+			}
+			worktreeFlag(t, tc.args)
+		})
+	}
+}
+
+// worktreeFlag runs tandem --worktree e2e PROMPT with the arguments args
+// gives first in a fresh repository, and checks what TestWorktreeFlag says.
+func worktreeFlag(t *testing.T, args func(t *testing.T, env *e2e.Env) []string) {
 	env := e2e.NewEnv(t,
 		mockapi.Response{Items: []mockapi.Item{mockapi.ExecCommand("pwd")}},
 		mockapi.Response{Items: []mockapi.Item{mockapi.Text("worked in the worktree")}},
@@ -41,7 +70,8 @@ func TestWorktreeFlag(t *testing.T) {
 	gitIn("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init")
 	want := filepath.Join(filepath.Dir(dir), filepath.Base(dir)+"-e2e")
 
-	lt := startTandem(t, env, "-a", "never", "--worktree", "e2e", "where are you?")
+	argv := append(args(t, env), "-a", "never", "--worktree", "e2e", "where are you?")
+	lt := startTandem(t, env, argv...)
 	lt.waitScreen("worked in the worktree", patience)
 	lt.waitScreen("tandem/e2e", patience) // the notice
 	if _, err := os.Stat(filepath.Join(want, "f.txt")); err != nil {

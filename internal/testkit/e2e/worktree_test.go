@@ -56,6 +56,24 @@ func gitRepo(t *testing.T, dir string) string {
 // agent's commit merged back, and a conflicting merge refused with
 // neither checkout changed.
 func TestWorktreeThroughCommandExec(t *testing.T) {
+	e := worktreeEnv(t)
+	s, ch := e.Session(t, "never", "read-only")
+	worktreeScenario(t, e, s, ch)
+}
+
+// The same over the test sshd: every git command goes through the
+// remote app-server's command/exec.
+func TestSSHWorktreeThroughCommandExec(t *testing.T) {
+	e := worktreeEnv(t)
+	srv := e.StartSSHD(t)
+	ch := make(chan any, 100000)
+	s, _ := startSession(t, Patience, e.SSHTransport(srv), e.Dir, "never", "read-only", nil, func(msg any) { ch <- msg })
+	worktreeScenario(t, e, s, ch)
+}
+
+// worktreeEnv is an env whose agent runs pwd, then answers; its Dir
+// has no symbolic link in it (git names the real path).
+func worktreeEnv(t *testing.T) *Env {
 	e := NewEnv(t,
 		mockapi.Response{Items: []mockapi.Item{mockapi.ExecCommand("pwd")}},
 		mockapi.Response{Items: []mockapi.Item{mockapi.Text("done")}},
@@ -64,8 +82,14 @@ func TestWorktreeThroughCommandExec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.Dir = dir
+	return e
+}
+
+// worktreeScenario runs the scenario above on s, whose events come on ch.
+func worktreeScenario(t *testing.T, e *Env, s *backend.Session, ch <-chan any) {
+	dir := e.Dir
 	root := gitRepo(t, dir)
-	s, ch := e.Session(t, "never", "read-only")
 	ctx, cancel := context.WithTimeout(context.Background(), Patience)
 	defer cancel()
 	r := worktree.Server{Exec: identityExec{s}}
