@@ -281,28 +281,29 @@ func (e *runEnv) sessionOptions(send func(tea.Msg)) backend.SessionOptions {
 // set the model resumes the thread (or opens the picker) itself, else a
 // thread is started here and the model gets its ready message.
 func (e *runEnv) startSession(ctx context.Context, resume *model.ResumeRequest, send func(tea.Msg)) (*backend.Session, error) {
-	// StartSession bounds each step of the start itself (a slow remote
-	// login shell has minutes); the 60 s are for what follows.
 	if e.worktree != nil {
 		send = e.worktree.watch(send) // worktree.go: the thread's attachment
 	}
+	// StartSession bounds each step of the start itself (a slow remote
+	// login shell has minutes); the 60 s are for what follows.
 	sess, err := backend.StartSession(ctx, e.sessionOptions(send))
 	if err != nil {
 		return nil, err
 	}
-	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
 	if resume != nil {
 		send(e.durable(model.SessionReadyMsg{Client: sess, Peer: sess.Describe(), Resume: resume}))
 		return sess, nil
 	}
 	if e.worktree != nil {
 		// Made where the agent runs, before thread/start: the thread
-		// starts in it (newThread, threadDir).
-		if _, err := e.worktree.ensure(sctx, sess, e.cfg.threadCwd(e.cwd), send); err != nil {
+		// starts in it (newThread, threadDir). Its commands have their
+		// own bounds (backend.DefaultExecTimeout each: a large checkout).
+		if _, err := e.worktree.ensure(ctx, sess, e.cfg.threadCwd(e.cwd), send); err != nil {
 			return sess, err
 		}
 	}
+	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
 	resp, err := e.newThread(sctx, sess, send)
 	if err == nil && e.worktree != nil {
 		e.worktree.opened(sess, resp.Thread.ID)
