@@ -226,4 +226,13 @@ var (
 	FsCreateDirectory = request[FsCreateDirectoryParams, Empty]("fs/createDirectory")
 	// FsRemove is `fs/remove`.
 	FsRemove = request[FsRemoveParams, Empty]("fs/remove")
+	// CommandExec is `command/exec`: one argv run on the server's
+	// machine, outside any thread, its output buffered (Session.Exec).
+	CommandExec = request[CommandExecParams, CommandExecResponse]("command/exec")
+)
+
+// Thread attachments: records kept with a thread (tandem's worktrees).
+var (
+	// ThreadAttachmentAdd is `thread/attachment/add`.
+	ThreadAttachmentAdd = request[ThreadAttachmentAddParams, ThreadAttachmentAddResponse]("thread/attachment/add")
 )

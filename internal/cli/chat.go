@@ -29,23 +29,26 @@ type ChatOptions struct {
 	// Images are -i/--image: local image files sent with Prompt (or
 	// attached to the first draft when there is none).
 	Images []string
+	// Worktree, when set, is --worktree's NAME ("" made up): the thread
+	// starts in a new git worktree of it (worktree.go).
+	Worktree *string
+	// worktreeName is --worktree's raw value (worktreeNoName: none given).
+	worktreeName string
 }
 
 // newChatCmd is the root command: `tandem [PROMPT]`.
 func newChatCmd(f *Factory) *cobra.Command {
 	var opts ChatOptions
-	root := command("chat", cobra.MaximumNArgs(1), func(cmd *cobra.Command, args []string) error {
-		if len(args) == 1 {
-			opts.Prompt = args[0]
-		}
-		return runChat(cmd.Context(), f, opts, stdioOf(cmd))
+	root := command("chat", chatArgs(&opts), func(cmd *cobra.Command, args []string) error {
+		return runChat(cmd.Context(), f, opts, stdioOf(cmd)) // chatArgs set Prompt and Worktree
 	})
 	root.SilenceUsage, root.SilenceErrors = true, true
 	root.Version = f.Version
 	cobra.AddTemplateFunc("codexLine", func() string { return codexLine(opts.Session.Codex) })
 	root.SetVersionTemplate("tandem {{.Version}}\n{{codexLine}}\n")
 	opts.Session.register(root.Flags())
-	registerImages(root.Flags(), &opts.Images) // images.go
+	registerImages(root.Flags(), &opts.Images)         // images.go
+	registerWorktree(root.Flags(), &opts.worktreeName) // worktree.go
 	opts.Session.registerScreen(root.Flags())
 	return root
 }
@@ -60,7 +63,7 @@ func runChat(ctx context.Context, f *Factory, opts ChatOptions, std stdio) error
 	if err != nil {
 		return err
 	}
-	return runInteractive(ctx, f, cfg, interactive{prompt: opts.Prompt, images: images, in: std.in, out: std.out})
+	return runInteractive(ctx, f, cfg, interactive{prompt: opts.Prompt, images: images, worktree: opts.Worktree, in: std.in, out: std.out})
 }
 
 // interactive is what differs between the interactive commands (tandem
@@ -70,8 +73,10 @@ type interactive struct {
 	prompt string
 	images []string // -i, checked: absolute local files
 	resume *model.ResumeRequest
-	in     io.Reader
-	out    io.Writer
+	// worktree is --worktree's NAME ("" made up), nil without it.
+	worktree *string
+	in       io.Reader
+	out      io.Writer
 }
 
 // runInteractive starts the TUI at once and the app-server session in the
@@ -90,6 +95,9 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 	}
 	defer env.closeInto(&err) // a recording cut short is reported, never lost silently
 	log := env.log
+	if in.worktree != nil {
+		env.worktree = &worktreeRun{name: *in.worktree, log: log} // worktree.go
+	}
 
 	if ctx == nil {
 		ctx = context.Background()

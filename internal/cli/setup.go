@@ -72,7 +72,9 @@ type runEnv struct {
 	notes []string
 	// warn tells, once per file, of a log, trace or state file that can't
 	// be written (warn.go).
-	warn     *warner
+	warn *warner
+	// worktree is the chat's --worktree, or nil (worktree.go).
+	worktree *worktreeRun
 	cleanups []func() error // run by close, last first
 }
 
@@ -263,7 +265,7 @@ func (e *runEnv) sessionOptions(send func(tea.Msg)) backend.SessionOptions {
 	return backend.SessionOptions{
 		Transport:      e.transport,
 		ClientVersion:  e.version,
-		Cwd:            e.cfg.threadCwd(e.cwd),
+		Cwd:            e.threadDir(),
 		Model:          s.Model,
 		ApprovalPolicy: s.ApprovalPolicy,
 		Sandbox:        s.Sandbox,
@@ -279,26 +281,49 @@ func (e *runEnv) sessionOptions(send func(tea.Msg)) backend.SessionOptions {
 // set the model resumes the thread (or opens the picker) itself, else a
 // thread is started here and the model gets its ready message.
 func (e *runEnv) startSession(ctx context.Context, resume *model.ResumeRequest, send func(tea.Msg)) (*backend.Session, error) {
+	if e.worktree != nil {
+		send = e.worktree.watch(send) // worktree.go: the thread's attachment
+	}
 	// StartSession bounds each step of the start itself (a slow remote
 	// login shell has minutes); the 60 s are for what follows.
 	sess, err := backend.StartSession(ctx, e.sessionOptions(send))
 	if err != nil {
 		return nil, err
 	}
-	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
 	if resume != nil {
 		send(e.durable(model.SessionReadyMsg{Client: sess, Peer: sess.Describe(), Resume: resume}))
 		return sess, nil
 	}
-	_, err = e.newThread(sctx, sess, send)
+	if e.worktree != nil {
+		// Made where the agent runs, before thread/start: the thread
+		// starts in it (newThread, threadDir). Its commands have their
+		// own bounds (backend.DefaultExecTimeout each: a large checkout).
+		if _, err := e.worktree.ensure(ctx, sess, e.cfg.threadCwd(e.cwd), send); err != nil {
+			return sess, err
+		}
+	}
+	sctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	resp, err := e.newThread(sctx, sess, send)
+	if err == nil && e.worktree != nil {
+		e.worktree.opened(sess, resp.Thread.ID)
+	}
 	return sess, err
+}
+
+// threadDir is the workspace sent with thread/start: --worktree's once
+// made, else the run's (threadCwd).
+func (e *runEnv) threadDir() string {
+	if p := e.worktree.path(); p != "" {
+		return p
+	}
+	return e.cfg.threadCwd(e.cwd)
 }
 
 // newThread starts a thread on sess (`thread/start`) and tells send it is
 // ready, warning when --add-dir can have no effect.
 func (e *runEnv) newThread(ctx context.Context, sess *backend.Session, send func(tea.Msg)) (backend.ThreadResponse, error) {
-	resp, err := sess.StartThread(ctx)
+	resp, err := sess.StartThreadIn(ctx, e.worktree.path()) // "": the session's Cwd
 	if err != nil {
 		return resp, err
 	}

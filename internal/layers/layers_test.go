@@ -54,6 +54,10 @@ var forbidden = map[string][]string{
 	// imports it, and it runs no command, shares no session and reads no
 	// config or recording of its own.
 	"internal/deck":   {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/sessions", "tandem/config"},
+	// worktree runs git through a Runner: backend's command/exec, or
+	// here; it draws nothing and knows no thread.
+	"internal/worktree": append([]string{"tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
+		"tandem/config", "tandem/internal/"}, rendering...),
 	"internal/frames": {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/internal/picture", "tandem/config"},
 
 	// textedit is the composer's text buffer: no tandem, no rendering.
