@@ -53,7 +53,7 @@ var forbidden = map[string][]string{
 	// deck is the command center around many models: the model never
 	// imports it, and it runs no command, shares no session and reads no
 	// config or recording of its own.
-	"internal/deck":   {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/sessions", "tandem/config"},
+	"internal/deck": {"tandem/internal/cli", "tandem/internal/pair", "tandem/internal/hub", "tandem/sessions", "tandem/config"},
 	// worktree runs git through a Runner: backend's command/exec, or
 	// here; it draws nothing and knows no thread.
 	"internal/worktree": append([]string{"tandem/model", "tandem/ui", "tandem/forms", "tandem/thread", "tandem/sessions",
