@@ -75,6 +75,9 @@ type interactive struct {
 	resume *model.ResumeRequest
 	// worktree is --worktree's NAME ("" made up), nil without it.
 	worktree *string
+	// agents opens on the command center with no thread of its own
+	// (tandem agents: deckrun.go).
+	agents bool
 	in       io.Reader
 	out      io.Writer
 }
@@ -107,17 +110,25 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 
 	s := cfg.settings
 	var owner *sessionOwner // set before the program runs
-	// owner.go: F5 and /restart start a new app-server on the thread.
-	m := model.New(env.modelOptions(in, func(lastTurn string) (model.RestartInfo, error) { return owner.restart(lastTurn) }))
+	// The command center around the run's threads (deckrun.go); its
+	// first lane is the run's thread (none for tandem agents).
+	host := newDeckHost(ctx, env)
+	var m *model.Model
+	if !in.agents {
+		// owner.go: F5 and /restart start a new app-server on the thread.
+		m = model.New(env.modelOptions(in, func(lastTurn string) (model.RestartInfo, error) { return owner.restart(lastTurn) }))
+	}
+	d := env.newDeck(host, m, in)
 	tstp := newTSTPRouter() // suspend.go: kill -TSTP suspends as Ctrl+Z does
 	defer tstp.Stop()
-	p := tea.NewProgram(m, tea.WithContext(ctx), programFilter(s, tstp))
+	p := tea.NewProgram(d, tea.WithContext(ctx), programFilter(s, tstp))
 	tstp.Start(ctx, p.Send)
 
 	// The session is owned here (owner.go); every exit path below closes
 	// the current one, which kills the app-server's whole process group.
-	owner = newSessionOwner(ctx, env, in.resume, p.Send)
-	go owner.start()
+	owner = newSessionOwner(ctx, env, in.resume, tagged(firstLane, p.Send))
+	host.attach(owner, p.Send, in.agents)
+	go host.run(owner)
 	env.reportRecordErrors(p.Send)
 	env.warn.attach(p.Send) // warn.go: a log, trace or state file that can't be written
 	for _, n := range env.notes {
@@ -135,13 +146,14 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 	defer func() {
 		if r := recover(); r != nil {
 			cancel()
+			host.close()
 			shutdown(owner, nil, log)
 			panic(r)
 		}
 	}()
 	final, runErr := p.Run()
 	log.Info("the program ended", "err", runErr)
-	fm, _ := final.(*model.Model)
+	fm := host.shutdown(final, log) // deckrun.go: every lane but the first
 	cancel()
 	shutdown(owner, fm, log)
 	if fm != nil {

@@ -41,6 +41,15 @@ type sessionOwner struct {
 	// inflight counts running restarts; shutdown waits for them so a
 	// session being started is closed, not left behind.
 	inflight sync.WaitGroup
+	// revive makes one restart of a dead app-server serve every lane
+	// asking at once (live).
+	revive sync.Mutex
+	// restarted, when set, is told of each new app-server a restart
+	// started (the command center's other lanes rejoin it: deckhost.go).
+	restarted func(*backend.Session)
+	// bare: the session opens no thread of its own (tandem agents: every
+	// thread is a lane).
+	bare bool
 }
 
 func newSessionOwner(ctx context.Context, env *runEnv, resume *model.ResumeRequest, send func(tea.Msg)) *sessionOwner {
@@ -68,7 +77,9 @@ func (o *sessionOwner) start() error {
 	o.mu.Unlock()
 	var sess *backend.Session
 	var err error
-	if o.first != nil {
+	if o.bare {
+		sess, err = backend.StartSession(o.ctx, o.env.sessionOptions(o.gate(gen)))
+	} else if o.first != nil {
 		sess, err = o.first(o.ctx, o.gate(gen))
 	} else {
 		sess, err = o.env.startSession(o.ctx, o.resume, o.gate(gen))
@@ -90,6 +101,8 @@ func (o *sessionOwner) start() error {
 // model.Options.Restart: a re-attach to the daemon reads the history back
 // to lastTurn, the newest turn the model holds.
 func (o *sessionOwner) restart(lastTurn string) (model.RestartInfo, error) {
+	o.revive.Lock() // a lane's live() waits for it, and finds it live
+	defer o.revive.Unlock()
 	return o.restartBy("", lastTurn)
 }
 
@@ -131,6 +144,13 @@ func (o *sessionOwner) restartBy(who, lastTurn string) (model.RestartInfo, error
 			gated(msg)
 		}
 	}
+	if o.bare {
+		sess, err := backend.StartSession(o.ctx, o.env.sessionOptions(send))
+		if err == nil && o.adopt(gen, sess) && o.restarted != nil {
+			o.restarted(sess)
+		}
+		return model.RestartInfo{}, err
+	}
 	if threadID == "" {
 		sess, err := o.env.startSession(o.ctx, o.resume, send)
 		o.adopt(gen, sess)
@@ -147,29 +167,38 @@ func (o *sessionOwner) restartBy(who, lastTurn string) (model.RestartInfo, error
 	if !o.adopt(gen, sess) {
 		return model.RestartInfo{}, errors.New("tandem is quitting")
 	}
-	if _, ok := backend.IsDurable(o.env.transport); ok {
-		// A re-attach to the daemon: the thread went on meanwhile, so its
-		// history comes along, for the model to merge: the newest page,
-		// and the turns before it back to the newest one the model holds
-		// (at most reattachTurns), so that what ran while tandem was away
-		// has no gap.
-		resp, err := sess.ResumeThread(sctx, threadID)
+	if o.restarted != nil {
+		defer o.restarted(sess) // deckhost.go: the other lanes rejoin
+	}
+	return o.env.rejoin(sctx, sess, threadID, lastTurn, send)
+}
+
+// rejoin resumes thread id on sess, a new app-server or a lane opened
+// again, and sends send the model's ready message. On the daemon the
+// thread went on meanwhile, so its history comes along, for the model to
+// merge: the newest page, and the turns before it back to lastTurn, the
+// newest one the model holds (at most reattachTurns), so that what ran
+// while tandem was away has no gap. Elsewhere the model keeps its
+// transcript, so the history is not fetched; a thread with no rollout
+// (its first turn never ran) is replaced by a new one (NewThread).
+func (e *runEnv) rejoin(ctx context.Context, sess *backend.Session, id, lastTurn string, send func(tea.Msg)) (model.RestartInfo, error) {
+	if _, ok := backend.IsDurable(e.transport); ok {
+		resp, err := sess.ResumeThread(ctx, id)
 		if err != nil {
 			return model.RestartInfo{}, err
 		}
-		resp.Thread.Turns, resp.Older = backend.ReadBackTo(sctx, sess, threadID, resp.Thread.Turns, resp.Older, lastTurn, reattachTurns)
-		msg := o.env.durable(readyMsg(sess, resp)) // setup.go
+		resp.Thread.Turns, resp.Older = backend.ReadBackTo(ctx, sess, id, resp.Thread.Turns, resp.Older, lastTurn, reattachTurns)
+		msg := e.durable(readyMsg(sess, resp)) // setup.go
 		msg.History, msg.Reattached = resp.Thread.Turns, true
 		send(msg)
 		return model.RestartInfo{ThreadID: resp.Thread.ID}, nil
 	}
-	// The model keeps its transcript, so the history is not fetched.
-	resp, fresh, err := rejoinOrStart(sctx, sess, threadID)
+	resp, fresh, err := rejoinOrStart(ctx, sess, id)
 	if err != nil {
 		return model.RestartInfo{}, err
 	}
 	if fresh {
-		o.env.log.Info("the thread had no rollout: started a new thread", "old", threadID, "thread", resp.Thread.ID)
+		e.log.Info("the thread had no rollout: started a new thread", "old", id, "thread", resp.Thread.ID)
 	}
 	msg := readyMsg(sess, resp) // setup.go
 	msg.NewThread = fresh
@@ -270,3 +299,46 @@ func (o *sessionOwner) current(wait time.Duration) *backend.Session {
 // on the daemon brings at most for the model to merge (it stops at the
 // newest turn the model holds).
 const reattachTurns = 1000
+
+// live returns the current app-server session once the first start has
+// ended, restarting it first when it is gone (the lane asking is the
+// command center's: deckhost.go); several lanes asking at once share one
+// restart.
+func (o *sessionOwner) live(ctx context.Context) (*backend.Session, error) {
+	select {
+	case <-o.started:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	o.revive.Lock()
+	defer o.revive.Unlock()
+	o.mu.Lock()
+	sess, closing := o.sess, o.closing
+	o.mu.Unlock()
+	if closing {
+		return nil, errors.New("tandem is quitting")
+	}
+	if sess != nil && !ended(sess) {
+		return sess, nil
+	}
+	if _, err := o.restartBy("another thread's F5", ""); err != nil {
+		return nil, err
+	}
+	o.mu.Lock()
+	sess = o.sess
+	o.mu.Unlock()
+	if sess == nil {
+		return nil, errors.New("the app-server did not start")
+	}
+	return sess, nil
+}
+
+// ended reports whether sess's connection has ended.
+func ended(sess *backend.Session) bool {
+	select {
+	case <-sess.Done():
+		return true
+	default:
+		return false
+	}
+}

@@ -26,6 +26,7 @@ func NewRootCmd(version string) *cobra.Command {
 	root.AddCommand(newServeCmd(f))
 	root.AddCommand(newExecCmd(f))
 	root.AddCommand(newResumeCmd(f))
+	root.AddCommand(newAgentsCmd(f))
 	root.AddCommand(newReplayCmd(), newDemoCmd(), newExportCmd(), newRecordCmd())
 	root.SetHelpTemplate(helpTemplate) // the subcommands inherit it
 	return root

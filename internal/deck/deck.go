@@ -274,3 +274,13 @@ func (d *Model) sizeFor(id LaneID) tea.WindowSizeMsg {
 	}
 	return tea.WindowSizeMsg{Width: d.width, Height: d.height}
 }
+
+// Panes returns every lane's model by lane, for the program around the
+// deck to shut down (refuse what waits, close spilled output).
+func (d *Model) Panes() map[LaneID]Pane {
+	out := make(map[LaneID]Pane, len(d.lanes))
+	for _, l := range d.lanes {
+		out[l.ID] = l.pane
+	}
+	return out
+}

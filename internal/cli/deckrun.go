@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"tandem/internal/deck"
+	"tandem/model"
+)
+
+// firstLane is the lane of an interactive run's own thread (tandem,
+// tandem resume); the threads started from the command center follow.
+const firstLane deck.LaneID = 0
+
+// AgentsOptions are `tandem agents`' flags: the session's, as the chat's.
+type AgentsOptions struct {
+	Session SessionOptions
+}
+
+// newAgentsCmd builds `tandem agents`: the command center on its own,
+// with no thread of its own; the threads the app-server has loaded (the
+// daemon's, say) are opened as lanes.
+func newAgentsCmd(f *Factory) *cobra.Command {
+	var opts AgentsOptions
+	cmd := command("agents", cobra.NoArgs, func(cmd *cobra.Command, _ []string) error {
+		cfg, err := opts.Session.resolve()
+		if err != nil {
+			return err
+		}
+		std := stdioOf(cmd)
+		return runInteractive(cmd.Context(), f, cfg, interactive{agents: true, in: std.in, out: std.out})
+	})
+	opts.Session.register(cmd.Flags())
+	opts.Session.registerScreen(cmd.Flags())
+	return cmd
+}
+
+// newDeck builds the command center around first (the run's own thread;
+// nil for tandem agents, which opens on the list).
+func (e *runEnv) newDeck(host *deckHost, first *model.Model, in interactive) *deck.Model {
+	s := e.cfg.settings
+	opts := deck.Options{
+		Host:          host,
+		Keys:          e.cfg.keys,
+		Notifications: s.Notifications,
+		Getenv:        os.Getenv,
+		List:          in.agents,
+	}
+	if first == nil {
+		return deck.New(opts)
+	}
+	return deck.New(opts, deck.Lane{ID: firstLane, Model: first, Title: in.prompt})
+}
+
+// attach gives the host the run's session owner and the program; for
+// tandem agents the owner's session opens no thread (bare) and only its
+// failure is news (as the list's notice).
+func (h *deckHost) attach(owner *sessionOwner, send func(tea.Msg), agents bool) {
+	h.owner, h.send = owner, send
+	owner.restarted = h.restarted
+	if agents {
+		owner.bare = true
+		owner.send = func(msg tea.Msg) {
+			if f, ok := msg.(model.SessionFailedMsg); ok {
+				send(deck.Result{Lane: -1, Err: f.Err})
+			}
+		}
+	}
+}
+
+// run starts the owner's session; for tandem agents it then opens a lane
+// for each thread the app-server has loaded.
+func (h *deckHost) run(owner *sessionOwner) {
+	if err := owner.start(); err != nil || !owner.bare {
+		return
+	}
+	sess, err := owner.live(h.ctx)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, time.Minute)
+	defer cancel()
+	ids, err := sess.LoadedThreads(ctx)
+	if err != nil {
+		h.env.log.Info("thread/loaded/list failed", "err", err)
+		return
+	}
+	for _, id := range ids {
+		// A sequence's message: the program runs its commands in order
+		// (the lane is added before its session starts).
+		h.send(h.Resume(id)())
+	}
+}
+
+// Resume opens thread id as a new lane: the lane's model resumes it
+// itself (thread/resume, its history, as tandem resume does).
+func (h *deckHost) Resume(id string) tea.Cmd {
+	h.mu.Lock()
+	h.next++
+	lo := &laneOwner{h: h, id: h.next, title: id, thread: id}
+	h.lanes[lo.id] = lo
+	h.mu.Unlock()
+	m := model.New(h.env.modelOptions(interactive{}, lo.restart))
+	add := func() tea.Msg { return deck.AddLane{Lane: deck.Lane{ID: lo.id, Model: m, Title: lo.title}} }
+	start := func() tea.Msg {
+		lo.mu.Lock()
+		send := lo.gate(lo.gen)
+		lo.mu.Unlock()
+		root, err := h.owner.live(h.ctx)
+		if err != nil {
+			send(model.SessionFailedMsg{Err: err})
+			return nil
+		}
+		lane := root.Open(func(msg any) { send(msg) })
+		lo.mu.Lock()
+		lo.sess = lane
+		lo.mu.Unlock()
+		send(h.env.durable(model.SessionReadyMsg{Client: lane, Peer: lane.Describe(), Resume: &model.ResumeRequest{ID: id}}))
+		return nil
+	}
+	return tea.Sequence(add, start)
+}
+
+// shutdown takes the program's final deck: every lane's model but the
+// first is closed and its requests refused (left waiting on the daemon),
+// the lanes' sessions closed; it returns the first lane's model for
+// shutdown (nil when there is none).
+func (h *deckHost) shutdown(final tea.Model, log *slog.Logger) *model.Model {
+	var first *model.Model
+	if d, ok := final.(*deck.Model); ok {
+		for id, pane := range d.Panes() {
+			m, ok := pane.(*model.Model)
+			if !ok {
+				continue
+			}
+			if id == firstLane {
+				first = m
+				continue
+			}
+			m.Close()
+			st := m.State()
+			if st.Durable {
+				continue
+			}
+			for _, r := range st.Pending {
+				if !r.Answered() {
+					log.Info("refusing pending request on exit", "method", r.Method(), "lane", id)
+					_ = r.Refuse()
+				}
+			}
+		}
+	}
+	h.close()
+	return first
+}
