@@ -78,8 +78,8 @@ type interactive struct {
 	// agents opens on the command center with no thread of its own
 	// (tandem agents: deckrun.go).
 	agents bool
-	in       io.Reader
-	out      io.Writer
+	in     io.Reader
+	out    io.Writer
 }
 
 // runInteractive starts the TUI at once and the app-server session in the
