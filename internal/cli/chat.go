@@ -126,7 +126,7 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 
 	// The session is owned here (owner.go); every exit path below closes
 	// the current one, which kills the app-server's whole process group.
-	owner = newSessionOwner(ctx, env, in.resume, tagged(firstLane, p.Send))
+	owner = newSessionOwner(ctx, env, in.resume, host.laneSend(firstLane, p.Send))
 	host.attach(owner, p.Send, in.agents)
 	go host.run(owner)
 	env.reportRecordErrors(p.Send)

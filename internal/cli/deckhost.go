@@ -27,9 +27,19 @@ type deckHost struct {
 	owner *sessionOwner
 	send  func(tea.Msg) // the program's
 
+	// repos is each lane's checkout and git status, for the conflict
+	// marks (deckrepos.go).
+	repos deckRepos
+
 	mu    sync.Mutex
 	next  deck.LaneID
 	lanes map[deck.LaneID]*laneOwner
+}
+
+// laneSend is what lane id's sessions send to the program: tagged to the
+// lane, watched for its checkout (deckrepos.go).
+func (h *deckHost) laneSend(id deck.LaneID, send func(tea.Msg)) func(tea.Msg) {
+	return h.repos.watch(h.ctx, id, tagged(id, send))
 }
 
 func newDeckHost(ctx context.Context, env *runEnv) *deckHost {
@@ -61,7 +71,7 @@ type laneOwner struct {
 }
 
 func (lo *laneOwner) gate(gen int) func(tea.Msg) {
-	send := tagged(lo.id, lo.h.send)
+	send := lo.h.laneSend(lo.id, lo.h.send)
 	return func(msg tea.Msg) {
 		lo.mu.Lock()
 		ok := gen == lo.gen

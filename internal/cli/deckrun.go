@@ -46,6 +46,7 @@ func (e *runEnv) newDeck(host *deckHost, first *model.Model, in interactive) *de
 	s := e.cfg.settings
 	opts := deck.Options{
 		Host:          host,
+		Overlaps:      host.repos.overlaps, // deckrepos.go
 		Keys:          e.cfg.keys,
 		Notifications: s.Notifications,
 		Getenv:        os.Getenv,

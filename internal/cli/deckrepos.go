@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
+	"tandem/internal/deck"
+	"tandem/internal/worktree"
+	"tandem/model"
+)
+
+// deckRepos is what the command center's conflict marks are made of,
+// per lane: the checkout its thread runs in (worktree.Repo: a worktree
+// or the main checkout, and the repository's common git dir) and the
+// paths `git status` showed changed there when its last turn ended, both
+// read on the app-server's machine (command/exec).
+type deckRepos struct {
+	mu    sync.Mutex
+	lanes map[deck.LaneID]worktree.Touched
+}
+
+// overlaps implements deck.Overlaps: two lanes in checkouts of one
+// repository (the same one, or worktrees of it) overlap on the paths,
+// relative to their checkouts, that both changed — from their fileChange
+// items (Summary.Changed) and, for two worktrees, their git status.
+// Lanes in one checkout, or whose checkout is not known yet, compare
+// their file changes' absolute paths (deck.SamePaths). It only reads
+// what it holds.
+func (r *deckRepos) overlaps(a, b deck.Thread) []string {
+	r.mu.Lock()
+	ta, oka := r.lanes[a.ID]
+	tb, okb := r.lanes[b.ID]
+	r.mu.Unlock()
+	if !oka || !okb || ta.Common != tb.Common || ta.Root == tb.Root {
+		// One checkout's git status is every thread's there: only the
+		// threads' own file changes tell them apart.
+		return deck.SamePaths(a, b)
+	}
+	if len(a.Summary.Changed)+len(ta.Paths) == 0 || len(b.Summary.Changed)+len(tb.Paths) == 0 {
+		return nil
+	}
+	ta.Key, tb.Key = "a", "b"
+	ta.Paths = append(append([]string(nil), ta.Paths...), a.Summary.Changed...)
+	tb.Paths = append(append([]string(nil), tb.Paths...), b.Summary.Changed...)
+	var out []string
+	for _, c := range worktree.Overlaps([]worktree.Touched{ta, tb}) {
+		out = append(out, c.Path)
+	}
+	return out
+}
+
+// watch wraps lane id's sink: once the lane's thread is ready (its
+// SessionReadyMsg names its workspace and session), and each time one of
+// its turns ends, the lane's checkout and git status are read again, off
+// the feed's goroutine.
+func (r *deckRepos) watch(ctx context.Context, id deck.LaneID, send func(tea.Msg)) func(tea.Msg) {
+	var mu sync.Mutex
+	var sess *backend.Session
+	var cwd string
+	return func(msg tea.Msg) {
+		send(msg)
+		switch m := msg.(type) {
+		case model.SessionReadyMsg:
+			s, ok := m.Client.(*backend.Session)
+			if !ok || m.ThreadCwd == "" {
+				return
+			}
+			mu.Lock()
+			sess, cwd = s, m.ThreadCwd
+			mu.Unlock()
+		case backend.TurnCompletedEvent:
+		default:
+			return
+		}
+		mu.Lock()
+		s, dir := sess, cwd
+		mu.Unlock()
+		if s != nil {
+			go r.read(ctx, id, s, dir)
+		}
+	}
+}
+
+// read reads lane id's checkout (the one dir is in) and its git status
+// on s's machine; a thread outside git is left out (its paths compare as
+// they are).
+func (r *deckRepos) read(ctx context.Context, id deck.LaneID, s *backend.Session, dir string) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	t, err := worktree.Changed(ctx, worktree.Server{Exec: s}, dir)
+	if err != nil {
+		return
+	}
+	r.mu.Lock()
+	if r.lanes == nil {
+		r.lanes = map[deck.LaneID]worktree.Touched{}
+	}
+	r.lanes[id] = t
+	r.mu.Unlock()
+}
