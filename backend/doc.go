@@ -21,7 +21,7 @@
 //   - conn: JSON-RPC over any byte stream (rpc.go, retry.go, silence.go): Conn reads
 //     and writes lines, and starts or dials nothing.
 //   - client: Session, the typed Client over one Conn (session.go, queue.go,
-//     client.go, calls.go, fs.go, sandbox.go, skills.go, turns.go,
+//     client.go, calls.go, aside.go, fs.go, sandbox.go, skills.go, turns.go,
 //     images.go, stuck.go, resumecwd.go). It reaches the peer through the
 //     Transport and Stream interfaces only.
 //   - transport: starting and reaching the app-server and what goes with

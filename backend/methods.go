@@ -128,6 +128,10 @@ var (
 	// ThreadFork is `thread/fork`: a copy of a thread, whole or cut before
 	// a turn.
 	ThreadFork = request[ThreadForkParams, ThreadResponse]("thread/fork")
+	// ThreadUnsubscribe is `thread/unsubscribe`: no more of a thread's
+	// events on this connection (an ephemeral one with no subscriber left
+	// is unloaded).
+	ThreadUnsubscribe = request[ThreadUnsubscribeParams, ThreadUnsubscribeResponse]("thread/unsubscribe")
 	// ThreadList is `thread/list`: one page of stored threads.
 	ThreadList = request[ThreadListParams, ThreadListResponse]("thread/list")
 	// ThreadRead is `thread/read`: one thread, with or without its turns.

@@ -61,6 +61,7 @@ type Session struct {
 	unknown        map[string]bool    // notification methods not known, seen so far
 	agents         map[string]bool    // the sub-agents' threads (named by our items, or thread/started with a parent of ours)
 	held           map[string][]Event // events of threads not known yet (otherThread)
+	asides         asides             // the side questions' forks (aside.go)
 
 	queue  *queue
 	closed chan struct{}
@@ -309,7 +310,9 @@ func (s *Session) HandleNotification(method string, params json.RawMessage) {
 		return
 	}
 	if t := ev.Thread(); t != "" && t != s.ThreadID() {
-		s.otherThread(t, ev)
+		if !s.asides.take(t, ev) { // an aside's fork: its events are the aside's (aside.go)
+			s.otherThread(t, ev)
+		}
 		return
 	}
 	s.noteAgents(ev)
@@ -434,6 +437,9 @@ func (s *Session) HandleRequest(in *IncomingRequest) bool {
 		return false
 	}
 	if t := req.Thread(); t != "" && t != s.ThreadID() && !s.isOurs(t) {
+		if s.asides.take(t, req) { // an aside's fork refuses it (aside.go)
+			return true
+		}
 		s.log.Info("refusing request for another thread", "method", in.Method, "thread", t)
 		_ = req.Refuse()
 		return true
