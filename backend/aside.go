@@ -15,6 +15,14 @@ import (
 // asks, its events collected here (not fed to the sink), and the fork let
 // go with `thread/unsubscribe`. The thread's own history is untouched.
 
+// asideFrame comes before an aside's prompt, as Codex's /side tells its
+// fork (in developer instructions, which a prediction fork does not
+// take): the exchange is not the thread's, the copy is read-only, and
+// the answer is short.
+const asideFrame = "[A side question, asked on a throwaway copy of this thread: the main thread will not see this exchange. " +
+	"Answer from the conversation so far, directly and briefly. This copy is read-only and nothing on it is approved: " +
+	"run nothing that changes files. If recent progress seems missing from the history, say so rather than guess.]\n\n"
+
 // ErrNoThread is Aside's error when no thread is open.
 var ErrNoThread = errors.New("no thread is open")
 
@@ -83,8 +91,8 @@ func (a *asides) done(fork string) []any {
 	}
 }
 
-// Aside implements Client: prompt asked on an ephemeral fork of the
-// current thread (`thread/fork` with experimentalPredictionMode, which
+// Aside implements Client: prompt (after asideFrame) asked on an
+// ephemeral fork of the current thread (`thread/fork` with experimentalPredictionMode, which
 // reuses the parent's prompt cache, or, refused, a plain ephemeral fork),
 // one turn in a read-only sandbox with approval policy "never"; a request
 // of the fork (an approval, a question) is refused and named after the
@@ -107,7 +115,7 @@ func (s *Session) Aside(ctx context.Context, prompt string) (string, error) {
 	defer s.endAside(a)
 	sb, _ := SandboxPolicyFor("read-only")
 	resp, err := TurnStart.Call(ctx, s.conn, TurnStartParams{
-		ThreadID: fork, Input: TurnInput{Text: prompt}.Inputs(),
+		ThreadID: fork, Input: TurnInput{Text: asideFrame + prompt}.Inputs(),
 		ApprovalPolicy: "never", SandboxPolicy: sb,
 	})
 	if err != nil {

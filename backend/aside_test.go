@@ -131,3 +131,20 @@ func TestAsideNeedsAThread(t *testing.T) {
 		t.Fatalf("Aside without a thread: %v", err)
 	}
 }
+
+// A recording's ephemeral fork (an aside's) opens no thread for its
+// reader; any other fork does.
+func TestDecodeCallLeavesAsidesForks(t *testing.T) {
+	for _, tc := range []struct {
+		params string
+		open   bool
+	}{
+		{`{"threadId":"th-1","ephemeral":true,"experimentalPredictionMode":true}`, false},
+		{`{"threadId":"th-1","beforeTurnId":"t2"}`, true},
+	} {
+		call, err := DecodeCall(ThreadFork.Name(), []byte(tc.params))
+		if _, ok := call.(ThreadOpenCall); err != nil || ok != tc.open {
+			t.Errorf("%s: %#v, %v; want a thread open: %v", tc.params, call, err, tc.open)
+		}
+	}
+}

@@ -113,9 +113,7 @@ func recapPrompt(turns []TurnRef, from string) string {
 		since += " (what came before I have seen)"
 	}
 	return "Recap " + since + " for me, briefly: what I asked, what you did, which files changed, " +
-		"what you found, and what is still open or waiting for me. Use short Markdown bullets. " +
-		"This is a side question on a throwaway copy of the thread: answer from the conversation, " +
-		"run nothing and change nothing."
+		"what you found, and what is still open or waiting for me. Use short Markdown bullets."
 }
 
 // firstLine is s's first line, cut to n runes ("…" when cut).
