@@ -61,6 +61,11 @@ type Client interface {
 	// With beforeTurn set the fork keeps only the turns before that one
 	// (`beforeTurnId`): a rewind; the source thread is left as it is.
 	ForkThread(ctx context.Context, id, beforeTurn string) (ThreadResponse, error)
+	// Aside asks prompt on a throwaway fork of the current thread
+	// (`thread/fork`, ephemeral) and returns the agent's answer; the
+	// thread's own history is untouched. Errors: no thread open, the fork
+	// refused, the turn failed or was cut (ctx).
+	Aside(ctx context.Context, prompt string) (string, error)
 	// ListThreads runs `thread/list` for one page.
 	ListThreads(ctx context.Context, p ThreadListParams) (ThreadListResponse, error)
 	// ReadThread runs `thread/read` without turns (metadata, rollout path).
@@ -228,6 +233,9 @@ func (u Unavailable) ResumeThread(context.Context, string) (ThreadResponse, erro
 func (u Unavailable) ForkThread(context.Context, string, string) (ThreadResponse, error) {
 	return ThreadResponse{}, u.err()
 }
+
+// Aside implements Client.
+func (u Unavailable) Aside(context.Context, string) (string, error) { return "", u.err() }
 
 // ReadFile implements Client.
 func (u Unavailable) ReadFile(context.Context, string) ([]byte, error) { return nil, u.err() }

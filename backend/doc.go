@@ -21,11 +21,11 @@
 //   - conn: JSON-RPC over any byte stream (rpc.go, retry.go, silence.go): Conn reads
 //     and writes lines, and starts or dials nothing.
 //   - client: Session, the typed Client over one Conn (session.go, queue.go,
-//     client.go, calls.go, fs.go, sandbox.go, skills.go, turns.go,
-//     images.go, stuck.go, resumecwd.go, exec.go), and its lanes: more
-//     Sessions, one thread each, on the same Conn, which the root routes
-//     each thread's events and requests to (lanes.go). It reaches the
-//     peer through the Transport and Stream interfaces only.
+//     client.go, calls.go, aside.go, fs.go, sandbox.go, skills.go,
+//     turns.go, images.go, stuck.go, resumecwd.go, exec.go), and its
+//     lanes: more Sessions, one thread each, on the same Conn, which the
+//     root routes each thread's events and requests to (lanes.go). It
+//     reaches the peer through the Transport and Stream interfaces only.
 //   - transport: starting and reaching the app-server and what goes with
 //     it — a local process (process.go), SSH through the system ssh
 //     client (ssh.go, sshstart.go, sshdaemon.go), a websocket (ws.go),

@@ -36,6 +36,9 @@ type lanes struct {
 	// exit is set once the connection ended: a lane opened after it gets
 	// it at once.
 	exit *ServerExitedEvent
+	// asides are the side questions' forks, whichever session asked
+	// (aside.go): routed before any session's thread.
+	asides asides
 }
 
 // maxHeldThreads bounds how many threads not known yet are held
@@ -200,7 +203,7 @@ func (s *Session) leave(wait bool) {
 			unsubscribe := func() {
 				ctx, cancel := context.WithTimeout(context.Background(), laneUnsubscribeWait)
 				defer cancel()
-				resp, err := ThreadUnsubscribe.Call(ctx, s.conn, ThreadIDParams{ThreadID: id})
+				resp, err := ThreadUnsubscribe.Call(ctx, s.conn, ThreadUnsubscribeParams{ThreadID: id})
 				s.log.Info("lane closed", "thread", id, "unsubscribe", resp.Status, "err", err)
 			}
 			if wait {

@@ -23,7 +23,7 @@ var fileGroups = map[string]string{
 	// conn: JSON-RPC over any byte stream.
 	"rpc.go": "conn", "retry.go": "conn", "silence.go": "conn",
 	// client: the Session and its typed Client methods.
-	"session.go": "client", "queue.go": "client", "client.go": "client", "calls.go": "client", "fs.go": "client",
+	"session.go": "client", "queue.go": "client", "client.go": "client", "calls.go": "client", "aside.go": "client", "fs.go": "client",
 	"sandbox.go": "client", "skills.go": "client", "turns.go": "client", "images.go": "client", "stuck.go": "client", "resumecwd.go": "client",
 	"lanes.go": "client", "exec.go": "client",
 	// transport: starting and reaching the app-server.

@@ -128,6 +128,10 @@ var (
 	// ThreadFork is `thread/fork`: a copy of a thread, whole or cut before
 	// a turn.
 	ThreadFork = request[ThreadForkParams, ThreadResponse]("thread/fork")
+	// ThreadUnsubscribe is `thread/unsubscribe`: no more of a thread's
+	// events on this connection (a lane's Close, an aside's fork; an
+	// ephemeral one with no subscriber left is unloaded).
+	ThreadUnsubscribe = request[ThreadUnsubscribeParams, ThreadUnsubscribeResponse]("thread/unsubscribe")
 	// ThreadList is `thread/list`: one page of stored threads.
 	ThreadList = request[ThreadListParams, ThreadListResponse]("thread/list")
 	// ThreadRead is `thread/read`: one thread, with or without its turns.
@@ -143,9 +147,6 @@ var (
 	ThreadCompactStart = request[ThreadIDParams, Empty]("thread/compact/start")
 	// ThreadShellCommand is `thread/shellCommand`: the user's `!command`.
 	ThreadShellCommand = request[ThreadShellCommandParams, Empty]("thread/shellCommand")
-	// ThreadUnsubscribe is `thread/unsubscribe`: this connection no longer
-	// follows the thread (a lane's Close).
-	ThreadUnsubscribe = request[ThreadIDParams, ThreadUnsubscribeResponse]("thread/unsubscribe")
 	// ThreadLoadedList is `thread/loaded/list`: one page of the ids of the
 	// threads the server has loaded.
 	ThreadLoadedList = request[ThreadLoadedListParams, ThreadLoadedListResponse]("thread/loaded/list")

@@ -54,7 +54,11 @@ func DecodeCall(method string, params json.RawMessage) (Call, error) {
 	case ThreadResume.Name():
 		return ThreadOpenCall{Resume: true}, nil
 	case ThreadFork.Name():
-		return decodeCall(ThreadFork, params, func(p ThreadForkParams) Call { return ThreadOpenCall{Fork: true, BeforeTurn: p.BeforeTurnID} })
+		p, err := ThreadFork.decodeParams(params)
+		if err != nil || p.Ephemeral {
+			return nil, err // an aside's throwaway fork opens no thread for a viewer
+		}
+		return ThreadOpenCall{Fork: true, BeforeTurn: p.BeforeTurnID}, nil
 	case Initialize.Name():
 		return InitializeCall{}, nil
 	}

@@ -337,9 +337,12 @@ func (s *Session) HandleNotification(method string, params json.RawMessage) {
 		return
 	}
 	l := s.lanes
+	t := ev.Thread()
+	if t != "" && l.asides.take(t, ev) { // an aside's fork: its events are the aside's (aside.go)
+		return
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	t := ev.Thread()
 	if t == "" {
 		for _, ln := range l.all {
 			ln.own(ev)
@@ -467,6 +470,9 @@ func (s *Session) HandleRequest(in *IncomingRequest) bool {
 	// A request goes to the session whose thread or sub-agent asks; a
 	// thread-less one to the root.
 	to, t := s, req.Thread()
+	if t != "" && s.lanes.asides.take(t, req) { // an aside's fork refuses it (aside.go)
+		return true
+	}
 	s.lanes.mu.Lock()
 	if t != "" {
 		to, _ = s.lanes.owner(t)

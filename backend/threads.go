@@ -108,18 +108,33 @@ type ThreadForkParams struct {
 	Sandbox        string `json:"sandbox,omitempty"`
 	// Config overrides codex config keys for the fork (sandbox.go).
 	Config map[string]any `json:"config,omitempty"`
+	// Ephemeral keeps the fork in memory only: never written, never
+	// listed (an aside, aside.go).
+	Ephemeral bool `json:"ephemeral,omitempty"`
+	// ExcludeTurns leaves the copied history out of the answer.
+	ExcludeTurns bool `json:"excludeTurns,omitempty"`
+	// PredictionMode (`experimentalPredictionMode`) starts the fork from
+	// the loaded parent's config, tools and history, to reuse its prompt
+	// cache: it needs Ephemeral and a loaded, persisted parent, and takes
+	// no overrides (Cwd, ApprovalPolicy, Sandbox, Config, BeforeTurnID).
+	PredictionMode bool `json:"experimentalPredictionMode,omitempty"`
+}
+
+// ThreadUnsubscribeParams are the params of `thread/unsubscribe`.
+type ThreadUnsubscribeParams struct {
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadUnsubscribeResponse is the result of `thread/unsubscribe`: Status
+// is "unsubscribed", "notSubscribed" or "notLoaded".
+type ThreadUnsubscribeResponse struct {
+	Status string `json:"status"`
 }
 
 // ThreadIDParams are the params of the methods that take only a thread id:
 // `thread/archive`, `thread/compact/start`.
 type ThreadIDParams struct {
 	ThreadID string `json:"threadId"`
-}
-
-// ThreadUnsubscribeResponse is the result of `thread/unsubscribe`:
-// Status is "unsubscribed", "notSubscribed" or "notLoaded".
-type ThreadUnsubscribeResponse struct {
-	Status string `json:"status"`
 }
 
 // ThreadLoadedListParams are the params of `thread/loaded/list`: the

@@ -2,6 +2,7 @@ package model
 
 import (
 	"tandem/model/commands"
+	"tandem/thread"
 )
 
 // The slash commands (model/commands) are the table, Enter on a draft
@@ -64,3 +65,25 @@ func (w commandsWorld) Diff() string                  { return w.m.panes.Thread(
 func (w commandsWorld) LastAnswer() string            { return w.m.panes.LastAnswer() }
 func (w commandsWorld) McpStartup() map[string]string { return w.m.stat.McpStartup() }
 func (w commandsWorld) UndoBlocked() string           { return w.m.rewind.UndoBlocked() } // model/rewind
+
+// Recap lists the thread's turns from its fold, each with the user's
+// message that began it, and the turn newest when it opened (panes).
+func (w commandsWorld) Recap() commands.Recap {
+	r := commands.Recap{OpenedAt: w.m.panes.OpenedAt()}
+	at := map[string]int{} // turn id → its index in r.Turns
+	for _, it := range w.m.panes.Thread().Items() {
+		id := it.Key.Turn
+		if id == "" {
+			continue
+		}
+		i, ok := at[id]
+		if !ok {
+			i, at[id] = len(r.Turns), len(r.Turns)
+			r.Turns = append(r.Turns, commands.TurnRef{ID: id})
+		}
+		if t := &r.Turns[i]; it.Kind == thread.User && t.Prompt == "" {
+			t.Prompt = it.Text()
+		}
+	}
+	return r
+}

@@ -56,6 +56,9 @@ type fakeDriver struct {
 	// noTurnID: TurnID is "" (the turn is starting: turn/start's answer
 	// not in yet).
 	noTurnID bool
+	// asideGate holds Aside's answer while set (until closed, or its ctx
+	// ends: then the answer is the ctx's error).
+	asideGate chan struct{}
 }
 
 var _ backend.Client = (*fakeDriver)(nil)
@@ -314,6 +317,24 @@ func (f *fakeDriver) Review(_ context.Context, target backend.ReviewTarget) erro
 
 func (f *fakeDriver) ShellCommand(_ context.Context, command string) error {
 	return f.answer("thread/shellCommand", backend.ThreadShellCommandParams{ThreadID: f.ThreadID(), Command: command}, nil)
+}
+
+// Aside records the prompt ("aside") and answers results["aside"] (a
+// string) or errs["aside"], once asideGate lets it.
+func (f *fakeDriver) Aside(ctx context.Context, prompt string) (string, error) {
+	f.record("aside", prompt)
+	f.mu.Lock()
+	gate, err := f.asideGate, f.errs["aside"]
+	answer, _ := f.results["aside"].(string)
+	f.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+	return answer, err
 }
 
 func (f *fakeDriver) RenameThread(_ context.Context, name string) error {

@@ -3,6 +3,7 @@ package act
 import (
 	"context"
 	"fmt"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -156,4 +157,44 @@ func (Logout) run(ctx context.Context, c backend.Client) tea.Msg {
 		return LoggedOut{Err: err}
 	}
 	return LoggedOut{Was: before.Account}
+}
+
+// AskAside asks Prompt on a throwaway fork of the open thread (/side,
+// /recap: `thread/fork` ephemeral, one read-only turn); the result is
+// AsideAnswered with the same Seq. Closing Cut cuts it (Esc): the fork's
+// turn is interrupted and the answer is context.Canceled.
+type AskAside struct {
+	Seq    int
+	Prompt string
+	Cut    <-chan struct{}
+}
+
+// AsideAnswered is the answer to AskAside: the fork's last agent message
+// (Markdown), or Err.
+type AsideAnswered struct {
+	Seq    int
+	Answer string
+	Err    error
+}
+
+// asideTimeout is how long an aside may take: a turn of its own, which
+// may read files before it answers.
+const asideTimeout = 15 * time.Minute
+
+func (AskAside) timeout() time.Duration { return asideTimeout }
+
+func (a AskAside) run(ctx context.Context, c backend.Client) tea.Msg {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if a.Cut != nil {
+		go func() {
+			select {
+			case <-a.Cut:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	answer, err := c.Aside(ctx, a.Prompt)
+	return AsideAnswered{Seq: a.Seq, Answer: answer, Err: err}
 }

@@ -39,3 +39,8 @@ type ReopenPopup struct{}
 // turn machine as a message when it is none): it runs as the command, as
 // Codex's TUI runs a queued slash command, never as text for the model.
 type RunQueued struct{ Raw string }
+
+// ShowPage shows Markdown full screen in the pager, Title in its footer,
+// until Esc closes it: a side question's answer (/side, /recap; the
+// root, for the panes). The transcript is not touched.
+type ShowPage struct{ Title, Markdown string }

@@ -47,6 +47,10 @@ func (r Role) Watches() bool { return r.kind == watcher }
 // other viewers.
 func (r Role) Shared() bool { return r.kind != host }
 
+// Replays reports a replay of a recording: nothing it does reaches a
+// server.
+func (r Role) Replays() bool { return r.kind == replay }
+
 // Guest reports an SSH client of tandem serve: nothing runs on the host
 // for it ($EDITOR, $PAGER, the native clipboard), and the host's
 // approval policy and sandbox are not its to change.

@@ -84,6 +84,9 @@ type World interface {
 	// UndoBlocked says why /undo can't take back the last turn now (""
 	// when it can).
 	UndoBlocked() string
+	// Recap is the shown thread's turns and the newest when it opened
+	// (/recap, /side: aside.go).
+	Recap() Recap
 }
 
 // Turn is the turn machine as the commands see it.
@@ -138,6 +141,10 @@ type Commands struct {
 	// from last, by its name, given back if its call fails.
 	cur    running
 	drafts map[string]string
+	// aside is the side question running (nil: none); looked the turn
+	// each thread's last /recap covered, by thread id (aside.go).
+	aside  *aside
+	looked map[string]string
 }
 
 // running is a command as it runs: its name, the line it ran from, and
@@ -162,7 +169,7 @@ func New(env act.Env, opts Options) *Commands {
 	if km == nil {
 		km = keys.Default()
 	}
-	return &Commands{env: env, opts: opts, keys: km, world: opts.World, status: map[int][]string{}, drafts: map[string]string{}}
+	return &Commands{env: env, opts: opts, keys: km, world: opts.World, status: map[int][]string{}, drafts: map[string]string{}, looked: map[string]string{}}
 }
 
 func (c *Commands) out() *act.Out { return c.env.Out }
@@ -201,6 +208,8 @@ func (c *Commands) Result(msg tea.Msg) {
 		c.onInitCheck(msg)
 	case act.LoggedOut:
 		c.onLogout(msg)
+	case act.AsideAnswered:
+		c.onAside(msg)
 	}
 }
 

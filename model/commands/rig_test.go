@@ -28,6 +28,7 @@ type world struct {
 	answer     string
 	mcp        map[string]string
 	undo       string
+	recap      Recap
 }
 
 func (w *world) Turn() Turn      { return w.turn }
@@ -45,6 +46,7 @@ func (w *world) Diff() string                  { return w.diff }
 func (w *world) LastAnswer() string            { return w.answer }
 func (w *world) McpStartup() map[string]string { return w.mcp }
 func (w *world) UndoBlocked() string           { return w.undo }
+func (w *world) Recap() Recap                  { return w.recap }
 func (w *world) Expand(s string) string {
 	for k, v := range w.pastes {
 		s = strings.ReplaceAll(s, k, v)
@@ -80,6 +82,7 @@ func newRoleRig(t *testing.T, role act.Role) *rig {
 	r := &rig{t: t, now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC), w: &world{
 		server: Server{Online: true, Ready: true, ThreadID: "th-1", Version: "codex 0.169.0"},
 		cwd:    "/w",
+		recap:  Recap{Turns: []TurnRef{{ID: "turn-1", Prompt: "first prompt"}}},
 		status: Status{Info: ui.StatusInfo{Model: "gpt-x", Cwd: "~/w", Approval: "on-request", Sandbox: "workspace-write"}},
 	}}
 	env := act.Env{Out: &r.out, Clock: clock{now: &r.now}, Role: role}

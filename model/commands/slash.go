@@ -257,11 +257,15 @@ func (c *Commands) Question() string {
 	return a.question
 }
 
-// Key handles a key while a command waits for its confirmation, and
+// Key handles a key while a side question runs (Esc, the composer
+// having the keys, cuts it) or a command waits for its confirmation, and
 // reports whether it used the key up: Enter confirms once the question
 // has been read (an earlier one is swallowed), Esc cancels it and keeps
 // the draft, any other key cancels it and then acts as usual (false).
 func (c *Commands) Key(k tea.KeyPressMsg) (done bool) {
+	if c.aside != nil && key.Matches(k, c.keys.Interrupt) && !c.world.Covered() {
+		return c.cutAside() // aside.go: Esc cuts a side question before it interrupts a turn
+	}
 	a := c.ask
 	if a == nil {
 		return false

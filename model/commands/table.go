@@ -65,6 +65,8 @@ func init() {
 		{name: "plan", desc: "plan mode on or off for the next turns (%s switches modes)", key: func(k *keys.Map) key.Binding { return k.Collab }, run: want(act.SwitchMode{Plan: true})},
 		{name: "goal", args: true, desc: "the thread's goal: /goal TEXT sets it, /goal clear clears it", server: true, run: (*Commands).goal},
 		{name: "mcp", args: true, desc: "list MCP servers and their tools; /mcp login NAME signs in (OAuth)", server: true, run: (*Commands).mcp},
+		{name: "side", args: true, desc: "ask on a throwaway fork, the thread left as it is: /side QUESTION", blocked: (*Commands).asideBlocked, run: (*Commands).side},
+		{name: "recap", desc: "what the thread did since you last looked (on a throwaway fork)", blocked: (*Commands).asideBlocked, run: (*Commands).recap},
 		{name: "copy", desc: "copy the last answer to the clipboard", agentSafe: true, run: func(c *Commands, _ string) { c.Copy() }},
 		{name: "restart", destructive: true, desc: "restart the codex app-server", idleOnly: true, run: want(act.Restart{})},
 		{name: "help", desc: "list the commands and keys", agentSafe: true, run: (*Commands).help},

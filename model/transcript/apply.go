@@ -37,6 +37,8 @@ func (p *Panes) Apply(i act.Intent, facts func() DoneFacts) bool {
 		p.Opened(i.How, i.From)
 	case act.ForgetPeek:
 		p.ForgetPeek()
+	case act.ShowPage:
+		p.OpenPage(i.Title, i.Markdown)
 	case act.ReadEarlier:
 		f := facts()
 		p.ListEarlierAgents(i.Thread)

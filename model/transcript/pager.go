@@ -34,6 +34,9 @@ type pager struct {
 	tail   PagerTail // what an open approval asks about, after the cells
 	filled bool
 	seq    int // pagerFillMsg of another opening are dropped
+	// page, when set, is the text shown instead of the transcript
+	// (page.go).
+	page *page
 }
 
 // PagerTail is what a waiting approval asks about, shown whole after the
@@ -79,7 +82,11 @@ func (p *Panes) PagerView() string {
 	if !pg.filled {
 		state = "drawing earlier turns…"
 	}
-	foot := ui.Truncate(" transcript · ↑↓ PgUp/PgDn g/G · o command output · q/esc close · "+state, w)
+	what := " transcript · ↑↓ PgUp/PgDn g/G · o command output · q/esc close · "
+	if pg.page != nil {
+		what = " " + ui.SanitizeLine(pg.page.title) + " · ↑↓ PgUp/PgDn g/G · q/esc close · "
+	}
+	foot := ui.Truncate(what+state, w)
 	out = append(out, st.Status.Reverse(true).Render(foot+strings.Repeat(" ", max(0, w-lipgloss.Width(foot)))))
 	return strings.Join(out, "\n")
 }
@@ -221,7 +228,7 @@ func (p *Panes) PagerKey(k tea.KeyPressMsg, km *keys.Map) PagerAction {
 	switch {
 	case key.Matches(k, km.PagerClose):
 		return PagerClose
-	case key.Matches(k, km.PagerOutput):
+	case key.Matches(k, km.PagerOutput) && pg.page == nil:
 		return PagerOutput
 	case key.Matches(k, km.PagerUp):
 		pg.scroll(-1, p.h)

@@ -58,6 +58,9 @@ type Panes struct {
 	// peeked is the thread whose newest turns are drawn while its resume
 	// runs ("" when none are).
 	peeked string
+	// opened is the newest turn of the history loaded when the thread
+	// opened ("" for none: a new thread): /recap's "since you opened it".
+	opened string
 	pager  *pager
 	sb     scrollback
 	// mouseOff: the mouse is released for the terminal's own selection.
@@ -217,6 +220,9 @@ func (p *Panes) Follow() { p.shown.v.follow = true }
 // so.
 func (p *Panes) LoadHistory(turns []backend.Turn, failures bool) {
 	m := p.main
+	if len(turns) > 0 {
+		p.opened = turns[len(turns)-1].ID
+	}
 	for _, t := range turns {
 		for _, it := range m.state.Load([]backend.Turn{t}) {
 			m.v.addItem(it, p.cwd)
@@ -243,8 +249,14 @@ func (p *Panes) Open(id, cwd string) {
 	m.state.RateLimits, m.state.Usage.ContextWindow = limits, window
 	m.v.reset()
 	p.peeked = ""
+	p.opened = ""
 	p.SetCwd(cwd)
 }
+
+// OpenedAt is the newest turn of the thread when it was opened here (""
+// for none: a new thread, or one opened with no history): what /recap
+// summarises from until the first /recap.
+func (p *Panes) OpenedAt() string { return p.opened }
 
 // ForgetPeek drops the newest turns drawn of a thread that did not open.
 func (p *Panes) ForgetPeek() {

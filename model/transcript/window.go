@@ -40,7 +40,10 @@ func (p *Panes) Resize(w, h int) tea.Cmd {
 		return nil
 	}
 	var fill tea.Cmd
-	if p.pager != nil {
+	switch {
+	case p.PageOpen():
+		p.layOutPage(p.pager.top)
+	case p.pager != nil:
 		fill = p.openPager(p.pager.tail)
 	}
 	p.resizeSeq++

@@ -37,6 +37,10 @@ type AltScreenMsg struct{ Reply chan bool }
 // (model.Model.Pasting).
 type PastingMsg struct{ Reply chan bool }
 
+// StateMsg asks a Probe for its model's State (model.Model.State), read
+// on the program's goroutine.
+type StateMsg struct{ Reply chan model.State }
+
 // Init implements tea.Model.
 func (p Probe) Init() tea.Cmd { return p.Model.Init() }
 
@@ -53,6 +57,15 @@ func (p Probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if s, ok := msg.(PastingMsg); ok {
 		pm, _ := p.Model.(interface{ State() model.State })
 		s.Reply <- pm != nil && pm.State().Pasting
+		return p, nil
+	}
+	if s, ok := msg.(StateMsg); ok {
+		pm, _ := p.Model.(interface{ State() model.State })
+		var st model.State
+		if pm != nil {
+			st = pm.State()
+		}
+		s.Reply <- st
 		return p, nil
 	}
 	if _, ok := msg.(spinner.TickMsg); ok && p.Freeze {
@@ -154,6 +167,13 @@ func ask[T any](t testing.TB, u *TUI, what string, reply chan T, msg tea.Msg) T 
 		var zero T
 		return zero
 	}
+}
+
+// State returns the model's State, read on the program's goroutine.
+func (u *TUI) State(t testing.TB) model.State {
+	t.Helper()
+	reply := make(chan model.State, 1)
+	return ask(t, u, "state", reply, StateMsg{Reply: reply})
 }
 
 // Screen returns the current screen as plain text.
