@@ -280,6 +280,9 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	case PeerMsg:
 		m.stat.Apply(act.Settings{Peer: &msg.Peer}) // model/status
 		return m, nil
+	case DeckInfo:
+		m.stat.OnDeck(msg.Waiting, msg.Key) // model/status: the other threads that wait
+		return m, nil
 	case SessionFailedMsg:
 		m.turn.OnFailed(msg.Err) // model/turn
 		return m, nil

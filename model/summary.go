@@ -1,6 +1,11 @@
 package model
 
-import "time"
+import (
+	"slices"
+	"time"
+
+	"tandem/model/transcript"
+)
 
 // Phase is where a thread stands, as the command center (internal/deck)
 // shows it.
@@ -64,4 +69,76 @@ type DeckInfo struct {
 	Waiting int
 	// Key is the command center's key as help shows it ("f4").
 	Key string
+}
+
+// phaseFacts are what a thread's phase is told by: the turn machine's
+// (model/turn) and the threads whose requests wait (model/overlay).
+type phaseFacts struct {
+	Ready, Running, Dead bool
+	Failure              string
+	Asking               []string
+}
+
+// summaryOf makes the Summary of the panes' digest (model/transcript)
+// and the phase facts: O(sub-agents + pending requests).
+func summaryOf(d transcript.Digest, f phaseFacts) Summary {
+	s := Summary{ThreadID: d.ThreadID, Name: d.Name, Cwd: d.Cwd, Tokens: d.Tokens, LastLine: d.LastLine,
+		Turns: d.Turns, Changed: d.Changed, Created: d.Created}
+	switch {
+	case f.Dead:
+		s.Phase, s.Failure = PhaseFailed, f.Failure
+		if s.Failure == "" {
+			s.Failure = "codex app-server is gone"
+		}
+	case len(f.Asking) > 0:
+		s.Phase = PhaseWaiting
+	case f.Running:
+		s.Phase = PhaseRunning
+	case f.Failure != "":
+		s.Phase, s.Failure = PhaseFailed, f.Failure
+	case !f.Ready || d.ThreadID == "":
+		s.Phase = PhaseStarting
+	default:
+		s.Phase = PhaseIdle
+	}
+	if len(d.Agents) > 0 {
+		s.Agents = make([]AgentSummary, len(d.Agents))
+		for i, a := range d.Agents {
+			s.Agents[i] = AgentSummary{ThreadID: a.ID, Name: a.Name, Phase: agentPhase(a.Status)}
+			if !f.Dead && slices.Contains(f.Asking, a.ID) {
+				s.Agents[i].Phase = PhaseWaiting
+			}
+		}
+	}
+	return s
+}
+
+// agentPhase is the phase of a sub-agent in status (transcript's
+// AgentDigest.Status).
+func agentPhase(status string) Phase {
+	switch status {
+	case "running":
+		return PhaseRunning
+	case "failed":
+		return PhaseFailed
+	}
+	return PhaseIdle
+}
+
+// String names the phase as the command center shows it: "starting",
+// "idle", "running", "waiting for you", "failed".
+func (p Phase) String() string {
+	switch p {
+	case PhaseStarting:
+		return "starting"
+	case PhaseIdle:
+		return "idle"
+	case PhaseRunning:
+		return "running"
+	case PhaseWaiting:
+		return "waiting for you"
+	case PhaseFailed:
+		return "failed"
+	}
+	return "unknown"
 }
