@@ -288,15 +288,20 @@ func (p *Panes) Merge(turns []backend.Turn, dropped string, shared bool) {
 	m := p.main
 	added, changed := m.state.Merge(turns)
 	p.dig.turns(turns)
+	for _, t := range turns { // in the thread's order: the newest line is the last noted
+		for _, bi := range t.Items {
+			if it := m.state.Find(t.ID, bi.ID); it != nil {
+				p.dig.note(it)
+			}
+		}
+	}
 	for _, it := range added {
-		p.dig.note(it)
 		if it.Kind == thread.User && it.Key.Turn == dropped && !shared {
 			continue
 		}
 		m.v.addItem(it, p.cwd)
 	}
 	for _, it := range changed {
-		p.dig.note(it)
 		m.v.touch(it)
 	}
 }
