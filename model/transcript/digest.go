@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"tandem/backend"
 	"tandem/thread"
@@ -14,7 +15,7 @@ import (
 // model: kept as the events fold, so reading it costs O(sub-agents), never
 // a walk over the transcript and no drawing.
 
-// maxLastLine bounds LastLine, in cells.
+// maxLastLine bounds LastLine, in runes.
 const maxLastLine = 200
 
 // digest is what the panes keep of the thread for Digest.
@@ -44,7 +45,7 @@ type Digest struct {
 	Tokens int64
 	// LastLine is the newest line: an answer's last non-empty line, or
 	// "$ " and a command's first line; one line, made safe for a
-	// terminal, at most maxLastLine cells.
+	// terminal, at most maxLastLine runes.
 	LastLine string
 	// Turns counts the turns that ended, of the history read when the
 	// thread opened and since (earlier turns read by scrolling up do not
@@ -154,32 +155,61 @@ func (d *digest) lastLine() string {
 	return d.line
 }
 
-// itemLine is it as one line: an answer's last non-empty line, a
-// command's first line after "$ ".
+// itemLine is it as one line: an answer's last non-empty line (its end,
+// after "…", when longer than maxLastLine runes: what is being written),
+// a command's first line after "$ " (its start, then "…").
 func itemLine(it *thread.Item) string {
-	var l string
 	if it.Kind == thread.Command {
 		cmd := strings.TrimSpace(it.Command)
 		first, more, _ := strings.Cut(cmd, "\n")
-		l = "$ " + strings.TrimSpace(first)
+		l := "$ " + strings.TrimSpace(first)
 		if strings.TrimSpace(more) != "" {
 			l += " …"
 		}
-	} else {
-		l = lastNonEmpty(it.Text())
+		return ui.SanitizeLine(headRunes(l, maxLastLine))
 	}
-	if len(l) > 8*maxLastLine {
-		l = l[:8*maxLastLine] // what is cut below anyway
-	}
-	return ui.Truncate(ui.SanitizeLine(l), maxLastLine)
+	return ui.SanitizeLine(lastNonEmpty(it.Text()))
 }
 
-// lastNonEmpty is the last line of s with more than spaces, trimmed:
-// O(that line and the blank ones after it).
+// lastNonEmpty is the last line of s with more than spaces, trimmed, at
+// most maxLastLine runes: of a longer one its end after "…". It looks at
+// no more than 4×maxLastLine bytes past the blanks that end s, so a
+// streamed answer's newest line costs the same however long the answer.
 func lastNonEmpty(s string) string {
 	s = strings.TrimRight(s, " \t\r\n")
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
+	tail, cut := s, false
+	if n := 4 * maxLastLine; len(tail) > n {
+		tail, cut = tail[len(tail)-n:], true // the line may begin before
 	}
-	return strings.TrimSpace(s)
+	if i := strings.LastIndexByte(tail, '\n'); i >= 0 {
+		tail, cut = tail[i+1:], false
+	}
+	tail = strings.TrimSpace(tail)
+	end := len(tail) // its last maxLastLine-1 runes, "…" before when there are more
+	for n := 0; end > 0 && n < maxLastLine-1 && len(tail) >= maxLastLine; n++ {
+		_, size := utf8.DecodeLastRuneInString(tail[:end])
+		end -= size
+	}
+	if len(tail) < maxLastLine {
+		end = 0 // fewer bytes than runes allowed
+	}
+	if end > 0 || cut {
+		return "…" + tail[end:] // a rune cut at the window's start: SanitizeLine shows U+FFFD
+	}
+	return tail
+}
+
+// headRunes is s cut to n runes, the last of them "…" when it was longer.
+func headRunes(s string, n int) string {
+	count := 0
+	for i := range s {
+		if count == n-1 {
+			if utf8.RuneCountInString(s[i:]) > 1 {
+				return s[:i] + "…"
+			}
+			return s
+		}
+		count++
+	}
+	return s
 }
