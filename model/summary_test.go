@@ -252,12 +252,13 @@ func TestStateSummarySnapshot(t *testing.T) {
 	}
 	m.Update(fc("f1", "/w/b"))
 	m.Update(fc("f2", "/w/c"))
+	m.Update(fc("f3", "/w/d")) // room left in the slice's array
 	before := m.State().Summary.Changed
-	m.Update(fc("f3", "/w/a"))
-	if !slices.Equal(before, []string{"/w/b", "/w/c"}) {
+	m.Update(fc("f4", "/w/a"))
+	if !slices.Equal(before, []string{"/w/b", "/w/c", "/w/d"}) {
 		t.Fatalf("a summary read before changed: %q", before)
 	}
-	if got := m.State().Summary.Changed; !slices.Equal(got, []string{"/w/a", "/w/b", "/w/c"}) {
+	if got := m.State().Summary.Changed; !slices.Equal(got, []string{"/w/a", "/w/b", "/w/c", "/w/d"}) {
 		t.Fatalf("changed %q", got)
 	}
 }
