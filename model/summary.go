@@ -29,32 +29,47 @@ const (
 // command center shows. The slices are the model's own.
 type Summary struct {
 	// ThreadID is the thread's id ("" before it is open); Name its name
-	// (thread/name/set, or "" when it has none); Cwd where it runs, as
-	// the server said.
+	// (the thread/start or thread/resume response, then
+	// thread/name/updated; "" when it has none); Cwd where it runs, as
+	// the server said (absolute, on the server's machine).
 	ThreadID, Name, Cwd string
-	Phase               Phase
+	// Phase is PhaseFailed when the app-server is gone or could not
+	// start, else PhaseWaiting while a request of the thread or a
+	// sub-agent waits, PhaseRunning during a turn, PhaseFailed after a
+	// failed turn (until the next one), PhaseStarting before a thread is
+	// open, else PhaseIdle.
+	Phase Phase
 	// Failure says why, for PhaseFailed ("" otherwise).
 	Failure string
 	// Tokens is the thread's total token use so far
 	// (thread/tokenUsage/updated), 0 when none was reported.
 	Tokens int64
-	// LastLine is the newest line the thread showed (an answer's last
-	// line, a command), one line, made safe for a terminal.
+	// LastLine is the newest line the thread showed: the newest answer's
+	// last non-empty line (its end after "…" when longer than 200 runes),
+	// or "$ " and the newest command's first line; one line, made safe
+	// for a terminal.
 	LastLine string
-	// Turns counts the turns that ended; a program around the model
-	// compares it to tell a thread with news.
+	// Turns counts the turns that ended: those of the history read when
+	// the thread opened, then each turn/completed (earlier turns read by
+	// scrolling up do not count); a program around the model compares it
+	// to tell a thread with news.
 	Turns int
 	// Changed are the paths, as the server named them (absolute), that
-	// the thread's fileChange items touched, sorted, each once.
+	// the fileChange items of the thread and its sub-agents touched,
+	// sorted, each once. A slice read once is never changed: a new path
+	// makes a new one.
 	Changed []string
-	// Agents are the thread's sub-agents, oldest first.
+	// Agents are the thread's sub-agents, oldest first (nil for none).
 	Agents []AgentSummary
 	// Created is when the thread was created (the server's createdAt),
 	// zero when not known.
 	Created time.Time
 }
 
-// AgentSummary is one sub-agent of a thread, as a nested row.
+// AgentSummary is one sub-agent of a thread, as a nested row: its
+// thread id, name (nickname, role or short id) and phase (PhaseWaiting
+// while a request of it waits; PhaseRunning, PhaseFailed, else
+// PhaseIdle).
 type AgentSummary struct {
 	ThreadID, Name string
 	Phase          Phase
