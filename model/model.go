@@ -3,6 +3,7 @@ package model
 import (
 	"time"
 
+	"charm.land/bubbles/v2/cursor"
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
@@ -232,9 +233,11 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		}
 	}()
 	m.overlay.NoteInput(msg) // model/overlay: a form's grace
-	m.drawn.deltaOnly = isDelta(msg)
-	_, m.drawn.tickOnly = msg.(status.Tick)
-	if !m.drawn.deltaOnly && !m.composer.BurstGoesOn(msg) {
+	delta := isDelta(msg)
+	_, tick := msg.(status.Tick)
+	m.drawn.took(delta, tick)                                                 // view.go: what the next View may reuse
+	m.env.Out.Cmd(wakeTimers(&m.drawn, m.stat, m.composer, m.turn.Running())) // view.go: drawn again
+	if !delta && !m.composer.BurstGoesOn(msg) {
 		m.panes.Flush() // deltas coalesce until the next other message (or paste burst key)
 	}
 	if cmd, done := m.roleFilter(msg); done { // role.go
@@ -279,6 +282,9 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, nil
 	case PeerMsg:
 		m.stat.Apply(act.Settings{Peer: &msg.Peer}) // model/status
+		return m, nil
+	case DeckInfo:
+		m.stat.OnDeck(msg.Waiting, msg.Key) // model/status: the other threads that wait
 		return m, nil
 	case SessionFailedMsg:
 		m.turn.OnFailed(msg.Err) // model/turn
@@ -329,7 +335,11 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, nil
 	case status.Msg: // a frame tick (the turn-timeout offer is checked on each), the quit window's end
 		m.turn.CheckTimeout() // model/turn
-		return m, m.stat.Update(msg, m.turn.Running())
+		drawn := m.drawn.views != m.drawn.tickViews
+		if _, tick := msg.(status.Tick); tick {
+			m.drawn.tickViews = m.drawn.views
+		}
+		return m, m.stat.Update(msg, m.turn.Running(), drawn)
 	case spinner.TickMsg:
 		return m, m.stat.OnSpin(msg, m.turn.Running()) // model/status
 	case FrameRateMsg:
@@ -363,7 +373,10 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, cmd
 	}
 	// Anything else (cursor blink, form internals) goes to the focused
-	// component.
+	// component; a blink only while the model is drawn (view.go).
+	if _, ok := msg.(cursor.BlinkMsg); ok && !blinkGoesOn(&m.drawn) {
+		return m, nil
+	}
 	m.overlay.Update(msg)  // the form's and the login form's
 	m.composer.Update(msg) // the cursor's blink
 	return m, nil

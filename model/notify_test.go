@@ -120,3 +120,39 @@ func rawOf(cmd tea.Cmd) string {
 }
 
 func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// A request's notification names the thread, as a turn's end does: its
+// name, else the first words of its first prompt, so that notifications
+// of several threads can be told apart; a thread with neither yet says
+// only what waits.
+func TestRequestNotificationNamesTheThread(t *testing.T) {
+	env := func(k string) string { return map[string]string{"TERM_PROGRAM": "ghostty"}[k] }
+	const th = `"threadId":"t-first","turnId":"turn-1"`
+	prompt := notif(t, "item/completed", `{`+th+`,"item":{"type":"userMessage","id":"u1","content":[{"type":"text","text":"Find the flaky test in the parser package and fix it for good"}]}}`)
+	rename := notif(t, "thread/name/updated", `{"threadId":"t-first","threadName":"Flaky test hunt"}`)
+	cases := []struct {
+		name string
+		msgs []tea.Msg
+		want string
+	}{
+		{"named", []tea.Msg{prompt, rename}, "\x1b]9;tandem: approve command: go test ./... — Flaky test hunt\a"},
+		{"its first prompt", []tea.Msg{prompt}, "\x1b]9;tandem: approve command: go test ./... — Find the flaky test in the parser packa…\a"},
+		{"neither", nil, "\x1b]9;tandem: approve command: go test ./...\a"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := New(Options{Notifications: "always", Getenv: env})
+			m.Update(SessionReadyMsg{Client: newFake(), ThreadID: "t-first"})
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			startTurn(m)
+			for _, msg := range c.msgs {
+				m.Update(msg)
+			}
+			_, cmd := m.Update(decodeReq(t, "item/commandExecution/requestApproval", `"r1"`,
+				`{`+th+`,"itemId":"c9","startedAtMs":1,"environmentId":null,"command":"go test ./...","cwd":"/w"}`, &replies{}))
+			if got := rawOf(cmd); got != c.want {
+				t.Errorf("wrote %q\nwant  %q", got, c.want)
+			}
+		})
+	}
+}

@@ -5,7 +5,6 @@ import (
 
 	"tandem/model/act"
 	"tandem/model/overlay"
-	"tandem/model/status"
 	"tandem/thread"
 )
 
@@ -45,7 +44,7 @@ func (m *Model) applyOverlay(i act.Intent) (cmd tea.Cmd, ok bool) {
 	case act.Quit:
 		return m.Quit(), true
 	case act.RequestNotify:
-		return m.stat.Notify(status.Request, i.Summary, 0, m.live()), true // model/status
+		return m.stat.RequestWaits(i.Summary, m.stat.Label(m.panes.Name(), m.panes.Thread()), m.live()), true // model/status
 	case act.Follow:
 		m.panes.Follow()
 	default:

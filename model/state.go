@@ -44,7 +44,8 @@ type State struct {
 	Durable  bool
 	Host     string
 	Detached bool
-	// Summary is the thread at a glance, for the command center.
+	// Summary is the thread at a glance, for the command center: kept as
+	// the events fold, so it costs O(sub-agents + pending requests).
 	Summary Summary
 }
 
@@ -57,6 +58,8 @@ func (m *Model) State() State {
 		LastDiff: m.panes.Thread().Diff, ServerDead: m.turn.Dead(),
 		LoginOpen: m.overlay.LoginOpen(), PagerOpen: m.panes.PagerOpen(), MouseReleased: m.panes.MouseReleased(),
 		Durable: m.turn.Durable(), Host: m.turn.Host(), Detached: m.turn.Detached(),
+		Summary: summaryOf(m.panes.Digest(), phaseFacts{Ready: m.turn.Ready(), Running: m.turn.Running(),
+			Dead: m.turn.Dead(), Failure: m.turn.Failure(), Asking: m.overlay.Asking()}),
 	}
 }
 

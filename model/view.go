@@ -7,26 +7,80 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/model/act"
+	"tandem/model/composer"
 	"tandem/model/status"
 	"tandem/ui"
 )
 
-// drawState is what the last View drew and how the message being
-// handled may reuse it: a streaming delta changes nothing below the
+// drawState is what the last View drew and how the messages handled
+// since may reuse it: a streaming delta changes nothing below the
 // transcript (bottom), and a frame tick only the elapsed second.
+// deltaOnly: every message since the last View was a delta; tickOnly:
+// each was a delta or a frame tick (a model drawn after every message,
+// as Bubble Tea draws it, has just the one; a lane of the command center
+// drawn again after a while, many).
 type drawState struct {
 	deltaOnly, tickOnly bool
 	bottom              []string
 	bottomW             int
 	bottomSec           int64 // the elapsed second bottom was drawn at
+	// views counts the Views so far; tickViews and blinkViews what it
+	// was at the last frame tick and cursor blink. A model not drawn
+	// between two of them (a lane of the command center not on screen)
+	// lets them go: the frame ticks slow down (model/status), the blinks
+	// stop (blinkOff); the first message after a View wakes them
+	// (wakeTimers).
+	views, tickViews, blinkViews int
+	blinkOff                     bool
+}
+
+// took notes a message handled since the last View: a delta, a frame
+// tick, or another.
+func (d *drawState) took(delta, tick bool) {
+	d.deltaOnly = d.deltaOnly && delta
+	d.tickOnly = d.tickOnly && (delta || tick)
+}
+
+// kept notes a frame drawn whole and kept, its bottom too: nothing
+// was handled since.
+func (d *drawState) kept() { d.deltaOnly, d.tickOnly = true, true }
+
+// wakeTimers gives a model drawn again (View) since its timers went
+// quiet their pace back: the running turn's frame ticks and spinner
+// (model/status), the cursor's blink (model/composer). The command
+// starts them; nil when none was quiet.
+func wakeTimers(d *drawState, st *status.Status, c *composer.Composer, running bool) tea.Cmd {
+	var cmd tea.Cmd
+	if st.Undrawn() && d.views != d.tickViews {
+		cmd = st.Wake(running)
+	}
+	if d.blinkOff && d.views != d.blinkViews {
+		d.blinkOff, d.blinkViews = false, d.views
+		cmd = tea.Batch(cmd, c.Blink())
+	}
+	return cmd
+}
+
+// blinkGoesOn reports whether a cursor blink is to be taken: not when
+// the model was not drawn since the last one (its blinks stop there,
+// until wakeTimers).
+func blinkGoesOn(d *drawState) bool {
+	if d.views == d.blinkViews {
+		d.blinkOff = true
+		return false
+	}
+	d.blinkViews = d.views
+	return true
 }
 
 // View implements tea.Model: the transcript, bottom-aligned and scrolled,
 // then the inline form (if any), the composer and the status line. It
 // changes nothing the model decides by; it only fills render caches (the
 // panes' cells and frames, the bottom's drawing), which depend on the
-// model alone.
+// model alone, and counts that it drew (drawState.views: the pace of the
+// timers that only serve drawing).
 func (m *Model) View() tea.View {
+	m.drawn.views++ // a model drawn keeps its timers' pace (wakeTimers)
 	if m.width == 0 || m.height == 0 {
 		return tea.NewView("")
 	}
@@ -60,6 +114,7 @@ func (m *Model) View() tea.View {
 	}
 	frame := strings.Join(screen, "\n")
 	m.panes.KeepFrame(frame, m.width, m.height)
+	m.drawn.kept() // what the next messages may reuse
 	return m.finishView(tea.NewView(frame), true)
 }
 
@@ -195,6 +250,7 @@ func (m *Model) inlineView() tea.View {
 			live := m.panes.LiveLines(m.panes.LiveRoom(len(bottom)), m.turn.Running())
 			frame = strings.Join(append(live, bottom...), "\n")
 			m.panes.KeepInlineFrame(frame, m.width, m.height)
+			m.drawn.kept()
 		}
 		v = tea.NewView(frame)
 	}

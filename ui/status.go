@@ -41,6 +41,12 @@ type StatusInfo struct {
 	// Goal is the thread's goal (its objective, cut to 32 cells) and
 	// GoalStatus its status ("active", "complete", …); "" when none.
 	Goal, GoalStatus string
+	// OthersWaiting counts the other threads of the command center that
+	// wait for an answer, DeckKey the key that opens it ("f4"): "⚑ 2
+	// other threads wait for you · f4" on the left, after the sandbox's
+	// warning ("⚑ 2 waiting · f4" when the left side would not fit).
+	OthersWaiting int
+	DeckKey       string
 }
 
 // RateLimit is one rate-limit window: Label ("5h", "weekly") and the
@@ -97,29 +103,16 @@ func statusLine(st Styles, s StatusInfo, width int, memo *StatusMemo) string {
 	for _, f := range []*string{&s.Model, &s.Cwd, &s.Approval, &s.Sandbox, &s.Peer, &s.Notice, &s.Header, &s.Presence, &s.Mode, &s.Goal, &s.GoalStatus} {
 		*f = SanitizeLine(*f)
 	}
-	var left []string
-	if b := DangerBadge(s.Approval, s.Sandbox); b != "" { // first: never cut
-		left = append(left, st.Danger.Render(" "+b+" "))
+	left := leftSide(st, s, false)
+	minGap := 2
+	if len(left) == 0 {
+		minGap = 1 // a margin
 	}
-	if s.Mode != "" {
-		left = append(left, st.Accent.Render("["+s.Mode+" mode]"))
-	}
-	if s.Running {
-		h := s.Header
-		if h == "" {
-			h = "Working"
-		}
-		run := st.Running.Render(strings.TrimSpace(s.Spinner) + " " + Truncate(h, 48) + " " + ElapsedLabel(s.Elapsed))
-		if !s.NoInterrupt {
-			run += st.Dim.Render(" · esc to interrupt")
-		}
-		left = append(left, run)
-	}
-	if s.Notice != "" {
-		left = append(left, st.Warn.Render(s.Notice))
-	}
-	if s.Presence != "" {
-		left = append(left, st.Dim.Render("⇄ "+s.Presence))
+	l := strings.Join(left, "  ")
+	lw := Width(l, st.Width)
+	if s.OthersWaiting > 0 && lw+minGap > width {
+		l = strings.Join(leftSide(st, s, true), "  ") // the short flag
+		lw = Width(l, st.Width)
 	}
 	var right []string
 	if s.Mcp != "" { // first: it says why a tool is not there yet
@@ -155,19 +148,67 @@ func statusLine(st Styles, s StatusInfo, width int, memo *StatusMemo) string {
 		right = append(right, fmt.Sprintf("%s %.0f%% used", rl.Label, rl.UsedPercent))
 	}
 	right = append(right, s.Hints...)
-	l := strings.Join(left, "  ")
 	// Left and right stay apart by at least two spaces; the right side is
 	// cut first, then dropped.
-	minGap := 2
-	if l == "" {
-		minGap = 1 // a margin
-	}
-	lw := Width(l, st.Width)
 	r, rw := rightSide(st, strings.Join(right, " · "), width-lw-minGap, memo)
 	if rw < 0 { // nothing left but the ellipsis
 		return Cut(l, width, st.Width)
 	}
 	return l + strings.Repeat(" ", width-lw-rw) + r
+}
+
+// leftSide is the status line's left side, its parts styled: the
+// sandbox's warning, the other threads waiting (short: "⚑ 2 waiting"),
+// the collaboration mode, the running turn, the notice, the roster.
+func leftSide(st Styles, s StatusInfo, short bool) []string {
+	var left []string
+	if b := DangerBadge(s.Approval, s.Sandbox); b != "" { // first: never cut
+		left = append(left, st.Danger.Render(" "+b+" "))
+	}
+	if s.OthersWaiting > 0 {
+		left = append(left, st.Warn.Render(OthersWaitingLabel(s.OthersWaiting, SanitizeLine(s.DeckKey), short)))
+	}
+	if s.Mode != "" {
+		left = append(left, st.Accent.Render("["+s.Mode+" mode]"))
+	}
+	if s.Running {
+		h := s.Header
+		if h == "" {
+			h = "Working"
+		}
+		run := st.Running.Render(strings.TrimSpace(s.Spinner) + " " + Truncate(h, 48) + " " + ElapsedLabel(s.Elapsed))
+		if !s.NoInterrupt {
+			run += st.Dim.Render(" · esc to interrupt")
+		}
+		left = append(left, run)
+	}
+	if s.Notice != "" {
+		left = append(left, st.Warn.Render(s.Notice))
+	}
+	if s.Presence != "" {
+		left = append(left, st.Dim.Render("⇄ "+s.Presence))
+	}
+	return left
+}
+
+// OthersWaitingLabel is the status line's count of the other threads
+// that wait for an answer (n > 0), and the key that opens the command
+// center ("" for none): "⚑ 2 other threads wait for you · f4", or short
+// "⚑ 2 waiting · f4".
+func OthersWaitingLabel(n int, key string, short bool) string {
+	var l string
+	switch {
+	case short:
+		l = fmt.Sprintf("⚑ %d waiting", n)
+	case n == 1:
+		l = "⚑ 1 other thread waits for you"
+	default:
+		l = fmt.Sprintf("⚑ %d other threads wait for you", n)
+	}
+	if key != "" {
+		l += " · " + key
+	}
+	return l
 }
 
 // rightSide styles text and cuts it to room cells; rw is its width, -1

@@ -124,3 +124,39 @@ func TestToolCellListItemsHang(t *testing.T) {
 		t.Errorf("detail lines:\n%s\nwant:\n%s", strings.Join(got[2:], "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// The other threads waiting (the command center's count): the long flag
+// while the left side fits, the short one when not, never past the width;
+// none at 0.
+func TestStatusLineOthersWaiting(t *testing.T) {
+	st := NewStyles(true)
+	base := StatusInfo{Model: "gpt-test", Cwd: "~/src/tandem", DeckKey: "f4"}
+	running := base
+	running.Running, running.Spinner, running.Elapsed = true, "⣾", 5*time.Second
+	with := func(s StatusInfo, n int, key string) StatusInfo { s.OthersWaiting, s.DeckKey = n, key; return s }
+	cases := []struct {
+		name  string
+		s     StatusInfo
+		width int
+		want  string // the line starts with it, "" for no flag
+	}{
+		{"none", with(base, 0, "f4"), 100, ""},
+		{"two, wide", with(base, 2, "f4"), 100, "⚑ 2 other threads wait for you · f4  "},
+		{"one", with(base, 1, "f4"), 100, "⚑ 1 other thread waits for you · f4"},
+		{"no key", with(base, 3, ""), 100, "⚑ 3 other threads wait for you  "},
+		{"running, narrow", with(running, 2, "f4"), 50, "⚑ 2 waiting · f4  ⣾ Working 5s"},
+		{"20 columns", with(base, 2, "f4"), 20, "⚑ 2 waiting · f4"},
+		{"12 columns", with(running, 2, "f4"), 12, "⚑ 2 waiting…"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			line := ansi.Strip(StatusLine(st, c.s, c.width))
+			if w := ansi.StringWidth(line); w > c.width {
+				t.Errorf("%d columns wide, more than %d: %q", w, c.width, line)
+			}
+			if c.want == "" && strings.Contains(line, "⚑") || !strings.HasPrefix(line, c.want) {
+				t.Errorf("got %q, want it to start with %q", line, c.want)
+			}
+		})
+	}
+}

@@ -112,8 +112,13 @@ type LoadHistory struct {
 type BeginOlder struct{ Thread, Cursor string }
 
 // SetThread names the open thread ID (kept when "") and its workspace on
-// the server, Cwd (kept when "") (panes).
-type SetThread struct{ ID, Cwd string }
+// the server, Cwd (kept when ""); Name is its name and Created its
+// createdAt (Unix seconds), as thread/start or thread/resume said ("" and
+// 0 keep what is known) (panes).
+type SetThread struct {
+	ID, Cwd, Name string
+	Created       int64
+}
 
 // SwitchPane replaces the thread's pane by Thread's, empty, with its
 // workspace Cwd: How says how it opened, From the thread a fork was made

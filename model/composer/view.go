@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 )
 
@@ -92,4 +93,11 @@ func (c *Composer) fitRow(s string, w int) (string, int) {
 		tw--
 	}
 	return s, tw
+}
+
+// Blink starts the cursor's blinking again, the cursor shown (a model
+// drawn again after its blinks stopped while it was not).
+func (c *Composer) Blink() tea.Cmd {
+	c.cur.IsBlinked = false
+	return c.cur.Blink()
 }

@@ -64,6 +64,21 @@ func (o *Overlay) Requests() []backend.ServerRequest {
 	return append(out, o.q.sending...)
 }
 
+// Asking returns the threads whose requests wait for an answer, one per
+// request in arrival order (a watcher's too, which only a driver can
+// answer): the session's thread or a sub-agent's ("" when the server
+// named none). O(pending).
+func (o *Overlay) Asking() []string {
+	var out []string
+	for _, p := range o.q.pending {
+		if p.req != nil && p.req.Answered() {
+			continue
+		}
+		out = append(out, p.view.ThreadID)
+	}
+	return out
+}
+
 // ItemRef names an item of the session thread.
 type ItemRef struct{ Turn, Item string }
 

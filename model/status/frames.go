@@ -35,13 +35,25 @@ type quitEnds struct{ at time.Time }
 
 func (quitEnds) statusMsg() {}
 
+// UndrawnFrame is how often a running turn's frame ticks come while the
+// model is not drawn (a lane of the command center not on screen): the
+// turn's timeout is still checked, and a model drawn again is back to
+// FrameEvery at the first message after its View, or this tick at the
+// latest.
+const UndrawnFrame = time.Second
+
 // frames is the frame interval SetFrameRate set (0: DefaultFrame), and
-// the frame tick of a running turn.
+// the frame tick of a running turn. undrawn: the last tick found no View
+// since the one before, so the ticks come every UndrawnFrame and the
+// spinner's own ticks stopped (spinOff) until the model is drawn again
+// (Wake).
 type frames struct {
 	every   time.Duration
 	seq     int
 	ticking bool
 	tickSeq int
+	undrawn bool
+	spinOff bool
 }
 
 // StartFrames starts the frame ticks of a running turn (nil when they
@@ -53,7 +65,39 @@ func (s *Status) StartFrames() tea.Cmd {
 	s.frame.ticking = true
 	s.frame.tickSeq++
 	t := Tick{seq: s.frame.tickSeq}
-	return s.env.Clock.After(s.FrameEvery(), func(time.Time) tea.Msg { return t })
+	every := s.FrameEvery()
+	if s.frame.undrawn {
+		every = max(every, UndrawnFrame)
+	}
+	return s.env.Clock.After(every, func(time.Time) tea.Msg { return t })
+}
+
+// Undrawn reports whether the frame ticks went slow for a model not
+// drawn (UndrawnFrame).
+func (s *Status) Undrawn() bool { return s.frame.undrawn }
+
+// Wake puts the frames of a running turn (running) back to FrameEvery,
+// and the spinner's own ticks back, once the model was drawn again after
+// they went slow (Undrawn): the command starts them. Nil when they were
+// not slow.
+func (s *Status) Wake(running bool) tea.Cmd {
+	if !s.frame.undrawn {
+		return nil
+	}
+	s.frame.undrawn = false
+	if !running {
+		s.frame.spinOff = false
+		return nil
+	}
+	s.frame.ticking = false // the slow tick coming is stale now (StartFrames counts on)
+	cmd := s.StartFrames()
+	if s.frame.spinOff {
+		s.frame.spinOff = false
+		if !s.slowFrames() {
+			cmd = tea.Batch(cmd, s.SpinTick())
+		}
+	}
+	return cmd
 }
 
 // Ticking reports whether the frame ticks run (a running turn's): a
@@ -100,6 +144,10 @@ func (s *Status) OnSpin(msg spinner.TickMsg, running bool) tea.Cmd {
 	if s.slowFrames() {
 		return nil
 	}
+	if s.frame.undrawn {
+		s.frame.spinOff = true // nobody sees it turn: Wake starts it again
+		return nil
+	}
 	var cmd tea.Cmd
 	s.spin, cmd = s.spin.Update(msg)
 	if running {
@@ -127,8 +175,10 @@ func (s *Status) Quitting(now time.Time) bool {
 
 // Update takes a message of the status's own timers: a frame tick (the
 // next one while running, the spinner stepping on slow frames), or the
-// end of a quit window.
-func (s *Status) Update(msg Msg, running bool) tea.Cmd {
+// end of a quit window. drawn says the model was drawn (View) since the
+// last frame tick: when not, the next ticks come every UndrawnFrame
+// (Wake brings them back).
+func (s *Status) Update(msg Msg, running, drawn bool) tea.Cmd {
 	switch msg := msg.(type) {
 	case Tick:
 		if msg.seq != s.frame.tickSeq {
@@ -136,7 +186,8 @@ func (s *Status) Update(msg Msg, running bool) tea.Cmd {
 		}
 		s.frame.ticking = false
 		if running {
-			if s.slowFrames() {
+			s.frame.undrawn = !drawn
+			if s.slowFrames() && drawn {
 				s.Step()
 			}
 			return s.StartFrames()

@@ -34,13 +34,13 @@ func TestFrameRate(t *testing.T) {
 		t.Fatal("the spinner's own tick went on with slow frames")
 	}
 	before := s.Spinner()
-	if cmd := s.Update(s.NextTick(), true); cmd == nil {
+	if cmd := s.Update(s.NextTick(), true, true); cmd == nil {
 		t.Fatal("a running turn's frame tick did not ask for the next")
 	}
 	if s.Spinner() == before {
 		t.Fatal("a slow frame tick did not step the spinner")
 	}
-	if cmd := s.Update(Tick{seq: s.NextTick().seq - 1}, true); cmd != nil {
+	if cmd := s.Update(Tick{seq: s.NextTick().seq - 1}, true, true); cmd != nil {
 		t.Fatal("a stale tick started another")
 	}
 	s.SetFrameRate(0, 1, true)
@@ -50,7 +50,7 @@ func TestFrameRate(t *testing.T) {
 	if cmd := s.SetFrameRate(0, 3, true); cmd == nil || s.slowFrames() {
 		t.Fatal("fast frames again did not restart the spinner's ticks")
 	}
-	if cmd := s.Update(s.NextTick(), false); cmd != nil || s.Ticking() {
+	if cmd := s.Update(s.NextTick(), false, true); cmd != nil || s.Ticking() {
 		t.Fatal("frames went on after the turn ended")
 	}
 }
@@ -70,14 +70,14 @@ func TestQuitWindow(t *testing.T) {
 	if !s.Quitting(at.Add(QuitWindow-time.Millisecond)) || s.Quitting(at.Add(QuitWindow)) {
 		t.Fatal("the window is not QuitWindow long")
 	}
-	s.Update(quitEnds{at: at}, false)
+	s.Update(quitEnds{at: at}, false, true)
 	if k, _ := s.Notice(); k == act.NoticeQuit || s.Quitting(at) {
 		t.Fatal("the window's end left it open, or its notice up")
 	}
 	later := at.Add(time.Minute)
 	s.ArmQuit(later)
 	s.Apply(act.SetNotice{Kind: act.NoticeQuit, Text: "press Ctrl+C again to quit"})
-	s.Update(quitEnds{at: at}, false) // the old window's end, late
+	s.Update(quitEnds{at: at}, false, true) // the old window's end, late
 	if k, _ := s.Notice(); k != act.NoticeQuit || !s.Quitting(later) {
 		t.Fatal("a stale end closed the new window")
 	}

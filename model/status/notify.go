@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
 	"tandem/model/act"
@@ -137,6 +138,9 @@ func tmuxPassthrough(seq string) string {
 	return "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
 }
 
+// maxNotification is how wide a notification's text may be, in columns.
+const maxNotification = 120
+
 // notificationText is text as one line for an OSC: C0 and C1 controls
 // and DEL become spaces (an ST or BEL would end the OSC early), bidi
 // overrides are shown (ui.SanitizeLine), at most 120 columns.
@@ -147,7 +151,7 @@ func notificationText(text string) string {
 		}
 		return r
 	}, text)
-	return ui.Truncate(ui.SanitizeLine(clean), 120)
+	return ui.Truncate(ui.SanitizeLine(clean), maxNotification)
 }
 
 // OnFocus records the terminal's focus report (tea.FocusMsg: in,
@@ -200,11 +204,28 @@ func (s *Status) TurnEnded(t backend.Turn, d time.Duration, label string, live b
 		what = "failed"
 	}
 	s.attn.lastTurn = what
-	body := "tandem: turn " + what
-	if label != "" {
-		body += " — " + label
+	return s.Notify(TurnEnd, labelled("tandem: turn "+what, label), d, live)
+}
+
+// RequestWaits notifies (Notify) that a request waits: summary says what
+// ("tandem: approve command: go test"), label names the thread (Label),
+// so that notifications from several threads can be told apart.
+func (s *Status) RequestWaits(summary, label string, live bool) tea.Cmd {
+	return s.Notify(Request, labelled(summary, label), 0, live)
+}
+
+// labelled is a notification's body: what happened, then " — " and the
+// thread's label (none when ""). What happened is cut so that the label
+// still fits the notification's 120 columns.
+func labelled(what, label string) string {
+	if label == "" {
+		return what
 	}
-	return s.Notify(TurnEnd, body, d, live)
+	label = " — " + label
+	if room := maxNotification - ansi.StringWidth(label); ansi.StringWidth(what) > room {
+		what = ui.Truncate(what, max(room, 20))
+	}
+	return what + label
 }
 
 // Label names the thread for the title and notifications: its name,

@@ -1,8 +1,11 @@
 package status
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // When a notification is sent: the mode, the terminal's focus, what
@@ -75,5 +78,28 @@ func TestNotificationSequence(t *testing.T) {
 	got := notificationSequence(func(k string) string { return map[string]string{"TERM_PROGRAM": "ghostty"}[k] }, "a\u009cb\u202ec\x1b]0;x")
 	if want := "\x1b]9;a b<U+202E>c ]0;x\a"; got != want {
 		t.Errorf("got %q want %q", got, want)
+	}
+}
+
+// A notification's body names the thread after what happened; a long
+// command is cut so that the name still fits.
+func TestLabelled(t *testing.T) {
+	long := "tandem: approve command: " + strings.Repeat("x", 200)
+	cases := []struct{ what, label, want string }{
+		{"tandem: turn done", "", "tandem: turn done"},
+		{"tandem: turn done", "fix the parser", "tandem: turn done — fix the parser"},
+		{long, "fix the parser", long[:maxNotification-ansi.StringWidth(" — fix the parser")-1] + "… — fix the parser"},
+	}
+	for _, c := range cases {
+		got := labelled(c.what, c.label)
+		if got != c.want {
+			t.Errorf("labelled(%.30q…, %q) = %q, want %q", c.what, c.label, got, c.want)
+		}
+		if w := ansi.StringWidth(notificationText(got)); w > maxNotification {
+			t.Errorf("%d columns, more than %d", w, maxNotification)
+		}
+		if !strings.HasSuffix(notificationText(got), c.label) {
+			t.Errorf("the label is cut: %q", notificationText(got))
+		}
 	}
 }

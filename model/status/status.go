@@ -112,6 +112,13 @@ func (s *Status) Apply(i act.Intent) bool {
 	return true
 }
 
+// OnDeck takes what the command center around the model says of the
+// other threads (model.DeckInfo): waiting of them wait for an answer,
+// key opens it. The line counts them while waiting > 0.
+func (s *Status) OnDeck(waiting int, key string) {
+	s.info.OthersWaiting, s.info.DeckKey = max(0, waiting), key
+}
+
 // Spinner is the spinner's frame.
 func (s *Status) Spinner() string { return s.spin.View() }
 

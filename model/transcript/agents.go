@@ -93,6 +93,9 @@ func (p *Panes) FoldAgent(e backend.SubAgentEvent) {
 	for _, cut := range ch.Cut {
 		pane.v.touch(cut)
 	}
+	if ch.Item != nil {
+		p.dig.addPaths(ch.Item) // a sub-agent's changes are the thread's workspace's
+	}
 	switch {
 	case ch.Item == nil:
 	case ch.Added:

@@ -30,9 +30,10 @@ func (p *Panes) Apply(i act.Intent, facts func() DoneFacts) bool {
 		if i.ID != "" {
 			p.SetThread(i.ID)
 		}
+		p.Named(i.Name, i.Created)
 	case act.SwitchPane:
 		p.Leave(i.How, i.Thread, i.From, i.Running)
-		p.Open(i.Thread.ID, i.Cwd)
+		p.Open(i.Thread, i.Cwd)
 	case act.Opened:
 		p.Opened(i.How, i.From)
 	case act.ForgetPeek:

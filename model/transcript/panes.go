@@ -68,6 +68,8 @@ type Panes struct {
 	// unknown are the notification methods tandem does not show that
 	// were noted (OnUnknown).
 	unknown map[string]bool
+	// dig is the thread at a glance, kept as it folds (digest.go).
+	dig digest
 }
 
 // New returns the panes of a viewer, the session's thread shown.
@@ -149,6 +151,10 @@ func (p *Panes) Fold(ev backend.Event, f FoldFacts) thread.Change {
 	it := ch.Item
 	if it != nil {
 		p.nameAgents(it)
+		p.dig.note(it)
+	}
+	if e, ok := ev.(backend.TurnCompletedEvent); ok && (e.Thread() == "" || e.Thread() == m.state.ThreadID()) {
+		p.dig.turnEnded(e.Turn.ID)
 	}
 	switch {
 	case it == nil:
@@ -223,9 +229,11 @@ func (p *Panes) LoadHistory(turns []backend.Turn, failures bool) {
 	if len(turns) > 0 {
 		p.opened = turns[len(turns)-1].ID
 	}
+	p.dig.turns(turns)
 	for _, t := range turns {
 		for _, it := range m.state.Load([]backend.Turn{t}) {
 			m.v.addItem(it, p.cwd)
+			p.dig.note(it)
 		}
 		if failures && t.Status == backend.TurnFailed && t.Error != nil {
 			m.v.add(&ui.BannerCell{Kind: ui.BannerError, Text: "turn failed: " + t.Error.Message})
@@ -236,10 +244,12 @@ func (p *Panes) LoadHistory(turns []backend.Turn, failures bool) {
 // SetThread names the open thread (a restart keeps the transcript).
 func (p *Panes) SetThread(id string) { p.main.state.SetThread(id) }
 
-// Open replaces the thread's pane with thread id's, empty (a thread
-// switch): the sub-agents are the old thread's and go; the account's
-// rate limits and the model's context window outlive the thread.
-func (p *Panes) Open(id, cwd string) {
+// Open replaces the thread's pane with thread th's, empty (a thread
+// switch), in workspace cwd: the sub-agents are the old thread's and go;
+// the account's rate limits and the model's context window outlive the
+// thread. The thread's name and creation are th's.
+func (p *Panes) Open(th backend.Thread, cwd string) {
+	id := th.ID
 	p.ShowAgent("")
 	p.agents = agents{}
 	m := p.main
@@ -251,6 +261,23 @@ func (p *Panes) Open(id, cwd string) {
 	p.peeked = ""
 	p.opened = ""
 	p.SetCwd(cwd)
+	p.name = ""
+	if th.Name != nil {
+		p.name = *th.Name
+	}
+	p.dig.reset(createdAt(th.CreatedAt))
+}
+
+// Named takes the open thread's name and creation (unix seconds) as the
+// server gave them when it opened (thread/start, thread/resume): "" and
+// 0 keep what is known.
+func (p *Panes) Named(name string, created int64) {
+	if name != "" {
+		p.name = name
+	}
+	if t := createdAt(created); !t.IsZero() {
+		p.dig.created = t
+	}
 }
 
 // OpenedAt is the newest turn of the thread when it was opened here (""
@@ -272,6 +299,14 @@ func (p *Panes) ForgetPeek() {
 func (p *Panes) Merge(turns []backend.Turn, dropped string, shared bool) {
 	m := p.main
 	added, changed := m.state.Merge(turns)
+	p.dig.turns(turns)
+	for _, t := range turns { // in the thread's order: the newest line is the last noted
+		for _, bi := range t.Items {
+			if it := m.state.Find(t.ID, bi.ID); it != nil {
+				p.dig.note(it)
+			}
+		}
+	}
 	for _, it := range added {
 		if it.Kind == thread.User && it.Key.Turn == dropped && !shared {
 			continue

@@ -153,6 +153,7 @@ func (t *Turns) followTurn() {
 	if !t.t.running {
 		t.t.running, t.t.foreign = true, true
 		t.t.started = t.now()
+		t.failure = ""
 	}
 	t.out().Want(act.StartFrames{})
 }
@@ -162,6 +163,7 @@ func (t *Turns) followTurn() {
 func (t *Turns) beginTurn() {
 	t.t.running, t.t.starting = true, true
 	t.t.started = t.now()
+	t.failure = ""
 }
 
 // clearTurn forgets the running turn, if any: the running flags, an
@@ -200,13 +202,16 @@ func (t *Turns) endTurn(tu backend.Turn) {
 		}
 	case backend.TurnFailed:
 		shown := t.t.err != "" && (tu.Error == nil || tu.Error.Message == "" || tu.Error.Message == t.t.err)
+		msg := "Turn failed"
+		if tu.Error != nil && tu.Error.Message != "" {
+			msg += ": " + tu.Error.Message
+		} else if t.t.err != "" {
+			msg += ": " + t.t.err
+		}
 		if !shown {
-			msg := "Turn failed"
-			if tu.Error != nil && tu.Error.Message != "" {
-				msg += ": " + tu.Error.Message
-			}
 			t.banner(ui.BannerError, msg, nil)
 		}
+		t.failure = msg
 	}
 	t.t.err = ""
 }

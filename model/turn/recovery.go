@@ -69,6 +69,10 @@ func (restartDoneMsg) turnMsg() {}
 // restart is possible, the way back: F5 or /restart tries again.
 func (t *Turns) OnFailed(err error) {
 	t.rec.dead = true
+	t.failure = "could not start codex app-server"
+	if err != nil {
+		t.failure += ": " + redact.String(err.Error())
+	}
 	if t.opts.Restart != nil && !t.env.Role.Watches() && err != nil {
 		t.rec.noThread = true
 		t.notice(act.NoticeDead, "F5 or /restart to try again")
@@ -118,6 +122,7 @@ func (t *Turns) onServerExited(e backend.ServerExitedEvent) {
 	if wasRunning {
 		text += " during the turn"
 	}
+	t.failure = text
 	if t.opts.Restart != nil && !t.env.Role.Watches() {
 		text += " — " + restartHint
 		t.notice(act.NoticeDead, "app-server gone — F5 or /restart to resume; your draft is kept")

@@ -13,10 +13,14 @@ import (
 // transcript.
 type SessionReady struct {
 	Client backend.Client
-	// ThreadID is the open thread ("" when not known yet).
-	ThreadID string
-	Model    string
-	Cwd      string // the workspace as the status line shows it ("~/src/app")
+	// ThreadID is the open thread ("" when not known yet); ThreadName
+	// its name and Created its createdAt (Unix seconds), as thread/start
+	// or thread/resume gave them ("" and 0 when not known).
+	ThreadID   string
+	ThreadName string
+	Created    int64
+	Model      string
+	Cwd        string // the workspace as the status line shows it ("~/src/app")
 	// ThreadCwd is the thread's workspace as the server gave it (an
 	// absolute path on the server's machine); file changes under it are
 	// shown relative to it.
@@ -75,10 +79,11 @@ type ResumeRequest struct {
 func (t *Turns) OnReady(msg SessionReady) {
 	t.client = msg.Client
 	t.ready = true
+	t.failure = "" // a server again
 	t.out().Clear(act.NoticeStarting, act.NoticeDead, act.NoticeHeld)
 	t.model = msg.Model
 	t.out().Want(act.Settings{Model: &msg.Model, Cwd: &msg.Cwd, Approval: &msg.Approval, Sandbox: &msg.Sandbox, Peer: &msg.Peer})
-	t.out().Want(act.SetThread{ID: msg.ThreadID, Cwd: msg.ThreadCwd}) // a restart keeps the transcript
+	t.out().Want(act.SetThread{ID: msg.ThreadID, Cwd: msg.ThreadCwd, Name: msg.ThreadName, Created: msg.Created}) // a restart keeps the transcript
 	t.detach.durable, t.detach.host = msg.Durable, msg.Host
 	// How a resume asked for reads: the history about to be drawn counts.
 	how := t.resumeHow()

@@ -172,6 +172,7 @@ func (t *Turns) onThreadSwitched(msg act.ThreadSwitched, note string) {
 	if msg.How != act.HowRewound {
 		t.out().Want(act.DropRewind{}) // a rewind is of the thread it was chosen in
 	}
+	t.failure = "" // another thread
 	r := msg.Response
 	// The old thread's last cells and a separator; the sub-agents are the
 	// old thread's; the turns before the page.

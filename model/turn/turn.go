@@ -131,6 +131,9 @@ type Turns struct {
 	// codexChecked: the server's version was checked against the tested
 	// range (once per run: a restart is the same codex).
 	codexChecked bool
+	// failure says why the last turn failed or the server is gone ("":
+	// neither); the next turn, session or thread clears it (Failure).
+	failure string
 }
 
 // New returns the turn machine of a session not ready yet.
@@ -155,6 +158,12 @@ func (t *Turns) banner(k ui.BannerKind, text string, detail []string) {
 
 // Client is the app-server's client, nil when there is none to talk to.
 func (t *Turns) Client() backend.Client { return t.client }
+
+// Failure says why the thread stands failed: its last turn failed (the
+// server's error), the app-server exited or could not start; "" when
+// none of these holds (a turn started, a session is ready or another
+// thread opened since).
+func (t *Turns) Failure() string { return t.failure }
 
 // Ready reports whether the session is ready (and not lost since).
 func (t *Turns) Ready() bool { return t.ready }

@@ -82,7 +82,11 @@ func (e *Env) ReadySession(t testing.TB, approval, sandbox string, trace func(ba
 
 // readyMsg is the model's message for the thread of resp, opened by s.
 func readyMsg(s *backend.Session, resp backend.ThreadResponse) model.SessionReadyMsg {
-	return model.SessionReadyMsg{Client: s, ThreadID: resp.Thread.ID, Model: resp.Model, Cwd: resp.Cwd, ThreadCwd: resp.Cwd,
+	name := ""
+	if resp.Thread.Name != nil {
+		name = *resp.Thread.Name
+	}
+	return model.SessionReadyMsg{Client: s, ThreadID: resp.Thread.ID, ThreadName: name, Created: resp.Thread.CreatedAt, Model: resp.Model, Cwd: resp.Cwd, ThreadCwd: resp.Cwd,
 		Approval: backend.PolicyString(resp.ApprovalPolicy), Sandbox: resp.Sandbox.Mode(), Peer: s.Describe()}
 }
 
