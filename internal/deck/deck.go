@@ -96,7 +96,8 @@ type Thread struct {
 }
 
 // Overlaps returns the paths both threads change in one repository
-// (nil: none).
+// (nil: none). The list calls it for every pair of lanes each time it is
+// drawn: it must answer from what it holds, never run a command.
 type Overlaps func(a, b Thread) []string
 
 // Options configure a deck.

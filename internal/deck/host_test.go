@@ -129,3 +129,36 @@ func TestConflictsFromThePluggedOverlaps(t *testing.T) {
 		t.Errorf("b is marked:\n%s", s)
 	}
 }
+
+// Ctrl+C in the command center quits tandem only when pressed twice in a
+// row; a paste types into the filter.
+func TestQuitTwiceAndPasteFilters(t *testing.T) {
+	d, _ := newFakeDeck(t, Options{}, "alpha", "beta")
+	feed(d, keyOf(tea.KeyF4, 0))
+	quits := func(cmd tea.Cmd) bool {
+		for _, m := range run(cmd) {
+			if _, ok := m.(tea.QuitMsg); ok {
+				return true
+			}
+		}
+		return false
+	}
+	if _, cmd := d.Update(keyOf('c', tea.ModCtrl)); quits(cmd) {
+		t.Fatal("one Ctrl+C quit")
+	}
+	if s := screen(d); !strings.Contains(s, "ctrl+c again to quit tandem") {
+		t.Errorf("no warning:\n%s", s)
+	}
+	d.Update(keyOf(tea.KeyDown, 0)) // another key disarms
+	if _, cmd := d.Update(keyOf('c', tea.ModCtrl)); quits(cmd) {
+		t.Fatal("Ctrl+C after another key quit")
+	}
+	if _, cmd := d.Update(keyOf('c', tea.ModCtrl)); !quits(cmd) {
+		t.Error("Ctrl+C twice did not quit")
+	}
+	d.Update(tea.PasteMsg{Content: "bet\n"})
+	s := screen(d)
+	if !strings.Contains(s, "filter: bet") || strings.Contains(s, "alpha") {
+		t.Errorf("the paste did not filter:\n%s", s)
+	}
+}

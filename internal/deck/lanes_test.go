@@ -130,7 +130,7 @@ func TestInboxAnswerGoesToItsLane(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitScreen(t, tm, "beta's form, peeked", e2e.Contains("answering beta from the inbox", "git push beta"))
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	waitScreen(t, tm, "back in the inbox", e2e.Contains("inbox · 1 requests waiting", "run git push alpha?"))
+	waitScreen(t, tm, "back in the inbox", e2e.Contains("inbox · 1 request waiting", "run git push alpha?"))
 	if got := reps[1].All(); len(got) != 1 {
 		t.Errorf("beta's request got replies %v, want one", got)
 	}

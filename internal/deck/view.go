@@ -60,6 +60,14 @@ func (d *Model) View() tea.View {
 	return v
 }
 
+// count writes n things: "1 thread", "2 threads".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
 // fit cuts s to w cells and pads it to them.
 func fit(s string, w int) string {
 	s = ansi.Truncate(s, w, "…")
@@ -155,7 +163,7 @@ func (d *Model) listLines() []string {
 	if d.list.all {
 		scope = "all workspaces"
 	}
-	title := fmt.Sprintf("tandem agents · %d threads · %d waiting · %s", len(ls), d.waitingBut(noLane), scope)
+	title := fmt.Sprintf("tandem agents · %s · %d waiting · %s", count(len(ls), "thread"), d.waitingBut(noLane), scope)
 	head := []string{boldStyle.Render(fit(title, d.width)), fit(d.inputLine(), d.width)}
 	heads := []string{"NAME", "WHERE", "BRANCH", "STATE", "TOKENS", "AGE", "LAST"}
 	type line struct {
@@ -283,7 +291,7 @@ func (d *Model) listHelp() string {
 // who asks and what, and how long it has waited.
 func (d *Model) inboxLines() []string {
 	es := d.inbox()
-	title := fmt.Sprintf("inbox · %d requests waiting · oldest first", len(es))
+	title := fmt.Sprintf("inbox · %s waiting · oldest first", count(len(es), "request"))
 	head := []string{boldStyle.Render(fit(title, d.width))}
 	sel, _ := d.selectedEntry()
 	now := d.opts.Now()
