@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"tandem/backend"
 	"tandem/internal/lib/redact"
@@ -36,9 +37,28 @@ func newQueueCmd(f *Factory) *cobra.Command {
 		}
 		return runQueue(cmd.Context(), f, opts, stdioOf(cmd))
 	})
-	opts.Session.register(cmd.Flags())
+	registerQueueSession(&opts.Session, cmd.Flags())
 	cmd.Flags().BoolVar(&opts.Last, "last", false, "queue on the last thread of this workspace (then MESSAGE is the only argument)")
 	return cmd
+}
+
+// turnOnlyFlags are the session flags that set a turn or the screen: a
+// queued message runs with its thread's settings, so queue has none.
+var turnOnlyFlags = map[string]bool{
+	"model": true, "ask-for-approval": true, "sandbox": true, "turn-timeout": true, "theme": true,
+	"search": true, "add-dir": true, "yolo": true, "dangerously-bypass-approvals-and-sandbox": true,
+}
+
+// registerQueueSession adds to fs the session flags that say where the
+// app-server is and how it starts (every one but turnOnlyFlags).
+func registerQueueSession(o *SessionOptions, fs *pflag.FlagSet) {
+	all := pflag.NewFlagSet("session", pflag.ContinueOnError)
+	o.register(all)
+	all.VisitAll(func(f *pflag.Flag) {
+		if !turnOnlyFlags[f.Name] {
+			fs.AddFlag(f)
+		}
+	})
 }
 
 // args puts the arguments in o: THREAD MESSAGE, or MESSAGE alone with

@@ -10,6 +10,7 @@ import (
 
 	"tandem/internal/testkit/e2e"
 	"tandem/internal/testkit/mockapi"
+	"tandem/internal/testkit/sshtest"
 )
 
 // `tandem queue` end to end: the tandem binary, the real app-server (on
@@ -150,4 +151,41 @@ func TestQueueUnknownThread(t *testing.T) {
 	if reqs := env.Mock.Requests(); len(reqs) != 0 {
 		t.Errorf("%d model requests; want none", len(reqs))
 	}
+}
+
+// TestQueueOverSSHDaemon: the same over the test sshd: the showing tandem
+// and `tandem queue` both reach the remote's daemon with --ssh --daemon;
+// the message runs after the turn, on the showing tandem's screen.
+func TestQueueOverSSHDaemon(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	const n = 10
+	env := e2e.NewEnv(t, numberedAnswer(n, 200*time.Millisecond),
+		mockapi.Response{Items: []mockapi.Item{mockapi.Text(queueAnswer)}})
+	stopDaemonAtEnd(t, env)
+	srv := env.StartSSHDWith(t, sshtest.Options{Env: []string{"CODEX_HOME=" + env.Home}})
+	args := append(sshArgs(srv, env), "--daemon")
+	lt := startTandem(t, env, args...)
+	lt.waitDaemonReady()
+	id := lt.threadOf()
+	lt.keys("count for me\r")
+	lt.waitScreen("item 02 of", patience)
+
+	out, errOut, code := runQueueCmd(t, env, "", append(args, id, "queued over ssh")...)
+	if code != 0 {
+		t.Fatalf("tandem queue --ssh exited %d; stdout %q, stderr %q", code, out, errOut)
+	}
+	if want := "queued for thread " + id + ": runs when its turn ends"; !strings.Contains(out, want) {
+		t.Errorf("tandem queue --ssh said %q; want %q", out, want)
+	}
+	lt.waitScreen("queued from elsewhere: queued over ssh", patience)
+	lt.waitScreen(queueAnswer, patience)
+	lt.waitScreen("▌ queued over ssh", patience)
+	reqs := env.Mock.Requests()
+	if len(reqs) != 2 || reqs[1].LastUserText() != "queued over ssh" {
+		t.Errorf("the model got %d requests; want the turn's, then the queued message's", len(reqs))
+	}
+	lt.keys(keyCtrlD)
+	lt.waitGoneQuietly(patience)
 }

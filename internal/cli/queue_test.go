@@ -30,6 +30,7 @@ func TestQueueBadUsage(t *testing.T) {
 		{"empty stdin", []string{"queue", "--last", "-"}, "", "the message is empty"},
 		{"over codex's limit", []string{"queue", "my-thread", over}, "", fmt.Sprintf("has %d characters; codex takes at most %d", backend.MaxUserInputChars+1, backend.MaxUserInputChars)},
 		{"over the limit on stdin", []string{"queue", "my-thread", "-"}, over, "codex takes at most"},
+		{"a turn's flag", []string{"queue", "-m", "gpt", "my-thread", "hi"}, "", "unknown shorthand flag"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
