@@ -160,8 +160,10 @@ func TestQueueOverSSHDaemon(t *testing.T) {
 	if testing.Short() {
 		t.Skip("e2e")
 	}
-	const n = 10
-	env := e2e.NewEnv(t, numberedAnswer(n, 200*time.Millisecond),
+	// Slower than on the local daemon: tandem queue's own ssh start
+	// takes seconds, and the turn must still run when it queues.
+	const n = 16
+	env := e2e.NewEnv(t, numberedAnswer(n, 300*time.Millisecond),
 		mockapi.Response{Items: []mockapi.Item{mockapi.Text(queueAnswer)}})
 	stopDaemonAtEnd(t, env)
 	srv := env.StartSSHDWith(t, sshtest.Options{Env: []string{"CODEX_HOME=" + env.Home}})
@@ -178,6 +180,9 @@ func TestQueueOverSSHDaemon(t *testing.T) {
 	}
 	if want := "queued for thread " + id + ": runs when its turn ends"; !strings.Contains(out, want) {
 		t.Errorf("tandem queue --ssh said %q; want %q", out, want)
+	}
+	if strings.Contains(lt.screen(), "item 16 of the answer") {
+		t.Fatal("the first turn ended before the message was queued: the test proves nothing")
 	}
 	lt.waitScreen("queued from elsewhere: queued over ssh", patience)
 	lt.waitScreen(queueAnswer, patience)
