@@ -194,3 +194,34 @@ func TestQueueOverSSHDaemon(t *testing.T) {
 	lt.keys(keyCtrlD)
 	lt.waitGoneQuietly(patience)
 }
+
+// TestQueueIntoClosedThreadRunsOnResume: a thread no app-server has open
+// keeps the message (tandem queue's own app-server is gone by then), and
+// `tandem resume` runs it: its user message and answer on screen.
+func TestQueueIntoClosedThreadRunsOnResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	env := e2e.NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("The first answer.")}},
+		mockapi.Response{Items: []mockapi.Item{mockapi.Text(queueAnswer)}})
+	first := exec.Command(tandemBinary(t), "exec", "--codex", env.Codex, "-C", env.Dir, "--log-file", t.TempDir()+"/exec.log", "first")
+	first.Env = append(env.Environ(), "XDG_STATE_HOME="+t.TempDir())
+	if b, err := first.CombinedOutput(); err != nil {
+		t.Fatalf("tandem exec: %v\n%s", err, b)
+	}
+	out, errOut, code := runQueueCmd(t, env, "", "--last", "queued while closed")
+	if code != 0 || !strings.Contains(out, "when it is next resumed") {
+		t.Fatalf("tandem queue --last: exit %d, stdout %q, stderr %q; want it to wait for a resume", code, out, errOut)
+	}
+	if reqs := env.Mock.Requests(); len(reqs) != 1 {
+		t.Fatalf("%d model requests before the resume; want the first turn's only", len(reqs))
+	}
+	lt := startTandem(t, env, "resume", "--last")
+	lt.waitScreen("▌ queued while closed", patience)
+	lt.waitScreen(queueAnswer, patience)
+	if reqs := env.Mock.Requests(); len(reqs) != 2 || reqs[1].LastUserText() != "queued while closed" {
+		t.Errorf("the model got %d requests; want the queued message second", len(reqs))
+	}
+	lt.keys(keyCtrlD)
+	lt.waitExit(patience)
+}
