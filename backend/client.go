@@ -57,6 +57,11 @@ type Client interface {
 	// newest), oldest first, with every item, and the cursor of the turns
 	// before them ("" when these begin the thread).
 	ListTurns(ctx context.Context, id, cursor string, limit int) (turns []Turn, older string, err error)
+	// ListQueue runs `thread/queue/list` for the current thread: the
+	// messages the server holds for its next turns (queued by any
+	// client), next to run first. A codex without the queue answers
+	// -32601 (an *RPCError).
+	ListQueue(ctx context.Context) ([]QueuedSubmission, error)
 	// ForkThread runs `thread/fork` for id and makes the fork current.
 	// With beforeTurn set the fork keeps only the turns before that one
 	// (`beforeTurnId`): a rewind; the source thread is left as it is.
@@ -218,6 +223,9 @@ func (u Unavailable) ShellCommand(context.Context, string) error { return u.err(
 func (u Unavailable) StartThread(context.Context) (ThreadResponse, error) {
 	return ThreadResponse{}, u.err()
 }
+
+// ListQueue implements Client.
+func (u Unavailable) ListQueue(context.Context) ([]QueuedSubmission, error) { return nil, u.err() }
 
 // ListTurns implements Client.
 func (u Unavailable) ListTurns(context.Context, string, string, int) ([]Turn, string, error) {

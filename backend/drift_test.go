@@ -139,6 +139,7 @@ var driftParams = map[string]reflect.Type{
 	"skills/changed":                            reflect.TypeFor[SkillsChangedEvent](),
 	"thread/goal/updated":                       reflect.TypeFor[GoalUpdatedEvent](),
 	"thread/goal/cleared":                       reflect.TypeFor[GoalClearedEvent](),
+	"thread/queue/changed":                      reflect.TypeFor[ThreadQueueChangedEvent](),
 
 	MethodCommandApproval:     reflect.TypeFor[CommandApprovalParams](),
 	MethodFileChangeApproval:  reflect.TypeFor[FileChangeApprovalParams](),

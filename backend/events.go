@@ -269,6 +269,8 @@ func DecodeNotification(method string, params json.RawMessage) (Event, error) {
 		ev, err = decode[GoalUpdatedEvent](params)
 	case "thread/goal/cleared":
 		ev, err = decode[GoalClearedEvent](params)
+	case "thread/queue/changed":
+		ev, err = decode[ThreadQueueChangedEvent](params)
 	default:
 		if isQuiet(method) {
 			return nil, nil

@@ -155,6 +155,18 @@ var (
 	ThreadReadStateUpdate = request[ThreadReadStateUpdateParams, ThreadReadStateUpdateResponse]("thread/readState/update")
 )
 
+// A thread's queue on the server (experimental; threadqueue.go): messages
+// that run as its next turns, whichever client queued them.
+var (
+	// ThreadQueueAdd is `thread/queue/add`: a message for the thread's
+	// next turn (at once when the thread is loaded and idle).
+	ThreadQueueAdd = request[ThreadQueueAddParams, ThreadQueueAddResponse]("thread/queue/add")
+	// ThreadQueueList is `thread/queue/list`: one page of the queue.
+	ThreadQueueList = request[ThreadQueueListParams, ThreadQueueListResponse]("thread/queue/list")
+	// ThreadQueueDelete is `thread/queue/delete`: one queued message.
+	ThreadQueueDelete = request[ThreadQueueDeleteParams, ThreadQueueDeleteResponse]("thread/queue/delete")
+)
+
 // Turns on the current thread.
 var (
 	// TurnStart is `turn/start`: the user's input, with the overrides.

@@ -163,6 +163,14 @@ func (f *fakeDriver) ResumeThread(_ context.Context, id string) (backend.ThreadR
 	return backend.ThreadResponse{Thread: t, Model: "mock-model", Older: older}, nil
 }
 
+// ListQueue answers f.results["thread/queue/list"] (a
+// []backend.QueuedSubmission), or errs' error.
+func (f *fakeDriver) ListQueue(context.Context) ([]backend.QueuedSubmission, error) {
+	var q []backend.QueuedSubmission
+	err := f.answer("thread/queue/list", nil, &q)
+	return q, err
+}
+
 // ListTurns pages through the fake thread's turns: a cursor is the index
 // of the first turn already read. A gate in f.listGate holds the answer
 // until it is closed or sent to.

@@ -17,7 +17,7 @@ import (
 
 // NewRootCmd builds tandem's command tree: the root command, which is the
 // interactive chat (`tandem [PROMPT]`, chat.go), and its subcommands
-// serve, exec, resume, replay, demo, export and record. version is the
+// serve, exec, resume, queue, replay, demo, export and record. version is the
 // version main was linked with (-ldflags "-X main.version=…"); "" uses
 // the module's build info, else "dev". Run it with Execute.
 func NewRootCmd(version string) *cobra.Command {
@@ -27,6 +27,7 @@ func NewRootCmd(version string) *cobra.Command {
 	root.AddCommand(newExecCmd(f))
 	root.AddCommand(newResumeCmd(f))
 	root.AddCommand(newAgentsCmd(f))
+	root.AddCommand(newQueueCmd(f))
 	root.AddCommand(newReplayCmd(), newDemoCmd(), newExportCmd(), newRecordCmd())
 	root.SetHelpTemplate(helpTemplate) // the subcommands inherit it
 	return root

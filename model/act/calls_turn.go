@@ -335,3 +335,20 @@ func (a FindLastThread) run(ctx context.Context, c backend.Client) tea.Msg {
 	}
 	return LastThread{Thread: list.Data[0]}
 }
+
+// ReadServerQueue reads the thread's queue on the server
+// (`thread/queue/list`): messages another client (`tandem queue`, `codex
+// queue`) queued for its next turns. The result is ServerQueue.
+type ReadServerQueue struct{}
+
+// ServerQueue is the answer to ReadServerQueue: the queue, next to run
+// first, or Err.
+type ServerQueue struct {
+	Queue []backend.QueuedSubmission
+	Err   error
+}
+
+func (ReadServerQueue) run(ctx context.Context, c backend.Client) tea.Msg {
+	q, err := c.ListQueue(ctx)
+	return ServerQueue{Queue: q, Err: err}
+}

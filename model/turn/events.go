@@ -11,7 +11,8 @@ import (
 
 // OnEvent takes a backend event that drives the turn machine — a turn
 // started or completed, an error or a warning, the thread gone idle, the
-// app-server gone, the model rerouted, the goal changed — and reports
+// app-server gone, the model rerouted, the goal changed, the server's
+// queue changed — and reports
 // whether it was one (the panes fold the others).
 func (t *Turns) OnEvent(ev backend.Event) bool {
 	switch e := ev.(type) {
@@ -66,6 +67,8 @@ func (t *Turns) OnEvent(ev backend.Event) bool {
 		t.setStatusModel(e.ToModel)
 	case backend.GoalUpdatedEvent, backend.GoalClearedEvent:
 		t.onGoalEvent(e) // goal.go
+	case backend.ThreadQueueChangedEvent:
+		t.onServerQueueChanged(e) // serverqueue.go: queued from elsewhere
 	default:
 		return false
 	}

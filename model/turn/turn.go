@@ -128,6 +128,7 @@ type Turns struct {
 	collab collabState
 	goal   *backend.ThreadGoal
 	detach detachState
+	sq     serverQueueState // serverqueue.go: the server's queue, as told
 	// codexChecked: the server's version was checked against the tested
 	// range (once per run: a restart is the same codex).
 	codexChecked bool
@@ -273,6 +274,8 @@ func (t *Turns) Result(msg tea.Msg) {
 		t.scan(msg.Thread)
 	case act.LastThread:
 		t.resume(msg.Thread, t.resumeHow())
+	case act.ServerQueue:
+		t.onServerQueue(msg) // serverqueue.go
 	}
 }
 
