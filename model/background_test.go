@@ -38,20 +38,19 @@ func (c *timerClock) last() time.Duration {
 	return c.after[len(c.after)-1]
 }
 
-// A model that is not drawn (a lane of the command center not on
-// screen) lets the timers that only serve drawing go quiet: its running
+// A model off screen (a lane of the command center told ShownMsg
+// false) lets the timers that only serve drawing go quiet: its running
 // turn's frame ticks come every UndrawnFrame (the turn's timeout is still
-// checked), the spinner's and the cursor's blinks stop. Drawn again, the
-// first message after its View brings them back; a model drawn after
-// every message, as Bubble Tea draws it, never slows.
+// checked), the spinner's and the cursor's blinks stop. Shown again, they
+// come back at once; a model never told, as a lone chat's, never slows.
 func TestUndrawnModelsTimersGoQuiet(t *testing.T) {
 	cases := []struct {
 		name      string
 		drawn     bool
 		wantFrame time.Duration
 	}{
-		{"drawn after every message", true, status.DefaultFrame},
-		{"never drawn", false, status.UndrawnFrame},
+		{"on screen", true, status.DefaultFrame},
+		{"off screen", false, status.UndrawnFrame},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -59,12 +58,13 @@ func TestUndrawnModelsTimersGoQuiet(t *testing.T) {
 			m := New(Options{NoColor: true, Clock: clk})
 			step := func(msg tea.Msg) tea.Cmd {
 				_, cmd := m.Update(msg)
-				if c.drawn {
-					m.View()
-				}
+				m.View() // drawn or not, only ShownMsg tells
 				return cmd
 			}
 			step(tea.WindowSizeMsg{Width: 80, Height: 24})
+			if !c.drawn {
+				step(ShownMsg{Shown: false})
+			}
 			step(SessionReadyMsg{Client: newFake(), ThreadID: "t-first"})
 			step(backend.TurnStartedEvent{Turn: backend.Turn{ID: "turn-1"}})
 			if got := clk.last(); got != status.DefaultFrame {
@@ -87,12 +87,11 @@ func TestUndrawnModelsTimersGoQuiet(t *testing.T) {
 			if c.drawn {
 				return
 			}
-			// Drawn again: the next message brings the frames, the
-			// spinner and the blink back.
-			m.View()
-			step(backend.AgentMessageDeltaEvent{ItemID: "a1", Delta: "hi"})
+			// Shown again: the frames, the spinner and the blink come
+			// back.
+			step(ShownMsg{Shown: true})
 			if got := clk.last(); got != status.DefaultFrame || m.stat.Undrawn() || m.drawn.blinkOff {
-				t.Errorf("after a View: frame tick in %v, undrawn %v, blinks off %v", got, m.stat.Undrawn(), m.drawn.blinkOff)
+				t.Errorf("shown again: frame tick in %v, undrawn %v, blinks off %v", got, m.stat.Undrawn(), m.drawn.blinkOff)
 			}
 			step(m.stat.NextTick()) // the old slow tick is stale; this one was drawn before
 			if got := clk.last(); got != status.DefaultFrame {

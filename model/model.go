@@ -236,7 +236,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	delta := isDelta(msg)
 	_, tick := msg.(status.Tick)
 	m.drawn.took(delta, tick)                                                 // view.go: what the next View may reuse
-	m.env.Out.Cmd(wakeTimers(&m.drawn, m.stat, m.composer, m.turn.Running())) // view.go: drawn again
+	m.env.Out.Cmd(wakeTimers(&m.drawn, m.stat, m.composer, m.turn.Running())) // view.go: on screen again
 	if !delta && !m.composer.BurstGoesOn(msg) {
 		m.panes.Flush() // deltas coalesce until the next other message (or paste burst key)
 	}
@@ -286,6 +286,9 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	case DeckInfo:
 		m.stat.OnDeck(msg.Waiting, msg.Key) // model/status: the other threads that wait
 		return m, nil
+	case ShownMsg: // view.go: off screen, the drawing timers go quiet
+		m.drawn.off = !msg.Shown
+		return m, wakeTimers(&m.drawn, m.stat, m.composer, m.turn.Running())
 	case SessionFailedMsg:
 		m.turn.OnFailed(msg.Err) // model/turn
 		return m, nil
@@ -335,11 +338,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, nil
 	case status.Msg: // a frame tick (the turn-timeout offer is checked on each), the quit window's end
 		m.turn.CheckTimeout() // model/turn
-		drawn := m.drawn.views != m.drawn.tickViews
-		if _, tick := msg.(status.Tick); tick {
-			m.drawn.tickViews = m.drawn.views
-		}
-		return m, m.stat.Update(msg, m.turn.Running(), drawn)
+		return m, m.stat.Update(msg, m.turn.Running(), !m.drawn.off)
 	case spinner.TickMsg:
 		return m, m.stat.OnSpin(msg, m.turn.Running()) // model/status
 	case FrameRateMsg:

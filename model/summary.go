@@ -157,3 +157,11 @@ func (p Phase) String() string {
 	}
 	return "unknown"
 }
+
+// ShownMsg tells a model whether it is on screen: the command center
+// (internal/deck) sends Shown false to a lane it stops drawing and true to
+// the one it draws. A model off screen still folds every event; only the
+// timers that serve drawing go quiet (frame ticks slow to
+// status.UndrawnFrame, the spinner and the cursor's blink stop) until it
+// is shown again. A model never told is on screen.
+type ShownMsg struct{ Shown bool }

@@ -24,14 +24,10 @@ type drawState struct {
 	bottom              []string
 	bottomW             int
 	bottomSec           int64 // the elapsed second bottom was drawn at
-	// views counts the Views so far; tickViews and blinkViews what it
-	// was at the last frame tick and cursor blink. A model not drawn
-	// between two of them (a lane of the command center not on screen)
-	// lets them go: the frame ticks slow down (model/status), the blinks
-	// stop (blinkOff); the first message after a View wakes them
-	// (wakeTimers).
-	views, tickViews, blinkViews int
-	blinkOff                     bool
+	// off: the model is not on screen (ShownMsg, from the command
+	// center): its frame ticks slow down (model/status) and its cursor
+	// blinks stop (blinkOff) until it is shown again (wakeTimers).
+	off, blinkOff bool
 }
 
 // took notes a message handled since the last View: a delta, a frame
@@ -45,31 +41,32 @@ func (d *drawState) took(delta, tick bool) {
 // was handled since.
 func (d *drawState) kept() { d.deltaOnly, d.tickOnly = true, true }
 
-// wakeTimers gives a model drawn again (View) since its timers went
-// quiet their pace back: the running turn's frame ticks and spinner
+// wakeTimers gives a model on screen again (ShownMsg) its quiet timers'
+// pace back: the running turn's frame ticks and spinner
 // (model/status), the cursor's blink (model/composer). The command
 // starts them; nil when none was quiet.
 func wakeTimers(d *drawState, st *status.Status, c *composer.Composer, running bool) tea.Cmd {
+	if d.off {
+		return nil
+	}
 	var cmd tea.Cmd
-	if st.Undrawn() && d.views != d.tickViews {
+	if st.Undrawn() {
 		cmd = st.Wake(running)
 	}
-	if d.blinkOff && d.views != d.blinkViews {
-		d.blinkOff, d.blinkViews = false, d.views
+	if d.blinkOff {
+		d.blinkOff = false
 		cmd = tea.Batch(cmd, c.Blink())
 	}
 	return cmd
 }
 
-// blinkGoesOn reports whether a cursor blink is to be taken: not when
-// the model was not drawn since the last one (its blinks stop there,
-// until wakeTimers).
+// blinkGoesOn reports whether a cursor blink is to be taken: not while
+// the model is off screen (its blinks stop there, until wakeTimers).
 func blinkGoesOn(d *drawState) bool {
-	if d.views == d.blinkViews {
+	if d.off {
 		d.blinkOff = true
 		return false
 	}
-	d.blinkViews = d.views
 	return true
 }
 
@@ -77,10 +74,8 @@ func blinkGoesOn(d *drawState) bool {
 // then the inline form (if any), the composer and the status line. It
 // changes nothing the model decides by; it only fills render caches (the
 // panes' cells and frames, the bottom's drawing), which depend on the
-// model alone, and counts that it drew (drawState.views: the pace of the
-// timers that only serve drawing).
+// model alone.
 func (m *Model) View() tea.View {
-	m.drawn.views++ // a model drawn keeps its timers' pace (wakeTimers)
 	if m.width == 0 || m.height == 0 {
 		return tea.NewView("")
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"log/slog"
-	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -43,13 +42,10 @@ func newAgentsCmd(f *Factory) *cobra.Command {
 // newDeck builds the command center around first (the run's own thread;
 // nil for tandem agents, which opens on the list).
 func (e *runEnv) newDeck(host *deckHost, first *model.Model, in interactive) *deck.Model {
-	s := e.cfg.settings
 	opts := deck.Options{
 		Host:          host,
 		Overlaps:      host.repos.overlaps, // deckrepos.go
 		Keys:          e.cfg.keys,
-		Notifications: s.Notifications,
-		Getenv:        os.Getenv,
 		List:          in.agents,
 	}
 	if first == nil {

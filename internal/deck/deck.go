@@ -13,9 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/model"
-	"tandem/model/act"
 	"tandem/model/keys"
-	"tandem/model/status"
 )
 
 // LaneID names a lane; the host picks it (unique in one deck) before it
@@ -113,11 +111,6 @@ type Options struct {
 	Now func() time.Time
 	// Home shortens paths under it to "~" ("": the user's home).
 	Home string
-	// Notifications and Getenv are as model.Options' (the config's
-	// notifications): the deck notifies when a thread not on screen
-	// starts waiting, naming it.
-	Notifications string
-	Getenv        func(string) string
 	// List opens the deck on the list (`tandem agents`), not on the
 	// first lane.
 	List bool
@@ -151,7 +144,6 @@ type Model struct {
 	sentInfo   model.DeckInfo
 	sentTo     LaneID
 	sentAny    bool
-	stat       *status.Status
 	quitArmed  bool
 	background bool // a background colour has been reported
 }
@@ -175,9 +167,7 @@ func New(opts Options, lanes ...Lane) *Model {
 	if km == nil {
 		km = keys.Default()
 	}
-	env := act.Env{Out: &act.Out{}, Clock: act.RealClock{}, Role: act.NewRole(false, false, false)}
-	d := &Model{opts: opts, keys: km, focus: noLane,
-		stat: status.New(env, status.Options{Notifications: opts.Notifications, Getenv: opts.Getenv})}
+	d := &Model{opts: opts, keys: km, focus: noLane}
 	for _, l := range lanes {
 		d.add(l)
 	}
@@ -220,7 +210,6 @@ func (d *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, d.toLane(l.ID, d.sizeFor(l.ID)))
 		}
 	case tea.FocusMsg, tea.BlurMsg:
-		d.stat.OnFocus(isFocus(msg))
 		cmds = append(cmds, d.toAll(msg)...)
 	case tea.BackgroundColorMsg, tea.ColorProfileMsg:
 		cmds = append(cmds, d.toAll(msg)...)
@@ -243,7 +232,6 @@ func (d *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return d, tea.Batch(cmds...)
 }
 
-func isFocus(msg tea.Msg) bool { _, ok := msg.(tea.FocusMsg); return ok }
 
 // toAll gives msg to every lane.
 func (d *Model) toAll(msg tea.Msg) []tea.Cmd {

@@ -145,26 +145,35 @@ func TestDeckInfoCountsTheOthersWaiting(t *testing.T) {
 	}
 }
 
-// A lane not on screen that starts waiting notifies, naming its thread;
-// the lane on screen does not (its own form is up).
-func TestNotifyNamesTheThreadThatWaits(t *testing.T) {
-	env := map[string]string{"TERM_PROGRAM": "iTerm.app"}
-	d, panes := newFakeDeck(t, Options{Notifications: "always", Getenv: func(k string) string { return env[k] }}, "a", "fix the tests")
-	rep := &reqtest.Replies{}
-	panes[0].set(func(s *model.State) { s.Pending = append(s.Pending, pendingReq(t, rep, "1")) })
-	_, cmd := d.Update(LaneMsg{Lane: 1, Msg: ping(0)})
-	if raws := rawOf(run(cmd)); len(raws) > 0 {
-		t.Errorf("the focused lane's request notified from the deck: %q", raws)
+// Each lane is told whether it is on screen (model.ShownMsg), once per
+// change: the focused one true, the others false; the list shows none;
+// opening another lane moves it.
+func TestLanesAreToldWhetherShown(t *testing.T) {
+	d, panes := newFakeDeck(t, Options{}, "a", "b")
+	shown := func(p *fakePane) []bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		var out []bool
+		for _, m := range p.got {
+			if s, ok := m.(model.ShownMsg); ok {
+				out = append(out, s.Shown)
+			}
+		}
+		return out
 	}
-	panes[1].set(func(s *model.State) { s.Pending = append(s.Pending, pendingReq(t, rep, "2")) })
-	_, cmd = d.Update(LaneMsg{Lane: 2, Msg: ping(0)})
-	raws := rawOf(run(cmd))
-	if len(raws) != 1 || !strings.Contains(raws[0], "waiting for you — fix the tests") {
-		t.Errorf("the background lane's wait notified %q", raws)
+	feed(d, LaneMsg{Lane: 2, Msg: ping(0)})
+	feed(d, LaneMsg{Lane: 1, Msg: ping(1)})
+	if a, b := shown(panes[0]), shown(panes[1]); !slices.Equal(a, []bool{true}) || !slices.Equal(b, []bool{false}) {
+		t.Fatalf("focused a told %v, b %v; want [true], [false]", a, b)
 	}
-	_, cmd = d.Update(LaneMsg{Lane: 2, Msg: ping(1)}) // still waiting: once
-	if raws := rawOf(run(cmd)); len(raws) > 0 {
-		t.Errorf("notified again: %q", raws)
+	feed(d, keyOf(tea.KeyF4, 0)) // the list: no lane on screen
+	if a := shown(panes[0]); !slices.Equal(a, []bool{true, false}) {
+		t.Fatalf("a on the list's opening told %v", a)
+	}
+	feed(d, keyOf(tea.KeyDown, 0))
+	feed(d, keyOf(tea.KeyEnter, 0)) // open b
+	if a, b := shown(panes[0]), shown(panes[1]); !slices.Equal(a, []bool{true, false}) || !slices.Equal(b, []bool{false, true}) {
+		t.Fatalf("b opened: a told %v, b %v", a, b)
 	}
 }
 

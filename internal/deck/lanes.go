@@ -8,7 +8,6 @@ import (
 
 	"tandem/backend"
 	"tandem/model"
-	"tandem/model/status"
 )
 
 // lane is one thread the deck holds: its model and what the deck knows of
@@ -26,9 +25,9 @@ type lane struct {
 	// seenTurns is Summary.Turns when the lane was last on screen: more
 	// since is unread output.
 	seenTurns int
-	// wasWaiting: the lane waited at the last settle (a background lane
-	// that starts waiting notifies).
-	wasWaiting bool
+	// shown is what the lane was last told (model.ShownMsg): whether it
+	// is on screen; told whether it was told at all.
+	shown, told bool
 }
 
 // waiting reports whether the thread (or a sub-agent of it) waits for an
@@ -167,13 +166,7 @@ func (d *Model) settle() []tea.Cmd {
 		d.endPeek()
 		cmds = append(cmds, d.toLane(d.peek.lane, d.sizeFor(d.peek.lane)))
 	}
-	for _, l := range d.lanes {
-		w := l.waiting()
-		if w && !l.wasWaiting && l.ID != d.onScreen() {
-			cmds = append(cmds, d.stat.Notify(status.Request, "tandem: waiting for you — "+d.name(l), 0, true))
-		}
-		l.wasWaiting = w
-	}
+	cmds = append(cmds, d.tellShown()...)
 	if d.focus == noLane {
 		return cmds
 	}
@@ -181,6 +174,24 @@ func (d *Model) settle() []tea.Cmd {
 	if !d.sentAny || info != d.sentInfo || d.sentTo != d.focus {
 		d.sentAny, d.sentInfo, d.sentTo = true, info, d.focus
 		cmds = append(cmds, d.toLane(d.focus, info))
+	}
+	return cmds
+}
+
+// tellShown tells each lane whose place changed whether it is on screen
+// now (model.ShownMsg): a lane off screen lets the timers that only
+// serve drawing go quiet (frame ticks, spinner, cursor blink).
+func (d *Model) tellShown() []tea.Cmd {
+	on := noLane
+	if d.mode == modeLane || d.mode == modePeek {
+		on = d.onScreen()
+	}
+	var cmds []tea.Cmd
+	for _, l := range d.lanes {
+		if want := l.ID == on; !l.told || l.shown != want {
+			l.told, l.shown = true, want
+			cmds = append(cmds, d.toLane(l.ID, model.ShownMsg{Shown: want}))
+		}
 	}
 	return cmds
 }
