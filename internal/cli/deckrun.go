@@ -43,10 +43,10 @@ func newAgentsCmd(f *Factory) *cobra.Command {
 // nil for tandem agents, which opens on the list).
 func (e *runEnv) newDeck(host *deckHost, first *model.Model, in interactive) *deck.Model {
 	opts := deck.Options{
-		Host:          host,
-		Overlaps:      host.repos.overlaps, // deckrepos.go
-		Keys:          e.cfg.keys,
-		List:          in.agents,
+		Host:     host,
+		Overlaps: host.repos.overlaps, // deckrepos.go
+		Keys:     e.cfg.keys,
+		List:     in.agents,
 	}
 	if first == nil {
 		return deck.New(opts)

@@ -232,7 +232,6 @@ func (d *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return d, tea.Batch(cmds...)
 }
 
-
 // toAll gives msg to every lane.
 func (d *Model) toAll(msg tea.Msg) []tea.Cmd {
 	cmds := make([]tea.Cmd, 0, len(d.lanes))
