@@ -346,15 +346,21 @@ func (e *runEnv) durable(msg model.SessionReadyMsg) model.SessionReadyMsg {
 // (from thread/start or thread/resume): its model, workspace and policies
 // for the status line.
 func readyMsg(sess *backend.Session, resp backend.ThreadResponse) model.SessionReadyMsg {
+	name := ""
+	if resp.Thread.Name != nil {
+		name = *resp.Thread.Name
+	}
 	return model.SessionReadyMsg{
-		Client:    sess,
-		ThreadID:  resp.Thread.ID,
-		Model:     resp.Model,
-		Cwd:       peerPath(sess.Describe(), resp.Cwd),
-		ThreadCwd: resp.Cwd,
-		Approval:  backend.PolicyString(resp.ApprovalPolicy),
-		Sandbox:   resp.Sandbox.Mode(),
-		Peer:      sess.Describe(),
+		Client:     sess,
+		ThreadID:   resp.Thread.ID,
+		ThreadName: name,
+		Created:    resp.Thread.CreatedAt,
+		Model:      resp.Model,
+		Cwd:        peerPath(sess.Describe(), resp.Cwd),
+		ThreadCwd:  resp.Cwd,
+		Approval:   backend.PolicyString(resp.ApprovalPolicy),
+		Sandbox:    resp.Sandbox.Mode(),
+		Peer:       sess.Describe(),
 	}
 }
 
