@@ -244,3 +244,8 @@ func (c *CommandCell) Render(ctx *RenderContext, width int) []string {
 	}
 	return lines
 }
+
+// CommandText is a command line as a reader reads it, as a command cell
+// shows it: codex's `/bin/bash -lc 'SCRIPT'` wrapper taken off
+// (shellwords.Display); not sanitized.
+func CommandText(cmd string) string { return shellwords.Display(cmd) }

@@ -83,6 +83,7 @@ func (d *Model) addLane(l Lane) tea.Cmd {
 	if !d.add(l) {
 		return nil
 	}
+	d.list.notice = "" // "starting a thread…": it is here
 	if d.focus == noLane {
 		d.focus = l.ID
 	}

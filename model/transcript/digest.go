@@ -160,7 +160,7 @@ func (d *digest) lastLine() string {
 // a command's first line after "$ " (its start, then "…").
 func itemLine(it *thread.Item) string {
 	if it.Kind == thread.Command {
-		cmd := strings.TrimSpace(it.Command)
+		cmd := strings.TrimSpace(ui.CommandText(it.Command))
 		first, more, _ := strings.Cut(cmd, "\n")
 		l := "$ " + strings.TrimSpace(first)
 		if strings.TrimSpace(more) != "" {

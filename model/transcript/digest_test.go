@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"tandem/thread"
 )
 
 // An answer's newest line: its last non-empty line, trimmed; of a long
@@ -29,5 +31,19 @@ func TestLastNonEmpty(t *testing.T) {
 				t.Errorf("%d runes, more than %d", n, maxLastLine)
 			}
 		})
+	}
+}
+
+// A command's line is as its cell shows it: codex's `bash -lc` wrapper
+// off, the first line of a longer script, then "…".
+func TestItemLineOfACommand(t *testing.T) {
+	for _, tc := range []struct{ cmd, want string }{
+		{"/bin/bash -lc 'echo hi > b.txt'", "$ echo hi > b.txt"},
+		{"/bin/bash -lc 'go test ./...\ngo vet ./...'", "$ go test ./... …"},
+		{"ls -la", "$ ls -la"},
+	} {
+		if got := itemLine(&thread.Item{Kind: thread.Command, Command: tc.cmd}); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.cmd, got, tc.want)
+		}
 	}
 }
