@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"tandem/ui"
 	"time"
 
 	"github.com/sahilm/fuzzy"
@@ -111,7 +112,7 @@ func what(r backend.ServerRequest) string {
 	switch r := r.(type) {
 	case *backend.CommandApprovalRequest:
 		if r.Params.Command != nil {
-			return "run " + oneLine(*r.Params.Command) + "?"
+			return "run " + oneLine(ui.CommandText(*r.Params.Command)) + "?"
 		}
 		return "run a command?"
 	case *backend.ExecCommandApprovalRequest:
