@@ -290,7 +290,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		m.drawn.off = !msg.Shown
 		return m, wakeTimers(&m.drawn, m.stat, m.composer, m.turn.Running())
 	case SessionFailedMsg:
-		m.turn.OnFailed(msg.Err) // model/turn
+		m.turn.OnFailed(msg.Err, msg.What) // model/turn
 		return m, nil
 	case SuspendMsg:
 		m.commands.Suspend() // model/commands: Ctrl+Z's, for an outside SIGTSTP

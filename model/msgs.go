@@ -16,7 +16,12 @@ type SessionReadyMsg = turn.SessionReady
 
 // SessionFailedMsg tells the model the app-server could not be started;
 // Err is shown as a banner and the composer stays usable for /quit.
-type SessionFailedMsg struct{ Err error }
+type SessionFailedMsg struct {
+	Err error
+	// What is what could not start ("" : "codex app-server"; the
+	// command center's new thread: "the thread").
+	What string
+}
 
 // InfoMsg shows Text as an info banner in this viewer's transcript only
 // (e.g. how guests join, for the host of `tandem serve --attach`).

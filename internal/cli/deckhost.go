@@ -59,12 +59,15 @@ type laneOwner struct {
 	h     *deckHost
 	id    deck.LaneID
 	title string
+	// inWorktree: the thread is to start in a new git worktree.
+	inWorktree bool
 
 	mu     sync.Mutex
 	gen    int
 	sess   *backend.Session
 	thread string
 	wt     *worktree.Worktree
+	run    *worktreeRun // the worktree's making, kept for a retry
 	// restarting: the lane's own restart runs (the owner's hook leaves
 	// it alone).
 	restarting bool
@@ -108,13 +111,13 @@ func (h *deckHost) session(id deck.LaneID) *backend.Session {
 func (h *deckHost) New(prompt string, inWorktree bool) tea.Cmd {
 	h.mu.Lock()
 	h.next++
-	lo := &laneOwner{h: h, id: h.next, title: prompt}
+	lo := &laneOwner{h: h, id: h.next, title: prompt, inWorktree: inWorktree}
 	h.lanes[lo.id] = lo
 	h.mu.Unlock()
 	m := model.New(h.env.modelOptions(interactive{prompt: prompt}, lo.restart))
 	add := func() tea.Msg { return deck.AddLane{Lane: deck.Lane{ID: lo.id, Model: m, Title: lo.title}} }
 	start := func() tea.Msg {
-		if err := lo.start(inWorktree); err != nil {
+		if err := lo.start(); err != nil {
 			return deck.Result{Lane: lo.id, Err: err}
 		}
 		return nil
@@ -122,8 +125,10 @@ func (h *deckHost) New(prompt string, inWorktree bool) tea.Cmd {
 	return tea.Sequence(add, start)
 }
 
-// start opens the lane on the live app-server and starts its thread.
-func (lo *laneOwner) start(inWorktree bool) error {
+// start opens the lane on the live app-server and starts its thread (in
+// a new worktree when asked: made once, on the server's machine); what
+// fails is the lane's "could not start the thread", F5 tries again.
+func (lo *laneOwner) start() error {
 	h := lo.h
 	lo.mu.Lock()
 	send := lo.gate(lo.gen)
@@ -133,9 +138,18 @@ func (lo *laneOwner) start(inWorktree bool) error {
 		send(model.SessionFailedMsg{Err: err})
 		return err
 	}
+	fail := func(err error) error {
+		send(model.SessionFailedMsg{Err: err, What: "the thread"})
+		return err
+	}
 	var run *worktreeRun
-	if inWorktree {
-		run = &worktreeRun{log: h.env.log}
+	if lo.inWorktree {
+		lo.mu.Lock()
+		if lo.run == nil {
+			lo.run = &worktreeRun{log: h.env.log, what: "its worktree"}
+		}
+		run = lo.run
+		lo.mu.Unlock()
 		send = run.watch(send) // worktree.go: recorded as the thread's attachment
 	}
 	lane := root.Open(func(msg any) { send(msg) })
@@ -146,8 +160,7 @@ func (lo *laneOwner) start(inWorktree bool) error {
 	if run != nil {
 		wt, err := run.ensure(h.ctx, root, h.env.cfg.threadCwd(h.env.cwd), send)
 		if err != nil {
-			send(model.SessionFailedMsg{Err: err})
-			return err
+			return fail(err)
 		}
 		cwd = wt.Path
 		lo.mu.Lock()
@@ -159,8 +172,7 @@ func (lo *laneOwner) start(inWorktree bool) error {
 	defer cancel()
 	resp, err := lane.StartThreadIn(ctx, cwd)
 	if err != nil {
-		send(model.SessionFailedMsg{Err: err})
-		return err
+		return fail(err)
 	}
 	if run != nil {
 		run.opened(lane, resp.Thread.ID)
@@ -184,6 +196,20 @@ func (lo *laneOwner) restart(lastTurn string) (model.RestartInfo, error) {
 		lo.restarting = false
 		lo.mu.Unlock()
 	}()
+	lo.mu.Lock()
+	started := lo.thread != ""
+	lo.mu.Unlock()
+	if !started { // its start failed: start it again
+		lo.mu.Lock()
+		lo.gen++
+		old := lo.sess
+		lo.sess = nil
+		lo.mu.Unlock()
+		if old != nil {
+			go old.Close()
+		}
+		return model.RestartInfo{}, lo.start()
+	}
 	root, err := lo.h.owner.live(lo.h.ctx)
 	if err != nil {
 		return model.RestartInfo{}, err

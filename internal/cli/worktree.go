@@ -68,6 +68,8 @@ func chatArgs(opts *ChatOptions) cobra.PositionalArgs {
 type worktreeRun struct {
 	name string // as asked for; "" made up
 	log  *slog.Logger
+	// what names it in an error ("": "--worktree").
+	what string
 
 	mu       sync.Mutex
 	made     *worktree.Worktree
@@ -99,7 +101,11 @@ func (w *worktreeRun) ensure(ctx context.Context, sess *backend.Session, dir str
 	}
 	wt, err := worktree.Create(ctx, worktree.Server{Exec: sess}, dir, w.name)
 	if err != nil {
-		return wt, fmt.Errorf("--worktree: %w", err)
+		what := w.what
+		if what == "" {
+			what = "--worktree"
+		}
+		return wt, fmt.Errorf("%s: %w", what, err)
 	}
 	w.made = &wt
 	w.log.Info("worktree made", "path", wt.Path, "branch", wt.Branch, "base", wt.Base)

@@ -29,7 +29,7 @@ func TestEnterBeforeReadyQueues(t *testing.T) {
 	restart := func(string) (RestartInfo, error) { return RestartInfo{}, nil }
 	for name, setup := range map[string]func(r *rig){
 		"starting":   func(*rig) {},
-		"restarting": func(r *rig) { r.tt.OnFailed(errors.New("x")); r.tt.Restart() },
+		"restarting": func(r *rig) { r.tt.OnFailed(errors.New("x"), ""); r.tt.Restart() },
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := newRig(t, act.Role{}, Options{Restart: restart})

@@ -65,18 +65,22 @@ type restartDoneMsg struct {
 
 func (restartDoneMsg) turnMsg() {}
 
-// OnFailed shows why the app-server could not start (err) and, when a
-// restart is possible, the way back: F5 or /restart tries again.
-func (t *Turns) OnFailed(err error) {
+// OnFailed shows why what could not start ("": the app-server; the
+// command center says "the thread") and, when a restart is possible, the
+// way back: F5 or /restart tries again.
+func (t *Turns) OnFailed(err error, what string) {
+	if what == "" {
+		what = "codex app-server"
+	}
 	t.rec.dead = true
-	t.failure = "could not start codex app-server"
+	t.failure = "could not start " + what
 	if err != nil {
 		t.failure += ": " + redact.String(err.Error())
 	}
 	if t.opts.Restart != nil && !t.env.Role.Watches() && err != nil {
 		t.rec.noThread = true
 		t.notice(act.NoticeDead, "F5 or /restart to try again")
-		text := "could not start codex app-server: " + redact.String(err.Error()) + " — press F5 or type /restart to try again"
+		text := "could not start " + what + ": " + redact.String(err.Error()) + " — press F5 or type /restart to try again"
 		if p := t.opts.Prompt; p != "" {
 			text += "; your prompt “" + ui.Truncate(strings.Join(strings.Fields(p), " "), 40) + "” is kept and sent once it starts"
 		}
@@ -84,7 +88,7 @@ func (t *Turns) OnFailed(err error) {
 		return
 	}
 	t.out().Clear()
-	t.banner(ui.BannerError, "could not start codex app-server: "+redact.String(err.Error()), nil)
+	t.banner(ui.BannerError, "could not start "+what+": "+redact.String(err.Error()), nil)
 }
 
 // OnRetry shows "server busy, retrying" while a call is being retried

@@ -195,7 +195,7 @@ func TestReattachToARunningTurn(t *testing.T) {
 // names the command line's prompt kept.
 func TestSessionFailed(t *testing.T) {
 	r := newRig(t, act.Role{}, Options{Prompt: "fix the build", Restart: func(string) (RestartInfo, error) { return RestartInfo{}, nil }})
-	r.tt.OnFailed(errors.New("initialize: token=abc123xyz rejected"))
+	r.tt.OnFailed(errors.New("initialize: token=abc123xyz rejected"), "")
 	is := r.take()
 	b := banners(is)
 	if len(b) != 1 || !strings.Contains(b[0], "press F5 or type /restart to try again") || strings.Contains(b[0], "abc123xyz") ||
@@ -203,9 +203,15 @@ func TestSessionFailed(t *testing.T) {
 		t.Fatalf("banners %q notice %q", b, notice(is))
 	}
 	n := newRig(t, act.Role{}, Options{})
-	n.tt.OnFailed(errors.New("boom"))
+	n.tt.OnFailed(errors.New("boom"), "")
 	if b := banners(n.take()); len(b) != 1 || b[0] != "could not start codex app-server: boom" {
 		t.Errorf("without a restart: %q", b)
+	}
+	// The command center's new thread names what failed: the thread.
+	w := newRig(t, act.Role{}, Options{})
+	w.tt.OnFailed(errors.New("/src is not in a git checkout"), "the thread")
+	if b := banners(w.take()); len(b) != 1 || b[0] != "could not start the thread: /src is not in a git checkout" {
+		t.Errorf("a lane's thread: %q", b)
 	}
 }
 

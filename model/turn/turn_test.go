@@ -76,8 +76,8 @@ func TestEnterSaysWhyNothingIsSent(t *testing.T) {
 		setup func(r *rig)
 		want  string
 	}{
-		{"dead, restartable", act.Role{}, Options{Restart: restart}, func(r *rig) { r.tt.OnFailed(errors.New("x")) }, "F5 or /restart; your message"},
-		{"dead", act.Role{}, Options{}, func(r *rig) { r.tt.OnFailed(errors.New("x")) }, "not running — your message"},
+		{"dead, restartable", act.Role{}, Options{Restart: restart}, func(r *rig) { r.tt.OnFailed(errors.New("x"), "") }, "F5 or /restart; your message"},
+		{"dead", act.Role{}, Options{}, func(r *rig) { r.tt.OnFailed(errors.New("x"), "") }, "not running — your message"},
 		{"a replay", act.NewRole(false, true, false), Options{}, func(r *rig) { r.tt.OnReady(SessionReady{}) }, "nothing can be sent here"},
 		{"opening a thread", act.Role{}, Options{}, func(r *rig) {
 			r.tt.OnReady(SessionReady{Client: r.c, Resume: &ResumeRequest{ID: "t-old"}})
