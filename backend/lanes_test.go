@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -325,5 +326,45 @@ func TestLaneHearsOfItsOwnRetriesAndListsLoadedThreads(t *testing.T) {
 	}
 	if got := until(t, rootGot, "end"); len(got) != 0 {
 		t.Errorf("root got %q, want none of the lane's retries", got)
+	}
+}
+
+func TestMarkRead(t *testing.T) {
+	for _, c := range []struct {
+		name, readState string
+		update          bool // thread/readState/update sent, on the revision read
+		err             error
+	}{
+		{"unread", `{"firstUnread":{"type":"turn","turnId":"tu-1"},"revision":"rev-7"}`, true, nil},
+		{"already read", `{"firstUnread":null,"revision":"rev-8"}`, false, nil},
+		{"no read state", `null`, false, ErrNoReadState},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root, pt, _ := startFakeSession(t)
+			lane, _ := openFakeLane(t, root, pt, "th-2")
+			errc := make(chan error, 1)
+			go func() { errc <- lane.MarkRead(context.Background()) }()
+			m := pt.next(t)
+			if m["method"] != "thread/read" || !strings.Contains(string(mustJSON(m["params"])), `"threadId":"th-2"`) {
+				t.Fatalf("sent %v, want thread/read of the lane's thread", m)
+			}
+			pt.say(t, `{"id":`+string(mustJSON(m["id"]))+`,"result":{"thread":{"id":"th-2"},"readState":`+c.readState+`}}`)
+			if c.update {
+				m = pt.next(t)
+				want := `{"expectedRevision":"rev-7","operation":{"type":"read"},"threadId":"th-2"}`
+				if m["method"] != "thread/readState/update" || string(mustJSON(m["params"])) != want {
+					t.Fatalf("sent %v, want thread/readState/update %s", m, want)
+				}
+				pt.say(t, `{"id":`+string(mustJSON(m["id"]))+`,"result":{"readState":{"firstUnread":null,"revision":"rev-9"}}}`)
+			}
+			if err := <-errc; !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
+				t.Fatalf("MarkRead = %v, want %v", err, c.err)
+			}
+			// Nothing more was sent: the next message is the next call's.
+			go func() { _, _ = lane.LoadedThreads(context.Background()) }()
+			if m := pt.next(t); m["method"] != "thread/loaded/list" {
+				t.Fatalf("MarkRead also sent %v", m)
+			}
+		})
 	}
 }
