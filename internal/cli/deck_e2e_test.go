@@ -10,6 +10,7 @@ import (
 
 	"tandem/internal/testkit/e2e"
 	"tandem/internal/testkit/mockapi"
+	"tandem/internal/testkit/sshtest"
 )
 
 // Keys as a terminal sends them (xterm).
@@ -56,11 +57,31 @@ func deckRepo(t *testing.T, env *e2e.Env) string {
 // other; each worktree exists on its branch; the background thread's
 // approval is answered from the inbox, and its command ran in its
 // worktree; the list marks the two worktree threads that changed the
-// same file.
+// same file. With a local app-server, and over ssh (the worktrees are
+// made on the agent's machine, through command/exec).
 func TestDeckThreeThreadsTwoWorktrees(t *testing.T) {
-	if testing.Short() {
-		t.Skip("e2e")
+	for _, tc := range []struct {
+		name string
+		args func(t *testing.T, env *e2e.Env) []string
+	}{
+		{"local", func(*testing.T, *e2e.Env) []string { return nil }},
+		{"ssh", func(t *testing.T, env *e2e.Env) []string {
+			srv := env.StartSSHDWith(t, sshtest.Options{Env: []string{"CODEX_HOME=" + env.Home}})
+			return sshArgs(srv, env)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if testing.Short() {
+				t.Skip("e2e")
+			}
+			deckThreeThreads(t, tc.args)
+		})
 	}
+}
+
+// deckThreeThreads is TestDeckThreeThreadsTwoWorktrees with the
+// arguments args gives first.
+func deckThreeThreads(t *testing.T, args func(t *testing.T, env *e2e.Env) []string) {
 	env := e2e.NewEnv(t,
 		whenUser("alpha", mockapi.Text("ALPHA-ANSWER here")),
 		whenUser("beta", mockapi.ExecCommand("echo beta > shared.txt")),
@@ -69,7 +90,8 @@ func TestDeckThreeThreadsTwoWorktrees(t *testing.T) {
 		whenUser("gamma", mockapi.Text("GAMMA-ANSWER here")),
 	)
 	dir := deckRepo(t, env)
-	lt := startTandem(t, env, "-a", "untrusted", "-s", "workspace-write", "alpha task")
+	argv := append(args(t, env), "-a", "untrusted", "-s", "workspace-write", "alpha task")
+	lt := startTandem(t, env, argv...)
 	lt.waitScreen("ALPHA-ANSWER here", patience)
 
 	// Two threads in worktrees, from the command center.
@@ -92,9 +114,12 @@ func TestDeckThreeThreadsTwoWorktrees(t *testing.T) {
 		lt.waitScreen("Run this command?", patience)
 		time.Sleep(time.Second) // the form's grace: a key sooner is not the person's answer
 		lt.keys("\r")           // "Yes, run it"
-		lt.waitScreen(fmt.Sprintf("inbox · %d requests waiting", left), patience)
+		want := fmt.Sprintf("inbox · %d requests waiting", left)
+		if left == 1 {
+			want = "inbox · 1 request waiting"
+		}
+		lt.waitScreen(want, patience)
 	}
-	lt.waitScreen("0 requests waiting", patience)
 
 	// Back to the list: the two worktree threads both changed shared.txt.
 	lt.write(keyTab)
