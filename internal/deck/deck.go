@@ -201,7 +201,7 @@ func (d *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case AddLane:
 		cmds = append(cmds, d.addLane(msg.Lane))
 	case DropLane:
-		d.drop(msg.Lane)
+		cmds = append(cmds, d.drop(msg.Lane))
 	case Result:
 		d.list.noticeOf(msg)
 	case tea.WindowSizeMsg:

@@ -244,3 +244,21 @@ func TestUnreadUntilOpened(t *testing.T) {
 		t.Errorf("b's row after a turn it showed: %q", r)
 	}
 }
+
+// A lane dropped (its thread stopped or archived) with a request still
+// waiting gets it refused: the server gets an answer though no one will
+// see the lane again; the other lanes' requests stay.
+func TestDroppedLaneRefusesWhatWaits(t *testing.T) {
+	d, panes := newFakeDeck(t, Options{}, "a", "b")
+	rep, other := &reqtest.Replies{}, &reqtest.Replies{}
+	panes[1].set(func(s *model.State) { s.Pending = append(s.Pending, pendingReq(t, rep, "7")) })
+	panes[0].set(func(s *model.State) { s.Pending = append(s.Pending, pendingReq(t, other, "8")) })
+	feed(d, LaneMsg{Lane: 2, Msg: ping(0)})
+	feed(d, DropLane{Lane: 2})
+	if got := rep.All(); len(got) != 1 || !strings.Contains(got[0], `"cancel"`) {
+		t.Fatalf("the dropped lane's request got %q, want one refusal", got)
+	}
+	if got := other.All(); len(got) != 0 {
+		t.Fatalf("the other lane's request got %q", got)
+	}
+}

@@ -96,10 +96,20 @@ func (d *Model) addLane(l Lane) tea.Cmd {
 }
 
 // drop is DropLane.
-func (d *Model) drop(id LaneID) {
+//
+// Every request still waiting in the lane is refused (off the update
+// loop, by the command returned): the server gets an answer to each,
+// though no one will see the lane again.
+func (d *Model) drop(id LaneID) tea.Cmd {
 	i := slices.IndexFunc(d.lanes, func(l *lane) bool { return l.ID == id })
 	if i < 0 {
-		return
+		return nil
+	}
+	var waiting []backend.ServerRequest
+	for _, r := range d.lanes[i].pane.State().Pending {
+		if !r.Answered() {
+			waiting = append(waiting, r)
+		}
 	}
 	d.lanes = slices.Delete(d.lanes, i, i+1)
 	if d.mode == modePeek && d.peek.lane == id {
@@ -113,6 +123,15 @@ func (d *Model) drop(id LaneID) {
 		if d.mode == modeLane {
 			d.mode = modeList
 		}
+	}
+	if len(waiting) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		for _, r := range waiting {
+			_ = r.Refuse()
+		}
+		return nil
 	}
 }
 
