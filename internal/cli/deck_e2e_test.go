@@ -176,3 +176,35 @@ func deckThreeThreads(t *testing.T, args func(t *testing.T, env *e2e.Env) []stri
 	}
 
 }
+
+// tandem agents on the daemon opens the threads the daemon has loaded —
+// here one another tandem runs a turn on — as lanes: its row is listed,
+// and opened it streams on to the end of the answer (from where it was
+// resumed, as tandem resume does), no line twice.
+func TestAgentsOpensTheDaemonsThreads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	const n = 12
+	env := e2e.NewEnv(t, numberedAnswer(n, 250*time.Millisecond))
+	stopDaemonAtEnd(t, env)
+	first := startTandem(t, env, "--daemon")
+	first.waitDaemonReady()
+	first.keys("count for me\r")
+	first.waitScreen("item 02 of", patience)
+
+	lt := startTandem(t, env, "agents", "--daemon")
+	lt.waitScreen("tandem agents", patience)
+	lt.waitScreen("running", patience)
+	if strings.Contains(lt.screen(), "item "+fmt.Sprint(n)+" of the answer") {
+		t.Fatal("the turn ended before the command center listed it: the test proves nothing")
+	}
+	lt.keys("\r") // open it
+	lt.waitScreen(fmt.Sprintf("item %02d of the answer", n), patience)
+	screen := lt.screen()
+	for i := 1; i <= n; i++ {
+		if c := strings.Count(screen, fmt.Sprintf("item %02d of the answer", i)); c > 1 {
+			t.Fatalf("item %02d on screen %d times:\n%s", i, c, screen)
+		}
+	}
+}
