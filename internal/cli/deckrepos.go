@@ -85,15 +85,21 @@ func (r *deckRepos) watch(ctx context.Context, id deck.LaneID, send func(tea.Msg
 	}
 }
 
-// read reads lane id's checkout (the one dir is in) and its git status
-// on s's machine; a thread outside git is left out (its paths compare as
+// read reads lane id's checkout (the one dir is in), its git status and,
+// for a worktree tandem made, what its branch committed, on s's machine; a thread outside git is left out (its paths compare as
 // they are).
 func (r *deckRepos) read(ctx context.Context, id deck.LaneID, s *backend.Session, dir string) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	t, err := worktree.Changed(ctx, worktree.Server{Exec: s}, dir)
+	r2 := worktree.Server{Exec: s}
+	t, err := worktree.Changed(ctx, r2, dir)
 	if err != nil {
 		return
+	}
+	// A worktree's branch: what it committed counts too (a finished
+	// agent commits its work).
+	if done, err := worktree.Committed(ctx, r2, t.Root); err == nil {
+		t.Paths = append(t.Paths, done...)
 	}
 	r.mu.Lock()
 	if r.lanes == nil {
