@@ -156,13 +156,13 @@ func (lo *laneOwner) start() error {
 	lo.mu.Lock()
 	lo.sess = lane
 	lo.mu.Unlock()
-	cwd := ""
+	cwd, roots := "", []string(nil)
 	if run != nil {
 		wt, err := run.ensure(h.ctx, root, h.env.cfg.threadCwd(h.env.cwd), send)
 		if err != nil {
 			return fail(err)
 		}
-		cwd = wt.Path
+		cwd, roots = wt.Path, []string{wt.Common} // the agent commits on its branch
 		lo.mu.Lock()
 		lo.wt = &wt
 		lo.mu.Unlock()
@@ -170,7 +170,7 @@ func (lo *laneOwner) start() error {
 	}
 	ctx, cancel := context.WithTimeout(h.ctx, 60*time.Second)
 	defer cancel()
-	resp, err := lane.StartThreadIn(ctx, cwd)
+	resp, err := lane.StartThreadIn(ctx, cwd, roots...)
 	if err != nil {
 		return fail(err)
 	}
