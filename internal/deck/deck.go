@@ -263,6 +263,9 @@ func (d *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, d.toLane(msg.Lane, msg.Msg))
 	case AddLane:
 		cmds = append(cmds, d.addLane(msg.Lane))
+		if s := &d.list; s.making != "" && s.notice == s.making && (!s.inWorktree || msg.Lane.Worktree != "") {
+			s.notice, s.making = "", ""
+		}
 	case DropLane:
 		d.drop(msg.Lane)
 		if msg.What != "" {

@@ -36,6 +36,11 @@ type listState struct {
 	input    string
 	notice   string
 	quitWarn bool
+	// making is the notice that a thread is being started ("starting a
+	// thread…") or a worktree made: the lane added (in a worktree when
+	// inWorktree) takes it off the screen.
+	making     string
+	inWorktree bool
 	// stored are the threads the server keeps (Host.Threads) of the
 	// scope shown; seq counts the fetches (an older one's answer is
 	// dropped); opening is the stored thread Enter asked to open, shown
@@ -252,9 +257,11 @@ func (d *Model) askKey(k tea.KeyPressMsg) tea.Cmd {
 		switch what {
 		case askNew:
 			s.notice = "starting a thread…"
+			s.making, s.inWorktree = s.notice, false
 			return d.opts.Host.New(text, false)
 		case askWorktree:
 			s.notice = "making a worktree…"
+			s.making, s.inWorktree = s.notice, true
 			return d.opts.Host.New(text, true)
 		case askRename:
 			return d.opts.Host.Rename(s.askLane, text)

@@ -233,3 +233,23 @@ func TestGoldenCommandCenterRemoveAsked(t *testing.T) {
 	feed(d, keyOf('d', tea.ModAlt))
 	teatest.RequireEqualOutput(t, []byte(screen(d)))
 }
+
+// "making a worktree…" stays until the new lane has its worktree, then
+// gives the help line back.
+func TestMakingNoticeGoesWithTheWorktree(t *testing.T) {
+	h := &fakeHost{}
+	d, _ := newFakeDeck(t, Options{Host: h}, "a")
+	feed(d, keyOf(tea.KeyF4, 0))
+	feed(d, keyOf('w', tea.ModAlt))
+	for _, k := range text("go") {
+		feed(d, k)
+	}
+	feed(d, keyOf(tea.KeyEnter, 0)) // the lane comes, its worktree not yet
+	if s := screen(d); !strings.Contains(s, "making a worktree…") {
+		t.Errorf("the notice went before the worktree came:\n%s", s)
+	}
+	feed(d, AddLane{Lane: Lane{ID: 101, Title: "go", Worktree: "/home/dev/src/x-wt/go", Branch: "tandem/go"}})
+	if s := screen(d); strings.Contains(s, "making a worktree…") || !strings.Contains(s, "Alt+M merge back") {
+		t.Errorf("the notice stays once the worktree came:\n%s", s)
+	}
+}
