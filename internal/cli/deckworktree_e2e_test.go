@@ -175,6 +175,9 @@ func TestDeckOpensStoredThread(t *testing.T) {
 	lt.write(keyF4)
 	lt.waitScreen("tandem agents", patience)
 	lt.waitScreen("Alt+M merge back", patience)
+	if s := lt.screen(); strings.Contains(s, "unread") {
+		t.Errorf("the thread just read is unread:\n%s", s)
+	}
 	lt.write(keyAltM)
 	lt.waitScreen("merged tandem/old", patience)
 	if b, err := os.ReadFile(filepath.Join(dir, "old.txt")); err != nil || string(b) != "old\n" {

@@ -154,6 +154,10 @@ func (d *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	switch d.mode {
 	case modeLane:
 		if key.Matches(k, km.Deck) {
+			if l := d.lane(d.focus); l != nil { // what it showed until now is read
+				d.refresh(l)
+				l.seenTurns = l.sum.Turns
+			}
 			d.mode = modeList
 			d.list.selectLane(d, d.focus)
 			return d.fetchStored()

@@ -253,3 +253,14 @@ func TestMakingNoticeGoesWithTheWorktree(t *testing.T) {
 		t.Errorf("the notice stays once the worktree came:\n%s", s)
 	}
 }
+
+// What the lane on screen showed until the command center opened is
+// read, even when its state changed without a message the deck saw.
+func TestLeavingALaneReadsIt(t *testing.T) {
+	d, panes := newFakeDeck(t, Options{}, "a", "b")
+	panes[0].set(func(s *model.State) { s.Summary.Turns = 3 })
+	feed(d, keyOf(tea.KeyF4, 0))
+	if row := rowsWith(screen(d), " a "); len(row) != 1 || strings.Contains(row[0], "unread") {
+		t.Errorf("the lane just left is unread: %q", row)
+	}
+}
