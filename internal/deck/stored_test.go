@@ -122,7 +122,7 @@ func worktreeDeck(t *testing.T, h *fakeHost) (*Model, []*fakePane) {
 func TestWorktreeActionsRefused(t *testing.T) {
 	h := &fakeHost{stored: map[bool][]StoredThread{false: {{ID: "old", Name: "old one", Worktree: "/w"}}}}
 	d, panes := worktreeDeck(t, h)
-	if s := screen(d); len(rowsWith(s, " b ")) != 1 || !strings.Contains(rowsWith(s, " b ")[0], "main") {
+	if s := screen(d); len(rowsWith(s, "~/src/b ")) != 1 || !strings.Contains(rowsWith(s, "~/src/b ")[0], "main") {
 		t.Errorf("b's checkout's branch is not shown:\n%s", s)
 	}
 	steps := []struct {
@@ -205,7 +205,7 @@ func TestRemoveAsksBeforeForcing(t *testing.T) {
 		}
 	}
 	feed(d, keyOf(tea.KeyDown, 0)) // any other key: no
-	if s := screen(d); !strings.Contains(s, "nothing removed") || len(rowsWith(s, " a ")) != 1 {
+	if s := screen(d); !strings.Contains(s, "nothing removed") || len(rowsWith(s, "~/src/x-wt/a ")) != 1 {
 		t.Errorf("another key did not keep it:\n%s", s)
 	}
 	feed(d, keyOf(tea.KeyUp, 0))
@@ -216,7 +216,7 @@ func TestRemoveAsksBeforeForcing(t *testing.T) {
 		t.Errorf("the host was called %q, want %q", h.calls, want)
 	}
 	s = screen(d)
-	if !strings.Contains(s, "removed the worktree /home/dev/src/x-wt/a") || len(rowsWith(s, " a ")) != 0 {
+	if !strings.Contains(s, "removed the worktree /home/dev/src/x-wt/a") || len(rowsWith(s, "~/src/x-wt/a ")) != 0 {
 		t.Errorf("the lane is still listed, or the removal not told:\n%s", s)
 	}
 }
@@ -260,7 +260,7 @@ func TestLeavingALaneReadsIt(t *testing.T) {
 	d, panes := newFakeDeck(t, Options{}, "a", "b")
 	panes[0].set(func(s *model.State) { s.Summary.Turns = 3 })
 	feed(d, keyOf(tea.KeyF4, 0))
-	if row := rowsWith(screen(d), " a "); len(row) != 1 || strings.Contains(row[0], "unread") {
+	if row := rowsWith(screen(d), "~/src/a "); len(row) != 1 || strings.Contains(row[0], "unread") {
 		t.Errorf("the lane just left is unread: %q", row)
 	}
 }
