@@ -92,7 +92,11 @@ func TestDeckThreeThreadsTwoWorktrees(t *testing.T) {
 		lt.waitScreen("Run this command?", patience)
 		time.Sleep(time.Second) // the form's grace: a key sooner is not the person's answer
 		lt.keys("\r")           // "Yes, run it"
-		lt.waitScreen(fmt.Sprintf("inbox · %d requests waiting", left), patience)
+		want := fmt.Sprintf("inbox · %d requests waiting", left)
+		if left == 1 {
+			want = "inbox · 1 request waiting"
+		}
+		lt.waitScreen(want, patience)
 	}
 	lt.waitScreen("0 requests waiting", patience)
 

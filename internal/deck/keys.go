@@ -134,7 +134,7 @@ func (s *listState) paste(text string) {
 	if s.asking != askNone {
 		s.input += text
 	} else {
-		s.filter += text
+		s.filter, s.sel = s.filter+text, "" // the best match is selected
 	}
 }
 
@@ -228,7 +228,7 @@ func (d *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			d.list.filter = dropLast(d.list.filter)
 		}
 	case printable(k) && d.mode == modeList:
-		d.list.filter += k.Text
+		d.list.filter, d.list.sel = d.list.filter+k.Text, "" // the best match is selected
 	}
 	return nil
 }
