@@ -152,7 +152,11 @@ func (d *Model) toLane(id LaneID, msg tea.Msg) tea.Cmd {
 // refresh reads what the deck knows of l from its model.
 func (d *Model) refresh(l *lane) {
 	st := l.pane.State()
+	opened := st.Summary.ThreadID != l.sum.ThreadID
 	l.sum, l.running = st.Summary, st.Running
+	if opened { // the history it opened with is no news
+		l.seenTurns = l.sum.Turns
+	}
 	l.pending = l.pending[:0]
 	keep := make(map[string]bool, len(st.Pending))
 	for _, r := range st.Pending {

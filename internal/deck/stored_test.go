@@ -264,3 +264,32 @@ func TestLeavingALaneReadsIt(t *testing.T) {
 		t.Errorf("the lane just left is unread: %q", row)
 	}
 }
+
+// The history a lane's thread opens with (a resumed thread, in the
+// background) is no news; a turn ending after it is.
+func TestOpenedHistoryIsNotUnread(t *testing.T) {
+	h := &fakeHost{}
+	d, _ := newFakeDeck(t, Options{Host: h}, "a")
+	feed(d, keyOf(tea.KeyF4, 0))
+	feed(d, h.Resume("old")())
+	p := h.panes[0]
+	state := func() string {
+		row := rowsWith(screen(d), "resumed") // nothing else is named so
+		if len(row) != 1 {
+			t.Fatalf("no one row of the resumed lane:\n%s", screen(d))
+		}
+		return row[0]
+	}
+	p.set(func(s *model.State) {
+		s.Summary.ThreadID, s.Summary.Name, s.Summary.Phase, s.Summary.Turns = "old", "resumed", model.PhaseIdle, 3
+	})
+	feed(d, LaneMsg{Lane: 101, Msg: ping(0)})
+	if r := state(); strings.Contains(r, "unread") {
+		t.Errorf("the history is unread: %q", r)
+	}
+	p.set(func(s *model.State) { s.Summary.Turns = 4 })
+	feed(d, LaneMsg{Lane: 101, Msg: ping(1)})
+	if r := state(); !strings.Contains(r, "done · unread") {
+		t.Errorf("a turn ended after is not unread: %q", r)
+	}
+}
