@@ -72,8 +72,11 @@ func (d *Model) rows() []row {
 
 // selectedRow is the list's selected row among those shown (the first
 // when the selected one is not shown); false for none.
-func (d *Model) selectedRow() (row, bool) {
-	rs := d.rows()
+func (d *Model) selectedRow() (row, bool) { return d.selectedIn(d.rows()) }
+
+// selectedIn is the selected row among rs (the first when it is not
+// among them); false for none.
+func (d *Model) selectedIn(rs []row) (row, bool) {
 	for _, r := range rs {
 		if r.key() == d.list.sel {
 			return r, true

@@ -219,7 +219,7 @@ func (d *Model) listLines() []string {
 		}
 		head = append(head, faintStyle.Render(fit("  "+cells(cols, hs), d.width)))
 	}
-	sel, _ := d.selectedRow()
+	sel, _ := d.selectedIn(rs)
 	selKey := ""
 	if sel.lane != nil || sel.stored != nil {
 		selKey = sel.key()
