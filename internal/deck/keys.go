@@ -278,14 +278,15 @@ func (d *Model) askKey(k tea.KeyPressMsg) tea.Cmd {
 
 // confirmKey answers the question whether to force a removal the host
 // refused: the remove key again (the refusal, naming what would be lost,
-// is on screen since it came: the key is pressed after it) forces it on
-// the lane asked about; any other key keeps everything.
+// is on screen since it came: the key is pressed after it) in the list
+// forces it on the lane asked about; any other key, or any key in the
+// inbox (which shows no question), keeps everything.
 func (d *Model) confirmKey(k tea.KeyPressMsg) tea.Cmd {
 	s := &d.list
 	id := s.askLane
 	s.asking, s.input = askNone, ""
 	l := d.lane(id)
-	if !key.Matches(k, d.keys.DeckRemove) || l == nil {
+	if !key.Matches(k, d.keys.DeckRemove) || l == nil || d.mode != modeList { // the inbox shows no question
 		s.notice = "nothing removed"
 		return nil
 	}

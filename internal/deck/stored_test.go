@@ -293,3 +293,22 @@ func TestOpenedHistoryIsNotUnread(t *testing.T) {
 		t.Errorf("a turn ended after is not unread: %q", r)
 	}
 }
+
+// The inbox shows no question: a refusal that comes while the inbox is
+// open is not forced by the remove key there.
+func TestRemoveNotForcedFromTheInbox(t *testing.T) {
+	h := &fakeHost{remove: dirtyRemove}
+	d, _ := worktreeDeck(t, h)
+	_, cmd := d.Update(keyOf('d', tea.ModAlt))
+	feed(d, keyOf(tea.KeyTab, 0)) // the inbox, before the refusal comes
+	for _, m := range run(cmd) {
+		feed(d, m)
+	}
+	feed(d, keyOf('d', tea.ModAlt))
+	if want := []string{"remove 1 force=false"}; !slices.Equal(h.calls, want) {
+		t.Errorf("the host was called %q, want %q", h.calls, want)
+	}
+	if s := screen(d); !strings.Contains(s, "nothing removed") {
+		t.Errorf("no notice:\n%s", s)
+	}
+}
