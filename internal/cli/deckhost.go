@@ -43,7 +43,9 @@ func (h *deckHost) laneSend(id deck.LaneID, send func(tea.Msg)) func(tea.Msg) {
 }
 
 func newDeckHost(ctx context.Context, env *runEnv) *deckHost {
-	return &deckHost{ctx: ctx, env: env, lanes: map[deck.LaneID]*laneOwner{}}
+	h := &deckHost{ctx: ctx, env: env, lanes: map[deck.LaneID]*laneOwner{}}
+	h.repos.ready = h.locate // deckworktree.go
+	return h
 }
 
 // tagged sends what lane id's session says as that lane's message.
@@ -352,6 +354,7 @@ func (h *deckHost) forget(id deck.LaneID) {
 	lo := h.lanes[id]
 	delete(h.lanes, id)
 	h.mu.Unlock()
+	h.repos.forget(id)
 	if lo == nil {
 		return
 	}

@@ -21,6 +21,38 @@ import (
 type deckRepos struct {
 	mu    sync.Mutex
 	lanes map[deck.LaneID]worktree.Touched
+	// trees is the worktree tandem made each lane's thread runs in, as
+	// found from its cwd (ready's locate).
+	trees map[deck.LaneID]worktree.Worktree
+	// ready, when set, is run (on its own goroutine) once a lane's
+	// thread is ready, with its session and cwd: the host's locate.
+	ready func(ctx context.Context, id deck.LaneID, s *backend.Session, dir string)
+}
+
+// setWorktree records the worktree lane id's thread runs in.
+func (r *deckRepos) setWorktree(id deck.LaneID, wt worktree.Worktree) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.trees == nil {
+		r.trees = map[deck.LaneID]worktree.Worktree{}
+	}
+	r.trees[id] = wt
+}
+
+// worktree is the worktree found for lane id.
+func (r *deckRepos) worktree(id deck.LaneID) (worktree.Worktree, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	wt, ok := r.trees[id]
+	return wt, ok
+}
+
+// forget drops what is known of lane id (its lane is gone).
+func (r *deckRepos) forget(id deck.LaneID) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.lanes, id)
+	delete(r.trees, id)
 }
 
 // overlaps implements deck.Overlaps: two lanes in checkouts of one
@@ -54,9 +86,10 @@ func (r *deckRepos) overlaps(a, b deck.Thread) []string {
 }
 
 // watch wraps lane id's sink: once the lane's thread is ready (its
-// SessionReadyMsg names its workspace and session), and each time one of
-// its turns ends, the lane's checkout and git status are read again, off
-// the feed's goroutine.
+// SessionReadyMsg names its workspace and session) its checkout is
+// located (ready), and then and each time one of its turns ends, the
+// lane's checkout and git status are read again, off the feed's
+// goroutine.
 func (r *deckRepos) watch(ctx context.Context, id deck.LaneID, send func(tea.Msg)) func(tea.Msg) {
 	var mu sync.Mutex
 	var sess *backend.Session
@@ -72,6 +105,9 @@ func (r *deckRepos) watch(ctx context.Context, id deck.LaneID, send func(tea.Msg
 			mu.Lock()
 			sess, cwd = s, m.ThreadCwd
 			mu.Unlock()
+			if r.ready != nil {
+				go r.ready(ctx, id, s, m.ThreadCwd)
+			}
 		case backend.TurnCompletedEvent:
 		default:
 			return

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
+	"tandem/backend"
 	"tandem/internal/deck"
 	"tandem/model"
 )
@@ -94,8 +95,11 @@ func (h *deckHost) run(owner *sessionOwner) {
 	}
 }
 
-// Resume opens thread id as a new lane: the lane's model resumes it
-// itself (thread/resume, its history, as tandem resume does).
+// Resume implements deck.Host: thread id opens as a new lane, whose
+// model resumes it itself (thread/resume, its history, as tandem resume
+// does). The thread's cwd is read (thread/read) to locate its checkout:
+// a worktree tandem made in an earlier run is found again, to merge or
+// remove.
 func (h *deckHost) Resume(id string) tea.Cmd {
 	h.mu.Lock()
 	h.next++
@@ -103,7 +107,7 @@ func (h *deckHost) Resume(id string) tea.Cmd {
 	h.lanes[lo.id] = lo
 	h.mu.Unlock()
 	m := model.New(h.env.modelOptions(interactive{}, lo.restart))
-	add := func() tea.Msg { return deck.AddLane{Lane: deck.Lane{ID: lo.id, Model: m, Title: lo.title}} }
+	add := func() tea.Msg { return deck.AddLane{Lane: deck.Lane{ID: lo.id, Model: m, Title: lo.title, Thread: id}} }
 	start := func() tea.Msg {
 		lo.mu.Lock()
 		send := lo.gate(lo.gen)
@@ -118,9 +122,22 @@ func (h *deckHost) Resume(id string) tea.Cmd {
 		lo.sess = lane
 		lo.mu.Unlock()
 		send(h.env.durable(model.SessionReadyMsg{Client: lane, Peer: lane.Describe(), Resume: &model.ResumeRequest{ID: id}}))
+		go h.locateThread(lo.id, root, id)
 		return nil
 	}
 	return tea.Sequence(add, start)
+}
+
+// locateThread reads thread's cwd and locates the checkout lane id's
+// thread runs in (deckworktree.go).
+func (h *deckHost) locateThread(id deck.LaneID, s *backend.Session, thread string) {
+	ctx, cancel := context.WithTimeout(h.ctx, time.Minute)
+	defer cancel()
+	t, err := s.ReadThread(ctx, thread)
+	if err != nil || t.Cwd == "" {
+		return
+	}
+	h.locate(ctx, id, s, t.Cwd)
 }
 
 // shutdown takes the program's final deck: every lane's model but the

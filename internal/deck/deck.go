@@ -48,6 +48,10 @@ type Lane struct {
 	// Elsewhere: the thread belongs to another workspace (the list
 	// shows it only once the scope key shows all threads).
 	Elsewhere bool
+	// Thread is the thread the lane opens ("" for a new one), known
+	// before the lane's model has it: a stored thread the list shows is
+	// listed once, as this lane.
+	Thread string
 }
 
 // AddLane adds a lane to the deck (or, for a lane it holds, replaces its
@@ -56,15 +60,54 @@ type Lane struct {
 type AddLane struct{ Lane Lane }
 
 // DropLane takes a lane out of the deck (the host stopped or archived its
-// thread).
-type DropLane struct{ Lane LaneID }
-
-// Result is a host command's outcome the list shows as its notice: What
-// was done, or Err why not.
-type Result struct {
+// thread, or removed its worktree); What, when set, is the list's notice.
+// The list then reads the stored threads again (Host.Threads).
+type DropLane struct {
 	Lane LaneID
 	What string
-	Err  error
+}
+
+// Result is a host command's outcome the list shows as its notice: What
+// was done, or Err why not. Confirm marks Err as RemoveWorktree's
+// refusal that force overrides (uncommitted changes, unmerged commits,
+// named in Err): the list shows it and asks before it forces.
+type Result struct {
+	Lane    LaneID
+	What    string
+	Err     error
+	Confirm bool
+}
+
+// Checkout is what the host found of the checkout a lane's thread runs
+// in: the worktree tandem made it in ("" for none) and the branch
+// checked out there ("" unknown). It sets the lane's Worktree and
+// Branch.
+type Checkout struct {
+	Lane             LaneID
+	Worktree, Branch string
+}
+
+// StoredThread is a thread the server keeps (thread/list) as the list
+// shows it before it is opened: Name is its name, else its first
+// prompt; Worktree and Branch are set for a worktree tandem made;
+// Elsewhere for a thread of another workspace.
+type StoredThread struct {
+	ID, Name, Cwd    string
+	Worktree, Branch string
+	Created, Updated time.Time
+	Elsewhere        bool
+}
+
+// Stored is Host.Threads' answer: the stored threads of this workspace
+// (All false) or of every workspace, newest first, or Err why they
+// could not be read.
+type Stored struct {
+	All     bool
+	Threads []StoredThread
+	Err     error
+	// seq is the deck's count of the fetch it answers: an older one's
+	// answer is dropped.
+	seq int
 }
 
 // Host carries out the list's actions; internal/cli implements it over
@@ -84,6 +127,23 @@ type Host interface {
 	Interrupt(lane LaneID) tea.Cmd
 	// Stop unloads the thread of lane; its command gives DropLane.
 	Stop(lane LaneID) tea.Cmd
+	// Threads reads the threads the server keeps (thread/list): this
+	// workspace's, or with all every workspace's. Its command gives
+	// Stored. The list calls it when it opens, when its scope changes
+	// and when a lane is dropped — never per frame.
+	Threads(all bool) tea.Cmd
+	// Resume opens stored thread id as a new lane whose model resumes
+	// it (its history); its command gives AddLane with Lane.Thread id.
+	Resume(threadID string) tea.Cmd
+	// Merge merges the branch of the worktree lane's thread runs in back
+	// into the checkout it came from (internal/worktree Merge): a Result
+	// saying what merged, or why not (a conflict, uncommitted changes:
+	// the files named, nothing changed).
+	Merge(lane LaneID) tea.Cmd
+	// RemoveWorktree removes the worktree lane's thread runs in and its
+	// branch, and drops the lane (DropLane). Without force, uncommitted
+	// changes or unmerged commits are refused: a Result with Confirm.
+	RemoveWorktree(lane LaneID, force bool) tea.Cmd
 }
 
 // Thread is one lane as an Overlaps function sees it.
@@ -185,6 +245,9 @@ func (d *Model) Init() tea.Cmd {
 	for _, l := range d.lanes {
 		cmds = append(cmds, wrap(l.ID, l.pane.Init()))
 	}
+	if d.mode == modeList {
+		cmds = append(cmds, d.fetchStored())
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -200,10 +263,23 @@ func (d *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, d.toLane(msg.Lane, msg.Msg))
 	case AddLane:
 		cmds = append(cmds, d.addLane(msg.Lane))
+		if s := &d.list; s.making != "" && s.notice == s.making && (!s.inWorktree || msg.Lane.Worktree != "") {
+			s.notice, s.making = "", ""
+		}
 	case DropLane:
 		cmds = append(cmds, d.drop(msg.Lane))
+		if msg.What != "" {
+			d.list.notice = msg.What
+		}
+		cmds = append(cmds, d.fetchStored())
 	case Result:
 		d.list.noticeOf(msg)
+	case Checkout:
+		if l := d.lane(msg.Lane); l != nil {
+			l.Worktree, l.Branch = msg.Worktree, msg.Branch
+		}
+	case Stored:
+		d.list.takeStored(msg)
 	case tea.WindowSizeMsg:
 		d.width, d.height = msg.Width, msg.Height
 		for _, l := range d.lanes {

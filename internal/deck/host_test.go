@@ -10,11 +10,16 @@ import (
 )
 
 // fakeHost records the actions the list asks for; New answers AddLane
-// with a fake pane, Archive and Stop DropLane, Rename a failure.
+// with a fake pane, Archive and Stop DropLane, Rename a failure; Threads
+// the stored threads set (per scope), Resume AddLane of the thread;
+// Merge and RemoveWorktree what merge and remove say (nil: success).
 type fakeHost struct {
-	calls []string
-	next  LaneID
-	panes []*fakePane
+	calls  []string
+	next   LaneID
+	panes  []*fakePane
+	stored map[bool][]StoredThread
+	merge  func(LaneID) Result
+	remove func(LaneID, bool) tea.Msg
 }
 
 func (h *fakeHost) New(prompt string, worktree bool) tea.Cmd {
@@ -42,6 +47,38 @@ func (h *fakeHost) Interrupt(id LaneID) tea.Cmd {
 func (h *fakeHost) Stop(id LaneID) tea.Cmd {
 	h.calls = append(h.calls, fmt.Sprintf("stop %d", id))
 	return func() tea.Msg { return DropLane{Lane: id} }
+}
+
+func (h *fakeHost) Threads(all bool) tea.Cmd {
+	h.calls = append(h.calls, fmt.Sprintf("threads all=%v", all))
+	ts := h.stored[all]
+	return func() tea.Msg { return Stored{All: all, Threads: ts} }
+}
+func (h *fakeHost) Resume(id string) tea.Cmd {
+	h.calls = append(h.calls, "resume "+id)
+	h.next++
+	p := &fakePane{name: "resumed " + id}
+	h.panes = append(h.panes, p)
+	lid := 100 + h.next
+	return func() tea.Msg { return AddLane{Lane: Lane{ID: lid, Model: p, Title: id, Thread: id}} }
+}
+func (h *fakeHost) Merge(id LaneID) tea.Cmd {
+	h.calls = append(h.calls, fmt.Sprintf("merge %d", id))
+	return func() tea.Msg {
+		if h.merge != nil {
+			return h.merge(id)
+		}
+		return Result{Lane: id, What: "merged"}
+	}
+}
+func (h *fakeHost) RemoveWorktree(id LaneID, force bool) tea.Cmd {
+	h.calls = append(h.calls, fmt.Sprintf("remove %d force=%v", id, force))
+	return func() tea.Msg {
+		if h.remove != nil {
+			return h.remove(id, force)
+		}
+		return DropLane{Lane: id, What: "removed"}
+	}
 }
 
 // feed sends msg and every message its commands give back.
@@ -83,7 +120,9 @@ func TestActionsCallTheHost(t *testing.T) {
 	feed(d, keyOf(tea.KeyUp, 0)) // from the new lane (selected) to c
 	feed(d, keyOf('a', tea.ModAlt))
 	feed(d, keyOf('x', tea.ModAlt)) // c is gone: the first row is selected
-	want := []string{`interrupt 2`, `rename 2 "ee"`, `new "fix it" worktree=true`, `archive 3`, `stop 1`}
+	// The stored threads are read when the list opens and after each
+	// lane is dropped.
+	want := []string{`threads all=false`, `interrupt 2`, `rename 2 "ee"`, `new "fix it" worktree=true`, `archive 3`, `threads all=false`, `stop 1`, `threads all=false`}
 	if strings.Join(h.calls, "; ") != strings.Join(want, "; ") {
 		t.Errorf("the host was called %q, want %q", h.calls, want)
 	}

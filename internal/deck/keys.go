@@ -6,6 +6,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"tandem/model"
+	"tandem/model/keys"
 )
 
 // ask is what the list asks before an action: a new thread's prompt, or
@@ -17,12 +20,14 @@ const (
 	askNew
 	askWorktree
 	askRename
+	askRemove // force the removal RemoveWorktree refused?
 )
 
-// listState is the list's and the inbox's: the selected lane and request,
-// the filter, the scope, an asked input and the last notice.
+// listState is the list's and the inbox's: the selected row and request,
+// the filter, the scope, an asked input and the last notice, and the
+// stored threads.
 type listState struct {
-	sel      LaneID
+	sel      string // the selected row (row.key); "" the first
 	selReq   string // the inbox's selected request (laneReqKey)
 	filter   string
 	all      bool
@@ -30,8 +35,19 @@ type listState struct {
 	askLane  LaneID
 	input    string
 	notice   string
-	hasSel   bool
 	quitWarn bool
+	// making is the notice that a thread is being started ("starting a
+	// thread…") or a worktree made: the lane added (in a worktree when
+	// inWorktree) takes it off the screen.
+	making     string
+	inWorktree bool
+	// stored are the threads the server keeps (Host.Threads) of the
+	// scope shown; seq counts the fetches (an older one's answer is
+	// dropped); opening is the stored thread Enter asked to open, shown
+	// once its lane comes.
+	stored  []StoredThread
+	seq     int
+	opening string
 }
 
 // peekState is the request answered from the inbox in modePeek.
@@ -54,14 +70,60 @@ func (p peekState) open(d *Model) bool {
 	return false
 }
 
-func (s *listState) selectLane(d *Model, id LaneID) { s.sel, s.hasSel = id, true }
+func (s *listState) selectLane(d *Model, id LaneID) { s.sel = laneKey(id) }
 
 func (s *listState) noticeOf(r Result) {
 	switch {
 	case r.Err != nil:
 		s.notice = r.Err.Error()
+		if r.Confirm && s.asking == askNone {
+			s.asking, s.askLane, s.input = askRemove, r.Lane, ""
+		}
 	default:
 		s.notice = r.What
+	}
+}
+
+// takeStored keeps the stored threads of the latest fetch, if it is of
+// the scope shown.
+func (s *listState) takeStored(m Stored) {
+	if m.seq != s.seq || m.All != s.all {
+		return
+	}
+	if m.Err != nil {
+		s.stored = nil
+		s.notice = "the stored threads: " + m.Err.Error()
+		return
+	}
+	s.stored = make([]StoredThread, len(m.Threads))
+	for i, t := range m.Threads {
+		t.Name, t.Branch = oneLine(t.Name), oneLine(t.Branch)
+		if t.Name == "" {
+			t.Name = "thread " + short(t.ID, 8)
+		}
+		s.stored[i] = t
+	}
+}
+
+// fetchStored asks the host for the stored threads of the scope shown
+// (nil without a host).
+func (d *Model) fetchStored() tea.Cmd {
+	if d.opts.Host == nil {
+		return nil
+	}
+	cmd := d.opts.Host.Threads(d.list.all)
+	if cmd == nil {
+		return nil
+	}
+	d.list.seq++
+	seq := d.list.seq
+	return func() tea.Msg {
+		msg := cmd()
+		if s, ok := msg.(Stored); ok {
+			s.seq = seq
+			return s
+		}
+		return msg
 	}
 }
 
@@ -72,7 +134,7 @@ func (s *listState) paste(text string) {
 	if s.asking != askNone {
 		s.input += text
 	} else {
-		s.filter += text
+		s.filter, s.sel = s.filter+text, "" // the best match is selected
 	}
 }
 
@@ -92,9 +154,13 @@ func (d *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	switch d.mode {
 	case modeLane:
 		if key.Matches(k, km.Deck) {
+			if l := d.lane(d.focus); l != nil { // what it showed until now is read
+				d.refresh(l)
+				l.seenTurns = l.sum.Turns
+			}
 			d.mode = modeList
 			d.list.selectLane(d, d.focus)
-			return nil
+			return d.fetchStored()
 		}
 		return d.toLane(d.focus, k)
 	case modePeek:
@@ -135,6 +201,8 @@ func (d *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(k, km.DeckScope) && d.mode == modeList:
 		d.list.all = !d.list.all
+		d.list.stored = nil
+		return d.fetchStored()
 	case key.Matches(k, km.DeckOpen):
 		return d.open()
 	case key.Matches(k, km.DeckNew):
@@ -151,19 +219,27 @@ func (d *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return d.hostCall("interrupt", func(h Host, id LaneID) tea.Cmd { return h.Interrupt(id) })
 	case key.Matches(k, km.DeckStop):
 		return d.hostCall("stop", func(h Host, id LaneID) tea.Cmd { return h.Stop(id) })
+	case key.Matches(k, km.DeckMerge):
+		return d.worktreeCall("merge", func(h Host, id LaneID) tea.Cmd { return h.Merge(id) })
+	case key.Matches(k, km.DeckRemove):
+		return d.worktreeCall("remove", func(h Host, id LaneID) tea.Cmd { return h.RemoveWorktree(id, false) })
 	case key.Matches(k, km.DeckErase):
 		if d.list.filter != "" {
 			d.list.filter = dropLast(d.list.filter)
 		}
 	case printable(k) && d.mode == modeList:
-		d.list.filter += k.Text
+		d.list.filter, d.list.sel = d.list.filter+k.Text, "" // the best match is selected
 	}
 	return nil
 }
 
-// askKey is a key while the list asks a prompt or a name.
+// askKey is a key while the list asks a prompt or a name, or whether to
+// force a refused removal.
 func (d *Model) askKey(k tea.KeyPressMsg) tea.Cmd {
 	km, s := d.keys, &d.list
+	if s.asking == askRemove {
+		return d.confirmKey(k)
+	}
 	switch {
 	case key.Matches(k, km.DeckClose):
 		s.asking, s.input = askNone, ""
@@ -185,9 +261,11 @@ func (d *Model) askKey(k tea.KeyPressMsg) tea.Cmd {
 		switch what {
 		case askNew:
 			s.notice = "starting a thread…"
+			s.making, s.inWorktree = s.notice, false
 			return d.opts.Host.New(text, false)
 		case askWorktree:
 			s.notice = "making a worktree…"
+			s.making, s.inWorktree = s.notice, true
 			return d.opts.Host.New(text, true)
 		case askRename:
 			return d.opts.Host.Rename(s.askLane, text)
@@ -198,10 +276,61 @@ func (d *Model) askKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// hostCall runs an action of the host on the selected lane.
+// confirmKey answers the question whether to force a removal the host
+// refused: the remove key again (the refusal, naming what would be lost,
+// is on screen since it came: the key is pressed after it) in the list
+// forces it on the lane asked about; any other key, or any key in the
+// inbox (which shows no question), keeps everything.
+func (d *Model) confirmKey(k tea.KeyPressMsg) tea.Cmd {
+	s := &d.list
+	id := s.askLane
+	s.asking, s.input = askNone, ""
+	l := d.lane(id)
+	if !key.Matches(k, d.keys.DeckRemove) || l == nil || d.mode != modeList { // the inbox shows no question
+		s.notice = "nothing removed"
+		return nil
+	}
+	if d.opts.Host == nil {
+		s.notice = "no host here: can't remove a worktree"
+		return nil
+	}
+	s.notice = "removing the worktree of " + d.name(l) + " anyway…"
+	return d.opts.Host.RemoveWorktree(id, true)
+}
+
+// worktreeCall runs a worktree action of the host (merge, remove) on the
+// selected lane: refused at once for a stored thread not open, a thread
+// in no worktree tandem made, or one whose turn runs (merge or remove
+// under a running agent would race with its edits: interrupt it first).
+func (d *Model) worktreeCall(what string, do func(Host, LaneID) tea.Cmd) tea.Cmd {
+	r, ok := d.selectedRow()
+	if !ok || d.mode != modeList {
+		return nil
+	}
+	switch l := r.lane; {
+	case l == nil:
+		d.list.notice = what + ": open the thread first (" + keys.Display(d.keys.DeckOpen) + ")"
+		return nil
+	case l.Worktree == "":
+		d.list.notice = what + ": " + d.name(l) + " runs in no worktree tandem made"
+		return nil
+	case l.running || l.sum.Phase == model.PhaseRunning || l.waiting():
+		d.list.notice = what + ": a turn runs in " + d.name(l) + " — wait for it to end, or interrupt it (" + keys.Display(d.keys.DeckInterrupt) + ")"
+		return nil
+	}
+	return d.hostCall(what, do)
+}
+
+// hostCall runs an action of the host on the selected lane (a stored
+// thread must be opened first).
 func (d *Model) hostCall(what string, do func(Host, LaneID) tea.Cmd) tea.Cmd {
-	l := d.selected()
-	if l == nil || d.mode != modeList {
+	r, ok := d.selectedRow()
+	if !ok || d.mode != modeList {
+		return nil
+	}
+	l := r.lane
+	if l == nil {
+		d.list.notice = what + ": open the thread first (" + keys.Display(d.keys.DeckOpen) + ")"
 		return nil
 	}
 	if d.opts.Host == nil {
@@ -226,8 +355,17 @@ func (d *Model) show(id LaneID) {
 // the selected request's lane to answer it there.
 func (d *Model) open() tea.Cmd {
 	if d.mode == modeList {
-		if l := d.selected(); l != nil {
-			d.show(l.ID)
+		r, ok := d.selectedRow()
+		switch {
+		case !ok:
+		case r.lane != nil:
+			d.show(r.lane.ID)
+		case d.opts.Host == nil:
+			d.list.notice = "no host here: can't open a stored thread"
+		default:
+			d.list.opening = r.stored.ID
+			d.list.notice = "opening " + oneLine(r.stored.Name) + "…"
+			return d.opts.Host.Resume(r.stored.ID)
 		}
 		return nil
 	}
@@ -262,16 +400,17 @@ func (d *Model) move(delta int) {
 		}
 		return
 	}
-	ls := d.visible()
-	if len(ls) == 0 {
+	rs := d.rows()
+	if len(rs) == 0 {
 		return
 	}
 	i := 0
-	sel := d.selected()
-	for j, l := range ls {
-		if l == sel {
-			i = j
+	if sel, ok := d.selectedRow(); ok {
+		for j, r := range rs {
+			if r.key() == sel.key() {
+				i = j
+			}
 		}
 	}
-	d.list.selectLane(d, ls[max(0, min(len(ls)-1, i+delta))].ID)
+	d.list.sel = rs[max(0, min(len(rs)-1, i+delta))].key()
 }

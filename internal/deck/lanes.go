@@ -78,16 +78,34 @@ func (d *Model) add(l Lane) bool {
 }
 
 // addLane is AddLane: a new lane is started (Init) at the deck's size
-// and selected in the list.
+// and selected in the list. A lane of a stored thread the list showed
+// keeps what the row said of its name, checkout and workspace; the one Enter
+// asked to open is shown.
 func (d *Model) addLane(l Lane) tea.Cmd {
+	if d.lane(l.ID) == nil && l.Thread != "" {
+		for _, st := range d.list.stored {
+			if st.ID == l.Thread {
+				if l.Worktree == "" {
+					l.Worktree, l.Branch = st.Worktree, st.Branch
+				}
+				if l.Title == "" || l.Title == l.Thread {
+					l.Title = st.Name
+				}
+				l.Elsewhere = l.Elsewhere || st.Elsewhere
+			}
+		}
+	}
 	if !d.add(l) {
 		return nil
 	}
-	d.list.notice = "" // "starting a thread…": it is here
 	if d.focus == noLane {
 		d.focus = l.ID
 	}
 	d.list.selectLane(d, l.ID)
+	if l.Thread != "" && l.Thread == d.list.opening {
+		d.list.opening, d.list.notice = "", ""
+		d.show(l.ID)
+	}
 	cmds := []tea.Cmd{wrap(l.ID, l.Model.Init())}
 	if d.width > 0 {
 		cmds = append(cmds, d.toLane(l.ID, d.sizeFor(l.ID)))
@@ -153,7 +171,11 @@ func (d *Model) toLane(id LaneID, msg tea.Msg) tea.Cmd {
 // refresh reads what the deck knows of l from its model.
 func (d *Model) refresh(l *lane) {
 	st := l.pane.State()
+	opened := st.Summary.ThreadID != l.sum.ThreadID
 	l.sum, l.running = st.Summary, st.Running
+	if opened { // the history it opened with is no news
+		l.seenTurns = l.sum.Turns
+	}
 	l.pending = l.pending[:0]
 	keep := make(map[string]bool, len(st.Pending))
 	for _, r := range st.Pending {

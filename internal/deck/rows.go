@@ -15,44 +15,93 @@ import (
 	"tandem/model"
 )
 
-// visible are the lanes the list shows: in scope (this workspace's, or
-// all), matching the filter (fuzzily, best first), else in the order
-// they came.
-func (d *Model) visible() []*lane {
-	var in []*lane
+// row is one row of the list: a lane, or a stored thread that is no
+// lane (not open in this tandem).
+type row struct {
+	lane   *lane
+	stored *StoredThread
+}
+
+func laneKey(id LaneID) string { return fmt.Sprint("lane ", id) }
+
+// key identifies the row across frames.
+func (r row) key() string {
+	if r.lane != nil {
+		return laneKey(r.lane.ID)
+	}
+	return "thread " + r.stored.ID
+}
+
+// rows are the rows the list shows: the lanes in scope (this
+// workspace's, or all), then the stored threads of the scope that are no
+// lane; matching the filter (fuzzily, best first), else in that order.
+// It costs O(lanes + stored threads): no command, no allocation per
+// lane beyond its row.
+func (d *Model) rows() []row {
+	in := make([]row, 0, len(d.lanes)+len(d.list.stored))
+	open := make(map[string]bool, len(d.lanes))
 	for _, l := range d.lanes {
+		open[l.sum.ThreadID], open[l.Thread] = true, true
 		if d.list.all || !l.Elsewhere {
-			in = append(in, l)
+			in = append(in, row{lane: l})
+		}
+	}
+	for i := range d.list.stored {
+		st := &d.list.stored[i]
+		if !open[st.ID] && (d.list.all || !st.Elsewhere) {
+			in = append(in, row{stored: st})
 		}
 	}
 	if d.list.filter == "" {
 		return in
 	}
 	keys := make([]string, len(in))
-	for i, l := range in {
-		keys[i] = d.name(l) + " " + d.where(l) + " " + l.Branch
+	for i, r := range in {
+		if r.lane != nil {
+			keys[i] = d.name(r.lane) + " " + d.where(r.lane) + " " + r.lane.Branch
+		} else {
+			keys[i] = r.stored.Name + " " + d.storedWhere(r.stored) + " " + r.stored.Branch
+		}
 	}
 	ms := fuzzy.Find(d.list.filter, keys)
-	out := make([]*lane, len(ms))
+	out := make([]row, len(ms))
 	for i, m := range ms {
 		out[i] = in[m.Index]
 	}
 	return out
 }
 
-// selected is the list's selected lane among the visible ones (the
-// first when the selected one is not shown); nil for none.
-func (d *Model) selected() *lane {
-	ls := d.visible()
-	for _, l := range ls {
-		if d.list.hasSel && l.ID == d.list.sel {
-			return l
+// selectedRow is the list's selected row among those shown (the first
+// when the selected one is not shown); false for none.
+func (d *Model) selectedRow() (row, bool) { return d.selectedIn(d.rows()) }
+
+// selectedIn is the selected row among rs (the first when it is not
+// among them); false for none.
+func (d *Model) selectedIn(rs []row) (row, bool) {
+	for _, r := range rs {
+		if r.key() == d.list.sel {
+			return r, true
 		}
 	}
-	if len(ls) > 0 {
-		return ls[0]
+	if len(rs) > 0 {
+		return rs[0], true
 	}
-	return nil
+	return row{}, false
+}
+
+// selected is the list's selected lane (nil for none, or a stored
+// thread selected).
+func (d *Model) selected() *lane {
+	r, _ := d.selectedRow()
+	return r.lane
+}
+
+// storedWhere is a stored thread's worktree, or its cwd, shortened.
+func (d *Model) storedWhere(st *StoredThread) string {
+	if st.Worktree != "" {
+		return d.tilde(st.Worktree)
+	}
+	return d.tilde(st.Cwd)
 }
 
 // entry is one request of the inbox.

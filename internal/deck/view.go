@@ -78,9 +78,9 @@ func fit(s string, w int) string {
 }
 
 // frame lays out a screen of d.height lines: head lines, then body
-// scrolled so line sel shows, then the foot line.
-func (d *Model) frame(head, body []string, sel int, foot string) []string {
-	room := max(0, d.height-len(head)-1)
+// scrolled so line sel shows, then the foot lines.
+func (d *Model) frame(head, body []string, sel int, foot []string) []string {
+	room := max(0, d.height-len(head)-len(foot))
 	top := 0
 	if sel >= room {
 		top = sel - room + 1
@@ -89,10 +89,12 @@ func (d *Model) frame(head, body []string, sel int, foot string) []string {
 	for i := top; i < len(body) && i < top+room; i++ {
 		out = append(out, body[i])
 	}
-	for len(out) < d.height-1 {
+	for len(out) < d.height-len(foot) {
 		out = append(out, "")
 	}
-	out = append(out, faintStyle.Render(fit(foot, d.width)))
+	for _, f := range foot {
+		out = append(out, faintStyle.Render(fit(f, d.width)))
+	}
 	return out[max(0, len(out)-d.height):]
 }
 
@@ -156,35 +158,42 @@ func cells(cols []column, row []string) string {
 }
 
 // listLines is the list: a title, the filter (or the prompt asked), the
-// rows (a thread, its sub-agents nested, its conflicts), a help line.
+// rows (a thread, its sub-agents nested, its conflicts; then the stored
+// threads not open), a help line.
 func (d *Model) listLines() []string {
-	ls := d.visible()
+	rs := d.rows()
 	scope := "this workspace"
 	if d.list.all {
 		scope = "all workspaces"
 	}
-	title := fmt.Sprintf("tandem agents · %s · %d waiting · %s", count(len(ls), "thread"), d.waitingBut(noLane), scope)
+	title := fmt.Sprintf("tandem agents · %s · %d waiting · %s", count(len(rs), "thread"), d.waitingBut(noLane), scope)
 	head := []string{boldStyle.Render(fit(title, d.width)), fit(d.inputLine(), d.width)}
 	heads := []string{"NAME", "WHERE", "BRANCH", "STATE", "TOKENS", "AGE", "LAST"}
 	type line struct {
-		lane   *lane
-		cells  []string
-		marks  string
-		plain  string // a line that is no row (a conflict)
-		isLane bool
+		key   string // the row's (row.key); "" for a sub-agent's line
+		cells []string
+		marks string
+		plain string // a line that is no row (a conflict)
 	}
 	var lines []line
-	var rows [][]string
+	var cellRows [][]string
 	conf := d.conflicts()
 	now := d.opts.Now()
-	for _, l := range ls {
+	for _, r := range rs {
+		if st := r.stored; st != nil {
+			c := []string{st.Name, d.storedWhere(st), st.Branch, "idle", "", age(now, st.Created), ""}
+			lines = append(lines, line{key: r.key(), cells: c, marks: " "})
+			cellRows = append(cellRows, c)
+			continue
+		}
+		l := r.lane
 		mark := " "
 		if len(conf[l.ID]) > 0 {
 			mark = "!"
 		}
-		r := []string{oneLine(d.name(l)), d.where(l), oneLine(l.Branch), d.narrow(d.state(l)), tokens(l.sum.Tokens), age(now, l.sum.Created), oneLine(l.sum.LastLine)}
-		lines = append(lines, line{lane: l, cells: r, marks: mark, isLane: true})
-		rows = append(rows, r)
+		c := []string{oneLine(d.name(l)), d.where(l), oneLine(l.Branch), d.narrow(d.state(l)), tokens(l.sum.Tokens), age(now, l.sum.Created), oneLine(l.sum.LastLine)}
+		lines = append(lines, line{key: r.key(), cells: c, marks: mark})
+		cellRows = append(cellRows, c)
 		for i, a := range l.sum.Agents {
 			n := a.Name
 			if n == "" {
@@ -194,15 +203,15 @@ func (d *Model) listLines() []string {
 			if i == len(l.sum.Agents)-1 {
 				branch = "└ "
 			}
-			r := []string{branch + oneLine(n), "", "", d.narrow(phaseWord(a.Phase)), "", "", ""}
-			lines = append(lines, line{lane: l, cells: r, marks: " "})
-			rows = append(rows, r)
+			c := []string{branch + oneLine(n), "", "", d.narrow(phaseWord(a.Phase)), "", "", ""}
+			lines = append(lines, line{cells: c, marks: " "})
+			cellRows = append(cellRows, c)
 		}
 		for _, c := range conf[l.ID] {
-			lines = append(lines, line{lane: l, plain: "   ! same file: " + c})
+			lines = append(lines, line{plain: "   ! same file: " + c})
 		}
 	}
-	cols := layout(d.width-2, rows, heads)
+	cols := layout(d.width-2, cellRows, heads)
 	if d.height >= 8 {
 		hs := make([]string, len(cols))
 		for i, c := range cols {
@@ -210,7 +219,11 @@ func (d *Model) listLines() []string {
 		}
 		head = append(head, faintStyle.Render(fit("  "+cells(cols, hs), d.width)))
 	}
-	sel := d.selected()
+	sel, _ := d.selectedIn(rs)
+	selKey := ""
+	if sel.lane != nil || sel.stored != nil {
+		selKey = sel.key()
+	}
 	var body []string
 	at := 0
 	for _, ln := range lines {
@@ -219,7 +232,7 @@ func (d *Model) listLines() []string {
 			continue
 		}
 		s := " " + ln.marks + cells(cols, ln.cells)
-		if ln.isLane && ln.lane == sel {
+		if ln.key != "" && ln.key == selKey {
 			at = len(body)
 			s = "›" + ln.marks + cells(cols, ln.cells)
 			body = append(body, selStyle.Render(fit(s, d.width)))
@@ -227,10 +240,10 @@ func (d *Model) listLines() []string {
 		}
 		body = append(body, fit(s, d.width))
 	}
-	if len(ls) == 0 {
+	if len(rs) == 0 {
 		body = append(body, fit("  no thread here · "+keys.Display(d.keys.DeckNew)+" starts one", d.width))
 	}
-	return d.frame(head, body, at, d.foot(d.listHelp()))
+	return d.frame(head, body, at, d.foot(d.listHelp(sel)))
 }
 
 // narrow is a state's word on a narrow terminal (under 60 columns):
@@ -257,6 +270,12 @@ func (d *Model) inputLine() string {
 		return "prompt for a new thread in a worktree: " + d.list.input + "▏"
 	case askRename:
 		return "new name: " + d.list.input + "▏"
+	case askRemove:
+		n := "the worktree"
+		if l := d.lane(d.list.askLane); l != nil {
+			n = oneLine(d.name(l)) + "'s worktree"
+		}
+		return "remove " + n + " anyway, losing what is below? " + keys.Display(d.keys.DeckRemove) + " yes · any other key no"
 	}
 	if d.list.filter == "" {
 		return faintStyle.Render("filter: type to filter")
@@ -264,26 +283,50 @@ func (d *Model) inputLine() string {
 	return "filter: " + d.list.filter + "▏"
 }
 
-// foot is the notice when there is one, else help.
-func (d *Model) foot(help string) string {
-	if d.list.notice != "" {
-		return d.list.notice
+// footLines is how many lines a notice may take (a refusal naming its
+// files): the last is cut.
+const footLines = 4
+
+// foot is the notice when there is one, wrapped at the width in up to
+// footLines lines (at most a third of the screen), else help (one line).
+func (d *Model) foot(help string) []string {
+	if d.list.notice == "" {
+		return []string{help}
 	}
-	return help
+	lines := strings.Split(ansi.Wrap(oneLine(d.list.notice), max(1, d.width), " ,"), "\n")
+	if most := max(1, min(footLines, d.height/3)); len(lines) > most {
+		lines = lines[:most]
+		lines[most-1] += " …"
+	}
+	return lines
 }
 
-func (d *Model) listHelp() string {
+// listHelp is the list's help line: the keys that act on sel, the
+// selected row (merge and remove for a thread in a worktree tandem made).
+func (d *Model) listHelp(sel row) string {
 	km := d.keys
-	if d.list.asking != askNone {
+	switch d.list.asking {
+	case askNone:
+	case askRemove:
+		return keys.Display(km.DeckRemove) + " remove anyway · any other key: keep it"
+	default:
 		return keys.Display(km.DeckOpen) + " done · " + keys.Display(km.DeckClose) + " drop it"
 	}
-	parts := []string{
-		keys.Display(km.DeckOpen) + " open", keys.Display(km.DeckInbox) + " inbox",
-		keys.Display(km.DeckNew) + " new", keys.Display(km.DeckNewWorktree) + " in a worktree",
-		keys.Display(km.DeckRename) + " rename", keys.Display(km.DeckArchive) + " archive",
-		keys.Display(km.DeckInterrupt) + " interrupt", keys.Display(km.DeckStop) + " stop",
-		keys.Display(km.DeckScope) + " all/here", keys.Display(km.DeckClose) + " back",
+	if sel.stored != nil {
+		return keys.Display(km.DeckOpen) + " open (resume it) · " + keys.Display(km.DeckInbox) + " inbox · " +
+			keys.Display(km.DeckNew) + " new · " + keys.Display(km.DeckScope) + " all/here · " + keys.Display(km.DeckClose) + " back"
 	}
+	parts := []string{keys.Display(km.DeckOpen) + " open"}
+	if sel.lane != nil && sel.lane.Worktree != "" {
+		parts = append(parts, keys.Display(km.DeckMerge)+" merge back", keys.Display(km.DeckRemove)+" remove worktree")
+	}
+	parts = append(parts,
+		keys.Display(km.DeckInbox)+" inbox",
+		keys.Display(km.DeckNew)+" new", keys.Display(km.DeckNewWorktree)+" in a worktree",
+		keys.Display(km.DeckRename)+" rename", keys.Display(km.DeckArchive)+" archive",
+		keys.Display(km.DeckInterrupt)+" interrupt", keys.Display(km.DeckStop)+" stop",
+		keys.Display(km.DeckScope)+" all/here", keys.Display(km.DeckClose)+" back",
+	)
 	return strings.Join(parts, " · ")
 }
 

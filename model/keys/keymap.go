@@ -88,8 +88,8 @@ type Map struct {
 	ReplayPause, ReplayStep, ReplayFaster, ReplaySlower, ReplayQuit key.Binding
 	// The command center (Deck opens it from a thread, in Compose).
 	Deck, DeckUp, DeckDown, DeckOpen, DeckClose, DeckInbox, DeckScope, DeckNew,
-	DeckNewWorktree, DeckRename, DeckArchive, DeckInterrupt, DeckStop, DeckErase,
-	DeckQuit key.Binding
+	DeckNewWorktree, DeckRename, DeckArchive, DeckInterrupt, DeckStop, DeckMerge,
+	DeckRemove, DeckErase, DeckQuit key.Binding
 
 	actions []Action
 }
@@ -219,6 +219,8 @@ func Default() *Map {
 	m.def(&m.DeckArchive, "deck_archive", Deck, "archive the thread", "alt+a")
 	m.def(&m.DeckInterrupt, "deck_interrupt", Deck, "interrupt the thread's running turn", "alt+i")
 	m.def(&m.DeckStop, "deck_stop", Deck, "stop the thread (unload it; it can be resumed)", "alt+x")
+	m.def(&m.DeckMerge, "deck_merge", Deck, "merge the thread's worktree branch back into the checkout it came from (refused while its turn runs, or with the files named on a conflict)", "alt+m")
+	m.def(&m.DeckRemove, "deck_remove", Deck, "remove the thread's worktree and its branch, and close the thread; uncommitted changes or unmerged commits are named and asked about: again to remove anyway", "alt+d")
 	m.def(&m.DeckErase, "deck_erase", Deck, "erase the filter's (or the prompt's) last character", "backspace")
 	m.def(&m.DeckQuit, "deck_quit", Deck, "quit tandem (twice: every thread's requests are refused)", "ctrl+c")
 	return m
