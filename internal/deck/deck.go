@@ -201,10 +201,12 @@ type Model struct {
 	// peek is the request answered in modePeek.
 	peek peekState
 	// sentWaiting is the DeckInfo last sent, and to which lane.
-	sentInfo   model.DeckInfo
-	sentTo     LaneID
-	sentAny    bool
-	quitArmed  bool
+	sentInfo  model.DeckInfo
+	sentTo    LaneID
+	sentAny   bool
+	quitArmed bool
+	// ticking: an ageTick is pending (ages.go).
+	ticking    bool
 	background bool // a background colour has been reported
 }
 
@@ -272,6 +274,8 @@ func (d *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			d.list.notice = msg.What
 		}
 		cmds = append(cmds, d.fetchStored())
+	case ageTick:
+		d.ticking = false // settle asks for the next one while the list is up
 	case Result:
 		d.list.noticeOf(msg)
 	case Checkout:

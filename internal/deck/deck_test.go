@@ -262,3 +262,40 @@ func TestDroppedLaneRefusesWhatWaits(t *testing.T) {
 		t.Fatalf("the other lane's request got %q", got)
 	}
 }
+
+// While the list is up its ages move on by themselves: one age tick at a
+// time is asked for, and a tick draws the list at the new time; back in
+// a lane, no more ticks.
+func TestListAgesMoveOn(t *testing.T) {
+	now := epoch
+	d, panes := newFakeDeck(t, Options{Now: func() time.Time { return now }}, "a")
+	panes[0].set(func(s *model.State) { s.Summary.Created = epoch })
+	d.Update(tea.WindowSizeMsg{Width: 80, Height: 10})
+	_, cmd := d.Update(keyOf(tea.KeyF4, 0))
+	if !hasAgeTick(cmd) {
+		t.Fatal("opening the list asked for no age tick")
+	}
+	if _, cmd := d.Update(LaneMsg{Lane: 1, Msg: ping(0)}); hasAgeTick(cmd) {
+		t.Fatal("a second tick asked while one is pending")
+	}
+	now = epoch.Add(42 * time.Second)
+	_, cmd = d.Update(ageTick{})
+	if !hasAgeTick(cmd) || !strings.Contains(stripped(d.View().Content), "42s") {
+		t.Fatalf("after a tick: next asked %v, list:\n%s", hasAgeTick(cmd), stripped(d.View().Content))
+	}
+	d.Update(keyOf(tea.KeyF4, 0)) // back to the lane
+	if _, cmd := d.Update(ageTick{}); hasAgeTick(cmd) {
+		t.Fatal("ticks go on in a lane")
+	}
+}
+
+// hasAgeTick reports whether cmd (a batch of them, as Update returns)
+// asks for an age tick (running it waits AgeEvery).
+func hasAgeTick(cmd tea.Cmd) bool {
+	for _, m := range run(cmd) {
+		if _, ok := m.(ageTick); ok {
+			return true
+		}
+	}
+	return false
+}

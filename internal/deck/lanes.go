@@ -209,6 +209,7 @@ func (d *Model) settle() []tea.Cmd {
 		cmds = append(cmds, d.toLane(d.peek.lane, d.sizeFor(d.peek.lane)))
 	}
 	cmds = append(cmds, d.tellShown()...)
+	cmds = append(cmds, d.ages()) // ages.go: the list's ages move on
 	if d.focus == noLane {
 		return cmds
 	}
