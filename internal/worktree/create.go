@@ -49,6 +49,9 @@ func Create(ctx context.Context, r Runner, dir, name string) (Worktree, error) {
 	if err != nil {
 		return Worktree{}, err
 	}
+	if err := checkConfig(ctx, r, repo.Root); err != nil { // harden.go
+		return Worktree{}, err
+	}
 	if name == "" {
 		if name, err = freeName(ctx, r, repo); err != nil {
 			return Worktree{}, err

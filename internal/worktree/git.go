@@ -22,7 +22,8 @@ func git(ctx context.Context, r Runner, dir string, args ...string) (string, err
 // gitResult runs `git args…` in dir and returns what it did, whatever
 // its exit code; the error is the runner's.
 func gitResult(ctx context.Context, r Runner, dir string, args ...string) (Result, error) {
-	res, err := r.Run(ctx, dir, append([]string{"git"}, args...)...)
+	argv := append(append([]string{"git"}, hardened...), args...) // harden.go
+	res, err := r.Run(ctx, dir, argv...)
 	if err != nil {
 		return res, fmt.Errorf("git %s in %s: %w", args[0], dir, err)
 	}

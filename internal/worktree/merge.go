@@ -48,6 +48,9 @@ func Merge(ctx context.Context, r Runner, wt Worktree) (Merged, error) {
 	if wt.Base == "" || wt.Branch == "" {
 		return Merged{}, fmt.Errorf("worktree %s: no base checkout or branch to merge", wt.Path)
 	}
+	if err := checkConfig(ctx, r, wt.Base); err != nil { // harden.go
+		return Merged{}, err
+	}
 	dirty, err := status(ctx, r, wt.Path)
 	if err != nil {
 		return Merged{}, err

@@ -21,6 +21,9 @@ func Remove(ctx context.Context, r Runner, wt Worktree, force bool) error {
 	if wt.Base == "" || wt.Branch == "" || wt.Path == "" {
 		return fmt.Errorf("worktree %q: no path, branch or base checkout", wt.Name)
 	}
+	if err := checkConfig(ctx, r, wt.Base); err != nil { // harden.go
+		return err
+	}
 	gone := false
 	if res, err := r.Run(ctx, wt.Base, "test", "-d", wt.Path); err != nil {
 		return err

@@ -1,0 +1,71 @@
+package worktree
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A repository whose config an agent set to run commands (fsmonitor, a
+// hook, a filter) runs none of them through tandem's git: reading its
+// changes does not run the fsmonitor or the hook, and making, merging or
+// removing a worktree there is refused, naming the keys.
+func TestHostileRepoConfigRunsNothing(t *testing.T) {
+	ctx := context.Background()
+	root := newRepo(t, map[string]string{"README": "one\n"})
+	wt, err := Create(ctx, local, root, "task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(t.TempDir(), "ran")
+	run(t, root, "git", "config", "core.fsmonitor", "touch "+marker+"; false")
+	hook := filepath.Join(root, ".git", "hooks", "post-checkout")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, wt.Path, map[string]string{"README": "two\n"})
+	if _, err := Changed(ctx, local, wt.Path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("reading the worktree's changes ran the repository's fsmonitor")
+	}
+	_, err = Create(ctx, local, root, "other")
+	if !errors.Is(err, ErrRepoRunsCommands) || !strings.Contains(err.Error(), "core.fsmonitor") {
+		t.Fatalf("Create in a repository whose config runs commands: %v", err)
+	}
+	if _, err := Merge(ctx, local, wt); !errors.Is(err, ErrRepoRunsCommands) {
+		t.Fatalf("Merge: %v", err)
+	}
+	if err := Remove(ctx, local, wt, true); !errors.Is(err, ErrRepoRunsCommands) {
+		t.Fatalf("Remove: %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a command of the repository's config or hooks ran")
+	}
+}
+
+// What only reads is told apart from what writes (Server runs it
+// read-only).
+func TestQueryOnly(t *testing.T) {
+	for _, tc := range []struct {
+		argv []string
+		want bool
+	}{
+		{append(append([]string{"git"}, hardened...), "status", "--porcelain"), true},
+		{append(append([]string{"git"}, hardened...), "rev-parse", "--show-toplevel"), true},
+		{append(append([]string{"git"}, hardened...), "worktree", "list", "--porcelain"), true},
+		{append(append([]string{"git"}, hardened...), "worktree", "add", "-b", "x", "../x"), false},
+		{append(append([]string{"git"}, hardened...), "config", "--get", "branch.x.tandembase"), true},
+		{append(append([]string{"git"}, hardened...), "config", "branch.x.tandembase", "/r"), false},
+		{append(append([]string{"git"}, hardened...), "merge", "--no-edit", "x"), false},
+		{[]string{"test", "-d", "/x"}, false},
+	} {
+		if got := QueryOnly(tc.argv); got != tc.want {
+			t.Errorf("QueryOnly(%q) = %v, want %v", tc.argv, got, tc.want)
+		}
+	}
+}
