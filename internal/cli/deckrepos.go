@@ -80,20 +80,24 @@ func (r *deckRepos) watch(ctx context.Context, id deck.LaneID, send func(tea.Msg
 		s, dir := sess, cwd
 		mu.Unlock()
 		if s != nil {
-			go r.read(ctx, id, s, dir)
+			go func() {
+				if r.read(ctx, id, s, dir) {
+					send(deck.Recheck{}) // the list asks overlaps again
+				}
+			}()
 		}
 	}
 }
 
 // read reads lane id's checkout (the one dir is in) and its git status
 // on s's machine; a thread outside git is left out (its paths compare as
-// they are).
-func (r *deckRepos) read(ctx context.Context, id deck.LaneID, s *backend.Session, dir string) {
+// they are). It reports whether it read them.
+func (r *deckRepos) read(ctx context.Context, id deck.LaneID, s *backend.Session, dir string) bool {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	t, err := worktree.Changed(ctx, worktree.Server{Exec: s}, dir)
 	if err != nil {
-		return
+		return false
 	}
 	r.mu.Lock()
 	if r.lanes == nil {
@@ -101,4 +105,5 @@ func (r *deckRepos) read(ctx context.Context, id deck.LaneID, s *backend.Session
 	}
 	r.lanes[id] = t
 	r.mu.Unlock()
+	return true
 }

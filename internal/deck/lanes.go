@@ -65,6 +65,7 @@ func (d *Model) add(l Lane) bool {
 			pane = l.Model
 		}
 		have.Lane, have.pane = l, pane
+		d.confStale = true
 		return false
 	}
 	if l.Model == nil {
@@ -72,6 +73,7 @@ func (d *Model) add(l Lane) bool {
 	}
 	nl := &lane{Lane: l, pane: l.Model, since: map[string]time.Time{}}
 	d.lanes = append(d.lanes, nl)
+	d.confStale = true
 	d.refresh(nl)
 	nl.seenTurns = nl.sum.Turns
 	return true
@@ -101,6 +103,7 @@ func (d *Model) drop(id LaneID) {
 		return
 	}
 	d.lanes = slices.Delete(d.lanes, i, i+1)
+	d.confStale = true
 	if d.mode == modePeek && d.peek.lane == id {
 		d.mode = modeInbox
 	}
@@ -133,6 +136,9 @@ func (d *Model) toLane(id LaneID, msg tea.Msg) tea.Cmd {
 // refresh reads what the deck knows of l from its model.
 func (d *Model) refresh(l *lane) {
 	st := l.pane.State()
+	if !sameConflictKey(l.sum, st.Summary) {
+		d.confStale = true
+	}
 	l.sum, l.running = st.Summary, st.Running
 	l.pending = l.pending[:0]
 	keep := make(map[string]bool, len(st.Pending))
@@ -167,6 +173,9 @@ func (d *Model) settle() []tea.Cmd {
 		cmds = append(cmds, d.toLane(d.peek.lane, d.sizeFor(d.peek.lane)))
 	}
 	cmds = append(cmds, d.tellShown()...)
+	if d.confStale && d.mode == modeList {
+		d.conf, d.confStale = d.conflicts(), false
+	}
 	if d.focus == noLane {
 		return cmds
 	}
@@ -194,6 +203,15 @@ func (d *Model) tellShown() []tea.Cmd {
 		}
 	}
 	return cmds
+}
+
+// sameConflictKey reports whether a and b give the same conflicts: the
+// same name and thread, and the same changed paths (Summary.Changed is a
+// new slice each time a path is added, so the same slice is the same
+// paths).
+func sameConflictKey(a, b model.Summary) bool {
+	return a.Name == b.Name && a.ThreadID == b.ThreadID && len(a.Changed) == len(b.Changed) &&
+		(len(a.Changed) == 0 || &a.Changed[0] == &b.Changed[0])
 }
 
 // waitingBut counts the lanes but id that wait for an answer.
