@@ -18,7 +18,10 @@
 #   wall  seconds from launch until the whole answer is on screen (TUIs,
 #         polled every 40 ms) or turn/completed arrived (trivial)
 # then the ratios against the targets, and the keystroke-echo p99 from the
-# Go benchmark (model.BenchmarkKeystrokeEcho).
+# Go benchmark (model.BenchmarkKeystrokeEcho). Then (DECK=0 skips it) the
+# many-threads numbers of issue #28: e2e.BenchmarkDeckStream (1 vs 10
+# threads streaming at once), deck.BenchmarkSwitch1000Turns and
+# deck.BenchmarkListIdle50.
 #
 # Usage: scripts/bench.sh            (RUNS=3 by default; needs go, tmux,
 #                                     /usr/bin/time and codex 0.169.0 —
@@ -192,6 +195,19 @@ echo
 echo "keystroke echo while streaming (go test -bench KeystrokeEcho) …"
 ECHO=$(cd "$ROOT" && go test ./model -run '^$' -bench 'KeystrokeEcho' -benchtime 3x 2>/dev/null | awk '/KeystrokeEcho/ {for (i=1;i<=NF;i++) if ($i=="p99-ms") print $(i-1)}')
 
+# Many threads at once (issue #28): 1 vs 10 threads streaming through the
+# command center against the real app-server (tandem's own CPU per KB,
+# echo, peak RSS), switching to a 1,000-turn thread, the list of 50 idle
+# threads. DECK=0 skips them.
+if [[ ${DECK:-1} != 0 ]]; then
+	echo
+	echo "many threads at once (go test -bench DeckStream, Switch1000Turns, ListIdle50) …"
+	DS=$(cd "$ROOT" && go test ./internal/testkit/e2e -run '^$' -bench DeckStream -benchtime 1x 2>/dev/null || true)
+	DK=$(cd "$ROOT" && go test ./internal/deck -run '^$' -bench 'Switch1000Turns|ListIdle50' -benchtime 10x 2>/dev/null || true)
+fi
+# metric REGEX UNIT: the value before UNIT on the benchmark lines matching REGEX.
+metric() { awk -v re="$1" -v u="$2" '$1 ~ re {for (i=1;i<=NF;i++) if ($i==u) print $(i-1)}' | head -1; }
+
 echo
 printf '%-8s %8s %8s %8s   (median of %d runs, 100 KB / 8,500 deltas, %d×%d)\n' client wall_s cpu_s rss_MiB "$RUNS" $W $H
 for n in trivial tandem codex; do
@@ -211,4 +227,17 @@ PAIRED=$(paste "$OUT/tandem.results" "$OUT/trivial.results" | awk '{print $1/$4}
 printf '     paired per run, median             = %.2f  (runs: %s)\n' "$PAIRED" "$(paste "$OUT/tandem.results" "$OUT/trivial.results" | awk '{printf "%.2f ", $1/$4}')"
 printf 'rss  tandem                          = %d MiB (target ≤ 60: %s)\n' "$TR" "$(verdict "$TR <= 60")"
 printf 'keystroke echo p99 while streaming   = %s ms (target < 16: %s)\n' "${ECHO:-?}" "$(verdict "${ECHO:-99} < 16")"
+if [[ -n "${DS:-}" ]]; then
+	C1=$(echo "$DS" | metric 'threads=1-' cpu-ms/KB)
+	C10=$(echo "$DS" | metric 'threads=10-' cpu-ms/KB)
+	E10=$(echo "$DS" | metric 'threads=10-' echo-p99-ms)
+	R10=$(echo "$DS" | metric 'threads=10-' peak-MiB)
+	SW=$(echo "$DK" | awk '/Switch1000Turns.*never-drawn/ {print $3 / 1e6}' | sort -g | tail -1)
+	LI=$(echo "$DK" | awk '/ListIdle50\/frame/ {print $3 / 1e6}')
+	printf 'cpu  10 threads / 1 thread, per KB   = %.2f  (%s vs %s ms/KB; target ≤ 1.3: %s)\n' "$(echo "$C10 / $C1" | bc -l)" "$C10" "$C1" "$(verdict "$C10 / $C1 <= 1.3")"
+	printf 'keystroke echo p99, 10 threads       = %s ms (target < 16: %s)\n' "$E10" "$(verdict "$E10 < 16")"
+	printf 'rss  tandem, 10 threads              = %s MiB (target ≤ 120: %s)\n' "$R10" "$(verdict "$R10 <= 120")"
+	printf 'switch to a 1,000-turn thread        = %s ms (target < 100: %s)\n' "$SW" "$(verdict "$SW < 100")"
+	printf 'list of 50 idle threads, a frame     = %s ms\n' "$LI"
+fi
 echo "raw results and last screens: $OUT"

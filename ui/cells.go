@@ -133,10 +133,15 @@ type FileChangeCell struct {
 	// MaxDiffLines caps the diff lines shown per file (0 = 40); the
 	// pager (RenderContext.Expanded) shows them all.
 	MaxDiffLines int
+	partial      bool // the last render was unstyled (off screen)
 }
 
 // Version implements Cell.
 func (c *FileChangeCell) Version() int { return c.v + c.Item.Rev }
+
+// Partial implements Lazy: the last render, off screen, left the cell
+// unstyled.
+func (c *FileChangeCell) Partial() bool { return c.partial }
 
 // Files returns the item's files as drawn: paths relative to Cwd.
 func (c *FileChangeCell) Files() []FileDiff { return FileDiffs(c.Item.Files, c.Cwd) }
@@ -177,6 +182,12 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 	case thread.StatusUnknown:
 		verb = "Edit (outcome unknown) of"
 	}
+	// A cell above the screen (Tail < 0, see Lazy) is laid out as the
+	// same lines unstyled; it is styled once it comes on screen.
+	paint := styled
+	if c.partial = ctx.Tail < 0 && !ctx.Expanded; c.partial {
+		paint = unstyled
+	}
 	lines := []string{""}
 	for _, f := range c.Files() {
 		a, r := FileDiffStat(f)
@@ -190,13 +201,13 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 		if f.MovePath != "" && f.MovePath != f.Path {
 			head = fmt.Sprintf("%s %s → %s ", v, SanitizeLine(f.Path), SanitizeLine(f.MovePath))
 		}
-		lines = append(lines, st.Accent.Render("✎ ")+st.DiffHeader.Render(Truncate(head, width-16))+
-			st.DiffAdd.Render(fmt.Sprintf("+%d", a))+" "+st.DiffDel.Render(fmt.Sprintf("−%d", r)))
+		lines = append(lines, paint(st.Accent, "✎ ")+paint(st.DiffHeader, Truncate(head, width-16))+
+			paint(st.DiffAdd, fmt.Sprintf("+%d", a))+" "+paint(st.DiffDel, fmt.Sprintf("−%d", r)))
 		maxLines := c.MaxDiffLines
 		if ctx.Expanded { // the pager: every line
 			maxLines = 1 << 30
 		}
-		lines = append(lines, RenderFileDiff(*st, f, width, maxLines)...)
+		lines = append(lines, renderFileDiff(paint, *st, f, width, maxLines)...)
 	}
 	return lines
 }

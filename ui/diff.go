@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+
 	"tandem/internal/lib/unidiff"
 	"tandem/thread"
 )
@@ -38,9 +40,21 @@ func DiffStat(diff string) (added, removed int) {
 // each exactly as in the file. A hunk whose lines disagree with its
 // header's counts is shown whole under a warning.
 func RenderFileDiff(st Styles, f FileDiff, width, maxLines int) []string {
-	d := unidiff.ReadChange(f.Kind, f.Diff)
-	return renderRows(st, diffRows(d, f.Kind == thread.FileAdd || f.Kind == thread.FileDelete), width, maxLines)
+	return renderFileDiff(styled, st, f, width, maxLines)
 }
+
+// renderFileDiff is RenderFileDiff, its styles applied by paint.
+func renderFileDiff(paint painter, st Styles, f FileDiff, width, maxLines int) []string {
+	d := unidiff.ReadChange(f.Kind, f.Diff)
+	return renderRowsWith(paint, st, diffRows(d, f.Kind == thread.FileAdd || f.Kind == thread.FileDelete), width, maxLines)
+}
+
+// painter applies a style to text: styled does, unstyled lays the text
+// out as it is (the same lines, for a cell off screen: see Lazy).
+type painter func(lipgloss.Style, string) string
+
+func styled(st lipgloss.Style, s string) string  { return st.Render(s) }
+func unstyled(_ lipgloss.Style, s string) string { return s }
 
 // rowKind is how a diff row is drawn.
 type rowKind int
@@ -121,6 +135,11 @@ func diffRows(d unidiff.File, content bool) []diffRow {
 // renderRows draws rows at width, at most maxLines of them (0 = 40), a
 // "… +N lines" note for the rest; long lines wrap under the gutter.
 func renderRows(st Styles, rows []diffRow, width, maxLines int) []string {
+	return renderRowsWith(styled, st, rows, width, maxLines)
+}
+
+// renderRowsWith is renderRows, its styles applied by paint.
+func renderRowsWith(paint painter, st Styles, rows []diffRow, width, maxLines int) []string {
 	if maxLines <= 0 {
 		maxLines = 40
 	}
@@ -132,18 +151,18 @@ func renderRows(st Styles, rows []diffRow, width, maxLines int) []string {
 	var lines []string
 	for i, r := range rows {
 		if i == maxLines {
-			lines = append(lines, st.Dim.Render(fmt.Sprintf("    … +%d lines", len(rows)-i)))
+			lines = append(lines, paint(st.Dim, fmt.Sprintf("    … +%d lines", len(rows)-i)))
 			break
 		}
 		var sign string
 		sty := st.Dim
 		switch r.kind {
 		case rowSep:
-			lines = append(lines, st.DiffHunk.Render("    "+strings.Repeat(" ", nw)+" ⋮"))
+			lines = append(lines, paint(st.DiffHunk, "    "+strings.Repeat(" ", nw)+" ⋮"))
 			continue
 		case rowWarn:
 			for _, w := range Wrap("⚠ "+SanitizeLine(r.text), width-4) {
-				lines = append(lines, "    "+st.Warn.Render(w))
+				lines = append(lines, "    "+paint(st.Warn, w))
 			}
 			continue
 		case rowNote:
@@ -165,7 +184,7 @@ func renderRows(st Styles, rows []diffRow, width, maxLines int) []string {
 			if j > 0 {
 				g = blank
 			}
-			lines = append(lines, st.Dim.Render(g)+sty.Render(w))
+			lines = append(lines, paint(st.Dim, g)+paint(sty, w))
 		}
 	}
 	return lines

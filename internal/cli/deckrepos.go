@@ -116,21 +116,26 @@ func (r *deckRepos) watch(ctx context.Context, id deck.LaneID, send func(tea.Msg
 		s, dir := sess, cwd
 		mu.Unlock()
 		if s != nil {
-			go r.read(ctx, id, s, dir)
+			go func() {
+				if r.read(ctx, id, s, dir) {
+					send(deck.Recheck{}) // the list asks overlaps again
+				}
+			}()
 		}
 	}
 }
 
 // read reads lane id's checkout (the one dir is in), its git status and,
-// for a worktree tandem made, what its branch committed, on s's machine; a thread outside git is left out (its paths compare as
-// they are).
-func (r *deckRepos) read(ctx context.Context, id deck.LaneID, s *backend.Session, dir string) {
+// for a worktree tandem made, what its branch committed, on s's machine;
+// a thread outside git is left out (its paths compare as they are). It
+// reports whether it read them.
+func (r *deckRepos) read(ctx context.Context, id deck.LaneID, s *backend.Session, dir string) bool {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	r2 := worktree.Server{Exec: s}
 	t, err := worktree.Changed(ctx, r2, dir)
 	if err != nil {
-		return
+		return false
 	}
 	// A worktree's branch: what it committed counts too (a finished
 	// agent commits its work).
@@ -143,4 +148,5 @@ func (r *deckRepos) read(ctx context.Context, id deck.LaneID, s *backend.Session
 	}
 	r.lanes[id] = t
 	r.mu.Unlock()
+	return true
 }

@@ -23,5 +23,5 @@ func (d *Model) ages() tea.Cmd {
 		return nil
 	}
 	d.ticking = true
-	return tea.Tick(AgeEvery, func(time.Time) tea.Msg { return ageTick{} })
+	return d.opts.Every(AgeEvery, func(time.Time) tea.Msg { return ageTick{} })
 }

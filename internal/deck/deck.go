@@ -154,9 +154,16 @@ type Thread struct {
 }
 
 // Overlaps returns the paths both threads change in one repository
-// (nil: none). The list calls it for every pair of lanes each time it is
-// drawn: it must answer from what it holds, never run a command.
+// (nil: none). The deck calls it for every pair of lanes when the list is
+// on screen and a lane was added, dropped or its name or changed paths
+// changed since the last call, or after a Recheck: it must answer from
+// what it holds, never run a command.
 type Overlaps func(a, b Thread) []string
+
+// Recheck tells the deck that what its Overlaps answers from changed
+// outside the lanes' own events (a checkout's git status was read): the
+// list asks it again. Send it bare or as a LaneMsg of any lane.
+type Recheck struct{}
 
 // Options configure a deck.
 type Options struct {
@@ -171,6 +178,9 @@ type Options struct {
 	Now func() time.Time
 	// Home shortens paths under it to "~" ("": the user's home).
 	Home string
+	// Every asks for a tick after d (nil: tea.Tick): the list's ages'
+	// clock (ages.go); a test gives its own.
+	Every func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 	// List opens the deck on the list (`tandem agents`), not on the
 	// first lane.
 	List bool
@@ -201,9 +211,14 @@ type Model struct {
 	// peek is the request answered in modePeek.
 	peek peekState
 	// sentWaiting is the DeckInfo last sent, and to which lane.
-	sentInfo  model.DeckInfo
-	sentTo    LaneID
-	sentAny   bool
+	sentInfo model.DeckInfo
+	sentTo   LaneID
+	sentAny  bool
+	// conf are the conflicts the list shows (conflicts), kept until
+	// confStale: Overlaps is asked for every pair of lanes only when a
+	// lane came, went or changed its name or paths, not per frame.
+	conf      map[LaneID][]string
+	confStale bool
 	quitArmed bool
 	// ticking: an ageTick is pending (ages.go).
 	ticking    bool
@@ -219,6 +234,9 @@ func New(opts Options, lanes ...Lane) *Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.Every == nil {
+		opts.Every = tea.Tick
+	}
 	if opts.Overlaps == nil {
 		opts.Overlaps = SamePaths
 	}
@@ -229,7 +247,7 @@ func New(opts Options, lanes ...Lane) *Model {
 	if km == nil {
 		km = keys.Default()
 	}
-	d := &Model{opts: opts, keys: km, focus: noLane}
+	d := &Model{opts: opts, keys: km, focus: noLane, confStale: true}
 	for _, l := range lanes {
 		d.add(l)
 	}
@@ -262,7 +280,13 @@ func (d *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case LaneMsg:
+		if _, ok := msg.Msg.(Recheck); ok {
+			d.confStale = true
+			break
+		}
 		cmds = append(cmds, d.toLane(msg.Lane, msg.Msg))
+	case Recheck:
+		d.confStale = true
 	case AddLane:
 		cmds = append(cmds, d.addLane(msg.Lane))
 		if s := &d.list; s.making != "" && s.notice == s.making && (!s.inWorktree || msg.Lane.Worktree != "") {

@@ -268,7 +268,10 @@ func TestDroppedLaneRefusesWhatWaits(t *testing.T) {
 // a lane, no more ticks.
 func TestListAgesMoveOn(t *testing.T) {
 	now := epoch
-	d, panes := newFakeDeck(t, Options{Now: func() time.Time { return now }}, "a")
+	every := func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		return func() tea.Msg { return fn(now) } // the tick, at once
+	}
+	d, panes := newFakeDeck(t, Options{Now: func() time.Time { return now }, Every: every}, "a")
 	panes[0].set(func(s *model.State) { s.Summary.Created = epoch })
 	d.Update(tea.WindowSizeMsg{Width: 80, Height: 10})
 	_, cmd := d.Update(keyOf(tea.KeyF4, 0))
@@ -290,7 +293,7 @@ func TestListAgesMoveOn(t *testing.T) {
 }
 
 // hasAgeTick reports whether cmd (a batch of them, as Update returns)
-// asks for an age tick (running it waits AgeEvery).
+// asks for an age tick.
 func hasAgeTick(cmd tea.Cmd) bool {
 	for _, m := range run(cmd) {
 		if _, ok := m.(ageTick); ok {

@@ -86,6 +86,9 @@ func newFakeDeck(t testing.TB, opts Options, names ...string) (*Model, []*fakePa
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return epoch }
 	}
+	if opts.Every == nil {
+		opts.Every = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil } // no clock: the tests' time stands
+	}
 	if opts.Home == "" {
 		opts.Home = "/home/dev"
 	}

@@ -65,6 +65,7 @@ func (d *Model) add(l Lane) bool {
 			pane = l.Model
 		}
 		have.Lane, have.pane = l, pane
+		d.confStale = true
 		return false
 	}
 	if l.Model == nil {
@@ -72,6 +73,7 @@ func (d *Model) add(l Lane) bool {
 	}
 	nl := &lane{Lane: l, pane: l.Model, since: map[string]time.Time{}}
 	d.lanes = append(d.lanes, nl)
+	d.confStale = true
 	d.refresh(nl)
 	nl.seenTurns = nl.sum.Turns
 	return true
@@ -130,6 +132,7 @@ func (d *Model) drop(id LaneID) tea.Cmd {
 		}
 	}
 	d.lanes = slices.Delete(d.lanes, i, i+1)
+	d.confStale = true
 	if d.mode == modePeek && d.peek.lane == id {
 		d.mode = modeInbox
 	}
@@ -172,6 +175,9 @@ func (d *Model) toLane(id LaneID, msg tea.Msg) tea.Cmd {
 func (d *Model) refresh(l *lane) {
 	st := l.pane.State()
 	opened := st.Summary.ThreadID != l.sum.ThreadID
+	if !sameConflictKey(l.sum, st.Summary) {
+		d.confStale = true
+	}
 	l.sum, l.running = st.Summary, st.Running
 	if opened { // the history it opened with is no news
 		l.seenTurns = l.sum.Turns
@@ -210,6 +216,9 @@ func (d *Model) settle() []tea.Cmd {
 	}
 	cmds = append(cmds, d.tellShown()...)
 	cmds = append(cmds, d.ages()) // ages.go: the list's ages move on
+	if d.confStale && d.mode == modeList {
+		d.conf, d.confStale = d.conflicts(), false
+	}
 	if d.focus == noLane {
 		return cmds
 	}
@@ -237,6 +246,15 @@ func (d *Model) tellShown() []tea.Cmd {
 		}
 	}
 	return cmds
+}
+
+// sameConflictKey reports whether a and b give the same conflicts: the
+// same name and thread, and the same changed paths (Summary.Changed is a
+// new slice each time a path is added, so the same slice is the same
+// paths).
+func sameConflictKey(a, b model.Summary) bool {
+	return a.Name == b.Name && a.ThreadID == b.ThreadID && len(a.Changed) == len(b.Changed) &&
+		(len(a.Changed) == 0 || &a.Changed[0] == &b.Changed[0])
 }
 
 // waitingBut counts the lanes but id that wait for an answer.

@@ -271,7 +271,8 @@ func age(now, t time.Time) string {
 }
 
 // conflicts are, for each lane, the paths it changes that another lane
-// changes too (Options.Overlaps), each with that lane's name.
+// changes too (Options.Overlaps), each with that lane's name. settle
+// keeps them in d.conf while the list shows, made again only when stale.
 func (d *Model) conflicts() map[LaneID][]string {
 	out := map[LaneID][]string{}
 	all := d.lanes

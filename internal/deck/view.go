@@ -70,11 +70,38 @@ func count(n int, thing string) string {
 
 // fit cuts s to w cells and pads it to them.
 func fit(s string, w int) string {
-	s = ansi.Truncate(s, w, "…")
-	if n := ansi.StringWidth(s); n < w {
+	n := width(s)
+	if n > w {
+		if plainASCII(s) && w > 0 { // no grapheme clusters to find
+			s = s[:w-1] + "…"
+		} else {
+			s = ansi.Truncate(s, w, "…")
+		}
+		n = width(s)
+	}
+	if n < w {
 		s += strings.Repeat(" ", w-n)
 	}
 	return s
+}
+
+// width is how many cells s takes.
+func width(s string) int {
+	if plainASCII(s) {
+		return len(s)
+	}
+	return ansi.StringWidth(s)
+}
+
+// plainASCII reports whether s is printable ASCII only (one cell a byte,
+// no escape sequence).
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // frame lays out a screen of d.height lines: head lines, then body
@@ -109,9 +136,9 @@ type column struct {
 func layout(w int, rows [][]string, heads []string) []column {
 	cols := make([]column, len(heads))
 	for i, h := range heads {
-		cols[i] = column{head: h, width: ansi.StringWidth(h)}
+		cols[i] = column{head: h, width: width(h)}
 		for _, r := range rows {
-			cols[i].width = max(cols[i].width, ansi.StringWidth(r[i]))
+			cols[i].width = max(cols[i].width, width(r[i]))
 		}
 	}
 	caps := []int{24, 24, 18, 15, 6, 4, 0} // name, where, branch, state, tokens, age, last
@@ -177,7 +204,7 @@ func (d *Model) listLines() []string {
 	}
 	var lines []line
 	var cellRows [][]string
-	conf := d.conflicts()
+	conf := d.conf // kept by settle (conflicts)
 	now := d.opts.Now()
 	for _, r := range rs {
 		if st := r.stored; st != nil {
