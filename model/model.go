@@ -288,6 +288,9 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, nil
 	case ShownMsg: // view.go: off screen, the drawing timers go quiet
 		m.drawn.off = !msg.Shown
+		if msg.Shown {
+			m.overlay.Reshow() // model/overlay: a form's grace starts over on screen
+		}
 		return m, wakeTimers(&m.drawn, m.stat, m.composer, m.turn.Running())
 	case SessionFailedMsg:
 		m.turn.OnFailed(msg.Err, msg.What) // model/turn

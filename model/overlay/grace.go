@@ -95,6 +95,22 @@ func (o *Overlay) startGrace() {
 	o.Refit(true)
 }
 
+// Reshow is the form shown to a person again: the command center
+// brought its lane on screen (the lane waited off screen, where its
+// grace ran out with no one looking). Its grace starts over, as for a
+// form just shown, and the quiet period from now: the key that brought
+// it (Enter on the inbox's row) and the keys right after it are not its
+// answer.
+func (o *Overlay) Reshow() {
+	q := &o.q
+	if q.form == nil {
+		return
+	}
+	q.ready = false
+	q.grace.lastKey = o.now()
+	o.startGrace()
+}
+
 func (o *Overlay) checkAfter(d time.Duration) {
 	seq := o.q.seq
 	o.out().Cmd(o.env.Clock.After(d, func(time.Time) tea.Msg { return formCheckMsg{seq: seq} }))

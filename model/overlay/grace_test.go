@@ -185,3 +185,34 @@ func TestEscDuringGraceIsSwallowed(t *testing.T) {
 		t.Errorf("notice %q; want %q", n, FormWaitNotice)
 	}
 }
+
+// A form that waited off screen (a lane of the command center) until its
+// grace ran out takes no key the moment it is shown again: Reshow starts
+// the grace and the quiet period over, and the form takes keys only once
+// they have passed with it on screen.
+func TestReshownFormGraceStartsOver(t *testing.T) {
+	r := graceRig(t)
+	r.do(func() { r.o.Request(r.decode("item/commandExecution/requestApproval", `1`, reqtest.CmdReq)) })
+	r.now = r.now.Add(time.Minute) // long off screen: the form took focus there
+	r.check()
+	if !r.o.HasKeys() {
+		t.Fatal("the form never took focus")
+	}
+	r.do(r.o.Reshow) // the inbox's Enter brings it on screen
+	if r.hit(tea.KeyEnter, 0) {
+		t.Fatal("the Enter right after it came on screen answered it")
+	}
+	r.now = r.now.Add(100 * time.Millisecond)
+	r.check()
+	if r.hit(tea.KeyEnter, 0) || r.o.HasKeys() {
+		t.Fatal("a second Enter 100 ms later reached the form")
+	}
+	if got := r.rep.All(); len(got) != 0 {
+		t.Fatalf("answered: %q", got)
+	}
+	r.now = r.now.Add(time.Second) // on screen, quiet, read
+	r.check()
+	if !r.o.HasKeys() {
+		t.Fatal("shown and quiet for a second, the form has no keys")
+	}
+}
