@@ -214,3 +214,80 @@ func TestAgentsOpensTheDaemonsThreads(t *testing.T) {
 		}
 	}
 }
+
+// A frozen app-server (SIGSTOP) under several threads: F5 in a thread
+// that is not the run's first kills it and starts a new one, and both
+// threads go on — the second's prompt, which the dead server never
+// took, comes back to its composer (as for the first thread:
+// TestF5RestartsAFrozenServer) and runs once on the new server.
+func TestDeckLaneF5RestartsAFrozenServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	env := e2e.NewEnv(t,
+		whenUser("alpha", mockapi.Text("ALPHA-ANSWER here")),
+		whenUser("beta", mockapi.Text("BETA-ANSWER here")),
+		whenUser("after", mockapi.Text("AFTER-ANSWER here")),
+	)
+	lt := startTandem(t, env, "--config", silentConfig(t), "alpha task")
+	lt.waitScreen("ALPHA-ANSWER here", patience)
+	lt.write(keyF4)
+	lt.waitScreen("tandem agents", patience)
+	lt.write(keyAltN)
+	lt.waitScreen("prompt for a new thread", patience)
+	lt.keys("beta task\r")
+	lt.waitScreen("beta task", patience)
+	lt.write("beta")
+	lt.waitScreen("filter: beta", patience)
+	lt.keys("\r")
+	lt.waitScreen("BETA-ANSWER here", patience)
+	old := lt.appServerPid()
+	lt.freeze(true)
+	lt.keys("after the freeze\r")
+	lt.waitScreen("F5 kills and restarts it", patience)
+	lt.write(keyF5)
+	lt.waitScreen("codex app-server restarted — resumed thread", patience)
+	lt.waitScreen("› after the freeze", patience)
+	lt.keys("\r")
+	lt.waitScreen("AFTER-ANSWER here", patience)
+	if pid := lt.appServerPid(); pid == old {
+		t.Fatalf("the frozen app-server (%d) is still the one", old)
+	}
+	n := 0
+	for _, r := range env.Mock.Requests() {
+		if r.LastUserText() == "after the freeze" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the model saw the prompt %d times; want once", n)
+	}
+	// The first thread is on the new server too.
+	lt.write(keyF4)
+	lt.waitScreen("filter: beta", patience)
+	lt.write("\x1b") // Esc clears the filter
+	lt.waitScreen("type to filter", patience)
+	lt.write("alpha")
+	lt.waitScreen("filter: alpha", patience)
+	lt.keys("\r")
+	lt.waitScreen("ALPHA-ANSWER here", patience)
+	lt.keys("alpha again\r")
+	deadline := time.Now().Add(patience)
+	for !sawPrompt(env, "alpha again") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the first thread's prompt never reached the model after the restart:\n%s", lt.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// sawPrompt reports whether the mock got a request whose last user text
+// is text.
+func sawPrompt(env *e2e.Env, text string) bool {
+	for _, r := range env.Mock.Requests() {
+		if r.LastUserText() == text {
+			return true
+		}
+	}
+	return false
+}

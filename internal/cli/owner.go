@@ -318,7 +318,7 @@ func (o *sessionOwner) live(ctx context.Context) (*backend.Session, error) {
 	if closing {
 		return nil, errors.New("tandem is quitting")
 	}
-	if sess != nil && !ended(sess) {
+	if sess != nil && !ended(sess) && !o.silent(sess) {
 		return sess, nil
 	}
 	if _, err := o.restartBy("another thread's F5", ""); err != nil {
@@ -331,6 +331,15 @@ func (o *sessionOwner) live(ctx context.Context) (*backend.Session, error) {
 		return nil, errors.New("the app-server did not start")
 	}
 	return sess, nil
+}
+
+// silent reports whether sess has owed an answer for
+// unresponsive_after_secs and said nothing (frozen: SIGSTOP, say): for a
+// lane's F5 it is as good as gone, and the restart kills it (stop).
+func (o *sessionOwner) silent(sess *backend.Session) bool {
+	limit := o.env.cfg.settings.UnresponsiveAfter
+	since := sess.Unanswered()
+	return limit > 0 && !since.IsZero() && time.Since(since) >= limit
 }
 
 // ended reports whether sess's connection has ended.
