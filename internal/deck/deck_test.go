@@ -302,3 +302,23 @@ func hasAgeTick(cmd tea.Cmd) bool {
 	}
 	return false
 }
+
+// Answering from the inbox shows the thread's own form, which is its
+// first request: the header says which, and how many it has, whatever
+// row was chosen.
+func TestPeekSaysWhichRequest(t *testing.T) {
+	d, panes := newFakeDeck(t, Options{}, "a", "b")
+	rep := &reqtest.Replies{}
+	panes[1].set(func(s *model.State) {
+		s.Pending = append(s.Pending, pendingReq(t, rep, "1"), pendingReq(t, rep, "2"))
+	})
+	d.Update(tea.WindowSizeMsg{Width: 120, Height: 10})
+	feed(d, LaneMsg{Lane: 2, Msg: ping(0)})
+	feed(d, keyOf(tea.KeyF4, 0))
+	feed(d, keyOf(tea.KeyTab, 0))
+	feed(d, keyOf(tea.KeyDown, 0)) // the second row: b's second request
+	feed(d, keyOf(tea.KeyEnter, 0))
+	if v := stripped(d.View().Content); !strings.Contains(v, "answering b from the inbox: run git push? (1 of its 2)") {
+		t.Fatalf("the peek's header:\n%s", v)
+	}
+}

@@ -38,7 +38,16 @@ func (d *Model) View() tea.View {
 	case modePeek:
 		if l := d.lane(d.peek.lane); l != nil {
 			v := l.pane.View()
-			head := "answering " + oneLine(d.name(l)) + " from the inbox · " + keys.Display(d.keys.Deck) + " back to the inbox"
+			// The form is the thread's first request (State.Pending: the
+			// shown one first), which may not be the row chosen: say which.
+			asks := ""
+			if len(l.pending) > 0 {
+				asks = ": " + what(l.pending[0])
+				if len(l.pending) > 1 {
+					asks += fmt.Sprintf(" (1 of its %d)", len(l.pending))
+				}
+			}
+			head := "answering " + oneLine(d.name(l)) + " from the inbox" + asks + " · " + keys.Display(d.keys.Deck) + " back to the inbox"
 			v.Content = boldStyle.Render(fit(head, d.width)) + "\n" + v.Content
 			v.WindowTitle = fmt.Sprintf("tandem · %d waiting", waiting)
 			return v
