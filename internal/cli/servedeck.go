@@ -9,6 +9,7 @@ import (
 	"tandem/backend"
 	"tandem/internal/deck"
 	"tandem/internal/pair"
+	"tandem/sessions"
 )
 
 // serveHost carries out the drivers' command center actions on the
@@ -85,5 +86,15 @@ func (s *serveHost) NewBy(who, prompt string, inWorktree bool) tea.Cmd {
 			return deck.Result{Lane: lo.id, Err: err}
 		}
 		return deck.Result{Lane: lo.id, What: "started a thread"}
+	}
+}
+
+// markLane notes in the recording (--record) that thread is lane id of
+// the command center, not the session's own thread: replay then shows
+// the first thread, and export writes each lane's in a section of its
+// own (sessions.Lane).
+func (h *deckHost) markLane(id deck.LaneID, thread, title string) {
+	if rec := h.env.recorder; rec != nil && id != firstLane {
+		rec.Mark("lane", sessions.Lane{Lane: int(id), Thread: thread, Title: title})
 	}
 }

@@ -20,7 +20,8 @@ import (
 // second thread from the command center; the watcher's deck lists it,
 // and the watcher opens it and sees its answer. The watcher's own try
 // at starting a thread is refused with a notice. The recording (--record)
-// keeps the second thread's answer.
+// keeps the second thread's answer, and the export writes it in
+// a section of its own.
 func TestServeSharesTheDeck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("e2e")
@@ -102,5 +103,21 @@ func TestServeSharesTheDeck(t *testing.T) {
 	}
 	if !strings.Contains(string(data), "Second thread answers.") {
 		t.Fatalf("the recording lacks the second thread's answer (%d bytes)", len(data))
+	}
+	// The export writes the second thread in a section of its own, its
+	// prompt, who sent it and its answer.
+	out, err := exec.Command(tandemBinary(t), "export", rec).Output()
+	if err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	md := string(out)
+	_, second, ok := strings.Cut(md, "# Thread 2: count the files")
+	if !ok {
+		t.Fatalf("the export has no section for the second thread:\n%s", md)
+	}
+	for _, want := range []string{"## Turn 1", "_alice wrote:_", "> count the files", "Second thread answers."} {
+		if !strings.Contains(second, want) {
+			t.Errorf("the second thread's section lacks %q:\n%s", want, second)
+		}
 	}
 }
