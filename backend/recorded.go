@@ -48,7 +48,9 @@ func DecodeCall(method string, params json.RawMessage) (Call, error) {
 	case TurnStart.Name():
 		return decodeCall(TurnStart, params, func(p TurnStartParams) Call { return PromptCall{Texts: texts(p.Input), Thread: p.ThreadID} })
 	case TurnSteer.Name():
-		return decodeCall(TurnSteer, params, func(p TurnSteerParams) Call { return PromptCall{Texts: texts(p.Input), Steer: true, Thread: p.ThreadID} })
+		return decodeCall(TurnSteer, params, func(p TurnSteerParams) Call {
+			return PromptCall{Texts: texts(p.Input), Steer: true, Thread: p.ThreadID}
+		})
 	case ThreadShellCommand.Name():
 		return decodeCall(ThreadShellCommand, params, func(p ThreadShellCommandParams) Call { return ShellCall{Command: p.Command} })
 	case ThreadStart.Name():
