@@ -65,7 +65,10 @@ func (h *laneHost) say(what string, id deck.LaneID) tea.Cmd {
 func (h *laneHost) Rename(id deck.LaneID, _ string) tea.Cmd { return h.say("rename", id) }
 func (h *laneHost) Archive(id deck.LaneID) tea.Cmd          { return h.say("archive", id) }
 func (h *laneHost) Interrupt(id deck.LaneID) tea.Cmd        { return h.say("interrupt", id) }
-func (h *laneHost) Stop(id deck.LaneID) tea.Cmd             { return h.say("stop", id) }
+func (h *laneHost) Stop(id deck.LaneID) tea.Cmd {
+	h.say("stop", id)
+	return func() tea.Msg { return deck.DropLane{Lane: id} }
+}
 
 func (h *laneHost) calls() []string {
 	h.mu.Lock()
@@ -87,7 +90,8 @@ const (
 // from the inbox do nothing but say so, and its inbox shows the second
 // thread's approval read-only; the driver answers it from the inbox, and
 // the answer reaches that thread's request: its turn goes on, and both
-// see it in the second thread.
+// see it in the second thread. The driver stops the second thread: it
+// goes from both decks.
 func TestServeSharedDeck(t *testing.T) {
 	fx := newPairFixture(t, 1, 1, "untrusted", "workspace-write", []mockapi.Response{
 		{Items: []mockapi.Item{mockapi.ExecCommand("echo hi > out.txt")}},
@@ -172,9 +176,14 @@ func TestServeSharedDeck(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(fx.env.Dir, "out.txt")); err != nil || strings.TrimSpace(string(b)) != "hi" {
 		t.Fatalf("out.txt = %q, %v", b, err)
 	}
-	// The first thread had no turn: its own transcript is not the
-	// second's.
 	if n := len(fx.env.Mock.Requests()); n != 2 {
 		t.Fatalf("the mock saw %d model rounds, want 2", n)
 	}
+
+	// The driver stops the second thread: it goes from both decks.
+	d.write(t, keyF4)
+	d.waitFor(t, "2 threads")
+	d.write(t, "\x1bx") // alt+x
+	d.waitFor(t, "1 thread ·")
+	w.waitFor(t, "1 thread ·") // the watcher was in it: back to the list
 }

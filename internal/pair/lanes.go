@@ -175,8 +175,15 @@ func (c *clientState) join(ps *Server, lh *laneHub, live bool) joined {
 	if live {
 		l := lh.lane
 		l.Model = j.m
+		var rate tea.Msg
+		if c.role == hub.Watcher && ps.frame != 0 && ps.frame != model.DefaultFrame {
+			rate = deck.LaneMsg{Lane: j.id, Msg: model.FrameRateMsg{Every: ps.frame, Seq: ps.frameSeq}} // the rate of its other lanes
+		}
 		go func() {
 			c.p.Send(deck.AddLane{Lane: l}) // before any of its messages
+			if rate != nil {
+				c.p.Send(rate)
+			}
 			ps.pump(j.v, lh.hub, c.name, laneSend(j.id, c.p.Send))
 		}()
 	}
@@ -207,7 +214,9 @@ func (c *clientState) leaveLane(id deck.LaneID) {
 	j := c.lanes[i]
 	c.lanes = slices.Delete(c.lanes, i, i+1)
 	j.v.Leave()
-	j.m.Close()
+	// The program may still run the model until it takes the DropLane:
+	// it is closed when c leaves.
+	c.dropped = append(c.dropped, j.m)
 	go c.p.Send(deck.DropLane{Lane: id})
 }
 
@@ -217,7 +226,10 @@ func (c *clientState) leaveAll() {
 		j.v.Leave()
 		j.m.Close()
 	}
-	c.lanes = nil
+	for _, m := range c.dropped {
+		m.Close()
+	}
+	c.lanes, c.dropped = nil, nil
 }
 
 // sendAll sends msg to every lane of c's deck (a frame rate).

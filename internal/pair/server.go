@@ -148,6 +148,9 @@ type clientState struct {
 	role  hub.Role
 	guest bool
 	lanes []joined
+	// dropped are the models of lanes dropped while c runs, closed when
+	// it leaves.
+	dropped []*model.Model
 }
 
 // watcherFrame is the frame interval of every watcher's program while n
