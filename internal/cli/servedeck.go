@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -55,6 +56,15 @@ func (s *serveHost) attach(ps *pair.Server, owner *sessionOwner) {
 // New implements deck.Host (a thread started by nobody named).
 func (s *serveHost) New(prompt string, inWorktree bool) tea.Cmd {
 	return s.NewBy("", prompt, inWorktree)
+}
+
+// Resume implements deck.Host: a stored thread is not opened on the
+// shared deck (yet): each viewer's model of it would resume it on its
+// own. It says so.
+func (s *serveHost) Resume(string) tea.Cmd {
+	return func() tea.Msg {
+		return deck.Result{Lane: -1, Err: errors.New("tandem serve opens no stored thread yet: resume it in tandem, or start a new one here")}
+	}
 }
 
 // NewBy implements pair.Host: the lane is added to every viewer's deck

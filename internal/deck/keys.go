@@ -434,6 +434,10 @@ func (d *Model) refused(k tea.KeyPressMsg) bool {
 		what = "interrupt a thread"
 	case key.Matches(k, km.DeckStop):
 		what = "stop a thread"
+	case key.Matches(k, km.DeckMerge):
+		what = "merge a worktree"
+	case key.Matches(k, km.DeckRemove):
+		what = "remove a worktree"
 	case key.Matches(k, km.DeckOpen) && d.mode == modeInbox:
 		what = "answer a request"
 	default:

@@ -32,6 +32,8 @@ func TestReadOnlyDeckRefusesActionsAndAnswers(t *testing.T) {
 		{keyOf('a', tea.ModAlt), "only a driver can archive a thread"},
 		{keyOf('i', tea.ModAlt), "only a driver can interrupt a thread"},
 		{keyOf('x', tea.ModAlt), "only a driver can stop a thread"},
+		{keyOf('m', tea.ModAlt), "only a driver can merge a worktree"},
+		{keyOf('d', tea.ModAlt), "only a driver can remove a worktree"},
 	} {
 		feed(d, k.key)
 		if s := screen(d); !strings.Contains(s, k.says) || strings.Contains(s, "prompt for") {

@@ -70,6 +70,11 @@ func (h *laneHost) Stop(id deck.LaneID) tea.Cmd {
 	return func() tea.Msg { return deck.DropLane{Lane: id} }
 }
 
+func (h *laneHost) Threads(bool) tea.Cmd                          { return nil }
+func (h *laneHost) Resume(string) tea.Cmd                         { return h.say("resume", -1) }
+func (h *laneHost) Merge(id deck.LaneID) tea.Cmd                  { return h.say("merge", id) }
+func (h *laneHost) RemoveWorktree(id deck.LaneID, _ bool) tea.Cmd { return h.say("remove", id) }
+
 func (h *laneHost) calls() []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -127,6 +132,8 @@ func TestServeSharedDeck(t *testing.T) {
 		{"\x1ba", "only a driver can archive a thread"},
 		{"\x1bi", "only a driver can interrupt a thread"},
 		{"\x1bx", "only a driver can stop a thread"},
+		{"\x1bm", "only a driver can merge a worktree"},
+		{"\x1bd", "only a driver can remove a worktree"},
 	} {
 		w.write(t, k.key)
 		w.waitFor(t, k.says)

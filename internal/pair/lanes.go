@@ -294,3 +294,21 @@ func (h driverHost) Interrupt(id deck.LaneID) tea.Cmd {
 
 // Stop implements deck.Host.
 func (h driverHost) Stop(id deck.LaneID) tea.Cmd { return h.through(h.ps.deckHost.Stop(id)) }
+
+// Threads implements deck.Host: the stored threads, for this driver's
+// list.
+func (h driverHost) Threads(all bool) tea.Cmd { return h.through(h.ps.deckHost.Threads(all)) }
+
+// Resume implements deck.Host: the host opens the stored thread as a
+// lane of the shared deck.
+func (h driverHost) Resume(threadID string) tea.Cmd {
+	return h.through(h.ps.deckHost.Resume(threadID))
+}
+
+// Merge implements deck.Host.
+func (h driverHost) Merge(id deck.LaneID) tea.Cmd { return h.through(h.ps.deckHost.Merge(id)) }
+
+// RemoveWorktree implements deck.Host; the lane goes from every deck.
+func (h driverHost) RemoveWorktree(id deck.LaneID, force bool) tea.Cmd {
+	return h.through(h.ps.deckHost.RemoveWorktree(id, force))
+}
