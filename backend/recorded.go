@@ -15,6 +15,8 @@ type Call interface{ call() }
 type PromptCall struct {
 	Texts []string
 	Steer bool
+	// Thread is the thread the prompt went to (its threadId).
+	Thread string
 }
 
 // ShellCall is a `thread/shellCommand`: the user's `!command`.
@@ -44,9 +46,11 @@ func (InitializeCall) call() {}
 func DecodeCall(method string, params json.RawMessage) (Call, error) {
 	switch method {
 	case TurnStart.Name():
-		return decodeCall(TurnStart, params, func(p TurnStartParams) Call { return PromptCall{Texts: texts(p.Input)} })
+		return decodeCall(TurnStart, params, func(p TurnStartParams) Call { return PromptCall{Texts: texts(p.Input), Thread: p.ThreadID} })
 	case TurnSteer.Name():
-		return decodeCall(TurnSteer, params, func(p TurnSteerParams) Call { return PromptCall{Texts: texts(p.Input), Steer: true} })
+		return decodeCall(TurnSteer, params, func(p TurnSteerParams) Call {
+			return PromptCall{Texts: texts(p.Input), Steer: true, Thread: p.ThreadID}
+		})
 	case ThreadShellCommand.Name():
 		return decodeCall(ThreadShellCommand, params, func(p ThreadShellCommandParams) Call { return ShellCall{Command: p.Command} })
 	case ThreadStart.Name():

@@ -14,8 +14,8 @@ func TestDecodeCall(t *testing.T) {
 		want           Call
 		err            bool
 	}{
-		{"turn/start", `{"threadId":"th","input":[{"type":"text","text":"hi"},{"type":"image","url":"x"},{"type":"text","text":"there"}]}`, PromptCall{Texts: []string{"hi", "there"}}, false},
-		{"turn/steer", `{"threadId":"th","input":[{"type":"text","text":"also"}],"expectedTurnId":"tu"}`, PromptCall{Texts: []string{"also"}, Steer: true}, false},
+		{"turn/start", `{"threadId":"th","input":[{"type":"text","text":"hi"},{"type":"image","url":"x"},{"type":"text","text":"there"}]}`, PromptCall{Texts: []string{"hi", "there"}, Thread: "th"}, false},
+		{"turn/steer", `{"threadId":"th","input":[{"type":"text","text":"also"}],"expectedTurnId":"tu"}`, PromptCall{Texts: []string{"also"}, Steer: true, Thread: "th"}, false},
 		{"thread/shellCommand", `{"threadId":"th","command":"ls -la"}`, ShellCall{Command: "ls -la"}, false},
 		{"thread/start", `{}`, ThreadOpenCall{}, false},
 		{"thread/resume", `{"threadId":"th"}`, ThreadOpenCall{Resume: true}, false},

@@ -13,6 +13,10 @@ type State struct {
 	// Pending are the server requests still waiting for an answer, the
 	// shown one first; the program refuses them before it exits.
 	Pending []backend.ServerRequest
+	// Watched are what a watcher (Options.ReadOnly) knows of the
+	// requests that wait for a driver's answer, in arrival order: they
+	// cannot be answered here.
+	Watched []backend.RequestView
 	// Running: a turn is in progress.
 	Running bool
 	// Composer is the composer's text, large pastes expanded (what Enter
@@ -52,7 +56,7 @@ type State struct {
 // State returns the model's state as a program around it reads it.
 func (m *Model) State() State {
 	return State{
-		Pending: m.overlay.Requests(), Running: m.turn.Running(),
+		Pending: m.overlay.Requests(), Watched: m.overlay.Watched(), Running: m.turn.Running(),
 		Composer: m.composer.Text(), Pasting: m.composer.Pasting(),
 		Cells: m.panes.Cells(), Queued: m.turn.Queued(), TurnOptions: m.turn.TurnOptions(),
 		LastDiff: m.panes.Thread().Diff, ServerDead: m.turn.Dead(),

@@ -34,7 +34,33 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 	if len(meta) > 0 {
 		b.WriteString("_" + strings.Join(meta, " · ") + "_\n\n")
 	}
+	// The command center's other lanes (lane.go) each get a section of
+	// their own after the session's own thread, their turns numbered
+	// from 1.
+	lanes := rec.Lanes()
+	laneOf := laneThreads(lanes)
+	writeThread(&b, rec, func(th string) bool { return !laneOf[th] }, true)
+	for i, l := range lanes {
+		title := l.Title
+		if title == "" {
+			title = l.Thread
+		}
+		fmt.Fprintf(&b, "---\n\n# Thread %d: %s\n\n", i+2, mdEscape(oneLine(title)))
+		writeThread(&b, rec, func(th string) bool { return th == l.Thread }, false)
+	}
+	// Nothing in the export may drive the terminal it is shown on.
+	_, err := io.WriteString(w, termsafe.Plain(redact.String(b.String())))
+	return err
+}
 
+// oneLine is s on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// writeThread writes the turns of one thread of rec: the entries of the
+// threads keep accepts. own is the session's own thread, which also gets
+// what names no thread (a rewind, a `!command`, an interrupt or answer
+// noted by serve --record).
+func writeThread(b *strings.Builder, rec *Recording, keep func(thread string) bool, own bool) {
 	questions := map[string]backend.ToolCallParams{} // server request id → call
 	turn := 0
 	turnNo := map[string]int{} // turn id → its number here
@@ -65,6 +91,7 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 			var a Author
 			switch {
 			case json.Unmarshal(m.Params, &a) != nil || a.Who == "":
+			case a.Did != "" && !own: // names no thread: the own thread's
 			case a.Did != "": // an interrupt or an answer, said where it happened
 				flushStreamed()
 				b.WriteString("_" + mdEscape(a.Who) + " " + mdEscape(a.Did) + "._\n\n")
@@ -78,6 +105,9 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 			}
 			switch c := call.(type) {
 			case backend.ShellCall:
+				if !own {
+					continue
+				}
 				// A driver's `!command` in a shared session: who ran it
 				// (the command itself is written as its item completes).
 				var who string
@@ -85,7 +115,7 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 					b.WriteString("_" + mdEscape(who) + " wrote:_\n\n" + quote("!"+c.Command) + "\n\n")
 				}
 			case backend.ThreadOpenCall:
-				if c.Fork && c.BeforeTurn != "" {
+				if own && c.Fork && c.BeforeTurn != "" {
 					// A rewind: the turns from BeforeTurn on stay on the
 					// old thread; the branch goes on from the turn before.
 					flushStreamed()
@@ -93,15 +123,18 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 					if !ok {
 						k = turn + 1
 					}
-					fmt.Fprintf(&b, "---\n\n**Rewound** to before turn %d: the conversation goes on from there on a new branch (a fork of the thread); turns %d–%d above stay on the original thread.\n\n", k, k, turn)
+					fmt.Fprintf(b, "---\n\n**Rewound** to before turn %d: the conversation goes on from there on a new branch (a fork of the thread); turns %d–%d above stay on the original thread.\n\n", k, k, turn)
 					turn = k - 1
 				}
 			case backend.PromptCall:
+				if !keep(c.Thread) {
+					continue
+				}
 				var who string
 				who, authors = takeAuthor(authors, strings.Join(c.Texts, "\n"))
 				if !c.Steer {
 					turn++
-					fmt.Fprintf(&b, "## Turn %d\n\n", turn)
+					fmt.Fprintf(b, "## Turn %d\n\n", turn)
 				} else {
 					flushStreamed()
 					b.WriteString("_Sent during the turn:_\n\n")
@@ -115,6 +148,9 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 			}
 		case e.Dir == backend.Received && m.Kind() == "request":
 			req, _ := backend.DecodeRequest(m.Method, m.ID, m.Params, nil)
+			if req == nil || !keep(req.Thread()) {
+				continue
+			}
 			if q, ok := req.(*backend.ToolCallRequest); ok && q.Params.Tool == backend.AskUserQuestionName {
 				questions[m.ID.String()] = q.Params
 			}
@@ -124,9 +160,12 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 				continue
 			}
 			delete(questions, m.ID.String())
-			writeQuestion(&b, p, m.Result)
+			writeQuestion(b, p, m.Result)
 		case e.Dir == backend.Received && m.Kind() == "notification":
 			ev, _ := backend.DecodeNotification(m.Method, m.Params)
+			if ev == nil || !keep(ev.Thread()) {
+				continue
+			}
 			switch ev := ev.(type) {
 			case backend.AgentMessageDeltaEvent:
 				if ev.ItemID != "" {
@@ -142,9 +181,9 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 				if done, ok := written[it.ID]; ok && it.Type == "agentMessage" {
 					it.Text = strings.TrimPrefix(it.Text, done) // the rest only
 				}
-				writeItem(&b, it)
+				writeItem(b, it)
 			case backend.PlanUpdatedEvent:
-				writePlan(&b, ev)
+				writePlan(b, ev)
 			case backend.TurnStartedEvent:
 				turnNo[ev.Turn.ID] = turn
 			case backend.TurnCompletedEvent:
@@ -159,9 +198,6 @@ func ExportMarkdown(w io.Writer, rec *Recording) error {
 			}
 		}
 	}
-	// Nothing in the export may drive the terminal it is shown on.
-	_, err := io.WriteString(w, termsafe.Plain(redact.String(b.String())))
-	return err
 }
 
 func quote(s string) string {

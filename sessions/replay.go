@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"tandem/backend"
@@ -245,6 +247,10 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 	skipped := rec.Skipped
 	openTurns := map[string]bool{} // turns started and not completed
 	synthesize := !hasUserItems(rec)
+	// The command center's other lanes (lane.go): the replay shows the
+	// session's own thread; theirs are not switched to, and said.
+	lanes := rec.Lanes()
+	laneOf := laneThreads(lanes)
 	// keep reports whether a decoded notification or request v goes into
 	// the replay: it decoded (a failure is counted as skipped), is known,
 	// and is of the recorded thread.
@@ -289,7 +295,7 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 				continue
 			}
 			resp, err := open.DecodeResult(m.Result)
-			if err != nil {
+			if err != nil || laneOf[resp.Thread.ID] {
 				continue
 			}
 			thread = resp.Thread.ID
@@ -358,6 +364,9 @@ func buildSteps(rec *Recording, idle time.Duration) []step {
 	if skipped > 0 {
 		steps = append(steps, step{0, backend.WarningEvent{Message: skippedText(skipped)}})
 	}
+	if len(lanes) > 0 {
+		steps = append(steps, step{0, backend.WarningEvent{Message: lanesText(lanes)}})
+	}
 	var at time.Duration
 	var last int64
 	for i, o := range out {
@@ -385,4 +394,23 @@ func skippedText(n int) string {
 		return "1 line of this recording could not be read and was skipped"
 	}
 	return fmt.Sprintf("%d lines of this recording could not be read and were skipped", n)
+}
+
+// lanesText is the notice of a replay whose recording holds other
+// threads of the command center: the replay shows the first.
+func lanesText(ls []Lane) string {
+	names := make([]string, len(ls))
+	for i, l := range ls {
+		names[i] = l.Title
+		if names[i] == "" {
+			names[i] = l.Thread
+		}
+		names[i] = strconv.Quote(names[i])
+	}
+	what := "1 more thread"
+	if len(ls) > 1 {
+		what = strconv.Itoa(len(ls)) + " more threads"
+	}
+	return "this recording holds " + what + " of the command center (" + strings.Join(names, ", ") +
+		"): the replay shows the first thread; tandem export writes them all"
 }

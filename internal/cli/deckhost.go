@@ -182,6 +182,7 @@ func (lo *laneOwner) start() error {
 	lo.mu.Lock()
 	lo.thread = resp.Thread.ID
 	lo.mu.Unlock()
+	h.markLane(lo.id, resp.Thread.ID, lo.title) // servedeck.go
 	send(h.env.durable(readyMsg(lane, resp)))
 	return nil
 }

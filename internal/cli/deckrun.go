@@ -121,6 +121,7 @@ func (h *deckHost) Resume(id string) tea.Cmd {
 		lo.mu.Lock()
 		lo.sess = lane
 		lo.mu.Unlock()
+		h.markLane(lo.id, id, lo.title) // servedeck.go
 		send(h.env.durable(model.SessionReadyMsg{Client: lane, Peer: lane.Describe(), Resume: &model.ResumeRequest{ID: id}}))
 		go h.locateThread(lo.id, root, id)
 		return nil

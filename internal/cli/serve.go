@@ -139,7 +139,14 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		// instead, which serve does not offer (yet).
 		po.Restart = func(who, lastTurn string) (model.RestartInfo, error) { return owner.restartBy(who, lastTurn) }
 	}
+	// The shared deck (servedeck.go): the session's thread is the first
+	// lane; a driver's command center starts others on the same
+	// app-server.
+	host := newServeHost(octx, env)
+	po.Host = host
 	ps := pair.New(po)
+	host.attach(ps, owner)
+	defer host.close() // every lane's session but the first
 	owner.send = onceAdvisories(env.state(), ps.Publish)
 	env.reportRecordErrors(ps.Publish)
 	if opts.Attach { // the attached view hides the terminal (warn.go)

@@ -184,6 +184,11 @@ type Options struct {
 	// List opens the deck on the list (`tandem agents`), not on the
 	// first lane.
 	List bool
+	// ReadOnly is a watcher's deck (tandem serve --watcher-keys): it
+	// opens any thread and lists the inbox, but refuses, with a notice,
+	// every action (new, rename, archive, interrupt, stop) and every
+	// answer from the inbox. Its lanes are watchers' models.
+	ReadOnly bool
 }
 
 // mode is what the deck draws.

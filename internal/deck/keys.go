@@ -175,6 +175,9 @@ func (d *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if d.list.asking != askNone {
 		return d.askKey(k)
 	}
+	if d.opts.ReadOnly && d.refused(k) {
+		return nil
+	}
 	switch {
 	case key.Matches(k, km.DeckQuit):
 		if armed {
@@ -413,4 +416,33 @@ func (d *Model) move(delta int) {
 		}
 	}
 	d.list.sel = rs[max(0, min(len(rs)-1, i+delta))].key()
+}
+
+// refused reports whether k is an action or an answer a watcher's deck
+// (Options.ReadOnly) refuses, and says so in the notice.
+func (d *Model) refused(k tea.KeyPressMsg) bool {
+	km := d.keys
+	what := ""
+	switch {
+	case key.Matches(k, km.DeckNew), key.Matches(k, km.DeckNewWorktree):
+		what = "start a thread"
+	case key.Matches(k, km.DeckRename):
+		what = "rename a thread"
+	case key.Matches(k, km.DeckArchive):
+		what = "archive a thread"
+	case key.Matches(k, km.DeckInterrupt):
+		what = "interrupt a thread"
+	case key.Matches(k, km.DeckStop):
+		what = "stop a thread"
+	case key.Matches(k, km.DeckMerge):
+		what = "merge a worktree"
+	case key.Matches(k, km.DeckRemove):
+		what = "remove a worktree"
+	case key.Matches(k, km.DeckOpen) && d.mode == modeInbox:
+		what = "answer a request"
+	default:
+		return false
+	}
+	d.list.notice = watchOnly(what)
+	return true
 }

@@ -195,6 +195,15 @@ func (d *Model) refresh(l *lane) {
 			l.since[k] = d.opts.Now()
 		}
 	}
+	for _, v := range st.Watched {
+		r := watched{v}
+		l.pending = append(l.pending, r)
+		k := reqKey(r)
+		keep[k] = true
+		if _, ok := l.since[k]; !ok {
+			l.since[k] = d.opts.Now()
+		}
+	}
 	for k := range l.since {
 		if !keep[k] {
 			delete(l.since, k)

@@ -174,6 +174,8 @@ func what(r backend.ServerRequest) string {
 		return "a question"
 	case *backend.ElicitationRequest:
 		return "a form of " + oneLine(r.Params.ServerName)
+	case watched:
+		return "asks about " + backend.DescribeRequest(r.Method()) + " (a driver answers)"
 	}
 	return "a request"
 }

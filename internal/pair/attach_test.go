@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"tandem/internal/deck"
 	"tandem/model"
 )
 
@@ -54,9 +55,13 @@ func TestServeAttachShowsHowGuestsJoin(t *testing.T) {
 	}
 	cancel()
 	final := <-done
-	m, ok := final.(*model.Model)
+	d, ok := final.(*deck.Model)
 	if !ok {
 		t.Fatalf("final model %T", final)
+	}
+	m, ok := d.Panes()[FirstLane].(*model.Model)
+	if !ok {
+		t.Fatalf("the first lane is %T", d.Panes()[FirstLane])
 	}
 	v := strings.Join(strings.Fields(ansi.Strip(m.View().Content)), " ")
 	if !strings.Contains(v, info) {

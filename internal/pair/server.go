@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"tandem/backend"
+	"tandem/internal/deck"
 	"tandem/internal/hub"
 	"tandem/model"
 	"tandem/model/keys"
@@ -67,6 +69,12 @@ type Options struct {
 	// to log in (Limits.LoginGrace; 0: DefaultLoginGrace, 120 s). The
 	// host is told of each guest dropped for it (see Warn).
 	LoginGrace time.Duration
+	// Host, when set, carries out the drivers' command center actions
+	// (new thread, rename, archive, interrupt, stop): each viewer's
+	// program is a deck (internal/deck) over every lane of the session,
+	// the first lane the one Publish feeds. Without it a driver's deck
+	// says it can't.
+	Host Host
 }
 
 // Server hosts one agent session for many viewers over SSH: the hub that
@@ -108,8 +116,17 @@ type Server struct {
 	// logged in (hostLine).
 	told *rate.Limiter
 
+	// deckHost is Options.Host.
+	deckHost Host
+
 	mu      sync.Mutex
-	clients map[ssh.Session]clientState
+	clients map[ssh.Session]*clientState
+	// lanes are the shared deck's lanes, the first (FirstLane, hub) first;
+	// closed: Shutdown began, no lane is added.
+	lanes  []*laneHub
+	closed bool
+	// hostView is the host's own viewer while Attach runs.
+	hostView *clientState
 	// frame is the watchers' frame interval now (watcherFrame; 0 before
 	// the first client), frameSeq the FrameRateMsg that said it.
 	frame    time.Duration
@@ -122,13 +139,18 @@ type Server struct {
 	host *tea.Program
 }
 
-// clientState is one connected SSH client: its program, its model and
-// its cursor into the hub.
+// clientState is one viewer of the deck (an SSH client, or the host's
+// own view): its program, and for each lane its model and its cursor
+// into the lane's hub (under Server.mu).
 type clientState struct {
-	p    *tea.Program
-	m    *model.Model
-	v    *hub.Viewer
-	role hub.Role
+	p     *tea.Program
+	name  string
+	role  hub.Role
+	guest bool
+	lanes []joined
+	// dropped are the models of lanes dropped while c runs, closed when
+	// it leaves.
+	dropped []*model.Model
 }
 
 // watcherFrame is the frame interval of every watcher's program while n
@@ -155,7 +177,7 @@ func (ps *Server) retune() bool {
 	msg := model.FrameRateMsg{Every: every, Seq: ps.frameSeq}
 	for _, c := range ps.clients {
 		if c.role == hub.Watcher {
-			go c.p.Send(msg)
+			c.sendAll(msg)
 		}
 	}
 	return true
@@ -179,15 +201,21 @@ func New(opts Options) *Server {
 	ps := &Server{
 		hub: hub.New(), keys: opts.Keys, status: opts.Status, log: log,
 		insecureHostKey: opts.InsecureHostKey, warn: opts.Warn, note: opts.Note, noteDid: opts.NoteDid, hostInline: opts.HostNoAltScreen,
-		keyMap: opts.KeyMap, loginGrace: opts.LoginGrace, restartFn: opts.Restart, clients: map[ssh.Session]clientState{},
+		keyMap: opts.KeyMap, loginGrace: opts.LoginGrace, restartFn: opts.Restart, deckHost: opts.Host, clients: map[ssh.Session]*clientState{},
 		told: rate.NewLimiter(rate.Every(time.Minute/hostLinesPerMinute), hostLinesPerMinute),
 	}
+	ps.watchAnswers(ps.hub)
+	ps.lanes = []*laneHub{{lane: deck.Lane{ID: FirstLane}, hub: ps.hub}}
+	return ps
+}
+
+// watchAnswers notes each driver's answer in h (serve --record).
+func (ps *Server) watchAnswers(h *hub.Hub) {
 	if ps.noteDid != nil {
-		ps.hub.OnAnswer(func(e backend.RequestResolvedEvent) {
+		h.OnAnswer(func(e backend.RequestResolvedEvent) {
 			ps.noteDid(e.By, e.Answer+" "+backend.DescribeRequest(e.Method))
 		})
 	}
-	return ps
 }
 
 // Publish is the session's send function: the ready message is logged
@@ -324,10 +352,21 @@ func (ps *Server) gate(next ssh.Handler) ssh.Handler {
 // host's own terminal. A driver may restart the app-server for everyone
 // (Options.Restart).
 func (ps *Server) newModel(name string, role hub.Role, guest bool) *model.Model {
-	var restart func(string) (model.RestartInfo, error)
-	if ps.restartFn != nil && role == hub.Driver {
-		restart = func(lastTurn string) (model.RestartInfo, error) { return ps.restart(name, lastTurn) }
+	return ps.modelOf(role, guest, ps.restartFor(name, role))
+}
+
+// restartFor is the first lane's model.Options.Restart for viewer name:
+// drivers may restart the app-server for everyone (nil for watchers, or
+// without Options.Restart).
+func (ps *Server) restartFor(name string, role hub.Role) func(string) (model.RestartInfo, error) {
+	if ps.restartFn == nil || role != hub.Driver {
+		return nil
 	}
+	return func(lastTurn string) (model.RestartInfo, error) { return ps.restart(name, lastTurn) }
+}
+
+// modelOf is one lane's model for a viewer of role (see newModel).
+func (ps *Server) modelOf(role hub.Role, guest bool, restart func(string) (model.RestartInfo, error)) *model.Model {
 	return model.New(model.Options{
 		Restart:  restart,
 		Dark:     true,
@@ -353,13 +392,13 @@ func (ps *Server) program(sess ssh.Session) *tea.Program {
 	// 30 frames a second is plenty over a network and halves the render
 	// cost each client puts on the host.
 	opts := append(bubbletea.MakeOptions(sess), tea.WithContext(sess.Context()), tea.WithoutSignalHandler(), tea.WithFPS(sshFPS))
-	cm := ps.newModel(m.Name, m.Role, true)
-	p := tea.NewProgram(cm, opts...)
-	v := ps.hub.Join(m.Name, m.Role)
+	c := &clientState{name: m.Name, role: m.Role, guest: true}
 	ps.mu.Lock()
-	ps.clients[sess] = clientState{p: p, m: cm, v: v, role: m.Role}
+	p := tea.NewProgram(ps.newDeckLocked(c), opts...) // lanes.go
+	c.p = p
+	ps.clients[sess] = c
 	if !ps.retune() && m.Role == hub.Watcher && ps.frame != model.DefaultFrame {
-		go p.Send(model.FrameRateMsg{Every: ps.frame, Seq: ps.frameSeq}) // the rate the others have
+		c.sendAll(model.FrameRateMsg{Every: ps.frame, Seq: ps.frameSeq}) // the rate the others have
 	}
 	ps.mu.Unlock()
 	if c, ok := sess.(*ClampedSession); ok {
@@ -368,15 +407,16 @@ func (ps *Server) program(sess ssh.Session) *tea.Program {
 			go p.Send(model.InfoMsg{Text: text}) // Send blocks until the program runs
 		})
 	}
-	go ps.pump(v, m.Name, p.Send) // viewer.go
+	c.start(ps) // lanes.go: each lane's log, then its live tail
 	go func() {
 		// A dropped connection ends the program (the middleware quits
 		// it); this covers a program that never ran.
-		select {
-		case <-sess.Context().Done():
-			v.Leave()
-		case <-v.Done():
+		<-sess.Context().Done()
+		ps.mu.Lock()
+		for _, j := range c.lanes {
+			j.v.Leave()
 		}
+		ps.mu.Unlock()
 	}()
 	return p
 }
@@ -387,15 +427,13 @@ func (ps *Server) program(sess ssh.Session) *tea.Program {
 func (ps *Server) leave(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		ps.mu.Lock()
-		c, ok := ps.clients[sess]
+		if c, ok := ps.clients[sess]; ok {
+			c.leaveAll() // its cursors, its models' spilled command output
+		}
 		delete(ps.clients, sess)
 		_ = ps.retune()
 		why := ps.ending
 		ps.mu.Unlock()
-		if ok {
-			c.v.Leave()
-			c.m.Close() // its spilled command output
-		}
 		if why != "" {
 			// The program has left the alternate screen: the line stays
 			// on the guest's terminal, above ssh's own "closed".
@@ -444,10 +482,20 @@ func (ps *Server) Shutdown(srv *ssh.Server, sess *backend.Session, durable bool)
 		ps.EndingBecause(EndDaemon)
 	}
 	ps.EndingBecause(EndHost)
+	ps.mu.Lock()
+	ps.closed = true
+	lanes := slices.Clone(ps.lanes)
+	ps.mu.Unlock()
 	if durable {
 		ps.log.Info("leaving the shared session on the daemon")
-	} else if n := ps.hub.RefusePending(); n > 0 {
-		ps.log.Info("refused pending requests on exit", "n", n)
+	} else {
+		n := 0
+		for _, l := range lanes {
+			n += l.hub.RefusePending()
+		}
+		if n > 0 {
+			ps.log.Info("refused pending requests on exit", "n", n)
+		}
 	}
 	ps.quitAll()
 	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -458,7 +506,9 @@ func (ps *Server) Shutdown(srv *ssh.Server, sess *backend.Session, durable bool)
 	if sess != nil {
 		_ = sess.Close()
 	}
-	ps.hub.Close()
+	for _, l := range lanes {
+		l.hub.Close()
+	}
 	if ps.guard != nil {
 		ps.guard.Close()
 	}

@@ -13,7 +13,7 @@ import (
 
 // pump hands the viewer's log entries to its program in order. send
 // blocks only this viewer (Program.Send waits for its own Update loop).
-func (ps *Server) pump(v *hub.Viewer, name string, send func(tea.Msg)) {
+func (ps *Server) pump(v *hub.Viewer, h *hub.Hub, name string, send func(tea.Msg)) {
 	role := v.Who().Role
 	for {
 		batch, ok := v.Next()
@@ -31,7 +31,7 @@ func (ps *Server) pump(v *hub.Viewer, name string, send func(tea.Msg)) {
 				if role == hub.Watcher {
 					msg.Client = nil
 				} else if msg.Client != nil {
-					msg.Client = attributed{Client: msg.Client, who: name, ps: ps}
+					msg.Client = attributed{Client: msg.Client, who: name, ps: ps, hub: h}
 				}
 				e = msg
 			}
@@ -50,10 +50,11 @@ type attributed struct {
 	backend.Client
 	who string
 	ps  *Server
+	hub *hub.Hub // the lane's
 }
 
 func (a attributed) did(kind hub.ActionKind, text string) {
-	a.ps.hub.Publish(hub.ActionEvent{Who: a.who, Kind: kind, Text: text})
+	a.hub.Publish(hub.ActionEvent{Who: a.who, Kind: kind, Text: text})
 	switch {
 	case kind == hub.ActionPrompt && a.ps.note != nil:
 		a.ps.note(a.who, text)
@@ -98,23 +99,22 @@ func (ps *Server) Attach(ctx context.Context, name, info string, opts ...tea.Pro
 
 // attachRun is Attach, returning the program's final model.
 func (ps *Server) attachRun(ctx context.Context, name, info string, opts ...tea.ProgramOption) (tea.Model, error) {
-	m := ps.newModel(name, hub.Driver, false)
-	defer m.Close() // its spilled command output
-	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...)
-	v := ps.hub.Join(name, hub.Driver)
-	defer v.Leave()
+	c := &clientState{name: name, role: hub.Driver}
 	ps.mu.Lock()
-	ps.host = p
+	p := tea.NewProgram(ps.newDeckLocked(c), append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...) // lanes.go
+	c.p = p
+	ps.host, ps.hostView = p, c
 	ps.mu.Unlock()
 	defer func() {
 		ps.mu.Lock()
-		ps.host = nil
+		ps.host, ps.hostView = nil, nil
+		c.leaveAll() // its cursors, its models' spilled command output
 		ps.mu.Unlock()
 	}()
 	if info != "" {
 		go p.Send(model.InfoMsg{Text: info}) // Send blocks until the program runs
 	}
-	go ps.pump(v, name, p.Send)
+	c.start(ps)
 	return p.Run()
 }
 

@@ -79,6 +79,19 @@ func (o *Overlay) Asking() []string {
 	return out
 }
 
+// Watched returns what a watcher knows of the requests that wait (a
+// driver's own requests are in Requests), in arrival order: read-only,
+// for the command center's inbox. O(pending).
+func (o *Overlay) Watched() []backend.RequestView {
+	var out []backend.RequestView
+	for _, p := range o.q.pending {
+		if p.req == nil {
+			out = append(out, p.view)
+		}
+	}
+	return out
+}
+
 // ItemRef names an item of the session thread.
 type ItemRef struct{ Turn, Item string }
 
