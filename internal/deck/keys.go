@@ -108,7 +108,7 @@ func (s *listState) takeStored(m Stored) {
 // fetchStored asks the host for the stored threads of the scope shown
 // (nil without a host).
 func (d *Model) fetchStored() tea.Cmd {
-	if d.opts.Host == nil {
+	if d.opts.Host == nil || d.opts.ReadOnly { // a watcher opens no stored thread
 		return nil
 	}
 	cmd := d.opts.Host.Threads(d.list.all)
