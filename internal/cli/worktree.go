@@ -33,31 +33,44 @@ func registerWorktree(fs *pflag.FlagSet, name *string) {
 // opts' Prompt and, for --worktree, Worktree.
 func chatArgs(opts *ChatOptions) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if !cmd.Flags().Changed("worktree") || opts.worktreeName != worktreeNoName {
-			if err := cobra.MaximumNArgs(1)(cmd, args); err != nil {
-				return err
+		if err := splitChatArgs(opts, cmd, args); err != nil {
+			return err
+		}
+		if w := opts.Worktree; w != nil && *w != "" {
+			if err := worktree.ValidName(*w); err != nil {
+				return &usageError{"--worktree: " + err.Error()}
 			}
-			if cmd.Flags().Changed("worktree") {
-				opts.Worktree = &opts.worktreeName
-			}
-			if len(args) == 1 {
-				opts.Prompt = args[0]
-			}
-			return nil
 		}
-		if err := cobra.MaximumNArgs(2)(cmd, args); err != nil {
-			return fmt.Errorf("%w: --worktree [NAME] [PROMPT]", err)
-		}
-		name := ""
-		if len(args) > 0 {
-			name = args[0]
-		}
-		if len(args) == 2 {
-			opts.Prompt = args[1]
-		}
-		opts.Worktree = &name
 		return nil
 	}
+}
+
+// splitChatArgs is chatArgs' split, before the name is checked.
+func splitChatArgs(opts *ChatOptions, cmd *cobra.Command, args []string) error {
+	if !cmd.Flags().Changed("worktree") || opts.worktreeName != worktreeNoName {
+		if err := cobra.MaximumNArgs(1)(cmd, args); err != nil {
+			return err
+		}
+		if cmd.Flags().Changed("worktree") {
+			opts.Worktree = &opts.worktreeName
+		}
+		if len(args) == 1 {
+			opts.Prompt = args[0]
+		}
+		return nil
+	}
+	if err := cobra.MaximumNArgs(2)(cmd, args); err != nil {
+		return fmt.Errorf("%w: --worktree [NAME] [PROMPT]", err)
+	}
+	name := ""
+	if len(args) > 0 {
+		name = args[0]
+	}
+	if len(args) == 2 {
+		opts.Prompt = args[1]
+	}
+	opts.Worktree = &name
+	return nil
 }
 
 // worktreeRun is a chat's --worktree: made once, by the first session

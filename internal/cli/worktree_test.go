@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -53,6 +55,18 @@ func TestWorktreeArgs(t *testing.T) {
 		}
 		if got != tc.worktree || opts.Prompt != tc.prompt {
 			t.Errorf("%q: worktree %q prompt %q; want %q, %q", tc.args, got, opts.Prompt, tc.worktree, tc.prompt)
+		}
+	}
+}
+
+// A --worktree name git could never take is a usage error before
+// anything starts (exit 2), not a failed start the user can only retry.
+func TestWorktreeBadNameIsAUsageError(t *testing.T) {
+	for _, name := range []string{"has space", "..", "a..b", "x/y", "-x", "end.lock"} {
+		_, _, err := runTandem(t, "", "--codex", "/bin/true", "--worktree="+name, "a prompt")
+		var ue *usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--worktree") {
+			t.Errorf("--worktree %q: %v; want a usage error naming --worktree", name, err)
 		}
 	}
 }

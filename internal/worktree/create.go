@@ -76,10 +76,30 @@ func Create(ctx context.Context, r Runner, dir, name string) (Worktree, error) {
 	return wt, nil
 }
 
+// ValidName refuses, without git, a worktree name git's branch names
+// can't take (its rules, git check-ref-format) or that would leave the
+// repository's parent directory: empty, '/', a leading '-' or '.', "..",
+// a space or control character, any of ~^:?*[\, "@{", a trailing ".lock"
+// or ".", or "@". An error wrapping ErrBadName. Create asks git too.
+func ValidName(name string) error {
+	bad := name == "" || name == "@" || strings.ContainsAny(name, "/\\ ~^:?*[") ||
+		strings.HasPrefix(name, "-") || strings.HasPrefix(name, ".") || strings.Contains(name, "..") ||
+		strings.Contains(name, "@{") || strings.HasSuffix(name, ".lock") || strings.HasSuffix(name, ".")
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f {
+			bad = true
+		}
+	}
+	if bad {
+		return fmt.Errorf("%q: %w (git check-ref-format's branch rules: no spaces, '/', '..', ~^:?*[\\ or control characters, not starting with '-' or '.')", name, ErrBadName)
+	}
+	return nil
+}
+
 // checkName refuses a name git can't take or one already used.
 func checkName(ctx context.Context, r Runner, repo Repo, wt Worktree) error {
-	if strings.Contains(wt.Name, "/") || strings.HasPrefix(wt.Name, "-") {
-		return fmt.Errorf("%q: %w (a branch name without '/', not starting with '-')", wt.Name, ErrBadName)
+	if err := ValidName(wt.Name); err != nil {
+		return err
 	}
 	res, err := gitResult(ctx, r, repo.Root, "check-ref-format", "--branch", wt.Branch)
 	if err != nil {
