@@ -136,36 +136,50 @@ func TestExportPictureFormats(t *testing.T) {
 // readmeDemoCommand is the README's command for docs/demo.svg.
 var readmeDemoCommand = "go run . export sessions/demo/demo.jsonl -o docs/demo.svg"
 
-// docs/demo.svg is what the README's command draws today.
+// readmeAgentsCommand is the README's command for docs/agents.svg (the
+// command center, from a session recorded with tandem record).
+var readmeAgentsCommand = "go run . export docs/agents.cast -o docs/agents.svg --from 25"
+
+// The README's pictures are what their commands draw today.
 func TestDocsDemoSVGIsReproducible(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(readme, []byte(readmeDemoCommand)) || !bytes.Contains(readme, []byte("(docs/demo.svg)")) {
-		t.Fatalf("the README lacks the demo picture or its command %q", readmeDemoCommand)
-	}
-	want, err := os.ReadFile("../../docs/demo.svg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "demo.svg")
-	cmd := newRootCmd()
-	cmd.SetArgs([]string{"export", demoRecording, "-o", out})
-	cmd.SetOut(&bytes.Buffer{})
-	cmd.SetErr(&bytes.Buffer{})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("docs/demo.svg is stale (%d bytes, now %d): run `%s`", len(want), len(got), readmeDemoCommand)
-	}
-	if len(got) > 300_000 {
-		t.Errorf("the demo SVG is %d bytes; the budget is 300 KB", len(got))
+	for _, tc := range []struct {
+		picture, command string
+		args             []string
+	}{
+		{"docs/demo.svg", readmeDemoCommand, []string{"export", demoRecording}},
+		{"docs/agents.svg", readmeAgentsCommand, []string{"export", "../../docs/agents.cast", "--from", "25"}},
+	} {
+		t.Run(tc.picture, func(t *testing.T) {
+			if !bytes.Contains(readme, []byte(tc.command)) || !bytes.Contains(readme, []byte("("+tc.picture+")")) {
+				t.Fatalf("the README lacks the picture or its command %q", tc.command)
+			}
+			want, err := os.ReadFile("../../" + tc.picture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "picture.svg")
+			cmd := newRootCmd()
+			cmd.SetArgs(append(tc.args, "-o", out))
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			if err := cmd.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s is stale (%d bytes, now %d): run `%s`", tc.picture, len(want), len(got), tc.command)
+			}
+			if len(got) > 300_000 {
+				t.Errorf("%s is %d bytes; the budget is 300 KB", tc.picture, len(got))
+			}
+		})
 	}
 }
 
