@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"slices"
 	"sync"
 	"time"
@@ -344,42 +343,6 @@ func (ps *Server) gate(next ssh.Handler) ssh.Handler {
 		defer ps.guard.TerminalStarted(sess.Context())()
 		next(clamped)
 	}
-}
-
-// newModel returns the model of the viewer name: shared transcript,
-// read-only for watchers; guest is set for SSH clients
-// (model.Options.Guest: nothing runs on the host for them), not for the
-// host's own terminal. A driver may restart the app-server for everyone
-// (Options.Restart).
-func (ps *Server) newModel(name string, role hub.Role, guest bool) *model.Model {
-	return ps.modelOf(role, guest, ps.restartFor(name, role))
-}
-
-// restartFor is the first lane's model.Options.Restart for viewer name:
-// drivers may restart the app-server for everyone (nil for watchers, or
-// without Options.Restart).
-func (ps *Server) restartFor(name string, role hub.Role) func(string) (model.RestartInfo, error) {
-	if ps.restartFn == nil || role != hub.Driver {
-		return nil
-	}
-	return func(lastTurn string) (model.RestartInfo, error) { return ps.restart(name, lastTurn) }
-}
-
-// modelOf is one lane's model for a viewer of role (see newModel).
-func (ps *Server) modelOf(role hub.Role, guest bool, restart func(string) (model.RestartInfo, error)) *model.Model {
-	return model.New(model.Options{
-		Restart:  restart,
-		Dark:     true,
-		NoColor:  os.Getenv("NO_COLOR") != "",
-		Status:   ps.status,
-		ReadOnly: role == hub.Watcher,
-		Shared:   true,
-		Guest:    guest,
-		// The host's own view may run inline; a guest's terminal is
-		// theirs, and it keeps the alternate screen.
-		NoAltScreen: !guest && ps.hostInline,
-		Keys:        ps.keyMap,
-	})
 }
 
 // program is the wish ProgramHandler: a program at the client's own size
