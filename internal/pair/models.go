@@ -2,6 +2,7 @@ package pair
 
 import (
 	"os"
+
 	"tandem/internal/hub"
 	"tandem/model"
 )
