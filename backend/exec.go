@@ -81,19 +81,12 @@ func (s *Session) Exec(ctx context.Context, r ExecRequest) (ExecResult, error) {
 
 // StartThreadIn is StartThread with cwd as the thread's workspace instead
 // of the session's Cwd (a worktree made for it: tandem --worktree); ""
-// is the session's Cwd. Roots are more writable roots for the
-// workspace-write sandbox, beside --add-dir's: a worktree's repository
-// git dir, so that the agent can commit its work on its branch (codex
-// keeps a checkout's own .git read-only, and a worktree's objects and
-// refs live in the repository's).
-func (s *Session) StartThreadIn(ctx context.Context, cwd string, roots ...string) (ThreadResponse, error) {
-	if cwd == "" && len(roots) == 0 {
+// is the session's Cwd.
+func (s *Session) StartThreadIn(ctx context.Context, cwd string) (ThreadResponse, error) {
+	if cwd == "" {
 		return s.StartThread(ctx)
 	}
-	if cwd == "" {
-		cwd = s.opts.Cwd
-	}
-	cfg, err := s.threadConfig(ctx, roots...) // sandbox.go: --add-dir
+	cfg, err := s.threadConfig(ctx) // sandbox.go: --add-dir
 	if err != nil {
 		return ThreadResponse{}, err
 	}

@@ -108,21 +108,15 @@ func (s *Session) WorkspaceWrite(ctx context.Context) (WorkspaceWrite, error) {
 // thread/resume and thread/fork: nil without AddDirs (the config applies
 // as it is); else the writable roots of WorkspaceWrite, the config's and
 // the added ones, since the override replaces the config's list.
-func (s *Session) threadConfig(ctx context.Context, extra ...string) (map[string]any, error) {
-	if len(s.opts.AddDirs) == 0 && len(extra) == 0 {
+func (s *Session) threadConfig(ctx context.Context) (map[string]any, error) {
+	if len(s.opts.AddDirs) == 0 {
 		return nil, nil
 	}
 	w, err := s.WorkspaceWrite(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("merging --add-dir with the config's writable_roots: %w", err)
 	}
-	roots := slices.Clone(w.WritableRoots)
-	for _, r := range extra {
-		if !slices.Contains(roots, r) {
-			roots = append(roots, r)
-		}
-	}
-	return map[string]any{"sandbox_workspace_write.writable_roots": roots}, nil
+	return map[string]any{"sandbox_workspace_write.writable_roots": w.WritableRoots}, nil
 }
 
 // sandboxPolicy is turn/start's sandboxPolicy for a -s mode ("" keeps the

@@ -84,9 +84,7 @@ func TestDeckThreeThreadsTwoWorktrees(t *testing.T) {
 func deckThreeThreads(t *testing.T, args func(t *testing.T, env *e2e.Env) []string) {
 	env := e2e.NewEnv(t,
 		whenUser("alpha", mockapi.Text("ALPHA-ANSWER here")),
-		// beta commits on its branch: a worktree's thread may write its
-		// repository's git dir; its commit counts for the conflict mark.
-		whenUser("beta", mockapi.ExecCommand("echo beta > shared.txt && git add -A && git -c user.name=t -c user.email=t@example.com commit -qm beta")),
+		whenUser("beta", mockapi.ExecCommand("echo beta > shared.txt")),
 		whenUser("beta", mockapi.Text("BETA-ANSWER here")),
 		whenUser("gamma", mockapi.ExecCommand("echo gamma > shared.txt")),
 		whenUser("gamma", mockapi.Text("GAMMA-ANSWER here")),
@@ -172,10 +170,6 @@ func deckThreeThreads(t *testing.T, args func(t *testing.T, env *e2e.Env) []stri
 	}
 	if !got["beta"] || !got["gamma"] {
 		t.Fatalf("each thread's command should have run in its own worktree: %v", got)
-	}
-	log, err := (localGit{}).run(dir, "log", "--all", "--format=%s")
-	if err != nil || !strings.Contains(log, "beta") {
-		t.Fatalf("beta's commit is on no branch (%v):\n%s", err, log)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "shared.txt")); string(b) != "one\n" {
 		t.Fatalf("the main checkout changed: %q", b)

@@ -158,13 +158,13 @@ func (lo *laneOwner) start() error {
 	lo.mu.Lock()
 	lo.sess = lane
 	lo.mu.Unlock()
-	cwd, roots := "", []string(nil)
+	cwd := ""
 	if run != nil {
 		wt, err := run.ensure(h.ctx, root, h.env.cfg.threadCwd(h.env.cwd), send)
 		if err != nil {
 			return fail(err)
 		}
-		cwd, roots = wt.Path, []string{wt.Common} // the agent commits on its branch
+		cwd = wt.Path
 		lo.mu.Lock()
 		lo.wt = &wt
 		lo.mu.Unlock()
@@ -172,7 +172,7 @@ func (lo *laneOwner) start() error {
 	}
 	ctx, cancel := context.WithTimeout(h.ctx, 60*time.Second)
 	defer cancel()
-	resp, err := lane.StartThreadIn(ctx, cwd, roots...)
+	resp, err := lane.StartThreadIn(ctx, cwd)
 	if err != nil {
 		return fail(err)
 	}

@@ -323,7 +323,7 @@ func (e *runEnv) threadDir() string {
 // newThread starts a thread on sess (`thread/start`) and tells send it is
 // ready, warning when --add-dir can have no effect.
 func (e *runEnv) newThread(ctx context.Context, sess *backend.Session, send func(tea.Msg)) (backend.ThreadResponse, error) {
-	resp, err := sess.StartThreadIn(ctx, e.worktree.path(), e.worktree.gitDirs()...) // "": the session's Cwd
+	resp, err := sess.StartThreadIn(ctx, e.worktree.path()) // "": the session's Cwd
 	if err != nil {
 		return resp, err
 	}

@@ -104,20 +104,6 @@ func (w *worktreeRun) path() string {
 	return w.made.Path
 }
 
-// gitDirs is the worktree's repository git dir, once made (none before):
-// a writable root of its thread, for the agent's commits.
-func (w *worktreeRun) gitDirs() []string {
-	if w == nil {
-		return nil
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.made == nil || w.made.Common == "" {
-		return nil
-	}
-	return []string{w.made.Common}
-}
-
 // ensure makes the worktree of the repository dir is in (on sess's
 // machine), unless it was made already, and tells send which it is.
 func (w *worktreeRun) ensure(ctx context.Context, sess *backend.Session, dir string, send func(tea.Msg)) (worktree.Worktree, error) {

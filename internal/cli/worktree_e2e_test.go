@@ -96,7 +96,8 @@ func worktreeFlag(t *testing.T, args func(t *testing.T, env *e2e.Env) []string) 
 		}
 		_ = json.Unmarshal([]byte(m.Raw), &body)
 		switch {
-		case m.Dir == "send" && m.Method == "command/exec" && strings.Join(body.Params.Command, " ") == "git worktree add -b tandem/e2e "+want+" HEAD":
+		case m.Dir == "send" && m.Method == "command/exec" && strings.HasPrefix(strings.Join(body.Params.Command, " "), "git ") &&
+			strings.HasSuffix(strings.Join(body.Params.Command, " "), " worktree add -b tandem/e2e "+want+" HEAD"):
 			if started {
 				t.Errorf("git worktree add was sent after thread/start")
 			}

@@ -15,9 +15,6 @@ import (
 //
 //   - every git command gets hardened first: no fsmonitor, no hooks, no
 //     pager (gitResult);
-//   - what only reads (QueryOnly) runs under the read-only sandbox
-//     (Server), so whatever a config still makes git run can neither
-//     write nor reach the network;
 //   - before tandem writes anything in a repository (Create, Merge,
 //     Remove), its local config is read (never run) and any key that
 //     runs a command refuses the operation, naming the key (checkConfig).
@@ -25,35 +22,6 @@ import (
 // hardened are git's global options for every command tandem runs.
 
 var hardened = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.pager=cat", "--no-pager"}
-
-// QueryOnly reports whether argv (a git command line as Runner gets it,
-// hardened options first) only reads the repository: what Server runs
-// read-only.
-func QueryOnly(argv []string) bool {
-	if len(argv) == 0 || argv[0] != "git" {
-		return false
-	}
-	rest := argv[1:]
-	for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-		if rest[0] == "-c" && len(rest) > 1 {
-			rest = rest[2:]
-			continue
-		}
-		rest = rest[1:]
-	}
-	if len(rest) == 0 {
-		return false
-	}
-	switch rest[0] {
-	case "rev-parse", "status", "diff", "symbolic-ref", "check-ref-format", "show-ref", "for-each-ref", "merge-base", "log", "ls-files":
-		return true
-	case "config":
-		return len(rest) > 1 && (rest[1] == "--get" || rest[1] == "--get-regexp" || rest[1] == "-z" || rest[1] == "--no-includes")
-	case "worktree":
-		return len(rest) > 1 && rest[1] == "list"
-	}
-	return false
-}
 
 // runsCommands matches the config keys that make git run a command.
 const runsCommands = `^(core\.(fsmonitor|hookspath|sshcommand|editor|pager|askpass|gitproxy)|filter\..*\.(clean|smudge|process)|merge\..*\.driver|diff\..*\.(textconv|command)|diff\.external|sequence\.editor|credential\..*|include\..*|includeif\..*|uploadpack\..*|gpg\..*program|alias\..*)$`

@@ -47,25 +47,3 @@ func TestHostileRepoConfigRunsNothing(t *testing.T) {
 		t.Fatal("a command of the repository's config or hooks ran")
 	}
 }
-
-// What only reads is told apart from what writes (Server runs it
-// read-only).
-func TestQueryOnly(t *testing.T) {
-	for _, tc := range []struct {
-		argv []string
-		want bool
-	}{
-		{append(append([]string{"git"}, hardened...), "status", "--porcelain"), true},
-		{append(append([]string{"git"}, hardened...), "rev-parse", "--show-toplevel"), true},
-		{append(append([]string{"git"}, hardened...), "worktree", "list", "--porcelain"), true},
-		{append(append([]string{"git"}, hardened...), "worktree", "add", "-b", "x", "../x"), false},
-		{append(append([]string{"git"}, hardened...), "config", "--get", "branch.x.tandembase"), true},
-		{append(append([]string{"git"}, hardened...), "config", "branch.x.tandembase", "/r"), false},
-		{append(append([]string{"git"}, hardened...), "merge", "--no-edit", "x"), false},
-		{[]string{"test", "-d", "/x"}, false},
-	} {
-		if got := QueryOnly(tc.argv); got != tc.want {
-			t.Errorf("QueryOnly(%q) = %v, want %v", tc.argv, got, tc.want)
-		}
-	}
-}

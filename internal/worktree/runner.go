@@ -49,8 +49,8 @@ type Execer interface {
 // Server runs commands on the app-server's machine with `command/exec`
 // (backend.Session.Exec).
 //
-// What only reads runs read-only (QueryOnly, harden.go); the rest
-// unsandboxed (danger-full-access), on purpose: they are
+// They run unsandboxed (danger-full-access), on purpose — hardened
+// against what an agent may have put in the repository (harden.go): they are
 // tandem's own fixed git commands, asked for by the user (--worktree,
 // merge, remove), never the model's. Under the user's sandbox they could
 // not do their work: read-only (codex's default) writes nothing — `git
@@ -62,11 +62,7 @@ type Server struct{ Exec Execer }
 
 // Run implements Runner through Exec.
 func (s Server) Run(ctx context.Context, dir string, argv ...string) (Result, error) {
-	sandbox := "danger-full-access"
-	if QueryOnly(argv) { // harden.go: what only reads cannot write either
-		sandbox = "read-only"
-	}
-	r, err := s.Exec.Exec(ctx, backend.ExecRequest{Argv: argv, Cwd: dir, Env: gitEnv, Sandbox: sandbox})
+	r, err := s.Exec.Exec(ctx, backend.ExecRequest{Argv: argv, Cwd: dir, Env: gitEnv, Sandbox: "danger-full-access"})
 	if err != nil {
 		return Result{}, err
 	}
