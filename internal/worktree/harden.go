@@ -16,8 +16,9 @@ import (
 //   - every git command gets hardened first: no fsmonitor, no hooks, no
 //     pager (gitResult);
 //   - before tandem writes anything in a repository (Create, Merge,
-//     Remove), its local config is read (never run) and any key that
-//     runs a command refuses the operation, naming the key (checkConfig).
+//     Remove) or reads its status (Changed: a filter runs there), its
+//     local config is read (never run) and any key that runs a command
+//     refuses the operation, naming the key (checkConfig).
 
 // hardened are git's global options for every command tandem runs.
 

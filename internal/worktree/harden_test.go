@@ -27,11 +27,14 @@ func TestHostileRepoConfigRunsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, wt.Path, map[string]string{"README": "two\n"})
-	if _, err := Changed(ctx, local, wt.Path); err != nil {
+	if _, err := status(ctx, local, wt.Path); err != nil { // hardened: the fsmonitor is off
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("reading the worktree's changes ran the repository's fsmonitor")
+		t.Fatal("reading the worktree's status ran the repository's fsmonitor")
+	}
+	if _, err := Changed(ctx, local, wt.Path); !errors.Is(err, ErrRepoRunsCommands) {
+		t.Fatalf("Changed in a repository whose config runs commands: %v", err)
 	}
 	_, err = Create(ctx, local, root, "other")
 	if !errors.Is(err, ErrRepoRunsCommands) || !strings.Contains(err.Error(), "core.fsmonitor") {

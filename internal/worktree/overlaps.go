@@ -27,10 +27,15 @@ type Conflict struct {
 // Changed is the checkout dir is in, as Overlaps takes it: its
 // repository (Common), root and the paths `git status --porcelain -z`
 // reports there (changed, staged or untracked), made absolute. Key is
-// left empty, for the caller. An error when dir is in no git checkout.
+// left empty, for the caller. An error when dir is in no git checkout, or
+// in one whose config names commands git would run (ErrRepoRunsCommands:
+// git status could run a filter).
 func Changed(ctx context.Context, r Runner, dir string) (Touched, error) {
 	repo, err := Locate(ctx, r, dir)
 	if err != nil {
+		return Touched{}, err
+	}
+	if err := checkConfig(ctx, r, repo.Root); err != nil { // harden.go: status could run a filter
 		return Touched{}, err
 	}
 	rel, err := status(ctx, r, repo.Root)
