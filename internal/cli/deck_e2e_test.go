@@ -133,6 +133,7 @@ func deckThreeThreads(t *testing.T, args func(t *testing.T, env *e2e.Env) []stri
 		lt.write(tc.open) // the filter
 		lt.waitScreen("filter: "+tc.open, patience)
 		lt.keys("\r")
+		lt.waitScreen("▌ "+tc.open+" task", patience) // its pane (the list's LAST column shows answers too)
 		lt.waitScreen(tc.want, patience)
 		screen := lt.screen()
 		for _, other := range []string{"ALPHA-ANSWER", "BETA-ANSWER", "GAMMA-ANSWER"} {
