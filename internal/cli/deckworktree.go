@@ -76,10 +76,29 @@ func (h *deckHost) worktreeCall(id deck.LaneID, what string, do func(context.Con
 func (h *deckHost) Merge(id deck.LaneID) tea.Cmd {
 	return h.worktreeCall(id, "merge", func(ctx context.Context, r worktree.Runner, wt worktree.Worktree) (tea.Msg, error) {
 		m, err := worktree.Merge(ctx, r, wt)
+		var dirty *worktree.DirtyError
+		if errors.As(err, &dirty) && dirty.Root == wt.Path {
+			// The agent could not commit (its sandbox may hold .git
+			// read-only): the list asks to commit them and merge.
+			return deck.Result{Lane: id, Err: fmt.Errorf("merge: %w", err), Commit: dirty.Files}, nil
+		}
 		if err != nil {
 			return nil, err
 		}
 		return deck.Result{Lane: id, What: mergedText(wt, m)}, nil
+	})
+}
+
+// CommitMerge implements deck.Host: worktree.CommitAndMerge of the
+// lane's worktree, committing exactly files (what the person was shown)
+// with message, then merging as Merge does.
+func (h *deckHost) CommitMerge(id deck.LaneID, message string, files []string) tea.Cmd {
+	return h.worktreeCall(id, "commit and merge", func(ctx context.Context, r worktree.Runner, wt worktree.Worktree) (tea.Msg, error) {
+		m, err := worktree.CommitAndMerge(ctx, r, wt, message, files)
+		if err != nil {
+			return nil, err
+		}
+		return deck.Result{Lane: id, What: fmt.Sprintf("committed %d file(s) on %s; %s", len(files), wt.Branch, mergedText(wt, m))}, nil
 	})
 }
 

@@ -184,3 +184,58 @@ func TestDeckOpensStoredThread(t *testing.T) {
 		t.Fatalf("the main checkout has no old.txt from the merge: %q %v", b, err)
 	}
 }
+
+// An agent that could not commit (codex's sandbox may hold .git
+// read-only) leaves its work uncommitted: Alt+M in the command center
+// asks to commit it and merge, listing the files and the commit's
+// message, which names the thread; Alt+M again commits them on the
+// worktree's branch and merges: the main checkout gets the files, its
+// log the commit.
+func TestDeckCommitsAndMergesUncommittedWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	env := e2e.NewEnv(t,
+		whenUser("first task", mockapi.Text("FIRST-ANSWER")),
+		whenUser("wip task", mockapi.ExecCommand("echo wip > wip.txt && mkdir -p pkg && echo two > pkg/two.txt")),
+		whenUser("wip task", mockapi.Text("WIP-DONE")),
+	)
+	dir := deckRepo(t, env)
+	identity := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
+	lt := startTandemEnv(t, env, identity, "-a", "never", "-s", "danger-full-access", "first task")
+	lt.waitScreen("FIRST-ANSWER", patience)
+	lt.write(keyF4)
+	lt.waitScreen("tandem agents", patience)
+	lt.write(keyAltW)
+	lt.waitScreen("prompt for a new thread in a worktree", patience)
+	lt.keys("wip task\r")
+	lt.waitScreen("WIP-DONE", patience)
+	lt.waitScreen("Alt+M merge back", patience)
+	wt := worktreeWith(t, dir, "wip.txt")
+	if wt == "" {
+		t.Fatalf("no worktree with wip.txt:\n%s", gitOut(t, dir, "worktree", "list"))
+	}
+	before := gitOut(t, wt, "rev-parse", "HEAD")
+
+	lt.write(keyAltM)
+	lt.waitScreen("commit and merge wip task's worktree? the agent left 2 files uncommitted", patience)
+	lt.waitScreen("pkg/two.txt", patience)
+	lt.waitScreen("tandem: wip task (what the thread left uncommitted)", patience)
+	if h := gitOut(t, wt, "rev-parse", "HEAD"); h != before {
+		t.Fatalf("the question committed already: %s → %s", before, h)
+	}
+	lt.write(keyAltM)
+	lt.waitScreen("committed 2 file(s) on tandem/", patience)
+	lt.waitScreen("merged tandem/", patience)
+	for f, want := range map[string]string{"wip.txt": "wip\n", "pkg/two.txt": "two\n"} {
+		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || string(b) != want {
+			t.Errorf("the main checkout's %s after the merge: %q %v", f, b, err)
+		}
+	}
+	if log := gitOut(t, dir, "log", "-1", "--format=%s"); log != "tandem: wip task (what the thread left uncommitted)" {
+		t.Errorf("main's last commit is %q", log)
+	}
+	if st := gitOut(t, wt, "status", "--porcelain"); st != "" {
+		t.Errorf("the worktree is not clean after the commit:\n%s", st)
+	}
+}

@@ -76,6 +76,10 @@ type Result struct {
 	What    string
 	Err     error
 	Confirm bool
+	// Commit, on Merge's refusal of the worktree's uncommitted changes,
+	// names every one of them (relative to the worktree's root): the
+	// list asks whether to commit them and merge (Host.CommitMerge).
+	Commit []string
 }
 
 // Checkout is what the host found of the checkout a lane's thread runs
@@ -144,6 +148,13 @@ type Host interface {
 	// branch, and drops the lane (DropLane). Without force, uncommitted
 	// changes or unmerged commits are refused: a Result with Confirm.
 	RemoveWorktree(lane LaneID, force bool) tea.Cmd
+	// CommitMerge commits files, the uncommitted changes of lane's
+	// worktree that Merge refused (its Result's Commit), with message,
+	// and merges as Merge does (internal/worktree CommitAndMerge): a
+	// Result saying what merged, or why not — changes other than files
+	// refuse the commit; a merge refused after the commit says the
+	// commit stays on the branch.
+	CommitMerge(lane LaneID, message string, files []string) tea.Cmd
 }
 
 // Thread is one lane as an Overlaps function sees it.
@@ -307,6 +318,7 @@ func (d *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		d.ticking = false // settle asks for the next one while the list is up
 	case Result:
 		d.list.noticeOf(msg)
+		d.askCommit(msg) // commitmerge.go
 	case Checkout:
 		if l := d.lane(msg.Lane); l != nil {
 			l.Worktree, l.Branch = msg.Worktree, msg.Branch

@@ -81,6 +81,11 @@ func (h *fakeHost) RemoveWorktree(id LaneID, force bool) tea.Cmd {
 	}
 }
 
+func (h *fakeHost) CommitMerge(id LaneID, message string, files []string) tea.Cmd {
+	h.calls = append(h.calls, fmt.Sprintf("commit-merge %d %q %q", id, message, files))
+	return func() tea.Msg { return Result{Lane: id, What: "committed and merged"} }
+}
+
 // feed sends msg and every message its commands give back.
 func feed(d *Model, msg tea.Msg) {
 	_, cmd := d.Update(msg)

@@ -21,6 +21,7 @@ const (
 	askWorktree
 	askRename
 	askRemove // force the removal RemoveWorktree refused?
+	askCommit // commit the worktree's changes and merge (commitmerge.go)?
 )
 
 // listState is the list's and the inbox's: the selected row and request,
@@ -48,6 +49,8 @@ type listState struct {
 	stored  []StoredThread
 	seq     int
 	opening string
+	// commit is the question askCommit asks (commitmerge.go).
+	commit commitAsk
 }
 
 // peekState is the request answered from the inbox in modePeek.
@@ -240,8 +243,11 @@ func (d *Model) key(k tea.KeyPressMsg) tea.Cmd {
 // force a refused removal.
 func (d *Model) askKey(k tea.KeyPressMsg) tea.Cmd {
 	km, s := d.keys, &d.list
-	if s.asking == askRemove {
+	switch s.asking {
+	case askRemove:
 		return d.confirmKey(k)
+	case askCommit:
+		return d.commitKey(k)
 	}
 	switch {
 	case key.Matches(k, km.DeckClose):

@@ -54,9 +54,12 @@ func (d *Model) View() tea.View {
 		}
 	}
 	var lines []string
-	if d.mode == modeInbox {
+	switch {
+	case d.mode == modeInbox:
 		lines = d.inboxLines()
-	} else {
+	case d.list.asking == askCommit:
+		lines = d.commitLines() // commitmerge.go
+	default:
 		lines = d.listLines()
 	}
 	v := tea.NewView(strings.Join(lines, "\n"))

@@ -74,6 +74,9 @@ func (h *laneHost) Threads(bool) tea.Cmd                          { return nil }
 func (h *laneHost) Resume(string) tea.Cmd                         { return h.say("resume", -1) }
 func (h *laneHost) Merge(id deck.LaneID) tea.Cmd                  { return h.say("merge", id) }
 func (h *laneHost) RemoveWorktree(id deck.LaneID, _ bool) tea.Cmd { return h.say("remove", id) }
+func (h *laneHost) CommitMerge(id deck.LaneID, _ string, _ []string) tea.Cmd {
+	return h.say("commit-merge", id)
+}
 
 func (h *laneHost) calls() []string {
 	h.mu.Lock()

@@ -312,3 +312,8 @@ func (h driverHost) Merge(id deck.LaneID) tea.Cmd { return h.through(h.ps.deckHo
 func (h driverHost) RemoveWorktree(id deck.LaneID, force bool) tea.Cmd {
 	return h.through(h.ps.deckHost.RemoveWorktree(id, force))
 }
+
+// CommitMerge implements deck.Host.
+func (h driverHost) CommitMerge(id deck.LaneID, message string, files []string) tea.Cmd {
+	return h.through(h.ps.deckHost.CommitMerge(id, message, files))
+}
