@@ -191,6 +191,13 @@ func (lo *laneOwner) start() error {
 // opened again on the live app-server (restarted first if it is gone)
 // and rejoins its thread.
 func (lo *laneOwner) restart(lastTurn string) (model.RestartInfo, error) {
+	return lo.restartBy("", lastTurn)
+}
+
+// restartBy is restart asked for by the driver who of a shared deck
+// (tandem serve, servedeck.go; "" otherwise): the lane's ready message
+// says so (RestartedBy).
+func (lo *laneOwner) restartBy(who, lastTurn string) (model.RestartInfo, error) {
 	lo.mu.Lock()
 	lo.restarting = true
 	lo.mu.Unlock()
@@ -217,7 +224,7 @@ func (lo *laneOwner) restart(lastTurn string) (model.RestartInfo, error) {
 	if err != nil {
 		return model.RestartInfo{}, err
 	}
-	return lo.rejoin(root, "", lastTurn)
+	return lo.rejoin(root, who, lastTurn)
 }
 
 // rejoin opens the lane again on root and resumes its thread; who, when

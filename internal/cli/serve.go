@@ -144,6 +144,9 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 	// app-server.
 	host := newServeHost(octx, env)
 	po.Host = host
+	if !cfg.durable() { // each lane's F5 of its own (servedeck.go)
+		po.RestartLane = host.restartLane
+	}
 	ps := pair.New(po)
 	host.attach(ps, owner)
 	defer host.close() // every lane's session but the first

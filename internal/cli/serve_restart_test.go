@@ -2,9 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -30,48 +27,14 @@ func TestServeRestartsAKilledAppServerForEveryone(t *testing.T) {
 	env := e2e.NewEnv(t,
 		mockapi.Response{Items: []mockapi.Item{mockapi.Text("First answer.")}},
 		mockapi.Response{Items: []mockapi.Item{mockapi.Text("Second answer.")}})
-	dir := t.TempDir()
-	alice, bob := sshtest.NewKey(t, "alice"), sshtest.NewKey(t, "bob")
-	drivers, watchers := filepath.Join(dir, "drivers"), filepath.Join(dir, "watchers")
-	_ = os.WriteFile(drivers, []byte(alice.Line()), 0o600)
-	_ = os.WriteFile(watchers, []byte(bob.Line()), 0o600)
-	cmd := exec.Command(tandemBinary(t), "serve", "--codex", env.Codex, "--listen", "127.0.0.1:0",
-		"--authorized-keys", drivers, "--watcher-keys", watchers, "--host-key", filepath.Join(dir, "host_ed25519"))
-	cmd.Dir = env.Dir
-	cmd.Env = append(env.Environ(), "XDG_STATE_HOME="+dir, "XDG_DATA_HOME="+dir)
-	var stderr sshtest.LockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(patience):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	})
-	var addr string
-	for deadline := time.Now().Add(patience); addr == ""; time.Sleep(50 * time.Millisecond) {
-		if m := sharingOn.FindStringSubmatch(stderr.String()); m != nil {
-			addr = m[1]
-		} else if time.Now().After(deadline) {
-			t.Fatalf("serve did not start:\n%s", stderr.String())
-		}
-	}
-	a, b := dialGuest(t, addr, alice), dialGuest(t, addr, bob)
-	a.waitFor(t, "mock-model", patience) // the thread is open
-	b.waitFor(t, "mock-model", patience)
+	sv := startServe(t, env)
+	a, b := sv.guests(t)
 	fmt.Fprint(a.in, "first question")
 	time.Sleep(300 * time.Millisecond) // a person's pause: not a paste burst
 	fmt.Fprint(a.in, "\r")
 	b.waitFor(t, "First answer.", patience)
 
-	server := appServerOf(t, cmd.Process.Pid)
+	server := appServerOf(t, sv.cmd.Process.Pid)
 	if err := syscall.Kill(server, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +43,7 @@ func TestServeRestartsAKilledAppServerForEveryone(t *testing.T) {
 	fmt.Fprint(a.in, "\x1b[15~") // F5
 	b.waitFor(t, "codex app-server restarted by alice", patience)
 	a.waitFor(t, "codex app-server restarted — resumed thread", patience)
-	if now := appServerOf(t, cmd.Process.Pid); now == server {
+	if now := appServerOf(t, sv.cmd.Process.Pid); now == server {
 		t.Fatal("the same app-server pid after the restart")
 	}
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,6 +11,7 @@ import (
 	"tandem/backend"
 	"tandem/internal/deck"
 	"tandem/internal/pair"
+	"tandem/model"
 	"tandem/sessions"
 )
 
@@ -47,6 +49,8 @@ func (s *serveHost) attach(ps *pair.Server, owner *sessionOwner) {
 			ps.AddLane(msg.Lane)
 		case deck.DropLane:
 			ps.DropLane(msg.Lane)
+		case deck.Checkout:
+			ps.Checkout(msg)
 		default:
 			ps.Publish(msg)
 		}
@@ -58,13 +62,108 @@ func (s *serveHost) New(prompt string, inWorktree bool) tea.Cmd {
 	return s.NewBy("", prompt, inWorktree)
 }
 
-// Resume implements deck.Host: a stored thread is not opened on the
-// shared deck (yet): each viewer's model of it would resume it on its
-// own. It says so.
-func (s *serveHost) Resume(string) tea.Cmd {
-	return func() tea.Msg {
-		return deck.Result{Lane: -1, Err: errors.New("tandem serve opens no stored thread yet: resume it in tandem, or start a new one here")}
+// Resume implements deck.Host: the host opens stored thread id (a
+// driver's Enter on the list's stored row) as a lane of the shared deck,
+// as a driver's new thread is: added to every viewer's deck, resumed
+// once on the app-server (ResumeThread) and its history told through the
+// lane's hub, so that every viewer's model of it shows the same
+// transcript. A thread open already is refused.
+func (s *serveHost) Resume(id string) tea.Cmd {
+	h := s.deckHost
+	if lane, ok := s.laneOfThread(id); ok {
+		return func() tea.Msg {
+			return deck.Result{Lane: lane, Err: errors.New("open: that thread is open already")}
+		}
 	}
+	h.mu.Lock()
+	h.next++
+	lo := &laneOwner{h: h, id: h.next, title: id, thread: id}
+	h.lanes[lo.id] = lo
+	h.mu.Unlock()
+	return func() tea.Msg {
+		if err := s.resume(lo); err != nil {
+			return deck.Result{Lane: lo.id, Err: fmt.Errorf("open: %w", err)}
+		}
+		return nil
+	}
+}
+
+// laneOfThread is the lane that has thread id open, if one has.
+func (s *serveHost) laneOfThread(id string) (deck.LaneID, bool) {
+	if sess := s.session(firstLane); sess != nil && sess.ThreadID() == id {
+		return firstLane, true
+	}
+	h := s.deckHost
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for lid, lo := range h.lanes {
+		lo.mu.Lock()
+		same := lo.thread == id
+		lo.mu.Unlock()
+		if same {
+			return lid, true
+		}
+	}
+	return 0, false
+}
+
+// resume opens lo's stored thread on the live app-server: its row (named
+// as the server names it) goes to every viewer's deck, then the thread
+// is resumed on a lane of its own and its ready message, with the
+// history, published to the lane's hub. A thread the server does not
+// have drops the lane; a resume that fails leaves it saying so, and F5
+// there tries again.
+func (s *serveHost) resume(lo *laneOwner) error {
+	h := s.deckHost
+	root, err := h.owner.live(h.ctx)
+	if err != nil {
+		h.forget(lo.id)
+		return err
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, time.Minute)
+	defer cancel()
+	t, err := root.ReadThread(ctx, lo.thread)
+	if err != nil {
+		h.forget(lo.id)
+		return err
+	}
+	title := t.Preview
+	if t.Name != nil && *t.Name != "" {
+		title = *t.Name
+	}
+	lo.mu.Lock()
+	lo.title = title
+	send := lo.gate(lo.gen)
+	lo.mu.Unlock()
+	s.ps.AddLane(deck.Lane{ID: lo.id, Title: title, Thread: lo.thread})
+	lane := root.Open(func(msg any) { send(msg) })
+	lo.mu.Lock()
+	lo.sess = lane
+	lo.mu.Unlock()
+	resp, err := lane.ResumeThread(ctx, lo.thread)
+	if err != nil {
+		send(model.SessionFailedMsg{Err: err, What: "the thread"})
+		return err
+	}
+	msg := h.env.durable(readyMsg(lane, resp)) // setup.go
+	msg.History, msg.Older = resp.Thread.Turns, resp.Older
+	send(msg)
+	h.markLane(lo.id, lo.thread, title)
+	go h.locate(h.ctx, lo.id, root, t.Cwd) // its worktree or branch: deck.Checkout to every viewer
+	return nil
+}
+
+// restartLane implements pair.Options.RestartLane: driver who's F5 in
+// lane id opens it again on the live app-server (restarted first when it
+// is gone: the other lanes rejoin the new one) and rejoins its thread.
+func (s *serveHost) restartLane(id deck.LaneID, who, lastTurn string) (model.RestartInfo, error) {
+	s.mu.Lock()
+	lo := s.lanes[id]
+	s.mu.Unlock()
+	if lo == nil {
+		return model.RestartInfo{}, errors.New("the thread is closed")
+	}
+	return lo.restartBy(who, lastTurn) // deckhost.go
 }
 
 // NewBy implements pair.Host: the lane is added to every viewer's deck

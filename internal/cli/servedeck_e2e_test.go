@@ -28,43 +28,9 @@ func TestServeSharesTheDeck(t *testing.T) {
 	}
 	env := e2e.NewEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("Second thread answers.")}})
 	dir := t.TempDir()
-	alice, bob := sshtest.NewKey(t, "alice"), sshtest.NewKey(t, "bob")
-	drivers, watchers := filepath.Join(dir, "drivers"), filepath.Join(dir, "watchers")
-	_ = os.WriteFile(drivers, []byte(alice.Line()), 0o600)
-	_ = os.WriteFile(watchers, []byte(bob.Line()), 0o600)
 	rec := filepath.Join(dir, "shared.jsonl")
-	cmd := exec.Command(tandemBinary(t), "serve", "--codex", env.Codex, "--listen", "127.0.0.1:0", "--record", rec,
-		"--authorized-keys", drivers, "--watcher-keys", watchers, "--host-key", filepath.Join(dir, "host_ed25519"))
-	cmd.Dir = env.Dir
-	cmd.Env = append(env.Environ(), "XDG_STATE_HOME="+dir, "XDG_DATA_HOME="+dir)
-	var stderr sshtest.LockedBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	stop := func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(patience):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	}
-	t.Cleanup(stop)
-	var addr string
-	for deadline := time.Now().Add(patience); addr == ""; time.Sleep(50 * time.Millisecond) {
-		if m := sharingOn.FindStringSubmatch(stderr.String()); m != nil {
-			addr = m[1]
-		} else if time.Now().After(deadline) {
-			t.Fatalf("serve did not start:\n%s", stderr.String())
-		}
-	}
-	a, b := dialGuest(t, addr, alice), dialGuest(t, addr, bob)
-	a.waitFor(t, "mock-model", patience) // the thread is open
-	b.waitFor(t, "mock-model", patience)
+	sv := startServe(t, env, "--record", rec)
+	a, b := sv.guests(t)
 
 	// The watcher's deck refuses to start a thread.
 	fmt.Fprint(b.in, "\x1bOS") // F4: the command center
@@ -96,7 +62,7 @@ func TestServeSharesTheDeck(t *testing.T) {
 		t.Fatalf("the mock saw %d model rounds, want 1", n)
 	}
 
-	stop()
+	sv.stop()
 	data, err := os.ReadFile(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -120,4 +86,66 @@ func TestServeSharesTheDeck(t *testing.T) {
 			t.Errorf("the second thread's section lacks %q:\n%s", want, second)
 		}
 	}
+}
+
+// served is a `tandem serve` for the e2e tests, on the real app-server of
+// env, with alice a driver and bob a watcher.
+type served struct {
+	cmd        *exec.Cmd
+	addr       string
+	alice, bob sshtest.Key
+	stderr     *sshtest.LockedBuffer
+	exited     chan struct{}
+}
+
+// startServe starts `tandem serve` in env's directory with args added
+// (its state and host key in a directory of the test's), and waits for
+// it to listen; it is stopped (SIGTERM) when the test ends.
+func startServe(t *testing.T, env *e2e.Env, args ...string) *served {
+	t.Helper()
+	dir := t.TempDir()
+	sv := &served{alice: sshtest.NewKey(t, "alice"), bob: sshtest.NewKey(t, "bob"), stderr: &sshtest.LockedBuffer{}, exited: make(chan struct{})}
+	drivers, watchers := filepath.Join(dir, "drivers"), filepath.Join(dir, "watchers")
+	_ = os.WriteFile(drivers, []byte(sv.alice.Line()), 0o600)
+	_ = os.WriteFile(watchers, []byte(sv.bob.Line()), 0o600)
+	argv := append([]string{"serve", "--codex", env.Codex, "--listen", "127.0.0.1:0",
+		"--authorized-keys", drivers, "--watcher-keys", watchers, "--host-key", filepath.Join(dir, "host_ed25519")}, args...)
+	sv.cmd = exec.Command(tandemBinary(t), argv...)
+	sv.cmd.Dir = env.Dir
+	sv.cmd.Env = append(env.Environ(), "XDG_STATE_HOME="+dir, "XDG_DATA_HOME="+dir)
+	sv.cmd.Stderr = sv.stderr
+	if err := sv.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = sv.cmd.Wait(); close(sv.exited) }()
+	t.Cleanup(sv.stop)
+	for deadline := time.Now().Add(patience); sv.addr == ""; time.Sleep(50 * time.Millisecond) {
+		if m := sharingOn.FindStringSubmatch(sv.stderr.String()); m != nil {
+			sv.addr = m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("serve did not start:\n%s", sv.stderr.String())
+		}
+	}
+	return sv
+}
+
+// stop ends serve (SIGTERM; killed after patience) and waits for it.
+func (sv *served) stop() {
+	_ = sv.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-sv.exited:
+	case <-time.After(patience):
+		_ = sv.cmd.Process.Kill()
+		<-sv.exited
+	}
+}
+
+// guests dials alice (the driver) and bob (the watcher), and waits for
+// both to have the session's thread open.
+func (sv *served) guests(t *testing.T) (a, b *guestTerm) {
+	t.Helper()
+	a, b = dialGuest(t, sv.addr, sv.alice), dialGuest(t, sv.addr, sv.bob)
+	a.waitFor(t, "mock-model", patience) // the thread is open
+	b.waitFor(t, "mock-model", patience)
+	return a, b
 }

@@ -113,6 +113,22 @@ func (ps *Server) AddLane(l deck.Lane) {
 	}
 }
 
+// Checkout tells every viewer's deck what the host found of the
+// checkout lane c.Lane's thread runs in (its worktree, its branch), and
+// keeps it for viewers who join later.
+func (ps *Server) Checkout(c deck.Checkout) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	l := ps.laneOfLocked(c.Lane)
+	if l == nil {
+		return
+	}
+	l.lane.Worktree, l.lane.Branch = c.Worktree, c.Branch
+	for _, v := range ps.viewers() {
+		go v.p.Send(c)
+	}
+}
+
 // DropLane takes lane id out of the shared deck: every viewer's deck
 // drops it, and its hub is closed.
 func (ps *Server) DropLane(id deck.LaneID) {
@@ -166,10 +182,7 @@ func (ps *Server) newDeckLocked(c *clientState) *deck.Model {
 // live (a lane added while c runs), a goroutine adds it to c's deck and
 // then feeds it; else c.start feeds it once the program exists.
 func (c *clientState) join(ps *Server, lh *laneHub, live bool) joined {
-	var restart func(string) (model.RestartInfo, error)
-	if lh.lane.ID == FirstLane {
-		restart = ps.restartFor(c.name, c.role)
-	}
+	restart := ps.restartFor(lh.lane.ID, c.name, c.role) // models.go
 	j := joined{id: lh.lane.ID, v: lh.hub.Join(c.name, c.role), m: ps.modelOf(c.role, c.guest, restart)}
 	c.lanes = append(c.lanes, j)
 	if live {

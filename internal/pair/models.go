@@ -3,6 +3,7 @@ package pair
 import (
 	"os"
 
+	"tandem/internal/deck"
 	"tandem/internal/hub"
 	"tandem/model"
 )
@@ -16,17 +17,18 @@ import (
 // host's own terminal. A driver may restart the app-server for everyone
 // (Options.Restart).
 func (ps *Server) newModel(name string, role hub.Role, guest bool) *model.Model {
-	return ps.modelOf(role, guest, ps.restartFor(name, role))
+	return ps.modelOf(role, guest, ps.restartFor(FirstLane, name, role))
 }
 
-// restartFor is the first lane's model.Options.Restart for viewer name:
-// drivers may restart the app-server for everyone (nil for watchers, or
-// without Options.Restart).
-func (ps *Server) restartFor(name string, role hub.Role) func(string) (model.RestartInfo, error) {
-	if ps.restartFn == nil || role != hub.Driver {
+// restartFor is lane id's model.Options.Restart for viewer name: drivers
+// may restart the app-server for everyone and rejoin the lane's thread
+// (nil for watchers, or without Options.Restart — Options.RestartLane
+// past the first lane).
+func (ps *Server) restartFor(id deck.LaneID, name string, role hub.Role) func(string) (model.RestartInfo, error) {
+	if role != hub.Driver || (id == FirstLane && ps.restartFn == nil) || (id != FirstLane && ps.laneFn == nil) {
 		return nil
 	}
-	return func(lastTurn string) (model.RestartInfo, error) { return ps.restart(name, lastTurn) }
+	return func(lastTurn string) (model.RestartInfo, error) { return ps.restartLane(id, name, lastTurn) }
 }
 
 // modelOf is one lane's model for a viewer of role (see newModel).

@@ -1,10 +1,13 @@
 package pair
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
 
+	"tandem/internal/deck"
+	"tandem/internal/hub"
 	"tandem/model"
 )
 
@@ -35,7 +38,7 @@ func TestDriversAskingAtOnceShareOneRestart(t *testing.T) {
 	if !waitFor(func() bool {
 		ps.mu.Lock()
 		defer ps.mu.Unlock()
-		return ps.restarting != nil && ps.restarting.joined == 2
+		return ps.restarting[FirstLane] != nil && ps.restarting[FirstLane].joined == 2
 	}) {
 		t.Fatal("the other drivers never joined the restart under way")
 	}
@@ -51,5 +54,47 @@ func TestDriversAskingAtOnceShareOneRestart(t *testing.T) {
 	}
 	if _, err := ps.restart("dave", ""); err != nil || calls.Load() != 2 {
 		t.Fatalf("a later restart: %v, %d calls", err, calls.Load())
+	}
+}
+
+// Each lane's F5 is its own: a driver's model of a lane past the first
+// restarts through Options.RestartLane, named for the driver and the
+// lane; a watcher's model has no restart, and none without the option.
+func TestEachLaneRestartsItself(t *testing.T) {
+	var got []string
+	laneFn := func(id deck.LaneID, who, _ string) (model.RestartInfo, error) {
+		got = append(got, fmt.Sprintf("%d %s", id, who))
+		return model.RestartInfo{ThreadID: fmt.Sprint("t", id)}, nil
+	}
+	first := func(who, _ string) (model.RestartInfo, error) {
+		got = append(got, "0 "+who)
+		return model.RestartInfo{ThreadID: "t0"}, nil
+	}
+	for _, tc := range []struct {
+		name string
+		opts Options
+		id   deck.LaneID
+		role hub.Role
+		want string // "" no restart
+	}{
+		{"a driver in lane 2", Options{Restart: first, RestartLane: laneFn}, 2, hub.Driver, "2 alice"},
+		{"a driver in the first lane", Options{Restart: first, RestartLane: laneFn}, FirstLane, hub.Driver, "0 alice"},
+		{"a watcher in lane 2", Options{Restart: first, RestartLane: laneFn}, 2, hub.Watcher, ""},
+		{"no RestartLane", Options{Restart: first}, 2, hub.Driver, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got = nil
+			restart := New(tc.opts).restartFor(tc.id, "alice", tc.role)
+			if (restart == nil) != (tc.want == "") {
+				t.Fatalf("restart is nil: %v, want a restart %q", restart == nil, tc.want)
+			}
+			if restart == nil {
+				return
+			}
+			info, err := restart("")
+			if err != nil || len(got) != 1 || got[0] != tc.want || info.ThreadID != fmt.Sprint("t", tc.id) {
+				t.Errorf("restart = %+v, %v; calls %q, want %q", info, err, got, tc.want)
+			}
+		})
 	}
 }

@@ -64,6 +64,12 @@ type Options struct {
 	// asked; lastTurn is that driver's newest turn. Concurrent asks share
 	// one restart (Server.restart).
 	Restart func(who, lastTurn string) (model.RestartInfo, error)
+	// RestartLane, when set, is Restart for the shared deck's other
+	// lanes: a driver's F5 in lane id opens it again on the live
+	// app-server (restarting a dead one first, for every lane) and
+	// rejoins its thread; its ready message (through PublishLane) has
+	// RestartedBy = who. Concurrent asks for one lane share one restart.
+	RestartLane func(id deck.LaneID, who, lastTurn string) (model.RestartInfo, error)
 	// LoginGrace is how long a guest whose ssh has the host key may take
 	// to log in (Limits.LoginGrace; 0: DefaultLoginGrace, 120 s). The
 	// host is told of each guest dropped for it (see Warn).
@@ -110,7 +116,8 @@ type Server struct {
 	// restartFn is Options.Restart; restarting the restart under way
 	// (under mu), which later asks wait for.
 	restartFn  func(who, lastTurn string) (model.RestartInfo, error)
-	restarting *restartCall
+	laneFn     func(id deck.LaneID, who, lastTurn string) (model.RestartInfo, error)
+	restarting map[deck.LaneID]*restartCall
 	// told rations the host's lines about guests dropped before they
 	// logged in (hostLine).
 	told *rate.Limiter
@@ -200,7 +207,7 @@ func New(opts Options) *Server {
 	ps := &Server{
 		hub: hub.New(), keys: opts.Keys, status: opts.Status, log: log,
 		insecureHostKey: opts.InsecureHostKey, warn: opts.Warn, note: opts.Note, noteDid: opts.NoteDid, hostInline: opts.HostNoAltScreen,
-		keyMap: opts.KeyMap, loginGrace: opts.LoginGrace, restartFn: opts.Restart, deckHost: opts.Host, clients: map[ssh.Session]*clientState{},
+		keyMap: opts.KeyMap, loginGrace: opts.LoginGrace, restartFn: opts.Restart, laneFn: opts.RestartLane, restarting: map[deck.LaneID]*restartCall{}, deckHost: opts.Host, clients: map[ssh.Session]*clientState{},
 		told: rate.NewLimiter(rate.Every(time.Minute/hostLinesPerMinute), hostLinesPerMinute),
 	}
 	ps.watchAnswers(ps.hub)

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
+	"tandem/internal/deck"
 	"tandem/internal/hub"
 	"tandem/model"
 )
@@ -159,23 +160,34 @@ type restartCall struct {
 // way: then it waits for that one and returns its outcome, so two
 // drivers pressing F5 at once start one app-server, not two.
 func (ps *Server) restart(who, lastTurn string) (model.RestartInfo, error) {
+	return ps.restartLane(FirstLane, who, lastTurn)
+}
+
+// restartLane is restart for lane id (Options.RestartLane past the
+// first lane): one restart per lane at a time, shared by the drivers
+// who ask while it runs.
+func (ps *Server) restartLane(id deck.LaneID, who, lastTurn string) (model.RestartInfo, error) {
 	ps.mu.Lock()
-	if c := ps.restarting; c != nil {
+	if c := ps.restarting[id]; c != nil {
 		c.joined++
 		ps.mu.Unlock()
 		<-c.done
 		return c.info, c.err
 	}
 	c := &restartCall{done: make(chan struct{})}
-	ps.restarting = c
+	ps.restarting[id] = c
 	ps.mu.Unlock()
-	ps.log.Info("restarting the app-server for everyone", "by", who)
-	c.info, c.err = ps.restartFn(who, lastTurn)
+	ps.log.Info("restarting the app-server for everyone", "by", who, "lane", id)
+	if id == FirstLane {
+		c.info, c.err = ps.restartFn(who, lastTurn)
+	} else {
+		c.info, c.err = ps.laneFn(id, who, lastTurn)
+	}
 	ps.mu.Lock()
-	ps.restarting = nil
+	delete(ps.restarting, id)
 	joined := c.joined
 	ps.mu.Unlock()
 	close(c.done)
-	ps.log.Info("app-server restart ended", "by", who, "also asked", joined, "err", c.err)
+	ps.log.Info("app-server restart ended", "by", who, "lane", id, "also asked", joined, "err", c.err)
 	return c.info, c.err
 }
