@@ -137,7 +137,9 @@ type Host interface {
 	// and when a lane is dropped — never per frame.
 	Threads(all bool) tea.Cmd
 	// Resume opens stored thread id as a new lane whose model resumes
-	// it (its history); its command gives AddLane with Lane.Thread id.
+	// it (its history); its command gives AddLane with Lane.Thread id
+	// (a shared deck's host adds the lane to every viewer's deck
+	// itself, and its command gives nothing, or a Result).
 	Resume(threadID string) tea.Cmd
 	// Merge merges the branch of the worktree lane's thread runs in back
 	// into the checkout it came from (internal/worktree Merge): a Result

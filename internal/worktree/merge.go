@@ -30,8 +30,9 @@ var ErrOldGit = errors.New("git 2.38 or later is needed to merge a worktree (git
 //
 //   - uncommitted changes in the worktree: a *DirtyError naming them. They
 //     are not committed for the agent: what to commit (and not: build
-//     output, scratch files, secrets) and its message are for the agent or
-//     the user to decide, not for a merge to guess;
+//     output, scratch files, secrets) is for the agent or the user to
+//     decide, not for a merge to guess (CommitAndMerge commits the files
+//     the user was shown and agreed to);
 //   - no branch checked out at the base: an error;
 //   - a conflict: found by a dry run in git's object store (`git
 //     merge-tree --write-tree`, which touches no checkout), a
