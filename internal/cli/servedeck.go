@@ -69,17 +69,12 @@ func (s *serveHost) New(prompt string, inWorktree bool) tea.Cmd {
 // lane's hub, so that every viewer's model of it shows the same
 // transcript. A thread open already is refused.
 func (s *serveHost) Resume(id string) tea.Cmd {
-	h := s.deckHost
-	if lane, ok := s.laneOfThread(id); ok {
+	lo, open := s.newLaneOf(id)
+	if lo == nil {
 		return func() tea.Msg {
-			return deck.Result{Lane: lane, Err: errors.New("open: that thread is open already")}
+			return deck.Result{Lane: open, Err: errors.New("open: that thread is open already")}
 		}
 	}
-	h.mu.Lock()
-	h.next++
-	lo := &laneOwner{h: h, id: h.next, title: id, thread: id}
-	h.lanes[lo.id] = lo
-	h.mu.Unlock()
 	return func() tea.Msg {
 		if err := s.resume(lo); err != nil {
 			return deck.Result{Lane: lo.id, Err: fmt.Errorf("open: %w", err)}
@@ -88,10 +83,12 @@ func (s *serveHost) Resume(id string) tea.Cmd {
 	}
 }
 
-// laneOfThread is the lane that has thread id open, if one has.
-func (s *serveHost) laneOfThread(id string) (deck.LaneID, bool) {
+// newLaneOf adds the owner of a new lane for stored thread id, unless a
+// lane has it open already (then it returns nil and that lane): two
+// drivers opening one thread at once get one lane.
+func (s *serveHost) newLaneOf(id string) (*laneOwner, deck.LaneID) {
 	if sess := s.session(firstLane); sess != nil && sess.ThreadID() == id {
-		return firstLane, true
+		return nil, firstLane
 	}
 	h := s.deckHost
 	h.mu.Lock()
@@ -101,10 +98,13 @@ func (s *serveHost) laneOfThread(id string) (deck.LaneID, bool) {
 		same := lo.thread == id
 		lo.mu.Unlock()
 		if same {
-			return lid, true
+			return nil, lid
 		}
 	}
-	return 0, false
+	h.next++
+	lo := &laneOwner{h: h, id: h.next, title: id, thread: id}
+	h.lanes[lo.id] = lo
+	return lo, lo.id
 }
 
 // resume opens lo's stored thread on the live app-server: its row (named
