@@ -137,7 +137,11 @@ func runServe(ctx context.Context, f *Factory, opts ServeOptions, stderr io.Writ
 		// A driver's F5 or /restart restarts the app-server for everyone
 		// and resumes the thread; on the daemon the session re-attaches
 		// instead, which serve does not offer (yet).
-		po.Restart = func(who, lastTurn string) (model.RestartInfo, error) { return owner.restartBy(who, lastTurn) }
+		po.Restart = func(who, lastTurn string) (model.RestartInfo, error) {
+			owner.revive.Lock() // another lane's F5 (live) waits for it, and finds it live
+			defer owner.revive.Unlock()
+			return owner.restartBy(who, lastTurn)
+		}
 	}
 	// The shared deck (servedeck.go): the session's thread is the first
 	// lane; a driver's command center starts others on the same
