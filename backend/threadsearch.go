@@ -1,6 +1,9 @@
 package backend
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // Searching stored threads (`thread/search`, experimental in codex
 // 0.169.0). What it searches, checked against codex 0.169.0 and 0.171.0
@@ -47,4 +50,18 @@ type ThreadSearcher interface {
 // reports true for that error).
 func (s *Session) SearchThreads(ctx context.Context, p ThreadSearchParams) (ThreadSearchResponse, error) {
 	return ThreadSearch.Call(ctx, s.conn, p)
+}
+
+// SessionIndexEntry decodes one line of codex's CODEX_HOME/session_index.jsonl,
+// where a thread's name is kept: its id and name (ok false: not such a
+// line).
+func SessionIndexEntry(line []byte) (id, name string, ok bool) {
+	var e struct {
+		ID         string `json:"id"`
+		ThreadName string `json:"thread_name"`
+	}
+	if json.Unmarshal(line, &e) != nil || e.ID == "" {
+		return "", "", false
+	}
+	return e.ID, e.ThreadName, true
 }
