@@ -51,6 +51,7 @@ func init() {
 		{name: "diff", desc: "show the last turn's diff", run: (*Commands).diff},
 		{name: "new", destructive: true, desc: "start a new thread", idleOnly: true, server: true, run: want(act.NewThread{})},
 		{name: "resume", desc: "resume an earlier thread", idleOnly: true, server: true, run: (*Commands).resume},
+		{name: "search", args: true, desc: "find threads holding a word and resume one at the turn: /search [--all] QUERY", idleOnly: true, server: true, run: (*Commands).search},
 		{name: "fork", desc: "fork this thread into a new one", idleOnly: true, server: true, run: want(act.Fork{})},
 		{name: "agents", desc: "the thread's sub-agents: open one to watch it (%s)", agentSafe: true, key: func(k *keys.Map) key.Binding { return k.Agents }, run: func(c *Commands, _ string) { c.Agents() }},
 		{name: "undo", destructive: true, desc: "take back the last turn and its file changes", idleOnly: true, blocked: func(c *Commands) string { return c.world.UndoBlocked() }, run: want(act.Undo{})},
