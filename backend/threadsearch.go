@@ -1,9 +1,6 @@
 package backend
 
-import (
-	"context"
-	"encoding/json"
-)
+import "encoding/json"
 
 // Searching stored threads (`thread/search`, experimental in codex
 // 0.169.0). What it searches, checked against codex 0.169.0 and 0.171.0
@@ -37,20 +34,6 @@ type ThreadSearchResult struct {
 // matching threads, newest first by default, and the next page's cursor
 // (nil on the last).
 type ThreadSearchResponse = Page[ThreadSearchResult]
-
-// ThreadSearcher is what a session offers to search its server's stored
-// threads (*Session has it; backend.Client does not require it, so test
-// clients need not).
-type ThreadSearcher interface {
-	SearchThreads(ctx context.Context, p ThreadSearchParams) (ThreadSearchResponse, error)
-}
-
-// SearchThreads runs one page of `thread/search` on the session's
-// server. A codex without it answers "method not found" (Unsupported
-// reports true for that error).
-func (s *Session) SearchThreads(ctx context.Context, p ThreadSearchParams) (ThreadSearchResponse, error) {
-	return ThreadSearch.Call(ctx, s.conn, p)
-}
 
 // SessionIndexEntry decodes one line of codex's CODEX_HOME/session_index.jsonl,
 // where a thread's name is kept: its id and name (ok false: not such a

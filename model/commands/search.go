@@ -34,10 +34,6 @@ func (c *Commands) search(args string) {
 		c.out().Want(act.SetDraft{Text: "/search "})
 		return
 	}
-	if c.opts.FindThreads == nil {
-		c.failed("search", act.ErrNoThreadSearch)
-		return
-	}
 	c.out().Notice(act.NoticeInfo, "searching the threads for "+fmt.Sprintf("%q", query)+"…")
 	c.out().Call(act.ToCommands, act.SearchThreads{Query: query, All: all, Find: c.opts.FindThreads})
 }
