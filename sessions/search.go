@@ -246,6 +246,9 @@ func (s *fileScanner) line(h *RolloutHit, line []byte) bool {
 			}
 		}
 	}
+	if !eventLine(line) {
+		return false // the model's copy, the context, the settings: not searched
+	}
 	s.lower = asciiLower(s.lower[:0], line)
 	if !s.m.rawIn(s.lower) {
 		return false

@@ -254,3 +254,22 @@ func TestSearchRolloutsCancelled(t *testing.T) {
 		t.Fatal("no error after cancel")
 	}
 }
+
+// lower8 lowers exactly the ASCII capitals, byte by byte as a loop does.
+func TestAsciiLowerEveryByte(t *testing.T) {
+	src := make([]byte, 0, 256+7)
+	for c := range 256 {
+		src = append(src, byte(c))
+	}
+	src = append(src, "ZAz@[`{"...) // a tail shorter than a word
+	got := asciiLower(nil, src)
+	for i, c := range src {
+		want := c
+		if 'A' <= c && c <= 'Z' {
+			want = c + 32
+		}
+		if got[i] != want {
+			t.Fatalf("byte %#x lowered to %#x, want %#x", c, got[i], want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -66,17 +67,52 @@ func jsonEscape(s string) string {
 	return b.String()
 }
 
-// asciiLower appends src to dst with ASCII letters lowered.
+// asciiLower appends src to dst with ASCII letters lowered, eight bytes
+// at a time (a byte with its high bit set, part of a UTF-8 sequence, is
+// kept as it is).
 func asciiLower(dst, src []byte) []byte {
 	n := len(dst)
 	dst = append(dst, src...)
-	for i, c := range dst[n:] {
-		if 'A' <= c && c <= 'Z' {
-			dst[n+i] = c + 'a' - 'A'
+	b := dst[n:]
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], lower8(binary.LittleEndian.Uint64(b[i:])))
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
 		}
 	}
 	return dst
 }
+
+// lower8 lowers the ASCII capitals among the eight bytes of w (SWAR: the
+// high bit of each byte says whether it is one).
+func lower8(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	low7 := w &^ highs
+	geA := low7 + (0x80-'A')*ones   // high bit: the byte's low 7 bits ≥ 'A'
+	gtZ := low7 + (0x80-'Z'-1)*ones // high bit: > 'Z'
+	upper := geA &^ gtZ &^ w & highs
+	return w | upper>>2 // 0x80>>2 is 0x20, 'a'-'A'
+}
+
+// eventLine reports whether a rollout line is an event (type event_msg),
+// from its first "type" (the line's own: the timestamp and the ordinal
+// come before it); a line whose head names none is taken as one.
+func eventLine(line []byte) bool {
+	head := line[:min(len(line), 256)]
+	i := bytes.Index(head, typeKey)
+	if i < 0 {
+		return true
+	}
+	return bytes.HasPrefix(head[i+len(typeKey):], eventMsg)
+}
+
+var (
+	typeKey  = []byte(`"type":"`)
+	eventMsg = []byte(`event_msg"`)
+)
 
 func asciiLowerString(s string) string { return string(asciiLower(nil, []byte(s))) }
 

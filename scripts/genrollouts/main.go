@@ -5,7 +5,7 @@
 // start, context, prompt, a command and its output, an answer, each as
 // the event and the model's copy), one file in 1000 with a 4 MB command
 // output on one line. The word -needle is put in the command output of
-// -hits files; nothing else holds it. The content is the same for the
+// -hits files (in their fifth turn's output); nothing else holds it. The content is the same for the
 // same flags.
 //
 // Usage: go run ./scripts/genrollouts -dir /tmp/home -bytes 1G -needle zebra42fish -hits 3
@@ -109,7 +109,7 @@ func main() {
 		turn := 0
 		needleAt := -1
 		if *hits > 0 && f%every == every/2 && f/every < *hits {
-			needleAt = 1 // written in the output of the file's last turn
+			needleAt = 1 // written in the output of the file's fifth turn
 		}
 		for len(buf) < perFile {
 			turn++
@@ -125,7 +125,7 @@ func main() {
 				n = 4 << 20
 			}
 			out := g.text(n)
-			if needleAt > 0 && len(buf)+2*n > perFile {
+			if needleAt > 0 && turn == 5 {
 				out += " " + *needle + " " + g.text(200)
 				needleAt = 0
 			}
