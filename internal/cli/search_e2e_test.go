@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"tandem/internal/testkit/mockapi"
+	"tandem/internal/testkit/sshtest"
 )
 
 // `tandem search` end to end: an earlier `tandem exec` on the real
@@ -73,5 +74,29 @@ func TestSearchFindsCommandOutputOfEarlierRun(t *testing.T) {
 	out, _, err = runTandem(t, "", "search", "--codex", env.Codex, "-C", env.Dir, "--server", "zebra42fish")
 	if err != nil || out != "" {
 		t.Fatalf("--server zebra42fish: %v %q (thread/search now reads command output: the docs say it does not)", err, out)
+	}
+}
+
+// Over --ssh the search runs on the remote, through its app-server's
+// thread/search: the thread an earlier run made there is found by its
+// prompt, in the remote workspace (source "server", no turn).
+func TestSearchOverSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	env := execEnv(t, mockapi.Response{Items: []mockapi.Item{mockapi.Text("Done over there.")}})
+	if _, errOut, err := runTandem(t, "", "exec", "--codex", env.Codex, "-C", env.Dir, "-a", "never", "-s", "read-only", "the okapi question"); err != nil {
+		t.Fatalf("exec: %v\n%s", err, errOut)
+	}
+	srv := env.StartSSHDWith(t, sshtest.Options{Env: []string{"CODEX_HOME=" + env.Home}})
+	args := append([]string{"search"}, sshArgs(srv, env)...)
+	out, errOut, err := runTandem(t, "", append(args, "--json", "OKAPI")...)
+	if err != nil {
+		t.Fatalf("search --ssh: %v\n%s", err, errOut)
+	}
+	var j searchJSON
+	if err := json.Unmarshal([]byte(out), &j); err != nil || j.Source != "server" || j.Cwd != env.Dir || j.Turn != 0 ||
+		j.Snippet[j.Match[0]:j.Match[1]] != "okapi" {
+		t.Fatalf("search --ssh: %v %q\nstderr: %s", err, out, errOut)
 	}
 }
