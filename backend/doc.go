@@ -13,7 +13,7 @@
 // its part):
 //
 //   - wire: the protocol's values and their decoding, no I/O —
-//     protocol.go, items.go, threads.go, tools.go, exectypes.go; the client method table
+//     protocol.go, items.go, threads.go, threadsearch.go, tools.go, exectypes.go; the client method table
 //     methods.go; the server's notifications (events.go, events_more.go)
 //     and requests with their answers (requests.go, approvals.go,
 //     questions.go, answers.go, autoreply.go); recorded calls
@@ -22,7 +22,7 @@
 //     and writes lines, and starts or dials nothing.
 //   - client: Session, the typed Client over one Conn (session.go, queue.go,
 //     client.go, calls.go, aside.go, fs.go, sandbox.go, skills.go,
-//     turns.go, images.go, stuck.go, resumecwd.go, exec.go), and its
+//     turns.go, images.go, stuck.go, resumecwd.go, exec.go, searchcalls.go), and its
 //     lanes: more Sessions, one thread each, on the same Conn, which the
 //     root routes each thread's events and requests to (lanes.go). It
 //     reaches the peer through the Transport and Stream interfaces only.

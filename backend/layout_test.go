@@ -20,12 +20,13 @@ var fileGroups = map[string]string{
 	"events.go": "wire", "events_more.go": "wire", "requests.go": "wire", "approvals.go": "wire",
 	"questions.go": "wire", "answers.go": "wire", "autoreply.go": "wire", "recorded.go": "wire",
 	"methods.go": "wire", "doc.go": "wire", "exectypes.go": "wire", "threadqueue.go": "wire",
+	"threadsearch.go": "wire",
 	// conn: JSON-RPC over any byte stream.
 	"rpc.go": "conn", "retry.go": "conn", "silence.go": "conn",
 	// client: the Session and its typed Client methods.
 	"session.go": "client", "queue.go": "client", "client.go": "client", "calls.go": "client", "aside.go": "client", "fs.go": "client",
 	"sandbox.go": "client", "skills.go": "client", "turns.go": "client", "images.go": "client", "stuck.go": "client", "resumecwd.go": "client",
-	"lanes.go": "client", "exec.go": "client", "queuecalls.go": "client",
+	"lanes.go": "client", "exec.go": "client", "queuecalls.go": "client", "searchcalls.go": "client",
 	// transport: starting and reaching the app-server.
 	"process.go": "transport", "ssh.go": "transport", "sshdaemon.go": "transport", "ws.go": "transport",
 	"daemon.go": "transport", "daemonhome.go": "transport", "codexhome.go": "transport",

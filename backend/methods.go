@@ -134,6 +134,9 @@ var (
 	ThreadUnsubscribe = request[ThreadUnsubscribeParams, ThreadUnsubscribeResponse]("thread/unsubscribe")
 	// ThreadList is `thread/list`: one page of stored threads.
 	ThreadList = request[ThreadListParams, ThreadListResponse]("thread/list")
+	// ThreadSearch is `thread/search` (experimental): one page of the
+	// stored threads whose content holds a term (threadsearch.go).
+	ThreadSearch = request[ThreadSearchParams, ThreadSearchResponse]("thread/search")
 	// ThreadRead is `thread/read`: one thread, with or without its turns.
 	ThreadRead = request[ThreadReadParams, ThreadReadResponse]("thread/read")
 	// ThreadTurnsList is `thread/turns/list`: one page of a thread's turns.

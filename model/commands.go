@@ -16,7 +16,7 @@ import (
 // newCommands builds m's slash commands.
 func newCommands(m *Model) *commands.Commands {
 	return commands.New(m.env, commands.Options{Keys: m.keys, Grace: m.opts.FormGrace, Quiet: m.opts.FormQuiet,
-		Workspace: m.opts.Workspace, Suspend: m.opts.Suspend, World: commandsWorld{m}})
+		Workspace: m.opts.Workspace, Suspend: m.opts.Suspend, FindThreads: m.opts.FindThreads, World: commandsWorld{m}})
 }
 
 // commandsWorld is what the slash commands read of the model

@@ -104,6 +104,10 @@ type Options struct {
 	// terminal is tandem's own and a shell with job control started it.
 	// Left false, Ctrl+Z only says why it does not suspend.
 	Suspend bool
+	// FindThreads searches across threads for /search (internal/cli's:
+	// the rollouts on this machine, else the server's thread/search; nil:
+	// /search says it is not available here).
+	FindThreads act.ThreadFinder
 }
 
 // Model is the Bubble Tea model: a router over the thread's fold and the

@@ -21,7 +21,8 @@
 # Go benchmark (model.BenchmarkKeystrokeEcho). Then (DECK=0 skips it) the
 # many-threads numbers of issue #28: e2e.BenchmarkDeckStream (1 vs 10
 # threads streaming at once), deck.BenchmarkSwitch1000Turns and
-# deck.BenchmarkListIdle50.
+# deck.BenchmarkListIdle50. Then (SEARCH=0 skips it) `tandem search` over
+# 1 GB of rollouts beside grep (#29).
 #
 # Usage: scripts/bench.sh            (RUNS=3 by default; needs go, tmux,
 #                                     /usr/bin/time and codex 0.169.0 —
@@ -205,6 +206,36 @@ if [[ ${DECK:-1} != 0 ]]; then
 	DS=$(cd "$ROOT" && go test ./internal/testkit/e2e -run '^$' -bench DeckStream -benchtime 1x 2>/dev/null || true)
 	DK=$(cd "$ROOT" && go test ./internal/deck -run '^$' -bench 'Switch1000Turns|ListIdle50' -benchtime 10x 2>/dev/null || true)
 fi
+# Search across threads (#29, docs/PERFORMANCE.md "Search"): `tandem
+# search --all` over SEARCH_BYTES (1G) of generated rollouts
+# (scripts/genrollouts, in a temp dir, removed after), pinned to 2 cores
+# (taskset -c 0,1), best of 3 with a warm page cache, beside `grep -rl`
+# and `grep -rli` over the same files: a word in 3 files, and one in none
+# (every byte read). SEARCH=0 skips it.
+if [[ ${SEARCH:-1} != 0 ]]; then
+	echo "search across threads over ${SEARCH_BYTES:-1G} of rollouts …"
+	SH="$OUT/search-home"
+	(cd "$ROOT" && go run ./scripts/genrollouts -dir "$SH" -bytes "${SEARCH_BYTES:-1G}" -needle zebra42fish -hits 3) >/dev/null
+	PIN=()
+	command -v taskset >/dev/null && PIN=(taskset -c 0,1)
+	# best3 CMD…: the best wall seconds and the peak RSS (MiB) of 3 runs.
+	best3() {
+		local best="" rss=0 t
+		for _ in 1 2 3; do
+			/usr/bin/time -f '%e %M' -o "$OUT/search.time" "${PIN[@]}" "$@" >/dev/null 2>&1 || true
+			read -r t m <"$OUT/search.time"
+			[[ -z "$best" || $(echo "$t < $best" | bc -l) == 1 ]] && best=$t
+			((m / 1024 > rss)) && rss=$((m / 1024))
+		done
+		echo "$best $rss"
+	}
+	SR_HIT=$(CODEX_HOME="$SH" best3 "$OUT/tandem" search --all zebra42fish)
+	SR_NONE=$(CODEX_HOME="$SH" best3 "$OUT/tandem" search --all absentword)
+	GR_HIT=$(best3 grep -rl zebra42fish "$SH/sessions")
+	GR_NONE=$(best3 grep -rl absentword "$SH/sessions")
+	GRI_NONE=$(best3 grep -rli absentword "$SH/sessions")
+	rm -rf "$SH"
+fi
 # metric REGEX UNIT: the value before UNIT on the benchmark lines matching REGEX.
 metric() { awk -v re="$1" -v u="$2" '$1 ~ re {for (i=1;i<=NF;i++) if ($i==u) print $(i-1)}' | head -1; }
 
@@ -239,5 +270,11 @@ if [[ -n "${DS:-}" ]]; then
 	printf 'rss  tandem, 10 threads              = %s MiB (target ≤ 120: %s)\n' "$R10" "$(verdict "$R10 <= 120")"
 	printf 'switch to a 1,000-turn thread        = %s ms (target < 100: %s)\n' "$SW" "$(verdict "$SW < 100")"
 	printf 'list of 50 idle threads, a frame     = %s ms\n' "$LI"
+fi
+if [[ -n "${SR_HIT:-}" ]]; then
+	read -r st sr <<<"$SR_NONE"
+	printf 'search 1 GB, a word in 3 files       = %s s, %s MiB (grep -rl: %s s)\n' "${SR_HIT% *}" "${SR_HIT#* }" "${GR_HIT% *}"
+	printf 'search 1 GB, a word in none          = %s s (target < 2: %s), %s MiB (target < 100: %s); grep -rl %s s, grep -rli %s s\n' \
+		"$st" "$(verdict "$st < 2")" "$sr" "$(verdict "$sr < 100")" "${GR_NONE% *}" "${GRI_NONE% *}"
 fi
 echo "raw results and last screens: $OUT"

@@ -192,7 +192,8 @@ func (e *runEnv) modelOptions(in interactive, restart func(lastTurn string) (mod
 		Notifications: s.Notifications,
 		NoAltScreen:   !s.AltScreen,
 		Keys:          e.cfg.keys,
-		Suspend:       jobControl(), // suspend.go: Ctrl+Z
+		Suspend:       jobControl(),                                // suspend.go: Ctrl+Z
+		FindThreads:   searchPlaceOf(e.cfg, e.cwd, false).finder(), // searchfind.go: /search
 	}
 }
 

@@ -28,6 +28,7 @@ func NewRootCmd(version string) *cobra.Command {
 	root.AddCommand(newResumeCmd(f))
 	root.AddCommand(newAgentsCmd(f))
 	root.AddCommand(newQueueCmd(f))
+	root.AddCommand(newSearchCmd(f))
 	root.AddCommand(newReplayCmd(), newDemoCmd(), newExportCmd(), newRecordCmd())
 	root.SetHelpTemplate(helpTemplate) // the subcommands inherit it
 	return root

@@ -18,6 +18,9 @@ var argsTaken = map[string]struct {
 	"goal":   {"/goal ship it", act.Goal{Action: act.GoalSet, Objective: "ship it"}},
 	"mcp":    {"/mcp login docs", act.Request{For: act.ToCommands, Do: act.LoginMcp{Name: "docs"}}},
 	"side":   {"/side what is X?", act.Request{For: act.ToCommands, Do: act.AskAside{Seq: 1, Prompt: "what is X?"}}},
+	// The rig has no FindThreads: the search is asked, and says it is not
+	// available here when it runs.
+	"search": {"/search --all flaky test", act.Request{For: act.ToCommands, Do: act.SearchThreads{Query: "flaky test", All: true}}},
 }
 
 // uncut is i with an AskAside's Cut left out (a channel of its own).

@@ -48,6 +48,8 @@ type Options struct {
 	// (and an outside SIGTSTP) may stop it: a shell will resume it
 	// (Suspend, suspend.go). False for every viewer of tandem serve.
 	Suspend bool
+	// FindThreads searches across threads (/search; nil: not here).
+	FindThreads act.ThreadFinder
 }
 
 // World is what the commands read of the rest of the model when a command
@@ -210,6 +212,8 @@ func (c *Commands) Result(msg tea.Msg) {
 		c.onLogout(msg)
 	case act.AsideAnswered:
 		c.onAside(msg)
+	case act.ThreadsFound:
+		c.onThreadsFound(msg)
 	}
 }
 

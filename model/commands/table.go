@@ -58,6 +58,7 @@ func init() {
 		{name: "archive", destructive: true, desc: "archive this thread and start a new one", idleOnly: true, server: true, run: want(act.Archive{})},
 		{name: "compact", destructive: true, desc: "summarize the thread to free context", idleOnly: true, server: true, run: call(act.CompactThread{})},
 		{name: "review", desc: "review the uncommitted changes", idleOnly: true, server: true, run: want(act.Review{})},
+		{name: "search", args: true, desc: "find threads holding a word and resume one at the turn: /search [--all] QUERY", idleOnly: true, server: true, run: (*Commands).search},
 		{name: "init", desc: "write an AGENTS.md for this repository (Codex's /init prompt, as a turn)", idleOnly: true, server: true, run: (*Commands).initAgents},
 		{name: "logout", destructive: true, desc: "log out of codex (the stored login is forgotten)", idleOnly: true, server: true, run: call(act.Logout{})},
 		{name: "hooks", desc: "list the thread's hooks and whether they are trusted", server: true, run: call(act.ListHooks{})},

@@ -36,6 +36,9 @@ func (p *Panes) Apply(i act.Intent, facts func() DoneFacts) bool {
 		p.Open(i.Thread, i.Cwd)
 	case act.Opened:
 		p.Opened(i.How, i.From)
+	case act.ScrollToTurn:
+		f := facts()
+		p.ScrollToTurn(i.ID, f.Height, f.CanRead)
 	case act.ForgetPeek:
 		p.ForgetPeek()
 	case act.ShowPage:

@@ -117,6 +117,10 @@ func (p *Panes) OnOlderTurns(msg act.OlderTurns, h int, canRead bool) {
 		v.top += v.transcript.Start(at+len(cells)) - before
 	}
 	v.frameOK = false
+	if m.seek.turn != "" {
+		p.seekOnOlder(h, canRead) // scrollto.go: the turn /search chose may be in this page
+		return
+	}
 	p.LoadOlderIfTop(h, canRead)
 }
 

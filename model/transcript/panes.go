@@ -32,6 +32,8 @@ type Pane struct {
 	state thread.State
 	v     view
 	older olderState
+	// seek is a turn to scroll to once it is read (scrollto.go).
+	seek seekState
 	// agent is set for a sub-agent's pane.
 	agent *agentInfo
 }

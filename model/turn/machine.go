@@ -48,6 +48,9 @@ type state struct {
 	effort    string
 	// switching is set while a thread is being opened; turns wait.
 	switching bool
+	// seek is the turn the thread being opened is to be scrolled to
+	// (/search's choice, seek.go); "" none.
+	seek string
 	// foreign marks a running turn this viewer did not start (another
 	// client of the daemon, such as Codex's own TUI, or one found running
 	// on resume): its user messages are drawn from the thread's items.

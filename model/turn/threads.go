@@ -162,6 +162,7 @@ func (t *Turns) onThreadSwitched(msg act.ThreadSwitched, note string) {
 	t.t.switching = false
 	t.out().Clear(act.NoticeHeld, act.NoticeOpening) // "opening a thread — your message stays here"
 	if msg.Err != nil {
+		t.t.seek = ""                  // seek.go: /search's turn, of a thread that did not open
 		t.out().Want(act.ForgetPeek{}) // the newest turns of a thread that did not open
 		if msg.Notice != "" {
 			t.banner(ui.BannerWarning, msg.Notice, nil)
@@ -202,6 +203,7 @@ func (t *Turns) onThreadSwitched(msg act.ThreadSwitched, note string) {
 		t.banner(ui.BannerWarning, msg.Notice, nil)
 	}
 	t.out().Want(act.LoadHistory{Turns: r.Thread.Turns})
+	t.seekOpened(msg.How)                                  // seek.go: /search's turn
 	t.out().Want(act.Opened{How: msg.How, From: msg.From}) // a rewind's or fork's history is printed already
 	title := r.Thread.Preview
 	if r.Thread.Name != nil && *r.Thread.Name != "" {

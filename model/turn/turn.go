@@ -281,7 +281,7 @@ func (t *Turns) Result(msg tea.Msg) {
 
 // Apply takes an intent of the turn machine's (act's intents_turn.go,
 // and act.Queue, act.CheckImages, act.SetModel, act.SetPolicy,
-// act.ResumeThread, act.ResumeCancelled, act.LoginAsked and
+// act.ResumeThread, act.ResumeAt, act.ResumeCancelled, act.LoginAsked and
 // act.LoginChecked); it reports whether it was one. act.Submit is the
 // root's to route: the slash commands take theirs first (Enter).
 func (t *Turns) Apply(i act.Intent) bool {
@@ -301,6 +301,8 @@ func (t *Turns) Apply(i act.Intent) bool {
 			t.openingThread(i.Thread.ID)
 			t.resume(i.Thread, t.resumeHow())
 		}
+	case act.ResumeAt:
+		t.resumeAt(i)
 	case act.ResumeCancelled:
 		t.resumeCancelled(i.Fresh)
 	case act.LoginAsked:
