@@ -36,6 +36,8 @@ type listState struct {
 	input    string
 	notice   string
 	quitWarn bool
+	// burst tells a paste typed as keys into input from typing (burst.go).
+	burst promptBurst
 	// making is the notice that a thread is being started ("starting a
 	// thread…") or a worktree made: the lane added (in a worktree when
 	// inWorktree) takes it off the screen.
@@ -156,7 +158,7 @@ func (d *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(k, km.Deck) {
 			if l := d.lane(d.focus); l != nil { // what it showed until now is read
 				d.refresh(l)
-				l.seenTurns = l.sum.Turns
+				l.seen()
 			}
 			d.mode = modeList
 			d.list.selectLane(d, d.focus)
@@ -242,6 +244,10 @@ func (d *Model) askKey(k tea.KeyPressMsg) tea.Cmd {
 	km, s := d.keys, &d.list
 	if s.asking == askRemove {
 		return d.confirmKey(k)
+	}
+	if s.burst.take(k, d.keyTime()) { // burst.go: a paste typed as keys is one prompt
+		s.input = pasted(s.input, k)
+		return nil
 	}
 	switch {
 	case key.Matches(k, km.DeckClose):
@@ -351,7 +357,7 @@ func (d *Model) show(id LaneID) {
 		return
 	}
 	d.focus, d.mode = id, modeLane
-	l.seenTurns = l.sum.Turns
+	l.seen()
 }
 
 // open is Enter: the list opens the selected thread; the inbox peeks at
