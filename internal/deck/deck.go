@@ -230,9 +230,11 @@ type Model struct {
 	quitArmed bool
 	// noReadState: the server has no read state (readstate.go); askRead
 	// are the lanes opened with a history since the last message, whose
-	// read state is to be asked.
+	// read state is to be asked; leftRead the lanes marked read on
+	// screen that left it since, marked once more.
 	noReadState bool
 	askRead     []LaneID
+	leftRead    []LaneID
 	// ticking: an ageTick is pending (ages.go).
 	ticking    bool
 	background bool // a background colour has been reported

@@ -186,7 +186,7 @@ func (d *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			return tea.Quit
 		}
 		d.list.quitWarn = true
-		d.list.notice = km.DeckQuit.Help().Key + " again to quit tandem"
+		d.list.notice = d.quitNote() // quit.go: the threads still running or waiting named
 	case key.Matches(k, km.DeckClose), key.Matches(k, km.Deck):
 		switch {
 		case d.list.filter != "":

@@ -241,7 +241,8 @@ func (d *Model) settle() []tea.Cmd {
 	if d.focus == noLane {
 		return cmds
 	}
-	info := model.DeckInfo{Waiting: d.waitingBut(d.focus), Key: d.keys.Deck.Help().Key}
+	running, waiting := d.busyBut(d.focus) // quit.go
+	info := model.DeckInfo{Waiting: waiting, Running: running, Key: d.keys.Deck.Help().Key}
 	if !d.sentAny || info != d.sentInfo || d.sentTo != d.focus {
 		d.sentAny, d.sentInfo, d.sentTo = true, info, d.focus
 		cmds = append(cmds, d.toLane(d.focus, info))
@@ -261,8 +262,9 @@ func (d *Model) tellShown() []tea.Cmd {
 	for _, l := range d.lanes {
 		if want := l.ID == on; !l.told || l.shown != want {
 			l.told, l.shown = true, want
-			if !want {
-				l.markedAt = 0 // marked read again when it comes back
+			if !want && l.markedAt != 0 { // readstate.go: what it showed is read, once more as it goes
+				l.markedAt = 0 // and again when it comes back
+				d.leftRead = append(d.leftRead, l.ID)
 			}
 			cmds = append(cmds, d.toLane(l.ID, model.ShownMsg{Shown: want}))
 		}

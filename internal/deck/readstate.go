@@ -71,12 +71,13 @@ func (l *lane) seen() {
 
 // readStates asks the host what the last message calls for: the read
 // state of the threads adopted since (askRead), and a mark read for the
-// lane on screen when it came on screen or a turn of it ended there.
+// lane on screen when it came on screen or a turn of it ended there, and
+// once more as it leaves the screen (leftRead).
 // O(1) per message but for the adopted lanes.
 func (d *Model) readStates() []tea.Cmd {
 	h := d.readHost()
 	if h == nil {
-		d.askRead = d.askRead[:0]
+		d.askRead, d.leftRead = d.askRead[:0], d.leftRead[:0]
 		return nil
 	}
 	var cmds []tea.Cmd
@@ -85,7 +86,12 @@ func (d *Model) readStates() []tea.Cmd {
 			cmds = append(cmds, h.ReadState(id))
 		}
 	}
-	d.askRead = d.askRead[:0]
+	for _, id := range d.leftRead {
+		// What it showed until it left is read: the server may have
+		// stored its last turn only after the mark made as it ended.
+		cmds = append(cmds, h.MarkRead(id))
+	}
+	d.askRead, d.leftRead = d.askRead[:0], d.leftRead[:0]
 	if d.mode != modeLane {
 		return cmds
 	}

@@ -88,6 +88,9 @@ func TestAdoptedThreadUnreadFromTheServer(t *testing.T) {
 	if r := row(); strings.Contains(r, "unread") {
 		t.Errorf("the thread shown is still unread: %q", r)
 	}
+	if got := strings.Join(h.reads, "; "); got != "mark 101; mark 101; mark 101" {
+		t.Errorf("leaving the thread, the host was asked %q, want one more mark", got)
+	}
 }
 
 // The lane the deck opens on (the run's own thread) is marked read once
