@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/model/composer"
+	"tandem/model/keys"
 )
 
 // quitHint ends the status notice while Ctrl+C is armed to quit.
@@ -84,6 +85,11 @@ func (m *Model) globalKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, km.Quit):
 		return m.ctrlC()
+	case key.Matches(k, km.QuitEmpty) && m.composer.Value() == "" && m.stat.OthersBusy() && !m.stat.Quitting(m.env.Clock.Now()):
+		// Other threads of the command center run or wait (model/status):
+		// the first Ctrl+D names them and asks for it again.
+		m.env.Out.Notice(act.NoticeQuit, m.stat.QuitNote(keys.Display(km.QuitEmpty), quitHint))
+		return m.stat.ArmQuit(m.env.Clock.Now())
 	case key.Matches(k, km.ScrollUp):
 		return m.scroll(0, -1)
 	case key.Matches(k, km.ScrollDown):
@@ -162,8 +168,8 @@ func (m *Model) ctrlC() tea.Cmd {
 	}
 	if m.turn.Running() && m.turn.Interrupting() {
 		m.env.Out.Notice(act.NoticeQuit, "interrupt not confirmed — "+quitHint)
-	} else {
-		m.env.Out.Notice(act.NoticeQuit, quitHint)
+	} else { // model/status: other threads of the command center still busy are named
+		m.env.Out.Notice(act.NoticeQuit, m.stat.QuitNote(keys.Display(m.keys.Quit), quitHint))
 	}
 	return m.stat.ArmQuit(m.env.Clock.Now()) // model/status: the quit window
 }

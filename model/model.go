@@ -288,7 +288,7 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		m.stat.Apply(act.Settings{Peer: &msg.Peer}) // model/status
 		return m, nil
 	case DeckInfo:
-		m.stat.OnDeck(msg.Waiting, msg.Key) // model/status: the other threads that wait
+		m.stat.OnDeck(msg.Waiting, msg.Running, msg.Key) // model/status: the other threads that wait or run
 		return m, nil
 	case ShownMsg: // view.go: off screen, the drawing timers go quiet
 		m.drawn.off = !msg.Shown

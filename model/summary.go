@@ -78,10 +78,14 @@ type AgentSummary struct {
 // DeckInfo tells a model what the command center around it knows of the
 // other threads (internal/deck sends it when that changes): the status
 // line counts the other threads that wait for the person, and names Key,
-// the key that opens the command center.
+// the key that opens the command center; quitting warns of the threads
+// that wait or run, and asks for the quit key again.
 type DeckInfo struct {
 	// Waiting is how many other threads wait for an answer.
 	Waiting int
+	// Running is how many other threads have a turn running and do not
+	// wait.
+	Running int
 	// Key is the command center's key as help shows it ("f4").
 	Key string
 }

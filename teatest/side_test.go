@@ -66,7 +66,7 @@ func TestEscCutsTheSideQuestion(t *testing.T) {
 	d := &sideDriver{answer: "never shown", gate: make(chan struct{}), cut: make(chan struct{})}
 	u, before := sideScreen(t, d)
 	u.Submit("/side long?")
-	u.WaitScreen(t, e2e.Patience, "the side notice", e2e.Contains("asking on a side fork", "esc cancels"))
+	u.WaitScreen(t, e2e.Patience, "the side notice", e2e.Contains("asking on a side fork", "(Esc cancels)"))
 	u.Key(tea.KeyPressMsg{Code: tea.KeyEscape})
 	after := u.WaitScreen(t, e2e.Patience, "the cancel notice", e2e.Contains("/side cancelled"))
 	select {

@@ -111,13 +111,8 @@ func (h *deckHost) session(id deck.LaneID) *backend.Session {
 // git worktree of the run's workspace when inWorktree, made through the
 // server's command/exec.
 func (h *deckHost) New(prompt string, inWorktree bool) tea.Cmd {
-	h.mu.Lock()
-	h.next++
-	lo := &laneOwner{h: h, id: h.next, title: prompt, inWorktree: inWorktree}
-	h.lanes[lo.id] = lo
-	h.mu.Unlock()
-	m := model.New(h.env.modelOptions(interactive{prompt: prompt}, lo.restart))
-	add := func() tea.Msg { return deck.AddLane{Lane: deck.Lane{ID: lo.id, Model: m, Title: lo.title}} }
+	lo := &laneOwner{title: prompt, inWorktree: inWorktree}
+	add := h.newLane(lo, interactive{prompt: prompt}, "")
 	start := func() tea.Msg {
 		if err := lo.start(); err != nil {
 			return deck.Result{Lane: lo.id, Err: err}
@@ -127,17 +122,41 @@ func (h *deckHost) New(prompt string, inWorktree bool) tea.Cmd {
 	return tea.Sequence(add, start)
 }
 
+// newLane gives lo the next lane id and its model (made as for in), and
+// returns the command that adds it to the deck (deck.AddLane, Thread
+// thread: "" for a new thread).
+func (h *deckHost) newLane(lo *laneOwner, in interactive, thread string) tea.Cmd {
+	h.mu.Lock()
+	h.next++
+	lo.h, lo.id = h, h.next
+	h.lanes[lo.id] = lo
+	h.mu.Unlock()
+	m := model.New(h.env.modelOptions(in, lo.restart))
+	lane := deck.Lane{ID: lo.id, Model: m, Title: lo.title, Thread: thread}
+	return func() tea.Msg { return deck.AddLane{Lane: lane} }
+}
+
+// live returns what the lane's session of now is to send (gated to its
+// generation) and the live app-server's root session, started again if
+// it is gone; when none can be had the lane is told (SessionFailedMsg).
+func (lo *laneOwner) live() (func(tea.Msg), *backend.Session, error) {
+	lo.mu.Lock()
+	send := lo.gate(lo.gen)
+	lo.mu.Unlock()
+	root, err := lo.h.owner.live(lo.h.ctx)
+	if err != nil {
+		send(model.SessionFailedMsg{Err: err})
+	}
+	return send, root, err
+}
+
 // start opens the lane on the live app-server and starts its thread (in
 // a new worktree when asked: made once, on the server's machine); what
 // fails is the lane's "could not start the thread", F5 tries again.
 func (lo *laneOwner) start() error {
 	h := lo.h
-	lo.mu.Lock()
-	send := lo.gate(lo.gen)
-	lo.mu.Unlock()
-	root, err := h.owner.live(h.ctx)
+	send, root, err := lo.live()
 	if err != nil {
-		send(model.SessionFailedMsg{Err: err})
 		return err
 	}
 	fail := func(err error) error {
@@ -239,16 +258,7 @@ func (lo *laneOwner) rejoin(root *backend.Session, who, lastTurn string) (model.
 	if old != nil {
 		go old.Close() // a lane of a dead connection, or replaced: never waited for
 	}
-	if who != "" {
-		gated := send
-		send = func(msg tea.Msg) {
-			if r, ok := msg.(model.SessionReadyMsg); ok {
-				r.RestartedBy = who
-				msg = r
-			}
-			gated(msg)
-		}
-	}
+	send = restartedBy(who, send) // owner.go
 	lane := root.Open(func(msg any) { send(msg) })
 	lo.mu.Lock()
 	lo.sess = lane

@@ -101,20 +101,11 @@ func (h *deckHost) run(owner *sessionOwner) {
 // a worktree tandem made in an earlier run is found again, to merge or
 // remove.
 func (h *deckHost) Resume(id string) tea.Cmd {
-	h.mu.Lock()
-	h.next++
-	lo := &laneOwner{h: h, id: h.next, title: id, thread: id}
-	h.lanes[lo.id] = lo
-	h.mu.Unlock()
-	m := model.New(h.env.modelOptions(interactive{}, lo.restart))
-	add := func() tea.Msg { return deck.AddLane{Lane: deck.Lane{ID: lo.id, Model: m, Title: lo.title, Thread: id}} }
+	lo := &laneOwner{title: id, thread: id}
+	add := h.newLane(lo, interactive{}, id) // deckhost.go
 	start := func() tea.Msg {
-		lo.mu.Lock()
-		send := lo.gate(lo.gen)
-		lo.mu.Unlock()
-		root, err := h.owner.live(h.ctx)
+		send, root, err := lo.live() // deckhost.go
 		if err != nil {
-			send(model.SessionFailedMsg{Err: err})
 			return nil
 		}
 		lane := root.Open(func(msg any) { send(msg) })

@@ -133,17 +133,7 @@ func (o *sessionOwner) restartBy(who, lastTurn string) (model.RestartInfo, error
 		o.stop(old)
 	}
 	o.env.log.Info("restarting app-server", "thread", threadID)
-	send := o.gate(gen)
-	if who != "" {
-		gated := send
-		send = func(msg tea.Msg) {
-			if r, ok := msg.(model.SessionReadyMsg); ok {
-				r.RestartedBy = who
-				msg = r
-			}
-			gated(msg)
-		}
-	}
+	send := restartedBy(who, o.gate(gen))
 	if o.bare {
 		sess, err := backend.StartSession(o.ctx, o.env.sessionOptions(send))
 		if err == nil && o.adopt(gen, sess) && o.restarted != nil {
@@ -349,5 +339,20 @@ func ended(sess *backend.Session) bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// restartedBy is send telling the model who restarted the app-server (a
+// SessionReadyMsg's RestartedBy): send itself when who is "".
+func restartedBy(who string, send func(tea.Msg)) func(tea.Msg) {
+	if who == "" {
+		return send
+	}
+	return func(msg tea.Msg) {
+		if r, ok := msg.(model.SessionReadyMsg); ok {
+			r.RestartedBy = who
+			msg = r
+		}
+		send(msg)
 	}
 }

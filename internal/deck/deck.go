@@ -189,6 +189,9 @@ type Options struct {
 	Overlaps Overlaps
 	// Now is the time ages are measured to (nil: time.Now).
 	Now func() time.Time
+	// KeyTime is the time a key is taken at, which tells a paste typed as
+	// keys from typing (burst.go; nil: Now). A test gives its own pace.
+	KeyTime func() time.Time
 	// Home shortens paths under it to "~" ("": the user's home).
 	Home string
 	// Every asks for a tick after d (nil: tea.Tick): the list's ages'
@@ -238,6 +241,13 @@ type Model struct {
 	conf      map[LaneID][]string
 	confStale bool
 	quitArmed bool
+	// noReadState: the server has no read state (readstate.go); askRead
+	// are the lanes opened with a history since the last message, whose
+	// read state is to be asked; leftRead the lanes marked read on
+	// screen that left it since, marked once more.
+	noReadState bool
+	askRead     []LaneID
+	leftRead    []LaneID
 	// ticking: an ageTick is pending (ages.go).
 	ticking    bool
 	background bool // a background colour has been reported
@@ -327,6 +337,8 @@ func (d *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case Stored:
 		d.list.takeStored(msg)
+	case ReadState:
+		d.takeReadState(msg)
 	case tea.WindowSizeMsg:
 		d.width, d.height = msg.Width, msg.Height
 		for _, l := range d.lanes {

@@ -89,6 +89,10 @@ func newFakeDeck(t testing.TB, opts Options, names ...string) (*Model, []*fakePa
 	if opts.Every == nil {
 		opts.Every = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil } // no clock: the tests' time stands
 	}
+	if opts.KeyTime == nil { // keys at a person's pace: a second apart
+		keyAt := epoch
+		opts.KeyTime = func() time.Time { keyAt = keyAt.Add(time.Second); return keyAt }
+	}
 	if opts.Home == "" {
 		opts.Home = "/home/dev"
 	}

@@ -37,6 +37,8 @@ type listState struct {
 	input    string
 	notice   string
 	quitWarn bool
+	// burst tells a paste typed as keys into input from typing (burst.go).
+	burst promptBurst
 	// making is the notice that a thread is being started ("starting a
 	// thread…") or a worktree made: the lane added (in a worktree when
 	// inWorktree) takes it off the screen.
@@ -159,7 +161,7 @@ func (d *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(k, km.Deck) {
 			if l := d.lane(d.focus); l != nil { // what it showed until now is read
 				d.refresh(l)
-				l.seenTurns = l.sum.Turns
+				l.seen()
 			}
 			d.mode = modeList
 			d.list.selectLane(d, d.focus)
@@ -187,7 +189,7 @@ func (d *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			return tea.Quit
 		}
 		d.list.quitWarn = true
-		d.list.notice = km.DeckQuit.Help().Key + " again to quit tandem"
+		d.list.notice = d.quitNote() // quit.go: the threads still running or waiting named
 	case key.Matches(k, km.DeckClose), key.Matches(k, km.Deck):
 		switch {
 		case d.list.filter != "":
@@ -248,6 +250,10 @@ func (d *Model) askKey(k tea.KeyPressMsg) tea.Cmd {
 		return d.confirmKey(k)
 	case askCommit:
 		return d.commitKey(k)
+	}
+	if s.burst.take(k, d.keyTime()) { // burst.go: a paste typed as keys is one prompt
+		s.input = pasted(s.input, k)
+		return nil
 	}
 	switch {
 	case key.Matches(k, km.DeckClose):
@@ -357,7 +363,7 @@ func (d *Model) show(id LaneID) {
 		return
 	}
 	d.focus, d.mode = id, modeLane
-	l.seenTurns = l.sum.Turns
+	l.seen()
 }
 
 // open is Enter: the list opens the selected thread; the inbox peeks at

@@ -25,6 +25,12 @@ type lane struct {
 	// seenTurns is Summary.Turns when the lane was last on screen: more
 	// since is unread output.
 	seenTurns int
+	// srvUnread: the server's read state (ReadStates) says the thread,
+	// opened with its history, has an unread part; cleared when shown.
+	// markedAt is Summary.Turns+1 when the thread was last marked read on
+	// the server while on screen (0: not since it came on screen).
+	srvUnread bool
+	markedAt  int
 	// shown is what the lane was last told (model.ShownMsg): whether it
 	// is on screen; told whether it was told at all.
 	shown, told bool
@@ -179,8 +185,11 @@ func (d *Model) refresh(l *lane) {
 		d.confStale = true
 	}
 	l.sum, l.running = st.Summary, st.Running
-	if opened { // the history it opened with is no news
-		l.seenTurns = l.sum.Turns
+	if opened { // the history it opened with is no news to tandem; the server may know better
+		l.seen()
+		if l.sum.ThreadID != "" && l.sum.Turns > 0 {
+			d.askRead = append(d.askRead, l.ID) // readstate.go
+		}
 	}
 	l.pending = l.pending[:0]
 	keep := make(map[string]bool, len(st.Pending))
@@ -209,8 +218,8 @@ func (d *Model) refresh(l *lane) {
 			delete(l.since, k)
 		}
 	}
-	if d.mode == modeLane && l.ID == d.focus {
-		l.seenTurns = l.sum.Turns
+	if d.reading(l) {
+		l.seen()
 	}
 }
 
@@ -224,14 +233,16 @@ func (d *Model) settle() []tea.Cmd {
 		cmds = append(cmds, d.toLane(d.peek.lane, d.sizeFor(d.peek.lane)))
 	}
 	cmds = append(cmds, d.tellShown()...)
-	cmds = append(cmds, d.ages()) // ages.go: the list's ages move on
+	cmds = append(cmds, d.readStates()...) // readstate.go: the server's read state
+	cmds = append(cmds, d.ages())          // ages.go: the list's ages move on
 	if d.confStale && d.mode == modeList {
 		d.conf, d.confStale = d.conflicts(), false
 	}
 	if d.focus == noLane {
 		return cmds
 	}
-	info := model.DeckInfo{Waiting: d.waitingBut(d.focus), Key: d.keys.Deck.Help().Key}
+	running, waiting := d.busyBut(d.focus) // quit.go
+	info := model.DeckInfo{Waiting: waiting, Running: running, Key: d.keys.Deck.Help().Key}
 	if !d.sentAny || info != d.sentInfo || d.sentTo != d.focus {
 		d.sentAny, d.sentInfo, d.sentTo = true, info, d.focus
 		cmds = append(cmds, d.toLane(d.focus, info))
@@ -251,6 +262,10 @@ func (d *Model) tellShown() []tea.Cmd {
 	for _, l := range d.lanes {
 		if want := l.ID == on; !l.told || l.shown != want {
 			l.told, l.shown = true, want
+			if !want && l.markedAt != 0 { // readstate.go: what it showed is read, once more as it goes
+				l.markedAt = 0 // and again when it comes back
+				d.leftRead = append(d.leftRead, l.ID)
+			}
 			cmds = append(cmds, d.toLane(l.ID, model.ShownMsg{Shown: want}))
 		}
 	}

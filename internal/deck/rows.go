@@ -194,7 +194,7 @@ func (d *Model) state(l *lane) string {
 		return "failed"
 	case l.running || l.sum.Phase == model.PhaseRunning:
 		return "running"
-	case l.sum.Turns > l.seenTurns && !(d.mode == modeLane && d.focus == l.ID):
+	case l.unread() && !d.reading(l): // readstate.go
 		return "done · unread"
 	case l.sum.Phase == model.PhaseStarting && l.sum.ThreadID == "":
 		return "starting"

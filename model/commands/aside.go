@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"tandem/model/act"
+	"tandem/model/keys"
 )
 
 // /side and /recap ask on a throwaway fork of the thread (act.AskAside →
@@ -51,7 +52,7 @@ func (c *Commands) asideBlocked() string {
 	case len(c.world.Recap().Turns) == 0:
 		return "the thread has no turn yet — nothing to ask aside about"
 	case c.aside != nil:
-		return "a side question is running — esc cancels it"
+		return "a side question is running — " + keys.Display(c.keys.Interrupt) + " cancels it"
 	}
 	return ""
 }
@@ -90,7 +91,7 @@ func (c *Commands) ask1(name, question, prompt, thread, upTo string) {
 	c.seq++
 	a := &aside{seq: c.seq, cut: make(chan struct{}), name: name, question: question, thread: thread, upTo: upTo}
 	c.aside = a
-	c.out().Notice(act.NoticeInfo, "/"+name+": asking on a side fork… (esc cancels)")
+	c.out().Notice(act.NoticeInfo, "/"+name+": asking on a side fork… ("+keys.Display(c.keys.Interrupt)+" cancels)")
 	c.out().Call(act.ToCommands, act.AskAside{Seq: a.seq, Prompt: prompt, Cut: a.cut})
 }
 
@@ -157,6 +158,6 @@ func (c *Commands) onAside(msg act.AsideAnswered) {
 		title = "/recap"
 		md = msg.Answer
 	}
-	md += "\n\n---\n\n_Asked on a throwaway fork: the thread's history is as it was. Esc closes._"
+	md += "\n\n---\n\n_Asked on a throwaway fork: the thread's history is as it was. " + keys.Display(c.keys.PagerClose) + " close it._"
 	c.out().Want(act.ShowPage{Title: title + " (side fork)", Markdown: md})
 }

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/model/act"
+	"tandem/model/keys"
 )
 
 // asked returns the one AskAside asked for in is (failing without one).
@@ -39,14 +40,15 @@ func TestSideAsksAndShowsThePage(t *testing.T) {
 	if a.Prompt != "what is X?" || a.Cut == nil {
 		t.Fatalf("asked %+v", a)
 	}
-	if n := notice(is); !strings.Contains(n, "asking on a side fork") || !strings.Contains(n, "esc cancels") {
+	if n := notice(is); !strings.Contains(n, "asking on a side fork") || !strings.Contains(n, "(Esc cancels)") {
 		t.Errorf("notice %q", n)
 	}
 	r.c.Result(act.AsideAnswered{Seq: a.Seq, Answer: "X is **a letter**."})
 	is = r.take()
 	pages := only[act.ShowPage](is)
 	if len(pages) != 1 || !strings.Contains(pages[0].Markdown, "X is **a letter**.") ||
-		!strings.Contains(pages[0].Markdown, "what is X?") || !strings.Contains(pages[0].Title, "/side") {
+		!strings.Contains(pages[0].Markdown, "what is X?") || !strings.Contains(pages[0].Title, "/side") ||
+		!strings.Contains(pages[0].Markdown, "q, Esc, Ctrl+T, Ctrl+C close it.") {
 		t.Fatalf("after the answer: %v %#v", kinds(is), is)
 	}
 	if len(only[act.Banner](is)) != 0 || len(only[act.Echo](is)) != 0 {
@@ -174,5 +176,29 @@ func TestSideFailed(t *testing.T) {
 	}
 	if d := only[act.SetDraft](is); len(d) != 1 || d[0].Text != "/side what?" {
 		t.Errorf("the line back: %#v", d)
+	}
+}
+
+// The side question's notices and its page name the keys as the keymap
+// binds them: Interrupt cancels it, the pager's close key closes the page.
+func TestSideNamesTheReboundKeys(t *testing.T) {
+	r := newRig(t)
+	km := keys.Default()
+	if err := km.Rebind(map[string][]string{"interrupt": {"f9"}, "pager_close": {"f10"}}); err != nil {
+		t.Fatal(err)
+	}
+	r.c = New(r.c.env, Options{Grace: grace, Quiet: quiet, Workspace: "/local", World: r.w, Keys: km})
+	_, is := r.enter("/side what is X?")
+	a := asked(t, is)
+	if n := notice(is); !strings.Contains(n, "(F9 cancels)") {
+		t.Errorf("notice %q, want the rebound interrupt key", n)
+	}
+	if _, is := r.enter("/side again?"); !strings.Contains(notice(is), "F9 cancels it") {
+		t.Errorf("a second /side while one runs: %q", notice(is))
+	}
+	r.c.Result(act.AsideAnswered{Seq: a.Seq, Answer: "X."})
+	pages := only[act.ShowPage](r.take())
+	if len(pages) != 1 || !strings.Contains(pages[0].Markdown, "F10 close it.") {
+		t.Fatalf("the page: %#v", pages)
 	}
 }

@@ -51,6 +51,9 @@ type Status struct {
 	// window opened (zero: closed) (frames.go).
 	frame  frames
 	quitAt time.Time
+	// othersRunning: other threads of the command center with a turn
+	// running (model.DeckInfo; quitnote.go).
+	othersRunning int
 }
 
 // notice is the status line's transient message.
@@ -114,9 +117,11 @@ func (s *Status) Apply(i act.Intent) bool {
 
 // OnDeck takes what the command center around the model says of the
 // other threads (model.DeckInfo): waiting of them wait for an answer,
-// key opens it. The line counts them while waiting > 0.
-func (s *Status) OnDeck(waiting int, key string) {
+// running more have a turn running, key opens it. The line counts the
+// waiting while waiting > 0; quitting warns of both (QuitNote).
+func (s *Status) OnDeck(waiting, running int, key string) {
 	s.info.OthersWaiting, s.info.DeckKey = max(0, waiting), key
+	s.othersRunning = max(0, running)
 }
 
 // Spinner is the spinner's frame.

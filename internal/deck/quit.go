@@ -1,0 +1,34 @@
+package deck
+
+import (
+	"tandem/model"
+	"tandem/model/status"
+)
+
+// busyBut counts the lanes but id (noLane: every lane) whose turn runs
+// and that do not wait, and those that wait for an answer: quitting
+// leaves them, so the first quit key names them (model/status Busy).
+func (d *Model) busyBut(id LaneID) (running, waiting int) {
+	for _, l := range d.lanes {
+		switch {
+		case l.ID == id:
+		case l.waiting():
+			waiting++
+		case l.running || l.sum.Phase == model.PhaseRunning:
+			running++
+		}
+	}
+	return running, waiting
+}
+
+// quitNote is the list's notice after the first quit key: the threads
+// still running or waiting (none is on screen), and the key to press
+// again.
+func (d *Model) quitNote() string {
+	again := d.keys.DeckQuit.Help().Key + " again to quit tandem"
+	running, waiting := d.busyBut(noLane)
+	if b := status.Busy(running, waiting, false); b != "" {
+		return b + " — " + again
+	}
+	return again
+}
