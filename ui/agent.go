@@ -130,9 +130,8 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 			budget -= len(b.lines) + 1
 		}
 	}
-	// Style newest first, so that a render cut short by ctx.Deadline or
-	// ctx.LiveBudget has styled what is nearest the bottom.
-	spent := 0
+	// Style newest first, so that a render cut short by ctx.Deadline has
+	// styled what is nearest the bottom.
 	for i := len(c.segs) - 1; i >= styleFrom; i-- {
 		b := &c.segs[i]
 		if b.styled {
@@ -142,12 +141,6 @@ func (c *AgentCell) Render(ctx *RenderContext, width int) []string {
 			break
 		}
 		r := c.scan.segs[i]
-		if !c.final && ctx.LiveBudget > 0 {
-			if spent > 0 && spent+r[1]-r[0] > ctx.LiveBudget {
-				break
-			}
-			spent += r[1] - r[0]
-		}
 		b.lines = renderMarkdown(ctx, src[r[0]:r[1]], width)
 		b.styled = true
 	}

@@ -59,15 +59,6 @@ type RenderContext struct {
 	// lay out the rest plainly (a Lazy cell's Partial then reports it);
 	// the transcript pager renders a huge answer over several frames so.
 	Deadline time.Time
-	// LiveBudget, when > 0, is how many bytes of Markdown a streaming
-	// answer (a live AgentCell) styles in one render: its newest finished
-	// blocks first, at least one. The rest stay laid out plainly (Partial)
-	// until a later render has budget left for them, or the answer
-	// completes. It bounds a frame's glamour work while an answer streams
-	// faster than it can be styled, so that a key typed meanwhile is drawn
-	// within a frame. Counted in bytes, not time, so a drawing does not
-	// depend on the machine's speed.
-	LiveBudget int
 }
 
 // pastDeadline reports whether ctx's Deadline is set and has passed.

@@ -51,13 +51,6 @@ func (p *Panes) Resize(w, h int) tea.Cmd {
 	return tea.Batch(fill, p.env.Clock.After(resizeDebounce, func(time.Time) tea.Msg { return resizeDoneMsg{seq: seq, width: width} }))
 }
 
-// LiveBudget is how many bytes of a streaming answer's Markdown one
-// frame of the window styles (ui.RenderContext.LiveBudget): about 7 ms of
-// glamour on a 2-core VM (docs/PERFORMANCE.md, "Many threads at once").
-// An answer streamed faster shows its newest blocks styled first and the
-// rest plain until a later frame, or its end, styles them.
-const LiveBudget = 2 << 10
-
 // renderContext is what the cells draw with; tail is RenderContext.Tail.
 func (p *Panes) renderContext(tail int) *ui.RenderContext {
 	return &ui.RenderContext{Styles: &p.look.Styles, Markdown: p.look.Markdown, Tail: tail}
@@ -89,9 +82,7 @@ func (p *Panes) Window(h int) []string {
 	if !v.follow {
 		tail = v.visibleTail(v.top, h)
 	}
-	ctx := p.renderContext(tail)
-	ctx.LiveBudget = LiveBudget
-	total := v.transcript.Sync(ctx, p.RenderWidth())
+	total := v.transcript.Sync(p.renderContext(tail), p.RenderWidth())
 	maxTop := max(0, total-h)
 	top := v.top
 	if v.follow || top > maxTop {
