@@ -1,9 +1,12 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/cursor"
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
@@ -52,6 +55,37 @@ func TestStreamingDeltasAreCoalesced(t *testing.T) {
 			m.Update(m.stat.NextTick())
 			if got := plain(m); !strings.Contains(got, tc.want) {
 				t.Fatalf("the tick did not draw the delta (%q):\n%s", tc.want, got)
+			}
+		})
+	}
+}
+
+// A cursor blink or a spinner tick changes only the bottom: it does not
+// draw an answer's held deltas (each key cancels a blink, which comes
+// back as a message; drawing the answer for it cost a second frame per
+// key). The frame tick draws them.
+func TestBlinkAndSpinDoNotFlushTheAnswer(t *testing.T) {
+	delta := func(d string) tea.Msg {
+		e := backend.AgentMessageDeltaEvent{ItemID: "am", Delta: d}
+		e.TurnID = "turn-1"
+		return e
+	}
+	for _, msg := range []tea.Msg{cursor.BlinkMsg{}, spinner.TickMsg{}} {
+		t.Run(fmt.Sprintf("%T", msg), func(t *testing.T) {
+			m := benchModel(t)
+			m.Update(delta("The answer begins"))
+			m.Update(m.stat.NextTick())
+			if got := plain(m); !strings.Contains(got, "The answer begins") {
+				t.Fatalf("the tick did not draw the answer:\n%s", got)
+			}
+			m.Update(delta(" and goes on"))
+			m.Update(msg)
+			if got := plain(m); strings.Contains(got, "goes on") {
+				t.Fatalf("%T drew the held delta:\n%s", msg, got)
+			}
+			m.Update(m.stat.NextTick())
+			if got := plain(m); !strings.Contains(got, "goes on") {
+				t.Fatalf("the tick did not draw the delta:\n%s", got)
 			}
 		})
 	}

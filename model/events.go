@@ -1,6 +1,10 @@
 package model
 
 import (
+	"reflect"
+
+	"charm.land/bubbles/v2/cursor"
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/backend"
@@ -73,4 +77,23 @@ func isDelta(msg tea.Msg) bool {
 		return isDelta(e.Event)
 	}
 	return false
+}
+
+// cursorPkg is the package of the composer's cursor, whose blink
+// messages (some unexported: a blink canceled by the next key) change at
+// most the cursor.
+var cursorPkg = reflect.TypeOf(cursor.BlinkMsg{}).PkgPath()
+
+// bottomOnly reports whether msg changes at most the bottom of the
+// screen: the cursor's blink (each key cancels one, which comes back as a
+// message) or the spinner's tick. It does not flush the transcript: a
+// streaming answer is drawn on its frame tick, not again for these (with
+// an answer streaming, each key was drawn twice: for itself and for the
+// blink it canceled).
+func bottomOnly(msg tea.Msg) bool {
+	if _, ok := msg.(spinner.TickMsg); ok {
+		return true
+	}
+	t := reflect.TypeOf(msg)
+	return t != nil && t.PkgPath() == cursorPkg
 }

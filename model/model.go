@@ -241,8 +241,8 @@ func (m *Model) update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	_, tick := msg.(status.Tick)
 	m.drawn.took(delta, tick)                                                 // view.go: what the next View may reuse
 	m.env.Out.Cmd(wakeTimers(&m.drawn, m.stat, m.composer, m.turn.Running())) // view.go: on screen again
-	if !delta && !m.composer.BurstGoesOn(msg) {
-		m.panes.Flush() // deltas coalesce until the next other message (or paste burst key)
+	if !delta && !bottomOnly(msg) && !m.composer.BurstGoesOn(msg) {
+		m.panes.Flush() // deltas coalesce until the next other message (or paste burst key), events.go
 	}
 	if cmd, done := m.roleFilter(msg); done { // role.go
 		return m, cmd

@@ -15,6 +15,7 @@ import (
 
 	"tandem/backend"
 	"tandem/config"
+	"tandem/internal/deck"
 	"tandem/internal/lib/shellwords"
 	"tandem/model"
 	"tandem/sessions"
@@ -126,8 +127,11 @@ func runInteractive(ctx context.Context, f *Factory, cfg runConfig, in interacti
 
 	// The session is owned here (owner.go); every exit path below closes
 	// the current one, which kills the app-server's whole process group.
-	owner = newSessionOwner(ctx, env, in.resume, host.laneSend(firstLane, p.Send))
-	host.attach(owner, p.Send, in.agents)
+	// The lanes' events reach the program through deck.Feed: a lane's
+	// deltas that came while the program was busy arrive as one message.
+	send := deck.Feed(p.Send)
+	owner = newSessionOwner(ctx, env, in.resume, host.laneSend(firstLane, send))
+	host.attach(owner, send, in.agents)
 	go host.run(owner)
 	env.reportRecordErrors(p.Send)
 	env.warn.attach(p.Send) // warn.go: a log, trace or state file that can't be written

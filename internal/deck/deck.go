@@ -308,6 +308,10 @@ func (d *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case LaneMsg:
+		if b, ok := msg.Msg.(Batch); ok { // feed.go
+			cmds = append(cmds, d.toLaneBatch(msg.Lane, b))
+			break
+		}
 		if _, ok := msg.Msg.(Recheck); ok {
 			d.confStale = true
 			break

@@ -26,7 +26,8 @@ import (
 // real app-server streams one answer: ten lanes at once are ten times
 // what it streams on two cores), and a key is typed into the focused lane
 // (lane 1, streaming too) every 30 ms (faster than a person, slower than
-// a paste burst). echo-p99-ms is a key's p.Send
+// a paste burst). The lanes' messages go through Feed, as tandem's do.
+// echo-p99-ms is a key's p.Send
 // until the end of the View after the deck's Update of it; ms/stream the
 // time for all the streams. The same through the real app-server, with
 // tandem's CPU and RSS: e2e.BenchmarkDeckStream.
@@ -73,19 +74,20 @@ func programEcho(b *testing.B, n int, text string, deltas []string) []time.Durat
 		p.Send(LaneMsg{Lane: id, Msg: backend.ItemStartedEvent{Item: backend.Item{Type: "agentMessage", ID: "msg-1"}}})
 	}
 	b.StartTimer()
+	send := Feed(p.Send) // as tandem sends the lanes' events (internal/cli)
 	go func() {
 		for r, d := range deltas {
 			if r%16 == 15 {
 				time.Sleep(time.Millisecond)
 			}
 			for i := range n {
-				p.Send(LaneMsg{Lane: LaneID(i + 1), Msg: backend.AgentMessageDeltaEvent{ItemID: "msg-1", Delta: d}})
+				send(LaneMsg{Lane: LaneID(i + 1), Msg: backend.AgentMessageDeltaEvent{ItemID: "msg-1", Delta: d}})
 			}
 		}
 		for i := range n {
 			id := LaneID(i + 1)
-			p.Send(LaneMsg{Lane: id, Msg: backend.ItemCompletedEvent{Item: backend.Item{Type: "agentMessage", ID: "msg-1", Text: text}}})
-			p.Send(LaneMsg{Lane: id, Msg: backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}}})
+			send(LaneMsg{Lane: id, Msg: backend.ItemCompletedEvent{Item: backend.Item{Type: "agentMessage", ID: "msg-1", Text: text}}})
+			send(LaneMsg{Lane: id, Msg: backend.TurnCompletedEvent{Turn: backend.Turn{ID: "turn-1", Status: backend.TurnCompleted}}})
 		}
 	}()
 	typing := time.NewTicker(30 * time.Millisecond)
@@ -140,9 +142,11 @@ func (p *echoProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			p.drawn, p.sent = append(p.drawn, p.sent[0]), p.sent[1:]
 		}
 	case LaneMsg:
-		if _, ok := msg.Msg.(backend.TurnCompletedEvent); ok {
-			if p.left--; p.left == 0 {
-				close(p.done)
+		for _, m := range Messages(msg) {
+			if _, ok := m.(backend.TurnCompletedEvent); ok {
+				if p.left--; p.left == 0 {
+					close(p.done)
+				}
 			}
 		}
 	}

@@ -31,7 +31,8 @@ import (
 // through the command center as tandem runs it: one app-server, the
 // first thread the session's and the others lanes on it (Session.Open),
 // each lane a model.Model in a deck.Model inside a real Bubble Tea
-// program (renderer included, output discarded, 120×40). Every thread
+// program (renderer included, output discarded, 120×40), the lanes'
+// events sent through deck.Feed as tandem sends them. Every thread
 // streams the BigMarkdown answer (100 KB in 8,500 deltas) at once, while
 // a key is typed into the focused lane (lane 1, streaming too) every
 // 30 ms (faster than a person, slower than a paste burst).
@@ -116,8 +117,9 @@ func deckStream(b *testing.B, codex, mockBin string, n int) streamRun {
 	go p.Run()
 	defer p.Wait()
 	defer p.Quit()
+	feed := deck.Feed(p.Send) // as tandem sends the lanes' events (internal/cli)
 	send := func(id int) func(any) {
-		return func(v any) { p.Send(deck.LaneMsg{Lane: deck.LaneID(id), Msg: v}) }
+		return func(v any) { feed(deck.LaneMsg{Lane: deck.LaneID(id), Msg: v}) }
 	}
 	sessions := []*backend.Session{e.ReadySession(b, "never", "read-only", nil, send(1))}
 	for i := 2; i <= n; i++ {
@@ -206,14 +208,16 @@ func (p *streamProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			p.keyAt = t0
 		}
 	case deck.LaneMsg:
-		switch ev := msg.Msg.(type) {
-		case backend.AgentMessageDeltaEvent:
-			p.deltas++
-			p.bytes += len(ev.Delta)
-		case backend.TurnCompletedEvent:
-			if p.left--; p.left == 0 && !p.stopped {
-				p.stopped = true
-				close(p.done)
+		for _, m := range deck.Messages(msg) {
+			switch ev := m.(type) {
+			case backend.AgentMessageDeltaEvent:
+				p.deltas++
+				p.bytes += len(ev.Delta)
+			case backend.TurnCompletedEvent:
+				if p.left--; p.left == 0 && !p.stopped {
+					p.stopped = true
+					close(p.done)
+				}
 			}
 		}
 	}
