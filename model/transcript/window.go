@@ -72,6 +72,14 @@ func (v *view) visibleTail(top, h int) int {
 // below" line last. It returns at most h lines (fewer when there is
 // less); it only fills the render caches.
 func (p *Panes) Window(h int) []string {
+	if s := p.find; s != nil && s.pane == p.shown && h > 1 {
+		return p.findWindow(h) // the search line below (search_view.go)
+	}
+	return p.window(h)
+}
+
+// window is Window without the search line.
+func (p *Panes) window(h int) []string {
 	v := &p.shown.v
 	w := p.width()
 	// Only the visible cells' lines are touched: Sync re-renders changed
