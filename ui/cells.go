@@ -55,6 +55,11 @@ type RenderContext struct {
 	// on screen (following the bottom): cells may lay out what lies above
 	// plainly and cheaply (see Lazy). 0 asks for everything fully drawn.
 	Tail int
+	// Rows, when > 0 with Tail, is how many of those lines the screen
+	// shows from the first: a cell drawn partially that starts more
+	// than a screen below them stays so until it comes into view (a
+	// search jumped far up a long thread). 0: every line of the Tail.
+	Rows int
 	// Deadline, when set, lets a cell stop styling once it has passed and
 	// lay out the rest plainly (a Lazy cell's Partial then reports it);
 	// the transcript pager renders a huge answer over several frames so.

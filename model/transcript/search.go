@@ -40,8 +40,10 @@ type search struct {
 	follow       bool
 	anchor       ui.Cell
 	anchorOffset int
-	// at is the current match as drawn.
-	at place
+	// at is the current match as drawn; lines the plain lines of its
+	// cell (locate).
+	at    place
+	lines cellLines
 	// note is a word about the last step ("no earlier match", …).
 	note string
 	// older is a search of the earlier turns not read yet, running.
@@ -59,11 +61,11 @@ type hit struct {
 }
 
 // place is where a match is drawn: line off of cell (drawn at width,
-// version), its col-th match on that line.
+// version, n lines), its col-th match on that line.
 type place struct {
-	cell                 ui.Cell
-	off, col             int
-	version, width, hint int
+	cell                    ui.Cell
+	off, col                int
+	version, width, hint, n int
 }
 
 // FindFacts are what the search line asks of the rest: the
@@ -84,12 +86,16 @@ func (p *Panes) OpenFind(h int) {
 		return
 	}
 	v := &p.shown.v
-	total := v.transcript.Sync(p.renderContext(v.visibleTail(v.top, h)), p.RenderWidth())
+	tail := h
+	if !v.follow {
+		tail = v.visibleTail(v.top, h)
+	}
+	total := v.transcript.Sync(p.renderContext(tail), p.RenderWidth())
 	top := v.top
 	if v.follow {
 		top = max(0, total-h)
 	}
-	s := &search{pane: p.shown, texts: texts{}, cur: -1, follow: v.follow}
+	s := &search{pane: p.shown, cur: -1, follow: v.follow}
 	if n := len(v.transcript.Cells); n > 0 {
 		a := cellIndexAt(&v.transcript, top)
 		s.anchor, s.anchorOffset = v.transcript.Cells[a], top-v.transcript.Start(a)
@@ -213,7 +219,7 @@ func (p *Panes) count(narrow bool) {
 		return
 	}
 	add := func(i int, c ui.Cell) {
-		if n := s.q.Count(s.texts.of(c, s.q)); n > 0 {
+		if n := s.q.Count(s.texts.of(i, c, s.q)); n > 0 {
 			s.hits = append(s.hits, hit{cell: c, idx: i, first: s.total, n: n})
 			s.total += n
 		}
@@ -302,31 +308,65 @@ func (p *Panes) gotoMatch(h int) {
 	if o, ok := ht.cell.(ui.Opener); ok {
 		o.Open()
 	}
+	// Laid out as it is (a huge answer's blocks off screen drawn plain,
+	// as many lines): the lines around the match are styled when the
+	// window draws them.
 	width := p.RenderWidth()
-	t.Sync(p.renderContext(v.visibleTail(v.top, h)), width)
-	start := t.Start(i)
-	total := t.Sync(p.renderContext(max(1, t.Total()-start+h)), width) // the cell drawn whole
-	start = t.Start(i)
-	s.at = locate(t.Window(start, t.Start(i+1)-start, width), s.q, s.cur-ht.first)
-	s.at.cell, s.at.version, s.at.width, s.at.hint = ht.cell, ht.cell.Version(), width, i
+	tail := h
+	if !v.follow {
+		tail = v.visibleTail(v.top, h)
+	}
+	total := t.Total()
+	if t.Pending() { // opened now, or changed since the last frame
+		total = t.Sync(p.renderContext(tail), width)
+	}
+	s.at = s.locate(t, i, width, s.cur-ht.first)
+	s.at.cell, s.at.hint = ht.cell, i
 	v.follow = false
-	v.top = min(max(0, start+s.at.off-h/2), max(0, total-h))
+	v.top = min(max(0, t.Start(i)+s.at.off-h/2), max(0, total-h))
 }
 
-// locate finds the j-th match drawn in a cell's lines: its line and its
-// place on it. A match the drawing does not show whole (cut by a wrap,
-// or hidden) is placed at the last one drawn, or the cell's first line.
-func locate(lines []string, q find.Query, j int) place {
-	last := place{col: -1}
-	for off, l := range lines {
-		spans := q.Spans(find.Plain(l))
-		if j < len(spans) {
-			return place{off: off, col: j}
-		}
-		j -= len(spans)
-		if len(spans) > 0 {
-			last = place{off: off, col: len(spans) - 1}
+// locate finds the j-th match drawn in cell i of t (drawn at width):
+// its line and its place on it. A match the drawing does not show whole
+// (cut by a wrap, or hidden) is placed at the last one drawn, or the
+// cell's first line. The cell's lines are kept plain (and folded) while
+// it is drawn the same, so stepping in a huge answer scans text only.
+func (s *search) locate(t *ui.Transcript, i, width, j int) place {
+	c := t.Cells[i]
+	start := t.Start(i)
+	n := t.Start(i+1) - start
+	k := &s.lines
+	if k.cell != c || k.version != c.Version() || k.width != width || k.n != n || k.fold != s.q.Folds() {
+		lines := t.Window(start, n, width)
+		*k = cellLines{cell: c, version: c.Version(), width: width, n: n, fold: s.q.Folds(), text: make([]string, len(lines))}
+		for x, l := range lines {
+			k.text[x] = find.Plain(l)
+			if k.fold {
+				k.text[x] = find.Fold(k.text[x])
+			}
 		}
 	}
-	return last
+	at := place{col: -1, version: k.version, width: width, n: n}
+	for off, l := range k.text {
+		m := s.q.Count(l)
+		if j < m {
+			at.off, at.col = off, j
+			return at
+		}
+		j -= m
+		if m > 0 {
+			at.off, at.col = off, m-1
+		}
+	}
+	return at
+}
+
+// cellLines are the plain (folded, for a query that ignores case)
+// lines of the cell last searched for a match's place, as drawn at
+// width (version, n lines).
+type cellLines struct {
+	cell              ui.Cell
+	version, width, n int
+	fold              bool
+	text              []string
 }

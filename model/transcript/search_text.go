@@ -17,20 +17,25 @@ import (
 
 // cellText is a cell's searchable text as of its version.
 type cellText struct {
+	cell        ui.Cell
 	version     int
 	raw, folded string
 	hasFolded   bool
 }
 
-// texts are the kept texts of one search.
-type texts map[ui.Cell]*cellText
+// texts are the kept texts of one search, by the cell's index (a cell
+// found at another index, after earlier turns went in above, is read
+// again).
+type texts []cellText
 
-// of returns c's text as q counts in it.
-func (t texts) of(c ui.Cell, q find.Query) string {
-	e := t[c]
-	if e == nil || e.version != c.Version() {
-		e = &cellText{version: c.Version(), raw: CellText(c)}
-		t[c] = e
+// of returns the text of c, cell i, as q counts in it.
+func (t *texts) of(i int, c ui.Cell, q find.Query) string {
+	if i >= len(*t) {
+		*t = append(*t, make([]cellText, i+1-len(*t))...)
+	}
+	e := &(*t)[i]
+	if e.cell != c || e.version != c.Version() {
+		*e = cellText{cell: c, version: c.Version(), raw: CellText(c)}
 	}
 	if !q.Folds() {
 		return e.raw

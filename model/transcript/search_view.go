@@ -48,7 +48,7 @@ func (p *Panes) curLine() int {
 	}
 	s.at.hint = i
 	width := p.RenderWidth()
-	if s.at.version != s.at.cell.Version() || s.at.width != width {
+	if n := t.Start(i+1) - t.Start(i); s.at.version != s.at.cell.Version() || s.at.width != width || s.at.n != n {
 		j := s.cur
 		for _, x := range s.hits {
 			if x.cell == s.at.cell {
@@ -56,9 +56,9 @@ func (p *Panes) curLine() int {
 				break
 			}
 		}
-		start := t.Start(i)
-		at := locate(t.Window(start, t.Start(i+1)-start, width), s.q, j)
-		s.at.off, s.at.col, s.at.version, s.at.width = at.off, at.col, s.at.cell.Version(), width
+		cell := s.at.cell
+		s.at = s.locate(t, i, width, j)
+		s.at.cell, s.at.hint = cell, i
 	}
 	return t.Start(i) + s.at.off
 }

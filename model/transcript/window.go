@@ -90,7 +90,9 @@ func (p *Panes) window(h int) []string {
 	if !v.follow {
 		tail = v.visibleTail(v.top, h)
 	}
-	total := v.transcript.Sync(p.renderContext(tail), p.RenderWidth())
+	ctx := p.renderContext(tail)
+	ctx.Rows = h // a search may have jumped far up: what is far below waits
+	total := v.transcript.Sync(ctx, p.RenderWidth())
 	maxTop := max(0, total-h)
 	top := v.top
 	if v.follow || top > maxTop {
