@@ -218,6 +218,9 @@ func (p *Panes) count(narrow bool) {
 	if s.q.Empty() {
 		return
 	}
+	if len(s.texts) < len(cells) {
+		s.texts = append(s.texts, make([]cellText, len(cells)-len(s.texts))...)
+	}
 	add := func(i int, c ui.Cell) {
 		if n := s.q.Count(s.texts.of(i, c, s.q)); n > 0 {
 			s.hits = append(s.hits, hit{cell: c, idx: i, first: s.total, n: n})

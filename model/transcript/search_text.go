@@ -58,6 +58,9 @@ const outputLines = 2 * ui.ExpandedLines
 func CellText(c ui.Cell) string {
 	switch c := c.(type) {
 	case *ui.UserCell:
+		if len(c.Images) == 0 {
+			return c.Text
+		}
 		return c.Text + "\n" + strings.Join(c.Images, "\n")
 	case *ui.AgentCell:
 		return c.Item.Text()
@@ -85,6 +88,9 @@ func CellText(c ui.Cell) string {
 	case *ui.ToolCell:
 		return c.Item.Title + "\n" + c.Item.Detail + "\n" + c.Item.Progress
 	case *ui.BannerCell:
+		if len(c.Detail) == 0 {
+			return c.Text
+		}
 		return c.Text + "\n" + strings.Join(c.Detail, "\n")
 	}
 	return ""
