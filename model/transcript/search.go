@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/internal/lib/find"
+	"tandem/model/act"
 	"tandem/model/keys"
 	"tandem/ui"
 )
@@ -68,6 +69,10 @@ type place struct {
 	version, width, hint, n int
 }
 
+// FindInlineHint is why Ctrl+F opens no search line with
+// --no-alt-screen (the transcript is in the terminal's scrollback).
+const FindInlineHint = "with --no-alt-screen the transcript is the terminal's: search it there, or Ctrl+T then / searches the pager"
+
 // FindFacts are what the search line asks of the rest: the
 // transcript's rows and whether a client is there to read earlier
 // turns with.
@@ -83,6 +88,10 @@ func (p *Panes) Finding() bool { return p.find != nil }
 // transcript's rows), or, open already, keeps it.
 func (p *Panes) OpenFind(h int) {
 	if p.find != nil {
+		return
+	}
+	if p.Inline() && !p.FullScreen() { // the terminal's scrollback: not tandem's to search
+		p.env.Out.Notice(act.NoticeInfo, FindInlineHint)
 		return
 	}
 	v := &p.shown.v

@@ -9,7 +9,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tandem/backend"
+	"tandem/model/act"
 	"tandem/model/keys"
+	"tandem/ui"
 )
 
 // findPanes are panes of w×h holding items (each completed), drawn once.
@@ -160,5 +162,22 @@ func TestPagerFind(t *testing.T) {
 	press(tea.KeyPressMsg{Code: tea.KeyEscape})
 	if p.pager == nil || p.pager.top != top || p.pager.find != nil {
 		t.Fatalf("Esc: the pager closed or is not back at %d", top)
+	}
+}
+
+// With --no-alt-screen the transcript is the terminal's scrollback:
+// Ctrl+F opens no search line (its keys would go nowhere drawn) and
+// says where to search instead.
+func TestFindInlineSaysWhy(t *testing.T) {
+	out := &act.Out{}
+	env := act.Env{Out: out, Clock: act.RealClock{}, Role: act.NewRole(false, false, false)}
+	p := New(env, Look{Styles: ui.NewStyles(true), Markdown: ui.NewMarkdown("dark")}, Options{NoAltScreen: true, NoColor: true})
+	p.Resize(80, 20)
+	p.OpenFind(19)
+	if p.Finding() {
+		t.Fatal("a search line opened in the scrollback")
+	}
+	if len(out.Intents) != 1 || out.Intents[0] != (act.SetNotice{Kind: act.NoticeInfo, Text: FindInlineHint}) {
+		t.Fatalf("asked %v, want the hint", out.Intents)
 	}
 }
