@@ -181,3 +181,23 @@ func TestFindInlineSaysWhy(t *testing.T) {
 		t.Fatalf("asked %v, want the hint", out.Intents)
 	}
 }
+
+// A search that jumps far up a long thread draws what comes into view,
+// not every cell between there and the bottom: neither the jump nor a
+// scroll after it redraws the turns far below the screen.
+func TestFindFarJumpDrawsOnlyTheView(t *testing.T) {
+	p := historyPanes(t, 2000)
+	tr := &p.shown.v.transcript
+	r0 := tr.Renders
+	typeFind(p, "question 1000")
+	p.Window(37)
+	p.FindKey(tea.KeyPressMsg{Code: tea.KeyTab}, keys.Default(), FindFacts{Height: 37})
+	if s := ansi.Strip(strings.Join(p.Window(37), "\n")); !strings.Contains(s, "question 1000") {
+		t.Fatalf("the match is not on screen:\n%s", s)
+	}
+	p.Scroll(0, -1, 37, false)
+	p.Window(37)
+	if n := tr.Renders - r0; n > 400 {
+		t.Fatalf("%d cells drawn for a jump 1,000 turns up and a page: the turns below were redrawn", n)
+	}
+}

@@ -51,9 +51,16 @@ func (p *Panes) Resize(w, h int) tea.Cmd {
 	return tea.Batch(fill, p.env.Clock.After(resizeDebounce, func(time.Time) tea.Msg { return resizeDoneMsg{seq: seq, width: width} }))
 }
 
-// renderContext is what the cells draw with; tail is RenderContext.Tail.
+// renderContext is what the cells draw with; tail is RenderContext.Tail
+// (with it, Rows is the window's height).
 func (p *Panes) renderContext(tail int) *ui.RenderContext {
-	return &ui.RenderContext{Styles: &p.look.Styles, Markdown: p.look.Markdown, Tail: tail}
+	ctx := &ui.RenderContext{Styles: &p.look.Styles, Markdown: p.look.Markdown, Tail: tail}
+	if tail > 0 {
+		// what lies far below the screen's top waits until it comes
+		// into view (a search may have jumped far up a long thread)
+		ctx.Rows = max(1, p.h)
+	}
+	return ctx
 }
 
 // visibleTail is RenderContext.Tail for a screen whose first transcript
