@@ -201,3 +201,19 @@ func TestFindFarJumpDrawsOnlyTheView(t *testing.T) {
 		t.Fatalf("%d cells drawn for a jump 1,000 turns up and a page: the turns below were redrawn", n)
 	}
 }
+
+// ScrollToItem brings a drawn turn on screen; a turn not drawn moves
+// nothing.
+func TestScrollToItem(t *testing.T) {
+	p := historyPanes(t, 200)
+	if !p.ScrollToItem("42", "", 37) {
+		t.Fatal("turn 42 is drawn, but ScrollToItem found nothing")
+	}
+	if s := ansi.Strip(strings.Join(p.Window(37), "\n")); !strings.Contains(s, "question 42\n") && !strings.Contains(s, "question 42 ") {
+		t.Fatalf("turn 42 not on screen:\n%s", s)
+	}
+	top := p.shown.v.top
+	if p.ScrollToItem("no such turn", "", 37) || p.shown.v.top != top {
+		t.Fatal("a turn not drawn moved the view")
+	}
+}
