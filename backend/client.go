@@ -57,6 +57,12 @@ type Client interface {
 	// newest), oldest first, with every item, and the cursor of the turns
 	// before them ("" when these begin the thread).
 	ListTurns(ctx context.Context, id, cursor string, limit int) (turns []Turn, older string, err error)
+	// SearchOccurrences runs `thread/searchOccurrences` for thread id
+	// (which need not be open): up to limit places term occurs in its
+	// user messages and answers from cursor ("" for the first), oldest
+	// first, and the next page's cursor ("" after the last); -32601 (an
+	// *RPCError) from a codex without it.
+	SearchOccurrences(ctx context.Context, id, term, cursor string, limit int) (found []Occurrence, next string, err error)
 	// ListQueue runs `thread/queue/list` for the current thread: the
 	// messages the server holds for its next turns (queued by any
 	// client), next to run first. A codex without the queue answers
@@ -229,6 +235,11 @@ func (u Unavailable) ListQueue(context.Context) ([]QueuedSubmission, error) { re
 
 // ListTurns implements Client.
 func (u Unavailable) ListTurns(context.Context, string, string, int) ([]Turn, string, error) {
+	return nil, "", u.err()
+}
+
+// SearchOccurrences implements Client.
+func (u Unavailable) SearchOccurrences(context.Context, string, string, string, int) ([]Occurrence, string, error) {
 	return nil, "", u.err()
 }
 

@@ -22,7 +22,7 @@
 //     and writes lines, and starts or dials nothing.
 //   - client: Session, the typed Client over one Conn (session.go, queue.go,
 //     client.go, calls.go, aside.go, fs.go, sandbox.go, skills.go,
-//     turns.go, images.go, stuck.go, resumecwd.go, exec.go, searchcalls.go), and its
+//     turns.go, images.go, stuck.go, resumecwd.go, exec.go, searchcalls.go, occurrences.go), and its
 //     lanes: more Sessions, one thread each, on the same Conn, which the
 //     root routes each thread's events and requests to (lanes.go). It
 //     reaches the peer through the Transport and Stream interfaces only.

@@ -26,7 +26,7 @@ var fileGroups = map[string]string{
 	// client: the Session and its typed Client methods.
 	"session.go": "client", "queue.go": "client", "client.go": "client", "calls.go": "client", "aside.go": "client", "fs.go": "client",
 	"sandbox.go": "client", "skills.go": "client", "turns.go": "client", "images.go": "client", "stuck.go": "client", "resumecwd.go": "client",
-	"lanes.go": "client", "exec.go": "client", "queuecalls.go": "client", "searchcalls.go": "client",
+	"lanes.go": "client", "exec.go": "client", "queuecalls.go": "client", "searchcalls.go": "client", "occurrences.go": "client",
 	// transport: starting and reaching the app-server.
 	"process.go": "transport", "ssh.go": "transport", "sshdaemon.go": "transport", "ws.go": "transport",
 	"daemon.go": "transport", "daemonhome.go": "transport", "codexhome.go": "transport",

@@ -141,6 +141,10 @@ var (
 	ThreadRead = request[ThreadReadParams, ThreadReadResponse]("thread/read")
 	// ThreadTurnsList is `thread/turns/list`: one page of a thread's turns.
 	ThreadTurnsList = request[ThreadTurnsListParams, TurnsPage]("thread/turns/list")
+	// ThreadSearchOccurrences is `thread/searchOccurrences`
+	// (experimental): one page of where a term occurs in a thread's
+	// messages and answers (occurrences.go).
+	ThreadSearchOccurrences = request[ThreadSearchOccurrencesParams, OccurrencesPage]("thread/searchOccurrences")
 	// ThreadSetName is `thread/name/set`.
 	ThreadSetName = request[ThreadSetNameParams, Empty]("thread/name/set")
 	// ThreadArchive is `thread/archive`.

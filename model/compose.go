@@ -56,7 +56,7 @@ func newComposer(m *Model) *composer.Composer {
 // waits to see whether a paste follows it, a key right after it makes
 // both a paste, and every other key acts now (onKey).
 func (m *Model) keyIn(k tea.KeyPressMsg) tea.Cmd {
-	g := composer.Gate{Elsewhere: m.env.Role.Watches() || m.panes.PagerOpen() || m.overlay.Open(),
+	g := composer.Gate{Elsewhere: m.env.Role.Watches() || m.panes.PagerOpen() || m.panes.Finding() || m.overlay.Open(),
 		Form: m.overlay.HasKeys()}
 	g.FormWants = g.Form && m.overlay.Wants(k)
 	switch v := m.composer.KeyIn(k, g); v.Do {
@@ -78,6 +78,10 @@ func (m *Model) keyIn(k tea.KeyPressMsg) tea.Cmd {
 func (m *Model) onPaste(text string) tea.Cmd {
 	m.composer.EndBurst()
 	ended := m.apply()
+	if m.panes.Finding() { // model/transcript: into the search line
+		m.panes.FindPaste(text, m.transcriptHeight())
+		return ended
+	}
 	if m.overlay.Paste(text) { // model/overlay: the login form's key, the form's field
 		return ended
 	}

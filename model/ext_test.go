@@ -194,6 +194,48 @@ func (f *fakeDriver) ListTurns(_ context.Context, id, cursor string, limit int) 
 	return turns, older, nil
 }
 
+// SearchOccurrences finds term (ignoring case) in the fake thread's user
+// messages and answers, oldest first, in pages of limit (a cursor is
+// the index of the next occurrence), as thread/searchOccurrences does;
+// errs["thread/searchOccurrences"] fails it.
+func (f *fakeDriver) SearchOccurrences(_ context.Context, id, term, cursor string, limit int) ([]backend.Occurrence, string, error) {
+	f.record("thread/searchOccurrences", cursor)
+	f.mu.Lock()
+	err := f.errs["thread/searchOccurrences"]
+	all := f.threads[id].Turns
+	f.mu.Unlock()
+	if err != nil {
+		return nil, "", err
+	}
+	var found []backend.Occurrence
+	for _, t := range all {
+		for _, it := range t.Items {
+			text := it.Text
+			if it.Type == "userMessage" {
+				text = it.UserText()
+			} else if it.Type != "agentMessage" {
+				continue
+			}
+			if strings.Contains(strings.ToLower(text), strings.ToLower(term)) {
+				found = append(found, backend.Occurrence{TurnID: t.ID, ItemID: it.ID, Snippet: text})
+			}
+		}
+	}
+	from := 0
+	if cursor != "" {
+		from, _ = strconv.Atoi(cursor)
+	}
+	end := len(found)
+	if limit > 0 {
+		end = min(end, from+limit)
+	}
+	next := ""
+	if end < len(found) {
+		next = strconv.Itoa(end)
+	}
+	return found[from:end], next, nil
+}
+
 // turnsBefore returns up to limit turns before all[end] and the cursor
 // of the ones before them ("" when none are).
 func turnsBefore(all []backend.Turn, end, limit int) ([]backend.Turn, string) {

@@ -41,6 +41,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.panes.PagerOpen():
 		return m.pagerKey(k)
+	case m.panes.Finding(): // model/transcript: the search line has every key
+		m.panes.FindKey(k, m.keys, transcript.FindFacts{Height: m.transcriptHeight(), CanRead: m.turn.Client() != nil})
+		return nil
 	case m.overlay.Takes(k): // model/overlay: a picker or the login form
 		m.overlay.Key(k)
 		return nil
@@ -189,6 +192,9 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		// approval asks about, uncut: its detail, then its whole diff.
 		detail, diff := m.overlay.PagerTail() // model/overlay
 		return m.panes.OpenPager(transcript.PagerTail{Detail: detail, Diff: diff}), true
+	case key.Matches(k, km.Find):
+		m.panes.OpenFind(m.transcriptHeight() - 1) // model/transcript: the search line
+		return nil, true
 	case key.Matches(k, km.Expand):
 		if m.env.Role.Watches() {
 			return nil, false

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tandem/model/act"
+	"tandem/model/transcript"
 )
 
 // guestNoHostProgram is the notice for a key that would run a program
@@ -31,10 +32,13 @@ func (m *Model) roleFilter(msg tea.Msg) (cmd tea.Cmd, done bool) {
 		case m.panes.PagerOpen() && !key.Matches(msg, km.QuitEmpty):
 			m.pagerKey(msg) // q, esc and Ctrl+C close the pager
 			return nil, true
+		case m.panes.Finding(): // the search line
+			m.panes.FindKey(msg, km, transcript.FindFacts{Height: m.transcriptHeight()})
+			return nil, true
 		case key.Matches(msg, km.Leave):
 			return m.Quit(), true
-		case key.Matches(msg, km.ScrollUp, km.ScrollDown, km.Pager, km.Mouse):
-			// scrolling, the transcript pager and mouse capture
+		case key.Matches(msg, km.ScrollUp, km.ScrollDown, km.Pager, km.Mouse, km.Find):
+			// scrolling, the transcript pager, mouse capture and the search
 			return nil, false
 		}
 		m.env.Out.Notice(act.NoticeInfo, watcherReadOnlyHint)

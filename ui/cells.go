@@ -55,6 +55,11 @@ type RenderContext struct {
 	// on screen (following the bottom): cells may lay out what lies above
 	// plainly and cheaply (see Lazy). 0 asks for everything fully drawn.
 	Tail int
+	// Rows, when > 0 with Tail, is how many of those lines the screen
+	// shows from the first: a cell drawn partially that starts more
+	// than a screen below them stays so until it comes into view (a
+	// search jumped far up a long thread). 0: every line of the Tail.
+	Rows int
 	// Deadline, when set, lets a cell stop styling once it has passed and
 	// lay out the rest plainly (a Lazy cell's Partial then reports it);
 	// the transcript pager renders a huge answer over several frames so.
@@ -217,6 +222,9 @@ func (c *FileChangeCell) Render(ctx *RenderContext, width int) []string {
 type ReasoningCell struct {
 	versioned
 	Item *thread.Item
+	// Opened shows the whole summary in the transcript too (a search
+	// found something in it: Open).
+	Opened bool
 }
 
 // Version implements Cell.
@@ -256,7 +264,7 @@ func (c *ReasoningCell) Render(ctx *RenderContext, width int) []string {
 		return nil
 	}
 	st := ctx.Styles
-	if !ctx.Expanded {
+	if !ctx.Expanded && !c.Opened {
 		h := SanitizeLine(c.Heading())
 		if h == "" {
 			h, _, _ = strings.Cut(strings.ReplaceAll(src, "**", ""), "\n")
@@ -327,6 +335,9 @@ func (c *BannerCell) Render(ctx *RenderContext, width int) []string {
 type ToolCell struct {
 	versioned
 	Item *thread.Item
+	// Opened shows every detail line (a search found something in
+	// them: Open).
+	Opened bool
 }
 
 // Version implements Cell.
@@ -354,7 +365,7 @@ func (c *ToolCell) Render(ctx *RenderContext, width int) []string {
 		lines := []string{"", st.Dim.Render(Truncate("· "+SanitizeLine(it.Title), width))}
 		if d := strings.TrimSpace(Sanitize(it.Detail)); d != "" {
 			ds := strings.Split(d, "\n")
-			if len(ds) > 3 {
+			if len(ds) > 3 && !c.Opened {
 				ds = append(ds[:3], fmt.Sprintf("… +%d lines (ctrl+t shows all)", len(ds)-3))
 			}
 			for _, l := range ds {
@@ -382,7 +393,7 @@ func (c *ToolCell) Render(ctx *RenderContext, width int) []string {
 	}
 	if it.Detail != "" {
 		d := strings.Split(strings.TrimRight(Sanitize(it.Detail), "\n"), "\n")
-		if len(d) > 6 {
+		if len(d) > 6 && !c.Opened {
 			d = append(d[:6], fmt.Sprintf("… +%d lines", len(d)-6))
 		}
 		for _, l := range d {

@@ -259,6 +259,9 @@ func (t *Transcript) Sync(ctx *RenderContext, width int) int {
 			// only the cells from the top of the screen down can be on it
 			top := t.total - ctx.Tail
 			for i := t.cellAt(top); i < len(t.Cells); i++ {
+				if ctx.Rows > 0 && t.starts[i] > top+2*ctx.Rows {
+					break // far below the screen: drawn once it comes into view
+				}
 				last, ok := t.partial[i]
 				if !ok {
 					continue

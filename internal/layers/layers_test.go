@@ -69,6 +69,8 @@ var forbidden = map[string][]string{
 	"internal/lib/procgroup": append([]string{"tandem/"}, rendering...),
 	// unidiff is the one unified-diff reader: no tandem, no rendering.
 	"internal/lib/unidiff": append([]string{"tandem/"}, rendering...),
+	// find is the searches' matching and marks: no tandem, no rendering.
+	"internal/lib/find": append([]string{"tandem/"}, rendering...),
 
 	// The model's components (model/NAME) have no rows: components_test.go
 	// finds them in the tree and holds each to one rule (componentImport).

@@ -44,9 +44,13 @@ const (
 	// the inbox. Printable keys type into its filter (or the prompt it
 	// asks), so none of its actions is a plain letter.
 	Deck
+	// Search: the search line of the transcript or the pager (Find,
+	// PagerFind). Printable keys type into it, so none of its actions
+	// is a plain letter.
+	Search
 )
 
-var scopeNames = [...]string{"the session", "editing the message", "lists", "the pager", "forms", "watching", "replaying", "the command center"}
+var scopeNames = [...]string{"the session", "editing the message", "lists", "the pager", "forms", "watching", "replaying", "the command center", "the search line"}
 
 // scopes is every scope, in the order /help and docs/KEYS.md list them.
 func scopes() []Scope {
@@ -66,7 +70,7 @@ type Map struct {
 	// The composer and the session.
 	Submit, Newline, Queue, Interrupt, Quit, QuitEmpty, ScrollUp, ScrollDown,
 	Pager, Expand, Output, Copy, Mouse, Restart, Agents, Editor, Clipboard,
-	Collab, HistorySearch, HistoryPrev, HistoryNext, RewindEsc, Suspend key.Binding
+	Collab, HistorySearch, HistoryPrev, HistoryNext, RewindEsc, Suspend, Find key.Binding
 	// Editing the draft.
 	DeleteBack, DeleteForward, DeleteWordBack, DeleteWordForward, KillToEnd,
 	KillToStart, Left, Right, Up, Down, WordLeft, WordRight, LineStart, LineEnd,
@@ -76,7 +80,9 @@ type Map struct {
 	ListClose, ListErase, ResumeScope, ResumeSort key.Binding
 	// The transcript pager.
 	PagerUp, PagerDown, PagerPageUp, PagerPageDown, PagerTop, PagerBottom,
-	PagerClose, PagerOutput key.Binding
+	PagerClose, PagerOutput, PagerFind, PagerFindOlder, PagerFindNewer key.Binding
+	// The search line (Find in the transcript, PagerFind in the pager).
+	FindOlder, FindNewer, FindStay, FindClose, FindErase key.Binding
 	// Forms.
 	FormUp, FormDown, FormTop, FormBottom, FormChoose, FormAbort, FormToggle,
 	DiffLineUp, DiffLineDown, DiffHalfUp, DiffHalfDown, DiffPageUp, DiffPageDown,
@@ -138,6 +144,7 @@ func Default() *Map {
 	m.def(&m.HistorySearch, "history_search", Compose, "search the prompt history", "ctrl+r")
 	m.def(&m.HistoryPrev, "history_prev", Compose, "the previous prompt (on an empty input or in the history)", "up")
 	m.def(&m.HistoryNext, "history_next", Compose, "the next prompt in the history", "down")
+	m.def(&m.Find, "find", Compose, "search the thread: prompts, answers, reasoning, commands and their output, diffs, tool calls, earlier turns not read yet too (docs/SEARCH.md)", "ctrl+f")
 	m.def(&m.Deck, "deck", Compose, "the command center: every thread, the inbox of what waits (docs/AGENTS.md); again: back to the thread", "f4")
 	// Editing the draft.
 	m.def(&m.DeleteBack, "delete_back", Edit, "delete the character before the cursor", "backspace", "ctrl+h")
@@ -147,7 +154,7 @@ func Default() *Map {
 	m.def(&m.KillToEnd, "kill_to_end", Edit, "delete to the end of the line", "ctrl+k")
 	m.def(&m.KillToStart, "kill_to_start", Edit, "delete to the start of the line", "ctrl+u")
 	m.def(&m.Left, "left", Edit, "one character left", "left", "ctrl+b")
-	m.def(&m.Right, "right", Edit, "one character right", "right", "ctrl+f")
+	m.def(&m.Right, "right", Edit, "one character right (Ctrl+F searches the thread)", "right")
 	m.def(&m.Up, "up", Edit, "one row up in the message", "up", "ctrl+p")
 	m.def(&m.Down, "down", Edit, "one row down in the message", "down", "ctrl+n")
 	m.def(&m.WordLeft, "word_left", Edit, "one word left", "alt+left", "ctrl+left", "alt+b")
@@ -179,6 +186,15 @@ func Default() *Map {
 	m.def(&m.PagerBottom, "pager_bottom", Pager, "the bottom", "end", "G")
 	m.def(&m.PagerClose, "pager_close", Pager, "close the pager", "q", "esc", "ctrl+t", "ctrl+c")
 	m.def(&m.PagerOutput, "pager_output", Pager, "the last command's whole output in $PAGER", "o")
+	m.def(&m.PagerFind, "pager_find", Pager, "search the pager's text (the search line)", "/")
+	m.def(&m.PagerFindOlder, "pager_find_older", Pager, "the search's match above (older)", "n")
+	m.def(&m.PagerFindNewer, "pager_find_newer", Pager, "the search's match below (newer)", "N")
+	// The search line.
+	m.def(&m.FindOlder, "find_older", Search, "the match above (older); past the oldest loaded: earlier turns, read from the server", "enter", "up", "ctrl+p")
+	m.def(&m.FindNewer, "find_newer", Search, "the match below (newer)", "shift+enter", "down", "ctrl+n")
+	m.def(&m.FindStay, "find_stay", Search, "close the search line, staying at the match (the pager: n/N step on)", "tab")
+	m.def(&m.FindClose, "find_close", Search, "close the search line, back where the search began; while earlier turns are read: stop reading", "esc", "ctrl+c")
+	m.def(&m.FindErase, "find_erase", Search, "erase the query's last character", "backspace", "ctrl+h")
 	// Forms.
 	m.def(&m.FormUp, "form_up", Form, "the choice above", "up", "ctrl+p")
 	m.def(&m.FormDown, "form_down", Form, "the choice below", "down", "ctrl+n")

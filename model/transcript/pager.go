@@ -37,6 +37,8 @@ type pager struct {
 	// page, when set, is the text shown instead of the transcript
 	// (page.go).
 	page *page
+	// find is the pager's search (pager_search.go), nil for none.
+	find *pagerFind
 }
 
 // PagerTail is what a waiting approval asks about, shown whole after the
@@ -70,7 +72,9 @@ func (p *Panes) PagerView() string {
 	h := max(1, height-1)
 	end := min(len(pg.lines), pg.top+h)
 	out := make([]string, 0, height)
-	out = append(out, pg.lines[pg.top:end]...)
+	for i := pg.top; i < end; i++ {
+		out = append(out, pg.find.mark(i, pg.lines[i]))
+	}
 	for len(out) < h {
 		out = append(out, "")
 	}
@@ -82,11 +86,14 @@ func (p *Panes) PagerView() string {
 	if !pg.filled {
 		state = "drawing earlier turns…"
 	}
-	what := " transcript · ↑↓ PgUp/PgDn g/G · o command output · q/esc close · "
+	what := " transcript · ↑↓ PgUp/PgDn g/G · / find · o command output · q/esc close · "
 	if pg.page != nil {
 		what = " " + ui.SanitizeLine(pg.page.title) + " · ↑↓ PgUp/PgDn g/G · q/esc close · "
 	}
 	foot := ui.Truncate(what+state, w)
+	if pg.find != nil {
+		return strings.Join(append(out, pg.find.footer(st, w)), "\n")
+	}
 	out = append(out, st.Status.Reverse(true).Render(foot+strings.Repeat(" ", max(0, w-lipgloss.Width(foot)))))
 	return strings.Join(out, "\n")
 }
@@ -225,6 +232,9 @@ const (
 func (p *Panes) PagerKey(k tea.KeyPressMsg, km *keys.Map) PagerAction {
 	pg := p.pager
 	h := max(1, p.h-1)
+	if p.pagerFindKey(k, km) { // pager_search.go
+		return PagerStay
+	}
 	switch {
 	case key.Matches(k, km.PagerClose):
 		return PagerClose

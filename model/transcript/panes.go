@@ -72,6 +72,12 @@ type Panes struct {
 	unknown map[string]bool
 	// dig is the thread at a glance, kept as it folds (digest.go).
 	dig digest
+	// find is the open search line (search.go), nil when closed;
+	// findSeq numbers its searches of earlier turns, noServerFind says
+	// the server has no thread/searchOccurrences.
+	find         *search
+	findSeq      int
+	noServerFind bool
 }
 
 // New returns the panes of a viewer, the session's thread shown.
@@ -457,5 +463,9 @@ func (p *Panes) OnDone(msg any, f DoneFacts) {
 		p.OnAgentsListed(msg, f.Open)
 	case act.AgentHistory:
 		p.OnAgentHistory(msg)
+	case act.Occurrences:
+		p.onOccurrences(msg, f) // search_older.go
+	case act.SearchTurns:
+		p.onSearchTurns(msg, f)
 	}
 }

@@ -51,9 +51,16 @@ func (p *Panes) Resize(w, h int) tea.Cmd {
 	return tea.Batch(fill, p.env.Clock.After(resizeDebounce, func(time.Time) tea.Msg { return resizeDoneMsg{seq: seq, width: width} }))
 }
 
-// renderContext is what the cells draw with; tail is RenderContext.Tail.
+// renderContext is what the cells draw with; tail is RenderContext.Tail
+// (with it, Rows is the window's height).
 func (p *Panes) renderContext(tail int) *ui.RenderContext {
-	return &ui.RenderContext{Styles: &p.look.Styles, Markdown: p.look.Markdown, Tail: tail}
+	ctx := &ui.RenderContext{Styles: &p.look.Styles, Markdown: p.look.Markdown, Tail: tail}
+	if tail > 0 {
+		// what lies far below the screen's top waits until it comes
+		// into view (a search may have jumped far up a long thread)
+		ctx.Rows = max(1, p.h)
+	}
+	return ctx
 }
 
 // visibleTail is RenderContext.Tail for a screen whose first transcript
@@ -72,6 +79,14 @@ func (v *view) visibleTail(top, h int) int {
 // below" line last. It returns at most h lines (fewer when there is
 // less); it only fills the render caches.
 func (p *Panes) Window(h int) []string {
+	if s := p.find; s != nil && s.pane == p.shown && h > 1 {
+		return p.findWindow(h) // the search line below (search_view.go)
+	}
+	return p.window(h)
+}
+
+// window is Window without the search line.
+func (p *Panes) window(h int) []string {
 	v := &p.shown.v
 	w := p.width()
 	// Only the visible cells' lines are touched: Sync re-renders changed
@@ -82,7 +97,9 @@ func (p *Panes) Window(h int) []string {
 	if !v.follow {
 		tail = v.visibleTail(v.top, h)
 	}
-	total := v.transcript.Sync(p.renderContext(tail), p.RenderWidth())
+	ctx := p.renderContext(tail)
+	ctx.Rows = h // a search may have jumped far up: what is far below waits
+	total := v.transcript.Sync(ctx, p.RenderWidth())
 	maxTop := max(0, total-h)
 	top := v.top
 	if v.follow || top > maxTop {
