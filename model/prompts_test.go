@@ -1,0 +1,109 @@
+package model
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tandem/sessions"
+)
+
+// promptsState is a state file with /w's prompts and another
+// workspace's, each with the time it was sent (Unix seconds): /other's
+// "deploy to staging" was sent after /w's newest.
+func promptsState(t *testing.T) *sessions.Store {
+	t.Helper()
+	s := sessions.Open(t.TempDir())
+	file := `{
+  "/w": {"history": ["fix the flaky test", "add a test\nfor the parser\n  with tabs"], "sent": [100, 300]},
+  "/other": {"history": ["deploy to staging", "fix the flaky test"], "sent": [400, 50]}
+}`
+	if err := os.WriteFile(s.Path(), []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// rowsOf returns the picker's rows holding any of texts, in screen
+// order, each as the first of texts it holds (the preview under the
+// list's ╌ rule left out).
+func rowsOf(screen string, texts ...string) []string {
+	var out []string
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "╌") {
+			break
+		}
+		for _, x := range texts {
+			if strings.Contains(l, x) {
+				out = append(out, x)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Ctrl+R lists this workspace's prompts first, newest first, then the
+// other workspaces' (named), a prompt sent in both once; typing filters
+// fuzzily and keeps that order; Enter puts the prompt in the draft.
+func TestCtrlRSearchesEveryWorkspace(t *testing.T) {
+	m := ready(t, newFake(), Options{State: promptsState(t), Workspace: "/w"})
+	press(t, m, 'r', tea.ModCtrl)
+	s := viewText(m)
+	rows := rowsOf(s, "add a test", "fix the flaky", "deploy to staging")
+	if strings.Join(rows, "|") != "add a test|fix the flaky|deploy to staging" {
+		t.Fatalf("rows %q, want this workspace's newest first, then the other's:\n%s", rows, s)
+	}
+	if !strings.Contains(s, "add a test ⏎ for the parser ⏎ with tabs") || !strings.Contains(s, "/other") {
+		t.Fatalf("a multi-line prompt on one row and the other workspace named:\n%s", s)
+	}
+	// "ly" matches "fix the flaky test" and "deploy to staging": /w's first.
+	typeText(t, m, "ly")
+	s = viewText(m)
+	if rows := rowsOf(s, "fix the flaky", "deploy to staging", "add a test"); strings.Join(rows, "|") != "fix the flaky|deploy to staging" {
+		t.Fatalf("after ly: rows %q:\n%s", rows, s)
+	}
+	press(t, m, tea.KeyDown, 0)
+	press(t, m, tea.KeyEnter, 0)
+	if got := m.State().Composer; got != "deploy to staging" {
+		t.Fatalf("Enter put %q in the draft, want the other workspace's prompt", got)
+	}
+}
+
+// Esc closes Ctrl+R's picker and leaves the draft as it was, though the
+// picker opened searching it and was typed into.
+func TestCtrlREscKeepsTheDraft(t *testing.T) {
+	m := ready(t, newFake(), Options{State: promptsState(t), Workspace: "/w"})
+	typeText(t, m, "fix")
+	press(t, m, 'r', tea.ModCtrl)
+	typeText(t, m, " flaky")
+	if s := viewText(m); !strings.Contains(s, "search: fix flaky") {
+		t.Fatalf("the picker does not search the draft and what was typed:\n%s", s)
+	}
+	press(t, m, tea.KeyEscape, 0)
+	if got := m.State().Composer; got != "fix" {
+		t.Fatalf("Esc left %q in the draft, want fix", got)
+	}
+	if s := viewText(m); strings.Contains(s, "Your prompts") {
+		t.Fatalf("the picker is still open:\n%s", s)
+	}
+	// Typing goes on in the draft.
+	typeText(t, m, " it")
+	if got := m.State().Composer; got != "fix it" {
+		t.Fatalf("draft %q after typing on", got)
+	}
+}
+
+// The highlighted multi-line prompt is shown as written under the list.
+func TestCtrlRPreviewsAMultiLinePrompt(t *testing.T) {
+	m := ready(t, newFake(), Options{State: promptsState(t), Workspace: "/w"})
+	press(t, m, 'r', tea.ModCtrl)
+	s := viewText(m)
+	for _, want := range []string{"\nadd a test", "\nfor the parser", "\n  with tabs"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("preview line %q missing:\n%s", want, s)
+		}
+	}
+}
