@@ -1,12 +1,15 @@
 package model
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"tandem/backend"
 	"tandem/sessions"
 )
 
@@ -105,5 +108,47 @@ func TestCtrlRPreviewsAMultiLinePrompt(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("preview line %q missing:\n%s", want, s)
 		}
+	}
+}
+
+// Alt+↑ and Alt+↓ scroll the transcript to your previous and next
+// prompt, in the session and in the pager ([ and ] there too).
+func TestPromptKeysJump(t *testing.T) {
+	f := newFake()
+	m := New(Options{Clock: newPacedClock(time.Unix(1_000_000, 0))})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	var hist []backend.Turn
+	for i := range 8 {
+		hist = append(hist, backend.Turn{ID: fmt.Sprint(i), Status: backend.TurnCompleted, Items: []backend.Item{
+			{Type: "userMessage", ID: fmt.Sprint("u", i), Content: []backend.UserContent{{Type: "text", Text: fmt.Sprint("question ", i)}}},
+			{Type: "agentMessage", ID: fmt.Sprint("a", i), Text: strings.Repeat(fmt.Sprint("answer ", i, "\n\n"), 5)},
+		}})
+	}
+	_, cmd := m.Update(SessionReadyMsg{Client: f, Model: "mock-model", History: hist})
+	settle(t, m, cmd)
+	topLine := func() string {
+		for _, l := range strings.Split(viewText(m), "\n") {
+			if strings.TrimSpace(l) != "" {
+				return strings.TrimSpace(l)
+			}
+		}
+		return ""
+	}
+	press(t, m, tea.KeyUp, tea.ModAlt)
+	first := topLine()
+	if !strings.HasPrefix(first, "▌ question ") || first == "▌ question 7" {
+		t.Fatalf("Alt+↑ from the bottom: top line %q, want a prompt above the screen", first)
+	}
+	press(t, m, tea.KeyUp, tea.ModAlt)
+	second := topLine()
+	press(t, m, tea.KeyDown, tea.ModAlt)
+	if !strings.HasPrefix(second, "▌ question ") || second >= first || topLine() != first {
+		t.Fatalf("Alt+↑ again: %q; Alt+↓: %q, want %q", second, topLine(), first)
+	}
+	// The pager opens at the bottom; [ goes to a prompt there too.
+	press(t, m, 't', tea.ModCtrl)
+	typeText(t, m, "[")
+	if l := topLine(); !strings.HasPrefix(l, "▌ question ") {
+		t.Fatalf("[ in the pager: top line %q", l)
 	}
 }
