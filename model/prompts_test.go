@@ -152,3 +152,25 @@ func TestPromptKeysJump(t *testing.T) {
 		t.Fatalf("[ in the pager: top line %q", l)
 	}
 }
+
+// Codex's own history (history.jsonl) is listed with the other
+// workspaces' prompts, by time, named "codex".
+func TestCtrlRListsCodexHistory(t *testing.T) {
+	codex := t.TempDir() + "/history.jsonl"
+	lines := `{"session_id":"s","ts":350,"text":"typed in codex itself"}` + "\n" + `{"session_id":"s","ts":20,"text":"an old codex prompt"}` + "\n"
+	if err := os.WriteFile(codex, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := ready(t, newFake(), Options{State: promptsState(t), Workspace: "/w", CodexHistory: codex})
+	press(t, m, 'r', tea.ModCtrl)
+	s := viewText(m)
+	rows := rowsOf(s, "add a test", "fix the flaky", "deploy to staging", "typed in codex", "an old codex")
+	if got := strings.Join(rows, "|"); got != "add a test|fix the flaky|deploy to staging|typed in codex|an old codex" {
+		t.Fatalf("rows %s:\n%s", got, s)
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "typed in codex") && !strings.HasSuffix(strings.TrimSpace(l), "codex") {
+			t.Fatalf("codex's prompt is not named codex's: %q", l)
+		}
+	}
+}

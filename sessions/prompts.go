@@ -9,11 +9,13 @@ import (
 // Prompt is one prompt of the state file's history: its text (as
 // stored: redacted, cut to MaxHistoryEntry), the workspace (absolute
 // cwd) it was sent in, and when (zero: sent before tandem kept the
-// times).
+// times); or, FromCodex, one of codex's own history (CodexPrompts), with
+// no workspace.
 type Prompt struct {
 	Text      string
 	Workspace string
 	Sent      time.Time
+	FromCodex bool
 }
 
 // Prompts returns every workspace's prompts, newest first (those with
@@ -45,15 +47,20 @@ func (s *Store) Prompts() []Prompt {
 		}
 		return cmp.Compare(a.Workspace, b.Workspace)
 	})
-	seen := make(map[string]bool, len(out))
-	kept := out[:0]
-	for _, p := range out {
+	return dedupe(out)
+}
+
+// dedupe keeps the first of each text.
+func dedupe(ps []Prompt) []Prompt {
+	seen := make(map[string]bool, len(ps))
+	out := ps[:0]
+	for _, p := range ps {
 		if !seen[p.Text] {
 			seen[p.Text] = true
-			kept = append(kept, p)
+			out = append(out, p)
 		}
 	}
-	return kept
+	return out
 }
 
 // alignSent keeps at most n times, the last ones: History and Sent end

@@ -16,16 +16,22 @@ const promptPreviewLines = 6
 
 // promptSearch is Ctrl+R's picker (act.Pick, the overlay's), opened on
 // the draft as its query: this workspace's prompts, newest first (this
-// session's too), then every other workspace's in the state file, newest
-// first, each with its workspace; a prompt listed once. Typing filters it
+// session's too), then every other workspace's in the state file and
+// codex's own history (Options.CodexHistory), newest first, each with
+// its workspace (or "codex"); a prompt listed once. Typing filters it
 // fuzzily and keeps that order (Ordered); Enter puts the prompt chosen in
-// the draft (act.SetDraft), Esc leaves the draft as it was.
+// the draft (act.SetDraft), Esc leaves the draft as it was. Both files
+// are read now (other runs may have added prompts), each a bounded read:
+// the state file as ↑ reads it, codex's its last CodexHistoryTail bytes.
 func (c *Composer) promptSearch() act.Pick {
-	var others []sessions.Prompt
+	var others, codex []sessions.Prompt
 	if c.opts.State != nil {
-		others = c.opts.State.Prompts() // read now: other runs may have added some
+		others = c.opts.State.Prompts()
 	}
-	return promptPick(c.History(), c.opts.Workspace, others, c.Value())
+	if c.opts.CodexHistory != "" {
+		codex, _ = sessions.CodexPrompts(c.opts.CodexHistory) // unreadable: tandem's alone
+	}
+	return promptPick(c.History(), c.opts.Workspace, sessions.MergePrompts(others, codex), c.Value())
 }
 
 // promptPick builds the picker from this workspace's prompts (own,
@@ -44,7 +50,10 @@ func promptPick(own []string, workspace string, all []sessions.Prompt, query str
 		add(own[i], "")
 	}
 	for _, p := range all {
-		if p.Workspace != workspace {
+		switch {
+		case p.FromCodex:
+			add(p.Text, "codex")
+		case p.Workspace != workspace:
 			add(p.Text, shortPath(p.Workspace))
 		}
 	}
