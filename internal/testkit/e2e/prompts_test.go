@@ -5,8 +5,11 @@ package e2e
 // an earlier run, and the prompt keys scroll to an earlier prompt.
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -110,5 +113,54 @@ func TestPromptJumpScrollsToAnEarlierPrompt(t *testing.T) {
 		if got := top(); !strings.Contains(got, s.want) {
 			t.Fatalf("step %d: the top line is %q, want the prompt %q; screen:\n%s", i, got, s.want, u.Screen(t))
 		}
+	}
+}
+
+// A resumed long thread opens on its newest turns: Alt+↑ walks up its
+// prompts, and past the first one drawn reads the earlier turns from the
+// real server (thread/turns/list), until the thread's first prompt is at
+// the top of the screen.
+func TestPromptJumpReadsEarlierTurns(t *testing.T) {
+	const n = 120
+	e := NewEnv(t,
+		mockapi.Response{Items: []mockapi.Item{mockapi.Text("the first answer")}},
+		mockapi.Response{Items: []mockapi.Item{mockapi.Text("the " + AnswerMark + " of the last turn")}},
+	)
+	id := growThread(t, e, n)
+	u := NewTUI(t, model.Options{Workspace: e.Dir}, 100, 30)
+	connectResume(t, u, e, &model.ResumeRequest{ID: id})
+	s := u.WaitScreen(t, Patience, "the newest turns", Contains(AnswerMark+"-"+strconv.Itoa(n), "Resumed thread"))
+	if strings.Contains(s, "▌ the first question") {
+		t.Fatalf("the first question is on screen already:\n%s", s)
+	}
+	top := func() string {
+		for _, l := range strings.Split(u.Screen(t), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				return l
+			}
+		}
+		return ""
+	}
+	// Each press brings the prompt before the last one to the top (or the
+	// marker of the earlier turns being read, at the top of those drawn).
+	var seen []int
+	deadline := time.Now().Add(Patience)
+	for top() != "▌ the first question" {
+		if time.Now().After(deadline) {
+			t.Fatalf("never reached the first prompt; screen:\n%s", u.Screen(t))
+		}
+		u.Key(tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModAlt})
+		var k int
+		if _, err := fmt.Sscanf(top(), "▌ the "+PromptMark+"-%d ", &k); err == nil {
+			if len(seen) > 0 && k != seen[len(seen)-1]-1 {
+				t.Fatalf("after the prompt %d came %d; screen:\n%s", seen[len(seen)-1], k, u.Screen(t))
+			}
+			seen = append(seen, k)
+		}
+	}
+	// The way up passed the prompts of the page read at resume and of the
+	// pages read on the way, down to the first copy.
+	if len(seen) == 0 || seen[len(seen)-1] != 1 || seen[0] < n-40 {
+		t.Fatalf("the prompts on the way up: %v", seen)
 	}
 }
