@@ -138,7 +138,7 @@ func Default() *Map {
 	m.def(&m.Editor, "editor", Compose, "edit the message in $VISUAL or $EDITOR", "ctrl+g")
 	m.def(&m.Clipboard, "clipboard", Compose, "attach the clipboard's image", "ctrl+v")
 	m.def(&m.Collab, "collab", Compose, "switch the collaboration mode: plan ↔ default (also /plan)", "shift+tab")
-	m.def(&m.HistorySearch, "history_search", Compose, "search the prompt history", "ctrl+r")
+	m.def(&m.HistorySearch, "history_search", Compose, "search your prompts: this workspace's, then every workspace's and codex's own (docs/SEARCH.md)", "ctrl+r")
 	m.def(&m.HistoryPrev, "history_prev", Compose, "the previous prompt (on an empty input or in the history)", "up")
 	m.def(&m.HistoryNext, "history_next", Compose, "the next prompt in the history", "down")
 	m.def(&m.Deck, "deck", Compose, "the command center: every thread, the inbox of what waits (docs/AGENTS.md); again: back to the thread", "f4")
