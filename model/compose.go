@@ -38,7 +38,7 @@ const MaxImageBytes = composer.MaxImageBytes
 // newComposer builds the composer of m: its facts are read from m when
 // the composer needs them.
 func newComposer(m *Model) *composer.Composer {
-	opts := composer.Options{Keys: m.keys, State: m.opts.State, Workspace: m.opts.Workspace,
+	opts := composer.Options{Keys: m.keys, State: m.opts.State, Workspace: m.opts.Workspace, CodexHistory: m.opts.CodexHistory,
 		Facts: func() composer.Facts {
 			return composer.Facts{Queued: m.turn.Queued(), Busy: m.turn.Busy(), Online: m.turn.Client() != nil, Ready: m.turn.Ready(),
 				Remote: m.turn.Remote(), ThreadCwd: m.panes.Cwd()}

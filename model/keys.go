@@ -216,6 +216,15 @@ func (m *Model) viewKey(k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 		return nil, true
 	case key.Matches(k, km.Output):
 		return m.panes.OpenOutput(), true
+	case key.Matches(k, km.PromptPrev, km.PromptNext):
+		dir, d := 1, 0
+		if key.Matches(k, km.PromptPrev) {
+			dir = -1
+		}
+		if !m.panes.Inline() || m.panes.FullScreen() {
+			d, _ = m.panes.PromptJump(dir, m.transcriptHeight()) // model/transcript: your previous or next prompt
+		}
+		return m.scroll(d, 0), true
 	}
 	return nil, false
 }

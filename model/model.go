@@ -70,6 +70,10 @@ type Options struct {
 	// picker's workspace filter.
 	State     *sessions.Store
 	Workspace string
+	// CodexHistory is codex's own prompt history (history.jsonl in the
+	// local CODEX_HOME), which Ctrl+R lists with every workspace's
+	// prompts ("": none; a remote run's is the remote's).
+	CodexHistory string
 	// Restart, when set, closes the app-server, starts a new one and
 	// resumes the current thread with `thread/resume` (F5 and /restart,
 	// model/turn); it blocks until done and sends the new

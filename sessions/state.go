@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"tandem/backend"
 )
@@ -21,6 +22,10 @@ type Workspace struct {
 	LastThread string `json:"lastThread,omitempty"`
 	// History holds the prompts sent, oldest first.
 	History []string `json:"history,omitempty"`
+	// Sent is when each prompt of History was sent (Unix seconds),
+	// aligned with History's end: a file written before tandem kept the
+	// times has fewer, and its oldest prompts have none (prompts.go).
+	Sent []int64 `json:"sent,omitempty"`
 }
 
 // Store is the state file: a JSON object keyed by absolute cwd. It is safe
@@ -29,6 +34,8 @@ type Workspace struct {
 type Store struct {
 	path string
 	mu   sync.Mutex
+	// now stamps a prompt added (time.Now; tests pin it).
+	now func() time.Time
 	// onErr, when set, is told of a change that could not be saved.
 	onErr func(error)
 }
@@ -49,7 +56,7 @@ func Open(dir string) *Store {
 	if dir == "" {
 		dir = backend.StateDir()
 	}
-	return &Store{path: filepath.Join(dir, "workspaces.json")}
+	return &Store{path: filepath.Join(dir, "workspaces.json"), now: time.Now}
 }
 
 // Path is the state file's path.
@@ -121,19 +128,29 @@ func (s *Store) SetLastThread(cwd, id string) error {
 func (s *Store) History(cwd string) []string { return capAll(s.Get(cwd).History) }
 
 // AddHistory appends a prompt to cwd's history, redacted and cut to
-// MaxHistoryEntry bytes (histcap.go); a prompt equal to the previous one
-// is not repeated, and only the last MaxHistory are kept. Over-long
-// entries already in the file are cut on the way.
+// MaxHistoryEntry bytes (histcap.go), with the time it was sent; a
+// prompt equal to the previous one is not repeated (its time moves on),
+// and only the last MaxHistory are kept. Over-long entries already in
+// the file are cut on the way.
 func (s *Store) AddHistory(cwd, prompt string) error {
 	prompt = historyEntry(prompt)
 	return s.update(cwd, func(w *Workspace) {
 		w.History = capAll(w.History)
+		w.Sent = alignSent(w.Sent, len(w.History))
+		now := s.now().Unix()
 		if n := len(w.History); n > 0 && w.History[n-1] == prompt {
+			if len(w.Sent) > 0 {
+				w.Sent[len(w.Sent)-1] = now
+			} else {
+				w.Sent = []int64{now}
+			}
 			return
 		}
 		w.History = append(w.History, prompt)
+		w.Sent = append(w.Sent, now)
 		if len(w.History) > MaxHistory {
 			w.History = append([]string(nil), w.History[len(w.History)-MaxHistory:]...)
 		}
+		w.Sent = alignSent(w.Sent, len(w.History))
 	})
 }

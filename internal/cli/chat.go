@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -185,10 +186,12 @@ func (e *runEnv) modelOptions(in interactive, restart func(lastTurn string) (mod
 		NoColor: os.Getenv("NO_COLOR") != "",
 		Status:  e.status(),
 		// The last thread and prompt history per workspace.
-		State:       e.state(),
-		Workspace:   e.cwd,
-		Restart:     restart,
-		TurnTimeout: s.TurnTimeout,
+		State:     e.state(),
+		Workspace: e.cwd,
+		// codex's own prompts, for Ctrl+R (a local run's shared CODEX_HOME).
+		CodexHistory: e.codexHistory(),
+		Restart:      restart,
+		TurnTimeout:  s.TurnTimeout,
 		// unresponsive_after_secs: the status line names a silent server,
 		// F5 kills and restarts it (owner.go).
 		UnresponsiveAfter: s.UnresponsiveAfter,
@@ -316,4 +319,14 @@ func codexLine(command string) string {
 		line += "\nwarning: " + w
 	}
 	return line
+}
+
+// codexHistory is the path of codex's own prompt history, history.jsonl
+// in the shared CODEX_HOME of a local run ("" for a remote one: the file
+// is the remote's).
+func (e *runEnv) codexHistory() string {
+	if e.cfg.isRemote() {
+		return ""
+	}
+	return filepath.Join(codexHomeOf(e.cfg.settings.Environ(os.Environ())), "history.jsonl")
 }

@@ -15,6 +15,9 @@ type Pick struct {
 	Query string
 	// Cancel is asked for when Esc closes it (nil: nothing).
 	Cancel Intent
+	// Ordered keeps the items' order while typing filters them (Ctrl+R:
+	// newest first); otherwise the best matches come first.
+	Ordered bool
 }
 
 // PickItem is one row of a Pick.

@@ -43,6 +43,9 @@ type Options struct {
 	// workspace is not known.
 	State     *sessions.Store
 	Workspace string
+	// CodexHistory is the path of codex's own history.jsonl, whose
+	// prompts Ctrl+R lists with every workspace's ("": none).
+	CodexHistory string
 	// Placeholder is what the empty draft says ("": "Ask Codex to do
 	// anything").
 	Placeholder string

@@ -61,7 +61,7 @@ func (c *Composer) Key(k tea.KeyPressMsg) Route {
 			return Handled
 		}
 	case key.Matches(k, km.HistorySearch):
-		c.out().Want(historySearch(c.History(), c.Value()))
+		c.out().Want(c.promptSearch()) // prompts.go
 		return Handled
 	case key.Matches(k, km.Editor):
 		c.openEditor()
@@ -162,16 +162,4 @@ func (c *Composer) popupDraft() string {
 	}
 	last := c.buf.Line(c.buf.Lines() - 1)
 	return " " + last[strings.LastIndexAny(last, " \t")+1:]
-}
-
-// historySearch is Ctrl+R's picker (act.Pick, the overlay's): a fuzzy
-// search over entries (the workspace's prompts, oldest first), newest
-// first, from query; the entry chosen comes back as act.SetDraft.
-func historySearch(entries []string, query string) act.Pick {
-	items := make([]act.PickItem, 0, len(entries))
-	for i := len(entries) - 1; i >= 0; i-- {
-		items = append(items, act.PickItem{Label: strings.ReplaceAll(entries[i], "\n", " ⏎ "), Choose: act.SetDraft{Text: entries[i]}})
-	}
-	return act.Pick{Title: "History", Hint: "type to search · enter to use · esc to close",
-		Empty: "no history in this workspace yet", Query: query, Items: items}
 }

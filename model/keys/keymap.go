@@ -95,6 +95,9 @@ type Map struct {
 	Deck, DeckUp, DeckDown, DeckOpen, DeckClose, DeckInbox, DeckScope, DeckNew,
 	DeckNewWorktree, DeckRename, DeckArchive, DeckInterrupt, DeckStop, DeckMerge,
 	DeckRemove, DeckErase, DeckQuit key.Binding
+	// Your prompts (#29): jump to the previous or next prompt you sent,
+	// in the transcript and in the pager.
+	PromptPrev, PromptNext, PagerPromptPrev, PagerPromptNext key.Binding
 
 	actions []Action
 }
@@ -141,7 +144,7 @@ func Default() *Map {
 	m.def(&m.Editor, "editor", Compose, "edit the message in $VISUAL or $EDITOR", "ctrl+g")
 	m.def(&m.Clipboard, "clipboard", Compose, "attach the clipboard's image", "ctrl+v")
 	m.def(&m.Collab, "collab", Compose, "switch the collaboration mode: plan ↔ default (also /plan)", "shift+tab")
-	m.def(&m.HistorySearch, "history_search", Compose, "search the prompt history", "ctrl+r")
+	m.def(&m.HistorySearch, "history_search", Compose, "search your prompts: this workspace's, then every workspace's and codex's own (docs/SEARCH.md)", "ctrl+r")
 	m.def(&m.HistoryPrev, "history_prev", Compose, "the previous prompt (on an empty input or in the history)", "up")
 	m.def(&m.HistoryNext, "history_next", Compose, "the next prompt in the history", "down")
 	m.def(&m.Find, "find", Compose, "search the thread: prompts, answers, reasoning, commands and their output, diffs, tool calls, earlier turns not read yet too (docs/SEARCH.md)", "ctrl+f")
@@ -238,6 +241,11 @@ func Default() *Map {
 	m.def(&m.DeckRemove, "deck_remove", Deck, "remove the thread's worktree and its branch, and close the thread; uncommitted changes or unmerged commits are named and asked about: again to remove anyway", "alt+d")
 	m.def(&m.DeckErase, "deck_erase", Deck, "erase the filter's (or the prompt's) last character", "backspace")
 	m.def(&m.DeckQuit, "deck_quit", Deck, "quit tandem (twice: every thread's requests are refused)", "ctrl+c")
+	// Your prompts (#29; docs/SEARCH.md).
+	m.def(&m.PromptPrev, "prompt_prev", Compose, "scroll the transcript to your previous prompt (above the first: read earlier turns)", "alt+up")
+	m.def(&m.PromptNext, "prompt_next", Compose, "scroll the transcript to your next prompt (after the last: the bottom)", "alt+down")
+	m.def(&m.PagerPromptPrev, "pager_prompt_prev", Pager, "your previous prompt", "[", "alt+up")
+	m.def(&m.PagerPromptNext, "pager_prompt_next", Pager, "your next prompt", "]", "alt+down")
 	return m
 }
 

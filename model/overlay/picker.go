@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,7 @@ func (o *Overlay) Pick(p act.Pick) {
 	for i, it := range p.Items {
 		items[i] = pickItem{label: it.Label, detail: it.Detail, value: it}
 	}
-	pk := &picker{title: p.Title, hint: p.Hint, empty: p.Empty, query: p.Query}
+	pk := &picker{title: p.Title, hint: p.Hint, empty: p.Empty, query: p.Query, ordered: p.Ordered}
 	pk.setItems(items)
 	pk.onChoose = func(it pickItem) {
 		if c := it.value.(act.PickItem).Choose; c != nil {
@@ -65,6 +66,8 @@ type picker struct {
 	preview func(pickItem) []string
 	loading bool
 	empty   string // what to say when nothing matches
+	// ordered keeps the items' order when filtering (act.Pick.Ordered).
+	ordered bool
 }
 
 // maxPickerRows is how many rows a picker shows at once.
@@ -88,6 +91,9 @@ func (p *picker) refilter() {
 		}
 		for _, match := range fuzzy.Find(p.query, labels) {
 			p.shown = append(p.shown, match.Index)
+		}
+		if p.ordered {
+			slices.Sort(p.shown)
 		}
 	}
 	if p.sel >= len(p.shown) {

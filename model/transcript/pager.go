@@ -252,6 +252,10 @@ func (p *Panes) PagerKey(k tea.KeyPressMsg, km *keys.Map) PagerAction {
 		pg.scroll(-len(pg.lines), p.h)
 	case key.Matches(k, km.PagerBottom):
 		pg.scroll(len(pg.lines), p.h)
+	case key.Matches(k, km.PagerPromptPrev):
+		p.pagerPromptJump(-1) // prompts.go
+	case key.Matches(k, km.PagerPromptNext):
+		p.pagerPromptJump(1)
 	case key.Matches(k, km.Mouse):
 		p.mouseOff = !p.mouseOff
 	}
