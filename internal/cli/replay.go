@@ -14,7 +14,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
-	"tandem/backend"
 	"tandem/internal/frames"
 	"tandem/model"
 	"tandem/model/keys"
@@ -169,8 +168,10 @@ func (r replayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return r, cmd
 }
 
-// replaySink adapts what a Player yields to the model's messages.
+// replaySink adapts what a Player yields to the model's messages; under
+// `tandem record` it emits the cast's chapters (sessions.Chapters).
 func replaySink(send func(tea.Msg)) func(any) {
+	var ch sessions.Chapters
 	return func(v any) {
 		switch x := v.(type) {
 		case sessions.ThreadReady:
@@ -179,10 +180,9 @@ func replaySink(send func(tea.Msg)) func(any) {
 		case sessions.ThreadSwitch:
 			send(frames.Switch(x))
 			return
-		case backend.TurnStartedEvent:
-			sessions.EmitMarker("turn started")
-		case backend.TurnCompletedEvent:
-			sessions.EmitMarker("turn completed")
+		}
+		if label, ok := ch.Value(v); ok {
+			sessions.EmitMarker(label)
 		}
 		send(v)
 	}
