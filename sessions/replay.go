@@ -193,6 +193,9 @@ func (p *Player) Run(ctx context.Context, send func(any)) {
 			case n := <-p.seek:
 				seekTo(n)
 				continue
+			case c := <-p.ctl:
+				apply(c)
+				continue
 			case <-ctx.Done():
 				return
 			}
