@@ -113,13 +113,25 @@ func (c *Chapters) Value(v any) (string, bool) {
 
 // TimelineChapters labels the chapters of a Timeline: index → label. A
 // turn's label takes its prompt from the turn's userMessage item, which
-// follows its turn/started.
+// codex sends after its turn/started (or one sent before it, since the
+// turn before).
 func TimelineChapters(tl []Timed) map[int]string {
 	out := map[int]string{}
 	var c Chapters
+	before := ""   // a userMessage since the last turn started (a server that sends it first)
+	ahead := false // this turn's prompt came from after its start: its userMessage is not the next turn's
 	for i, t := range tl {
+		if p, ok := UserPrompt(t.Value); ok && !ahead {
+			before = p
+		}
 		if _, ok := t.Value.(backend.TurnStartedEvent); ok {
-			c.Prompt(promptAhead(tl[i+1:]))
+			ahead = before == ""
+			if ahead {
+				c.Prompt(promptAhead(tl[i+1:]))
+			} else {
+				c.Prompt(before)
+			}
+			before = ""
 		}
 		if label, ok := c.Value(t.Value); ok {
 			out[i] = label
@@ -132,20 +144,29 @@ func TimelineChapters(tl []Timed) map[int]string {
 // turn starts.
 func promptAhead(tl []Timed) string {
 	for _, t := range tl {
-		switch v := t.Value.(type) {
-		case backend.TurnStartedEvent:
+		if _, ok := t.Value.(backend.TurnStartedEvent); ok {
 			return ""
-		case backend.ItemStartedEvent:
-			if v.Item.Type == "userMessage" {
-				return v.Item.UserText()
-			}
-		case backend.ItemCompletedEvent:
-			if v.Item.Type == "userMessage" {
-				return v.Item.UserText()
-			}
+		}
+		if p, ok := UserPrompt(t.Value); ok {
+			return p
 		}
 	}
 	return ""
+}
+
+// UserPrompt is the prompt of a userMessage item's event (item/started
+// or item/completed); ok is false for any other value.
+func UserPrompt(v any) (string, bool) {
+	var it backend.Item
+	switch e := v.(type) {
+	case backend.ItemStartedEvent:
+		it = e.Item
+	case backend.ItemCompletedEvent:
+		it = e.Item
+	default:
+		return "", false
+	}
+	return it.UserText(), it.Type == "userMessage"
 }
 
 func orElse(s *string, def string) string {

@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
+	"tandem/backend"
 	"tandem/internal/frames"
 	"tandem/model"
 	"tandem/model/keys"
@@ -222,10 +223,31 @@ func (r replayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // replaySink adapts what a Player yields to the model's messages; under
-// `tandem record` it emits the cast's chapters (sessions.Chapters).
+// `tandem record` it emits the cast's chapters (sessions.Chapters). A
+// turn's chapter waits for the value after its turn/started, the turn's
+// userMessage item, whose prompt labels it.
 func replaySink(send func(tea.Msg)) func(any) {
 	var ch sessions.Chapters
+	var turn any // a TurnStartedEvent whose chapter waits for its prompt
 	return func(v any) {
+		p, isPrompt := sessions.UserPrompt(v)
+		if isPrompt && turn == nil {
+			ch.Prompt(p) // sent before its turn/started
+		}
+		if turn != nil {
+			if isPrompt {
+				ch.Prompt(p)
+			}
+			if label, ok := ch.Value(turn); ok {
+				sessions.EmitMarker(label)
+			}
+			turn = nil
+		}
+		if _, ok := v.(backend.TurnStartedEvent); ok {
+			turn = v
+			send(v)
+			return
+		}
 		switch x := v.(type) {
 		case sessions.ThreadReady:
 			send(frames.Ready(x))
