@@ -47,7 +47,7 @@ func parseTurns(s string) (from, to picture.Bound, err error) {
 // castVersionFlag registers --cast-version: the asciicast version a cast
 // is written in, 3 (asciinema 3, the default) or 2.
 func castVersionFlag(f *pflag.FlagSet, p *int) {
-	f.IntVar(p, "cast-version", sessions.CastV3, "asciicast version of a .cast written: 3 (asciinema 3) or 2 (asciinema 2)")
+	intFlag(f, p, "cast-version", sessions.CastV3, false, sessions.CastV2, sessions.CastV3, "asciicast version of a .cast written: 3 (asciinema 3) or 2 (asciinema 2)")
 }
 
 // castVersion checks --cast-version: 0 (unset) is 3; other than 2 or 3
