@@ -111,9 +111,6 @@ func runReplay(ctx context.Context, opts ReplayOptions, command string, std stdi
 	if err != nil {
 		return err
 	}
-	if needTerminal(std.in, std.out) != nil { // tty.go
-		return &usageError{command + " needs a terminal; `tandem export FILE` writes a recording as Markdown"}
-	}
 	p, err := opts.player(rec)
 	if err != nil {
 		return err
@@ -126,6 +123,9 @@ func runReplay(ctx context.Context, opts ReplayOptions, command string, std stdi
 			name = "the demo"
 		}
 		return fmt.Errorf("--find: %q is not in %s (the search covers prompts, answers, reasoning, commands and their output, diffs and tool calls)", opts.Find, name)
+	}
+	if needTerminal(std.in, std.out) != nil { // tty.go
+		return &usageError{command + " needs a terminal; `tandem export FILE` writes a recording as Markdown"}
 	}
 	return play(ctx, p, replayOptions(frames.Status(rec), opts.NoAltScreen, km), find)
 }

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -108,4 +111,36 @@ func demoRec(t *testing.T) *sessions.Recording {
 		t.Fatal(err)
 	}
 	return rec
+}
+
+// TestReplayFindUnknownText: `tandem replay FILE --find TEXT` with text
+// the recording does not hold says so before any screen opens (exit
+// status 1, not a usage error, not a replay waiting forever); text it
+// holds gets past the search (here to the no-terminal error).
+func TestReplayFindUnknownText(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // the keymap reads the default config file
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	rec := writeFile(t, filepath.Join(t.TempDir(), "x.jsonl"), string(demo.Transcript))
+	for _, tc := range []struct {
+		find, want string
+		usage      bool
+	}{
+		{"zzz-nowhere", `--find: "zzz-nowhere" is not in ` + rec, false},
+		{"PIRATE", "replay needs a terminal", true},
+	} {
+		root := newRootCmd()
+		root.SetArgs([]string{"replay", rec, "--find", tc.find})
+		root.SetIn(devnull)
+		root.SetOut(devnull)
+		root.SetErr(devnull)
+		err := root.Execute()
+		var ue *usageError
+		if err == nil || !strings.Contains(err.Error(), tc.want) || errors.As(err, &ue) != tc.usage {
+			t.Errorf("--find %s: %v; want %q (usage error: %v)", tc.find, err, tc.want, tc.usage)
+		}
+	}
 }
