@@ -3,7 +3,8 @@
 # the pinned codex into .codex-bin/, the newest tested one (CODEX_NEXT)
 # into .codex-bin/CODEX_NEXT/, and on Debian the OpenSSH server/client,
 # tmux, fish (a non-POSIX login shell for the ssh tests) and chromium (it
-# renders an exported SVG to a PNG) when missing —
+# renders an exported SVG to a PNG, and runs asciinema-player) when missing,
+# and asciinema-player with playwright-core (npm) into .cache/player/ —
 # then checks formatting and vet, runs every test (end-to-end ones against
 # the real codex app-server and the mock provider) and a bounded fuzz run
 # of the JSON-RPC line dispatcher; then runs the packages that drive the
@@ -49,7 +50,7 @@ install_needs() {
       [ ${#base[@]} -eq 0 ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${base[@]}" >/dev/null
       if [ -n "$want_chromium" ]; then
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1 ||
-          echo "test.sh: could not install chromium (Ubuntu has it only as a snap); the picture tests are skipped" >&2
+          echo "test.sh: could not install chromium (Ubuntu has it only as a snap); the picture tests are skipped and TestCastInARealPlayer fails" >&2
       fi
     else
       echo "test.sh: missing ${need[*]} (install them, or run as root on Debian)" >&2
@@ -63,9 +64,19 @@ install_codexes() {
   export TANDEM_CODEX TANDEM_CODEX_NEXT
 }
 
+# The cast player test (internal/cli TestCastInARealPlayer) runs
+# asciinema-player in headless chromium; with TANDEM_REQUIRE_PLAYER set a
+# missing piece fails it instead of skipping it.
+install_player() {
+  TANDEM_PLAYER_DIR="$(./scripts/install-player.sh)"
+  TANDEM_REQUIRE_PLAYER=1
+  export TANDEM_PLAYER_DIR TANDEM_REQUIRE_PLAYER
+}
+
 run_start=$SECONDS
 phase "system packages" install_needs
 phase "codex $CODEX_NEXT and the pinned one" install_codexes
+phase "asciinema-player and playwright-core" install_player
 
 # Run the tests in a scratch HOME: tandem's state and config, and the login
 # shells codex starts for commands (bash -lc), then never read or write the

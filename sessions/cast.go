@@ -2,7 +2,6 @@ package sessions
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +13,9 @@ import (
 	"tandem/internal/lib/screen"
 )
 
-// CastHeader is the first line of an asciicast v2 file.
+// CastHeader is the first line of an asciicast file, in v2's shape:
+// Version is CastV2 or CastV3 (a v3 file's "term" is read into Width,
+// Height and Env["TERM"], and written back there).
 type CastHeader struct {
 	Version       int               `json:"version"`
 	Width         int               `json:"width"`
@@ -33,9 +34,10 @@ const castHold = 40 * time.Millisecond
 // mode 2026, synchronized output) holds the screen back.
 const castSyncHold = 250 * time.Millisecond
 
-// CastWriter writes an asciicast v2 recording: the header, then "o"
-// (output), "r" (resize, "COLSxROWS") and "m" (marker) events, each
-// [seconds since start, code, data].
+// CastWriter writes an asciicast recording, v3 or v2 (its header's
+// Version): the header, then "o" (output), "r" (resize, "COLSxROWS") and
+// "m" (marker) events, each [time, code, data] — in v2 the seconds since
+// the start, in v3 the seconds since the event before.
 //
 // The output is not copied. It drives a terminal emulator
 // (internal/lib/screen), and what that shows is written, redacted, so a
@@ -56,9 +58,8 @@ const castSyncHold = 250 * time.Millisecond
 // concurrent use.
 type CastWriter struct {
 	mu     sync.Mutex
-	w      io.Writer
+	enc    *castEncoder
 	start  time.Time
-	last   float64
 	scr    *screen.Screen
 	cur    *screen.Frame // the frame being built, reused
 	prev   *screen.Frame // the frame last written; nil: draw all
@@ -69,30 +70,22 @@ type CastWriter struct {
 	armed  bool          // the hold timer is running
 	timer  *time.Timer
 	buf    []byte
-	err    error
 	closed bool
 }
 
-// NewCastWriter writes h (Version forced to 2, Timestamp defaulting to
-// now) and returns a writer for the events, recording a screen of
-// h.Width×h.Height (80×24 when unset).
+// NewCastWriter writes h (Version CastV3 for asciicast v3, anything else
+// for v2; Timestamp defaulting to now) and returns a writer for the
+// events, recording a screen of h.Width×h.Height (80×24 when unset).
 func NewCastWriter(w io.Writer, h CastHeader) (*CastWriter, error) {
-	h.Version = 2
-	if h.Timestamp == 0 {
-		h.Timestamp = time.Now().Unix()
-	}
-	b, err := json.Marshal(h)
+	enc, err := newCastEncoder(w, h)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Write(append(b, '\n')); err != nil {
 		return nil, err
 	}
 	cols, rows := h.Width, h.Height
 	if cols <= 0 || rows <= 0 {
 		cols, rows = 80, 24
 	}
-	return &CastWriter{w: w, start: time.Now(), scr: screen.New(cols, rows)}, nil
+	return &CastWriter{enc: enc, start: time.Now(), scr: screen.New(cols, rows)}, nil
 }
 
 // Output records bytes the program wrote to its terminal.
@@ -236,19 +229,10 @@ func (c *CastWriter) eventLocked(code, data string) {
 }
 
 func (c *CastWriter) eventAtLocked(t float64, code, data string) {
-	if c.err != nil || c.closed {
+	if c.closed {
 		return
 	}
-	if t < c.last {
-		t = c.last
-	}
-	c.last = t
-	b, err := json.Marshal([]any{json.Number(strconv.FormatFloat(t, 'f', 6, 64)), code, data})
-	if err != nil {
-		c.err = err
-		return
-	}
-	_, c.err = c.w.Write(append(b, '\n'))
+	c.enc.event(t, code, data)
 }
 
 // Close writes the screen if it changed, stops the hold timer and the
@@ -257,7 +241,7 @@ func (c *CastWriter) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		return c.err
+		return c.enc.err
 	}
 	c.flushLocked()
 	if c.timer != nil {
@@ -265,7 +249,7 @@ func (c *CastWriter) Close() error {
 	}
 	c.closed = true
 	_ = c.scr.Close()
-	return c.err
+	return c.enc.err
 }
 
 // MarkerFDEnv names the environment variable through which `tandem record`

@@ -13,17 +13,18 @@ import (
 	"time"
 )
 
-// CastEvent is one event of an asciicast v2 file: At is the time since
-// the recording began, Code "o" (output), "r" (resize, Data "COLSxROWS"),
-// "m" (marker, Data its label) or "i" (input, which tandem never writes).
+// CastEvent is one event of an asciicast file: At is the time since
+// the recording began (a v3 file's intervals added up), Code "o"
+// (output), "r" (resize, Data "COLSxROWS"), "m" (marker, Data its label),
+// "i" (input, which tandem never writes) or "x" (v3: the exit status).
 type CastEvent struct {
 	At   time.Duration
 	Code string
 	Data string
 }
 
-// Cast is an asciicast v2 recording read back: its header and its events
-// in file order.
+// Cast is an asciicast recording (v2 or v3) read back: its header, in
+// v2's shape with the file's Version, and its events in file order.
 type Cast struct {
 	Header CastHeader
 	Events []CastEvent
@@ -39,15 +40,18 @@ const MaxCastLine = 16 << 20
 // about 140 MB.
 const MaxCastSize = 500
 
-// ReadCast reads an asciicast v2 file (the header line, then one JSON
-// array [seconds, code, data] a line). Errors name the line; a file of
-// another version, a line over MaxCastLine or an event that is not
-// [number, string, string] is an error.
+// ReadCast reads an asciicast v2 or v3 file (the header line, then one
+// JSON array [seconds, code, data] a line: v2's seconds since the start,
+// v3's since the event before; v3's "#" comment lines are skipped).
+// Errors name the line; a file of another version, a line over
+// MaxCastLine or an event that is not [number, string, string] is an
+// error.
 func ReadCast(r io.Reader) (*Cast, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxCastLine)
 	c := &Cast{}
 	line := 0
+	var at float64 // seconds since the start
 	for sc.Scan() {
 		line++
 		b := sc.Bytes()
@@ -55,16 +59,18 @@ func ReadCast(r io.Reader) (*Cast, error) {
 			continue
 		}
 		if line == 1 {
-			if err := json.Unmarshal(b, &c.Header); err != nil {
-				return nil, fmt.Errorf("line 1: not an asciicast header: %w", err)
+			h, err := parseCastHeader(b)
+			if err != nil {
+				return nil, fmt.Errorf("line 1: %w", err)
 			}
-			if c.Header.Version != 2 {
-				return nil, fmt.Errorf("line 1: asciicast version %d; only version 2 is read", c.Header.Version)
-			}
+			c.Header = h
 			if c.Header.Width > MaxCastSize || c.Header.Height > MaxCastSize || c.Header.Width < 0 || c.Header.Height < 0 {
 				return nil, fmt.Errorf("line 1: a %d×%d terminal; at most %d×%d is read", c.Header.Width, c.Header.Height, MaxCastSize, MaxCastSize)
 			}
 			continue
+		}
+		if c.Header.Version == CastV3 && b[0] == '#' {
+			continue // a comment
 		}
 		var raw []json.RawMessage
 		if err := json.Unmarshal(b, &raw); err != nil || len(raw) != 3 {
@@ -75,7 +81,12 @@ func ReadCast(r io.Reader) (*Cast, error) {
 		if json.Unmarshal(raw[0], &t) != nil || json.Unmarshal(raw[1], &ev.Code) != nil || json.Unmarshal(raw[2], &ev.Data) != nil || t < 0 {
 			return nil, fmt.Errorf("line %d: not an asciicast event [time, code, data]", line)
 		}
-		ev.At = time.Duration(t * float64(time.Second))
+		if c.Header.Version == CastV3 {
+			at += t
+		} else {
+			at = t
+		}
+		ev.At = time.Duration(at * float64(time.Second))
 		c.Events = append(c.Events, ev)
 	}
 	if err := sc.Err(); err != nil {
@@ -122,7 +133,7 @@ func LoadSession(path string) (rec *Recording, cast *Cast, err error) {
 	}
 	r := io.MultiReader(bytes.NewReader(first), br)
 	var h map[string]json.RawMessage
-	if json.Unmarshal(first, &h) == nil && h["type"] == nil && h["version"] != nil && h["width"] != nil {
+	if json.Unmarshal(first, &h) == nil && h["type"] == nil && h["version"] != nil && (h["width"] != nil || h["term"] != nil) {
 		if cast, err = ReadCast(r); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}

@@ -22,7 +22,7 @@ func TestReadCast(t *testing.T) {
 	}
 	bad := []struct{ name, in, want string }{
 		{"empty", "", "empty file"},
-		{"version 1", `{"version":1,"width":80,"height":24}`, "only version 2"},
+		{"version 1", `{"version":1,"width":80,"height":24}`, "versions 2 and 3 are read"},
 		{"not json", "hello", "line 1: not an asciicast header"},
 		{"short event", "{\"version\":2,\"width\":80,\"height\":24}\n[1,\"o\"]", "line 2: not an asciicast event"},
 		{"negative time", "{\"version\":2,\"width\":80,\"height\":24}\n[-1,\"o\",\"x\"]", "line 2"},
@@ -112,7 +112,7 @@ func TestLoadSession(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, _, err := LoadSession(p)
-		want := map[string]string{"endless.jsonl": "longer than 1 MiB", "wide.cast": "at most 500×500", "v1.cast": "only version 2"}[name]
+		want := map[string]string{"endless.jsonl": "longer than 1 MiB", "wide.cast": "at most 500×500", "v1.cast": "versions 2 and 3 are read"}[name]
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: %v; want an error naming it with %q", name, err, want)
 		}

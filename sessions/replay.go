@@ -81,6 +81,9 @@ type PlayerOptions struct {
 	Speed float64
 	// IdleLimit caps every pause between two events; 0 means no cap.
 	IdleLimit time.Duration
+	// StayAtEnd keeps Run, at the end, waiting for a Seek until its
+	// context ends (tandem replay, whose search may go back).
+	StayAtEnd bool
 }
 
 // Player replays a recording as the stream of values a live
@@ -96,13 +99,15 @@ type PlayerOptions struct {
 type Player struct {
 	steps  []step
 	ctl    chan control
+	seek   chan int // Seek's step (replayfind.go)
+	stay   bool     // PlayerOptions.StayAtEnd
 	speed  float64
 	paused bool
 }
 
 // NewPlayer prepares rec for playback.
 func NewPlayer(rec *Recording, opts PlayerOptions) *Player {
-	p := &Player{ctl: make(chan control, 32), speed: opts.Speed}
+	p := &Player{ctl: make(chan control, 32), seek: make(chan int, 1), speed: opts.Speed, stay: opts.StayAtEnd}
 	if p.speed <= 0 {
 		p.speed = 1
 	}
@@ -159,12 +164,48 @@ func (p *Player) Run(ctx context.Context, send func(any)) {
 		}
 		status()
 	}
+	ended := false // the end's status was sent (StayAtEnd)
+	// seekTo delivers up to and including step n at once (Seek).
+	seekTo := func(n int) {
+		n = min(max(n, 0), len(p.steps)-1)
+		if n < i {
+			send(PlayerRestart{})
+			i = 0
+		}
+		for i <= n {
+			deliver()
+		}
+		ended = false
+		status()
+	}
 	status()
-	for i < len(p.steps) {
+	for {
+		if i >= len(p.steps) {
+			if !p.stay {
+				break
+			}
+			// The end: a Seek (back) may play on.
+			if !ended {
+				status()
+				ended = true
+			}
+			select {
+			case n := <-p.seek:
+				seekTo(n)
+				continue
+			case c := <-p.ctl:
+				apply(c)
+				continue
+			case <-ctx.Done():
+				return
+			}
+		}
 		if p.paused {
 			select {
 			case c := <-p.ctl:
 				apply(c)
+			case n := <-p.seek:
+				seekTo(n)
 			case <-ctx.Done():
 				return
 			}
@@ -185,6 +226,9 @@ func (p *Player) Run(ctx context.Context, send func(any)) {
 			pos += time.Duration(float64(time.Since(began)) * p.speed)
 			pos = min(pos, p.steps[i].at)
 			apply(c)
+		case n := <-p.seek:
+			t.Stop()
+			seekTo(n)
 		case <-ctx.Done():
 			t.Stop()
 			return

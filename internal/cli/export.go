@@ -25,8 +25,8 @@ import (
 
 // ExportOptions are the command line of `tandem export FILE`.
 type ExportOptions struct {
-	File   string // the recording (--record's JSONL) or an asciicast (tandem record's .cast)
-	Format string // --format: md (or markdown), svg, gif; "" follows -o's extension, else md
+	File   string // the recording (--record's JSONL) or an asciicast (tandem record's .cast, v2 or v3)
+	Format string // --format: md (or markdown), svg, gif, cast; "" follows -o's extension, else md
 	Output string // -o/--output FILE; "" or "-" is stdout
 	// The picture's flags (svg and gif).
 	Cols, Rows int     // --cols/--rows: 0 is the cast's own size, or 100×30 for a recording
@@ -36,6 +36,11 @@ type ExportOptions struct {
 	From, To   string  // --from/--to: seconds, a duration or turn:N
 	Loop       bool    // --loop: play forever (default) or stop on the last frame
 	Title      string  // --title: the window's title ("" picks one)
+	// Turns is --turns: a turn range ("2-4", "3", "2-"), instead of
+	// From and To.
+	Turns string
+	// CastVersion is --cast-version for --format cast: 3 (default) or 2.
+	CastVersion int
 }
 
 func newExportCmd() *cobra.Command {
@@ -45,7 +50,7 @@ func newExportCmd() *cobra.Command {
 		return runExport(opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
 	f := cmd.Flags()
-	f.StringVar(&opts.Format, "format", "", "output format: md, svg or gif (default: -o's extension, else md)")
+	f.StringVar(&opts.Format, "format", "", "output format: md, svg, gif or cast (default: -o's extension, else md)")
 	f.StringVarP(&opts.Output, "output", "o", "", "write to FILE instead of stdout")
 	intFlag(f, &opts.Cols, "cols", 0, true, 1, sessions.MaxCastSize, "picture width in cells (default: a cast's own, 100 for a recording)")
 	intFlag(f, &opts.Rows, "rows", 0, true, 1, sessions.MaxCastSize, "picture height in cells (default: a cast's own, 30 for a recording)")
@@ -54,6 +59,8 @@ func newExportCmd() *cobra.Command {
 	idleLimitFlag(f, &opts.IdleLimit, "idle-limit", "cap every pause of the picture at this many seconds (0 = no cap)")
 	f.StringVar(&opts.From, "from", "", "start the picture here: seconds (12.5), a duration (1m30s) or a turn (turn:2)")
 	f.StringVar(&opts.To, "to", "", "end the picture here: seconds, a duration, or turn:N (up to turn N+1's start)")
+	f.StringVar(&opts.Turns, "turns", "", "only these turns: 2-4 (2 to 4), 3, or 2- (2 to the end); instead of --from/--to")
+	castVersionFlag(f, &opts.CastVersion)
 	f.BoolVar(&opts.Loop, "loop", true, "play the picture forever (--loop=false stops on the last frame)")
 	f.StringVar(&opts.Title, "title", "", "the picture's window title (default: the thread's name, or tandem and its workspace)")
 	return cmd
@@ -64,13 +71,13 @@ func newExportCmd() *cobra.Command {
 func exportFormat(opts ExportOptions) (string, error) {
 	// What -o's extension says ("" when it says nothing: none, or stdout).
 	ext := strings.ToLower(filepath.Ext(opts.Output))
-	byExt := map[string]string{".svg": "svg", ".gif": "gif", ".md": "md", ".markdown": "md", "": ""}
+	byExt := map[string]string{".svg": "svg", ".gif": "gif", ".md": "md", ".markdown": "md", ".cast": "cast", "": ""}
 	fromExt, known := byExt[ext]
 	format := strings.ToLower(opts.Format)
 	switch format {
 	case "":
 		if !known {
-			return "", &usageError{fmt.Sprintf("can't tell the format from %q: give --format md, svg or gif", filepath.Base(opts.Output))}
+			return "", &usageError{fmt.Sprintf("can't tell the format from %q: give --format md, svg, gif or cast", filepath.Base(opts.Output))}
 		}
 		if fromExt == "" {
 			return "md", nil
@@ -78,9 +85,9 @@ func exportFormat(opts ExportOptions) (string, error) {
 		return fromExt, nil
 	case "markdown":
 		format = "md"
-	case "md", "svg", "gif":
+	case "md", "svg", "gif", "cast":
 	default:
-		return "", &usageError{fmt.Sprintf("invalid value %q for --format: allowed values are md, svg, gif", opts.Format)}
+		return "", &usageError{fmt.Sprintf("invalid value %q for --format: allowed values are md, svg, gif, cast", opts.Format)}
 	}
 	if known && fromExt != "" && fromExt != format {
 		return "", &usageError{fmt.Sprintf("--format %s, but -o %s says %s", format, filepath.Base(opts.Output), fromExt)}
@@ -106,7 +113,7 @@ func runExport(opts ExportOptions, stdout, stderr io.Writer) error {
 		return err
 	}
 	if cast != nil && format == "md" {
-		return &usageError{opts.File + " is an asciicast: it exports as --format svg or gif (Markdown needs a --record transcript)"}
+		return &usageError{opts.File + " is an asciicast: it exports as --format svg, gif or cast (Markdown needs a --record transcript)"}
 	}
 	toFile := opts.Output != "" && opts.Output != "-"
 	if format == "gif" && !toFile {
@@ -138,7 +145,7 @@ func runExport(opts ExportOptions, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	if cast != nil && pic.theme != picture.Dark {
+	if cast != nil && pic.theme != picture.Dark && format != "cast" {
 		// A cast holds the colours tandem drew with for the terminal it
 		// ran in; only the default colours change.
 		fmt.Fprintln(stderr, "tandem export: note: a cast keeps the colours it was recorded with; --theme light changes only the default background and text (a --record transcript is drawn in light styles)")
@@ -249,6 +256,8 @@ type picOptions struct {
 	loop       bool
 	title      string
 	progress   func(done, total int)
+	// castVersion is the asciicast version of --format cast.
+	castVersion int
 }
 
 // pictureOptions checks the picture flags of opts.
@@ -278,6 +287,17 @@ func pictureOptions(opts ExportOptions) (picOptions, error) {
 		if p.timing.To, err = picture.ParseBound(opts.To); err != nil {
 			return p, &usageError{"invalid value for --to: " + err.Error()}
 		}
+	}
+	if opts.Turns != "" {
+		if opts.From != "" || opts.To != "" {
+			return p, &usageError{"--turns is instead of --from and --to: give one or the other"}
+		}
+		if p.timing.From, p.timing.To, err = parseTurns(opts.Turns); err != nil {
+			return p, &usageError{"invalid value for --turns: " + err.Error()}
+		}
+	}
+	if p.castVersion, err = castVersion(opts.CastVersion); err != nil {
+		return p, err
 	}
 	if f, t := p.timing.From, p.timing.To; f.IsSet() && t.IsSet() &&
 		(f.Turn > 0 && t.Turn > 0 && f.Turn > t.Turn || f.Turn == 0 && t.Turn == 0 && f.At > t.At) {
@@ -316,9 +336,18 @@ func drawPicture(w io.Writer, format string, rec *sessions.Recording, cast *sess
 	}
 	o := picture.Options{Cols: cols, Rows: rows, Theme: p.theme, Title: screen.MaskString(title), Loop: p.loop}
 	var enc picture.Encoder
-	if format == "svg" {
+	switch format {
+	case "svg":
 		enc = picture.NewSVG(w, o)
-	} else {
+	case "cast":
+		// The frames' pauses are already capped (Timing.IdleLimit).
+		fc, err := sessions.NewFrameCast(w, sessions.CastHeader{Version: p.castVersion, Width: cols, Height: rows,
+			Title: o.Title, Env: map[string]string{"TERM": "xterm-256color"}})
+		if err != nil {
+			return 0, err
+		}
+		enc = fc
+	default:
 		g, err := picture.NewGIF(w, o)
 		if err != nil {
 			return 0, err

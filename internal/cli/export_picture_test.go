@@ -37,9 +37,9 @@ func TestExportPictureFlagErrors(t *testing.T) {
 		{"bad from", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, From: "soon"}, "invalid value for --from"},
 		{"bad to", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, To: "turn:0"}, "invalid value for --to"},
 		{"huge", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, Cols: 5000}, "invalid size 5000×0 for --cols/--rows: each from 1 to 500"},
-		{"cast as markdown", ExportOptions{File: "../../sessions/testdata/demo.cast", Format: "md", Output: "x.md"}, "is an asciicast: it exports as --format svg or gif"},
+		{"cast as markdown", ExportOptions{File: "../../sessions/testdata/demo.cast", Format: "md", Output: "x.md"}, "is an asciicast: it exports as --format svg, gif or cast"},
 		{"empty window", ExportOptions{Format: "svg", Theme: "dark", Speed: 1, From: "1h"}, "nothing to draw"},
-		{"unknown extension", ExportOptions{Output: "x.png", Theme: "dark", Speed: 1}, `can't tell the format from "x.png": give --format md, svg or gif`},
+		{"unknown extension", ExportOptions{Output: "x.png", Theme: "dark", Speed: 1}, `can't tell the format from "x.png": give --format md, svg, gif or cast`},
 		{"format and extension disagree", ExportOptions{Output: "x.gif", Format: "svg", Theme: "dark", Speed: 1}, "--format svg, but -o x.gif says gif"},
 	}
 	for _, c := range cases {

@@ -33,6 +33,11 @@ type RecordOptions struct {
 	Output        string
 	IdleTimeLimit float64  // --idle-limit (or --idle-time-limit), seconds: the header's, a picture's cap
 	Args          []string // the recorded tandem's arguments
+	// CastVersion is --cast-version: the asciicast version, 3 (asciinema
+	// 3's, the default) or 2.
+	CastVersion int
+	// Turns is --turns for a picture: only that range of turns ("2-4").
+	Turns string
 }
 
 func newRecordCmd() *cobra.Command {
@@ -45,6 +50,8 @@ func newRecordCmd() *cobra.Command {
 	idleLimitFlag(cmd.Flags(), &opts.IdleTimeLimit, "idle-limit", "cap pauses at this many seconds: the cast's idle_time_limit (players cap at it), a picture's pauses")
 	// asciinema's name for it, which this flag had first.
 	idleLimitFlag(cmd.Flags(), &opts.IdleTimeLimit, "idle-time-limit", "the same as --idle-limit")
+	castVersionFlag(cmd.Flags(), &opts.CastVersion)
+	cmd.Flags().StringVar(&opts.Turns, "turns", "", "a picture (.svg, .gif) of only these turns: 2-4, 3, or 2- (to the end)")
 	return cmd
 }
 
@@ -72,6 +79,10 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 	if !(idle >= 0) || math.IsInf(idle, 0) {
 		return &usageError{fmt.Sprintf("invalid value %g for --idle-limit: seconds, 0 or more", idle)}
 	}
+	version, err := castVersion(opts.CastVersion)
+	if err != nil {
+		return err
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -94,6 +105,14 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 	} else {
 		pic = ""
 	}
+	if opts.Turns != "" && pic == "" {
+		return &usageError{"--turns cuts a picture (-o x.svg or x.gif); a cast keeps every turn (tandem export " + out + " --turns 2-4 -o part.cast cuts one)"}
+	}
+	if opts.Turns != "" {
+		if _, _, err := parseTurns(opts.Turns); err != nil {
+			return &usageError{"invalid value for --turns: " + err.Error()}
+		}
+	}
 	f, err := os.OpenFile(castPath, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
@@ -107,7 +126,7 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 	if wd, err := os.Getwd(); err == nil {
 		title = "tandem · " + ui.ShortHome(wd)
 	}
-	cast, err := sessions.NewCastWriter(f, sessions.CastHeader{Width: width, Height: height, IdleTimeLimit: idle, Env: env, Title: title})
+	cast, err := sessions.NewCastWriter(f, sessions.CastHeader{Version: version, Width: width, Height: height, IdleTimeLimit: idle, Env: env, Title: title})
 	if err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
@@ -195,7 +214,7 @@ func runRecord(ctx context.Context, opts RecordOptions) error {
 		if err := f.Close(); err != nil {
 			return fmt.Errorf("record: writing %s: %w", castPath, err)
 		}
-		eo := ExportOptions{File: castPath, Format: pic, Output: out, Theme: "dark", Speed: 1, IdleLimit: idle, Loop: true}
+		eo := ExportOptions{File: castPath, Format: pic, Output: out, Theme: "dark", Speed: 1, IdleLimit: idle, Loop: true, Turns: opts.Turns, CastVersion: sessions.CastV3}
 		if err := runExport(eo, os.Stdout, os.Stderr); err != nil {
 			// The session is not lost: the cast stays beside the picture.
 			kept := strings.TrimSuffix(out, filepath.Ext(out)) + ".cast"

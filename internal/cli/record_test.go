@@ -34,7 +34,7 @@ func tandemBinary(t *testing.T) string {
 	return bin
 }
 
-// castFile is a parsed asciicast v2 file.
+// castFile is a parsed asciicast file (v3, or v2).
 type castFile struct {
 	header map[string]any
 	codes  string
@@ -54,13 +54,23 @@ func readCast(t *testing.T, path string) castFile {
 	if err := json.Unmarshal([]byte(lines[0]), &c.header); err != nil {
 		t.Fatalf("cast header: %v", err)
 	}
-	for _, k := range []string{"version", "width", "height", "timestamp", "idle_time_limit", "env"} {
+	keys := []string{"version", "width", "height", "timestamp", "idle_time_limit", "env"}
+	v3 := c.header["version"] == 3.0
+	if v3 {
+		// asciicast v3: the size and TERM in "term".
+		keys = []string{"version", "term", "timestamp", "idle_time_limit", "env"}
+		term, _ := c.header["term"].(map[string]any)
+		if term["cols"] == nil || term["rows"] == nil || term["type"] == nil {
+			t.Errorf("cast term = %v", c.header["term"])
+		}
+		c.header["width"], c.header["height"] = term["cols"], term["rows"]
+	} else if c.header["version"] != 2.0 {
+		t.Errorf("cast version = %v", c.header["version"])
+	}
+	for _, k := range keys {
 		if _, ok := c.header[k]; !ok {
 			t.Errorf("cast header lacks %q: %s", k, lines[0])
 		}
-	}
-	if c.header["version"] != 2.0 {
-		t.Errorf("cast version = %v", c.header["version"])
 	}
 	last := 0.0
 	for i, l := range lines[1:] {
@@ -69,6 +79,9 @@ func readCast(t *testing.T, path string) castFile {
 			t.Fatalf("cast event %d malformed: %s", i, l)
 		}
 		ts, err := strconv.ParseFloat(string(ev[0]), 64)
+		if v3 && err == nil && ts >= 0 {
+			ts += last // v3: the time since the event before
+		}
 		if err != nil || ts < last {
 			t.Fatalf("cast event %d: time %s after %f", i, ev[0], last)
 		}
@@ -144,8 +157,9 @@ func waitExit(t *testing.T, cmd *exec.Cmd, timeout time.Duration) {
 	}
 }
 
-// TestRecordCastOfDemo records the demo: a valid cast with markers at turn
-// boundaries, and an "r" event when the terminal is resized.
+// TestRecordCastOfDemo records the demo: a valid asciicast v3 with a
+// chapter per turn (labelled with its prompt), approval and question, and
+// an "r" event when the terminal is resized.
 func TestRecordCastOfDemo(t *testing.T) {
 	cast := filepath.Join(t.TempDir(), "demo.cast")
 	ptmx, cmd := startRecord(t, os.Environ(), cast, 100, 30, "demo", "--speed", "4", "--idle-limit", "0.3")
@@ -153,7 +167,8 @@ func TestRecordCastOfDemo(t *testing.T) {
 	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: 72, Rows: 22}); err != nil {
 		t.Fatal(err)
 	}
-	waitFile(t, cast, patience, "four turns", func(s string) bool { return strings.Count(s, `"turn completed"`) >= 4 })
+	waitFile(t, cast, patience, "four turns", func(s string) bool { return strings.Contains(s, `"turn 4: Go ahead"`) })
+	waitFile(t, cast, patience, "the last answer", func(s string) bool { return strings.Contains(castScreen(s), "greets like a pirate") })
 	time.Sleep(300 * time.Millisecond)
 	if _, err := ptmx.Write([]byte{3}); err != nil { // ctrl+c quits a replay
 		t.Fatal(err)
@@ -167,8 +182,22 @@ func TestRecordCastOfDemo(t *testing.T) {
 	if len(c.resize) != 1 || c.resize[0] != "72x22" {
 		t.Errorf("resize events = %q, want [72x22]", c.resize)
 	}
-	if strings.Count(strings.Join(c.marks, "\n"), "turn started") != 4 || strings.Count(strings.Join(c.marks, "\n"), "turn completed") != 4 {
-		t.Errorf("markers = %q", c.marks)
+	if c.header["version"] != 3.0 {
+		t.Errorf("cast version = %v; want 3", c.header["version"])
+	}
+	wantMarks := []string{
+		"turn 1: How does tandem render a streamed answer?",
+		"turn 2: Add a greeting script and run it",
+		"approval: edit files",
+		"approval: /bin/bash -lc 'sh greet.sh tandem | tee greeting.txt'",
+		"turn 3: Plan how to make the greeting more fun",
+		"question: Which tone should the greeting use?",
+		"turn 4: Go ahead",
+		"approval: edit files",
+		"approval: /bin/bash -lc 'sh greet.sh tandem'",
+	}
+	if strings.Join(c.marks, "\n") != strings.Join(wantMarks, "\n") {
+		t.Errorf("markers:\n%s\nwant:\n%s", strings.Join(c.marks, "\n"), strings.Join(wantMarks, "\n"))
 	}
 	if !strings.Contains(c.output, "Asked: Greeting style") || !strings.Contains(c.output, "\x1b[") {
 		t.Errorf("cast output misses the demo (%d bytes)", len(c.output))
@@ -192,7 +221,8 @@ func TestRecordCastRedactsLiveSession(t *testing.T) {
 	cast := filepath.Join(t.TempDir(), "live.cast")
 	ptmx, cmd := startRecord(t, env.Environ(), cast, 110, 32,
 		"--codex", env.Codex, "-C", env.Dir, "-a", "never", "-s", "workspace-write", "show me the key")
-	waitFile(t, cast, patience, "the turn to complete", func(s string) bool { return strings.Contains(s, `"turn completed"`) })
+	waitFile(t, cast, patience, "the turn's chapter", func(s string) bool { return strings.Contains(s, `"turn 1: show me the key"`) })
+	waitFile(t, cast, patience, "the turn to complete", func(s string) bool { return strings.Contains(s, `Done.`) })
 	time.Sleep(500 * time.Millisecond)
 	_, _ = ptmx.Write([]byte{3})
 	time.Sleep(200 * time.Millisecond)
@@ -231,8 +261,17 @@ func TestRecordCastRedactsLiveSession(t *testing.T) {
 // (a word wrapped at the edge made whole).
 func castScreens(cast string) []string {
 	lines := strings.Split(cast, "\n")
-	var h struct{ Width, Height int }
-	if json.Unmarshal([]byte(lines[0]), &h) != nil || h.Width <= 0 || h.Height <= 0 {
+	var h struct {
+		Width, Height int
+		Term          struct{ Cols, Rows int } // asciicast v3
+	}
+	if json.Unmarshal([]byte(lines[0]), &h) != nil {
+		return nil
+	}
+	if h.Width <= 0 || h.Height <= 0 {
+		h.Width, h.Height = h.Term.Cols, h.Term.Rows
+	}
+	if h.Width <= 0 || h.Height <= 0 {
 		return nil
 	}
 	scr := screen.New(h.Width, h.Height)
@@ -310,7 +349,8 @@ func TestRecordCastHidesTypedSecrets(t *testing.T) {
 	waitFile(t, cast, patience, "the typed draft", func(s string) bool { return strings.Contains(castScreen(s), "safe") })
 	time.Sleep(model.PasteBurstLinesIdle + 100*time.Millisecond)
 	_, _ = ptmx.Write([]byte("\r"))
-	waitFile(t, cast, patience, "the turn to complete", func(s string) bool { return strings.Contains(s, `"turn completed"`) })
+	waitFile(t, cast, patience, "the turn's chapter", func(s string) bool { return strings.Contains(s, `"turn 1: please keep `) })
+	waitFile(t, cast, patience, "the answer", func(s string) bool { return strings.Contains(castScreen(s), "Noted.") })
 	if len(wrapPAT) < cols+20 {
 		t.Fatal("the second secret must wrap, well past the edge")
 	}

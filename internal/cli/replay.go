@@ -35,12 +35,16 @@ type ReplayOptions struct {
 	// NoAltScreen is --no-alt-screen: play inline, the finished cells
 	// into the terminal's scrollback.
 	NoAltScreen bool
+	// Find is --find TEXT: start at its first match, the search line
+	// open (replayfind.go).
+	Find string
 }
 
 func (o *ReplayOptions) register(cmd *cobra.Command) {
 	speedFlag(cmd.Flags(), &o.Speed, "playback rate (2 = twice as fast)")
 	idleLimitFlag(cmd.Flags(), &o.IdleLimit, "idle-limit", "cap every pause between events at this many seconds (0 = no cap)")
 	cmd.Flags().BoolVar(&o.NoAltScreen, "no-alt-screen", false, "play inline, not in the alternate screen: finished output goes into the terminal's scrollback")
+	cmd.Flags().StringVar(&o.Find, "find", "", "start at the first match of this text (a prompt, answer, command or its output; case-insensitive), the search line open")
 }
 
 func (o ReplayOptions) player(rec *sessions.Recording) (*sessions.Player, error) {
@@ -53,6 +57,7 @@ func (o ReplayOptions) player(rec *sessions.Recording) (*sessions.Player, error)
 	return sessions.NewPlayer(rec, sessions.PlayerOptions{
 		Speed:     o.Speed,
 		IdleLimit: time.Duration(o.IdleLimit * float64(time.Second)),
+		StayAtEnd: true, // the search may seek back
 	}), nil
 }
 
@@ -106,14 +111,23 @@ func runReplay(ctx context.Context, opts ReplayOptions, command string, std stdi
 	if err != nil {
 		return err
 	}
-	if needTerminal(std.in, std.out) != nil { // tty.go
-		return &usageError{command + " needs a terminal; `tandem export FILE` writes a recording as Markdown"}
-	}
 	p, err := opts.player(rec)
 	if err != nil {
 		return err
 	}
-	return play(ctx, p, replayOptions(frames.Status(rec), opts.NoAltScreen, km))
+	find := newReplayFind()
+	if opts.Find != "" && !find.start(p, opts.Find) {
+		// Said before the screen opens, not a replay that never gets there.
+		name := opts.File
+		if opts.Demo {
+			name = "the demo"
+		}
+		return fmt.Errorf("--find: %q is not in %s (the search covers prompts, answers, reasoning, commands and their output, diffs and tool calls)", opts.Find, name)
+	}
+	if needTerminal(std.in, std.out) != nil { // tty.go
+		return &usageError{command + " needs a terminal; `tandem export FILE` writes a recording as Markdown"}
+	}
+	return play(ctx, p, replayOptions(frames.Status(rec), opts.NoAltScreen, km), find)
 }
 
 // playback is what the playback keys drive: a sessions.Player.
@@ -122,6 +136,7 @@ type playback interface {
 	Step()
 	Faster()
 	Slower()
+	finder
 }
 
 // replayModel wraps the ordinary model with the playback keys (the
@@ -132,14 +147,52 @@ type replayModel struct {
 	player playback
 	keys   *keys.Map
 	peer   *string // the playback state shown in the status line
+	// find is the search line (Ctrl+F); nil: none. opts and size make
+	// the model afresh when a seek back restarts the playback.
+	find *replayFind
+	opts model.Options
+	size *tea.WindowSizeMsg
+}
+
+// View implements tea.Model: the model's, its last row the search line
+// while that is open.
+func (r replayModel) View() tea.View {
+	v := r.Model.View()
+	if r.find == nil || !r.find.open || r.size == nil || r.size.Width <= 0 {
+		return v
+	}
+	rows := strings.Split(v.Content, "\n")
+	rows[len(rows)-1] = r.find.line(r.size.Width, r.keys)
+	v.Content = strings.Join(rows, "\n")
+	return v
 }
 
 // Update implements tea.Model.
 func (r replayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		if r.size != nil {
+			*r.size = msg
+		}
+	case sessions.PlayerRestart:
+		// A seek back: the playback starts again, on a fresh model.
+		old := r.Model
+		r.Model = model.New(r.opts)
+		old.Close()
+		cmd := r.Model.Init()
+		if r.size != nil && r.size.Width > 0 {
+			r.Model.Update(*r.size)
+		}
+		return r, cmd
 	case tea.KeyPressMsg:
 		km := r.keys
+		if r.find != nil && r.find.open && !key.Matches(msg, km.ReplayQuit) {
+			return r, r.find.key(r.player, km, msg)
+		}
 		switch {
+		case r.find != nil && key.Matches(msg, km.ReplayFind):
+			r.find.open = true
+			return r, r.find.input.Focus()
 		case key.Matches(msg, km.ReplayQuit):
 			// A replayed turn can't be interrupted, so quit at once
 			// (inline, what is live is printed first).
@@ -169,9 +222,32 @@ func (r replayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return r, cmd
 }
 
-// replaySink adapts what a Player yields to the model's messages.
+// replaySink adapts what a Player yields to the model's messages; under
+// `tandem record` it emits the cast's chapters (sessions.Chapters). A
+// turn's chapter waits for the value after its turn/started, the turn's
+// userMessage item, whose prompt labels it.
 func replaySink(send func(tea.Msg)) func(any) {
+	var ch sessions.Chapters
+	var turn any // a TurnStartedEvent whose chapter waits for its prompt
 	return func(v any) {
+		p, isPrompt := sessions.UserPrompt(v)
+		if isPrompt && turn == nil {
+			ch.Prompt(p) // sent before its turn/started
+		}
+		if turn != nil {
+			if isPrompt {
+				ch.Prompt(p)
+			}
+			if label, ok := ch.Value(turn); ok {
+				sessions.EmitMarker(label)
+			}
+			turn = nil
+		}
+		if _, ok := v.(backend.TurnStartedEvent); ok {
+			turn = v
+			send(v)
+			return
+		}
 		switch x := v.(type) {
 		case sessions.ThreadReady:
 			send(frames.Ready(x))
@@ -179,10 +255,9 @@ func replaySink(send func(tea.Msg)) func(any) {
 		case sessions.ThreadSwitch:
 			send(frames.Switch(x))
 			return
-		case backend.TurnStartedEvent:
-			sessions.EmitMarker("turn started")
-		case backend.TurnCompletedEvent:
-			sessions.EmitMarker("turn completed")
+		}
+		if label, ok := ch.Value(v); ok {
+			sessions.EmitMarker(label)
 		}
 		send(v)
 	}
@@ -196,8 +271,9 @@ func replayOptions(status ui.StatusInfo, inline bool, km *keys.Map) model.Option
 		Suspend: jobControl()} // suspend.go: Ctrl+Z
 }
 
-// play plays p in the TUI, a model built with opts, until the user quits.
-func play(ctx context.Context, p *sessions.Player, opts model.Options) error {
+// play plays p in the TUI, a model built with opts, with the search line
+// find, until the user quits.
+func play(ctx context.Context, p *sessions.Player, opts model.Options, find *replayFind) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -211,7 +287,8 @@ func play(ctx context.Context, p *sessions.Player, opts model.Options) error {
 	tstp := newTSTPRouter() // suspend.go: kill -TSTP suspends as Ctrl+Z does
 	defer tstp.Stop()
 	filter := tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg { return tstp.Filter(msg) })
-	prog := tea.NewProgram(replayModel{Model: m, player: p, keys: km, peer: new(string)}, tea.WithContext(ctx), filter)
+	rm := replayModel{Model: m, player: p, keys: km, peer: new(string), find: find, opts: opts, size: &tea.WindowSizeMsg{}}
+	prog := tea.NewProgram(rm, tea.WithContext(ctx), filter)
 	tstp.Start(ctx, prog.Send)
 	done := make(chan struct{})
 	go func() {
@@ -221,7 +298,10 @@ func play(ctx context.Context, p *sessions.Player, opts model.Options) error {
 	// SIGTERM or SIGHUP (the terminal closed) end the replay like ctrl+c.
 	sig := catchSignals(ctx, func(os.Signal) { prog.Quit() }, syscall.SIGTERM, syscall.SIGHUP)
 	defer sig.Stop()
-	_, err := prog.Run()
+	final, err := prog.Run()
+	if r, ok := final.(replayModel); ok {
+		m = r.Model // a seek back made it afresh
+	}
 	m.Close() // spilled command output
 	cancel()
 	<-done

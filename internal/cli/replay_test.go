@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,6 +26,23 @@ func (f *fakePlayback) Toggle() { f.calls = append(f.calls, "toggle") }
 func (f *fakePlayback) Step()   { f.calls = append(f.calls, "step") }
 func (f *fakePlayback) Faster() { f.calls = append(f.calls, "faster") }
 func (f *fakePlayback) Slower() { f.calls = append(f.calls, "slower") }
+func (f *fakePlayback) Seek(n int) {
+	f.calls = append(f.calls, "seek "+strconv.Itoa(n))
+}
+
+// Find finds text in the steps of fakeSteps.
+func (f *fakePlayback) Find(text string) []int {
+	var out []int
+	for i, s := range fakeSteps {
+		if text != "" && strings.Contains(s, text) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// fakeSteps are the texts of a fakePlayback's steps.
+var fakeSteps = []string{"ready", "fix the test", "ok", "the test passes", "bye", "test again"}
 
 // TestReplayKeys: a replay's playback keys are the keymap's Replay
 // bindings — by default space pauses, → steps, + and = play faster, - _

@@ -174,7 +174,7 @@ func (f *Factory) setup(cfg runConfig, hooks setupHooks) (_ *runEnv, err error) 
 		traces = append(traces, tr.Trace)
 	}
 	if hooks.display && os.Getenv(sessions.MarkerFDEnv) != "" {
-		traces = append(traces, markerTrace)
+		traces = append(traces, markerTrace())
 	}
 	e.trace = chainTrace(traces...)
 

@@ -79,17 +79,20 @@ func (t *protocolTracer) Close() error {
 	return t.w.Close()
 }
 
-// markerTrace emits cast markers at turn boundaries seen on the wire; it is
-// added to the session's traces only under `tandem record`.
-func markerTrace(dir backend.Direction, line []byte) {
-	if dir != backend.Received {
-		return
-	}
-	switch started, completed := backend.TurnBoundary(line); {
-	case started:
-		sessions.EmitMarker("turn started")
-	case completed:
-		sessions.EmitMarker("turn completed")
+// markerTrace returns a trace hook that emits a cast's chapters seen on
+// the wire (sessions.Chapters: a marker per turn, approval and question,
+// labelled); it is added to the session's traces only under `tandem
+// record`. Trace hooks are called one line at a time.
+func markerTrace() func(backend.Direction, []byte) {
+	var mu sync.Mutex
+	var ch sessions.Chapters
+	return func(dir backend.Direction, line []byte) {
+		mu.Lock()
+		label, ok := ch.Wire(dir, line)
+		mu.Unlock()
+		if ok {
+			sessions.EmitMarker(label)
+		}
 	}
 }
 

@@ -26,7 +26,8 @@ import (
 // never decreases). f is reused once Frame returns.
 type Sink interface {
 	Frame(at time.Duration, f *screen.Frame)
-	// Marker is "turn started" or "turn completed" at a turn boundary.
+	// Marker is a chapter: a turn's start ("turn 2: fix the test"), an
+	// approval or a question (sessions.Chapters), or a cast's own marker.
 	Marker(at time.Duration, label string)
 }
 
@@ -132,6 +133,7 @@ func Recording(rec *sessions.Recording, o Options, sink Sink) error {
 	apply(tea.WindowSizeMsg{Width: o.Cols, Height: o.Rows})
 	snap(0)
 	tl := sessions.Timeline(rec, o.IdleLimit)
+	chapters := sessions.TimelineChapters(tl)
 	streamed := false // a delta waits for the frame tick at tickAt
 	var tickAt, last time.Duration
 	for i, t := range tl {
@@ -153,8 +155,9 @@ func Recording(rec *sessions.Recording, o Options, sink Sink) error {
 			msg = Ready(v)
 		case sessions.ThreadSwitch:
 			msg = Switch(v)
-		case backend.TurnStartedEvent:
-			sink.Marker(t.At, "turn started")
+		}
+		if label, ok := chapters[i]; ok {
+			sink.Marker(t.At, label)
 		}
 		apply(msg)
 		switch t.Value.(type) {
@@ -166,9 +169,6 @@ func Recording(rec *sessions.Recording, o Options, sink Sink) error {
 			}
 		default:
 			snap(t.At)
-		}
-		if _, ok := t.Value.(backend.TurnCompletedEvent); ok {
-			sink.Marker(t.At, "turn completed")
 		}
 		if o.Progress != nil {
 			o.Progress(i+1, len(tl))

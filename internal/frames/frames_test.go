@@ -72,8 +72,20 @@ func TestRecordingPlaysTheDemo(t *testing.T) {
 				t.Errorf("%v: last frame lacks %q:\n%s", size, want, c.last())
 			}
 		}
-		if got := strings.Join(c.markers, ","); strings.Count(got, "turn started") != 4 || strings.Count(got, "turn completed") != 4 {
-			t.Errorf("markers %s; want 4 turns", got)
+		// A chapter per turn (with its prompt), approval and question.
+		wantMarks := []string{
+			"turn 1: How does tandem render a streamed answer?",
+			"turn 2: Add a greeting script and run it",
+			"approval: edit files",
+			"approval: /bin/bash -lc 'sh greet.sh tandem | tee greeting.txt'",
+			"turn 3: Plan how to make the greeting more fun",
+			"question: Which tone should the greeting use?",
+			"turn 4: Go ahead",
+			"approval: edit files",
+			"approval: /bin/bash -lc 'sh greet.sh tandem'",
+		}
+		if got, want := strings.Join(c.markers, "\n"), strings.Join(wantMarks, "\n"); got != want {
+			t.Errorf("markers:\n%s\nwant:\n%s", got, want)
 		}
 		// Streamed text shows on the frame tick after it: some frame
 		// has part of the pirate answer.

@@ -135,12 +135,34 @@ func (c *Clip) out() time.Duration {
 	return time.Duration(float64(c.src-c.begun) / c.t.Speed)
 }
 
-// Marker notes a turn boundary: "turn started" counts a turn.
+// IsTurnMarker reports whether a marker's label is a turn's start: a
+// chapter "turn N" or "turn N: prompt" (sessions.Chapters), or the
+// "turn started" of casts recorded before chapters.
+func IsTurnMarker(label string) bool {
+	if label == "turn started" {
+		return true
+	}
+	n, ok := strings.CutPrefix(label, "turn ")
+	if !ok {
+		return false
+	}
+	n, _, _ = strings.Cut(n, ":")
+	t, err := strconv.Atoi(n)
+	return err == nil && t >= 1
+}
+
+// Marker notes a marker: a turn's start (IsTurnMarker) counts a turn;
+// other markers are handed to the encoder when it takes them
+// (MarkerEncoder) and the picture is running.
 func (c *Clip) Marker(at time.Duration, label string) {
-	if label != "turn started" || c.done {
+	if c.done {
 		return
 	}
 	c.clock(at)
+	if !IsTurnMarker(label) {
+		c.mark(label)
+		return
+	}
 	c.starts++
 	if t := c.t.To; t.Turn > 0 && c.starts > t.Turn {
 		c.done = true
@@ -148,6 +170,27 @@ func (c *Clip) Marker(at time.Duration, label string) {
 	}
 	if f := c.t.From; !c.on && f.Turn > 0 && c.starts == f.Turn {
 		c.begin()
+	}
+	c.mark(label)
+}
+
+// MarkerEncoder is an Encoder that keeps markers (a cast's chapters):
+// Marker gets each at the picture's time, in order with the frames.
+type MarkerEncoder interface {
+	Encoder
+	Marker(at time.Duration, label string)
+}
+
+// mark hands a marker to the encoder at the picture's time, after the
+// frame before it.
+func (c *Clip) mark(label string) {
+	me, ok := c.enc.(MarkerEncoder)
+	if !ok || !c.on || c.done {
+		return
+	}
+	c.flush()
+	if c.err == nil {
+		me.Marker(c.out(), label)
 	}
 }
 

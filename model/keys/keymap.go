@@ -91,6 +91,8 @@ type Map struct {
 	Leave key.Binding
 	// Replaying a recording (tandem replay, tandem demo).
 	ReplayPause, ReplayStep, ReplayFaster, ReplaySlower, ReplayQuit key.Binding
+	// A replay's search (#29, recordings): the search line and its steps.
+	ReplayFind, ReplayFindNext, ReplayFindPrev, ReplayFindClose key.Binding
 	// The command center (Deck opens it from a thread, in Compose).
 	Deck, DeckUp, DeckDown, DeckOpen, DeckClose, DeckInbox, DeckScope, DeckNew,
 	DeckNewWorktree, DeckRename, DeckArchive, DeckInterrupt, DeckStop, DeckMerge,
@@ -224,6 +226,11 @@ func Default() *Map {
 	m.def(&m.ReplayFaster, "replay_faster", Replay, "play faster (the next speed)", "+", "=")
 	m.def(&m.ReplaySlower, "replay_slower", Replay, "play slower (the previous speed)", "-", "_", "−")
 	m.def(&m.ReplayQuit, "replay_quit", Replay, "quit the replay at once (a replayed turn can't be interrupted)", "ctrl+c")
+	// A replay's search (#29, recordings).
+	m.def(&m.ReplayFind, "replay_find", Replay, "search the recording: a search line; the playback jumps to the matches", "ctrl+f")
+	m.def(&m.ReplayFindNext, "replay_find_next", Replay, "on the search line: jump to the next match", "enter")
+	m.def(&m.ReplayFindPrev, "replay_find_prev", Replay, "on the search line: jump to the previous match", "shift+enter")
+	m.def(&m.ReplayFindClose, "replay_find_close", Replay, "close the search line", "esc")
 	// The command center.
 	m.def(&m.DeckUp, "deck_up", Deck, "the thread (or request) above", "up", "ctrl+p")
 	m.def(&m.DeckDown, "deck_down", Deck, "the thread (or request) below", "down", "ctrl+n")
