@@ -540,11 +540,13 @@ func typeSlow(t *testing.T, m *Model, s string) {
 	}
 }
 
+// press presses a key at a person's pace; a key the composer holds acts
+// at once (release), as one pressed alone.
 func press(t *testing.T, m *Model, code rune, mod tea.KeyMod) {
 	t.Helper()
 	pace(m)
 	_, cmd := m.Update(tea.KeyPressMsg{Code: code, Mod: mod})
-	settle(t, m, cmd)
+	settle(t, m, cmd, release(m))
 }
 
 func viewText(m *Model) string { return ansi.Strip(m.View().Content) }

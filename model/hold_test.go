@@ -24,6 +24,18 @@ func keyNow(m *Model, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
+// release lets a key the composer holds (model/composer's gate) act now,
+// as one a person pressed alone, and returns what follows; nil when no key
+// is held. The key helpers use it so that no key waits on a real timer a
+// loaded machine may fire after the drive gave up on it.
+func release(m *Model) tea.Cmd {
+	if !m.composer.Holding() {
+		return nil
+	}
+	_, cmd := m.Update(m.composer.Due())
+	return cmd
+}
+
 // due delivers the composer's next timer (the held key's wait, else the
 // end of a paste burst), if one runs, as if its time had come.
 func due(m *Model) tea.Cmd {

@@ -38,7 +38,9 @@ func drive(t *testing.T, m *Model, cmds ...tea.Cmd) {
 	}
 }
 
-// hitKey presses a key (a rune, or a tea.Key* code) and runs what follows.
+// hitKey presses a key (a rune, or a tea.Key* code) and runs what
+// follows; a key the composer holds acts at once (release), as one
+// pressed alone.
 func hitKey(t *testing.T, m *Model, code rune, mod tea.KeyMod) {
 	t.Helper()
 	pace(m)
@@ -47,7 +49,7 @@ func hitKey(t *testing.T, m *Model, code rune, mod tea.KeyMod) {
 		msg.Text = string(code)
 	}
 	_, cmd := m.Update(msg)
-	drive(t, m, cmd)
+	drive(t, m, cmd, release(m))
 }
 
 func typeKeys(t *testing.T, m *Model, s string) {

@@ -100,16 +100,19 @@ func calm(t *testing.T, m *Model, cmds ...tea.Cmd) {
 	}
 }
 
-// hit presses a key (a rune, or a tea.Key* code) and runs what follows
-// (calm); typeIn types s, a key at a time.
+// hit presses a key (a rune, or a tea.Key* code) at a person's pace
+// (pace) and runs what follows (calm); a key the composer holds acts at
+// once, as one pressed alone (release), not when a real timer fires;
+// typeIn types s, a key at a time.
 func hit(t *testing.T, m *Model, code rune, mod tea.KeyMod) {
 	t.Helper()
+	pace(m)
 	msg := tea.KeyPressMsg{Code: code, Mod: mod}
 	if code >= ' ' && code < tea.KeyExtended && mod == 0 {
 		msg.Text = string(code)
 	}
 	_, cmd := m.Update(msg)
-	calm(t, m, cmd)
+	calm(t, m, cmd, release(m))
 }
 
 func typeIn(t *testing.T, m *Model, s string) {
@@ -120,9 +123,13 @@ func typeIn(t *testing.T, m *Model, s string) {
 }
 
 // readyWith is ready for c, delivering the skills and goal asked for at
-// start.
+// start; with no Clock in opts it runs on a pacedClock, as ready does, so
+// hit and typeIn type at a person's pace whatever the machine's load.
 func readyWith(t *testing.T, c backend.Client, opts Options) *Model {
 	t.Helper()
+	if opts.Clock == nil {
+		opts.Clock = newPacedClock(time.Unix(1_000_000, 0))
+	}
 	m := New(opts)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	_, cmd := m.Update(SessionReadyMsg{Client: c, Model: "mock-model", Cwd: "~/w", ThreadCwd: "/w"})

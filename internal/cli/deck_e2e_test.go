@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -188,11 +189,22 @@ func TestAgentsOpensTheDaemonsThreads(t *testing.T) {
 	}
 	const n = 12
 	env := e2e.NewEnv(t, numberedAnswer(n, 250*time.Millisecond))
+	// The model's answer waits until the command center lists the turn
+	// as running, however long `tandem agents` takes to start: the turn
+	// can't end before it is listed.
+	listed := make(chan struct{})
+	release := sync.OnceFunc(func() { close(listed) })
+	t.Cleanup(release) // a failed test leaves no answer waiting
+	var gate sync.Once
+	env.Mock.OnRequest(func(r mockapi.Request) {
+		if !r.Aux && r.LastUserText() == "count for me" {
+			gate.Do(func() { <-listed })
+		}
+	})
 	stopDaemonAtEnd(t, env)
 	first := startTandem(t, env, "--daemon")
 	first.waitDaemonReady()
 	first.keys("count for me\r")
-	first.waitScreen("item 02 of", patience)
 
 	lt := startTandem(t, env, "agents", "--daemon")
 	lt.waitScreen("tandem agents", patience)
@@ -200,7 +212,9 @@ func TestAgentsOpensTheDaemonsThreads(t *testing.T) {
 	if strings.Contains(lt.screen(), "item "+fmt.Sprint(n)+" of the answer") {
 		t.Fatal("the turn ended before the command center listed it: the test proves nothing")
 	}
-	lt.keys("\r") // open it
+	release()
+	first.waitScreen("item 02 of", patience) // the answer streams
+	lt.keys("\r")                            // open it
 	lt.waitScreen(fmt.Sprintf("item %02d of the answer", n), patience)
 	screen := lt.screen()
 	for i := 1; i <= n; i++ {

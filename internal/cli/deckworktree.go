@@ -60,6 +60,9 @@ func (h *deckHost) worktreeCall(id deck.LaneID, what string, do func(context.Con
 		}
 		wt, ok := h.worktreeOf(id)
 		if !ok {
+			wt, ok = h.locateNow(ctx, id, s)
+		}
+		if !ok {
 			return nil, errNoWorktree
 		}
 		root, err := h.current(ctx)
@@ -143,6 +146,27 @@ func (h *deckHost) RemoveWorktree(id deck.LaneID, force bool) tea.Cmd {
 		h.forget(id)
 		return deck.DropLane{Lane: id, What: fmt.Sprintf("removed the worktree %s and its branch %s; the thread is closed", wt.Path, wt.Branch)}, nil
 	})
+}
+
+// locateNow is worktreeOf for a lane whose locate has not told yet (an
+// action asked for right after a stored thread was opened, while its
+// row already shows the worktree): the worktree tandem made that the
+// lane's thread's cwd is in, read now through s, and recorded.
+func (h *deckHost) locateNow(ctx context.Context, id deck.LaneID, s *backend.Session) (worktree.Worktree, bool) {
+	thread := s.ThreadID()
+	if thread == "" {
+		return worktree.Worktree{}, false
+	}
+	t, err := s.ReadThread(ctx, thread)
+	if err != nil || t.Cwd == "" {
+		return worktree.Worktree{}, false
+	}
+	wt, err := worktree.Find(ctx, worktree.Server{Exec: s}, t.Cwd)
+	if err != nil {
+		return worktree.Worktree{}, false
+	}
+	h.repos.setWorktree(id, wt)
+	return wt, true
 }
 
 // locate finds, once lane id's thread is ready, the checkout its cwd dir

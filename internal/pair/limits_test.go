@@ -147,18 +147,27 @@ func TestServeRecordAttributesPrompts(t *testing.T) {
 	d1, d2 := fx.dial(t, fx.drivers[0], 90, 24), fx.dial(t, fx.drivers[1], 90, 24)
 	d1.waitReady(t)
 	d2.waitReady(t)
+	// Each prompt and ! command waits for the turn before it to complete
+	// (turn/completed, not the screen: an answer or a command's line can
+	// be drawn before its turn has ended, and a prompt sent then would go
+	// into that turn, a steer, not start one).
+	turnEnded := func(what string) {
+		t.Helper()
+		select {
+		case <-fx.completed:
+		case <-time.After(patience):
+			t.Fatalf("the turn of %s never completed", what)
+		}
+	}
 	d1.send(t, "prompt from the first driver\r")
 	d2.waitFor(t, "First answer.")
+	turnEnded("the first prompt")
 	d2.send(t, "prompt from the second driver\r")
 	d1.waitFor(t, "Second answer.")
-	// ! commands run between turns: the answer can be drawn before the
-	// turn has completed (the CI machine is slow), so wait for its end.
-	d1.waitGone(t, "esc to interrupt")
+	turnEnded("the second prompt")
 	d1.send(t, "!echo shell-from-driver1\r")
 	d2.waitFor(t, "! echo shell-from-driver1")
-	// codex runs a ! command as a turn of its own: a prompt sent before
-	// that turn has ended would go into it (a steer), not start one.
-	d2.waitGone(t, "esc to interrupt")
+	turnEnded("the ! command") // codex runs a ! command as a turn of its own
 	// driver2 starts a slow turn and driver1 interrupts it.
 	d2.send(t, "a third prompt\r")
 	d1.waitFor(t, "a slow third answer")
