@@ -115,16 +115,11 @@ func runQueue(ctx context.Context, f *Factory, opts QueueOptions, std stdio) (er
 	if err != nil {
 		return err
 	}
-	env, err := f.setup(cfg, setupHooks{stderr: std.err})
+	env, sess, err := startScriptSession(ctx, f, cfg, std)
 	if err != nil {
 		return err
 	}
 	defer env.closeInto(&err)
-	// No thread is opened: its events are not this command's.
-	sess, err := backend.StartSession(ctx, env.sessionOptions(func(tea.Msg) {}))
-	if err != nil {
-		return fmt.Errorf("starting the app-server: %s", redact.String(err.Error()))
-	}
 	defer sess.Close()
 	cctx, cancel := context.WithTimeout(ctx, queueTimeout)
 	defer cancel()
@@ -282,4 +277,23 @@ func readStatus(ctx context.Context, s threadLister, t backend.Thread) backend.T
 	}
 	r.ID = t.ID
 	return r
+}
+
+// startScriptSession sets up cfg's run (the app-server local, over ssh,
+// remote or on the daemon) and starts a session on it that opens no
+// thread, for a command run from a script (`tandem queue`, `tandem
+// search`): the caller closes the session, then env (closeInto). Its
+// errors are setup's, or "starting the app-server: …" (redacted).
+func startScriptSession(ctx context.Context, f *Factory, cfg runConfig, std stdio) (*runEnv, *backend.Session, error) {
+	env, err := f.setup(cfg, setupHooks{stderr: std.err})
+	if err != nil {
+		return nil, nil, err
+	}
+	// No thread is opened: its events are not this command's.
+	sess, err := backend.StartSession(ctx, env.sessionOptions(func(tea.Msg) {}))
+	if err != nil {
+		_ = env.close() // the start's error is the one to report
+		return nil, nil, fmt.Errorf("starting the app-server: %s", redact.String(err.Error()))
+	}
+	return env, sess, nil
 }

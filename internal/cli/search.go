@@ -7,12 +7,10 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"tandem/backend"
-	"tandem/internal/lib/redact"
 )
 
 // SearchOptions are the command line of `tandem search QUERY`: the
@@ -63,15 +61,11 @@ func runSearch(ctx context.Context, f *Factory, opts SearchOptions, std stdio) (
 	place := searchPlaceOf(cfg, cfg.settings.Workspace, opts.Server)
 	var client backend.Client
 	if place.root == "" {
-		env, err := f.setup(cfg, setupHooks{stderr: std.err})
+		env, sess, err := startScriptSession(ctx, f, cfg, std)
 		if err != nil {
 			return err
 		}
 		defer env.closeInto(&err)
-		sess, err := backend.StartSession(ctx, env.sessionOptions(func(tea.Msg) {}))
-		if err != nil {
-			return fmt.Errorf("starting the app-server: %s", redact.String(err.Error()))
-		}
 		defer sess.Close()
 		client = sess
 		place.cwd = cfg.threadCwd(env.cwd)

@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
+
+	"tandem/backend"
 )
 
 // Batch is the messages one lane's session sent while the program was
@@ -22,7 +24,13 @@ type Batch []tea.Msg
 // most one message per lane. Any other message is sent as it comes.
 //
 // Within a lane the order is kept: the queue is one FIFO with at most one
-// sender, and a Batch holds its messages in the order they came.
+// sender, and a Batch holds its messages in the order they came. Only a
+// server's event (backend.Event: a delta, an item, a status) is queued
+// and put returns at once; a lane's other messages (a session ready after
+// a restart, a failure, a host's answer) return once the program has
+// taken them and all that came before, as the program's Send does, so
+// what a host sends before it returns is folded before the result of the
+// command that asked for it.
 func Feed(send func(tea.Msg)) func(tea.Msg) {
 	f := &laneFeed{send: send, queues: map[LaneID]*laneQueue{}}
 	return f.put
@@ -39,6 +47,7 @@ type laneFeed struct {
 // it (and takes what comes meanwhile).
 type laneQueue struct {
 	msgs    []tea.Msg
+	waiters []chan struct{} // closed once msgs, up to its own, are sent
 	sending bool
 }
 
@@ -54,10 +63,15 @@ func (f *laneFeed) put(msg tea.Msg) {
 		q = &laneQueue{}
 		f.queues[lm.Lane] = q
 	}
+	var done chan struct{}
 	if b, ok := lm.Msg.(Batch); ok {
 		q.msgs = append(q.msgs, b...)
 	} else {
 		q.msgs = append(q.msgs, lm.Msg)
+		if _, event := lm.Msg.(backend.Event); !event {
+			done = make(chan struct{})
+			q.waiters = append(q.waiters, done)
+		}
 	}
 	start := !q.sending
 	q.sending = true
@@ -65,14 +79,17 @@ func (f *laneFeed) put(msg tea.Msg) {
 	if start {
 		go f.pump(lm.Lane, q)
 	}
+	if done != nil {
+		<-done
+	}
 }
 
 // pump sends lane's queue to the program until it is empty.
 func (f *laneFeed) pump(lane LaneID, q *laneQueue) {
 	for {
 		f.mu.Lock()
-		msgs := q.msgs
-		q.msgs = nil
+		msgs, waiters := q.msgs, q.waiters
+		q.msgs, q.waiters = nil, nil
 		if len(msgs) == 0 {
 			q.sending = false
 			f.mu.Unlock()
@@ -83,6 +100,9 @@ func (f *laneFeed) pump(lane LaneID, q *laneQueue) {
 			f.send(LaneMsg{Lane: lane, Msg: msgs[0]})
 		} else {
 			f.send(LaneMsg{Lane: lane, Msg: Batch(msgs)})
+		}
+		for _, w := range waiters {
+			close(w)
 		}
 	}
 }

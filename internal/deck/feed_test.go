@@ -19,6 +19,9 @@ type seq struct {
 	n    int
 }
 
+// Thread makes seq a server's event (backend.Event), which Feed queues.
+func (seq) Thread() string { return "" }
+
 // Feed keeps each lane's messages in order and loses none: what comes
 // while the program is busy goes as one Batch. The program here is held
 // busy until every message has been put.
@@ -161,5 +164,44 @@ func TestBatchedDeltasAllFold(t *testing.T) {
 	}
 	if got := strings.Join(strings.Fields(batched), " "); !strings.Contains(got, text) {
 		t.Errorf("the answer drawn is not the whole text:\n%s", batched)
+	}
+}
+
+// A lane's message that is not a server's event (a session ready after a
+// restart, say) returns from put only once the program took it and the
+// events queued before it: the command that asked for it then finds it
+// folded (the restart's queued prompts went to the old session when it
+// did not).
+func TestFeedHandsOverOtherMessagesBeforeReturning(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var got []tea.Msg
+	put := Feed(func(msg tea.Msg) {
+		<-release
+		mu.Lock()
+		got = append(got, Messages(msg.(LaneMsg))...)
+		mu.Unlock()
+	})
+	put(LaneMsg{Lane: 1, Msg: seq{1, 0}}) // an event: queued, returns at once
+	returned := make(chan struct{})
+	go func() {
+		put(LaneMsg{Lane: 1, Msg: "ready"})
+		close(returned)
+	}()
+	select {
+	case <-returned:
+		t.Fatal("put of a lane's other message returned before the program took it")
+	case <-time.After(50 * time.Millisecond): // a wait that can only hide the bug, never fail a correct Feed
+	}
+	close(release)
+	select {
+	case <-returned:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("put never returned")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 2 || got[0] != (seq{1, 0}) || got[1] != "ready" {
+		t.Fatalf("program got %v, want the event then \"ready\"", got)
 	}
 }
