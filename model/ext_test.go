@@ -766,6 +766,7 @@ func TestResumeFailureStartsNewThreadOnce(t *testing.T) {
 	f := newFake()
 	f.resumeErr = &backend.RPCError{Code: -32600, Message: "no rollout found for thread id x"}
 	f.threads["t-old"] = backend.Thread{ID: "t-old"}
+	f.thread = "" // `tandem resume ID` opens no thread first
 	dir := t.TempDir()
 	m := New(Options{State: sessions.Open(dir), Workspace: "/w"})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})

@@ -82,6 +82,9 @@ func SearchRollouts(ctx context.Context, root string, opts SearchOptions) ([]Rol
 		workers = min(runtime.GOMAXPROCS(0), MaxSearchWorkers)
 	}
 	m := newMatcher(opts.Query)
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r // a sessions folder that is a link (to another disk) is walked too
+	}
 	paths := make(chan string, 64)
 	var walkErr error
 	go func() {
@@ -96,7 +99,7 @@ func SearchRollouts(ctx context.Context, root string, opts SearchOptions) ([]Rol
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if !d.IsDir() && strings.HasPrefix(d.Name(), "rollout-") && strings.HasSuffix(d.Name(), ".jsonl") {
+			if strings.HasPrefix(d.Name(), "rollout-") && strings.HasSuffix(d.Name(), ".jsonl") && regularFile(p, d) {
 				paths <- p
 			}
 			return nil
@@ -116,7 +119,7 @@ func SearchRollouts(ctx context.Context, root string, opts SearchOptions) ([]Rol
 				if ctx.Err() != nil {
 					continue // drain
 				}
-				if h, ok := s.scanFile(p); ok {
+				if h, ok := s.scanFile(p); ok && h.ThreadID != "" {
 					mu.Lock()
 					hits = append(hits, h)
 					mu.Unlock()
@@ -138,6 +141,20 @@ func SearchRollouts(ctx context.Context, root string, opts SearchOptions) ([]Rol
 		return hits[i].ThreadID < hits[j].ThreadID
 	})
 	return hits, nil
+}
+
+// regularFile reports whether the walk's entry d at p is a file to
+// read: a regular file, or a link to one. A FIFO would block the open
+// for ever, a device (a link to /dev/zero) never end.
+func regularFile(p string, d fs.DirEntry) bool {
+	if d.Type().IsRegular() {
+		return true
+	}
+	if d.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // fileScanner reads one file at a time with buffers it keeps.
@@ -172,7 +189,7 @@ func (s *fileScanner) scanFile(path string) (RolloutHit, bool) {
 	}
 	defer f.Close()
 	st, err := f.Stat()
-	if err != nil {
+	if err != nil || !st.Mode().IsRegular() {
 		return RolloutHit{}, false
 	}
 	h := RolloutHit{Path: path, Updated: st.ModTime()}
@@ -223,7 +240,7 @@ func (s *fileScanner) meta(h *RolloutHit, line []byte) {
 		h.Cwd = cwd
 	}
 	if h.ThreadID == "" {
-		if id, ok := jsonField(head, "id"); ok {
+		if id, ok := jsonField(head, "id"); ok && isThreadID(id) {
 			h.ThreadID = id
 		}
 	}
@@ -314,7 +331,33 @@ func nameFacts(name string) (string, time.Time) {
 		return "", time.Time{}
 	}
 	t, _ := time.ParseInLocation("2006-01-02T15-04-05", name[:19], time.Local)
-	return name[len(name)-36:], t
+	id := name[len(name)-36:]
+	if !isThreadID(id) {
+		id = "" // a name that only looks like codex's: the id is read from the file
+	}
+	return id, t
+}
+
+// isThreadID reports whether s has a thread id's shape, a UUID
+// (8-4-4-4-12 hex digits): nothing else is taken as one, so a file name
+// or a line cannot put a terminal's escapes where an id is shown.
+func isThreadID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range []byte(s) {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // turnStart decodes a task_started event's turn id.

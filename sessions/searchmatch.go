@@ -260,7 +260,12 @@ func kindOf(ptype, itemType, key string) string {
 	case "McpToolCall", "DynamicToolCall", "WebSearch", "CollabAgentToolCall":
 		return "tool"
 	}
-	return strings.ToLower(itemType)
+	return strings.ToLower(strings.Map(func(r rune) rune {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '-' {
+			return r
+		}
+		return -1 // an item's type is a word: nothing else of it is shown
+	}, itemType))
 }
 
 // headKind says from the first piece of a long line whether it is an

@@ -109,3 +109,17 @@ func TestMatchIn(t *testing.T) {
 		}
 	}
 }
+
+// An id or a kind holding a terminal's escapes (a hostile server's
+// thread/search, a hostile rollout) is printed without them.
+func TestSearchTextHostileIDAndKind(t *testing.T) {
+	var b bytes.Buffer
+	o := searchOutput{w: &b, home: "/home/ann", loc: time.UTC}
+	m := []act.ThreadMatch{{Thread: backend.Thread{ID: "\x1b]0;pwned\x07\x1b[31mid", Preview: "p"}, Kind: "\x1b[2Jkind", Snippet: "zebra", Match: [2]int{0, 5}}}
+	if err := o.text(m); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(b.String(), "\x1b\x07") {
+		t.Fatalf("a control sequence of the data reached the output: %q", b.String())
+	}
+}

@@ -65,12 +65,12 @@ func (o searchOutput) facts(m act.ThreadMatch) []string {
 		where = fmt.Sprintf("turn %d", m.Turn)
 	}
 	if m.Kind != "" {
-		where = strings.TrimPrefix(where+", "+m.Kind, ", ")
+		where = strings.TrimPrefix(where+", "+safeLine(m.Kind), ", ")
 	}
 	if where != "" {
 		f = append(f, where)
 	}
-	return append(f, m.Thread.ID)
+	return append(f, safeLine(m.Thread.ID))
 }
 
 // short folds the home directory to ~.

@@ -2,10 +2,14 @@ package deck
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"tandem/internal/lib/termsafe"
 	"tandem/model/keys"
 )
 
@@ -109,7 +113,7 @@ func (d *Model) commitLines() []string {
 	where, branch := "", ""
 	if l := d.lane(c.lane); l != nil {
 		n = oneLine(d.name(l)) + "'s worktree"
-		where, branch = d.tilde(l.Worktree), l.Branch
+		where, branch = oneLine(d.tilde(l.Worktree)), oneLine(l.Branch)
 	}
 	head := []string{
 		boldStyle.Render(fit("commit and merge "+n+"? the agent left "+count(len(c.files), "file")+" uncommitted", d.width)),
@@ -119,7 +123,7 @@ func (d *Model) commitLines() []string {
 	room := d.commitRoom()
 	var body []string
 	for i := c.top; i < len(c.files) && i < c.top+room; i++ {
-		body = append(body, fit("  "+c.files[i], d.width))
+		body = append(body, fit("  "+fileLine(c.files[i]), d.width))
 	}
 	help := keys.Display(km.DeckMerge) + " commit and merge · any other key: nothing"
 	if !c.seenEnd {
@@ -135,7 +139,20 @@ func (d *Model) commitLines() []string {
 		out = append(out, "")
 	}
 	for _, f := range foot {
-		out = append(out, faintStyle.Render(fit(f, d.width)))
+		out = append(out, faintStyle.Render(fit(oneLine(f), d.width)))
 	}
 	return out[:min(len(out), d.height)]
+}
+
+// fileLine is a file's name as the question lists it: as it is, or —
+// when it holds a control character (a line break, a terminal's
+// escape), invalid UTF-8 or an invisible rune — quoted with those
+// written as escapes (strconv.Quote), so it takes one line, acts on
+// nothing and is told apart from a name that only looks like it.
+func fileLine(f string) string {
+	unsafe := func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+	if utf8.ValidString(f) && !strings.ContainsFunc(f, unsafe) && termsafe.Plain(f) == f && !strings.HasPrefix(f, `"`) {
+		return f
+	}
+	return strconv.Quote(f)
 }

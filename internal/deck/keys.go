@@ -37,6 +37,9 @@ type listState struct {
 	input    string
 	notice   string
 	quitWarn bool
+	// quitBusy is what the quit warning named: the threads running and
+	// waiting (quit.go quitAgain).
+	quitBusy [2]int
 	// burst tells a paste typed as keys into input from typing (burst.go).
 	burst promptBurst
 	// making is the notice that a thread is being started ("starting a
@@ -185,7 +188,7 @@ func (d *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, km.DeckQuit):
-		if armed {
+		if armed && !d.quitAgain() { // quit.go: nothing busier than the warning said
 			return tea.Quit
 		}
 		d.list.quitWarn = true

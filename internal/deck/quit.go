@@ -27,8 +27,17 @@ func (d *Model) busyBut(id LaneID) (running, waiting int) {
 func (d *Model) quitNote() string {
 	again := d.keys.DeckQuit.Help().Key + " again to quit tandem"
 	running, waiting := d.busyBut(noLane)
+	d.list.quitBusy = [2]int{running, waiting}
 	if b := status.Busy(running, waiting, false); b != "" {
 		return b + " — " + again
 	}
 	return again
+}
+
+// quitAgain reports whether more threads run or wait now than the quit
+// warning named: a request that came after it would be left unseen, so
+// the quit key warns again instead of quitting.
+func (d *Model) quitAgain() bool {
+	running, waiting := d.busyBut(noLane)
+	return waiting > d.list.quitBusy[1] || running+waiting > d.list.quitBusy[0]+d.list.quitBusy[1]
 }

@@ -53,3 +53,27 @@ func TestDeckInfoCountsTheOthersRunning(t *testing.T) {
 		t.Errorf("lane a got %v, want %v", got, want)
 	}
 }
+
+// A thread that starts waiting (or running) between the first quit key
+// and the second is not left unseen: the second warns again, naming it,
+// and only the third quits.
+func TestQuitWarnsAgainWhenMoreWait(t *testing.T) {
+	d, panes := newFakeDeck(t, Options{}, "a", "b", "c")
+	d.Update(keyOf(tea.KeyF4, 0))
+	panes[1].set(func(s *model.State) { s.Running, s.Summary.Phase = true, model.PhaseRunning })
+	d.Update(LaneMsg{Lane: 2, Msg: ping(0)})
+	if _, cmd := d.Update(keyOf('c', tea.ModCtrl)); quitsIn(cmd) {
+		t.Fatal("one Ctrl+C quit")
+	}
+	panes[2].set(func(s *model.State) { s.Running, s.Summary.Phase = true, model.PhaseWaiting })
+	d.Update(LaneMsg{Lane: 3, Msg: ping(0)})
+	if _, cmd := d.Update(keyOf('c', tea.ModCtrl)); quitsIn(cmd) {
+		t.Fatal("the second Ctrl+C quit past a thread that started waiting after the warning")
+	}
+	if s := screen(d); !strings.Contains(s, "1 thread still running, 1 waiting for you — ctrl+c again to quit tandem") {
+		t.Errorf("the new warning does not name the waiting thread:\n%s", s)
+	}
+	if _, cmd := d.Update(keyOf('c', tea.ModCtrl)); !quitsIn(cmd) {
+		t.Error("the Ctrl+C after the new warning did not quit")
+	}
+}

@@ -278,11 +278,14 @@ func (a ReadThreadInfo) run(ctx context.Context, c backend.Client) tea.Msg {
 
 // Resume resumes thread ID (`thread/resume`); Fill, when more than a
 // page (backend.ResumeTurns), is how many turns to read first. A resume
-// that fails starts a new thread instead (once, never retrying). The
-// result is ThreadSwitched.
+// that fails starts a new thread instead (once, never retrying) — unless
+// Stay: a thread is open (a /resume or /search choice), which a failed
+// resume leaves open, its ThreadSwitched's Err saying why. The result is
+// ThreadSwitched.
 type Resume struct {
 	ID   string
 	Fill int
+	Stay bool
 }
 
 func (a Resume) run(ctx context.Context, c backend.Client) tea.Msg {
@@ -300,6 +303,9 @@ func (a Resume) run(ctx context.Context, c backend.Client) tea.Msg {
 			resp.Thread.Turns, resp.Older = turns, earlierOlder
 		}
 		return ThreadSwitched{Response: resp, How: HowResumed}
+	}
+	if a.Stay {
+		return ThreadSwitched{How: HowResumed, Err: fmt.Errorf("thread %s: %w", ShortID(a.ID), err)}
 	}
 	notice := fmt.Sprintf("could not resume thread %s: %s — started a new thread", ShortID(a.ID), OneLine(err))
 	nresp, nerr := c.StartThread(ctx)

@@ -86,3 +86,35 @@ func TestQuitWindow(t *testing.T) {
 		t.Fatal("DisarmQuit left the window open")
 	}
 }
+
+// Another thread that starts waiting (or running) inside the quit window
+// closes it, its notice too: the next Ctrl+C warns again, naming it,
+// instead of quitting past a request the warning did not name.
+func TestQuitWindowClosesWhenMoreWait(t *testing.T) {
+	tests := []struct {
+		name                  string
+		waiting, running      int
+		thenWaiting, thenRuns int
+		open                  bool
+	}{
+		{"one more waits", 0, 1, 1, 1, false},
+		{"a runner now waits", 0, 1, 1, 0, false},
+		{"one more runs", 0, 1, 0, 2, false},
+		{"the same", 1, 1, 1, 1, true},
+		{"fewer", 1, 1, 0, 1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newStatus()
+			at := time.Unix(1000, 0)
+			s.OnDeck(tt.waiting, tt.running, "f4")
+			s.ArmQuit(at)
+			s.Apply(act.SetNotice{Kind: act.NoticeQuit, Text: s.QuitNote("ctrl+c", "press Ctrl+C again to quit")})
+			s.OnDeck(tt.thenWaiting, tt.thenRuns, "f4")
+			k, _ := s.Notice()
+			if s.Quitting(at) != tt.open || (k == act.NoticeQuit) != tt.open {
+				t.Fatalf("window open %v, notice %v; want open %v", s.Quitting(at), k, tt.open)
+			}
+		})
+	}
+}

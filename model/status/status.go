@@ -119,9 +119,17 @@ func (s *Status) Apply(i act.Intent) bool {
 // other threads (model.DeckInfo): waiting of them wait for an answer,
 // running more have a turn running, key opens it. The line counts the
 // waiting while waiting > 0; quitting warns of both (QuitNote).
+// A thread that starts waiting (or running) while quit is armed closes
+// the quit window and its notice: the next quit key warns again, naming
+// it, rather than quitting past what the warning did not name.
 func (s *Status) OnDeck(waiting, running int, key string) {
-	s.info.OthersWaiting, s.info.DeckKey = max(0, waiting), key
-	s.othersRunning = max(0, running)
+	waiting, running = max(0, waiting), max(0, running)
+	if !s.quitAt.IsZero() && (waiting > s.info.OthersWaiting || waiting+running > s.info.OthersWaiting+s.othersRunning) {
+		s.quitAt = time.Time{}
+		s.Apply(act.ClearNotice{Kinds: []act.NoticeKind{act.NoticeQuit}})
+	}
+	s.info.OthersWaiting, s.info.DeckKey = waiting, key
+	s.othersRunning = running
 }
 
 // Spinner is the spinner's frame.

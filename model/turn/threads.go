@@ -113,7 +113,9 @@ func (t *Turns) resumeNow(id string) {
 		t.abandonSwitch()
 		return
 	}
-	t.out().Call(act.ToTurn, act.Resume{ID: id, Fill: t.resumeHow().fill})
+	// A thread open (a /resume or /search choice) stays open when the
+	// chosen one can't be resumed (gone since it was listed).
+	t.out().Call(act.ToTurn, act.Resume{ID: id, Fill: t.resumeHow().fill, Stay: t.client.ThreadID() != ""})
 }
 
 // abandonSwitch gives up opening a thread: the server went away

@@ -109,6 +109,7 @@ func TestResumeRequest(t *testing.T) {
 	}
 	r := newRig(t, act.Role{}, Options{})
 	r.tt.OnReady(SessionReady{Client: r.c, Resume: &ResumeRequest{ID: "t-old"}})
+	r.c.thread = "" // `tandem resume` opens no thread first: a failed resume starts one
 	is := r.take()
 	if !r.tt.Switching() || !strings.Contains(notice(is), "loading thread t-old") {
 		t.Fatalf("switching %v notice %q", r.tt.Switching(), notice(is))
@@ -144,7 +145,7 @@ func TestResumeRequest(t *testing.T) {
 	in.tt.OnReady(SessionReady{Client: in.c})
 	in.take()
 	in.tt.Apply(act.ResumeThread{Thread: backend.Thread{ID: "t-run", Path: &rollout, Status: &active}})
-	if got := calls(in.take()); !reflect.DeepEqual(got, []act.Action{act.Resume{ID: "t-run", Fill: InlineHistory}}) {
+	if got := calls(in.take()); !reflect.DeepEqual(got, []act.Action{act.Resume{ID: "t-run", Fill: InlineHistory, Stay: true}}) { // a thread open stays when it fails
 		t.Errorf("an active thread inline: %v", got)
 	}
 
@@ -156,6 +157,7 @@ func TestResumeRequest(t *testing.T) {
 	l := newRig(t, act.Role{}, Options{State: state, Workspace: "/w"})
 	l.w.notEmpty = true
 	l.tt.OnReady(SessionReady{Client: l.c, Resume: &ResumeRequest{Last: true}})
+	l.c.thread = ""
 	read := l.cmds()
 	l.take()
 	if len(read) != 1 {
