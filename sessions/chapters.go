@@ -7,6 +7,7 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/lib/redact"
+	"tandem/internal/lib/termsafe"
 )
 
 // A cast's chapters are its markers ("m" events), one per turn, per
@@ -176,10 +177,12 @@ func orElse(s *string, def string) string {
 	return *s
 }
 
-// chapterLabel is s redacted, on one line (runs of white space one
-// space), cut to ChapterWidth characters with an ellipsis.
+// chapterLabel is s redacted, its controls and escape sequences shown
+// visibly (termsafe.Controls: a prompt's "\x1b]0;…\x07" cannot reach the
+// terminal of whoever plays the cast), on one line (runs of white space
+// one space), cut to ChapterWidth characters with an ellipsis.
 func chapterLabel(s string) string {
-	s = strings.Join(strings.Fields(redact.String(s)), " ")
+	s = strings.Join(strings.Fields(termsafe.Controls(redact.String(s))), " ")
 	if utf8.RuneCountInString(s) <= ChapterWidth {
 		return s
 	}

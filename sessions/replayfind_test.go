@@ -115,6 +115,10 @@ func TestChapterLabels(t *testing.T) {
 		{backend.Received, `{"id":8,"method":"item/tool/requestUserInput","params":{"threadId":"t","turnId":"u2","itemId":"q","questions":[{"id":"a","header":"h","question":"which database?"}]}}`, "question: which database?"},
 		{backend.Sent, `{"id":2,"method":"turn/start","params":{"threadId":"t","input":[{"type":"text","text":"export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123 ` + long + `"}]}}`, ""},
 		{backend.Received, `{"method":"turn/started","params":{"threadId":"t","turn":{"id":"u3","items":[],"status":"inProgress"}}}`, "?"},
+		// hostile text: an escape sequence, a bell, a C1 CSI and a bidi override cannot reach the player's terminal
+		{backend.Sent, `{"id":3,"method":"turn/start","params":{"threadId":"t","input":[{"type":"text","text":"a\u001b]0;pwn\u0007b\u001b[2Jc\u009b1md\u202ee"}]}}`, ""},
+		{backend.Received, `{"method":"turn/started","params":{"threadId":"t","turn":{"id":"u4","items":[],"status":"inProgress"}}}`, "turn 4: a␛]0;pwn␇b␛[2Jc<U+009B>1md<U+202E>e"},
+		{backend.Received, `{"id":9,"method":"item/commandExecution/requestApproval","params":{"threadId":"t","turnId":"u4","itemId":"c","command":"ls\u001b[8m\u0000x"}}`, "approval: ls␛[8m␀x"},
 	}
 	var ch Chapters
 	for i, l := range lines {

@@ -193,7 +193,7 @@ func (p *picker) view(st ui.Styles, width int) []string {
 		msg := p.empty
 		if p.loading {
 			msg = "loading…"
-		} else if msg == "" {
+		} else if msg == "" || len(p.items) > 0 { // the query filtered every item out
 			msg = "no matches"
 		}
 		out = append(out, st.Dim.Render("  "+msg))

@@ -179,3 +179,21 @@ func TestLiveTag(t *testing.T) {
 		}
 	}
 }
+
+// A picker whose query filters every item out says "no matches", not
+// its Empty text (which says there is nothing at all, "no prompts sent
+// yet").
+func TestPickNoMatchIsNotEmpty(t *testing.T) {
+	items := []act.PickItem{{Label: "alpha"}}
+	r := reqRig(t)
+	r.do(func() {
+		r.o.Pick(act.Pick{Title: "Your prompts", Empty: "no prompts sent yet", Query: "zz", Items: items})
+	})
+	if v := r.view(); !strings.Contains(v, "no matches") || strings.Contains(v, "no prompts sent yet") {
+		t.Errorf("want no matches:\n%s", v)
+	}
+	r.do(func() { r.o.Pick(act.Pick{Title: "Your prompts", Empty: "no prompts sent yet"}) })
+	if v := r.view(); !strings.Contains(v, "no prompts sent yet") {
+		t.Errorf("no items: want the Empty text:\n%s", v)
+	}
+}

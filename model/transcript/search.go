@@ -34,6 +34,9 @@ type search struct {
 	total int
 	cur   int
 	cells int
+	// versions is the sum of the cells' versions when counted: it grows
+	// when a cell's text does (a turn streams), so stepping counts again.
+	versions int
 	// from is where the search began: the cell at the screen's bottom
 	// (the nearest match above it comes first), and the scroll to go
 	// back to (anchor, the cell at the top, and the lines into it).
@@ -218,12 +221,12 @@ func (p *Panes) count(narrow bool) {
 	s := p.find
 	cells := s.pane.v.transcript.Cells
 	var prev []hit
-	if narrow && s.cells == len(cells) {
+	if narrow && s.cells == len(cells) && s.versions == versionSum(cells) {
 		prev = s.hits
 	} else {
 		narrow = false
 	}
-	s.hits, s.total, s.cells = s.hits[:0:0], 0, len(cells)
+	s.hits, s.total, s.cells, s.versions = s.hits[:0:0], 0, len(cells), versionSum(cells)
 	if s.q.Empty() {
 		return
 	}
@@ -245,6 +248,15 @@ func (p *Panes) count(narrow bool) {
 	for i, c := range cells {
 		add(i, c)
 	}
+}
+
+// versionSum is the sum of cells' versions (each only grows).
+func versionSum(cells []ui.Cell) int {
+	n := 0
+	for _, c := range cells {
+		n += c.Version()
+	}
+	return n
 }
 
 // nearest is the last match at or above the cell the search began at
@@ -279,7 +291,7 @@ func (p *Panes) stepFind(d, h int, canRead bool) {
 	if s.q.Empty() || s.older != nil {
 		return
 	}
-	if s.cells != len(s.pane.v.transcript.Cells) { // items came since
+	if cells := s.pane.v.transcript.Cells; s.cells != len(cells) || s.versions != versionSum(cells) { // items came, or text streamed, since
 		p.count(false)
 		if s.cur >= s.total {
 			s.cur = s.total - 1

@@ -217,3 +217,23 @@ func TestScrollToItem(t *testing.T) {
 		t.Fatal("a turn not drawn moved the view")
 	}
 }
+
+// An answer that grows while the search line is open (a turn streams)
+// is counted again when stepping: its new matches are reachable, not
+// "no later match" while they are marked on screen.
+func TestFindCountsTextStreamedSince(t *testing.T) {
+	p, _ := testPanes(t, 80, 20)
+	p.Fold(backend.ItemStartedEvent{Item: backend.Item{Type: "agentMessage", ID: "a1"}}, FoldFacts{})
+	p.Fold(backend.AgentMessageDeltaEvent{ItemID: "a1", Delta: "gamma one\n"}, FoldFacts{})
+	p.Window(19)
+	typeFind(p, "gamma")
+	if s := screen(p); !strings.Contains(s, "1/1") {
+		t.Fatalf("before: want 1/1:\n%s", s)
+	}
+	p.Fold(backend.AgentMessageDeltaEvent{ItemID: "a1", Delta: "gamma two\ngamma three\n"}, FoldFacts{})
+	p.Window(19)
+	p.FindKey(tea.KeyPressMsg{Code: tea.KeyDown}, keys.Default(), FindFacts{Height: 19})
+	if s := screen(p); !strings.Contains(s, "2/3") {
+		t.Errorf("after two more streamed and ↓: want 2/3:\n%s", s)
+	}
+}
