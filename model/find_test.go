@@ -156,3 +156,31 @@ func TestFindEarlierTurnsStops(t *testing.T) {
 		t.Fatalf("second Esc left the search line: %q", l)
 	}
 }
+
+// The server's search covers messages and answers only: a word only in
+// the output of a command in a turn not read yet is found by reading
+// the earlier pages once the server's occurrences give nothing further.
+func TestFindCommandOutputInEarlierTurns(t *testing.T) {
+	f := newFake()
+	m := resumeBig(t, f, 2000, 100, 30)
+	out := "ok\nzebracorn failed\n"
+	th := f.threads["t-big"]
+	th.Turns[420].Items = append(th.Turns[420].Items, backend.Item{Type: "commandExecution", ID: "c", Command: "go test", Status: "completed", AggregatedOutput: &out})
+	pressKey(t, m, ctrlF)
+	typeText(t, m, "zebracorn")
+	pressKey(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if l := searchLine(m); !strings.Contains(l, "1/1") {
+		t.Fatalf("search line %q, want 1/1: the command's output read", l)
+	}
+	if v := viewText(m); !strings.Contains(v, "zebracorn failed") {
+		t.Fatalf("the command's output is not on screen:\n%s", v)
+	}
+	if !slices.Contains(f.calls, "thread/searchOccurrences") {
+		t.Fatal("the server's search was not asked first")
+	}
+	// On, past it: the rest is read to the thread's start.
+	pressKey(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if l := searchLine(m); !strings.Contains(l, "1/1") || !strings.Contains(l, "no earlier match") {
+		t.Fatalf("search line %q, want 1/1 and no earlier match", l)
+	}
+}

@@ -83,7 +83,7 @@ func (m *Model) View() tea.View {
 		return m.inlineView()
 	}
 	if m.panes.PagerOpen() {
-		return m.finishView(tea.NewView(m.panes.PagerView()), true)
+		return m.finishView(tea.NewView(m.panes.PagerView(m.keys)), true)
 	}
 	if f, ok := m.overlay.FullView(); ok { // model/overlay: the form full screen
 		return m.finishView(tea.NewView(f), true)

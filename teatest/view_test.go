@@ -18,10 +18,10 @@ func TestPagerOpensAndCloses(t *testing.T) {
 	endTurn(t, u)
 	u.WaitScreen(t, e2e.Patience, "collapsed reasoning", e2e.Contains("Thinking: Plan"))
 	u.Key(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
-	u.WaitScreen(t, e2e.Patience, "the pager", e2e.Contains("First detail line.", "q/esc close"))
+	u.WaitScreen(t, e2e.Patience, "the pager", e2e.Contains("First detail line.", "q/Esc close"))
 	u.Key(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	s := u.WaitScreen(t, e2e.Patience, "the pager closed", e2e.Contains("Ask Codex to do anything"))
-	if e2e.Contains("q/esc close")(s) {
+	if e2e.Contains("q/Esc close")(s) {
 		t.Fatalf("pager still open:\n%s", s)
 	}
 }

@@ -111,3 +111,15 @@ func (m *Map) Markdown() string {
 	}
 	return b.String()
 }
+
+// Short writes a binding's first n keys for people, joined by "/", as a
+// footer names them: Short(PagerClose, 2) is "q/Esc"; "" for a binding
+// with no key.
+func Short(b key.Binding, n int) string {
+	ks := b.Keys()
+	out := make([]string, 0, n)
+	for _, k := range ks[:min(n, len(ks))] {
+		out = append(out, displayKey(k))
+	}
+	return strings.Join(out, "/")
+}

@@ -66,8 +66,9 @@ func (pg *pager) scroll(d, height int) {
 // PagerOpen reports whether the pager is shown.
 func (p *Panes) PagerOpen() bool { return p.pager != nil }
 
-// PagerView draws the pager: the lines and a one-line footer.
-func (p *Panes) PagerView() string {
+// PagerView draws the pager: the lines and a one-line footer naming
+// km's keys.
+func (p *Panes) PagerView(km *keys.Map) string {
 	pg, st, w, height := p.pager, p.look.Styles, p.width(), p.h
 	h := max(1, height-1)
 	end := min(len(pg.lines), pg.top+h)
@@ -86,16 +87,30 @@ func (p *Panes) PagerView() string {
 	if !pg.filled {
 		state = "drawing earlier turns…"
 	}
-	what := " transcript · ↑↓ PgUp/PgDn g/G · / find · o command output · q/esc close · "
-	if pg.page != nil {
-		what = " " + ui.SanitizeLine(pg.page.title) + " · ↑↓ PgUp/PgDn g/G · q/esc close · "
-	}
-	foot := ui.Truncate(what+state, w)
+	foot := ui.Truncate(pagerFoot(km, pg.page, state), w)
 	if pg.find != nil {
-		return strings.Join(append(out, pg.find.footer(st, w)), "\n")
+		return strings.Join(append(out, pg.find.footer(st, km, w)), "\n")
 	}
 	out = append(out, st.Status.Reverse(true).Render(foot+strings.Repeat(" ", max(0, w-lipgloss.Width(foot)))))
 	return strings.Join(out, "\n")
+}
+
+// pagerFoot is the footer: what is shown, state (how far, or still
+// drawing), then the keys, the first of each action's in km: scrolling,
+// the search, your prompts and the command output (not on a page of
+// text), closing. A narrow window cuts the keys, not the state.
+func pagerFoot(km *keys.Map, page *page, state string) string {
+	f := func(b key.Binding) string { return keys.Short(b, 1) }
+	what := " transcript"
+	if page != nil {
+		what = " " + ui.SanitizeLine(page.title)
+	}
+	what += " · " + state + " · " + f(km.PagerUp) + f(km.PagerDown) + " " + f(km.PagerPageUp) + "/" + f(km.PagerPageDown) +
+		" " + f(km.PagerTop) + "/" + f(km.PagerBottom) + " · " + f(km.PagerFind) + " find · "
+	if page == nil {
+		what += f(km.PagerPromptPrev) + " " + f(km.PagerPromptNext) + " prompts · " + f(km.PagerOutput) + " output · "
+	}
+	return what + keys.Short(km.PagerClose, 2) + " close "
 }
 
 // OpenPager opens the shown pane's transcript pager at its bottom (or,

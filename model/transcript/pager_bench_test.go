@@ -3,6 +3,8 @@ package transcript
 import (
 	"testing"
 	"time"
+
+	"tandem/model/keys"
 )
 
 // BenchmarkPagerOpen2MB is the first Ctrl+T after a 2 MB answer: the
@@ -18,13 +20,13 @@ func BenchmarkPagerOpen2MB(b *testing.B) {
 		b.StartTimer()
 		t0 := time.Now()
 		cmd := p.OpenPager(PagerTail{})
-		_ = p.PagerView()
+		_ = p.PagerView(keys.Default())
 		first += time.Since(t0)
 		for cmd != nil {
 			msg := cmd()
 			s := time.Now()
 			cmd = p.Update(msg.(Msg), PrintFacts{})
-			_ = p.PagerView()
+			_ = p.PagerView(keys.Default())
 			maxStep = max(maxStep, time.Since(s))
 		}
 		fill += time.Since(t0)

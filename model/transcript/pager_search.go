@@ -162,7 +162,7 @@ func (f *pagerFind) mark(i int, l string) string {
 
 // footer is the pager's footer while its search has a query: the
 // search line, or (closed with Tab) the query, the count and n/N.
-func (f *pagerFind) footer(st ui.Styles, w int) string {
+func (f *pagerFind) footer(st ui.Styles, km *keys.Map, w int) string {
 	count := "no match"
 	if len(f.occ) > 0 {
 		count = strconv.Itoa(f.cur+1) + "/" + strconv.Itoa(len(f.occ))
@@ -171,11 +171,12 @@ func (f *pagerFind) footer(st ui.Styles, w int) string {
 		count = ""
 	}
 	left := " find: " + ui.SanitizeLine(f.term)
-	hint := "  ↵ older · ⇧↵ newer · tab stay · esc back "
+	k := func(b key.Binding) string { return keys.Short(b, 1) }
+	hint := "  " + k(km.FindOlder) + " older · " + k(km.FindNewer) + " newer · " + k(km.FindStay) + " stay · " + k(km.FindClose) + " back "
 	if f.typing {
 		left += "▏"
 	} else {
-		hint = "  n older · N newer · / again · q close "
+		hint = "  " + k(km.PagerFindOlder) + " older · " + k(km.PagerFindNewer) + " newer · " + k(km.PagerFind) + " again · " + keys.Short(km.PagerClose, 2) + " close "
 	}
 	right := count + " "
 	if lipgloss.Width(left)+lipgloss.Width(right)+lipgloss.Width(hint) <= w {

@@ -28,7 +28,7 @@ func TestPagerFillsWithoutBlocking(t *testing.T) {
 	if p.pager.filled {
 		t.Fatal("a 300 KB answer was drawn whole in one 1 ms step")
 	}
-	if v := ansi.Strip(p.PagerView()); !strings.Contains(v, "drawing earlier turns") {
+	if v := ansi.Strip(p.PagerView(keys.Default())); !strings.Contains(v, "drawing earlier turns") {
 		t.Fatalf("the footer does not say the pager is still filling:\n%s", v)
 	}
 	bottom := p.pager.lines[len(p.pager.lines)-1]
@@ -60,7 +60,43 @@ func TestPagerFillsWithoutBlocking(t *testing.T) {
 	if !slices.Equal(p.pager.lines, want) {
 		t.Fatalf("filled pager has %d lines, a whole render %d; they differ", len(p.pager.lines), len(want))
 	}
-	if v := ansi.Strip(p.PagerView()); strings.Contains(v, "drawing earlier turns") {
+	if v := ansi.Strip(p.PagerView(keys.Default())); strings.Contains(v, "drawing earlier turns") {
 		t.Fatal("the footer still says filling")
+	}
+}
+
+// The pager's footer names its keys as the keymap binds them: the
+// search and your prompts' jumps too (not on a page of text, which has
+// no prompts), rebound keys as rebound.
+func TestPagerFooterKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		rebind  map[string][]string
+		page    *page
+		want    []string
+		notWant []string
+	}{
+		{name: "default", want: []string{"↑↓ PgUp/PgDn Home/End", "/ find", "[ ] prompts", "o output", "q/Esc close"}},
+		{name: "rebound", rebind: map[string][]string{"pager_find": {"ctrl+s"}, "pager_prompt_prev": {"p"}, "pager_prompt_next": {"alt+n"}},
+			want: []string{"Ctrl+S find", "p Alt+N prompts"}, notWant: []string{"/ find", "[ ]"}},
+		{name: "page", page: &page{title: "the recap"}, want: []string{" the recap · ", "/ find", "q/Esc close"}, notWant: []string{"prompts", " output"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			km := keys.Default()
+			if err := km.Rebind(tc.rebind); err != nil {
+				t.Fatal(err)
+			}
+			got := pagerFoot(km, tc.page, "100%")
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("footer %q lacks %q", got, w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("footer %q holds %q", got, w)
+				}
+			}
+		})
 	}
 }

@@ -13,9 +13,10 @@ import (
 // Past the oldest match of the turns drawn, a search goes on in the
 // thread's earlier turns not read yet (older.go): the server is asked
 // where the term occurs (`thread/searchOccurrences`: messages and
-// answers) and the pages up to the newest such turn are read; a server
-// without it has the pages read (`thread/turns/list`, searchPage turns
-// a call) and searched here, every item, until one matches. Either way
+// answers) and the pages up to the newest such turn are read. When the
+// server knows of none (or has no such method) the pages are read
+// (`thread/turns/list`, searchPage turns a call) and searched here,
+// every item, until one matches or the thread's start. Either way
 // the pages read go above the transcript, as scrolling up would have
 // put them, and the newest match in them is shown. Esc stops it.
 
@@ -30,8 +31,9 @@ type olderSearch struct {
 	seq    int
 	thread string
 	// asking: the server's search runs; target is the turn to read to
-	// ("" while unknown, or with no server search: read until a page
-	// matches); found the occurrences the server told of.
+	// ("" while unknown, or when the server's search found none or is not
+	// there: read until a page matches); found the occurrences the server
+	// told of.
 	asking bool
 	target string
 	found  int
@@ -126,11 +128,10 @@ func (p *Panes) onOccurrences(msg act.Occurrences, f DoneFacts) {
 		return
 	}
 	o.asking = false
-	if o.target == "" {
-		p.find.exhausted = p.find.q.Term()
-		p.stopOlderSearch("no earlier match in messages or answers (the server's search)")
-		return
-	}
+	// No target: the server's search covers messages and answers only,
+	// so the pages are read and every item searched here (a command's
+	// output, reasoning, a diff, a tool call), until one matches or the
+	// thread's start.
 	p.readSearchPage()
 }
 

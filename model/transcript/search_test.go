@@ -138,17 +138,17 @@ func TestPagerFind(t *testing.T) {
 		press(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	// question 1, 10…19: eleven, the nearest above the bottom is 19
-	if v := ansi.Strip(p.PagerView()); !strings.Contains(v, "11/11") || !strings.Contains(v, "question 19") {
+	if v := ansi.Strip(p.PagerView(keys.Default())); !strings.Contains(v, "11/11") || !strings.Contains(v, "question 19") {
 		t.Fatalf("pager search:\n%s", v)
 	}
 	press(tea.KeyPressMsg{Code: tea.KeyTab})
 	press(tea.KeyPressMsg{Code: 'n', Text: "n"})
 	press(tea.KeyPressMsg{Code: 'n', Text: "n"})
-	if v := ansi.Strip(p.PagerView()); !strings.Contains(v, "9/11") || !strings.Contains(v, "n older") {
+	if v := ansi.Strip(p.PagerView(keys.Default())); !strings.Contains(v, "9/11") || !strings.Contains(v, "n older") {
 		t.Fatalf("after n n:\n%s", v)
 	}
 	press(tea.KeyPressMsg{Code: 'N', Text: "N"})
-	if v := ansi.Strip(p.PagerView()); !strings.Contains(v, "10/11") {
+	if v := ansi.Strip(p.PagerView(keys.Default())); !strings.Contains(v, "10/11") {
 		t.Fatalf("after N:\n%s", v)
 	}
 	top = p.pager.top

@@ -40,7 +40,7 @@ func TestSideAndRecapLeaveTheThread(t *testing.T) {
 		{"/recap", "You asked about the parser; I explained it.", "Recap this whole conversation"},
 	} {
 		u.Submit(tc.line)
-		u.WaitScreen(t, Patience, tc.line+"'s answer", Contains(tc.shown, "side fork", "q/esc close"))
+		u.WaitScreen(t, Patience, tc.line+"'s answer", Contains(tc.shown, "side fork", "q/Esc close"))
 		reqs := e.Mock.Requests()
 		last := reqs[len(reqs)-1]
 		if texts := strings.Join(last.UserTexts(), "|"); !strings.Contains(texts, "explain the parser") || !strings.Contains(texts, tc.asked) ||

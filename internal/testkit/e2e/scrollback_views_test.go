@@ -114,12 +114,12 @@ func TestNoAltScreenFullScreensAndFork(t *testing.T) {
 		t.Error("Esc left the alternate screen on")
 	}
 	u.Key(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
-	u.WaitScreen(t, Patience, "the pager", Contains("A sub-agent is on it.", "q/esc close"))
+	u.WaitScreen(t, Patience, "the pager", Contains("A sub-agent is on it.", "q/Esc close"))
 	if !u.AltScreen(t) {
 		t.Error("the pager is not full screen")
 	}
 	u.Key(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	u.WaitScreen(t, Patience, "the pager closed", func(s string) bool { return !strings.Contains(s, "q/esc close") })
+	u.WaitScreen(t, Patience, "the pager closed", func(s string) bool { return !strings.Contains(s, "q/Esc close") })
 
 	u.Submit("/fork")
 	out.wait(t, Patience, "the fork's separator", Contains("── forked into thread", "the conversation above goes on here", "Forked into thread"))
