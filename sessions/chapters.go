@@ -7,6 +7,7 @@ import (
 
 	"tandem/backend"
 	"tandem/internal/lib/redact"
+	"tandem/internal/lib/shellwords"
 	"tandem/internal/lib/termsafe"
 )
 
@@ -80,13 +81,13 @@ func (c *Chapters) Value(v any) (string, bool) {
 	case *backend.CommandApprovalRequest:
 		what := "run a command"
 		if p := v.Params; p.Command != nil && *p.Command != "" {
-			what = *p.Command
+			what = shellwords.Display(*p.Command) // as the screen shows it: no bash -lc wrapper
 		} else if p.NetworkApprovalContext != nil {
 			what = "network access"
 		}
 		return chapterLabel("approval: " + what), true
 	case *backend.ExecCommandApprovalRequest:
-		return chapterLabel("approval: " + strings.Join(v.Params.Command, " ")), true
+		return chapterLabel("approval: " + shellwords.Join(v.Params.Command)), true
 	case *backend.FileChangeApprovalRequest:
 		return chapterLabel("approval: " + orElse(v.Params.Reason, "edit files")), true
 	case *backend.ApplyPatchApprovalRequest:

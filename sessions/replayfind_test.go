@@ -111,6 +111,8 @@ func TestChapterLabels(t *testing.T) {
 		{backend.Received, `{"method":"turn/started","params":{"threadId":"t","turn":{"id":"u1","items":[],"status":"inProgress"}}}`, "turn 1: fix the test"},
 		{backend.Received, `{"method":"item/agentMessage/delta","params":{"threadId":"t","turnId":"u1","itemId":"i","delta":"hi"}}`, ""},
 		{backend.Received, `{"id":7,"method":"item/commandExecution/requestApproval","params":{"threadId":"t","turnId":"u1","itemId":"c","command":"rm -rf build"}}`, "approval: rm -rf build"},
+		// codex's shell wrapper is taken off, as the screen shows the command
+		{backend.Received, `{"id":10,"method":"item/commandExecution/requestApproval","params":{"threadId":"t","turnId":"u1","itemId":"d","command":"/bin/bash -lc 'sh greet.sh tandem | tee greeting.txt'"}}`, "approval: sh greet.sh tandem | tee greeting.txt"},
 		{backend.Received, `{"method":"turn/started","params":{"threadId":"t","turn":{"id":"u2","items":[],"status":"inProgress"}}}`, "turn 2"},
 		{backend.Received, `{"id":8,"method":"item/tool/requestUserInput","params":{"threadId":"t","turnId":"u2","itemId":"q","questions":[{"id":"a","header":"h","question":"which database?"}]}}`, "question: which database?"},
 		{backend.Sent, `{"id":2,"method":"turn/start","params":{"threadId":"t","input":[{"type":"text","text":"export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123 ` + long + `"}]}}`, ""},

@@ -81,18 +81,24 @@ func runSearch(ctx context.Context, f *Factory, opts SearchOptions, std stdio) (
 		return out.json(matches, place.root != "")
 	}
 	if len(matches) == 0 {
-		fmt.Fprintln(std.err, noMatch(opts.Query, place.cwd, opts.All))
+		fmt.Fprintln(std.err, noMatch(opts.Query, place.cwd, place.root, opts.All))
 		return nil
 	}
 	return out.text(matches)
 }
 
 // noMatch is what `tandem search` says when nothing matched.
-func noMatch(query, cwd string, all bool) string {
-	if all || cwd == "" {
-		return fmt.Sprintf("no thread holds %q", query)
+func noMatch(query, cwd, root string, all bool) string {
+	msg := fmt.Sprintf("no thread holds %q", query)
+	if !all && cwd != "" {
+		msg = fmt.Sprintf("no thread of %s holds %q (--all searches every workspace)", cwd, query)
 	}
-	return fmt.Sprintf("no thread of %s holds %q (--all searches every workspace)", cwd, query)
+	if root != "" { // a run with another CODEX_HOME (--codex-home, the mock's) keeps its threads there
+		msg += fmt.Sprintf("\nsearched the rollouts in %s (set CODEX_HOME to search another codex home)", root)
+	} else {
+		msg += "\nsearched through the app-server's thread/search: prompts and answers only"
+	}
+	return msg
 }
 
 // colorOut reports whether w is a terminal that takes colour (NO_COLOR

@@ -123,3 +123,25 @@ func TestSearchTextHostileIDAndKind(t *testing.T) {
 		t.Fatalf("a control sequence of the data reached the output: %q", b.String())
 	}
 }
+
+// A search that finds nothing says where it looked: a person who ran
+// tandem under another CODEX_HOME (the mock's) otherwise has no clue.
+func TestNoMatchSaysWhereItLooked(t *testing.T) {
+	cases := []struct {
+		cwd, root string
+		all       bool
+		want      []string
+	}{
+		{"/w", "/h/sessions", false, []string{"no thread of /w holds", "--all", "/h/sessions", "CODEX_HOME"}},
+		{"/w", "/h/sessions", true, []string{"no thread holds", "/h/sessions"}},
+		{"/w", "", false, []string{"no thread of /w holds", "thread/search: prompts and answers only"}},
+	}
+	for _, c := range cases {
+		got := noMatch("zebra", c.cwd, c.root, c.all)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("noMatch(%q, %q, %v) = %q, want %q in it", c.cwd, c.root, c.all, got, w)
+			}
+		}
+	}
+}

@@ -181,6 +181,11 @@ func (d *Model) toLane(id LaneID, msg tea.Msg) tea.Cmd {
 func (d *Model) refresh(l *lane) {
 	st := l.pane.State()
 	opened := st.Summary.ThreadID != l.sum.ThreadID
+	if opened && l.sum.ThreadID != "" {
+		// The lane now shows another thread (/resume, /search, /new): the
+		// title it was started with named the one before.
+		l.Title = ""
+	}
 	if !sameConflictKey(l.sum, st.Summary) {
 		d.confStale = true
 	}

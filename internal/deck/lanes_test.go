@@ -138,3 +138,21 @@ func TestInboxAnswerGoesToItsLane(t *testing.T) {
 		t.Errorf("alpha's request got replies %v", got)
 	}
 }
+
+// A lane that opens another thread (/resume, /search) drops the title it
+// was started with: the row named the new thread with the old prompt.
+func TestLaneTitleGoesWithItsThread(t *testing.T) {
+	d, panes := newFakeDeck(t, Options{}, "a")
+	panes[0].set(func(s *model.State) { s.Summary.Name = "" })
+	feed(d, AddLane{Lane: Lane{ID: 2, Model: panes[0], Title: "plan the check"}})
+	feed(d, LaneMsg{Lane: 2, Msg: "ready"})
+	feed(d, keyOf(tea.KeyF4, 0))
+	if got := stripped(screen(d)); !strings.Contains(got, "plan the check") {
+		t.Fatalf("the lane's title is not in the list:\n%s", got)
+	}
+	panes[0].set(func(s *model.State) { s.Summary.ThreadID = "th-other" })
+	feed(d, LaneMsg{Lane: 2, Msg: "resumed"})
+	if got := stripped(screen(d)); strings.Contains(got, "plan the check") {
+		t.Fatalf("the lane shows another thread but keeps its old title:\n%s", got)
+	}
+}
