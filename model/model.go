@@ -171,7 +171,7 @@ func New(opts Options) *Model {
 	m := &Model{opts: opts, keys: km}
 	m.env = act.Env{Out: &act.Out{}, Clock: opts.Clock, Role: act.NewRole(opts.ReadOnly, opts.Shared, opts.Guest)}
 	m.stat = status.New(m.env, status.Options{Info: opts.Status, Notifications: opts.Notifications, Getenv: opts.Getenv})
-	m.panes = transcript.New(m.env, transcript.Look{}, transcript.Options{NoAltScreen: opts.NoAltScreen, NoColor: opts.NoColor})
+	m.panes = transcript.New(m.env, transcript.Look{}, transcript.Options{NoAltScreen: opts.NoAltScreen, NoColor: opts.NoColor, Keys: km})
 	m.overlay = newOverlay(m)   // overlay.go
 	m.rewind = newRewind(m)     // rewind.go
 	m.commands = newCommands(m) // commands.go

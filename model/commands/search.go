@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tandem/model/act"
+	"tandem/model/keys"
 	"tandem/ui"
 )
 
@@ -53,7 +54,7 @@ func (c *Commands) onThreadsFound(r act.ThreadsFound) {
 	if !r.All {
 		empty += " (/search --all QUERY searches every workspace)"
 	}
-	c.out().Want(act.Pick{Title: searchTitle(r.Query, r.All), Hint: "enter to resume at the turn · type to filter · esc to cancel", Empty: empty, Items: items})
+	c.out().Want(act.Pick{Title: searchTitle(r.Query, r.All), Hint: keys.Short(c.keys.ListChoose, 1) + " to resume at the turn · type to filter · " + keys.Short(c.keys.ListClose, 1) + " to cancel", Empty: empty, Items: items})
 }
 
 // matchTitle names a match's thread: its name, else its first prompt.

@@ -114,7 +114,7 @@ func TestKeysAsk(t *testing.T) {
 		{"Tab while a turn runs", true, tea.KeyPressMsg{Code: tea.KeyTab}, Handled, func(raw string) act.Intent { return act.Queue{Raw: raw} }},
 		{"Tab while idle", false, tea.KeyPressMsg{Code: tea.KeyTab}, Typed, nil},
 		{"Ctrl+R", false, tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}, Handled, func(raw string) act.Intent {
-			return act.Pick{Title: "Your prompts", Hint: "this workspace's, then every workspace's · type to search · enter to use · esc to close", Empty: "no prompts sent yet",
+			return act.Pick{Title: "Your prompts", Hint: "this workspace's, then every workspace's · type to search · Enter to use · Esc to close", Empty: "no prompts sent yet",
 				Query: raw, Items: []act.PickItem{{Label: "old", Choose: act.SetDraft{Text: "old"}}}, Ordered: true}
 		}},
 		{"Ctrl+C", false, tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}, Global, nil},

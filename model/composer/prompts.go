@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tandem/model/act"
+	"tandem/model/keys"
 	"tandem/sessions"
 )
 
@@ -31,7 +32,10 @@ func (c *Composer) promptSearch() act.Pick {
 	if c.opts.CodexHistory != "" {
 		codex, _ = sessions.CodexPrompts(c.opts.CodexHistory) // unreadable: tandem's alone
 	}
-	return promptPick(c.History(), c.opts.Workspace, sessions.MergePrompts(others, codex), c.Value())
+	p := promptPick(c.History(), c.opts.Workspace, sessions.MergePrompts(others, codex), c.Value())
+	p.Hint = "this workspace's, then every workspace's · type to search · " +
+		keys.Short(c.keys.ListChoose, 1) + " to use · " + keys.Short(c.keys.ListClose, 1) + " to close"
+	return p
 }
 
 // promptPick builds the picker from this workspace's prompts (own,
@@ -57,7 +61,7 @@ func promptPick(own []string, workspace string, all []sessions.Prompt, query str
 			add(p.Text, shortPath(p.Workspace))
 		}
 	}
-	return act.Pick{Title: "Your prompts", Hint: "this workspace's, then every workspace's · type to search · enter to use · esc to close",
+	return act.Pick{Title: "Your prompts",
 		Empty: "no prompts sent yet", Query: query, Items: items, Ordered: true}
 }
 

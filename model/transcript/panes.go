@@ -7,6 +7,7 @@ import (
 	"tandem/backend"
 	"tandem/internal/hub"
 	"tandem/model/act"
+	"tandem/model/keys"
 	"tandem/thread"
 	"tandem/ui"
 )
@@ -23,6 +24,8 @@ type Options struct {
 	// NoAltScreen prints finished cells into the terminal's scrollback
 	// (--no-alt-screen); NoColor drops their colours there.
 	NoAltScreen, NoColor bool
+	// Keys is the keymap the search line's hints name (nil: keys.Default).
+	Keys *keys.Map
 }
 
 // Pane is one thread as this viewer sees it: the fold of its events and
@@ -78,11 +81,16 @@ type Panes struct {
 	find         *search
 	findSeq      int
 	noServerFind bool
+	keys         *keys.Map // the keymap, for the hints the search line draws
 }
 
 // New returns the panes of a viewer, the session's thread shown.
 func New(env act.Env, look Look, opts Options) *Panes {
-	p := &Panes{env: env, look: look, main: &Pane{}, sb: newScrollback(opts.NoAltScreen, opts.NoColor)}
+	km := opts.Keys
+	if km == nil {
+		km = keys.Default()
+	}
+	p := &Panes{env: env, look: look, main: &Pane{}, sb: newScrollback(opts.NoAltScreen, opts.NoColor), keys: km}
 	p.main.v.follow = true
 	p.shown = p.main
 	return p

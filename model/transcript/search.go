@@ -72,9 +72,13 @@ type place struct {
 	version, width, hint, n int
 }
 
-// FindInlineHint is why Ctrl+F opens no search line with
-// --no-alt-screen (the transcript is in the terminal's scrollback).
-const FindInlineHint = "with --no-alt-screen the transcript is the terminal's: search it there, or Ctrl+T then / searches the pager"
+// FindInlineHint is why the find key opens no search line with
+// --no-alt-screen (the transcript is in the terminal's scrollback),
+// naming km's pager and pager-find keys.
+func FindInlineHint(km *keys.Map) string {
+	return "with --no-alt-screen the transcript is the terminal's: search it there, or " +
+		keys.Short(km.Pager, 1) + " then " + keys.Short(km.PagerFind, 1) + " searches the pager"
+}
 
 // FindFacts are what the search line asks of the rest: the
 // transcript's rows and whether a client is there to read earlier
@@ -94,7 +98,7 @@ func (p *Panes) OpenFind(h int) {
 		return
 	}
 	if p.Inline() && !p.FullScreen() { // the terminal's scrollback: not tandem's to search
-		p.env.Out.Notice(act.NoticeInfo, FindInlineHint)
+		p.env.Out.Notice(act.NoticeInfo, FindInlineHint(p.keys))
 		return
 	}
 	v := &p.shown.v

@@ -177,7 +177,7 @@ func TestFindInlineSaysWhy(t *testing.T) {
 	if p.Finding() {
 		t.Fatal("a search line opened in the scrollback")
 	}
-	if len(out.Intents) != 1 || out.Intents[0] != (act.SetNotice{Kind: act.NoticeInfo, Text: FindInlineHint}) {
+	if len(out.Intents) != 1 || out.Intents[0] != (act.SetNotice{Kind: act.NoticeInfo, Text: FindInlineHint(keys.Default())}) {
 		t.Fatalf("asked %v, want the hint", out.Intents)
 	}
 }

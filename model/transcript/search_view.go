@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"tandem/internal/lib/find"
+	"tandem/model/keys"
 	"tandem/ui"
 )
 
@@ -80,17 +81,25 @@ func (p *Panes) findLine(w int) string {
 		count = strconv.Itoa(s.cur+1) + "/" + strconv.Itoa(s.total)
 	}
 	if o := s.older; o != nil {
-		count += " · " + o.progress() + " · esc stops"
+		count += " · " + o.progress() + " · " + keys.Short(p.keys.FindClose, 1) + " stops"
 	} else if s.note != "" {
 		count += " · " + s.note
 	}
 	count = strings.TrimPrefix(count, " · ")
 	left := " find: " + ui.SanitizeLine(s.term) + "▏"
 	right := count + " "
-	if hint := "  ↵ older · ⇧↵ newer · tab stay · esc back "; lipgloss.Width(left)+lipgloss.Width(right)+lipgloss.Width(hint) <= w {
+	if hint := p.findHint(); lipgloss.Width(left)+lipgloss.Width(right)+lipgloss.Width(hint) <= w {
 		right = count + hint
 	}
 	gap := w - lipgloss.Width(left) - lipgloss.Width(right)
 	line := left + strings.Repeat(" ", max(1, gap)) + right
 	return st.Status.Reverse(true).Render(ui.Truncate(line, w))
+}
+
+// findHint is the search line's keys, from the keymap: "  Enter older ·
+// Shift+Enter newer · Tab stay · Esc back ".
+func (p *Panes) findHint() string {
+	km := p.keys
+	return "  " + keys.Short(km.FindOlder, 1) + " older · " + keys.Short(km.FindNewer, 1) + " newer · " +
+		keys.Short(km.FindStay, 1) + " stay · " + keys.Short(km.FindClose, 1) + " back "
 }
