@@ -189,12 +189,12 @@ func TestRecordCastOfDemo(t *testing.T) {
 		"turn 1: How does tandem render a streamed answer?",
 		"turn 2: Add a greeting script and run it",
 		"approval: edit files",
-		"approval: /bin/bash -lc 'sh greet.sh tandem | tee greeting.txt'",
+		"approval: sh greet.sh tandem | tee greeting.txt",
 		"turn 3: Plan how to make the greeting more fun",
 		"question: Which tone should the greeting use?",
 		"turn 4: Go ahead",
 		"approval: edit files",
-		"approval: /bin/bash -lc 'sh greet.sh tandem'",
+		"approval: sh greet.sh tandem",
 	}
 	if strings.Join(c.marks, "\n") != strings.Join(wantMarks, "\n") {
 		t.Errorf("markers:\n%s\nwant:\n%s", strings.Join(c.marks, "\n"), strings.Join(wantMarks, "\n"))

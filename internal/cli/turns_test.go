@@ -83,7 +83,7 @@ func TestExportCastTurns(t *testing.T) {
 	if err := runExport(ExportOptions{File: rec, Output: part, Theme: "dark", Speed: 1, IdleLimit: 2, Turns: "2-3"}, os.Stdout, os.Stderr); err != nil {
 		t.Fatal(err)
 	}
-	want := "turn 2: Add a greeting script and run it|approval: edit files|approval: /bin/bash -lc 'sh greet.sh tandem | tee greeting.txt'|turn 3: Plan how to make the greeting more fun|question: Which tone should the greeting use?"
+	want := "turn 2: Add a greeting script and run it|approval: edit files|approval: sh greet.sh tandem | tee greeting.txt|turn 3: Plan how to make the greeting more fun|question: Which tone should the greeting use?"
 	if g := strings.Join(markers(part), "|"); g != want {
 		t.Errorf("--turns 2-3 markers %q; want %q", g, want)
 	}
